@@ -1,0 +1,27 @@
+# canon's build. The SQLite driver needs cgo and the FTS5 extension.
+GO        ?= go
+TAGS      := sqlite_fts5
+export CGO_ENABLED := 1
+
+.PHONY: build test demo bench vet fmt clean
+
+build:
+	$(GO) build -tags $(TAGS) -o bin/canon ./cmd/canon
+
+# The README's test command; .ci/run calls exactly this.
+test: build
+	$(GO) vet -tags $(TAGS) ./...
+	$(GO) test -tags $(TAGS) -count=1 ./...
+
+# The README's demo: builds canon and runs it on the bundled example backlog.
+demo: build
+	./scripts/demo.sh
+
+bench: build
+	./scripts/bench.sh
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+clean:
+	rm -rf bin

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/config"
+)
+
+// version is set by the build (-ldflags "-X main.version=...").
+var version = "dev"
+
+// exitError carries an exit code and a message already meant for a person.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// fail makes an error with an exit code; the message is one plain sentence
+// plus the fix.
+func fail(code int, format string, args ...any) error {
+	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// silentExit ends a command with a code after it has printed its own output
+// (canon verify finding differences, canon check finding errors).
+type silentExit struct{ code int }
+
+func (e *silentExit) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// env is what every command gets: where to write, and the working folder.
+type env struct {
+	stdout, stderr io.Writer
+	dir            string
+	quiet          bool // in a hook or a pipe: no progress
+}
+
+var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON (a stable, documented shape)"}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	e := &env{stdout: stdout, stderr: stderr}
+	app := newApp(e)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := app.RunContext(ctx, permute(app, args))
+	if err == nil {
+		return 0
+	}
+	var se *silentExit
+	if errors.As(err, &se) {
+		return se.code
+	}
+	code := 1
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	fmt.Fprintf(stderr, "canon: error: %s\n", explain(err))
+	return code
+}
+
+// explain turns known conditions into sentences with the fix.
+func explain(err error) string {
+	var ee *exitError
+	var le *index.LockedError
+	var ce *config.Error
+	switch {
+	case errors.As(err, &ee):
+		return ee.msg
+	case errors.Is(err, gitsync.ErrNotRepo):
+		return "not inside a git working tree; run canon inside a repository (or git init first)"
+	case errors.As(err, &le):
+		return le.Error() + "; wait for it to finish, or stop it, then retry"
+	case errors.As(err, &ce):
+		return "the configuration has an error: " + ce.Error() + "; fix the file and retry"
+	case errors.Is(err, context.Canceled):
+		return "interrupted; nothing was changed by the unfinished step"
+	case errors.Is(err, index.ErrBadQuery):
+		return err.Error() + "; search for words, \"a phrase\" or a prefix*"
+	}
+	return err.Error()
+}
+
+func newApp(e *env) *cli.App {
+	return &cli.App{
+		Name:    "canon",
+		Usage:   "keep a searchable index and graph of Markdown backlogs, ADRs and notes in step with git",
+		Version: version,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "C", Usage: "run as if canon was started in `DIR`", Value: "."},
+		},
+		Before: func(c *cli.Context) error {
+			e.dir = c.String("C")
+			e.quiet = !isTerminal(e.stderr)
+			return nil
+		},
+		Writer:          e.stdout,
+		ErrWriter:       e.stderr,
+		HideHelpCommand: true,
+		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
+			return fail(2, "%s; see canon %s --help", err, c.Command.Name)
+		},
+		ExitErrHandler: func(*cli.Context, error) {}, // run() prints errors
+		Commands: []*cli.Command{
+			initCommand(e),
+			indexCommand(e),
+			statusCommand(e),
+			searchCommand(e),
+			showCommand(e),
+			problemsCommand(e),
+			syncCommand(e),
+			verifyCommand(e),
+			hooksCommand(e),
+			hookCommand(e),
+		},
+		CommandNotFound: func(c *cli.Context, name string) {
+			fmt.Fprintf(e.stderr, "canon: error: there is no command %q; run canon --help for the list\n", name)
+			os.Exit(2)
+		},
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// open starts a session in the working folder and catches up with HEAD, so
+// the command answers for the commit it is on.
+func (e *env) open(c *cli.Context, who string) (*gitsync.Session, error) {
+	s, err := e.openNoSync(who)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.CatchUp(c.Context)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	if res.Action == gitsync.ActionRebuild && res.Reason == "" && res.Stats != nil {
+		e.notef("built the index: %d documents", res.Stats.Documents)
+	}
+	return s, nil
+}
+
+func (e *env) openNoSync(who string) (*gitsync.Session, error) {
+	s, err := gitsync.Open(e.dir, who)
+	if err != nil {
+		return nil, err
+	}
+	s.Note = func(msg string) { e.notef("%s", msg) }
+	if !e.quiet {
+		s.Progress = e.progress
+	}
+	return s, nil
+}
+
+func (e *env) notef(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "canon: "+format+"\n", args...)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// permute moves a command's flags in front of its arguments, so that
+// `canon search "token refresh" --limit 5` works as people type it (the
+// flag parser stops at the first argument otherwise).
+func permute(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	out := []string{args[0]}
+	i := 1
+	// Global flags.
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		out = append(out, args[i])
+		if (args[i] == "-C" || args[i] == "--C") && i+1 < len(args) {
+			i++
+			out = append(out, args[i])
+		}
+		i++
+	}
+	cmds := app.Commands
+	var cmd *cli.Command
+	for i < len(args) {
+		next := findCommand(cmds, args[i])
+		if next == nil {
+			break
+		}
+		cmd = next
+		out = append(out, args[i])
+		i++
+		cmds = cmd.Subcommands
+	}
+	if cmd == nil || cmd.SkipFlagParsing {
+		return append(out, args[i:]...)
+	}
+	valued := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			valued[n] = !isBool
+		}
+	}
+	var flags, rest []string
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i+1:]...)
+			break
+		}
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") && valued[name] && i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+			continue
+		}
+		rest = append(rest, a)
+	}
+	out = append(out, flags...)
+	if len(rest) > 0 {
+		out = append(out, "--")
+		out = append(out, rest...)
+	}
+	return out
+}
+
+func findCommand(cmds []*cli.Command, name string) *cli.Command {
+	for _, c := range cmds {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
+}

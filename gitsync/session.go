@@ -1,0 +1,335 @@
+package gitsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/config"
+)
+
+// Session is one worktree opened for work: where it is, its configuration,
+// its index. Every canon command starts by opening one.
+type Session struct {
+	Repo   *Repo
+	Cfg    *config.Config
+	Store  *index.Store
+	Scope  *index.Scope
+	Loader *index.Loader
+
+	// Who describes this process in the lock file ("canon hook post-commit").
+	Who string
+	// LockWait is how long a writer waits for another one.
+	LockWait time.Duration
+	// Note receives one-line notes meant for a person (a fallback taken, a
+	// rebuild started). Nil drops them.
+	Note func(string)
+	// Progress, when set, is asked for a progress callback before a full
+	// build; it returns the callback and a func to call when done.
+	Progress func(total int) (step func(done int), finish func())
+
+	built bool // the schema was just created: the index is empty
+}
+
+// Open discovers the repository around dir, loads its configuration and
+// opens (creating if needed) its index. It does not sync; see CatchUp.
+func Open(dir, who string) (*Session, error) {
+	repo, err := Discover(dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(repo.Root)
+	if err != nil {
+		return nil, err
+	}
+	st, fresh, err := index.Open(repo.IndexPath())
+	if err != nil {
+		return nil, err
+	}
+	return &Session{
+		Repo: repo, Cfg: cfg, Store: st,
+		Scope:    index.NewScope(repo.Root, cfg, repo.InfoExclude()),
+		Loader:   index.NewLoader(repo.Root, cfg),
+		Who:      who,
+		LockWait: 60 * time.Second,
+		built:    fresh,
+	}, nil
+}
+
+// Close releases the index.
+func (s *Session) Close() error { return s.Store.Close() }
+
+func (s *Session) note(format string, args ...any) {
+	if s.Note != nil {
+		s.Note(fmt.Sprintf(format, args...))
+	}
+}
+
+// Result says what a sync did.
+type Result struct {
+	Action  string         `json:"action"` // none, diff, rebuild, reconcile
+	From    string         `json:"from,omitempty"`
+	To      string         `json:"to,omitempty"`
+	Reason  string         `json:"reason,omitempty"` // why a rebuild happened
+	Changes *index.Changes `json:"changes,omitempty"`
+	Stats   *index.Stats   `json:"stats,omitempty"`
+}
+
+// Actions.
+const (
+	ActionNone      = "none"
+	ActionDiff      = "diff"
+	ActionRebuild   = "rebuild"
+	ActionReconcile = "reconcile"
+)
+
+// Behind reports whether the index does not reflect HEAD (or the current
+// configuration) — the O(1) check: it reads refs and one meta row, no
+// objects.
+func (s *Session) Behind() (head string, behind bool, err error) {
+	head, _, err = s.Repo.Head()
+	if err != nil {
+		return "", false, err
+	}
+	meta, err := s.Store.AllMeta()
+	if err != nil {
+		return "", false, err
+	}
+	return head, meta[index.MetaBuiltAt] == "" || meta[index.MetaHead] != head || meta[index.MetaConfig] != s.Cfg.IndexHash(), nil
+}
+
+// CatchUp brings the index to HEAD if it is behind: a tree diff from the
+// indexed commit, or a full build when there is none to diff from. Every
+// command calls it first, so an index never answers for a commit it does
+// not reflect.
+func (s *Session) CatchUp(ctx context.Context) (*Result, error) {
+	_, behind, err := s.Behind()
+	if err != nil || !behind {
+		return &Result{Action: ActionNone}, err
+	}
+	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return s.catchUpLocked(ctx)
+}
+
+func (s *Session) catchUpLocked(ctx context.Context) (*Result, error) {
+	head, _, err := s.Repo.Head()
+	if err != nil {
+		return nil, err
+	}
+	meta, err := s.Store.AllMeta()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case meta[index.MetaBuiltAt] == "":
+		return s.rebuildLocked(ctx, head, "")
+	case meta[index.MetaConfig] != s.Cfg.IndexHash():
+		return s.rebuildLocked(ctx, head, "the configuration changed")
+	case meta[index.MetaHead] == head:
+		return &Result{Action: ActionNone, To: head}, nil
+	}
+	from := meta[index.MetaHead]
+	objs := OpenObjects(s.Repo)
+	defer objs.Close()
+	fromTree, err := objs.CommitTree(from)
+	if err != nil {
+		reason := fmt.Sprintf("the indexed commit %s cannot be read (%v)", short(from), err)
+		if errors.Is(err, ErrMissingCommit) {
+			reason = fmt.Sprintf("the indexed commit %s is no longer in the repository (garbage-collected or beyond a shallow clone)", short(from))
+		}
+		return s.rebuildLocked(ctx, head, reason)
+	}
+	toTree, err := objs.CommitTree(head)
+	if err != nil {
+		return s.rebuildLocked(ctx, head, fmt.Sprintf("HEAD %s cannot be read with go-git (%v)", short(head), err))
+	}
+	changes, err := objs.DiffTrees(fromTree, toTree, s.filter())
+	if err != nil {
+		return s.rebuildLocked(ctx, head, fmt.Sprintf("the trees of %s and %s cannot be compared with go-git (%v)", short(from), short(head), err))
+	}
+	b, err := s.batchFor(ctx, changes)
+	if err != nil {
+		return nil, err
+	}
+	b.Meta[index.MetaHead] = head
+	ch, err := s.Store.Apply(ctx, b)
+	if err != nil {
+		return nil, fmt.Errorf("sync %s..%s: %w", short(from), short(head), err)
+	}
+	return &Result{Action: ActionDiff, From: from, To: head, Changes: ch}, nil
+}
+
+// filter keeps a tree diff to the documents in scope.
+func (s *Session) filter() Filter {
+	return Filter{
+		Dir: func(dir string) bool {
+			return s.dirInRoots(dir) && !s.Scope.Ignored(dir, true)
+		},
+		File: s.Scope.IsDocumentPath,
+	}
+}
+
+// dirInRoots reports whether a folder is inside a root or above one.
+func (s *Session) dirInRoots(dir string) bool {
+	for _, r := range s.Cfg.Roots {
+		if r == "." || dir == r || strings.HasPrefix(dir, r+"/") || strings.HasPrefix(r, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// batchFor turns a tree diff into an index update. The index reflects the
+// working tree, so each changed path is looked at there: gone means
+// deleted, present means read (a file whose content the index already has
+// is only touched). A deletion and an addition of the same blob whose
+// working-tree content still matches is a rename: a path update.
+func (s *Session) batchFor(ctx context.Context, changes []TreeChange) (*index.Batch, error) {
+	b := &index.Batch{Kinds: s.Cfg.Kinds, Meta: map[string]string{}}
+	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
+	paths := make([]string, 0, len(changes))
+	for _, c := range changes {
+		paths = append(paths, c.Path)
+	}
+	stored, err := s.Store.FileOIDs(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	gone := map[plumbing.Hash]string{}
+	present := map[string]index.FileInfo{}
+	for _, c := range changes {
+		fi, ok := s.Scope.Stat(c.Path)
+		if !ok {
+			b.Deletes = append(b.Deletes, c.Path)
+			if !c.From.IsZero() && stored[c.Path] == c.From.String() {
+				if _, dup := gone[c.From]; !dup {
+					gone[c.From] = c.Path
+				}
+			}
+			continue
+		}
+		present[c.Path] = fi
+	}
+	renamed := map[string]bool{}
+	var load []index.FileInfo
+	for _, c := range changes {
+		fi, ok := present[c.Path]
+		if !ok {
+			continue
+		}
+		if from, isRename := gone[c.To]; isRename && c.From.IsZero() && !renamed[from] && !fi.Symlink {
+			if oid, err := hashWorktree(s.Repo.Root, c.Path); err == nil && oid == c.To.String() {
+				renamed[from] = true
+				b.Renames = append(b.Renames, index.Rename{From: from, To: fi})
+				continue
+			}
+		}
+		load = append(load, fi)
+	}
+	if len(renamed) > 0 {
+		kept := b.Deletes[:0]
+		for _, p := range b.Deletes {
+			if !renamed[p] {
+				kept = append(kept, p)
+			}
+		}
+		b.Deletes = kept
+	}
+	err = s.Loader.LoadAll(ctx, load, func(l *index.Loaded) error {
+		if stored[l.Path] == l.OID && l.Doc != nil {
+			b.Touches = append(b.Touches, l.FileInfo)
+			return nil
+		}
+		b.Upserts = append(b.Upserts, l)
+		return nil
+	})
+	return b, err
+}
+
+func hashWorktree(root, rel string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return "", err
+	}
+	return index.BlobOID(data), nil
+}
+
+// Rebuild builds the index from nothing, under the writer lock.
+func (s *Session) Rebuild(ctx context.Context, reason string) (*Result, error) {
+	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	head, _, err := s.Repo.Head()
+	if err != nil {
+		return nil, err
+	}
+	return s.rebuildLocked(ctx, head, reason)
+}
+
+func (s *Session) rebuildLocked(ctx context.Context, head, reason string) (*Result, error) {
+	if reason != "" {
+		s.note("%s; rebuilding the index", reason)
+	}
+	files, err := s.Scope.Walk()
+	if err != nil {
+		return nil, err
+	}
+	var step func(int)
+	if s.Progress != nil {
+		var finish func()
+		step, finish = s.Progress(len(files))
+		defer finish()
+	}
+	meta := map[string]string{
+		index.MetaHead:   head,
+		index.MetaConfig: s.Cfg.IndexHash(),
+		index.MetaScanNs: fmt.Sprint(time.Now().UnixNano()),
+	}
+	stats, err := s.Store.Rebuild(ctx, s.Loader, files, meta, step)
+	if err != nil {
+		return nil, fmt.Errorf("build index: %w", err)
+	}
+	return &Result{Action: ActionRebuild, To: head, Reason: reason, Stats: stats}, nil
+}
+
+// Reconcile catches up with HEAD and then compares the working tree with the
+// index by a stat walk, reading only what changed: canon sync and canon
+// index.
+func (s *Session) Reconcile(ctx context.Context) (*Result, error) {
+	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	res, err := s.catchUpLocked(ctx)
+	if err != nil || res.Action == ActionRebuild {
+		return res, err
+	}
+	head, _, err := s.Repo.Head()
+	if err != nil {
+		return nil, err
+	}
+	ch, err := s.Store.Reconcile(ctx, s.Loader, s.Scope, map[string]string{index.MetaHead: head})
+	if err != nil {
+		return nil, fmt.Errorf("reconcile working tree: %w", err)
+	}
+	if res.Changes != nil {
+		ch = index.MergeChanges(res.Changes, ch)
+	}
+	res.Action, res.To, res.Changes = ActionReconcile, head, ch
+	return res, nil
+}

@@ -1,0 +1,314 @@
+// Package hooks installs canon's git hook shims and is the entry point git
+// calls through them. It asks git where hooks live, chains hooks that were
+// there before, and never writes outside the repository's own folders.
+package hooks
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/template"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/canon-md/canon/gitsync"
+)
+
+// Names are the hooks canon installs, in the order it reports them.
+var Names = []string{"pre-commit", "post-commit", "post-checkout", "post-merge", "post-rewrite"}
+
+// Marker is the line that makes a hook file canon's own.
+const Marker = "canon-managed hook: edit the hook kept next to it, not this file"
+
+// origSuffix names the hook that was there before canon, kept beside it.
+const origSuffix = ".canon-orig"
+
+//go:embed shim.sh.tmpl
+var shimText string
+
+var shimTmpl = template.Must(template.New("shim").Parse(shimText))
+
+// Shim renders the shim for one hook.
+func Shim(name string, chained bool) []byte {
+	data := struct {
+		Marker, Name, Original, Exit string
+		Blocking                     bool
+	}{Marker: Marker, Name: name, Exit: "0", Blocking: name == "pre-commit"}
+	if chained {
+		data.Original = name + origSuffix
+		if !data.Blocking {
+			data.Exit = "$status"
+		}
+	}
+	var b bytes.Buffer
+	if err := shimTmpl.Execute(&b, data); err != nil {
+		panic(err) // the template is ours and fixed
+	}
+	return b.Bytes()
+}
+
+// Location is where the hooks of a repository live and why.
+type Location struct {
+	Dir string // absolute folder
+	// HooksPath is core.hooksPath as set ("" when unset), and Origin the
+	// config file it comes from.
+	HooksPath, Origin string
+	Local             bool // set in the repository's own config
+}
+
+// Locate asks git where hooks live (git rev-parse --git-path hooks), so
+// core.hooksPath and linked worktrees are handled as git handles them.
+func Locate(ctx context.Context, r *gitsync.Repo) (*Location, error) {
+	out, err := r.Git(ctx, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	if err != nil {
+		return nil, err
+	}
+	loc := &Location{Dir: filepath.Clean(strings.TrimSpace(string(out)))}
+	if out, err := r.Git(ctx, "config", "--show-origin", "--get", "core.hooksPath"); err == nil {
+		origin, value, _ := strings.Cut(strings.TrimSpace(string(out)), "\t")
+		loc.HooksPath, loc.Origin = value, strings.TrimPrefix(origin, "file:")
+		local, lerr := r.Git(ctx, "config", "--local", "--get", "core.hooksPath")
+		loc.Local = lerr == nil && strings.TrimSpace(string(local)) == value
+	}
+	return loc, nil
+}
+
+// State of one hook file.
+type State string
+
+const (
+	StateMissing State = "missing" // no hook file
+	StateCanon   State = "canon"   // canon's shim
+	StateChained State = "chained" // canon's shim, running the earlier hook first
+	StateForeign State = "foreign" // someone else's hook; canon is not in it
+)
+
+// HookStatus is one hook's state.
+type HookStatus struct {
+	Name   string `json:"name"`
+	Path   string `json:"path"`
+	State  State  `json:"state"`
+	Kept   string `json:"kept,omitempty"` // the earlier hook canon chains
+	Stale  bool   `json:"stale"`          // canon's shim, but not the current text
+	Runs   bool   `json:"executable"`
+	Canons bool   `json:"mentions_canon"` // a foreign hook that calls canon itself
+}
+
+// Status reports every hook canon cares about in dir.
+func Status(dir string) []HookStatus {
+	out := make([]HookStatus, 0, len(Names))
+	for _, name := range Names {
+		out = append(out, statusOf(dir, name))
+	}
+	return out
+}
+
+func statusOf(dir, name string) HookStatus {
+	p := filepath.Join(dir, name)
+	hs := HookStatus{Name: name, Path: p, State: StateMissing}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return hs
+	}
+	if info, err := os.Stat(p); err == nil {
+		hs.Runs = info.Mode()&0o111 != 0
+	}
+	if !bytes.Contains(data, []byte(Marker)) {
+		hs.State = StateForeign
+		hs.Canons = bytes.Contains(data, []byte("canon hook"))
+		return hs
+	}
+	hs.State = StateCanon
+	if _, err := os.Stat(p + origSuffix); err == nil {
+		hs.State, hs.Kept = StateChained, p+origSuffix
+	}
+	hs.Stale = !bytes.Equal(data, Shim(name, hs.State == StateChained))
+	return hs
+}
+
+// Action is what install or uninstall did to one hook.
+type Action struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+	Did  string `json:"did"` // installed, chained, updated, unchanged, restored, removed, skipped
+	Note string `json:"note,omitempty"`
+}
+
+// ErrHooksPath says core.hooksPath points somewhere canon must not write
+// without being told.
+var ErrHooksPath = errors.New("core.hooksPath is set")
+
+// HooksPathError explains what to do about core.hooksPath.
+type HooksPathError struct {
+	Loc *Location
+}
+
+func (e *HooksPathError) Error() string {
+	if !e.Loc.Local {
+		return fmt.Sprintf("core.hooksPath is set to %s in %s, outside this repository's config; canon never writes to a global hooks folder. "+
+			"Add `canon hook <name> \"$@\"` to the hooks there (see the README), or run canon hooks install --hooks-path .githooks to use a folder in this repository",
+			e.Loc.HooksPath, e.Loc.Origin)
+	}
+	return fmt.Sprintf("core.hooksPath is set to %s, which another tool may manage (husky, a committed .githooks); "+
+		"run canon hooks install --hooks-path %s to install canon's shims there, chaining the hooks it holds, or add `canon hook <name> \"$@\"` to them yourself",
+		e.Loc.HooksPath, e.Loc.HooksPath)
+}
+
+func (e *HooksPathError) Unwrap() error { return ErrHooksPath }
+
+// InstallOptions shape Install.
+type InstallOptions struct {
+	// HooksPath is a repo-relative folder to install into (and to make
+	// core.hooksPath); "" means wherever git looks now.
+	HooksPath string
+	// Force replaces a kept earlier hook that canon would otherwise refuse
+	// to overwrite.
+	Force bool
+}
+
+// Install writes canon's shims. It is idempotent: a second run changes
+// nothing. A hook that was there is kept beside the shim and runs first.
+func Install(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (string, []Action, error) {
+	loc, err := Locate(ctx, r)
+	if err != nil {
+		return "", nil, err
+	}
+	dir := loc.Dir
+	if opt.HooksPath != "" {
+		dir, err = insideRepo(r.Root, opt.HooksPath)
+		if err != nil {
+			return "", nil, err
+		}
+		rel, _ := filepath.Rel(r.Root, dir)
+		if !samePath(loc.Dir, dir) {
+			if _, err := r.Git(ctx, "config", "--local", "core.hooksPath", filepath.ToSlash(rel)); err != nil {
+				return "", nil, fmt.Errorf("set core.hooksPath: %w", err)
+			}
+		}
+	} else if loc.HooksPath != "" && !(loc.Local && within(r.GitDir, loc.Dir)) {
+		return "", nil, &HooksPathError{Loc: loc}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", nil, fmt.Errorf("create hooks folder: %w", err)
+	}
+	var acts []Action
+	for _, name := range Names {
+		a, err := installOne(dir, name, opt.Force)
+		if err != nil {
+			return dir, acts, err
+		}
+		acts = append(acts, a)
+	}
+	return dir, acts, nil
+}
+
+func installOne(dir, name string, force bool) (Action, error) {
+	p := filepath.Join(dir, name)
+	a := Action{Name: name, Path: p}
+	st := statusOf(dir, name)
+	switch st.State {
+	case StateMissing:
+		a.Did = "installed"
+		return a, renameio.WriteFile(p, Shim(name, false), 0o755)
+	case StateCanon, StateChained:
+		want := Shim(name, st.State == StateChained)
+		if !st.Stale && st.Runs {
+			a.Did = "unchanged"
+			return a, nil
+		}
+		a.Did = "updated"
+		return a, renameio.WriteFile(p, want, 0o755)
+	}
+	// A foreign hook: keep it beside the shim and chain it.
+	kept := p + origSuffix
+	if _, err := os.Lstat(kept); err == nil && !force {
+		return a, fmt.Errorf("%s exists next to a hook that is not canon's; canon will not overwrite it: move one of them away, or pass --force to replace %s", kept, kept)
+	}
+	if st.Canons {
+		a.Note = "it already calls canon itself; canon's shim will call canon a second time unless you remove that line"
+	}
+	if !st.Runs {
+		a.Note = "it was not executable, so git did not run it; it is kept as it was and still will not run"
+	}
+	if err := os.Rename(p, kept); err != nil {
+		return a, fmt.Errorf("keep the existing %s hook: %w", name, err)
+	}
+	if err := renameio.WriteFile(p, Shim(name, true), 0o755); err != nil {
+		os.Rename(kept, p) // put it back: nothing the user wrote is lost
+		return a, err
+	}
+	a.Did = "chained"
+	return a, nil
+}
+
+// Uninstall removes canon's shims and puts back the hooks they chained,
+// byte for byte. Foreign hooks are left alone.
+func Uninstall(ctx context.Context, r *gitsync.Repo, hooksPath string) (string, []Action, error) {
+	dir := ""
+	if hooksPath != "" {
+		d, err := insideRepo(r.Root, hooksPath)
+		if err != nil {
+			return "", nil, err
+		}
+		dir = d
+	} else {
+		loc, err := Locate(ctx, r)
+		if err != nil {
+			return "", nil, err
+		}
+		dir = loc.Dir
+	}
+	var acts []Action
+	for _, name := range Names {
+		p := filepath.Join(dir, name)
+		st := statusOf(dir, name)
+		a := Action{Name: name, Path: p, Did: "skipped"}
+		switch st.State {
+		case StateChained:
+			if err := os.Rename(p+origSuffix, p); err != nil {
+				return dir, acts, fmt.Errorf("restore the earlier %s hook: %w", name, err)
+			}
+			a.Did = "restored"
+		case StateCanon:
+			if err := os.Remove(p); err != nil {
+				return dir, acts, err
+			}
+			a.Did = "removed"
+		case StateForeign:
+			a.Note = "not canon's hook; left alone"
+		}
+		acts = append(acts, a)
+	}
+	return dir, acts, nil
+}
+
+func insideRepo(root, p string) (string, error) {
+	abs := p
+	if !filepath.IsAbs(p) {
+		abs = filepath.Join(root, p)
+	}
+	abs = filepath.Clean(abs)
+	if !within(root, abs) {
+		return "", fmt.Errorf("--hooks-path %s is outside the repository; canon only installs hooks inside it", p)
+	}
+	return abs, nil
+}
+
+func within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+func samePath(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return ra == rb
+}

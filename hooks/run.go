@@ -1,0 +1,90 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/canon-md/canon/gitsync"
+)
+
+// Event is one hook invocation as git makes it.
+type Event struct {
+	Name string   // post-commit, post-checkout, ...
+	Args []string // git's arguments to the hook
+	Dir  string   // where git ran the hook
+}
+
+// Outcome is what a hook did, for the caller to pass on (worksets listen to
+// the changed keys).
+type Outcome struct {
+	Result  *gitsync.Result
+	Skipped string // why nothing was done ("" when something was)
+}
+
+// Run handles a post-* hook: it brings the index to where git just moved.
+// It returns an error for the caller to report on one line; the caller
+// still exits 0, because a post-* hook's status would otherwise become the
+// git command's (post-checkout's does).
+func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
+	if os.Getenv("CANON_SKIP") == "1" {
+		return &Outcome{Skipped: "CANON_SKIP=1"}, nil
+	}
+	s, err := gitsync.Open(ev.Dir, "canon hook "+ev.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	s.Note = note
+	if rebasing(s.Repo) && ev.Name != "post-rewrite" {
+		// Each replayed commit fires post-commit (and the start fires
+		// post-checkout); the index catches up once, at post-rewrite.
+		return &Outcome{Skipped: "a rebase is in progress; the index catches up when it ends"}, nil
+	}
+	var res *gitsync.Result
+	switch ev.Name {
+	case "post-checkout":
+		// Arguments: previous HEAD, new HEAD, 1 for a branch checkout or 0
+		// for a file checkout (git checkout -- FILE), which moves no
+		// commit: only files changed, so look at the working tree.
+		if len(ev.Args) >= 3 && ev.Args[2] == "0" {
+			res, err = s.Reconcile(ctx)
+		} else {
+			res, err = s.CatchUp(ctx)
+		}
+	case "post-merge":
+		// Argument: 1 for a squash merge, which changes files but not HEAD.
+		if len(ev.Args) >= 1 && ev.Args[0] == "1" {
+			res, err = s.Reconcile(ctx)
+		} else {
+			res, err = s.CatchUp(ctx)
+		}
+	case "post-commit", "post-rewrite":
+		res, err = s.CatchUp(ctx)
+	default:
+		// Run with no known name (or by hand): sync from the indexed commit
+		// to HEAD.
+		res, err = s.CatchUp(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Outcome{Result: res}, nil
+}
+
+// rebasing reports a rebase or am in progress in this worktree.
+func rebasing(r *gitsync.Repo) bool {
+	for _, d := range []string{"rebase-merge", "rebase-apply"} {
+		if _, err := os.Stat(filepath.Join(r.GitDir, d)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Report writes a hook failure on one line, saying that nothing was lost.
+func Report(w io.Writer, name string, err error) {
+	fmt.Fprintf(w, "canon: %s hook: %v (git went on; the index catches up at the next canon command)\n", name, err)
+}

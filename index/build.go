@@ -1,0 +1,541 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/canon-md/canon/index/markdown"
+)
+
+// Stats sums up a full build.
+type Stats struct {
+	Documents int
+	Skipped   int
+	Elapsed   time.Duration
+}
+
+// Rebuild replaces the whole index with the given files, in one transaction:
+// readers see the old index until it commits, and a crash leaves it intact.
+// progress, when not nil, is called after each file.
+func (s *Store) Rebuild(ctx context.Context, ld *Loader, files []FileInfo, meta map[string]string, progress func(done int)) (*Stats, error) {
+	start := time.Now()
+	st := &Stats{}
+	err := s.Tx(ctx, func(tx *sql.Tx) error {
+		if err := recreateContent(tx); err != nil {
+			return fmt.Errorf("reset index tables: %w", err)
+		}
+		w, err := newWriter(tx)
+		if err != nil {
+			return err
+		}
+		defer w.close()
+		w.mem = make(memAliases, len(files)*5)
+		done := 0
+		err = ld.LoadAll(ctx, files, func(l *Loaded) error {
+			done++
+			if progress != nil {
+				progress(done)
+			}
+			if l.Doc == nil {
+				st.Skipped++
+			} else {
+				st.Documents++
+			}
+			_, err := w.insertLoaded(l)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if err := w.finish(w.mem); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(indexDDL); err != nil {
+			return fmt.Errorf("create index: %w", err)
+		}
+		if err := w.rekeyAll(); err != nil {
+			return fmt.Errorf("assign keys: %w", err)
+		}
+		now := time.Now().UTC().Format(time.RFC3339)
+		m := map[string]string{MetaBuiltAt: now, MetaSyncedAt: now}
+		for k, v := range meta {
+			m[k] = v
+		}
+		return setMeta(tx, m)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.db.Exec(`PRAGMA optimize`); err != nil {
+		return nil, err
+	}
+	st.Elapsed = time.Since(start)
+	return st, nil
+}
+
+// Batch is one incremental update.
+type Batch struct {
+	Upserts []*Loaded  // new or changed files
+	Deletes []string   // paths that are no longer documents
+	Renames []Rename   // same content under a new path
+	Touches []FileInfo // same content and path, new stat
+	Meta    map[string]string
+	Kinds   map[string]string // the kinds mapping, for renamed documents
+}
+
+// Rename moves a stored file to a new path without re-reading it.
+type Rename struct {
+	From string
+	To   FileInfo
+}
+
+// Empty reports a batch that changes no content.
+func (b *Batch) Empty() bool {
+	return len(b.Upserts) == 0 && len(b.Deletes) == 0 && len(b.Renames) == 0
+}
+
+// Changes says what an update did.
+type Changes struct {
+	Added    []string    `json:"added"`
+	Modified []string    `json:"modified"`
+	Renamed  [][2]string `json:"renamed"`
+	Deleted  []string    `json:"deleted"`
+	// Keys are the node keys whose document or outgoing edges changed,
+	// sorted: what worksets holding them must hear about.
+	Keys         []string `json:"changed_keys"`
+	EdgesAdded   int      `json:"edges_added"`
+	EdgesRemoved int      `json:"edges_removed"`
+}
+
+// None reports an update that changed nothing.
+func (c *Changes) None() bool {
+	return len(c.Added)+len(c.Modified)+len(c.Renamed)+len(c.Deleted)+c.EdgesAdded+c.EdgesRemoved == 0 && len(c.Keys) == 0
+}
+
+type storedDoc struct {
+	id                int64
+	path, ident, uid  string
+	key, natural, oid string
+}
+
+// Apply writes an incremental update in one transaction and says what changed.
+func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
+	ch := &Changes{}
+	err := s.Tx(ctx, func(tx *sql.Tx) error {
+		w, err := newWriter(tx)
+		if err != nil {
+			return err
+		}
+		defer w.close()
+		w.kinds = b.Kinds
+		return w.apply(b, ch)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ch, nil
+}
+
+func (w *writer) stored(path string) (*storedDoc, error) {
+	d := &storedDoc{path: path}
+	err := w.tx.QueryRow(`SELECT id, ident, uid, key, natural_key, oid FROM docs WHERE path = ?`, path).
+		Scan(&d.id, &d.ident, &d.uid, &d.key, &d.natural, &d.oid)
+	if err == sql.ErrNoRows {
+		return nil, nil
+	}
+	return d, err
+}
+
+func (w *writer) apply(b *Batch, ch *Changes) error {
+	affectedMatch := map[string]bool{}
+	affectedNatural := map[string]bool{}
+	changedKeys := map[string]bool{}
+	var sources []int64 // documents whose outgoing edges may change, before
+	noteOld := func(d *storedDoc) {
+		for _, k := range matchKeys(docIdentity{path: d.path, ident: d.ident, uid: d.uid}) {
+			affectedMatch[k] = true
+		}
+		affectedNatural[d.natural] = true
+		changedKeys[d.key] = true
+		sources = append(sources, d.id)
+	}
+	noteNew := func(path, ident, uid string) {
+		for _, k := range matchKeys(docIdentity{path: path, ident: ident, uid: uid}) {
+			affectedMatch[k] = true
+		}
+		affectedNatural[naturalKey(path, ident, uid)] = true
+	}
+
+	// Look at everything before changing anything, so the edge snapshot
+	// below sees the old state.
+	type pendingDelete struct {
+		d        *storedDoc
+		modified bool
+	}
+	var deletes []pendingDelete
+	for _, p := range b.Deletes {
+		d, err := w.stored(p)
+		if err != nil {
+			return err
+		}
+		if d != nil {
+			noteOld(d)
+			deletes = append(deletes, pendingDelete{d: d})
+		}
+	}
+	for _, ld := range b.Upserts {
+		d, err := w.stored(ld.Path)
+		if err != nil {
+			return err
+		}
+		if d != nil {
+			noteOld(d)
+			deletes = append(deletes, pendingDelete{d: d, modified: true})
+		}
+		if ld.Doc != nil {
+			noteNew(ld.Path, ld.Doc.ID, ld.Doc.UID)
+		}
+	}
+	var renames []*storedDoc
+	for _, r := range b.Renames {
+		d, err := w.stored(r.From)
+		if err != nil {
+			return err
+		}
+		if d == nil {
+			continue
+		}
+		noteOld(d)
+		noteNew(r.To.Path, d.ident, d.uid)
+		renames = append(renames, d)
+	}
+	matchList := sortedKeys(affectedMatch)
+	referrers, err := w.linkSources(matchList)
+	if err != nil {
+		return err
+	}
+	sources = append(sources, referrers...)
+	before, err := w.edgeSnapshot(sources)
+	if err != nil {
+		return err
+	}
+
+	// Now change.
+	for _, p := range b.Deletes {
+		if _, err := w.delSkip.Exec(p); err != nil {
+			return err
+		}
+		if _, err := w.tx.Exec(`DELETE FROM problems WHERE doc IS NULL AND path = ?`, p); err != nil {
+			return err
+		}
+	}
+	for _, del := range deletes {
+		if err := w.deleteDoc(del.d.id); err != nil {
+			return fmt.Errorf("remove %s: %w", del.d.path, err)
+		}
+		if !del.modified {
+			ch.Deleted = append(ch.Deleted, del.d.path)
+		}
+	}
+	for i, r := range b.Renames {
+		if i >= len(renames) || renames[i] == nil {
+			continue
+		}
+		if err := w.renameDoc(renames[i], r.To); err != nil {
+			return fmt.Errorf("rename %s to %s: %w", r.From, r.To.Path, err)
+		}
+		ch.Renamed = append(ch.Renamed, [2]string{r.From, r.To.Path})
+	}
+	existed := map[string]bool{}
+	for _, del := range deletes {
+		if del.modified {
+			existed[del.d.path] = true
+		}
+	}
+	var newIDs []int64
+	for _, ld := range b.Upserts {
+		if _, err := w.delSkip.Exec(ld.Path); err != nil {
+			return err
+		}
+		if _, err := w.tx.Exec(`DELETE FROM problems WHERE doc IS NULL AND path = ?`, ld.Path); err != nil {
+			return err
+		}
+		id, err := w.insertLoaded(ld)
+		if err != nil {
+			return err
+		}
+		if existed[ld.Path] {
+			ch.Modified = append(ch.Modified, ld.Path)
+		} else if ld.Doc != nil {
+			ch.Added = append(ch.Added, ld.Path)
+		}
+		if id != 0 {
+			newIDs = append(newIDs, id)
+		}
+	}
+	for _, t := range b.Touches {
+		if _, err := w.tx.Exec(`UPDATE docs SET size = ?, mtime = ? WHERE path = ?`, t.Size, t.MtimeNs, t.Path); err != nil {
+			return err
+		}
+		if _, err := w.tx.Exec(`UPDATE skipped SET size = ?, mtime = ? WHERE path = ?`, t.Size, t.MtimeNs, t.Path); err != nil {
+			return err
+		}
+	}
+
+	// Links that may now point elsewhere: by match key, and every link of
+	// the new documents (already pending).
+	for _, m := range matchList {
+		if _, err := w.tx.Exec(`UPDATE links SET dst = NULL, status = '' WHERE match = ? AND status <> ''`, m); err != nil {
+			return err
+		}
+	}
+	if err := w.finish(w); err != nil {
+		return err
+	}
+	if err := w.resolveMarked(); err != nil {
+		return fmt.Errorf("resolve links: %w", err)
+	}
+	if err := w.rekey(sortedKeys(affectedNatural)); err != nil {
+		return err
+	}
+
+	// What changed, for the caller and for worksets.
+	after, err := w.edgeSnapshot(append(sources, newIDs...))
+	if err != nil {
+		return err
+	}
+	edgeSrcs := map[string]bool{}
+	for e, n := range after {
+		if d := n - before[e]; d > 0 {
+			ch.EdgesAdded += d
+			edgeSrcs[e.src] = true
+		}
+	}
+	for e, n := range before {
+		if d := n - after[e]; d > 0 {
+			ch.EdgesRemoved += d
+			edgeSrcs[e.src] = true
+		}
+	}
+	for k := range edgeSrcs {
+		changedKeys[k] = true
+	}
+	ids := append([]int64{}, newIDs...)
+	for _, d := range renames {
+		ids = append(ids, d.id)
+	}
+	keys, err := w.keysOf(ids)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		changedKeys[k] = true
+	}
+	// Documents whose key changed because a twin came or went.
+	for nk := range affectedNatural {
+		rows, err := w.tx.Query(`SELECT key FROM docs WHERE natural_key = ?`, nk)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var k string
+			if err := rows.Scan(&k); err != nil {
+				rows.Close()
+				return err
+			}
+			changedKeys[k] = true
+		}
+		rows.Close()
+	}
+	ch.Keys = sortedKeys(changedKeys)
+	sort.Strings(ch.Added)
+	sort.Strings(ch.Modified)
+	sort.Strings(ch.Deleted)
+	sort.Slice(ch.Renamed, func(i, j int) bool { return ch.Renamed[i][0] < ch.Renamed[j][0] })
+	meta := map[string]string{MetaSyncedAt: time.Now().UTC().Format(time.RFC3339)}
+	for k, v := range b.Meta {
+		meta[k] = v
+	}
+	return setMeta(w.tx, meta)
+}
+
+// renameDoc moves a stored document to a new path: path-derived columns and
+// aliases change, relative links are planned again; the content is not
+// read again.
+func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
+	var typ string
+	if err := w.tx.QueryRow(`SELECT type FROM docs WHERE id = ?`, d.id).Scan(&typ); err != nil {
+		return err
+	}
+	nk := naturalKey(to.Path, d.ident, d.uid)
+	kind := markdown.Kind(typ, d.ident, to.Path, w.kinds)
+	_, err := w.tx.Exec(`UPDATE docs SET path = ?, size = ?, mtime = ?, natural_key = ?, key = ?, kind = ? WHERE id = ?`,
+		to.Path, to.Size, to.MtimeNs, nk, nk, kind, d.id)
+	if err != nil {
+		return err
+	}
+	if _, err := w.tx.Exec(`UPDATE problems SET path = ? WHERE doc = ?`, to.Path, d.id); err != nil {
+		return err
+	}
+	if _, err := w.tx.Exec(`DELETE FROM aliases WHERE doc = ?`, d.id); err != nil {
+		return err
+	}
+	for _, term := range aliasTerms(docIdentity{path: to.Path, ident: d.ident, uid: d.uid}) {
+		if err := w.aliases.add(term, d.id); err != nil {
+			return err
+		}
+	}
+	// Relative targets depend on where the file is: plan its links again.
+	rows, err := w.tx.Query(`SELECT id, form, raw FROM links WHERE src = ?`, d.id)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		id        int64
+		form, raw string
+	}
+	var all []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.id, &r.form, &r.raw); err != nil {
+			rows.Close()
+			return err
+		}
+		all = append(all, r)
+	}
+	rows.Close()
+	for _, r := range all {
+		l := link{form: r.form, raw: r.raw}
+		plan(&l, to.Path)
+		if _, err := w.tx.Exec(`UPDATE links SET match = ?, dst = NULL, status = ? WHERE id = ?`, l.match, l.status, r.id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// linkSources lists the documents holding a link with one of the match keys.
+func (w *writer) linkSources(matches []string) ([]int64, error) {
+	var out []int64
+	for _, m := range matches {
+		rows, err := w.tx.Query(`SELECT DISTINCT src FROM links WHERE match = ?`, m)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out = append(out, id)
+		}
+		rows.Close()
+	}
+	return out, nil
+}
+
+// edge is a resolved edge by node keys, which survive a document being
+// re-read or renamed.
+type edge struct {
+	src, typ, dst string
+}
+
+// edgeSnapshot counts the resolved outgoing edges of the given documents.
+func (w *writer) edgeSnapshot(ids []int64) (map[edge]int, error) {
+	out := map[edge]int{}
+	seen := map[int64]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		rows, err := w.tx.Query(`SELECT s.key, l.type, d.key FROM links l JOIN docs s ON s.id = l.src
+			JOIN docs d ON d.id = l.dst WHERE l.src = ? AND l.status = 'ok'`, id)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var e edge
+			if err := rows.Scan(&e.src, &e.typ, &e.dst); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[e]++
+		}
+		rows.Close()
+	}
+	return out, nil
+}
+
+func (w *writer) keysOf(ids []int64) ([]string, error) {
+	var out []string
+	for _, id := range ids {
+		var k string
+		err := w.tx.QueryRow(`SELECT key FROM docs WHERE id = ?`, id).Scan(&k)
+		if err == sql.ErrNoRows {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// FileOIDs returns the stored blob id of each of the paths the index holds
+// (documents and skipped files).
+func (s *Store) FileOIDs(ctx context.Context, paths []string) (map[string]string, error) {
+	out := make(map[string]string, len(paths))
+	stmt, err := s.db.PrepareContext(ctx, `SELECT oid FROM docs WHERE path = ?1 UNION ALL SELECT oid FROM skipped WHERE path = ?1`)
+	if err != nil {
+		return nil, friendly(err, s.path)
+	}
+	defer stmt.Close()
+	for _, p := range paths {
+		var oid string
+		err := stmt.QueryRowContext(ctx, p).Scan(&oid)
+		if err == sql.ErrNoRows {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[p] = oid
+	}
+	return out, nil
+}
+
+// MergeChanges sums two consecutive updates.
+func MergeChanges(a, b *Changes) *Changes {
+	keys := map[string]bool{}
+	for _, k := range append(append([]string{}, a.Keys...), b.Keys...) {
+		keys[k] = true
+	}
+	out := &Changes{
+		Added:        append(append([]string{}, a.Added...), b.Added...),
+		Modified:     append(append([]string{}, a.Modified...), b.Modified...),
+		Renamed:      append(append([][2]string{}, a.Renamed...), b.Renamed...),
+		Deleted:      append(append([]string{}, a.Deleted...), b.Deleted...),
+		Keys:         sortedKeys(keys),
+		EdgesAdded:   a.EdgesAdded + b.EdgesAdded,
+		EdgesRemoved: a.EdgesRemoved + b.EdgesRemoved,
+	}
+	sort.Strings(out.Added)
+	sort.Strings(out.Modified)
+	sort.Strings(out.Deleted)
+	return out
+}

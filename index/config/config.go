@@ -1,0 +1,284 @@
+// Package config loads canon's configuration, .canon/config.yaml, and holds
+// its defaults. It knows nothing of git, SQLite or the CLI.
+package config
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// Dir is the repo-relative folder holding canon's committed configuration.
+const Dir = ".canon"
+
+// File is the repo-relative path of the configuration file.
+const File = Dir + "/config.yaml"
+
+// Config is the effective configuration: the defaults with the file laid over
+// them.
+type Config struct {
+	// Roots are repo-relative folders whose Markdown files are documents.
+	Roots []string `yaml:"roots" json:"roots"`
+	// Exclude holds gitignore-style patterns of paths that are never documents.
+	// .gitignore files are honoured as well.
+	Exclude []string `yaml:"exclude" json:"exclude"`
+	// MaxFileSize is the size above which a file is skipped with a problem.
+	MaxFileSize Size `yaml:"max_file_size" json:"max_file_size"`
+	// Edges maps a frontmatter field (dotted for nesting) to an edge type.
+	Edges map[string]string `yaml:"edges" json:"edges"`
+	// Kinds maps a `type` value (matched without case) to a kind.
+	Kinds map[string]string `yaml:"kinds" json:"kinds"`
+}
+
+// Size is a byte count written as 5MB, 512KiB or a plain number.
+type Size int64
+
+// UnmarshalYAML accepts a number of bytes or a number with a unit.
+func (s *Size) UnmarshalYAML(n *yaml.Node) error {
+	v, err := ParseSize(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", n.Line, err)
+	}
+	*s = v
+	return nil
+}
+
+// ParseSize reads "5MB", "512 KiB", "1000" and the like.
+func ParseSize(text string) (Size, error) {
+	t := strings.TrimSpace(text)
+	units := []struct {
+		suffix string
+		mult   int64
+	}{
+		{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30},
+		{"kb", 1000}, {"mb", 1000 * 1000}, {"gb", 1000 * 1000 * 1000},
+		{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1},
+	}
+	lower := strings.ToLower(t)
+	mult := int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(lower, u.suffix) {
+			mult = u.mult
+			lower = strings.TrimSpace(strings.TrimSuffix(lower, u.suffix))
+			break
+		}
+	}
+	n, err := strconv.ParseFloat(lower, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("size %q is not a size; write it like 5MB or 512KiB", text)
+	}
+	return Size(n * float64(mult)), nil
+}
+
+// String writes the size the way a person would.
+func (s Size) String() string {
+	switch {
+	case s >= 1<<20 && s%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", s>>20)
+	case s >= 1000*1000 && s%(1000*1000) == 0:
+		return fmt.Sprintf("%dMB", s/(1000*1000))
+	case s >= 1<<10 && s%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", s>>10)
+	}
+	return strconv.FormatInt(int64(s), 10)
+}
+
+// DefaultEdges is the frontmatter field → edge type mapping of DESIGN.md §2.
+func DefaultEdges() map[string]string {
+	return map[string]string{
+		"parent":           "parent",
+		"links.relates":    "relates",
+		"relates":          "relates",
+		"links.blocks":     "blocks",
+		"blocks":           "blocks",
+		"links.blocked_by": "blocked_by",
+		"blocked_by":       "blocked_by",
+		"depends_on":       "depends_on",
+		"links.depends_on": "depends_on",
+		"decisions":        "decision_ref",
+		"related_items":    "relates",
+		"supersedes":       "supersedes",
+		"superseded_by":    "supersedes",
+		"replaces":         "supersedes",
+	}
+}
+
+// DefaultKinds maps the `type` values seen in backlogs to canon's kinds.
+func DefaultKinds() map[string]string {
+	return map[string]string{
+		"epic":       "epic",
+		"feature":    "feature",
+		"userstory":  "story",
+		"user story": "story",
+		"user_story": "story",
+		"story":      "story",
+		"task":       "task",
+		"bug":        "bug",
+		"adr":        "adr",
+		"decision":   "adr",
+		"index":      "index",
+	}
+}
+
+// Default returns the configuration canon uses when there is no file.
+func Default() *Config {
+	return &Config{
+		Roots:       []string{"."},
+		Exclude:     []string{"node_modules/", "vendor/", "third_party/"},
+		MaxFileSize: 5 * 1000 * 1000,
+		Edges:       DefaultEdges(),
+		Kinds:       DefaultKinds(),
+	}
+}
+
+// Error is a configuration file problem with its position.
+type Error struct {
+	Path string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+}
+
+// fileConfig is the file's shape; pointers tell "absent" from "empty".
+type fileConfig struct {
+	Roots       []string          `yaml:"roots"`
+	Exclude     []string          `yaml:"exclude"`
+	MaxFileSize *Size             `yaml:"max_file_size"`
+	Edges       map[string]string `yaml:"edges"`
+	Kinds       map[string]string `yaml:"kinds"`
+}
+
+// Load reads .canon/config.yaml under root. A missing file gives the defaults.
+func Load(root string) (*Config, error) {
+	path := filepath.Join(root, File)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return Parse(File, data)
+}
+
+// Parse lays the YAML in data over the defaults. Unknown keys are errors, so
+// a typo never silently does nothing.
+func Parse(name string, data []byte) (*Config, error) {
+	cfg := Default()
+	if len(bytes.TrimSpace(data)) == 0 {
+		return cfg, nil
+	}
+	var fc fileConfig
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&fc); err != nil {
+		return nil, yamlError(name, err)
+	}
+	if fc.Roots != nil {
+		cfg.Roots = nil
+		for _, r := range fc.Roots {
+			clean, err := cleanRoot(r)
+			if err != nil {
+				return nil, &Error{Path: name, Msg: err.Error()}
+			}
+			cfg.Roots = append(cfg.Roots, clean)
+		}
+		if len(cfg.Roots) == 0 {
+			return nil, &Error{Path: name, Msg: "roots is empty; list at least one folder, for example \".\""}
+		}
+	}
+	if fc.Exclude != nil {
+		cfg.Exclude = fc.Exclude
+	}
+	if fc.MaxFileSize != nil {
+		if *fc.MaxFileSize <= 0 {
+			return nil, &Error{Path: name, Msg: "max_file_size must be positive"}
+		}
+		cfg.MaxFileSize = *fc.MaxFileSize
+	}
+	for field, typ := range fc.Edges {
+		if typ == "" || typ == "none" {
+			delete(cfg.Edges, field)
+			continue
+		}
+		cfg.Edges[field] = typ
+	}
+	for typ, kind := range fc.Kinds {
+		if kind == "" {
+			return nil, &Error{Path: name, Msg: fmt.Sprintf("kinds.%s is empty; name a kind such as task", typ)}
+		}
+		cfg.Kinds[strings.ToLower(typ)] = kind
+	}
+	return cfg, nil
+}
+
+func cleanRoot(r string) (string, error) {
+	r = filepath.ToSlash(strings.TrimSpace(r))
+	if r == "" {
+		return "", errors.New("roots has an empty entry")
+	}
+	if strings.HasPrefix(r, "/") {
+		return "", fmt.Errorf("root %q is absolute; roots are folders inside the repository", r)
+	}
+	c := filepath.ToSlash(filepath.Clean(r))
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", fmt.Errorf("root %q leaves the repository", r)
+	}
+	return c, nil
+}
+
+func yamlError(name string, err error) error {
+	var le *yaml.LoadError
+	if !errors.As(err, &le) {
+		return &Error{Path: name, Msg: err.Error()}
+	}
+	msg := le.Message
+	var field string
+	if _, scanErr := fmt.Sscanf(msg, "field %s not found", &field); scanErr == nil {
+		msg = fmt.Sprintf("unknown key %q; the keys are roots, exclude, max_file_size, edges and kinds", field)
+	}
+	return &Error{Path: name, Line: le.Mark.Line, Msg: msg}
+}
+
+// IndexHash fingerprints the settings that shape the index's content. When it
+// changes, the index is rebuilt.
+func (c *Config) IndexHash() string {
+	type shape struct {
+		Roots       []string
+		Exclude     []string
+		MaxFileSize Size
+		Edges       [][2]string
+		Kinds       [][2]string
+	}
+	s := shape{Roots: c.Roots, Exclude: c.Exclude, MaxFileSize: c.MaxFileSize,
+		Edges: sortedPairs(c.Edges), Kinds: sortedPairs(c.Kinds)}
+	b, _ := json.Marshal(s)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+func sortedPairs(m map[string]string) [][2]string {
+	out := make([][2]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, [2]string{k, v})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}

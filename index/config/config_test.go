@@ -1,0 +1,76 @@
+package config
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestTemplateIsTheDefault(t *testing.T) {
+	got, err := Parse(File, []byte(Template))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, Default()) {
+		t.Fatalf("template and Default() differ:\n%+v\n%+v", got, Default())
+	}
+	if got.IndexHash() != Default().IndexHash() {
+		t.Fatal("hash differs")
+	}
+}
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name    string
+		yaml    string
+		check   func(*Config) bool
+		wantErr string
+	}{
+		{name: "empty", yaml: "", check: func(c *Config) bool { return reflect.DeepEqual(c, Default()) }},
+		{name: "roots", yaml: "roots: [docs, ./backlog/]", check: func(c *Config) bool {
+			return reflect.DeepEqual(c.Roots, []string{"docs", "backlog"})
+		}},
+		{name: "size", yaml: "max_file_size: 512KiB", check: func(c *Config) bool { return c.MaxFileSize == 512*1024 }},
+		{name: "edge added and dropped", yaml: "edges: {implements: relates, replaces: none}", check: func(c *Config) bool {
+			_, dropped := c.Edges["replaces"]
+			return c.Edges["implements"] == "relates" && !dropped && c.Edges["parent"] == "parent"
+		}},
+		{name: "kind case folded", yaml: "kinds: {Spike: task}", check: func(c *Config) bool { return c.Kinds["spike"] == "task" }},
+		{name: "unknown key", yaml: "rots: [x]", wantErr: `:1: unknown key "rots"`},
+		{name: "bad size", yaml: "max_file_size: lots", wantErr: "not a size"},
+		{name: "root escapes", yaml: "roots: [../x]", wantErr: "leaves the repository"},
+		{name: "absolute root", yaml: "roots: [/etc]", wantErr: "absolute"},
+		{name: "syntax", yaml: "roots: [a\nexclude: x", wantErr: "config.yaml:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Parse(File, []byte(tt.yaml))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+				}
+				var ce *Error
+				if !errors.As(err, &ce) {
+					t.Fatalf("err %T is not a *config.Error", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.check(c) {
+				t.Fatalf("unexpected config %+v", c)
+			}
+		})
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]Size{"5MB": 5e6, "1 MiB": 1 << 20, "100": 100, "2k": 2048, "1.5kb": 1500} {
+		got, err := ParseSize(in)
+		if err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package config
+
+// Template is the commented configuration `canon init` writes. Every value in
+// it is the default, so the file documents the defaults; a test keeps the two
+// equal.
+const Template = `# canon configuration. Every key is optional; the values below are the
+# defaults. Run "canon index --full" after a change (canon notices and
+# rebuilds by itself on the next command).
+
+# Folders (relative to the repository root) whose *.md files are documents.
+roots: ["."]
+
+# Paths that are never documents, in .gitignore syntax. .gitignore files,
+# .git/info/exclude, .git and .cache are always honoured as well.
+exclude:
+  - node_modules/
+  - vendor/
+  - third_party/
+
+# Files larger than this are skipped and reported as a problem.
+max_file_size: 5MB
+
+# Frontmatter field (dotted for nested keys) -> edge type. Entries here are
+# added to the defaults; map a field to "none" to drop a default.
+edges:
+  parent: parent
+  links.relates: relates
+  relates: relates
+  links.blocks: blocks
+  blocks: blocks
+  links.blocked_by: blocked_by
+  blocked_by: blocked_by
+  depends_on: depends_on
+  links.depends_on: depends_on
+  decisions: decision_ref
+  related_items: relates
+  supersedes: supersedes
+  superseded_by: supersedes
+  replaces: supersedes
+
+# The frontmatter "type" value (any case) -> kind. Unknown types are kept as
+# written. Without a type, an ADR-NNNN id or a decisions/ folder means adr,
+# anything else is a doc.
+kinds:
+  epic: epic
+  feature: feature
+  userstory: story
+  user story: story
+  user_story: story
+  story: story
+  task: task
+  bug: bug
+  adr: adr
+  decision: adr
+  index: index
+`

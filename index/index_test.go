@@ -1,0 +1,236 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/canon-md/canon/index/config"
+)
+
+func TestFTSQuery(t *testing.T) {
+	tests := []struct{ in, want, err string }{
+		{in: "token refresh", want: `"token" "refresh"`},
+		{in: `"token refresh" login`, want: `"token refresh" "login"`},
+		{in: "refre*", want: `"refre"*`},
+		{in: "a OR b", want: `"a" OR "b"`},
+		{in: "OR b", want: `"b"`},
+		{in: "KB-TSK-0042", want: `"KB TSK 0042"`},
+		{in: `title:foo (bar) "unclosed`, want: `"title foo" "bar" "unclosed"`},
+		{in: "Ärger café", want: `"Ärger" "café"`},
+		{in: "*** ---", err: "no words"},
+		{in: "", err: "no words"},
+	}
+	for _, tt := range tests {
+		got, err := FTSQuery(tt.in)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("FTSQuery(%q) err = %v, want %q", tt.in, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("FTSQuery(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+func TestJoinRepo(t *testing.T) {
+	tests := []struct {
+		base, target, want string
+		ok                 bool
+	}{
+		{"items/task", "../bug/b.md", "items/bug/b.md", true},
+		{"items", "./a.md", "items/a.md", true},
+		{"", "/docs/x.md", "docs/x.md", true},
+		{"items", "../../x.md", "", false},
+		{"", "..", "", false},
+		{"a/b", "../../c.md", "c.md", true},
+	}
+	for _, tt := range tests {
+		got, ok := joinRepo(tt.base, tt.target)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("joinRepo(%q, %q) = %q, %v; want %q, %v", tt.base, tt.target, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestPlan(t *testing.T) {
+	tests := []struct {
+		name, form, raw, src string
+		plan                 string // terms joined by " | "
+		match, status        string
+	}{
+		{name: "id ref", form: FormRef, raw: "KB-TSK-0042", src: "items/a.md",
+			plan: "uid:kb-tsk-0042 | id:kb-tsk-0042 | stem:kb-tsk-0042", match: "kb-tsk-0042"},
+		{name: "uid prefix", form: FormRef, raw: "KB-TSK-0042@019A", src: "a.md", plan: "id:kb-tsk-0042", match: "kb-tsk-0042"},
+		{name: "path ref with backslashes", form: FormRef, raw: `..\bug\B-1_x.md`, src: "items/task/a.md",
+			plan: "uid:../bug/b-1_x.md | id:../bug/b-1_x.md | path:items/bug/B-1_x.md | stem:b-1_x", match: "b-1_x"},
+		{name: "wiki in frontmatter", form: FormRef, raw: "[[ADR-0002_keys|the ADR]]", src: "a.md",
+			plan: "stem:adr-0002_keys | id:adr-0002_keys", match: "adr-0002_keys"},
+		{name: "url ref", form: FormRef, raw: "https://example.com/x", src: "a.md", status: StatusExternal},
+		{name: "md relative", form: FormMD, raw: "../b.md", src: "items/t/a.md", plan: "path:items/b.md", match: "b"},
+		{name: "md escaped space", form: FormMD, raw: "my%20note.md", src: "a.md", plan: "path:my note.md", match: "my note"},
+		{name: "md root", form: FormMD, raw: "/docs/x.md", src: "items/a.md", plan: "path:docs/x.md", match: "x"},
+		{name: "md image", form: FormImage, raw: "img/a.png", src: "a.md", status: StatusFile},
+		{name: "md folder", form: FormMD, raw: "../items/", src: "docs/a.md", status: StatusFile},
+		{name: "md leaves repo", form: FormMD, raw: "../../x.md", src: "a.md", status: StatusDangling},
+		{name: "md to itself", form: FormMD, raw: "a.md", src: "a.md", status: StatusSelf},
+		{name: "md same file", form: FormMD, raw: "", src: "a.md", status: StatusSelf},
+		{name: "md mailto", form: FormMD, raw: "mailto:x@y.z", src: "a.md", status: StatusExternal},
+		{name: "wiki stem", form: FormWiki, raw: "Some Note", src: "a.md", plan: "stem:some note | id:some note", match: "some note"},
+		{name: "wiki path", form: FormWiki, raw: "docs/Some Note", src: "x/a.md",
+			plan: "pathnoext:docs/some note | pathnoext:x/docs/some note | stem:some note | id:docs/some note", match: "some note"},
+		{name: "wiki version-like stem", form: FormWiki, raw: "release-1.2", src: "a.md", plan: "stem:release-1.2 | id:release-1.2", match: "release-1.2"},
+		{name: "embed image", form: FormEmbed, raw: "diagram.png", src: "a.md", status: StatusFile},
+		{name: "autolink", form: FormURL, raw: "https://x.y", src: "a.md", status: StatusExternal},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := link{form: tt.form, raw: tt.raw}
+			plan(&l, tt.src)
+			if got := strings.Join(l.plan, " | "); got != tt.plan || l.match != tt.match || l.status != tt.status {
+				t.Errorf("plan = %q, match %q, status %q; want %q, %q, %q", got, l.match, l.status, tt.plan, tt.match, tt.status)
+			}
+		})
+	}
+}
+
+func TestResolve(t *testing.T) {
+	mem := memAliases{
+		"id:kb-1":   {{id: 1, uid: "aaa1"}, {id: 2, uid: "bbb2"}},
+		"id:kb-2":   {{id: 3}},
+		"stem:kb-2": {{id: 4}},
+	}
+	tests := []struct {
+		raw    string
+		dst    int64
+		status string
+	}{
+		{"KB-2", 3, StatusOK}, // an id beats a file stem
+		{"KB-1", 0, StatusAmbiguous},
+		{"KB-1@bbb", 2, StatusOK},
+		{"KB-1@ccc", 0, StatusDangling},
+		{"KB-9", 0, StatusDangling},
+	}
+	for _, tt := range tests {
+		l := link{form: FormRef, raw: tt.raw}
+		plan(&l, "x.md")
+		dst, status, err := resolve(&l, mem)
+		if err != nil || dst != tt.dst || status != tt.status {
+			t.Errorf("resolve(%q) = %d, %s, %v; want %d, %s", tt.raw, dst, status, err, tt.dst, tt.status)
+		}
+	}
+}
+
+// TestIncrementalEqualsRebuild applies random edits to a tree one batch at a
+// time through Reconcile and checks after each that the index dumps exactly
+// like a fresh build of the same tree: ids colliding and parting, targets
+// appearing and vanishing, renames, skipped files.
+func TestIncrementalEqualsRebuild(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	cfg := config.Default()
+	rng := rand.New(rand.NewSource(7))
+	ids := []string{"A-1", "A-2", "A-3", "B-1", "B-2"}
+	names := []string{"x/a.md", "x/b.md", "y/c.md", "y/d.md", "z/e.md", "z/f.md", "notes/g.md", "notes/h.md"}
+	randomDoc := func() string {
+		var b strings.Builder
+		b.WriteString("---\n")
+		if rng.Intn(5) > 0 {
+			fmt.Fprintf(&b, "id: %s\n", ids[rng.Intn(len(ids))])
+		}
+		if rng.Intn(3) == 0 {
+			fmt.Fprintf(&b, "uid: u%d\n", rng.Intn(4))
+		}
+		fmt.Fprintf(&b, "title: T%d\n", rng.Intn(100))
+		if rng.Intn(2) == 0 {
+			fmt.Fprintf(&b, "parent: %s\n", ids[rng.Intn(len(ids))])
+		}
+		if rng.Intn(3) == 0 {
+			fmt.Fprintf(&b, "links:\n  blocks: [%s@u%d]\n", ids[rng.Intn(len(ids))], rng.Intn(4))
+		}
+		if rng.Intn(8) == 0 {
+			b.WriteString("bad: [unclosed\n")
+		}
+		b.WriteString("---\n# Heading\n")
+		fmt.Fprintf(&b, "See [[%s]] and [x](../%s).\n", strings.TrimSuffix(filepath.Base(names[rng.Intn(len(names))]), ".md"),
+			names[rng.Intn(len(names))])
+		fmt.Fprintf(&b, "## Part %d\nwords %d\n", rng.Intn(3), rng.Intn(1000))
+		return b.String()
+	}
+	write := func(rel, content string) {
+		p := filepath.Join(root, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range names[:5] {
+		write(n, randomDoc())
+	}
+	live, _, err := Open(filepath.Join(t.TempDir(), "live.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	ld := NewLoader(root, cfg)
+	if _, err := live.Rebuild(ctx, ld, mustWalk(t, root, cfg), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for step := 0; step < 60; step++ {
+		for k := rng.Intn(3) + 1; k > 0; k-- {
+			n := names[rng.Intn(len(names))]
+			p := filepath.Join(root, n)
+			switch op := rng.Intn(10); {
+			case op < 5:
+				write(n, randomDoc())
+			case op < 7:
+				os.Remove(p)
+			case op < 9:
+				if data, err := os.ReadFile(p); err == nil {
+					to := names[rng.Intn(len(names))]
+					os.Remove(p)
+					write(to, string(data))
+				}
+			default:
+				write(n, "binary\x00data")
+			}
+		}
+		if _, err := live.Reconcile(ctx, ld, NewScope(root, cfg, ""), nil); err != nil {
+			t.Fatalf("step %d: %v", step, err)
+		}
+		fresh, _, err := Open(filepath.Join(t.TempDir(), fmt.Sprintf("fresh%d.db", step)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fresh.Rebuild(ctx, ld, mustWalk(t, root, cfg), nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		a, err := live.Dump(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := fresh.Dump(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh.Close()
+		if diff := DiffDumps(a, b); len(diff) > 0 {
+			t.Fatalf("step %d: incremental index differs from a rebuild:\n%s", step, strings.Join(diff, "\n"))
+		}
+	}
+}
+
+func mustWalk(t *testing.T, root string, cfg *config.Config) []FileInfo {
+	t.Helper()
+	files, err := NewScope(root, cfg, "").Walk()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}

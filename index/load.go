@@ -1,0 +1,232 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/markdown"
+)
+
+// Loaded is one file read from the working tree: hashed, and parsed unless it
+// had to be skipped.
+type Loaded struct {
+	FileInfo
+	OID  string             // git blob id of the content
+	Skip string             // why the file is not a document ("" when it is)
+	Doc  *markdown.Document // nil when skipped
+}
+
+// Loader reads and parses files for one configuration.
+type Loader struct {
+	Root string
+	Cfg  *config.Config
+	opts markdown.Options
+}
+
+// NewLoader prepares a loader for the worktree at root.
+func NewLoader(root string, cfg *config.Config) *Loader {
+	return &Loader{Root: root, Cfg: cfg, opts: markdown.Options{Edges: cfg.Edges, Kinds: cfg.Kinds}}
+}
+
+// BlobOID is git's object id of a blob with this content (SHA-1).
+func BlobOID(content []byte) string {
+	h := sha1.New()
+	h.Write([]byte("blob "))
+	h.Write([]byte(strconv.Itoa(len(content))))
+	h.Write([]byte{0})
+	h.Write(content)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Load reads one file. It never fails: a file that cannot be a document comes
+// back with Skip set, and one that vanished comes back nil.
+func (l *Loader) Load(fi FileInfo) *Loaded {
+	abs := filepath.Join(l.Root, filepath.FromSlash(fi.Path))
+	out := &Loaded{FileInfo: fi}
+	if fi.Symlink {
+		target, err := filepath.EvalSymlinks(abs)
+		rootReal, rerr := filepath.EvalSymlinks(l.Root)
+		switch {
+		case err != nil:
+			out.Skip = "is a symbolic link to a file that does not exist"
+		case rerr == nil && !within(rootReal, target):
+			out.Skip = "is a symbolic link to a file outside the repository; canon reads only files inside it"
+		default:
+			rel, _ := filepath.Rel(rootReal, target)
+			out.Skip = fmt.Sprintf("is a symbolic link to %s; canon indexes that file itself", filepath.ToSlash(rel))
+		}
+		out.OID = BlobOID([]byte(readLinkOr(abs)))
+		return out
+	}
+	if fi.Size > int64(l.Cfg.MaxFileSize) {
+		out.Skip = fmt.Sprintf("is %s, over the %s size cap (max_file_size in %s)", humanBytes(fi.Size), l.Cfg.MaxFileSize, config.File)
+		out.OID = hashFile(abs)
+		return out
+	}
+	content, err := os.ReadFile(abs)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil
+		}
+		out.Skip = "cannot be read: " + err.Error()
+		return out
+	}
+	out.Size = int64(len(content))
+	out.OID = BlobOID(content)
+	if reason := unreadable(content); reason != "" {
+		out.Skip = reason
+		return out
+	}
+	out.Doc = markdown.Parse(fi.Path, content, &l.opts)
+	return out
+}
+
+func unreadable(content []byte) string {
+	head := content
+	if len(head) > 8000 {
+		head = head[:8000]
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return "is binary (it holds NUL bytes), not Markdown"
+	}
+	if !utf8.Valid(content) {
+		off := 0
+		for off < len(content) {
+			r, size := utf8.DecodeRune(content[off:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			off += size
+		}
+		line := 1 + bytes.Count(content[:off], []byte("\n"))
+		return fmt.Sprintf("is not valid UTF-8 (first bad byte on line %d); save it as UTF-8", line)
+	}
+	return ""
+}
+
+func hashFile(abs string) string {
+	content, err := os.ReadFile(abs)
+	if err != nil {
+		return ""
+	}
+	return BlobOID(content)
+}
+
+func readLinkOr(abs string) string {
+	t, _ := os.Readlink(abs)
+	return t
+}
+
+func within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// LoadAll loads files on every core and hands them to fn in the order given,
+// so what is written next does not depend on scheduling. It stops at the
+// first error fn returns or when ctx is done.
+func (l *Loader) LoadAll(ctx context.Context, files []FileInfo, fn func(*Loaded) error) error {
+	workers := runtime.GOMAXPROCS(0)
+	if workers > len(files) {
+		workers = len(files)
+	}
+	if workers <= 1 {
+		for _, fi := range files {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if ld := l.Load(fi); ld != nil {
+				if err := fn(ld); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	// A window of slots bounds memory: workers run at most window files
+	// ahead of the consumer.
+	const window = 512
+	type slot struct {
+		ld   *Loaded
+		done chan struct{}
+	}
+	slots := make([]slot, len(files))
+	for i := range slots {
+		slots[i].done = make(chan struct{})
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	tokens := make(chan struct{}, window)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				slots[i].ld = l.Load(files[i])
+				close(slots[i].done)
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := range files {
+			select {
+			case tokens <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var err error
+	for i := range files {
+		select {
+		case <-slots[i].done:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+		if err != nil {
+			break
+		}
+		ld := slots[i].ld
+		slots[i].ld = nil
+		<-tokens
+		if ld != nil {
+			if err = fn(ld); err != nil {
+				break
+			}
+		}
+	}
+	// The feeder watches ctx, so cancelling lets it close next and the
+	// workers finish what they hold.
+	cancel()
+	wg.Wait()
+	return err
+}

@@ -1,0 +1,282 @@
+package markdown
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Severity of a problem.
+type Severity string
+
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Rule ids of the problems the parser itself finds. The validator (canon
+// check) adds its own on top.
+const (
+	RuleYAMLSyntax    = "yaml-syntax"
+	RuleFrontmatter   = "frontmatter"
+	RuleEdgeValue     = "edge-value"
+	RuleFileSkipped   = "file-skipped"
+	RuleDanglingRef   = "dangling-ref"
+	RuleAmbiguousRef  = "ambiguous-ref"
+	RuleDuplicateID   = "duplicate-id"
+	RuleDuplicateUID  = "duplicate-uid"
+	RuleBrokenLink    = "broken-link"
+	RuleWikiLink      = "wiki-link"
+	RuleIdentityValue = "identity-value"
+)
+
+// Problem is something a document gets wrong, at a position in its file.
+type Problem struct {
+	Line, Col int
+	Rule      string
+	Severity  Severity
+	Message   string
+}
+
+// Options are the configuration the parser needs.
+type Options struct {
+	// Edges maps a dotted frontmatter field to an edge type.
+	Edges map[string]string
+	// Kinds maps a lower-cased `type` value to a kind.
+	Kinds map[string]string
+}
+
+// Ref is an edge declared in frontmatter: field: target.
+type Ref struct {
+	Type  string // edge type, e.g. parent, blocks
+	Field string // the frontmatter field it came from, e.g. links.blocks
+	Raw   string // the reference as written
+	Line  int
+	Col   int
+}
+
+// Document is one parsed Markdown file.
+type Document struct {
+	Format      string // "yaml", "toml" or "" (no frontmatter)
+	Frontmatter *Value // a Map; empty when there is none
+	ID          string // frontmatter id
+	IDLine      int    // line of the id field (0 when there is none)
+	UID         string // frontmatter uid
+	UIDLine     int
+	Type        string // frontmatter type, as written
+	Kind        string // canonical kind (see Kind)
+	Title       string // frontmatter title, else the first level-1 heading, else ""
+	State       string // frontmatter state (or status)
+	Refs        []Ref  // edges from frontmatter, in field order
+	BodyLine    int    // file line where the body starts
+	Body        Body
+	Problems    []Problem
+}
+
+// FrontmatterJSON is the frontmatter as a JSON object in source order.
+func (d *Document) FrontmatterJSON() []byte {
+	return d.Frontmatter.AppendJSON(make([]byte, 0, 256))
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// Parse reads one document. It never fails: whatever is wrong becomes a
+// Problem and the rest is still parsed. The path (repo-relative, slash
+// separated) is used only for the kind convention.
+func Parse(filePath string, src []byte, opt *Options) *Document {
+	src = bytes.TrimPrefix(src, utf8BOM)
+	d := &Document{Frontmatter: &Value{Kind: Map}}
+	body, bodyLine, res, unclosed := splitFrontmatter(src)
+	d.BodyLine = bodyLine
+	if unclosed {
+		d.Problems = append(d.Problems, Problem{Line: 1, Col: 1, Rule: RuleFrontmatter, Severity: Warning,
+			Message: "the frontmatter opened on line 1 is never closed; add a closing --- line, or remove the first line if it is not frontmatter"})
+	}
+	if res != nil {
+		d.Format = res.format
+		d.Problems = append(d.Problems, res.dups...)
+		switch {
+		case res.err != nil:
+			se := res.err.(*SyntaxError)
+			d.Problems = append(d.Problems, Problem{Line: se.Line, Col: se.Col, Rule: RuleYAMLSyntax, Severity: Error,
+				Message: fmt.Sprintf("frontmatter does not parse: %s; fix the %s so its fields are read", se.Msg, strings.ToUpper(res.format))})
+		case res.root.Kind == Map:
+			d.Frontmatter = res.root
+		case res.root.Kind == Null:
+			// "---\n---" or only comments: an empty frontmatter.
+		default:
+			d.Problems = append(d.Problems, Problem{Line: fmFirstLine, Col: 1, Rule: RuleFrontmatter, Severity: Error,
+				Message: "frontmatter is not a mapping of fields; write it as key: value lines"})
+		}
+	}
+	d.readIdentity()
+	d.readRefs(opt.Edges)
+	d.Body = ScanBody(body, bodyLine)
+	if d.Title == "" {
+		for _, h := range d.Body.Headings {
+			if h.Level == 1 {
+				d.Title = h.Text
+				break
+			}
+		}
+	}
+	d.Kind = Kind(d.Type, d.ID, filePath, opt.Kinds)
+	return d
+}
+
+func (d *Document) readIdentity() {
+	fm := d.Frontmatter
+	d.ID, d.IDLine = d.identity("id")
+	d.UID, d.UIDLine = d.identity("uid")
+	d.Type = scalarText(fm.Get("type"))
+	d.Title = strings.TrimSpace(scalarText(fm.Get("title")))
+	d.State = scalarText(fm.Get("state"))
+	if d.State == "" {
+		d.State = scalarText(fm.Get("status"))
+	}
+}
+
+// identity reads id or uid: a scalar, trimmed. Anything else is a problem and
+// the document falls back to the next identity.
+func (d *Document) identity(key string) (string, int) {
+	f := d.Frontmatter.Field(key)
+	if f == nil || f.Value.Kind == Null {
+		return "", 0
+	}
+	s, ok := f.Value.Scalar()
+	if !ok {
+		d.Problems = append(d.Problems, Problem{Line: f.Line, Col: f.Col, Rule: RuleIdentityValue, Severity: Error,
+			Message: fmt.Sprintf("%s must be a single value, not a list or mapping", key)})
+		return "", 0
+	}
+	return strings.TrimSpace(s), f.Line
+}
+
+func scalarText(v *Value) string {
+	s, _ := v.Scalar()
+	return s
+}
+
+// readRefs collects edges from the configured fields, in the frontmatter's
+// own order so that the result does not depend on map iteration.
+func (d *Document) readRefs(edges map[string]string) {
+	if len(edges) == 0 || len(d.Frontmatter.Fields) == 0 {
+		return
+	}
+	var walk func(v *Value, prefix string)
+	walk = func(v *Value, prefix string) {
+		for _, f := range v.Fields {
+			name := f.Key
+			if prefix != "" {
+				name = prefix + "." + f.Key
+			}
+			if typ, ok := edges[name]; ok {
+				d.addRefs(typ, name, &f)
+				continue
+			}
+			if f.Value.Kind == Map {
+				walk(f.Value, name)
+			}
+		}
+	}
+	walk(d.Frontmatter, "")
+}
+
+func (d *Document) addRefs(typ, field string, f *Field) {
+	var add func(v *Value)
+	add = func(v *Value) {
+		line, col := v.Line, v.Col
+		if line == 0 {
+			line, col = f.Line, f.Col
+		}
+		if target, ok := yamlWikiLink(v); ok {
+			d.Refs = append(d.Refs, Ref{Type: typ, Field: field, Raw: "[[" + target + "]]", Line: line, Col: col})
+			return
+		}
+		switch v.Kind {
+		case Null:
+		case String, Number:
+			raw := strings.TrimSpace(v.Text)
+			if raw == "" || isNoneWord(raw) {
+				return
+			}
+			d.Refs = append(d.Refs, Ref{Type: typ, Field: field, Raw: raw, Line: line, Col: col})
+		case List:
+			for _, it := range v.Items {
+				add(it)
+			}
+		default:
+			d.Problems = append(d.Problems, Problem{Line: f.Line, Col: f.Col, Rule: RuleEdgeValue, Severity: Error,
+				Message: fmt.Sprintf("%s must be a reference or a list of references, not a %s", field, kindName(v.Kind))})
+		}
+	}
+	add(f.Value)
+}
+
+// yamlWikiLink recognises an unquoted [[target]]: YAML reads it as a list
+// holding a list holding one scalar, but its author meant a wiki-link.
+func yamlWikiLink(v *Value) (string, bool) {
+	if v.Kind != List || len(v.Items) != 1 {
+		return "", false
+	}
+	inner := v.Items[0]
+	if inner.Kind != List || len(inner.Items) != 1 {
+		return "", false
+	}
+	return inner.Items[0].Scalar()
+}
+
+func kindName(k ValueKind) string {
+	switch k {
+	case Map:
+		return "mapping"
+	case List:
+		return "list"
+	case Bool:
+		return "boolean"
+	}
+	return "value"
+}
+
+// isNoneWord reports placeholders that mean "no reference".
+func isNoneWord(s string) bool {
+	switch strings.ToLower(s) {
+	case "none", "null", "~", "-", "n/a":
+		return true
+	}
+	return false
+}
+
+var adrID = regexp.MustCompile(`^(?i)adr[-_ ]?\d+`)
+
+// Kind derives a document's kind: from its type through the kinds mapping
+// (an unknown type is kept as written), else by convention (an ADR-NNNN id or
+// file name, or a decisions/ folder, means adr), else doc.
+func Kind(typ, id, filePath string, kinds map[string]string) string {
+	if t := strings.TrimSpace(typ); t != "" {
+		if k, ok := kinds[strings.ToLower(t)]; ok {
+			return k
+		}
+		return t
+	}
+	if adrID.MatchString(id) || adrID.MatchString(path.Base(filePath)) {
+		return "adr"
+	}
+	dir := "/" + path.Dir(filePath) + "/"
+	if strings.Contains(dir, "/decisions/") {
+		return "adr"
+	}
+	return "doc"
+}
+
+// Stem is a file's name without folder and .md extension: the display id of
+// a document without an id, and what wiki-links name.
+func Stem(filePath string) string {
+	base := path.Base(filePath)
+	if ext := path.Ext(base); strings.EqualFold(ext, ".md") {
+		base = base[:len(base)-len(ext)]
+	}
+	return base
+}

@@ -1,0 +1,660 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/canon-md/canon/index/markdown"
+)
+
+// DocRef names a document the way every output does.
+type DocRef struct {
+	Key   string `json:"key"`   // canonical node key
+	ID    string `json:"id"`    // display id: the id, else the file stem
+	Path  string `json:"path"`  // repo-relative
+	Kind  string `json:"kind"`  // epic, task, adr, doc, ...
+	Title string `json:"title"` // title, else the file stem
+	State string `json:"state,omitempty"`
+}
+
+func docRef(key, ident, path, kind, title, state string) DocRef {
+	if ident == "" {
+		ident = markdown.Stem(path)
+	}
+	if title == "" {
+		title = markdown.Stem(path)
+	}
+	return DocRef{Key: key, ID: ident, Path: path, Kind: kind, Title: title, State: state}
+}
+
+const docRefCols = `d.key, d.ident, d.path, d.kind, d.title, d.state`
+
+func scanDocRef(sc interface{ Scan(...any) error }, extra ...any) (DocRef, error) {
+	var key, ident, path, kind, title, state string
+	dest := append([]any{&key, &ident, &path, &kind, &title, &state}, extra...)
+	if err := sc.Scan(dest...); err != nil {
+		return DocRef{}, err
+	}
+	return docRef(key, ident, path, kind, title, state), nil
+}
+
+// Status sums up what the index holds.
+type Status struct {
+	Documents int            `json:"documents"`
+	Kinds     map[string]int `json:"kinds"`
+	Skipped   int            `json:"skipped_files"`
+	Links     LinkCounts     `json:"links"`
+	Chunks    int            `json:"chunks"`
+	Problems  int            `json:"problems"`
+}
+
+// LinkCounts counts links by how they resolved.
+type LinkCounts struct {
+	Resolved  int `json:"resolved"`
+	Dangling  int `json:"dangling"`
+	Ambiguous int `json:"ambiguous"`
+	External  int `json:"external"`
+	Files     int `json:"files"`
+	SameFile  int `json:"same_file"`
+}
+
+// Counts reads the index's counts.
+func (s *Store) Counts(ctx context.Context) (*Status, error) {
+	st := &Status{Kinds: map[string]int{}}
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM docs`).Scan(&st.Documents); err != nil {
+		return nil, friendly(err, s.path)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT kind, count(*) FROM docs GROUP BY kind ORDER BY kind`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var k string
+		var n int
+		if err := rows.Scan(&k, &n); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		st.Kinds[k] = n
+	}
+	rows.Close()
+	rows, err = s.db.QueryContext(ctx, `SELECT status, count(*) FROM links GROUP BY status`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var k string
+		var n int
+		if err := rows.Scan(&k, &n); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		switch k {
+		case StatusOK:
+			st.Links.Resolved = n
+		case StatusDangling:
+			st.Links.Dangling = n
+		case StatusAmbiguous:
+			st.Links.Ambiguous = n
+		case StatusExternal:
+			st.Links.External = n
+		case StatusFile:
+			st.Links.Files = n
+		case StatusSelf:
+			st.Links.SameFile = n
+		}
+	}
+	rows.Close()
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&st.Chunks); err != nil {
+		return nil, err
+	}
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM skipped`).Scan(&st.Skipped); err != nil {
+		return nil, err
+	}
+	probs, err := s.Problems(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	st.Problems = len(probs)
+	return st, nil
+}
+
+// Hit is one full-text search result: a section of a document.
+type Hit struct {
+	DocRef
+	Line    int     `json:"line"`    // first line of the section
+	Section string  `json:"section"` // heading ("" for the text before the first heading)
+	Slug    string  `json:"slug"`
+	Chunk   string  `json:"chunk"`   // chunk id: node key # slug
+	Snippet string  `json:"snippet"` // matched terms between ** **
+	Score   float64 `json:"score"`   // bm25, lower is better
+}
+
+// SearchOptions narrow a search.
+type SearchOptions struct {
+	Limit int
+	Kind  string
+}
+
+// ErrBadQuery wraps a search text that is not a valid query.
+var ErrBadQuery = errors.New("bad search query")
+
+// Search ranks sections with FTS5's bm25: title matches weigh most, then the
+// heading, then the text. Ties break on path and position, so the order is
+// stable.
+func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]Hit, error) {
+	q, err := FTSQuery(text)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Limit <= 0 {
+		opt.Limit = 10
+	}
+	args := []any{q}
+	where := ""
+	if opt.Kind != "" {
+		where = ` AND d.kind = ?`
+		args = append(args, opt.Kind)
+	}
+	args = append(args, opt.Limit)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, c.line, c.heading, c.slug,
+			snippet(chunks_fts, 2, '**', '**', '…', 16), bm25(chunks_fts, 10.0, 4.0, 1.0) AS score
+		FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
+		WHERE chunks_fts MATCH ?`+where+`
+		ORDER BY score, d.path, c.seq LIMIT ?`, args...)
+	if err != nil {
+		if strings.Contains(err.Error(), "fts5") {
+			return nil, fmt.Errorf("%w: %q: %v", ErrBadQuery, text, err)
+		}
+		return nil, friendly(err, s.path)
+	}
+	defer rows.Close()
+	var out []Hit
+	for rows.Next() {
+		var h Hit
+		ref, err := scanDocRef(rows, &h.Line, &h.Section, &h.Slug, &h.Snippet, &h.Score)
+		if err != nil {
+			return nil, err
+		}
+		h.DocRef = ref
+		h.Chunk = ref.Key + "#" + h.Slug
+		h.Snippet = oneLine(h.Snippet)
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// FTSQuery turns what a person types into an FTS5 query: every word must
+// occur (in any form the stemmer folds together), "quoted phrases" stay
+// phrases, a trailing * makes a prefix, and OR / NOT between words work as
+// in FTS5. Everything else is quoted, so no input is an FTS5 syntax error.
+func FTSQuery(text string) (string, error) {
+	var parts []string
+	rest := strings.TrimSpace(text)
+	for rest != "" {
+		if rest[0] == '"' {
+			end := strings.IndexByte(rest[1:], '"')
+			phrase := rest[1:]
+			if end >= 0 {
+				phrase = rest[1 : end+1]
+				rest = rest[end+2:]
+			} else {
+				rest = ""
+			}
+			if t := ftsWords(phrase); t != "" {
+				parts = append(parts, `"`+t+`"`)
+			}
+			rest = strings.TrimSpace(rest)
+			continue
+		}
+		word := rest
+		if i := strings.IndexAny(rest, " \t\n\""); i >= 0 {
+			word, rest = rest[:i], strings.TrimSpace(rest[i:])
+		} else {
+			rest = ""
+		}
+		switch word {
+		case "OR", "NOT", "AND":
+			if len(parts) > 0 && rest != "" {
+				parts = append(parts, word)
+			}
+			continue
+		}
+		prefix := strings.HasSuffix(word, "*")
+		t := ftsWords(strings.TrimRight(word, "*"))
+		if t == "" {
+			continue
+		}
+		p := `"` + t + `"`
+		if prefix {
+			p += "*"
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return "", fmt.Errorf("%w: %q has no words to search for", ErrBadQuery, text)
+	}
+	return strings.Join(parts, " "), nil
+}
+
+// ftsWords keeps letters, digits and inner spaces: what the unicode61
+// tokenizer would see as tokens anyway.
+func ftsWords(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteRune(r)
+		} else {
+			space = true
+		}
+	}
+	return b.String()
+}
+
+// Find returns the documents a reference names: a node key, uid, id, path or
+// file stem, tried in that order. More than one means it is ambiguous.
+func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
+	ref = strings.TrimSpace(slashes(ref))
+	ref = strings.TrimPrefix(ref, "./")
+	var candidates []string
+	if strings.HasPrefix(ref, "[[") && strings.HasSuffix(ref, "]]") {
+		target, _ := splitWiki(ref[2 : len(ref)-2])
+		ref = target
+	}
+	queries := []struct {
+		sql string
+		arg string
+	}{
+		{`SELECT ` + docRefCols + ` FROM docs d WHERE d.key = ?`, ref},
+		{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "uid:" + strings.ToLower(ref)},
+		{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "id:" + strings.ToLower(ref)},
+		{`SELECT ` + docRefCols + ` FROM docs d WHERE d.path = ?`, ref},
+		{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "pathnoext:" + strings.ToLower(trimMD(ref))},
+		{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "stem:" + strings.ToLower(markdown.Stem(ref))},
+	}
+	if at := strings.LastIndexByte(ref, '@'); at > 0 {
+		candidates = append(candidates, ref[:at], strings.ToLower(ref[at+1:]))
+	}
+	if len(candidates) == 2 {
+		rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+` FROM docs d WHERE lower(d.ident) = ? AND lower(d.uid) LIKE ? ESCAPE '\' ORDER BY d.path`,
+			strings.ToLower(candidates[0]), likePrefix(candidates[1]))
+		if err != nil {
+			return nil, err
+		}
+		refs, err := collectRefs(rows)
+		if err != nil || len(refs) > 0 {
+			return refs, err
+		}
+	}
+	for _, q := range queries {
+		rows, err := s.db.QueryContext(ctx, q.sql+` ORDER BY d.path`, q.arg)
+		if err != nil {
+			return nil, friendly(err, s.path)
+		}
+		refs, err := collectRefs(rows)
+		if err != nil {
+			return nil, err
+		}
+		if len(refs) > 0 {
+			return refs, nil
+		}
+	}
+	return nil, nil
+}
+
+func likePrefix(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(s) + "%"
+}
+
+func collectRefs(rows *sql.Rows) ([]DocRef, error) {
+	defer rows.Close()
+	var out []DocRef
+	for rows.Next() {
+		r, err := scanDocRef(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Edge is one link of a document, seen from it.
+type Edge struct {
+	Type   string  `json:"type"`
+	Field  string  `json:"field,omitempty"` // frontmatter field; empty for a body link
+	Form   string  `json:"form"`            // ref, md, image, wiki, embed, url
+	Raw    string  `json:"raw"`             // as written
+	Anchor string  `json:"anchor,omitempty"`
+	Path   string  `json:"path"` // file where it is declared
+	Line   int     `json:"line"`
+	Col    int     `json:"col"`
+	Status string  `json:"status"`          // ok, self, dangling, ambiguous, external, file
+	Other  *DocRef `json:"other,omitempty"` // the other end, when resolved
+}
+
+// Section is one chunk of a document.
+type Section struct {
+	Chunk   string `json:"chunk"`
+	Slug    string `json:"slug"`
+	Heading string `json:"heading"`
+	Level   int    `json:"level"`
+	Line    int    `json:"line"`
+	EndLine int    `json:"end_line"`
+	Text    string `json:"text,omitempty"`
+}
+
+// Problem is one stored or derived problem.
+type Problem struct {
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+	Severity string `json:"severity"`
+	Rule     string `json:"rule"`
+	Message  string `json:"message"`
+}
+
+// DocView is everything the index knows of one document.
+type DocView struct {
+	DocRef
+	UID         string          `json:"uid,omitempty"`
+	Type        string          `json:"type,omitempty"`
+	OID         string          `json:"oid"`
+	Frontmatter json.RawMessage `json:"frontmatter"`
+	Outgoing    []Edge          `json:"outgoing"`
+	Incoming    []Edge          `json:"incoming"`
+	Sections    []Section       `json:"sections"`
+	Problems    []Problem       `json:"problems"`
+}
+
+// Show reads one document by its node key.
+func (s *Store) Show(ctx context.Context, key string, withText bool) (*DocView, error) {
+	var v DocView
+	var id int64
+	var fm string
+	row := s.db.QueryRowContext(ctx, `SELECT `+docRefCols+`, d.id, d.uid, d.type, d.oid, d.fm FROM docs d WHERE d.key = ? ORDER BY d.path LIMIT 1`, key)
+	ref, err := scanDocRef(row, &id, &v.UID, &v.Type, &v.OID, &fm)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("no document has the key %q", key)
+	}
+	if err != nil {
+		return nil, err
+	}
+	v.DocRef = ref
+	v.Frontmatter = json.RawMessage(fm)
+	if v.Outgoing, err = s.edges(ctx, `l.src = ?`, `l.dst`, id); err != nil {
+		return nil, err
+	}
+	if v.Incoming, err = s.edges(ctx, `l.dst = ? AND l.status = 'ok'`, `l.src`, id); err != nil {
+		return nil, err
+	}
+	textCol := `''`
+	if withText {
+		textCol = `f.body`
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT c.slug, c.heading, c.level, c.line, c.end_line, `+textCol+`
+		FROM chunks c JOIN chunks_fts f ON f.rowid = c.id WHERE c.doc = ? ORDER BY c.seq`, id)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var sec Section
+		if err := rows.Scan(&sec.Slug, &sec.Heading, &sec.Level, &sec.Line, &sec.EndLine, &sec.Text); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		sec.Chunk = v.Key + "#" + sec.Slug
+		v.Sections = append(v.Sections, sec)
+	}
+	rows.Close()
+	probs, err := s.Problems(ctx, v.Path)
+	if err != nil {
+		return nil, err
+	}
+	v.Problems = probs
+	return &v, nil
+}
+
+// edges lists links matching cond; other names the column of the other end.
+func (s *Store) edges(ctx context.Context, cond, other string, id int64) ([]Edge, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT l.type, l.field, l.form, l.raw, l.anchor, sd.path, l.line, l.col, l.status,
+			d.key, d.ident, d.path, d.kind, d.title, d.state
+		FROM links l JOIN docs sd ON sd.id = l.src LEFT JOIN docs d ON d.id = `+other+`
+		WHERE `+cond+` ORDER BY sd.path, l.seq`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Edge{}
+	for rows.Next() {
+		var e Edge
+		var key, ident, path, kind, title, state sql.NullString
+		if err := rows.Scan(&e.Type, &e.Field, &e.Form, &e.Raw, &e.Anchor, &e.Path, &e.Line, &e.Col, &e.Status,
+			&key, &ident, &path, &kind, &title, &state); err != nil {
+			return nil, err
+		}
+		if key.Valid {
+			r := docRef(key.String, ident.String, path.String, kind.String, title.String, state.String)
+			e.Other = &r
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Problems lists stored problems and those derived from how links resolved
+// and which ids are shared, sorted by path, line, column and rule. With a
+// path, only that file's.
+func (s *Store) Problems(ctx context.Context, path string) ([]Problem, error) {
+	out := []Problem{}
+	cond, args := "", []any{}
+	if path != "" {
+		cond, args = " WHERE path = ?", []any{path}
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT path, line, col, severity, rule, message FROM problems`+cond, args...)
+	if err != nil {
+		return nil, friendly(err, s.path)
+	}
+	for rows.Next() {
+		var p Problem
+		if err := rows.Scan(&p.Path, &p.Line, &p.Col, &p.Severity, &p.Rule, &p.Message); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	rows.Close()
+	linkProbs, err := s.linkProblems(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, linkProbs...)
+	dups, err := s.duplicateProblems(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, dups...)
+	SortProblems(out)
+	return out, nil
+}
+
+// SortProblems orders problems the way every output shows them.
+func SortProblems(ps []Problem) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+}
+
+// dbAliases answers alias lookups from the database, for reads.
+type dbAliases struct {
+	ctx context.Context
+	db  *sql.DB
+}
+
+func (a dbAliases) lookup(term string) ([]aliasDoc, error) {
+	rows, err := a.db.QueryContext(a.ctx, `SELECT a.doc, d.uid FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term = ? ORDER BY a.doc`, term)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []aliasDoc
+	for rows.Next() {
+		var d aliasDoc
+		if err := rows.Scan(&d.id, &d.uid); err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) linkProblems(ctx context.Context, path string) ([]Problem, error) {
+	cond, args := "", []any{}
+	if path != "" {
+		cond, args = " AND d.path = ?", []any{path}
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT d.path, l.line, l.col, l.field, l.form, l.raw, l.status FROM links l JOIN docs d ON d.id = l.src
+		WHERE l.status IN ('dangling', 'ambiguous')`+cond, args...)
+	if err != nil {
+		return nil, err
+	}
+	type row struct {
+		path, field, form, raw, status string
+		line, col                      int
+	}
+	var all []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.path, &r.line, &r.col, &r.field, &r.form, &r.raw, &r.status); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		all = append(all, r)
+	}
+	rows.Close()
+	out := make([]Problem, 0, len(all))
+	for _, r := range all {
+		p := Problem{Path: r.path, Line: r.line, Col: r.col, Severity: string(markdown.Error)}
+		ambiguous := r.status == StatusAmbiguous
+		var names string
+		if ambiguous {
+			names, err = s.candidateNames(ctx, r.path, r.form, r.raw)
+			if err != nil {
+				return nil, err
+			}
+		}
+		switch {
+		case r.form == FormRef && ambiguous:
+			p.Rule = markdown.RuleAmbiguousRef
+			p.Message = fmt.Sprintf("%s: %q names more than one document (%s); write ID@uidprefix or a path", r.field, r.raw, names)
+		case r.form == FormRef:
+			p.Rule = markdown.RuleDanglingRef
+			p.Message = fmt.Sprintf("%s: %q names no document; fix the reference or remove it", r.field, r.raw)
+		case (r.form == FormWiki || r.form == FormEmbed) && ambiguous:
+			p.Rule = markdown.RuleWikiLink
+			p.Message = fmt.Sprintf("[[%s]] matches more than one document (%s); write the path to say which", r.raw, names)
+		case r.form == FormWiki || r.form == FormEmbed:
+			p.Rule = markdown.RuleWikiLink
+			p.Message = fmt.Sprintf("[[%s]] matches no document; fix the name or create the note", r.raw)
+		default:
+			p.Rule = markdown.RuleBrokenLink
+			p.Message = fmt.Sprintf("link target %s does not exist; fix the path", r.raw)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// candidateNames lists the paths an ambiguous link could mean.
+func (s *Store) candidateNames(ctx context.Context, srcPath, form, raw string) (string, error) {
+	l := link{form: form, raw: raw}
+	plan(&l, srcPath)
+	src := dbAliases{ctx: ctx, db: s.db}
+	for _, term := range l.plan {
+		docs, err := src.lookup(term)
+		if err != nil {
+			return "", err
+		}
+		if len(docs) < 2 {
+			continue
+		}
+		var paths []string
+		for _, d := range docs {
+			var p string
+			if err := s.db.QueryRowContext(ctx, `SELECT path FROM docs WHERE id = ?`, d.id).Scan(&p); err != nil {
+				return "", err
+			}
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		return strings.Join(paths, ", "), nil
+	}
+	return "", nil
+}
+
+// duplicateProblems reports every document whose id or uid another document
+// also has, naming the others.
+func (s *Store) duplicateProblems(ctx context.Context, path string) ([]Problem, error) {
+	var out []Problem
+	for _, c := range []struct{ col, line, rule, what string }{
+		{"ident", "ident_line", markdown.RuleDuplicateID, "id"},
+		{"uid", "uid_line", markdown.RuleDuplicateUID, "uid"},
+	} {
+		rows, err := s.db.QueryContext(ctx, `WITH dup AS (SELECT `+c.col+` AS v FROM docs WHERE `+c.col+` <> '' GROUP BY `+c.col+` HAVING count(*) > 1)
+			SELECT d.path, d.`+c.line+`, d.`+c.col+`,
+				(SELECT group_concat(p, ', ') FROM (SELECT o.path AS p FROM docs o WHERE o.`+c.col+` = d.`+c.col+` AND o.id <> d.id ORDER BY o.path))
+			FROM docs d JOIN dup ON dup.v = d.`+c.col)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var p Problem
+			var val, others string
+			if err := rows.Scan(&p.Path, &p.Line, &val, &others); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if path != "" && p.Path != path {
+				continue
+			}
+			p.Col, p.Severity, p.Rule = 1, string(markdown.Error), c.rule
+			p.Message = fmt.Sprintf("%s %s is also used by %s; give one of them a new %s (references can say %s@uidprefix meanwhile)",
+				c.what, val, others, c.what, val)
+			if c.what == "uid" {
+				p.Message = fmt.Sprintf("uid %s is also used by %s; a uid must be unique, give one of them a new one", val, others)
+			}
+			out = append(out, p)
+		}
+		rows.Close()
+	}
+	return out, nil
+}

@@ -1,0 +1,357 @@
+package index
+
+import (
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/canon-md/canon/index/markdown"
+)
+
+// How references find documents.
+//
+// Every document is reachable under a few alias terms: its uid, its id, its
+// path, its path without .md and its file stem. A link carries a lookup plan:
+// the terms to try in order; the first term that names any document decides,
+// and two or more documents there make the link ambiguous.
+//
+// Every link also carries a match key: the lower-cased last name it points at
+// (an id, a uid or a file stem). A document's match keys are the same three
+// things of its own. When documents come or go, only links whose match key is
+// one of theirs can resolve differently, so an update re-resolves just those.
+
+// Link statuses.
+const (
+	StatusOK        = "ok"
+	StatusSelf      = "self" // a same-file anchor such as [x](#usage)
+	StatusDangling  = "dangling"
+	StatusAmbiguous = "ambiguous"
+	StatusExternal  = "external" // a URL: recorded, not followed
+	StatusFile      = "file"     // a link to a non-Markdown file or a folder
+)
+
+// Link forms.
+const (
+	FormRef   = "ref" // a frontmatter reference
+	FormMD    = "md"
+	FormImage = "image"
+	FormWiki  = "wiki"
+	FormEmbed = "embed"
+	FormURL   = "url"
+)
+
+// EdgeReferences is the edge type of a body link to another document.
+const EdgeReferences = "references"
+
+func aliasTerms(d docIdentity) []string {
+	terms := make([]string, 0, 5)
+	if d.uid != "" {
+		terms = append(terms, "uid:"+strings.ToLower(d.uid))
+	}
+	if d.ident != "" {
+		terms = append(terms, "id:"+strings.ToLower(d.ident))
+	}
+	terms = append(terms, "path:"+d.path, "pathnoext:"+strings.ToLower(trimMD(d.path)),
+		"stem:"+strings.ToLower(markdown.Stem(d.path)))
+	return terms
+}
+
+// matchKeys are the names by which links can point at a document.
+func matchKeys(d docIdentity) []string {
+	keys := []string{strings.ToLower(markdown.Stem(d.path))}
+	if d.ident != "" {
+		keys = append(keys, strings.ToLower(d.ident))
+	}
+	if d.uid != "" {
+		keys = append(keys, strings.ToLower(d.uid))
+	}
+	return keys
+}
+
+type docIdentity struct {
+	path, ident, uid string
+}
+
+// link is one outgoing link of a document before it is stored.
+type link struct {
+	typ, field, form, raw, anchor string
+	line, col                     int
+	plan                          []string // alias terms to try, in order
+	uidPrefix                     string   // from ID@uidprefix: keep only uids with this prefix
+	match                         string
+	status                        string // preset for links that need no lookup
+}
+
+// docLinks lists a document's links in a fixed order: frontmatter edges,
+// then body links, each in source order.
+func docLinks(srcPath string, d *markdown.Document) []link {
+	out := make([]link, 0, len(d.Refs)+len(d.Body.Links))
+	for _, r := range d.Refs {
+		out = append(out, refLink(srcPath, r))
+	}
+	for _, bl := range d.Body.Links {
+		out = append(out, bodyLink(srcPath, bl))
+	}
+	return out
+}
+
+func refLink(srcPath string, r markdown.Ref) link {
+	l := link{typ: r.Type, field: r.Field, form: FormRef, raw: r.Raw, line: r.Line, col: r.Col}
+	raw := strings.TrimSpace(r.Raw)
+	if strings.HasPrefix(raw, "[[") && strings.HasSuffix(raw, "]]") {
+		_, l.anchor = splitWiki(raw[2 : len(raw)-2])
+	} else if !hasScheme(raw) {
+		_, l.anchor, _ = strings.Cut(raw, "#")
+	}
+	plan(&l, srcPath)
+	return l
+}
+
+func bodyLink(srcPath string, bl markdown.Link) link {
+	l := link{typ: EdgeReferences, line: bl.Line, col: bl.Col, raw: bl.Dest, anchor: bl.Anchor}
+	switch bl.Form {
+	case markdown.FormAutolink:
+		l.form = FormURL
+	case markdown.FormWiki:
+		l.form = FormWiki
+	case markdown.FormEmbed:
+		l.form = FormEmbed
+	case markdown.FormImage:
+		l.form = FormImage
+	default:
+		l.form = FormMD
+	}
+	plan(&l, srcPath)
+	return l
+}
+
+// plan works out from a link's form and raw text (and the path of the file
+// it is written in) where to look for its target. It is a pure function of
+// those, so an update can plan a stored link again, as after a rename.
+func plan(l *link, srcPath string) {
+	l.plan, l.uidPrefix, l.match, l.status = nil, "", "", ""
+	raw := strings.TrimSpace(l.raw)
+	switch l.form {
+	case FormURL:
+		l.status = StatusExternal
+	case FormWiki, FormEmbed:
+		if raw == "" {
+			l.status = StatusSelf
+			return
+		}
+		wikiPlan(l, srcPath, raw)
+	case FormMD, FormImage:
+		mdPlan(l, srcPath, raw)
+	case FormRef:
+		refPlan(l, srcPath, raw)
+	}
+}
+
+func refPlan(l *link, srcPath, raw string) {
+	if strings.HasPrefix(raw, "[[") && strings.HasSuffix(raw, "]]") {
+		target, _ := splitWiki(raw[2 : len(raw)-2])
+		if target == "" {
+			l.status = StatusSelf
+			return
+		}
+		wikiPlan(l, srcPath, target)
+		return
+	}
+	if hasScheme(raw) {
+		l.status = StatusExternal
+		return
+	}
+	if at := strings.LastIndexByte(raw, '@'); at > 0 && at < len(raw)-1 && !strings.ContainsAny(raw, "/ ") {
+		id := raw[:at]
+		l.uidPrefix = strings.ToLower(raw[at+1:])
+		l.plan = []string{"id:" + strings.ToLower(id)}
+		l.match = strings.ToLower(id)
+		return
+	}
+	target, _, _ := strings.Cut(raw, "#")
+	target = slashes(target)
+	l.plan = []string{"uid:" + strings.ToLower(target), "id:" + strings.ToLower(target)}
+	if strings.Contains(target, "/") || IsMarkdown(target) {
+		if p, ok := joinRepo("", target); ok {
+			l.plan = append(l.plan, "path:"+p)
+		}
+		if p, ok := joinRepo(path.Dir(srcPath), target); ok {
+			l.plan = append(l.plan, "path:"+p)
+		}
+	}
+	l.plan = append(l.plan, "stem:"+strings.ToLower(markdown.Stem(target)))
+	l.match = strings.ToLower(markdown.Stem(target))
+}
+
+func mdPlan(l *link, srcPath, dest string) {
+	if dest == "" {
+		l.status = StatusSelf
+		return
+	}
+	if hasScheme(dest) || strings.HasPrefix(dest, "//") {
+		l.status = StatusExternal
+		return
+	}
+	if un, err := url.PathUnescape(dest); err == nil {
+		dest = un
+	}
+	if i := strings.IndexByte(dest, '?'); i >= 0 {
+		dest = dest[:i]
+	}
+	dest = slashes(dest)
+	base := path.Dir(srcPath)
+	if strings.HasPrefix(dest, "/") {
+		base = ""
+	}
+	p, ok := joinRepo(base, dest)
+	switch {
+	case !ok:
+		l.status = StatusDangling // it leaves the repository
+	case p == srcPath:
+		l.status = StatusSelf
+	case !IsMarkdown(p) || l.form == FormImage:
+		l.status = StatusFile
+	default:
+		l.plan = []string{"path:" + p}
+		l.match = strings.ToLower(markdown.Stem(p))
+	}
+}
+
+// wikiPlan resolves like Obsidian: a path from the repository root (with or
+// without .md), else the file stem without case, else an id.
+func wikiPlan(l *link, srcPath, target string) {
+	target = slashes(strings.TrimSpace(target))
+	if ext := path.Ext(target); ext != "" && !strings.EqualFold(ext, ".md") && !strings.Contains(ext, " ") && len(ext) <= 5 && !isDigits(ext[1:]) {
+		l.status = StatusFile // ![[diagram.png]], [[report.pdf]]
+		return
+	}
+	stem := strings.ToLower(markdown.Stem(target))
+	if strings.Contains(target, "/") {
+		if p, ok := joinRepo("", target); ok {
+			l.plan = append(l.plan, "pathnoext:"+strings.ToLower(trimMD(p)))
+		}
+		if p, ok := joinRepo(path.Dir(srcPath), target); ok {
+			l.plan = append(l.plan, "pathnoext:"+strings.ToLower(trimMD(p)))
+		}
+	}
+	l.plan = append(l.plan, "stem:"+stem, "id:"+strings.ToLower(target))
+	l.match = stem
+}
+
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// splitWiki splits "target#Heading|alias" into target and anchor.
+func splitWiki(inner string) (target, anchor string) {
+	if i := strings.IndexByte(inner, '|'); i >= 0 {
+		inner = inner[:i]
+	}
+	target, anchor, _ = strings.Cut(inner, "#")
+	return strings.TrimSpace(target), strings.TrimSpace(anchor)
+}
+
+func hasScheme(s string) bool {
+	i := strings.IndexByte(s, ':')
+	if i < 2 { // "C:" is a Windows drive, not a scheme
+		return false
+	}
+	for j := 0; j < i; j++ {
+		c := s[j]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || j > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+// slashes turns Windows separators into slashes.
+func slashes(p string) string { return strings.ReplaceAll(p, `\`, "/") }
+
+func trimMD(p string) string {
+	if IsMarkdown(p) {
+		return p[:len(p)-3]
+	}
+	return p
+}
+
+// joinRepo joins a relative target onto a repo folder and cleans it; ok is
+// false when the result leaves the repository.
+func joinRepo(base, target string) (string, bool) {
+	p := path.Clean(path.Join("/", base, target))
+	if p == "/" {
+		return "", false
+	}
+	// path.Join with a leading "/" already clamps "..", so detect escapes by
+	// counting: a target that climbs above the root is not in the repo.
+	depth := 0
+	if base != "" && base != "." {
+		depth = strings.Count(base, "/") + 1
+	}
+	for _, seg := range strings.Split(strings.TrimPrefix(target, "/"), "/") {
+		switch seg {
+		case "..":
+			depth--
+			if depth < 0 {
+				return "", false
+			}
+		case ".", "":
+		default:
+			depth++
+		}
+	}
+	return p[1:], true
+}
+
+// aliasDoc is a document found under an alias term.
+type aliasDoc struct {
+	id  int64
+	uid string
+}
+
+// aliasSource looks up alias terms. The full build answers from memory, an
+// update from the database; both run the same resolution below.
+type aliasSource interface {
+	lookup(term string) ([]aliasDoc, error)
+}
+
+// resolve decides a link's target and status.
+func resolve(l *link, src aliasSource) (dst int64, status string, err error) {
+	if l.status != "" {
+		return 0, l.status, nil
+	}
+	for _, term := range l.plan {
+		docs, err := src.lookup(term)
+		if err != nil {
+			return 0, "", err
+		}
+		if l.uidPrefix != "" {
+			kept := docs[:0:0]
+			for _, d := range docs {
+				if strings.HasPrefix(strings.ToLower(d.uid), l.uidPrefix) {
+					kept = append(kept, d)
+				}
+			}
+			docs = kept
+		}
+		switch len(docs) {
+		case 0:
+			continue
+		case 1:
+			return docs[0].id, StatusOK, nil
+		default:
+			return 0, StatusAmbiguous, nil
+		}
+	}
+	return 0, StatusDangling, nil
+}
+
+// memAliases is the full build's alias table.
+type memAliases map[string][]aliasDoc
+
+func (m memAliases) lookup(term string) ([]aliasDoc, error) { return m[term], nil }

@@ -1,0 +1,99 @@
+package index
+
+// SchemaVersion is stored in PRAGMA user_version. A database with another
+// version is migrated; the content tables are derived, so every migration so
+// far is "drop and rebuild".
+const SchemaVersion = 1
+
+// contentTables are the derived tables, dropped and recreated by a full
+// build. meta survives.
+var contentTables = []string{"links", "aliases", "chunks", "chunks_fts", "problems", "skipped", "docs"}
+
+const metaDDL = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`
+
+// tableDDL creates the content tables without their secondary indexes; a full
+// build creates those after loading, which is much faster than maintaining
+// them row by row.
+const tableDDL = `
+CREATE TABLE docs (
+	id          INTEGER PRIMARY KEY,
+	path        TEXT NOT NULL UNIQUE,   -- repo-relative, slash separated
+	oid         TEXT NOT NULL,          -- git blob id of the indexed content
+	size        INTEGER NOT NULL,
+	mtime       INTEGER NOT NULL,       -- ns, for the stat walk
+	natural_key TEXT NOT NULL,          -- uid, else id, else path
+	key         TEXT NOT NULL,          -- natural_key, or path when two documents share it
+	ident       TEXT NOT NULL,          -- frontmatter id
+	ident_line  INTEGER NOT NULL,       -- where id: is written (0 when absent)
+	uid         TEXT NOT NULL,
+	uid_line    INTEGER NOT NULL,
+	type        TEXT NOT NULL,          -- frontmatter type as written
+	kind        TEXT NOT NULL,
+	title       TEXT NOT NULL,
+	state       TEXT NOT NULL,
+	format      TEXT NOT NULL,          -- yaml, toml or ''
+	fm          TEXT NOT NULL,          -- frontmatter as JSON, source order
+	body_line   INTEGER NOT NULL
+);
+CREATE TABLE skipped (
+	path   TEXT PRIMARY KEY,
+	oid    TEXT NOT NULL,
+	size   INTEGER NOT NULL,
+	mtime  INTEGER NOT NULL,
+	reason TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE aliases (
+	term TEXT NOT NULL,                 -- uid:, id:, path:, pathnoext:, stem:
+	doc  INTEGER NOT NULL REFERENCES docs(id) ON DELETE CASCADE
+);
+CREATE TABLE links (
+	id     INTEGER PRIMARY KEY,
+	src    INTEGER NOT NULL REFERENCES docs(id) ON DELETE CASCADE,
+	seq    INTEGER NOT NULL,            -- order within the source document
+	type   TEXT NOT NULL,               -- parent, relates, blocks, ..., references
+	field  TEXT NOT NULL,               -- frontmatter field; '' for a body link
+	form   TEXT NOT NULL,               -- ref, md, image, wiki, embed, url
+	raw    TEXT NOT NULL,               -- target as written, without #anchor
+	anchor TEXT NOT NULL,
+	line   INTEGER NOT NULL,
+	col    INTEGER NOT NULL,
+	match  TEXT NOT NULL,               -- lookup key, see resolve.go
+	dst    INTEGER,                     -- resolved document
+	status TEXT NOT NULL                -- ok, self, dangling, ambiguous, external, file
+);
+CREATE TABLE chunks (
+	id       INTEGER PRIMARY KEY,       -- rowid of chunks_fts too
+	doc      INTEGER NOT NULL REFERENCES docs(id) ON DELETE CASCADE,
+	seq      INTEGER NOT NULL,
+	slug     TEXT NOT NULL,             -- '' for the preamble
+	heading  TEXT NOT NULL,
+	level    INTEGER NOT NULL,
+	line     INTEGER NOT NULL,
+	end_line INTEGER NOT NULL
+);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(title, heading, body, tokenize = 'porter unicode61 remove_diacritics 2');
+CREATE TABLE problems (
+	doc      INTEGER REFERENCES docs(id) ON DELETE CASCADE,
+	path     TEXT NOT NULL,
+	line     INTEGER NOT NULL,
+	col      INTEGER NOT NULL,
+	rule     TEXT NOT NULL,
+	severity TEXT NOT NULL,
+	message  TEXT NOT NULL
+);
+`
+
+const indexDDL = `
+CREATE INDEX IF NOT EXISTS docs_key ON docs(key);
+CREATE INDEX IF NOT EXISTS docs_natural_key ON docs(natural_key);
+CREATE INDEX IF NOT EXISTS docs_ident ON docs(ident);
+CREATE INDEX IF NOT EXISTS docs_uid ON docs(uid);
+CREATE INDEX IF NOT EXISTS aliases_term ON aliases(term);
+CREATE INDEX IF NOT EXISTS aliases_doc ON aliases(doc);
+CREATE INDEX IF NOT EXISTS links_src ON links(src);
+CREATE INDEX IF NOT EXISTS links_dst ON links(dst) WHERE dst IS NOT NULL;
+CREATE INDEX IF NOT EXISTS links_match ON links(match) WHERE match <> '';
+CREATE INDEX IF NOT EXISTS links_pending ON links(id) WHERE status = '';
+CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc);
+CREATE INDEX IF NOT EXISTS problems_doc ON problems(doc);
+`

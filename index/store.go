@@ -1,0 +1,250 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+	sqlite3 "github.com/mattn/go-sqlite3"
+)
+
+// Store is the index database of one worktree.
+type Store struct {
+	db   *sql.DB
+	path string
+	lock *flock.Flock
+}
+
+// Meta keys.
+const (
+	MetaHead     = "head"      // the commit the index reflects ("" before the first commit)
+	MetaConfig   = "config"    // config.IndexHash of the build
+	MetaSyncedAt = "synced_at" // RFC 3339 time of the last sync
+	MetaScanNs   = "scan_ns"   // start of the last stat walk, for the racy-timestamp rule
+	MetaBuiltAt  = "built_at"  // RFC 3339 time of the last full build
+)
+
+// ErrLocked says another process holds the writer lock for too long.
+var ErrLocked = errors.New("index is locked")
+
+// LockedError names the process holding the writer lock.
+type LockedError struct{ Holder string }
+
+func (e *LockedError) Error() string {
+	if e.Holder == "" {
+		return "the index is locked by another canon process"
+	}
+	return "the index is locked by " + e.Holder
+}
+
+func (e *LockedError) Unwrap() error { return ErrLocked }
+
+// Open opens (creating if needed) the index database at path and brings its
+// schema to SchemaVersion. needsBuild is true when the content tables were
+// (re)created and hold nothing yet.
+func Open(path string) (s *Store, needsBuild bool, err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, false, fmt.Errorf("create index folder: %w", err)
+	}
+	dsn := "file:" + path + "?_busy_timeout=10000&_journal_mode=WAL&_foreign_keys=on&_synchronous=NORMAL&_txlock=immediate&cache=private"
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, false, fmt.Errorf("open index: %w", err)
+	}
+	db.SetMaxOpenConns(4)
+	db.SetConnMaxIdleTime(time.Minute)
+	s = &Store{db: db, path: path, lock: flock.New(path + ".lock")}
+	needsBuild, err = s.migrate()
+	if err != nil {
+		db.Close()
+		return nil, false, err
+	}
+	return s, needsBuild, nil
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// DB exposes the database to the packages that query it (graph, workset).
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Close releases the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+func (s *Store) migrate() (bool, error) {
+	var version int
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+		return false, fmt.Errorf("read index schema version: %w", friendly(err, s.path))
+	}
+	if version == SchemaVersion {
+		return false, nil
+	}
+	// Everything but meta is derived: a migration is a rebuild. Take the
+	// writer lock so that two processes do not migrate at once.
+	unlock, err := s.Lock(context.Background(), "canon (schema migration)", 30*time.Second)
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+		return false, err
+	}
+	if version == SchemaVersion {
+		return false, nil
+	}
+	err = s.Tx(context.Background(), func(tx *sql.Tx) error {
+		if _, err := tx.Exec(metaDDL); err != nil {
+			return err
+		}
+		if err := recreateContent(tx); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(indexDDL); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`DELETE FROM meta`); err != nil {
+			return err
+		}
+		_, err := tx.Exec(`PRAGMA user_version = ` + strconv.Itoa(SchemaVersion))
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("create index schema: %w", err)
+	}
+	return true, nil
+}
+
+func recreateContent(tx *sql.Tx) error {
+	for _, t := range contentTables {
+		if _, err := tx.Exec(`DROP TABLE IF EXISTS ` + t); err != nil {
+			return err
+		}
+	}
+	_, err := tx.Exec(tableDDL)
+	return err
+}
+
+// Tx runs fn in one write transaction (BEGIN IMMEDIATE) and commits it; a
+// failed commit is returned, never lost.
+func (s *Store) Tx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return friendly(err, s.path)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			tx.Rollback()
+			panic(p)
+		}
+	}()
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit index transaction: %w", friendly(err, s.path))
+	}
+	return nil
+}
+
+// Lock takes the writer lock, waiting up to wait for another writer to finish.
+// who describes this process for the message another waiter sees. The lock
+// is released by the returned func, or by the kernel if the process dies, so
+// it is never stale.
+func (s *Store) Lock(ctx context.Context, who string, wait time.Duration) (unlock func(), err error) {
+	ok, err := s.lock.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("take index lock: %w", err)
+	}
+	if !ok {
+		wctx, cancel := context.WithTimeout(ctx, wait)
+		defer cancel()
+		ok, err = s.lock.TryLockContext(wctx, 20*time.Millisecond)
+		if !ok {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, &LockedError{Holder: s.Holder()}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("take index lock: %w", err)
+		}
+	}
+	// Say who holds it, for the message another process prints.
+	f, err := os.OpenFile(s.lock.Path(), os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err == nil {
+		fmt.Fprintf(f, "pid %d (%s) since %s\n", os.Getpid(), who, time.Now().Format(time.TimeOnly))
+		f.Close()
+	}
+	return func() { s.lock.Unlock() }, nil
+}
+
+// Holder says which process holds the writer lock, as it wrote itself down.
+func (s *Store) Holder() string {
+	data, err := os.ReadFile(s.lock.Path())
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
+}
+
+// Meta returns the value of a meta key ("" when unset).
+func (s *Store) Meta(key string) (string, error) {
+	var v string
+	err := s.db.QueryRow(`SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", friendly(err, s.path)
+	}
+	return v, nil
+}
+
+// AllMeta returns every meta key.
+func (s *Store) AllMeta() (map[string]string, error) {
+	rows, err := s.db.Query(`SELECT key, value FROM meta`)
+	if err != nil {
+		return nil, friendly(err, s.path)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, rows.Err()
+}
+
+func setMeta(tx *sql.Tx, kv map[string]string) error {
+	for k, v := range kv {
+		if _, err := tx.Exec(`INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, k, v); err != nil {
+			return fmt.Errorf("write meta %s: %w", k, err)
+		}
+	}
+	return nil
+}
+
+// friendly turns SQLite's terse errors into sentences that say what to do.
+func friendly(err error, path string) error {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrBusy, sqlite3.ErrLocked:
+			return fmt.Errorf("the index %s stayed busy for 10 s; another canon process is writing to it, retry when it is done: %w", path, err)
+		case sqlite3.ErrCorrupt, sqlite3.ErrNotADB:
+			return fmt.Errorf("the index %s is damaged; run canon index --full to rebuild it (nothing is lost: it is derived from your files): %w", path, err)
+		}
+	}
+	return err
+}

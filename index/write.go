@@ -1,0 +1,365 @@
+package index
+
+import (
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/canon-md/canon/index/markdown"
+)
+
+// bulk inserts rows many at a time: one statement per `per` rows instead of
+// one per row. A full build writes hundreds of thousands of rows, and the
+// per-statement cost is what dominates after the full-text index itself.
+type bulk struct {
+	tx     *sql.Tx
+	prefix string // INSERT INTO t(a, b) VALUES
+	row    string // (?, ?)
+	cols   int
+	per    int
+	full   *sql.Stmt
+	args   []any
+	// parent is flushed before this table's rows go out, so a row never
+	// references a document that is still buffered.
+	parent *bulk
+}
+
+func newBulk(tx *sql.Tx, table string, cols []string, per int) *bulk {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
+	return &bulk{tx: tx, prefix: "INSERT INTO " + table + "(" + strings.Join(cols, ", ") + ") VALUES ",
+		row: row, cols: len(cols), per: per, args: make([]any, 0, len(cols)*per)}
+}
+
+func (b *bulk) sql(rows int) string {
+	return b.prefix + strings.TrimSuffix(strings.Repeat(b.row+", ", rows), ", ")
+}
+
+func (b *bulk) add(vals ...any) error {
+	b.args = append(b.args, vals...)
+	if len(b.args) < b.cols*b.per {
+		return nil
+	}
+	if err := b.parent.flush(); err != nil {
+		return err
+	}
+	if b.full == nil {
+		st, err := b.tx.Prepare(b.sql(b.per))
+		if err != nil {
+			return err
+		}
+		b.full = st
+	}
+	_, err := b.full.Exec(b.args...)
+	b.args = b.args[:0]
+	return err
+}
+
+func (b *bulk) flush() error {
+	if b == nil || len(b.args) == 0 {
+		return nil
+	}
+	if err := b.parent.flush(); err != nil {
+		return err
+	}
+	_, err := b.tx.Exec(b.sql(len(b.args)/b.cols), b.args...)
+	b.args = b.args[:0]
+	return err
+}
+
+func (b *bulk) close() {
+	if b.full != nil {
+		b.full.Close()
+	}
+}
+
+// pendingLink is a link waiting for every document of the batch to be in,
+// so that it resolves against all of them.
+type pendingLink struct {
+	src       int64
+	seq       int32
+	line, col int32
+	l         link
+}
+
+// writer holds the statements and buffers of one write transaction.
+type writer struct {
+	tx    *sql.Tx
+	kinds map[string]string
+
+	docs, aliases, chunks, fts, probs, skips, links *bulk
+
+	nextDoc, nextChunk int64
+	pending            []pendingLink
+	mem                memAliases // the batch's aliases, when resolving from memory
+
+	updLink, delFTS, delDoc, delSkip, aliasQuery *sql.Stmt
+}
+
+// newWriter prepares a writer. Row ids are handed out from the current
+// maximum, so documents and chunks can be inserted many rows at a time.
+func newWriter(tx *sql.Tx) (*writer, error) {
+	w := &writer{tx: tx}
+	w.docs = newBulk(tx, "docs", []string{"id", "path", "oid", "size", "mtime", "natural_key", "key", "ident", "ident_line",
+		"uid", "uid_line", "type", "kind", "title", "state", "format", "fm", "body_line"}, 32)
+	w.aliases = newBulk(tx, "aliases", []string{"term", "doc"}, 100)
+	w.chunks = newBulk(tx, "chunks", []string{"id", "doc", "seq", "slug", "heading", "level", "line", "end_line"}, 64)
+	w.fts = newBulk(tx, "chunks_fts", []string{"rowid", "title", "heading", "body"}, 32)
+	w.probs = newBulk(tx, "problems", []string{"doc", "path", "line", "col", "rule", "severity", "message"}, 16)
+	w.skips = newBulk(tx, "skipped", []string{"path", "oid", "size", "mtime", "reason"}, 16)
+	w.links = newBulk(tx, "links", []string{"src", "seq", "type", "field", "form", "raw", "anchor", "line", "col", "match", "dst", "status"}, 64)
+	for _, child := range []*bulk{w.aliases, w.chunks, w.probs, w.links} {
+		child.parent = w.docs
+	}
+	if err := tx.QueryRow(`SELECT coalesce(max(id), 0) + 1 FROM docs`).Scan(&w.nextDoc); err != nil {
+		return nil, err
+	}
+	if err := tx.QueryRow(`SELECT coalesce(max(id), 0) + 1 FROM chunks`).Scan(&w.nextChunk); err != nil {
+		return nil, err
+	}
+	stmts := []struct {
+		dst **sql.Stmt
+		sql string
+	}{
+		{&w.updLink, `UPDATE links SET dst = ?, status = ? WHERE id = ?`},
+		{&w.delFTS, `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc = ?)`},
+		{&w.delDoc, `DELETE FROM docs WHERE id = ?`},
+		{&w.delSkip, `DELETE FROM skipped WHERE path = ?`},
+		{&w.aliasQuery, `SELECT a.doc, d.uid FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term = ? ORDER BY a.doc`},
+	}
+	for _, s := range stmts {
+		st, err := tx.Prepare(s.sql)
+		if err != nil {
+			w.close()
+			return nil, fmt.Errorf("prepare %q: %w", s.sql, err)
+		}
+		*s.dst = st
+	}
+	return w, nil
+}
+
+func (w *writer) close() {
+	for _, b := range []*bulk{w.docs, w.aliases, w.chunks, w.fts, w.probs, w.skips, w.links} {
+		b.close()
+	}
+	for _, st := range []*sql.Stmt{w.updLink, w.delFTS, w.delDoc, w.delSkip, w.aliasQuery} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+// lookup makes the writer an aliasSource backed by the database.
+func (w *writer) lookup(term string) ([]aliasDoc, error) {
+	rows, err := w.aliasQuery.Query(term)
+	if err != nil {
+		return nil, err
+	}
+	return scanAliasDocs(rows)
+}
+
+func scanAliasDocs(rows *sql.Rows) ([]aliasDoc, error) {
+	defer rows.Close()
+	var out []aliasDoc
+	for rows.Next() {
+		var d aliasDoc
+		if err := rows.Scan(&d.id, &d.uid); err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// naturalKey is the canonical node key before collisions: uid, else id,
+// else the path.
+func naturalKey(path, ident, uid string) string {
+	switch {
+	case uid != "":
+		return uid
+	case ident != "":
+		return ident
+	}
+	return path
+}
+
+// insertLoaded buffers one loaded file: a skipped file as such, a document
+// with its aliases, chunks and problems; its links wait in memory until
+// finish. It returns the document's row id (0 for a skipped file).
+func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
+	if ld.Doc == nil {
+		if err := w.skips.add(ld.Path, ld.OID, ld.Size, ld.MtimeNs, ld.Skip); err != nil {
+			return 0, fmt.Errorf("store skipped %s: %w", ld.Path, err)
+		}
+		return 0, w.probs.add(nil, ld.Path, 1, 1, markdown.RuleFileSkipped, string(markdown.Warning), ld.Path+" "+ld.Skip)
+	}
+	d := ld.Doc
+	id := w.nextDoc
+	w.nextDoc++
+	nk := naturalKey(ld.Path, d.ID, d.UID)
+	err := w.docs.add(id, ld.Path, ld.OID, ld.Size, ld.MtimeNs, nk, nk, d.ID, d.IDLine, d.UID, d.UIDLine, d.Type, d.Kind,
+		d.Title, d.State, d.Format, string(d.FrontmatterJSON()), d.BodyLine)
+	if err != nil {
+		return 0, fmt.Errorf("store %s: %w", ld.Path, err)
+	}
+	for _, term := range aliasTerms(docIdentity{path: ld.Path, ident: d.ID, uid: d.UID}) {
+		if err := w.aliases.add(term, id); err != nil {
+			return 0, err
+		}
+		if w.mem != nil {
+			w.mem[term] = append(w.mem[term], aliasDoc{id: id, uid: d.UID})
+		}
+	}
+	if err := w.insertChunks(id, ld.Path, d); err != nil {
+		return 0, err
+	}
+	for _, p := range d.Problems {
+		if err := w.probs.add(id, ld.Path, p.Line, p.Col, p.Rule, string(p.Severity), p.Message); err != nil {
+			return 0, err
+		}
+	}
+	for seq, l := range docLinks(ld.Path, d) {
+		w.pending = append(w.pending, pendingLink{src: id, seq: int32(seq), line: int32(l.line), col: int32(l.col), l: l})
+	}
+	return id, nil
+}
+
+func (w *writer) insertChunks(docID int64, path string, d *markdown.Document) error {
+	title := d.Title
+	if title == "" {
+		title = markdown.Stem(path)
+	}
+	for seq, sec := range d.Body.Sections {
+		heading, level := "", 0
+		if sec.Heading >= 0 {
+			h := d.Body.Headings[sec.Heading]
+			heading, level = h.Text, h.Level
+		}
+		cid := w.nextChunk
+		w.nextChunk++
+		if err := w.chunks.add(cid, docID, seq, sec.Slug, heading, level, sec.Start, sec.End); err != nil {
+			return fmt.Errorf("store chunk of %s: %w", path, err)
+		}
+		// The title goes with the first section only: a title match ranks
+		// the document's opening, not every one of its sections alike.
+		t := ""
+		if seq == 0 {
+			t = title
+		}
+		if err := w.fts.add(cid, t, heading, sec.Text); err != nil {
+			return fmt.Errorf("index text of %s: %w", path, err)
+		}
+	}
+	return nil
+}
+
+// flushDocs writes every buffered document row, so that lookups see them.
+func (w *writer) flushDocs() error {
+	for _, b := range []*bulk{w.docs, w.aliases, w.chunks, w.fts, w.probs, w.skips} {
+		if err := b.flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish writes what is buffered and stores the pending links, resolved
+// through src (every document of the batch is in by now).
+func (w *writer) finish(src aliasSource) error {
+	if err := w.flushDocs(); err != nil {
+		return err
+	}
+	for i := range w.pending {
+		p := &w.pending[i]
+		dst, status, err := resolve(&p.l, src)
+		if err != nil {
+			return fmt.Errorf("resolve links: %w", err)
+		}
+		var dstArg any
+		if dst != 0 {
+			dstArg = dst
+		}
+		l := &p.l
+		if err := w.links.add(p.src, p.seq, l.typ, l.field, l.form, l.raw, l.anchor, p.line, p.col, l.match, dstArg, status); err != nil {
+			return err
+		}
+	}
+	w.pending = nil
+	return w.links.flush()
+}
+
+// deleteDoc removes a document and everything derived from it. Incoming
+// links keep their rows; the caller re-resolves them.
+func (w *writer) deleteDoc(id int64) error {
+	if _, err := w.delFTS.Exec(id); err != nil {
+		return err
+	}
+	_, err := w.delDoc.Exec(id)
+	return err
+}
+
+// resolveMarked resolves again every stored link marked pending (status
+// ''), through the database's aliases.
+func (w *writer) resolveMarked() error {
+	rows, err := w.tx.Query(`SELECT l.id, d.path, l.form, l.raw FROM links l JOIN docs d ON d.id = l.src
+		WHERE l.status = '' ORDER BY l.id`)
+	if err != nil {
+		return err
+	}
+	type marked struct {
+		id              int64
+		path, form, raw string
+	}
+	var todo []marked
+	for rows.Next() {
+		var m marked
+		if err := rows.Scan(&m.id, &m.path, &m.form, &m.raw); err != nil {
+			rows.Close()
+			return err
+		}
+		todo = append(todo, m)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, m := range todo {
+		l := link{form: m.form, raw: m.raw}
+		plan(&l, m.path)
+		dst, status, err := resolve(&l, w)
+		if err != nil {
+			return err
+		}
+		var dstArg any
+		if dst != 0 {
+			dstArg = dst
+		}
+		if _, err := w.updLink.Exec(dstArg, status, m.id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rekey gives every document whose natural key another document shares its
+// path as key, and every other one its natural key, for the given natural
+// keys.
+func (w *writer) rekey(naturalKeys []string) error {
+	for _, nk := range naturalKeys {
+		_, err := w.tx.Exec(`UPDATE docs SET key = CASE
+			WHEN (SELECT count(*) FROM docs d2 WHERE d2.natural_key = docs.natural_key) > 1 THEN path
+			ELSE natural_key END
+			WHERE natural_key = ?`, nk)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rekeyAll does rekey for every document; a full build starts with every key
+// natural.
+func (w *writer) rekeyAll() error {
+	_, err := w.tx.Exec(`UPDATE docs SET key = path WHERE natural_key IN
+		(SELECT natural_key FROM docs GROUP BY natural_key HAVING count(*) > 1)`)
+	return err
+}
