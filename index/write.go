@@ -298,7 +298,7 @@ func (w *writer) deleteDoc(id int64) error {
 }
 
 // resolveMarked resolves again every stored link marked pending (status
-// ''), through the database's aliases.
+// ”), through the database's aliases.
 func (w *writer) resolveMarked() error {
 	rows, err := w.tx.Query(`SELECT l.id, d.path, l.form, l.raw FROM links l JOIN docs d ON d.id = l.src
 		WHERE l.status = '' ORDER BY l.id`)
