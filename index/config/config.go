@@ -39,6 +39,12 @@ type Config struct {
 	Edges map[string]string `yaml:"edges" json:"edges"`
 	// Kinds maps a `type` value (matched without case) to a kind.
 	Kinds map[string]string `yaml:"kinds" json:"kinds"`
+	// States says which states count as open and which as done.
+	States States `json:"states"`
+	// Context shapes context packs (graph/context).
+	Context Context `json:"context"`
+	// Check configures canon check's rules and per-kind schemas.
+	Check Check `json:"check"`
 }
 
 // Size is a byte count written as 5MB, 512KiB or a plain number.
@@ -139,6 +145,9 @@ func Default() *Config {
 		MaxFileSize: 5 * 1000 * 1000,
 		Edges:       DefaultEdges(),
 		Kinds:       DefaultKinds(),
+		States:      DefaultStates(),
+		Context:     DefaultContext(),
+		Check:       DefaultCheck(),
 	}
 }
 
@@ -163,6 +172,9 @@ type fileConfig struct {
 	MaxFileSize *Size             `yaml:"max_file_size"`
 	Edges       map[string]string `yaml:"edges"`
 	Kinds       map[string]string `yaml:"kinds"`
+	States      *States           `yaml:"states"`
+	Context     *yaml.Node        `yaml:"context"`
+	Check       *yaml.Node        `yaml:"check"`
 }
 
 // Load reads .canon/config.yaml under root. A missing file gives the defaults.
@@ -226,6 +238,21 @@ func Parse(name string, data []byte) (*Config, error) {
 		}
 		cfg.Kinds[strings.ToLower(typ)] = kind
 	}
+	if fc.States != nil {
+		if err := cfg.States.merge(fc.States); err != nil {
+			return nil, &Error{Path: name, Msg: err.Error()}
+		}
+	}
+	if fc.Context != nil {
+		if err := cfg.Context.merge(fc.Context); err != nil {
+			return nil, yamlError(name, err)
+		}
+	}
+	if fc.Check != nil {
+		if err := cfg.Check.merge(fc.Check); err != nil {
+			return nil, yamlError(name, err)
+		}
+	}
 	return cfg, nil
 }
 
@@ -252,7 +279,7 @@ func yamlError(name string, err error) error {
 	msg := le.Message
 	var field string
 	if _, scanErr := fmt.Sscanf(msg, "field %s not found", &field); scanErr == nil {
-		msg = fmt.Sprintf("unknown key %q; the keys are roots, exclude, max_file_size, edges and kinds", field)
+		msg = fmt.Sprintf("unknown key %q; see the comments canon init writes for the keys", field)
 	}
 	return &Error{Path: name, Line: le.Mark.Line, Msg: msg}
 }

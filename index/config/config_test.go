@@ -74,3 +74,14 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+func TestSectionsRejectUnknownKeys(t *testing.T) {
+	for _, y := range []string{"context: {nope: 1}", "check: {nope: 1}", "states: {nope: [x]}"} {
+		if _, err := Parse(File, []byte(y)); err == nil {
+			t.Errorf("Parse(%q) accepted an unknown key", y)
+		}
+	}
+	if _, err := Parse(File, []byte("states: {open: [Done]}")); err == nil {
+		t.Error("a state both open and done was accepted")
+	}
+}

@@ -1,0 +1,55 @@
+package config
+
+import (
+	"errors"
+	"strings"
+)
+
+// States says which `state` values count as open work and which as done.
+// ready/blocked and context ranking use it; a state in neither list is
+// treated as open.
+type States struct {
+	Open []string `yaml:"open" json:"open"`
+	Done []string `yaml:"done" json:"done"`
+}
+
+// DefaultStates fit a Kano-style backlog and ADR statuses.
+func DefaultStates() States {
+	return States{
+		Open: []string{"Proposed", "Planned", "Ready", "InProgress", "Review", "Blocked"},
+		Done: []string{"Done", "Dropped", "Closed", "Resolved", "Cancelled", "Accepted", "Superseded", "Rejected"},
+	}
+}
+
+func (s *States) merge(f *States) error {
+	if f.Open != nil {
+		s.Open = f.Open
+	}
+	if f.Done != nil {
+		s.Done = f.Done
+	}
+	for _, o := range s.Open {
+		if s.IsDone(o) {
+			return errors.New("states: " + o + " is listed as both open and done")
+		}
+	}
+	return nil
+}
+
+// IsDone reports whether a state counts as done (without case).
+func (s *States) IsDone(state string) bool {
+	for _, d := range s.Done {
+		if strings.EqualFold(d, state) {
+			return true
+		}
+	}
+	return false
+}
+
+const templateStates = `
+# Which "state" values count as open work and which as done (canon ready,
+# canon blocked, context ranking). A state in neither list counts as open.
+states:
+  open: [Proposed, Planned, Ready, InProgress, Review, Blocked]
+  done: [Done, Dropped, Closed, Resolved, Cancelled, Accepted, Superseded, Rejected]
+`
