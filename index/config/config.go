@@ -173,8 +173,8 @@ type fileConfig struct {
 	Edges       map[string]string `yaml:"edges"`
 	Kinds       map[string]string `yaml:"kinds"`
 	States      *States           `yaml:"states"`
-	Context     *yaml.Node        `yaml:"context"`
-	Check       *yaml.Node        `yaml:"check"`
+	Context     yaml.Node         `yaml:"context"`
+	Check       yaml.Node         `yaml:"check"`
 }
 
 // Load reads .canon/config.yaml under root. A missing file gives the defaults.
@@ -243,13 +243,15 @@ func Parse(name string, data []byte) (*Config, error) {
 			return nil, &Error{Path: name, Msg: err.Error()}
 		}
 	}
-	if fc.Context != nil {
-		if err := cfg.Context.merge(fc.Context); err != nil {
+	// A section absent from the file leaves its node zero. (A *yaml.Node
+	// field would not capture the node in yaml v4.)
+	if fc.Context.Kind != 0 {
+		if err := cfg.Context.merge(&fc.Context); err != nil {
 			return nil, yamlError(name, err)
 		}
 	}
-	if fc.Check != nil {
-		if err := cfg.Check.merge(fc.Check); err != nil {
+	if fc.Check.Kind != 0 {
+		if err := cfg.Check.merge(&fc.Check); err != nil {
 			return nil, yamlError(name, err)
 		}
 	}
