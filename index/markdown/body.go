@@ -60,7 +60,7 @@ type Link struct {
 type Heading struct {
 	Level int    // 1..6
 	Raw   string // heading inline source, trimmed, closing #s removed; setext lines joined by "\n"
-	Text  string // HeadingText(Raw)
+	Text  string // Raw's text content: HeadingText(Raw), with reference links resolved against the document's definitions
 	Slug  string // unique within the document (Slugger)
 	Line  int    // file line of the heading (the first line of a setext heading's text)
 }
@@ -156,13 +156,12 @@ type scanner struct {
 	table      bool // inside a GFM table (after its delimiter row)
 	// The open paragraph, whose inline content is scanned when it ends. It
 	// always belongs to the innermost container.
-	para          bool
-	paraLine      int   // file line of its first line
-	paraLineStart int   // offset of its first line
-	paraEnd       int   // end offset of its last line's content
-	paraStarts    []int // offset of each line's content, after container markers
-	paraDefs      int   // how many of its first lines are link reference definitions
-	defUntitled   bool  // the last definition has no title (which may follow on the next line)
+	para        bool
+	paraLine    int   // file line of its first line
+	paraEnd     int   // end offset of its last line's content
+	paraStarts  []int // offset of each line's content, after container markers
+	paraDefs    int   // how many of its first lines are link reference definitions
+	defUntitled bool  // the last definition has no title (which may follow on the next line)
 
 	// Inline scanning state, reused across runs. src is the run's text:
 	// doc, or for a paragraph whose lines carry block quote markers, its
@@ -428,7 +427,7 @@ func (s *scanner) leaf(start, end, next, ln, pos, col, matched int) {
 		if !s.para && !s.table && s.refDef(p, end, ln, start) {
 			s.endPara()
 			s.stack = s.stack[:matched]
-			s.openPara(ln, start, p, end)
+			s.openPara(ln, p, end)
 			s.paraDefs = 1
 			return
 		}
@@ -461,12 +460,12 @@ func (s *scanner) leaf(start, end, next, ln, pos, col, matched int) {
 		return
 	}
 	startBlock()
-	s.openPara(ln, start, p, end)
+	s.openPara(ln, p, end)
 }
 
-func (s *scanner) openPara(ln, lineStart, p, end int) {
+func (s *scanner) openPara(ln, p, end int) {
 	s.para = true
-	s.paraLine, s.paraLineStart = ln, lineStart
+	s.paraLine = ln
 	s.paraStarts = append(s.paraStarts[:0], p)
 	s.paraEnd = end
 	s.paraDefs = 0

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -163,6 +164,9 @@ func TestScanBodyCode(t *testing.T) {
 		{"HTML block until a blank line", "<div>\n[x](html.md)\n# not\n</div>\n\n# Yes", nil, []string{"Yes"}},
 		{"markdown inside details after a blank line", "<details>\n<summary>More</summary>\n\n## Inside [x](x.md)\n\n</details>", []string{"x.md"}, []string{"Inside x"}},
 		{"lone tag cannot interrupt a paragraph", "Para\n<span>\n[x](x.md)", []string{"x.md"}, nil},
+		// The item holds only a definition, so the blank line ends it and
+		// the line indented five is code, not a heading in the item.
+		{"an empty list item ends at a blank line", "- [r]: r.md\n\n     ### three", []string{"r.md"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -337,6 +341,31 @@ func TestScanBodyNothingInCode(t *testing.T) {
 			t.Errorf("prefix %q: links %s", cut, fmtLinks(links))
 		}
 	}
+}
+
+// ScanBody reuses scratch memory across calls; concurrent calls must not
+// see each other's.
+func TestScanBodyConcurrent(t *testing.T) {
+	docs := []string{backlogItem, "# A\n> [x](x.md)\n> b", "- a\n  - b [[c]]\n\n# D\n", strings.Repeat("[l](l.md) ", 500)}
+	want := make([]Body, len(docs))
+	for i, d := range docs {
+		want[i] = ScanBody([]byte(d), 1)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 50 {
+				i := (g + k) % len(docs)
+				if got := ScanBody([]byte(docs[i]), 1); !reflect.DeepEqual(got, want[i]) {
+					t.Errorf("doc %d differs when scanned concurrently", i)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func fmtLinks(links []Link) string {
