@@ -139,6 +139,36 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 	return ch, nil
 }
 
+// Querier is what read-only code needs of the database: *sql.DB and
+// *sql.Tx both are one.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Preview applies b inside a transaction, hands fn the database as it would
+// then be and what would change, and rolls everything back: canon check
+// looks at the repository as the commit will make it without writing a row.
+// The caller holds the writer lock.
+func (s *Store) Preview(ctx context.Context, b *Batch, fn func(q Querier, ch *Changes) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return friendly(err, s.path)
+	}
+	defer tx.Rollback()
+	w, err := newWriter(tx)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	w.kinds = b.Kinds
+	ch := &Changes{}
+	if err := w.apply(b, ch); err != nil {
+		return err
+	}
+	return fn(tx, ch)
+}
+
 func (w *writer) stored(path string) (*storedDoc, error) {
 	d := &storedDoc{path: path}
 	err := w.tx.QueryRow(`SELECT id, ident, uid, key, natural_key, oid FROM docs WHERE path = ?`, path).

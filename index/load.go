@@ -82,8 +82,19 @@ func (l *Loader) Load(fi FileInfo) *Loaded {
 		out.Skip = "cannot be read: " + err.Error()
 		return out
 	}
+	return l.FromContent(fi, content)
+}
+
+// FromContent parses content given rather than read: a staged blob, which
+// canon check validates before it is committed.
+func (l *Loader) FromContent(fi FileInfo, content []byte) *Loaded {
+	out := &Loaded{FileInfo: fi}
 	out.Size = int64(len(content))
 	out.OID = BlobOID(content)
+	if out.Size > int64(l.Cfg.MaxFileSize) {
+		out.Skip = fmt.Sprintf("is %s, over the %s size cap (max_file_size in %s)", humanBytes(out.Size), l.Cfg.MaxFileSize, config.File)
+		return out
+	}
 	if reason := unreadable(content); reason != "" {
 		out.Skip = reason
 		return out

@@ -514,29 +514,6 @@ func SortProblems(ps []Problem) {
 	})
 }
 
-// dbAliases answers alias lookups from the database, for reads.
-type dbAliases struct {
-	ctx context.Context
-	db  *sql.DB
-}
-
-func (a dbAliases) lookup(term string) ([]aliasDoc, error) {
-	rows, err := a.db.QueryContext(a.ctx, `SELECT a.doc, d.uid FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term = ? ORDER BY a.doc`, term)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []aliasDoc
-	for rows.Next() {
-		var d aliasDoc
-		if err := rows.Scan(&d.id, &d.uid); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
-}
-
 func (s *Store) linkProblems(ctx context.Context, path string) ([]Problem, error) {
 	cond, args := "", []any{}
 	if path != "" {
@@ -596,29 +573,52 @@ func (s *Store) linkProblems(ctx context.Context, path string) ([]Problem, error
 
 // candidateNames lists the paths an ambiguous link could mean.
 func (s *Store) candidateNames(ctx context.Context, srcPath, form, raw string) (string, error) {
+	paths, err := CandidatePaths(ctx, s.db, srcPath, form, raw)
+	return strings.Join(paths, ", "), err
+}
+
+// CandidatePaths lists, sorted, the documents an ambiguous link could mean:
+// those named by the first term of its plan that names two or more.
+func CandidatePaths(ctx context.Context, q Querier, srcPath, form, raw string) ([]string, error) {
 	l := link{form: form, raw: raw}
 	plan(&l, srcPath)
-	src := dbAliases{ctx: ctx, db: s.db}
 	for _, term := range l.plan {
-		docs, err := src.lookup(term)
+		rows, err := q.QueryContext(ctx, `SELECT d.path, d.uid FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term = ? ORDER BY d.path`, term)
 		if err != nil {
-			return "", err
-		}
-		if len(docs) < 2 {
-			continue
+			return nil, err
 		}
 		var paths []string
-		for _, d := range docs {
-			var p string
-			if err := s.db.QueryRowContext(ctx, `SELECT path FROM docs WHERE id = ?`, d.id).Scan(&p); err != nil {
-				return "", err
+		for rows.Next() {
+			var p, uid string
+			if err := rows.Scan(&p, &uid); err != nil {
+				rows.Close()
+				return nil, err
 			}
-			paths = append(paths, p)
+			if l.uidPrefix == "" || strings.HasPrefix(strings.ToLower(uid), l.uidPrefix) {
+				paths = append(paths, p)
+			}
 		}
-		sort.Strings(paths)
-		return strings.Join(paths, ", "), nil
+		rows.Close()
+		if len(paths) >= 2 {
+			return paths, nil
+		}
 	}
-	return "", nil
+	return nil, nil
+}
+
+// LinkTarget is the repo path a Markdown link points at ("" for a URL, a
+// same-file anchor or a path leaving the repository).
+func LinkTarget(srcPath, raw string) string {
+	l := link{form: FormMD, raw: raw}
+	plan(&l, srcPath)
+	if l.status == StatusFile {
+		p, _ := mdPath(srcPath, raw)
+		return p
+	}
+	if len(l.plan) == 1 {
+		return strings.TrimPrefix(l.plan[0], "path:")
+	}
+	return ""
 }
 
 // duplicateProblems reports every document whose id or uid another document

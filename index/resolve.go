@@ -192,18 +192,7 @@ func mdPlan(l *link, srcPath, dest string) {
 		l.status = StatusExternal
 		return
 	}
-	if un, err := url.PathUnescape(dest); err == nil {
-		dest = un
-	}
-	if i := strings.IndexByte(dest, '?'); i >= 0 {
-		dest = dest[:i]
-	}
-	dest = slashes(dest)
-	base := path.Dir(srcPath)
-	if strings.HasPrefix(dest, "/") {
-		base = ""
-	}
-	p, ok := joinRepo(base, dest)
+	p, ok := mdPath(srcPath, dest)
 	switch {
 	case !ok:
 		l.status = StatusDangling // it leaves the repository
@@ -215,6 +204,22 @@ func mdPlan(l *link, srcPath, dest string) {
 		l.plan = []string{"path:" + p}
 		l.match = strings.ToLower(markdown.Stem(p))
 	}
+}
+
+// mdPath is the repo path of a relative or root-relative link destination.
+func mdPath(srcPath, dest string) (string, bool) {
+	if un, err := url.PathUnescape(dest); err == nil {
+		dest = un
+	}
+	if i := strings.IndexByte(dest, '?'); i >= 0 {
+		dest = dest[:i]
+	}
+	dest = slashes(dest)
+	base := path.Dir(srcPath)
+	if strings.HasPrefix(dest, "/") {
+		base = ""
+	}
+	return joinRepo(base, dest)
 }
 
 // wikiPlan resolves like Obsidian: a path from the repository root (with or

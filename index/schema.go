@@ -3,7 +3,7 @@ package index
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.
@@ -33,6 +33,8 @@ CREATE TABLE docs (
 	state       TEXT NOT NULL,
 	format      TEXT NOT NULL,          -- yaml, toml or ''
 	fm          TEXT NOT NULL,          -- frontmatter as JSON, source order
+	fm_pos      TEXT NOT NULL,          -- {"field": [line, col]} of top-level values
+	disables    TEXT NOT NULL,          -- inline opt-outs as JSON, '' for none
 	body_line   INTEGER NOT NULL
 );
 CREATE TABLE skipped (

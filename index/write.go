@@ -2,6 +2,7 @@ package index
 
 import (
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -100,7 +101,7 @@ type writer struct {
 func newWriter(tx *sql.Tx) (*writer, error) {
 	w := &writer{tx: tx}
 	w.docs = newBulk(tx, "docs", []string{"id", "path", "oid", "size", "mtime", "natural_key", "key", "ident", "ident_line",
-		"uid", "uid_line", "type", "kind", "title", "state", "format", "fm", "body_line"}, 32)
+		"uid", "uid_line", "type", "kind", "title", "state", "format", "fm", "fm_pos", "disables", "body_line"}, 32)
 	w.aliases = newBulk(tx, "aliases", []string{"term", "doc"}, 100)
 	w.chunks = newBulk(tx, "chunks", []string{"id", "doc", "seq", "slug", "heading", "level", "line", "end_line"}, 64)
 	w.fts = newBulk(tx, "chunks_fts", []string{"rowid", "title", "heading", "body"}, 32)
@@ -197,7 +198,7 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 	w.nextDoc++
 	nk := naturalKey(ld.Path, d.ID, d.UID)
 	err := w.docs.add(id, ld.Path, ld.OID, ld.Size, ld.MtimeNs, nk, nk, d.ID, d.IDLine, d.UID, d.UIDLine, d.Type, d.Kind,
-		d.Title, d.State, d.Format, string(d.FrontmatterJSON()), d.BodyLine)
+		d.Title, d.State, d.Format, string(d.FrontmatterJSON()), string(d.FieldPositions()), disablesJSON(d.Disables), d.BodyLine)
 	if err != nil {
 		return 0, fmt.Errorf("store %s: %w", ld.Path, err)
 	}
@@ -362,4 +363,12 @@ func (w *writer) rekeyAll() error {
 	_, err := w.tx.Exec(`UPDATE docs SET key = path WHERE natural_key IN
 		(SELECT natural_key FROM docs GROUP BY natural_key HAVING count(*) > 1)`)
 	return err
+}
+
+func disablesJSON(ds []markdown.Disable) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(ds)
+	return string(b)
 }

@@ -122,6 +122,7 @@ func newApp(e *env) *cli.App {
 			searchCommand(e),
 			showCommand(e),
 			problemsCommand(e),
+			checkCommand(e),
 			syncCommand(e),
 			verifyCommand(e),
 			hooksCommand(e),

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/hooks"
+	"github.com/canon-md/canon/index/check"
 )
 
 func hooksCommand(e *env) *cli.Command {
@@ -129,9 +131,7 @@ func hookCommand(e *env) *cli.Command {
 			name := c.Args().First()
 			args := c.Args().Tail()
 			if name == "pre-commit" {
-				// canon check runs here once it exists; until then the hook
-				// never blocks a commit.
-				return nil
+				return preCommit(c, e)
 			}
 			if name == "" {
 				name = "sync"
@@ -160,4 +160,32 @@ func relDir(root, dir string) string {
 		return dir
 	}
 	return filepath.ToSlash(rel)
+}
+
+// preCommit validates what is staged. Validation errors refuse the commit;
+// anything else going wrong is one line on stderr and the commit goes on.
+func preCommit(c *cli.Context, e *env) error {
+	if os.Getenv("CANON_SKIP") == "1" {
+		return nil
+	}
+	s, err := e.openNoSync("canon hook pre-commit")
+	if err != nil {
+		hooks.Report(e.stderr, "pre-commit", explainErr(err))
+		return nil
+	}
+	defer s.Close()
+	res, err := s.CheckStaged(c.Context)
+	if err != nil {
+		hooks.Report(e.stderr, "pre-commit", explainErr(err))
+		return nil
+	}
+	if len(res.Findings) == 0 {
+		return nil
+	}
+	check.WriteText(e.stderr, res.Findings, len(res.Checked))
+	if check.Summarize(res.Findings, len(res.Checked)).Errors == 0 {
+		return nil
+	}
+	fmt.Fprintln(e.stderr, "canon: commit refused: fix the errors above and stage the fix (git commit --no-verify, or CANON_SKIP=1, skips canon)")
+	return &silentExit{code: 1}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -73,6 +74,30 @@ type Document struct {
 	BodyLine    int    // file line where the body starts
 	Body        Body
 	Problems    []Problem
+	Disables    []Disable // inline opt-outs (see Disable)
+}
+
+// FieldPositions is where each top-level frontmatter value is written, as
+// JSON {"field": [line, col]}: the validator points at values without
+// parsing the file again.
+func (d *Document) FieldPositions() []byte {
+	b := []byte{'{'}
+	for i, f := range d.Frontmatter.Fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		line, col := f.Value.Line, f.Value.Col
+		if line == 0 {
+			line, col = f.Line, f.Col
+		}
+		b = strconv.AppendQuote(b, f.Key)
+		b = append(b, ':', '[')
+		b = strconv.AppendInt(b, int64(line), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(col), 10)
+		b = append(b, ']')
+	}
+	return append(b, '}')
 }
 
 // FrontmatterJSON is the frontmatter as a JSON object in source order.
@@ -123,6 +148,7 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 		}
 	}
 	d.Kind = Kind(d.Type, d.ID, filePath, opt.Kinds)
+	d.Disables = parseDisables(src)
 	return d
 }
 

@@ -1,0 +1,207 @@
+package gitsync
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/canon-md/canon/index"
+)
+
+// emptyTree is git's id of the tree with nothing in it.
+const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+// StagedChange is one path the next commit changes.
+type StagedChange struct {
+	Status byte   // A, M, D or T (type change)
+	Path   string // repo-relative
+	OID    string // the staged blob ("" for a deletion)
+}
+
+// stagedEnv keeps GIT_INDEX_FILE — the index file this commit is built
+// from: .git/index, index.lock under commit -a, next-index-*.lock under
+// commit -- paths — and scrubs the rest. A relative path is made absolute,
+// since git runs with -C.
+func stagedEnv() []string {
+	env := ScrubbedEnv("GIT_INDEX_FILE")
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GIT_INDEX_FILE="); ok && v != "" && !filepath.IsAbs(v) {
+			if wd, err := os.Getwd(); err == nil {
+				env[i] = "GIT_INDEX_FILE=" + filepath.Join(wd, v)
+			}
+		}
+	}
+	return env
+}
+
+// Staged lists what the next commit changes, asking git, which reads the
+// index through its cache-tree (go-git decodes the whole index instead:
+// about 260 ms at 100k entries). Renames come as a deletion and an addition.
+func (r *Repo) Staged(ctx context.Context) ([]StagedChange, error) {
+	head, _, err := r.Head()
+	if err != nil {
+		return nil, err
+	}
+	base := "HEAD"
+	if head == "" {
+		base = emptyTree
+	}
+	out, err := r.GitEnv(ctx, stagedEnv(), "diff", "--cached", "--raw", "-z", "--no-renames", "--no-ext-diff", base, "--")
+	if err != nil {
+		return nil, err
+	}
+	return parseRaw(out)
+}
+
+// parseRaw reads `git diff --raw -z`: ":mode mode oid oid status\0path\0".
+func parseRaw(out []byte) ([]StagedChange, error) {
+	var res []StagedChange
+	for len(out) > 0 {
+		if out[0] != ':' {
+			return nil, fmt.Errorf("unexpected git diff output %q", truncate(out))
+		}
+		meta, rest, ok := bytes.Cut(out, []byte{0})
+		if !ok {
+			return nil, fmt.Errorf("unexpected git diff output %q", truncate(out))
+		}
+		p, rest, _ := bytes.Cut(rest, []byte{0})
+		fields := strings.Fields(string(meta[1:]))
+		if len(fields) < 5 {
+			return nil, fmt.Errorf("unexpected git diff line %q", meta)
+		}
+		c := StagedChange{Status: fields[4][0], Path: string(p), OID: fields[3]}
+		if c.Status == 'D' || strings.Trim(c.OID, "0") == "" {
+			c.OID = ""
+		}
+		if fields[1] == "160000" { // a submodule
+			out = rest
+			continue
+		}
+		res = append(res, c)
+		out = rest
+	}
+	return res, nil
+}
+
+func truncate(b []byte) []byte {
+	if len(b) > 80 {
+		return b[:80]
+	}
+	return b
+}
+
+// ReadStaged returns a staged blob's content. Usually the working-tree file
+// holds the very same bytes, which costs a read and a hash; otherwise git
+// hands the blob over.
+func (r *Repo) ReadStaged(ctx context.Context, path, oid string) ([]byte, error) {
+	if data, err := os.ReadFile(filepath.Join(r.Root, filepath.FromSlash(path))); err == nil && index.BlobOID(data) == oid {
+		return data, nil
+	}
+	return r.Git(ctx, "cat-file", "blob", oid)
+}
+
+// GitTree answers which paths exist in the tree the next commit records: the
+// index file git uses (GIT_INDEX_FILE in a hook), via git ls-files.
+type GitTree struct {
+	Repo *Repo
+	all  map[string]bool // every tracked path, once listed
+}
+
+// Lookup reports which paths exist (exactly) and, for those that do not, a
+// tracked path equal but for case. A handful of paths are looked up with
+// pathspecs; many at once list the whole index.
+func (t *GitTree) Lookup(ctx context.Context, paths []string) (map[string]bool, map[string]string, error) {
+	exists := map[string]bool{}
+	folded := map[string]string{}
+	if len(paths) == 0 {
+		return exists, folded, nil
+	}
+	var listed []string
+	if len(paths) > 200 || t.all != nil {
+		if t.all == nil {
+			out, err := t.Repo.GitEnv(ctx, stagedEnv(), "ls-files", "-z", "--cached")
+			if err != nil {
+				return nil, nil, err
+			}
+			t.all = map[string]bool{}
+			for _, p := range strings.Split(string(out), "\x00") {
+				if p != "" {
+					t.all[p] = true
+				}
+			}
+		}
+		return lookupIn(t.all, paths)
+	}
+	args := []string{"ls-files", "-z", "--cached", "--"}
+	for _, p := range uniq(paths) {
+		args = append(args, ":(icase,literal)"+p)
+	}
+	out, err := t.Repo.GitEnv(ctx, stagedEnv(), args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			listed = append(listed, p)
+		}
+	}
+	set := map[string]bool{}
+	for _, p := range listed {
+		set[p] = true
+	}
+	return lookupIn(set, paths)
+}
+
+// lookupIn answers Lookup from a set of tracked files: a path exists as a
+// file or as a folder holding one.
+func lookupIn(set map[string]bool, paths []string) (map[string]bool, map[string]string, error) {
+	exists := map[string]bool{}
+	folded := map[string]string{}
+	lowerFiles := map[string]string{}
+	dirs := map[string]bool{}
+	lowerDirs := map[string]string{}
+	keys := make([]string, 0, len(set))
+	for p := range set {
+		keys = append(keys, p)
+	}
+	sort.Strings(keys) // so that the "did you mean" pick is stable
+	for _, p := range keys {
+		if _, ok := lowerFiles[strings.ToLower(p)]; !ok {
+			lowerFiles[strings.ToLower(p)] = p
+		}
+		for d := filepath.ToSlash(filepath.Dir(p)); d != "." && d != "/" && !dirs[d]; d = filepath.ToSlash(filepath.Dir(d)) {
+			dirs[d] = true
+			if _, ok := lowerDirs[strings.ToLower(d)]; !ok {
+				lowerDirs[strings.ToLower(d)] = d
+			}
+		}
+	}
+	for _, p := range paths {
+		if set[p] || dirs[p] {
+			exists[p] = true
+			continue
+		}
+		if f, ok := lowerFiles[strings.ToLower(p)]; ok {
+			folded[p] = f
+		} else if d, ok := lowerDirs[strings.ToLower(p)]; ok {
+			folded[p] = d
+		}
+	}
+	return exists, folded, nil
+}
+
+func uniq(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}

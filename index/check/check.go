@@ -1,0 +1,446 @@
+// Package check validates documents as the index holds them: frontmatter
+// against per-kind schemas, references and links against the other
+// documents and against the tree git records. It reads through an
+// index.Querier, so it can look at a previewed index (the repository as a
+// commit will make it) as easily as at the live one. It never writes.
+package check
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/markdown"
+)
+
+// Finding is one rule violation at a position.
+type Finding struct {
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+	Severity string `json:"severity"`
+	Rule     string `json:"rule"`
+	Message  string `json:"message"`
+}
+
+// Tree answers which paths exist in the tree git records (the staged tree in
+// pre-commit, HEAD in CI).
+type Tree interface {
+	// Lookup reports for each path whether it exists, exactly; for one that
+	// does not, a path that does and differs only in case ("" if none). A
+	// folder exists when a file lies under it.
+	Lookup(ctx context.Context, paths []string) (exists map[string]bool, folded map[string]string, err error)
+}
+
+// Input says what to check.
+type Input struct {
+	Cfg *config.Config
+	// Docs are the documents checked by every rule; nil means all.
+	Docs []int64
+	// LinksOnly are documents whose links alone are checked: others whose
+	// references a change may have broken.
+	LinksOnly []int64
+	// Skipped are paths of skipped files to report (their problems have no
+	// document).
+	Skipped []string
+	Tree    Tree
+}
+
+// doc is a checked document as the rules need it.
+type doc struct {
+	id                          int64
+	path, key, ident, uid, kind string
+	typ                         string
+	fm                          map[string]any
+	pos                         map[string][2]int
+	disables                    []markdown.Disable
+	linksOnly                   bool
+	identLine, uidLine          int
+	displayID                   string
+}
+
+type checker struct {
+	ctx      context.Context
+	q        index.Querier
+	in       Input
+	docs     []*doc
+	byID     map[int64]*doc
+	findings []Finding
+	// disables of documents outside the checked set, loaded when a finding
+	// lands in one (duplicate ids are reported at every location).
+	otherDisables map[string][]markdown.Disable
+}
+
+// Run checks and returns the findings, sorted, with severities from the
+// configuration and inline opt-outs applied.
+func Run(ctx context.Context, q index.Querier, in Input) ([]Finding, error) {
+	c := &checker{ctx: ctx, q: q, in: in, byID: map[int64]*doc{}, otherDisables: map[string][]markdown.Disable{}}
+	if err := c.load(); err != nil {
+		return nil, err
+	}
+	steps := []func() error{c.storedProblems, c.fields, c.duplicates, c.links}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	return c.finish()
+}
+
+func (c *checker) load() error {
+	cond, args := "", []any{}
+	if c.in.Docs != nil || c.in.LinksOnly != nil {
+		ids := append(append([]int64{}, c.in.Docs...), c.in.LinksOnly...)
+		if len(ids) == 0 {
+			return nil
+		}
+		cond = ` WHERE id IN (` + placeholders(len(ids)) + `)`
+		for _, id := range ids {
+			args = append(args, id)
+		}
+	}
+	rows, err := c.q.QueryContext(c.ctx, `SELECT id, path, key, ident, ident_line, uid, uid_line, kind, type, fm, fm_pos, disables
+		FROM docs`+cond+` ORDER BY path`, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	linksOnly := map[int64]bool{}
+	for _, id := range c.in.LinksOnly {
+		linksOnly[id] = true
+	}
+	for _, id := range c.in.Docs {
+		delete(linksOnly, id)
+	}
+	for rows.Next() {
+		d := &doc{}
+		var fm, pos, dis string
+		if err := rows.Scan(&d.id, &d.path, &d.key, &d.ident, &d.identLine, &d.uid, &d.uidLine, &d.kind, &d.typ, &fm, &pos, &dis); err != nil {
+			return err
+		}
+		if err := json.Unmarshal([]byte(fm), &d.fm); err != nil {
+			return fmt.Errorf("frontmatter of %s in the index: %w", d.path, err)
+		}
+		if err := json.Unmarshal([]byte(pos), &d.pos); err != nil {
+			return fmt.Errorf("positions of %s in the index: %w", d.path, err)
+		}
+		if dis != "" {
+			if err := json.Unmarshal([]byte(dis), &d.disables); err != nil {
+				return err
+			}
+		}
+		d.linksOnly = linksOnly[d.id]
+		d.displayID = d.ident
+		if d.displayID == "" {
+			d.displayID = markdown.Stem(d.path)
+		}
+		c.docs = append(c.docs, d)
+		c.byID[d.id] = d
+	}
+	return rows.Err()
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+func (c *checker) add(path string, line, col int, rule, msg string) {
+	if line < 1 {
+		line, col = 1, 1
+	}
+	if col < 1 {
+		col = 1
+	}
+	c.findings = append(c.findings, Finding{Path: path, Line: line, Col: col, Rule: rule, Message: msg})
+}
+
+// full are the documents every rule looks at.
+func (c *checker) full() []*doc {
+	out := make([]*doc, 0, len(c.docs))
+	for _, d := range c.docs {
+		if !d.linksOnly {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// storedProblems reports what the parser found (YAML errors, unreadable
+// files, bad edge values).
+func (c *checker) storedProblems() error {
+	full := c.full()
+	var conds []string
+	var args []any
+	if c.in.Docs != nil {
+		if len(full) > 0 {
+			conds = append(conds, `doc IN (`+placeholders(len(full))+`)`)
+			for _, d := range full {
+				args = append(args, d.id)
+			}
+		}
+		if len(c.in.Skipped) > 0 {
+			conds = append(conds, `(doc IS NULL AND path IN (`+placeholders(len(c.in.Skipped))+`))`)
+			for _, p := range c.in.Skipped {
+				args = append(args, p)
+			}
+		}
+		if len(conds) == 0 {
+			return nil
+		}
+	}
+	where := ""
+	if len(conds) > 0 {
+		where = ` WHERE ` + strings.Join(conds, " OR ")
+	}
+	rows, err := c.q.QueryContext(c.ctx, `SELECT path, line, col, rule, message FROM problems`+where, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var f Finding
+		if err := rows.Scan(&f.Path, &f.Line, &f.Col, &f.Rule, &f.Message); err != nil {
+			return err
+		}
+		c.add(f.Path, f.Line, f.Col, f.Rule, f.Message)
+	}
+	return rows.Err()
+}
+
+// fields checks frontmatter against the kind's schema and the date fields.
+func (c *checker) fields() error {
+	ck := &c.in.Cfg.Check
+	for _, d := range c.full() {
+		if schema, ok := ck.Schemas[d.kind]; ok && (d.typ != "" || d.kind == "adr") {
+			c.schema(d, &schema)
+		}
+		for _, f := range ck.Dates {
+			v, ok := d.fm[f]
+			if !ok || v == nil {
+				continue
+			}
+			s, isString := v.(string)
+			if !isString {
+				c.addAt(d, f, "date-format", fmt.Sprintf("%s is %v, not a date; write it as YYYY-MM-DD", f, v))
+				continue
+			}
+			if why := badDate(s); why != "" {
+				c.addAt(d, f, "date-format", fmt.Sprintf("%s %q is not a date: %s; write it as YYYY-MM-DD", f, s, why))
+			}
+		}
+	}
+	return nil
+}
+
+// addAt reports at the position of a top-level frontmatter field's value.
+func (c *checker) addAt(d *doc, field, rule, msg string) {
+	p := d.pos[field]
+	c.add(d.path, p[0], p[1], rule, msg)
+}
+
+func (c *checker) schema(d *doc, s *config.Schema) {
+	for _, f := range s.Required {
+		v, ok := d.fm[f]
+		if !ok || v == nil || v == "" {
+			c.add(d.path, 1, 1, "required-field", fmt.Sprintf("%s needs %s; add %s: to the frontmatter", article(d.kind), f, f))
+		}
+	}
+	stateField := "state"
+	if _, ok := d.fm["state"]; !ok {
+		stateField = "status"
+	}
+	c.enum(d, stateField, s.States)
+	c.enum(d, "priority", s.Priorities)
+	if s.IDPattern != "" && d.ident != "" {
+		re, err := regexp.Compile(s.IDPattern)
+		if err == nil && !re.MatchString(d.ident) {
+			c.add(d.path, d.identLine, idCol(d), "id-format",
+				fmt.Sprintf("id %s does not match %s, the pattern for %s; rename it, or change check.schemas.%s.id_pattern", d.ident, s.IDPattern, article(d.kind), d.kind))
+		}
+	}
+}
+
+func idCol(d *doc) int {
+	if p, ok := d.pos["id"]; ok {
+		return p[1]
+	}
+	return 1
+}
+
+func (c *checker) enum(d *doc, field string, allowed []string) {
+	v, ok := d.fm[field]
+	if !ok || v == nil || len(allowed) == 0 {
+		return
+	}
+	s := fmt.Sprint(v)
+	for _, a := range allowed {
+		if a == s {
+			return
+		}
+	}
+	msg := fmt.Sprintf("%s %q is not one of %s", field, s, strings.Join(allowed, ", "))
+	if near := nearest(s, allowed); near != "" {
+		msg += fmt.Sprintf("; did you mean %s?", near)
+	} else {
+		msg += fmt.Sprintf("; use one of them, or list it in check.schemas.%s", d.kind)
+	}
+	c.addAt(d, field, "enum-value", msg)
+}
+
+// nearest finds an allowed value equal to s but for case, spaces, dashes
+// and underscores.
+func nearest(s string, allowed []string) string {
+	norm := func(x string) string {
+		return strings.NewReplacer(" ", "", "-", "", "_", "").Replace(strings.ToLower(x))
+	}
+	for _, a := range allowed {
+		if norm(a) == norm(s) {
+			return a
+		}
+	}
+	return ""
+}
+
+// badDate says why s is not YYYY-MM-DD or an RFC 3339 date-time ("" when it
+// is one).
+func badDate(s string) string {
+	if _, err := time.Parse(time.RFC3339, s); err == nil {
+		return ""
+	}
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return "the form is not YYYY-MM-DD"
+	}
+	if _, err := time.Parse("2006-01-02", s); err != nil {
+		var month, day int
+		fmt.Sscanf(s[5:7], "%d", &month)
+		fmt.Sscanf(s[8:10], "%d", &day)
+		if month < 1 || month > 12 {
+			return fmt.Sprintf("there is no month %d", month)
+		}
+		return fmt.Sprintf("day %d does not exist in that month", day)
+	}
+	return ""
+}
+
+// duplicates reports every location of an id or uid a checked document
+// shares with another.
+func (c *checker) duplicates() error {
+	seen := map[string]bool{}
+	for _, d := range c.full() {
+		for _, dim := range []struct {
+			col, lineCol, val, rule, what string
+		}{
+			{"ident", "ident_line", d.ident, "duplicate-id", "id"},
+			{"uid", "uid_line", d.uid, "duplicate-uid", "uid"},
+		} {
+			if dim.val == "" || seen[dim.what+"\x00"+dim.val] {
+				continue
+			}
+			seen[dim.what+"\x00"+dim.val] = true
+			rows, err := c.q.QueryContext(c.ctx, `SELECT path, `+dim.lineCol+`, fm_pos FROM docs WHERE `+dim.col+` = ? ORDER BY path`, dim.val)
+			if err != nil {
+				return err
+			}
+			type loc struct {
+				path string
+				line int
+				col  int
+			}
+			var locs []loc
+			for rows.Next() {
+				var l loc
+				var pos string
+				if err := rows.Scan(&l.path, &l.line, &pos); err != nil {
+					rows.Close()
+					return err
+				}
+				var pm map[string][2]int
+				json.Unmarshal([]byte(pos), &pm)
+				l.col = pm[dim.what][1]
+				locs = append(locs, l)
+			}
+			rows.Close()
+			if len(locs) < 2 {
+				continue
+			}
+			for i, l := range locs {
+				var others []string
+				for j, o := range locs {
+					if j != i {
+						others = append(others, o.path)
+					}
+				}
+				msg := fmt.Sprintf("id %s is also used by %s; give one of them a new id (meanwhile references can say %s@uidprefix)",
+					dim.val, strings.Join(others, ", "), dim.val)
+				if dim.what == "uid" {
+					msg = fmt.Sprintf("uid %s is also used by %s; a uid must be unique, give one of them a new one", dim.val, strings.Join(others, ", "))
+				}
+				c.add(l.path, l.line, l.col, dim.rule, msg)
+			}
+		}
+	}
+	return nil
+}
+
+// finish applies severities and opt-outs, drops exact repeats, and sorts.
+func (c *checker) finish() ([]Finding, error) {
+	byPath := map[string][]markdown.Disable{}
+	for _, d := range c.docs {
+		byPath[d.path] = d.disables
+	}
+	out := make([]Finding, 0, len(c.findings))
+	seen := map[Finding]bool{}
+	for _, f := range c.findings {
+		sev := c.in.Cfg.Check.Severity(f.Rule)
+		if sev == config.SeverityOff {
+			continue
+		}
+		f.Severity = sev
+		ds, ok := byPath[f.Path]
+		if !ok {
+			var err error
+			if ds, err = c.disablesOf(f.Path); err != nil {
+				return nil, err
+			}
+			byPath[f.Path] = ds
+		}
+		if markdown.Covers(ds, f.Rule, f.Line) || seen[f] {
+			continue
+		}
+		seen[f] = true
+		out = append(out, f)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+	return out, nil
+}
+
+func (c *checker) disablesOf(path string) ([]markdown.Disable, error) {
+	var dis string
+	err := c.q.QueryRowContext(c.ctx, `SELECT disables FROM docs WHERE path = ?`, path).Scan(&dis)
+	if err != nil || dis == "" {
+		return nil, nil
+	}
+	var ds []markdown.Disable
+	return ds, json.Unmarshal([]byte(dis), &ds)
+}

@@ -1,0 +1,186 @@
+package check
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Summary counts findings.
+type Summary struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Files    int `json:"files"`   // files with at least one finding
+	Checked  int `json:"checked"` // files validated
+}
+
+// Summarize counts findings by severity and file.
+func Summarize(fs []Finding, checked int) Summary {
+	s := Summary{Checked: checked}
+	files := map[string]bool{}
+	for _, f := range fs {
+		files[f.Path] = true
+		if f.Severity == "error" {
+			s.Errors++
+		} else {
+			s.Warnings++
+		}
+	}
+	s.Files = len(files)
+	return s
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// WriteText writes `path:line:col: severity rule: message` lines and a
+// summary line.
+func WriteText(w io.Writer, fs []Finding, checked int) {
+	for _, f := range fs {
+		fmt.Fprintf(w, "%s:%d:%d: %s %s: %s\n", f.Path, f.Line, f.Col, f.Severity, f.Rule, f.Message)
+	}
+	s := Summarize(fs, checked)
+	if len(fs) == 0 {
+		fmt.Fprintf(w, "no problems in %s\n", plural(checked, "file"))
+		return
+	}
+	fmt.Fprintf(w, "%s, %s in %s (%s checked)\n", plural(s.Errors, "error"), plural(s.Warnings, "warning"),
+		plural(s.Files, "file"), plural(checked, "file"))
+}
+
+// WriteJSON writes {"findings": [...], "summary": {...}}.
+func WriteJSON(w io.Writer, fs []Finding, checked int) error {
+	if fs == nil {
+		fs = []Finding{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(map[string]any{"findings": fs, "summary": Summarize(fs, checked)})
+}
+
+// WriteGitHub writes workflow commands that GitHub Actions shows as
+// annotations on the lines.
+func WriteGitHub(w io.Writer, fs []Finding) {
+	esc := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	escProp := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+	for _, f := range fs {
+		kind := "error"
+		if f.Severity != "error" {
+			kind = "warning"
+		}
+		fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, escProp.Replace(f.Path), f.Line, f.Col,
+			escProp.Replace("canon "+f.Rule), esc.Replace(f.Message))
+	}
+}
+
+// RuleHelp describes each rule in a sentence (SARIF, --help).
+var RuleHelp = map[string]string{
+	"yaml-syntax":      "The frontmatter must parse as YAML (or TOML).",
+	"frontmatter":      "A frontmatter must be closed and be a mapping of fields.",
+	"edge-value":       "A reference field holds a reference or a list of them.",
+	"identity-value":   "id and uid hold a single value.",
+	"file-skipped":     "A Markdown file canon cannot read (binary, not UTF-8, too large, a link).",
+	"required-field":   "Documents of a kind carry the fields its schema requires.",
+	"enum-value":       "state, status and priority take the values the kind's schema allows.",
+	"date-format":      "Date fields hold YYYY-MM-DD or an RFC 3339 date-time, and a real date.",
+	"id-format":        "An id matches its kind's pattern.",
+	"duplicate-id":     "No two documents share an id.",
+	"duplicate-uid":    "No two documents share a uid.",
+	"dangling-ref":     "A frontmatter reference names an existing document.",
+	"ambiguous-ref":    "A frontmatter reference names exactly one document.",
+	"broken-link":      "A Markdown link's target exists in the tree git records, with git's case.",
+	"broken-anchor":    "A link's #anchor names a heading of its target, slugged as GitHub does.",
+	"wiki-link":        "A wiki-link matches exactly one document.",
+	"parent-cycle":     "Following parent never comes back to where it started.",
+	"parent-kind":      "A parent has a kind the child's kind allows (Epic > Feature > Story > Task/Bug).",
+	"asymmetric-block": "blocks and blocked_by are declared on both ends.",
+	"self-reference":   "A document does not reference itself in its frontmatter.",
+}
+
+// WriteSARIF writes a SARIF 2.1.0 log.
+func WriteSARIF(w io.Writer, fs []Finding, version string, severities map[string]string) error {
+	type region struct {
+		StartLine   int `json:"startLine"`
+		StartColumn int `json:"startColumn"`
+	}
+	type artifact struct {
+		URI string `json:"uri"` // relative to the repository root
+	}
+	type physical struct {
+		ArtifactLocation artifact `json:"artifactLocation"`
+		Region           region   `json:"region"`
+	}
+	type location struct {
+		PhysicalLocation physical `json:"physicalLocation"`
+	}
+	type message struct {
+		Text string `json:"text"`
+	}
+	type result struct {
+		RuleID    string     `json:"ruleId"`
+		RuleIndex int        `json:"ruleIndex"`
+		Level     string     `json:"level"`
+		Message   message    `json:"message"`
+		Locations []location `json:"locations"`
+	}
+	type config struct {
+		Level string `json:"level"`
+	}
+	type rule struct {
+		ID                   string  `json:"id"`
+		ShortDescription     message `json:"shortDescription"`
+		DefaultConfiguration config  `json:"defaultConfiguration"`
+	}
+	ids := make([]string, 0, len(RuleHelp))
+	for id := range RuleHelp {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	index := map[string]int{}
+	rules := make([]rule, 0, len(ids))
+	for i, id := range ids {
+		index[id] = i
+		level := "error"
+		switch severities[id] {
+		case "warning":
+			level = "warning"
+		case "off":
+			level = "none"
+		}
+		rules = append(rules, rule{ID: id, ShortDescription: message{RuleHelp[id]}, DefaultConfiguration: config{level}})
+	}
+	results := make([]result, 0, len(fs))
+	for _, f := range fs {
+		level := "error"
+		if f.Severity != "error" {
+			level = "warning"
+		}
+		results = append(results, result{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: level, Message: message{f.Message},
+			Locations: []location{{PhysicalLocation: physical{
+				ArtifactLocation: artifact{URI: f.Path},
+				Region:           region{StartLine: f.Line, StartColumn: f.Col},
+			}}}})
+	}
+	log := map[string]any{
+		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+		"version": "2.1.0",
+		"runs": []any{map[string]any{
+			"tool": map[string]any{"driver": map[string]any{
+				"name": "canon", "version": version, "informationUri": "https://github.com/canon-md/canon",
+				"rules": rules,
+			}},
+			"results": results,
+		}},
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(log)
+}

@@ -1,0 +1,372 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/markdown"
+)
+
+// lnk is one stored link of a checked document.
+type lnk struct {
+	src                             *doc
+	typ, field, form, raw, anchor   string
+	line, col                       int
+	status                          string
+	dst                             int64 // 0 when unresolved
+	dstPath, dstKind, dstID, dstKey string
+}
+
+func (l *lnk) written() string {
+	switch l.form {
+	case index.FormWiki, index.FormEmbed:
+		s := "[[" + l.raw
+		if l.anchor != "" {
+			s += "#" + l.anchor
+		}
+		return s + "]]"
+	}
+	if l.anchor != "" {
+		return l.raw + "#" + l.anchor
+	}
+	return l.raw
+}
+
+// links checks every link of the checked documents: targets that resolve
+// to nothing or to several documents, files missing from git's tree (with
+// git's case), anchors (GitHub's slugs), and the frontmatter graph rules.
+func (c *checker) links() error {
+	if len(c.docs) == 0 {
+		return nil
+	}
+	all, err := c.loadLinks()
+	if err != nil {
+		return err
+	}
+	var files []*lnk // links whose target file must exist in git's tree
+	var anchored []*lnk
+	for _, l := range all {
+		switch l.status {
+		case index.StatusDangling, index.StatusAmbiguous:
+			if err := c.unresolved(l); err != nil {
+				return err
+			}
+			continue
+		}
+		if (l.form == index.FormMD || l.form == index.FormImage) && (l.status == index.StatusOK || l.status == index.StatusFile) {
+			files = append(files, l)
+		}
+		if l.anchor != "" && (l.status == index.StatusOK || l.status == index.StatusSelf) {
+			anchored = append(anchored, l)
+		}
+		if l.form == index.FormRef && l.status == index.StatusOK && !l.src.linksOnly {
+			c.graphRules(l)
+		}
+	}
+	if err := c.gitFiles(files); err != nil {
+		return err
+	}
+	if err := c.anchors(anchored); err != nil {
+		return err
+	}
+	return c.cycles(all)
+}
+
+func (c *checker) loadLinks() ([]*lnk, error) {
+	ids := make([]any, 0, len(c.docs))
+	for _, d := range c.docs {
+		ids = append(ids, d.id)
+	}
+	where := ""
+	if c.in.Docs != nil || c.in.LinksOnly != nil {
+		where = ` WHERE l.src IN (` + placeholders(len(ids)) + `)`
+	} else {
+		ids = nil
+	}
+	rows, err := c.q.QueryContext(c.ctx, `SELECT l.src, l.type, l.field, l.form, l.raw, l.anchor, l.line, l.col, l.status,
+			coalesce(l.dst, 0), coalesce(d.path, ''), coalesce(d.kind, ''), coalesce(d.ident, ''), coalesce(d.key, '')
+		FROM links l LEFT JOIN docs d ON d.id = l.dst`+where+` ORDER BY l.src, l.seq`, ids...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*lnk
+	for rows.Next() {
+		l := &lnk{}
+		var src int64
+		if err := rows.Scan(&src, &l.typ, &l.field, &l.form, &l.raw, &l.anchor, &l.line, &l.col, &l.status,
+			&l.dst, &l.dstPath, &l.dstKind, &l.dstID, &l.dstKey); err != nil {
+			return nil, err
+		}
+		l.src = c.byID[src]
+		if l.src == nil {
+			continue
+		}
+		if l.dstID == "" && l.dstPath != "" {
+			l.dstID = markdown.Stem(l.dstPath)
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+func (c *checker) unresolved(l *lnk) error {
+	ambiguous := l.status == index.StatusAmbiguous
+	var names string
+	if ambiguous {
+		paths, err := index.CandidatePaths(c.ctx, c.q, l.src.path, l.form, l.raw)
+		if err != nil {
+			return err
+		}
+		names = strings.Join(paths, ", ")
+	}
+	p := l.src.path
+	switch {
+	case l.form == index.FormRef && ambiguous:
+		c.add(p, l.line, l.col, "ambiguous-ref",
+			fmt.Sprintf("%s: %s names more than one document (%s); write ID@uidprefix or a path", l.field, l.raw, names))
+	case l.form == index.FormRef:
+		c.add(p, l.line, l.col, "dangling-ref", fmt.Sprintf("%s: %s names no document; fix the reference or remove it", l.field, l.raw))
+	case (l.form == index.FormWiki || l.form == index.FormEmbed) && ambiguous:
+		c.add(p, l.line, l.col, "wiki-link", fmt.Sprintf("%s matches more than one document (%s); write the path to say which", l.written(), names))
+	case l.form == index.FormWiki || l.form == index.FormEmbed:
+		c.add(p, l.line, l.col, "wiki-link", fmt.Sprintf("%s matches no document; fix the name or create the note", l.written()))
+	default:
+		target := index.LinkTarget(p, l.raw)
+		if target == "" {
+			c.add(p, l.line, l.col, "broken-link", fmt.Sprintf("link %s leaves the repository; link to a file inside it", l.raw))
+			return nil
+		}
+		// A Markdown target missing from the index may still be a file in
+		// git's tree (an excluded folder): let gitFiles decide.
+		return c.gitFiles([]*lnk{l})
+	}
+	return nil
+}
+
+// gitFiles reports links to files git's tree does not have, with git's
+// case: on a case-insensitive disk a wrong case works locally and breaks on
+// GitHub.
+func (c *checker) gitFiles(ls []*lnk) error {
+	if len(ls) == 0 || c.in.Tree == nil {
+		return nil
+	}
+	var paths []string
+	for _, l := range ls {
+		if t := index.LinkTarget(l.src.path, l.raw); t != "" {
+			paths = append(paths, t)
+		}
+	}
+	exists, folded, err := c.in.Tree.Lookup(c.ctx, paths)
+	if err != nil {
+		return fmt.Errorf("look up link targets in git: %w", err)
+	}
+	for _, l := range ls {
+		t := index.LinkTarget(l.src.path, l.raw)
+		if t == "" || exists[t] {
+			continue
+		}
+		msg := fmt.Sprintf("link target %s does not exist in git's tree", l.raw)
+		switch {
+		case folded[t] != "":
+			msg += fmt.Sprintf("; did you mean %s? (git's case is what GitHub serves)", relTo(l.src.path, folded[t]))
+		case l.status == index.StatusOK:
+			msg += "; the file is not tracked: git add it, or fix the link"
+		default:
+			msg += "; fix the path"
+		}
+		c.add(l.src.path, l.line, l.col, "broken-link", msg)
+	}
+	return nil
+}
+
+// relTo writes target relative to the folder of src, as a link would.
+func relTo(src, target string) string {
+	from := strings.Split(src, "/")
+	from = from[:len(from)-1]
+	to := strings.Split(target, "/")
+	i := 0
+	for i < len(from) && i < len(to)-1 && from[i] == to[i] {
+		i++
+	}
+	return strings.Repeat("../", len(from)-i) + strings.Join(to[i:], "/")
+}
+
+// anchors checks #fragments against the target's headings, slugged as
+// GitHub does (with the -1, -2 suffixes for repeated headings).
+func (c *checker) anchors(ls []*lnk) error {
+	targets := map[int64]bool{}
+	for _, l := range ls {
+		targets[c.anchorDoc(l)] = true
+	}
+	slugs := map[int64]map[string]bool{}
+	for id := range targets {
+		rows, err := c.q.QueryContext(c.ctx, `SELECT slug FROM chunks WHERE doc = ? AND slug <> ''`, id)
+		if err != nil {
+			return err
+		}
+		set := map[string]bool{}
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				rows.Close()
+				return err
+			}
+			set[s] = true
+		}
+		rows.Close()
+		slugs[id] = set
+	}
+	for _, l := range ls {
+		set := slugs[c.anchorDoc(l)]
+		a := l.anchor
+		if strings.HasPrefix(a, "^") || isLineAnchor(a) {
+			continue // a block reference, or a line link on GitHub
+		}
+		want := a
+		if l.form == index.FormWiki || l.form == index.FormEmbed || l.form == index.FormRef {
+			want = markdown.Slug(a) // wiki anchors name the heading text
+		}
+		if set[want] {
+			continue
+		}
+		where := "this document"
+		if l.status == index.StatusOK {
+			where = l.dstPath
+		}
+		msg := fmt.Sprintf("%s has no heading #%s", where, a)
+		if s := markdown.Slug(a); s != want || set[strings.ToLower(want)] {
+			if set[strings.ToLower(want)] {
+				s = strings.ToLower(want)
+			}
+			if set[s] {
+				msg += fmt.Sprintf("; did you mean #%s?", s)
+			}
+		} else if len(set) > 0 {
+			msg += "; its headings are " + listSlugs(set)
+		}
+		c.add(l.src.path, l.line, l.col, "broken-anchor", msg)
+	}
+	return nil
+}
+
+func (c *checker) anchorDoc(l *lnk) int64 {
+	if l.status == index.StatusSelf {
+		return l.src.id
+	}
+	return l.dst
+}
+
+func isLineAnchor(a string) bool {
+	if len(a) < 2 || a[0] != 'L' {
+		return false
+	}
+	for _, r := range a[1:] {
+		if (r < '0' || r > '9') && r != '-' && r != 'L' && r != 'C' {
+			return false
+		}
+	}
+	return true
+}
+
+func listSlugs(set map[string]bool) string {
+	var s []string
+	for k := range set {
+		s = append(s, "#"+k)
+	}
+	sort.Strings(s)
+	if len(s) > 8 {
+		s = append(s[:8], "…")
+	}
+	return strings.Join(s, ", ")
+}
+
+// graphRules checks one resolved frontmatter edge.
+func (c *checker) graphRules(l *lnk) {
+	src := l.src
+	if l.dst == src.id {
+		c.add(src.path, l.line, l.col, "self-reference", fmt.Sprintf("%s: %s points at this document itself; remove it", l.field, l.raw))
+		return
+	}
+	switch l.typ {
+	case "parent":
+		allowed, ok := c.in.Cfg.Check.Parents[src.kind]
+		if !ok || contains(allowed, l.dstKind) {
+			return
+		}
+		c.add(src.path, l.line, l.col, "parent-kind", fmt.Sprintf("the parent of %s must be %s, but %s is %s; choose a parent of the right kind",
+			article(src.kind), article(strings.Join(allowed, " or ")), l.dstID, article(l.dstKind)))
+	case "blocks", "blocked_by":
+		c.symmetry(l)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// symmetry warns when A blocks B but B does not say it is blocked by A (and
+// the other way round).
+func (c *checker) symmetry(l *lnk) {
+	inverse := map[string]string{"blocks": "blocked_by", "blocked_by": "blocks"}[l.typ]
+	var n int
+	err := c.q.QueryRowContext(c.ctx, `SELECT count(*) FROM links WHERE src = ? AND dst = ? AND type = ? AND status = 'ok'`,
+		l.dst, l.src.id, inverse).Scan(&n)
+	if err != nil || n > 0 {
+		return
+	}
+	c.add(l.src.path, l.line, l.col, "asymmetric-block", fmt.Sprintf("%s %s %s, but %s does not list %s in %s; add it there",
+		l.src.displayID, strings.ReplaceAll(l.typ, "_", " "), l.dstID, l.dstID, l.src.displayID, inverse))
+}
+
+// cycles follows each checked document's parent chain and reports a loop
+// once, at the parent field of the checked document.
+func (c *checker) cycles(all []*lnk) error {
+	for _, l := range all {
+		if l.typ != "parent" || l.status != index.StatusOK || l.form != index.FormRef || l.src.linksOnly {
+			continue
+		}
+		chain := []string{l.src.displayID, l.dstID}
+		seen := map[int64]bool{l.src.id: true}
+		cur := l.dst
+		for steps := 0; steps < 1000 && cur != 0; steps++ {
+			if seen[cur] {
+				if cur == l.src.id {
+					c.add(l.src.path, l.line, l.col, "parent-cycle",
+						fmt.Sprintf("the parent chain loops: %s; break it by changing one parent", strings.Join(chain, " → ")))
+				}
+				break
+			}
+			seen[cur] = true
+			var next int64
+			var nextID, nextPath string
+			err := c.q.QueryRowContext(c.ctx, `SELECT coalesce(l.dst, 0), coalesce(d.ident, ''), coalesce(d.path, '') FROM links l
+				LEFT JOIN docs d ON d.id = l.dst WHERE l.src = ? AND l.type = 'parent' AND l.status = 'ok' ORDER BY l.seq LIMIT 1`, cur).
+				Scan(&next, &nextID, &nextPath)
+			if err != nil {
+				break // no parent: the chain ends
+			}
+			if nextID == "" {
+				nextID = markdown.Stem(nextPath)
+			}
+			chain = append(chain, nextID)
+			cur = next
+		}
+	}
+	return nil
+}
+
+// article puts "a" or "an" before a kind.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
+}
