@@ -108,6 +108,7 @@ func (s *Session) checkPreview(ctx context.Context, b *index.Batch) (*CheckResul
 				}
 				if !staged[p] {
 					in.LinksOnly = append(in.LinksOnly, id)
+					res.Checked = append(res.Checked, p)
 				}
 			}
 			rows.Close()

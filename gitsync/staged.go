@@ -156,6 +156,12 @@ func (t *GitTree) Lookup(ctx context.Context, paths []string) (map[string]bool, 
 	return lookupIn(set, paths)
 }
 
+// OnDisk reports whether the path exists in the working tree.
+func (t *GitTree) OnDisk(path string) bool {
+	_, err := os.Lstat(filepath.Join(t.Repo.Root, filepath.FromSlash(path)))
+	return err == nil
+}
+
 // lookupIn answers Lookup from a set of tracked files: a path exists as a
 // file or as a folder holding one.
 func lookupIn(set map[string]bool, paths []string) (map[string]bool, map[string]string, error) {

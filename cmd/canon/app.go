@@ -20,7 +20,7 @@ import (
 )
 
 // version is set by the build (-ldflags "-X main.version=...").
-var version = "dev"
+var version = "0.1.0-dev"
 
 // exitError carries an exit code and a message already meant for a person.
 type exitError struct {

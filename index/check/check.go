@@ -36,6 +36,8 @@ type Tree interface {
 	// does not, a path that does and differs only in case ("" if none). A
 	// folder exists when a file lies under it.
 	Lookup(ctx context.Context, paths []string) (exists map[string]bool, folded map[string]string, err error)
+	// OnDisk reports whether the path exists in the working tree.
+	OnDisk(path string) bool
 }
 
 // Input says what to check.

@@ -168,15 +168,29 @@ func WriteSARIF(w io.Writer, fs []Finding, version string, severities map[string
 				Region:           region{StartLine: f.Line, StartColumn: f.Col},
 			}}}})
 	}
-	log := map[string]any{
-		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-		"version": "2.1.0",
-		"runs": []any{map[string]any{
-			"tool": map[string]any{"driver": map[string]any{
-				"name": "canon", "version": version, "informationUri": "https://github.com/canon-md/canon",
-				"rules": rules,
-			}},
-			"results": results,
+	type driver struct {
+		Name           string `json:"name"`
+		Version        string `json:"version"`
+		InformationURI string `json:"informationUri"`
+		Rules          []rule `json:"rules"`
+	}
+	type tool struct {
+		Driver driver `json:"driver"`
+	}
+	type run struct {
+		Tool    tool     `json:"tool"`
+		Results []result `json:"results"`
+	}
+	log := struct {
+		Schema  string `json:"$schema"`
+		Version string `json:"version"`
+		Runs    []run  `json:"runs"`
+	}{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs: []run{{
+			Tool:    tool{Driver: driver{Name: "canon", Version: version, InformationURI: "https://github.com/canon-md/canon", Rules: rules}},
+			Results: results,
 		}},
 	}
 	enc := json.NewEncoder(w)

@@ -172,7 +172,7 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		switch {
 		case folded[t] != "":
 			msg += fmt.Sprintf("; did you mean %s? (git's case is what GitHub serves)", relTo(l.src.path, folded[t]))
-		case l.status == index.StatusOK:
+		case c.in.Tree.OnDisk(t):
 			msg += "; the file is not tracked: git add it, or fix the link"
 		default:
 			msg += "; fix the path"

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSARIFValidates runs Microsoft's SARIF validator (the npm package
+// @microsoft/sarif-multitool; .ci/run installs it into scripts/out/sarif) on
+// canon check --format sarif over the example backlog and its ten defects.
+func TestSARIFValidates(t *testing.T) {
+	tool := os.Getenv("SARIF_MULTITOOL")
+	if tool == "" {
+		tool, _ = filepath.Abs("../../scripts/out/sarif/node_modules/.bin/sarif-multitool")
+	}
+	if _, err := os.Stat(tool); err != nil {
+		t.Skipf("the SARIF validator is not installed (%v); .ci/run installs it", err)
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("cp", "-r", "../../testdata/example/.", dir).CombinedOutput(); err != nil {
+		t.Fatalf("copy the example: %v\n%s", err, out)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"canon", "-C", dir, "check", "--all", "--format", "sarif"}, &stdout, &stderr); code != 1 {
+		t.Fatalf("canon check exited %d, want 1 (the example has defects): %s", code, stderr.String())
+	}
+	log := filepath.Join(t.TempDir(), "check.sarif")
+	if err := os.WriteFile(log, stdout.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(tool, "validate", log).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Analysis completed successfully") || strings.Contains(string(out), ": error") {
+		t.Fatalf("the SARIF log does not validate: %v\n%s", err, out)
+	}
+	if strings.Contains(string(out), ": warning") {
+		t.Errorf("the validator warns:\n%s", out)
+	}
+}
