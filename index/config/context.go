@@ -1,15 +1,214 @@
 package config
 
-import yaml "go.yaml.in/yaml/v4"
+import (
+	"fmt"
+	"strings"
 
-// Context shapes context packs. (Filled in by the graph work.)
-type Context struct{}
+	yaml "go.yaml.in/yaml/v4"
+)
 
-// DefaultContext is the default context configuration.
-func DefaultContext() Context { return Context{} }
-
-func (c *Context) merge(n *yaml.Node) error {
-	return n.Load(&struct{}{}, yaml.WithKnownFields())
+// Context shapes context packs (canon context, canon query run): how far
+// expansion goes, what it may follow, how much it may return, and how
+// entries are ranked.
+type Context struct {
+	// Depth is how many hops expansion goes from the seeds.
+	Depth int `json:"depth"`
+	// Edges is the edge-type allowlist expansion follows.
+	Edges []string `json:"edges"`
+	// Direction is out, in or both: which way edges are followed.
+	Direction string `json:"direction"`
+	// MaxPerNode caps the new neighbours one node contributes.
+	MaxPerNode int `json:"max_per_node"`
+	// MaxNodes caps the entries of a pack, seeds included.
+	MaxNodes int `json:"max_nodes"`
+	// Budget is the pack's size in estimated tokens (characters / 4).
+	Budget int `json:"budget"`
+	// SearchSeeds is how many documents full-text search contributes as seeds.
+	SearchSeeds int `json:"search_seeds"`
+	// Sections is how many sections a seed quotes (a neighbour quotes one).
+	Sections int `json:"sections"`
+	// ExcerptChars cuts a quoted section at about this many characters.
+	ExcerptChars int `json:"excerpt_chars"`
+	// Weights re-rank the entries.
+	Weights Weights `json:"weights"`
 }
 
-const templateContext = ``
+// Weights multiply an entry's score. Keys are matched without case; a key
+// that is not listed weighs 1.
+type Weights struct {
+	// Decay multiplies the score once per hop away from a seed.
+	Decay float64 `json:"decay"`
+	// Edges weigh the edge a neighbour was reached by.
+	Edges map[string]float64 `json:"edges"`
+	// Kinds weigh a document's kind.
+	Kinds map[string]float64 `json:"kinds"`
+	// States weigh a document's state.
+	States map[string]float64 `json:"states"`
+	// Sections weigh a section by its heading slug: they rank a seed by the
+	// section that matched, and pick the sections a pack quotes.
+	Sections map[string]float64 `json:"sections"`
+}
+
+// DefaultContext is the default context configuration.
+func DefaultContext() Context {
+	return Context{
+		Depth:        1,
+		Edges:        []string{"parent", "blocked_by", "blocks", "depends_on", "decision_ref", "supersedes", "relates", "references"},
+		Direction:    "both",
+		MaxPerNode:   8,
+		MaxNodes:     40,
+		Budget:       4000,
+		SearchSeeds:  8,
+		Sections:     2,
+		ExcerptChars: 700,
+		Weights: Weights{
+			Decay: 0.6,
+			Edges: map[string]float64{
+				"parent": 1, "blocked_by": 0.9, "blocks": 0.9, "depends_on": 0.9,
+				"decision_ref": 0.9, "supersedes": 0.8, "relates": 0.7, "references": 0.5,
+			},
+			Kinds: map[string]float64{
+				"adr": 1.2, "bug": 1, "task": 1, "story": 1, "feature": 1, "epic": 0.9, "doc": 0.8, "index": 0.5,
+			},
+			States: map[string]float64{
+				"inprogress": 1.2, "review": 1.1, "ready": 1.1, "blocked": 1.1, "planned": 1, "proposed": 1,
+				"accepted": 1, "done": 0.7, "closed": 0.7, "resolved": 0.7,
+				"superseded": 0.4, "dropped": 0.3, "cancelled": 0.3, "rejected": 0.3,
+			},
+			Sections: map[string]float64{
+				"decision": 1.5, "goal": 1.3, "context": 1.2, "acceptance-criteria": 1.1, "consequences": 1.1,
+				"approach": 1, "risks--dependencies": 0.9, "alternatives-considered": 0.8, "worklog": 0.3,
+			},
+		},
+	}
+}
+
+// Weight looks a key up without case; unlisted keys weigh 1.
+func Weight(m map[string]float64, key string) float64 {
+	if w, ok := m[strings.ToLower(key)]; ok {
+		return w
+	}
+	return 1
+}
+
+// contextFile is the file's shape; pointers tell "absent" from "zero".
+type contextFile struct {
+	Depth        *int     `yaml:"depth"`
+	Edges        []string `yaml:"edges"`
+	Direction    *string  `yaml:"direction"`
+	MaxPerNode   *int     `yaml:"max_per_node"`
+	MaxNodes     *int     `yaml:"max_nodes"`
+	Budget       *int     `yaml:"budget"`
+	SearchSeeds  *int     `yaml:"search_seeds"`
+	Sections     *int     `yaml:"sections"`
+	ExcerptChars *int     `yaml:"excerpt_chars"`
+	Weights      *struct {
+		Decay    *float64           `yaml:"decay"`
+		Edges    map[string]float64 `yaml:"edges"`
+		Kinds    map[string]float64 `yaml:"kinds"`
+		States   map[string]float64 `yaml:"states"`
+		Sections map[string]float64 `yaml:"sections"`
+	} `yaml:"weights"`
+}
+
+func (c *Context) merge(n *yaml.Node) error {
+	var f contextFile
+	if err := n.Load(&f, yaml.WithKnownFields()); err != nil {
+		return err
+	}
+	ints := []struct {
+		name string
+		src  *int
+		dst  *int
+		min  int
+	}{
+		{"depth", f.Depth, &c.Depth, 0},
+		{"max_per_node", f.MaxPerNode, &c.MaxPerNode, 0},
+		{"max_nodes", f.MaxNodes, &c.MaxNodes, 1},
+		{"budget", f.Budget, &c.Budget, 1},
+		{"search_seeds", f.SearchSeeds, &c.SearchSeeds, 0},
+		{"sections", f.Sections, &c.Sections, 0},
+		{"excerpt_chars", f.ExcerptChars, &c.ExcerptChars, 40},
+	}
+	for _, i := range ints {
+		if i.src == nil {
+			continue
+		}
+		if *i.src < i.min {
+			return fmt.Errorf("context.%s must be at least %d", i.name, i.min)
+		}
+		*i.dst = *i.src
+	}
+	if f.Edges != nil {
+		c.Edges = f.Edges
+	}
+	if f.Direction != nil {
+		switch *f.Direction {
+		case "out", "in", "both":
+			c.Direction = *f.Direction
+		default:
+			return fmt.Errorf("context.direction %q is not out, in or both", *f.Direction)
+		}
+	}
+	if w := f.Weights; w != nil {
+		if w.Decay != nil {
+			if *w.Decay <= 0 || *w.Decay > 1 {
+				return fmt.Errorf("context.weights.decay must be above 0 and at most 1")
+			}
+			c.Weights.Decay = *w.Decay
+		}
+		for name, pair := range map[string]struct{ src, dst map[string]float64 }{
+			"edges": {w.Edges, c.Weights.Edges}, "kinds": {w.Kinds, c.Weights.Kinds},
+			"states": {w.States, c.Weights.States}, "sections": {w.Sections, c.Weights.Sections},
+		} {
+			for k, v := range pair.src {
+				if v < 0 {
+					return fmt.Errorf("context.weights.%s.%s is negative; weights are 0 or more", name, k)
+				}
+				pair.dst[strings.ToLower(k)] = v
+			}
+		}
+	}
+	return nil
+}
+
+const templateContext = `
+# Context packs (canon context, canon query run): seeds from full-text
+# search and/or given ids, expanded over the graph, ranked, and cut to a
+# token budget (tokens are estimated as ceil(characters / 4)).
+context:
+  depth: 1                 # hops from the seeds
+  edges: [parent, blocked_by, blocks, depends_on, decision_ref, supersedes, relates, references]
+  direction: both          # out, in or both
+  max_per_node: 8          # new neighbours one node may add
+  max_nodes: 40            # entries in a pack, seeds included
+  budget: 4000             # estimated tokens
+  search_seeds: 8          # documents full-text search adds as seeds
+  sections: 2              # sections a seed quotes (a neighbour quotes one)
+  excerpt_chars: 700       # a quoted section is cut near this length
+  # score = base x kind x state; a seed's base is its search relevance
+  # (1 for a given id) x the weight of the section that matched; a
+  # neighbour's is its parent's base x decay x the edge's weight.
+  # Keys are matched without case; unlisted keys weigh 1.
+  weights:
+    decay: 0.6
+    edges: {parent: 1, blocked_by: 0.9, blocks: 0.9, depends_on: 0.9, decision_ref: 0.9, supersedes: 0.8, relates: 0.7, references: 0.5}
+    kinds: {adr: 1.2, bug: 1, task: 1, story: 1, feature: 1, epic: 0.9, doc: 0.8, index: 0.5}
+    states:
+      InProgress: 1.2
+      Review: 1.1
+      Ready: 1.1
+      Blocked: 1.1
+      Planned: 1
+      Proposed: 1
+      Accepted: 1
+      Done: 0.7
+      Closed: 0.7
+      Resolved: 0.7
+      Superseded: 0.4
+      Dropped: 0.3
+      Cancelled: 0.3
+      Rejected: 0.3
+    # by heading slug
+    sections: {decision: 1.5, goal: 1.3, context: 1.2, acceptance-criteria: 1.1, consequences: 1.1, approach: 1, risks--dependencies: 0.9, alternatives-considered: 0.8, worklog: 0.3}
+`

@@ -1,0 +1,34 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestContextSection(t *testing.T) {
+	c, err := Parse(File, []byte("context:\n  depth: 2\n  budget: 900\n  edges: [parent]\n  weights:\n    decay: 0.5\n    states: {InProgress: 2}\n    kinds: {ADR: 3}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := c.Context
+	if x.Depth != 2 || x.Budget != 900 || len(x.Edges) != 1 || x.Weights.Decay != 0.5 {
+		t.Fatalf("context = %+v", x)
+	}
+	if Weight(x.Weights.States, "inprogress") != 2 || Weight(x.Weights.Kinds, "adr") != 3 || Weight(x.Weights.Kinds, "task") != 1 {
+		t.Fatalf("weights = %+v", x.Weights)
+	}
+	if Weight(x.Weights.States, "Done") != 0.7 || Weight(x.Weights.Sections, "nothing-like-it") != 1 {
+		t.Fatal("defaults were not kept under the file's weights")
+	}
+	for y, want := range map[string]string{
+		"context: {depth: -1}":                 "depth must be at least 0",
+		"context: {direction: up}":             "not out, in or both",
+		"context: {weights: {decay: 2}}":       "decay",
+		"context: {weights: {kinds: {a: -1}}}": "negative",
+		"context: {max_nodes: 0}":              "max_nodes must be at least 1",
+	} {
+		if _, err := Parse(File, []byte(y)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) err = %v, want %q", y, err, want)
+		}
+	}
+}
