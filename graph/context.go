@@ -1,0 +1,497 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/config"
+)
+
+// TokenEstimate is how a pack estimates tokens: one token per four
+// characters (Unicode code points), rounded up, counted on the Markdown
+// each entry renders to. It is close for English prose with GPT- and
+// Claude-style tokenizers and errs on the high side for code and ids.
+const TokenEstimate = "ceil(characters / 4)"
+
+// Tokens estimates the tokens of a text; see TokenEstimate.
+func Tokens(s string) int { return (utf8.RuneCountInString(s) + 3) / 4 }
+
+// PackOptions shape a context pack. OptionsFrom fills them from the
+// configuration; the CLI's flags override single fields.
+type PackOptions struct {
+	Query        string    // full-text search for seeds ("" for none)
+	Seeds        []string  // references to seed documents
+	Depth        int       // hops from the seeds
+	Edges        []string  // edge types followed; none means all
+	Direction    Direction // which way
+	MaxPerNode   int       // new neighbours one node may add (0: no cap)
+	MaxNodes     int       // entries, seeds included (0: no cap)
+	Budget       int       // estimated tokens (0: no limit)
+	SearchSeeds  int       // documents search adds as seeds
+	Sections     int       // sections a seed quotes; a neighbour quotes one
+	ExcerptChars int       // a quoted section is cut near this many characters
+	Weights      config.Weights
+}
+
+// OptionsFrom reads the context section of the configuration.
+func OptionsFrom(c config.Context) PackOptions {
+	return PackOptions{
+		Depth: c.Depth, Edges: c.Edges, Direction: Direction(c.Direction),
+		MaxPerNode: c.MaxPerNode, MaxNodes: c.MaxNodes, Budget: c.Budget,
+		SearchSeeds: c.SearchSeeds, Sections: c.Sections, ExcerptChars: c.ExcerptChars,
+		Weights: c.Weights,
+	}
+}
+
+// Pack is a context pack: ranked entries, each saying why it is there and
+// quoting the sections that matter, within a token budget. Its JSON shape
+// is documented in docs/context-pack.md.
+type Pack struct {
+	Title         string       `json:"title"`
+	Query         string       `json:"query,omitempty"`
+	Seeds         []string     `json:"seeds"`
+	Template      string       `json:"template,omitempty"`
+	Settings      PackSettings `json:"settings"`
+	TokenEstimate string       `json:"token_estimate"`
+	Tokens        int          `json:"tokens"`
+	Truncated     bool         `json:"truncated"`
+	NodeCapped    bool         `json:"node_capped"`
+	FanoutCapped  int          `json:"fanout_capped"`
+	Sections      []string     `json:"sections,omitempty"`
+	Entries       []Entry      `json:"entries"`
+	Omitted       []Omitted    `json:"omitted"`
+}
+
+// PackSettings are the bounds a pack was built with.
+type PackSettings struct {
+	Depth      int       `json:"depth"`
+	Edges      []string  `json:"edges"`
+	Direction  Direction `json:"direction"`
+	MaxPerNode int       `json:"max_per_node"`
+	MaxNodes   int       `json:"max_nodes"`
+	Budget     int       `json:"budget"`
+}
+
+// Entry is one document in a pack.
+type Entry struct {
+	Rank int `json:"rank"`
+	index.DocRef
+	Section  string    `json:"section,omitempty"` // a template's output section
+	Score    float64   `json:"score"`
+	Why      Why       `json:"why"`
+	Excerpts []Excerpt `json:"excerpts"`
+	Tokens   int       `json:"tokens"`
+
+	id      int64
+	base    float64
+	hits    []chunkHit
+	order   int // discovery order, the last tie-break
+	isGiven bool
+}
+
+// Why says why an entry is in a pack: it is a seed (given, found by the
+// search, or a template's anchor), or a neighbour reached by an edge.
+type Why struct {
+	Reason  string   `json:"reason"`           // seed or neighbour
+	Source  string   `json:"source,omitempty"` // seed: given, search or anchor
+	Matched []string `json:"matched,omitempty"`
+	BM25    *float64 `json:"bm25,omitempty"` // the best matching section's bm25 (lower is better)
+	Depth   int      `json:"depth"`
+	// A neighbour's edge: Direction out means From → this entry.
+	Edge      string    `json:"edge,omitempty"`
+	Direction Direction `json:"direction,omitempty"`
+	From      string    `json:"from,omitempty"`
+	FromID    string    `json:"from_id,omitempty"`
+}
+
+// Excerpt quotes one section of a document.
+type Excerpt struct {
+	Heading string `json:"heading"` // "" for the text before the first heading
+	Slug    string `json:"slug"`
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	EndLine int    `json:"end_line"`
+	Text    string `json:"text"`
+	Cut     bool   `json:"cut,omitempty"` // the text stops before the section does
+}
+
+// Omitted names an entry the budget or a template section's limit left out.
+type Omitted struct {
+	Key    string  `json:"key"`
+	ID     string  `json:"id"`
+	Title  string  `json:"title"`
+	Score  float64 `json:"score"`
+	Reason string  `json:"reason"` // budget, section_limit or no_section
+}
+
+// Reasons.
+const (
+	ReasonSeed      = "seed"
+	ReasonNeighbour = "neighbour"
+	SourceGiven     = "given"
+	SourceSearch    = "search"
+	SourceAnchor    = "anchor"
+)
+
+// seed is a starting point of a pack.
+type seed struct {
+	node
+	source string
+	search *searchSeed
+}
+
+// Pack builds a context pack from a search and/or given seeds.
+func (g *Graph) Pack(ctx context.Context, opt PackOptions) (*Pack, error) {
+	var seeds []seed
+	for _, s := range opt.Seeds {
+		n, err := g.resolve(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		seeds = append(seeds, seed{node: n, source: SourceGiven})
+	}
+	found, err := g.searchSeeds(ctx, opt.Query, opt.SearchSeeds)
+	if err != nil {
+		return nil, err
+	}
+	for i := range found {
+		seeds = append(seeds, seed{node: found[i].node, source: SourceSearch, search: &found[i]})
+	}
+	p, err := g.pack(ctx, seeds, opt, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	p.Query = opt.Query
+	p.Seeds = append([]string{}, opt.Seeds...)
+	switch {
+	case opt.Query != "":
+		p.Title = "Context: " + opt.Query
+	default:
+		p.Title = "Context: " + strings.Join(opt.Seeds, ", ")
+	}
+	return p, nil
+}
+
+// pack expands from the seeds, ranks, groups into a template's sections
+// (when there are any) and fills the budget.
+func (g *Graph) pack(ctx context.Context, seeds []seed, opt PackOptions, keep func(context.Context, []int64) (map[int64]bool, error), sections []OutputSection) (*Pack, error) {
+	if opt.Direction == "" {
+		opt.Direction = Both
+	}
+	p := &Pack{
+		Seeds: []string{}, TokenEstimate: TokenEstimate, Entries: []Entry{}, Omitted: []Omitted{},
+		Settings: PackSettings{Depth: opt.Depth, Edges: opt.Edges, Direction: opt.Direction,
+			MaxPerNode: opt.MaxPerNode, MaxNodes: opt.MaxNodes, Budget: opt.Budget},
+	}
+	if p.Settings.Edges == nil {
+		p.Settings.Edges = []string{}
+	}
+	// A document both given and found keeps the first reason, and the
+	// search's matches.
+	var nodes []node
+	bySeed := map[int64]*seed{}
+	for i := range seeds {
+		s := &seeds[i]
+		if prev, ok := bySeed[s.id]; ok {
+			if prev.search == nil {
+				prev.search = s.search
+			}
+			continue
+		}
+		bySeed[s.id] = s
+		nodes = append(nodes, s.node)
+	}
+	ex, err := g.expand(ctx, nodes, ExpandOptions{Depth: opt.Depth, Edges: opt.Edges, Direction: opt.Direction,
+		MaxPerNode: opt.MaxPerNode, MaxNodes: opt.MaxNodes, keep: keep})
+	if err != nil {
+		return nil, err
+	}
+	p.NodeCapped, p.FanoutCapped = ex.NodeCapped, ex.FanoutCapped
+
+	entries := g.score(ex, bySeed, opt.Weights)
+	entries, p.Omitted, err = g.group(ctx, entries, sections)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range sections {
+		p.Sections = append(p.Sections, s.Name)
+	}
+	if err := g.excerpts(ctx, entries, opt); err != nil {
+		return nil, err
+	}
+	g.fill(p, entries, opt.Budget, len(sections) > 0)
+	return p, nil
+}
+
+// score computes each reached node's score: a base (a given seed or an
+// anchor 1; a search seed its bm25 relative to the best hit, times the
+// weight of its best section; a neighbour its parent's base × decay × the
+// edge's weight) times the weights of its kind and state. Entries are
+// ordered given seeds first, then by score, depth and key.
+func (g *Graph) score(ex *Expansion, seeds map[int64]*seed, w config.Weights) []Entry {
+	best := 0.0
+	for _, s := range seeds {
+		if s.search != nil && s.search.bm25 < best {
+			best = s.search.bm25
+		}
+	}
+	base := map[string]float64{}
+	entries := make([]Entry, 0, len(ex.Nodes))
+	for i, r := range ex.Nodes {
+		e := Entry{DocRef: r.DocRef, id: r.id, order: i, Excerpts: []Excerpt{}}
+		e.Why.Depth = r.Depth
+		if s, ok := seeds[r.id]; ok {
+			e.Why.Reason, e.Why.Source = ReasonSeed, s.source
+			e.base = 1
+			e.isGiven = s.source != SourceSearch
+			if h := s.search; h != nil {
+				b := round(h.bm25, 4)
+				e.Why.BM25, e.Why.Matched, e.hits = &b, h.matched, h.chunks
+				if s.source == SourceSearch {
+					rel := 1.0
+					if best < 0 {
+						rel = h.bm25 / best
+					}
+					e.base = rel * config.Weight(w.Sections, h.chunks[0].slug)
+				}
+			}
+		} else {
+			v := r.Via
+			e.Why.Reason = ReasonNeighbour
+			e.Why.Edge, e.Why.Direction, e.Why.From, e.Why.FromID = v.Type, v.Direction, v.From, v.FromID
+			e.base = base[v.From] * w.Decay * config.Weight(w.Edges, v.Type)
+		}
+		base[e.Key] = e.base
+		e.Score = round(e.base*config.Weight(w.Kinds, e.Kind)*config.Weight(w.States, e.State), 4)
+		entries = append(entries, e)
+	}
+	sort.SliceStable(entries, func(i, j int) bool {
+		a, b := entries[i], entries[j]
+		if a.isGiven != b.isGiven {
+			return a.isGiven
+		}
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.Why.Depth != b.Why.Depth {
+			return a.Why.Depth < b.Why.Depth
+		}
+		return a.Key < b.Key
+	})
+	return entries
+}
+
+// chunkRow is a section of an entry's document.
+type chunkRow struct {
+	id      int64
+	seq     int
+	slug    string
+	heading string
+	line    int
+	endLine int
+}
+
+// excerpts picks and reads the sections each entry quotes: a search seed
+// its matching sections (best first, up to opt.Sections); another seed its
+// opt.Sections heaviest sections; a neighbour its heaviest one. Sections
+// weighing 0 are never quoted; quotes appear in document order.
+func (g *Graph) excerpts(ctx context.Context, entries []Entry, opt PackOptions) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(entries))
+	for i, e := range entries {
+		ids[i] = e.id
+	}
+	chunks := map[int64][]chunkRow{}
+	err := inChunks(ids, func(part []int64) error {
+		rows, err := g.db.QueryContext(ctx, `SELECT doc, id, seq, slug, heading, line, end_line FROM chunks WHERE doc IN (`+placeholders(len(part))+`)`, idArgs(part)...)
+		if err != nil {
+			return fmt.Errorf("read sections: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var doc int64
+			var c chunkRow
+			if err := rows.Scan(&doc, &c.id, &c.seq, &c.slug, &c.heading, &c.line, &c.endLine); err != nil {
+				return err
+			}
+			chunks[doc] = append(chunks[doc], c)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return err
+	}
+	chosen := make([][]chunkRow, len(entries))
+	var want []int64
+	for i, e := range entries {
+		cs := chunks[e.id]
+		sort.Slice(cs, func(a, b int) bool { return cs[a].seq < cs[b].seq })
+		n := opt.Sections
+		if e.Why.Reason == ReasonNeighbour {
+			n = 1
+		}
+		var pick []chunkRow
+		if len(e.hits) > 0 {
+			for _, h := range e.hits {
+				for _, c := range cs {
+					if c.id == h.id && len(pick) < n && config.Weight(opt.Weights.Sections, c.slug) > 0 {
+						pick = append(pick, c)
+					}
+				}
+			}
+		}
+		if len(pick) == 0 {
+			byWeight := append([]chunkRow{}, cs...)
+			sort.SliceStable(byWeight, func(a, b int) bool {
+				return config.Weight(opt.Weights.Sections, byWeight[a].slug) > config.Weight(opt.Weights.Sections, byWeight[b].slug)
+			})
+			for _, c := range byWeight {
+				if len(pick) < n && config.Weight(opt.Weights.Sections, c.slug) > 0 && c.endLine > c.line {
+					pick = append(pick, c)
+				}
+			}
+		}
+		sort.Slice(pick, func(a, b int) bool { return pick[a].seq < pick[b].seq })
+		chosen[i] = pick
+		for _, c := range pick {
+			want = append(want, c.id)
+		}
+	}
+	text := map[int64]string{}
+	err = inChunks(want, func(part []int64) error {
+		rows, err := g.db.QueryContext(ctx, `SELECT rowid, body FROM chunks_fts WHERE rowid IN (`+placeholders(len(part))+`)`, idArgs(part)...)
+		if err != nil {
+			return fmt.Errorf("read section text: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var body string
+			if err := rows.Scan(&id, &body); err != nil {
+				return err
+			}
+			text[id] = body
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return err
+	}
+	for i := range entries {
+		for _, c := range chosen[i] {
+			t, cut := clip(strings.Trim(text[c.id], "\n"), opt.ExcerptChars)
+			if t == "" {
+				continue
+			}
+			entries[i].Excerpts = append(entries[i].Excerpts, Excerpt{
+				Heading: c.heading, Slug: c.slug, Path: entries[i].Path, Line: c.line, EndLine: c.endLine, Text: t, Cut: cut,
+			})
+		}
+	}
+	return nil
+}
+
+// clip cuts a text near max characters, at a line end or a space when one
+// is in the last half, and marks the cut with " …".
+func clip(s string, max int) (string, bool) {
+	s = strings.TrimRight(s, " \t\n")
+	if max <= 0 || utf8.RuneCountInString(s) <= max {
+		return s, false
+	}
+	r := []rune(s)[:max]
+	cut := string(r)
+	if i := strings.LastIndexByte(cut, '\n'); i > len(cut)/2 {
+		cut = cut[:i]
+	} else if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return closeFence(strings.TrimRight(cut, " \t\n") + " …"), true
+}
+
+// closeFence closes a code fence a cut left open, so that the Markdown
+// after a quote is not swallowed by it.
+func closeFence(s string) string {
+	fence := ""
+	for _, line := range strings.Split(s, "\n") {
+		t := strings.TrimLeft(line, " ")
+		for _, f := range []string{"```", "~~~"} {
+			if strings.HasPrefix(t, f) {
+				switch {
+				case fence == "":
+					fence = f
+				case fence == f:
+					fence = ""
+				}
+			}
+		}
+	}
+	if fence != "" {
+		return s + "\n" + fence
+	}
+	return s
+}
+
+// fill takes entries in order while the budget lasts. An entry costs
+// Tokens of the Markdown it renders to (its heading block and quotes). An
+// entry whose heading block does not fit ends the pack; a quote that does
+// not fit is cut to what is left (when that is at least minQuote tokens)
+// or left out.
+func (g *Graph) fill(p *Pack, entries []Entry, budget int, sectioned bool) {
+	const minQuote = 40
+	used := 0
+	section := ""
+	for i := range entries {
+		e := entries[i]
+		e.Rank = len(p.Entries) + 1
+		head := ""
+		if sectioned && e.Section != section {
+			head = renderSection(e.Section)
+		}
+		head += renderHead(&e, sectioned)
+		chars := utf8.RuneCountInString(head)
+		cost := (chars + 3) / 4
+		if budget > 0 && used+cost > budget {
+			p.Truncated = true
+			for _, rest := range entries[i:] {
+				p.Omitted = append(p.Omitted, Omitted{Key: rest.Key, ID: rest.ID, Title: rest.Title, Score: rest.Score, Reason: "budget"})
+			}
+			break
+		}
+		section = e.Section
+		quotes := e.Excerpts
+		e.Excerpts = []Excerpt{}
+		for _, x := range quotes {
+			n := utf8.RuneCountInString(renderExcerpt(&x, sectioned))
+			if budget > 0 && used+(chars+n+3)/4 > budget {
+				p.Truncated = true
+				left := budget - used - cost
+				if left < minQuote {
+					break
+				}
+				over := utf8.RuneCountInString(renderExcerpt(&Excerpt{Heading: x.Heading, Line: x.Line, EndLine: x.EndLine, Text: " …\n```"}, sectioned))
+				if left*4-over < minQuote {
+					break
+				}
+				x.Text, _ = clip(x.Text, left*4-over)
+				x.Cut = true
+				n = utf8.RuneCountInString(renderExcerpt(&x, sectioned))
+				if used+(chars+n+3)/4 > budget {
+					break
+				}
+			}
+			chars += n
+			cost = (chars + 3) / 4
+			e.Excerpts = append(e.Excerpts, x)
+		}
+		used += cost
+		e.Tokens = cost
+		p.Entries = append(p.Entries, e)
+	}
+	p.Tokens = used
+}

@@ -1,0 +1,19 @@
+// Package graph reads the index as a graph of documents and edges: bounded
+// neighbour expansion, shortest paths, whole-graph statistics, exports,
+// context packs, the ready/blocked view of open work and query templates.
+//
+// It reads the index's tables (through index.Store.DB) and never writes
+// them; it knows nothing of git, hooks or the CLI. Nodes are named by their
+// canonical node key (docs.key); row ids are used inside one call to join
+// faster and never leave it.
+//
+// Every query that follows edges starts from its seeds and reads the links
+// of the current frontier only, a batch at a time; nothing here scans the
+// whole link table except the commands that are about the whole graph
+// (stats, export without a root, ready/blocked).
+//
+// Every output is deterministic: the same index content and the same
+// arguments give the same result in the same order, whatever order the
+// index was built in, because ties are broken by node keys and source
+// positions, never by row ids.
+package graph

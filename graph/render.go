@@ -1,0 +1,119 @@
+package graph
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// The Markdown a pack renders to. Token estimates are counted on exactly
+// these strings, so the JSON and the Markdown of a pack agree.
+
+func renderSection(name string) string {
+	return "## " + name + "\n\n"
+}
+
+func renderHead(e *Entry, sectioned bool) string {
+	h := "##"
+	if sectioned {
+		h = "###"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %d. %s: %s\n", h, e.Rank, e.ID, e.Title)
+	b.WriteString(e.Kind)
+	if e.State != "" {
+		b.WriteString(" · " + e.State)
+	}
+	fmt.Fprintf(&b, " · score %s · %s\n", strconv.FormatFloat(e.Score, 'f', -1, 64), e.Path)
+	b.WriteString("Why: " + e.Why.String() + "\n\n")
+	return b.String()
+}
+
+// String says why in one line.
+func (w Why) String() string {
+	if w.Reason == ReasonNeighbour {
+		if w.Direction == In {
+			return fmt.Sprintf("this --%s--> %s (depth %d)", w.Edge, w.FromID, w.Depth)
+		}
+		return fmt.Sprintf("%s --%s--> this (depth %d)", w.FromID, w.Edge, w.Depth)
+	}
+	var s string
+	switch w.Source {
+	case SourceSearch:
+		s = "search hit"
+	case SourceAnchor:
+		s = "template anchor"
+	default:
+		s = "given seed"
+	}
+	if len(w.Matched) > 0 {
+		s += ", matched " + strings.Join(w.Matched, ", ")
+	}
+	if w.BM25 != nil {
+		s += fmt.Sprintf(" (bm25 %.4f)", *w.BM25)
+	}
+	return s
+}
+
+func renderExcerpt(x *Excerpt, sectioned bool) string {
+	h := "###"
+	if sectioned {
+		h = "####"
+	}
+	name := x.Heading
+	if name == "" {
+		name = "(opening text)"
+	}
+	return fmt.Sprintf("%s %s (lines %d-%d)\n\n%s\n\n", h, name, x.Line, x.EndLine, x.Text)
+}
+
+// WriteMarkdown renders the pack for a prompt.
+func (p *Pack) WriteMarkdown(w io.Writer) error {
+	b := bufio.NewWriter(w)
+	fmt.Fprintf(b, "# %s\n\n", p.Title)
+	fmt.Fprintf(b, "%s, about %d tokens (%s), budget %s.\n", plural(len(p.Entries), "entry", "entries"), p.Tokens, p.TokenEstimate, budgetText(p.Settings.Budget))
+	if len(p.Omitted) > 0 {
+		var ids []string
+		for _, o := range p.Omitted {
+			ids = append(ids, o.ID)
+		}
+		fmt.Fprintf(b, "Left out: %s.\n", strings.Join(ids, ", "))
+	}
+	if p.NodeCapped {
+		fmt.Fprintf(b, "Expansion stopped at max_nodes %d.\n", p.Settings.MaxNodes)
+	}
+	b.WriteString("\n")
+	section := ""
+	sectioned := len(p.Sections) > 0
+	if len(p.Entries) == 0 {
+		b.WriteString("Nothing matched.\n")
+	}
+	for i := range p.Entries {
+		e := &p.Entries[i]
+		if sectioned && e.Section != section {
+			b.WriteString(renderSection(e.Section))
+			section = e.Section
+		}
+		b.WriteString(renderHead(e, sectioned))
+		for j := range e.Excerpts {
+			b.WriteString(renderExcerpt(&e.Excerpts[j], sectioned))
+		}
+	}
+	return b.Flush()
+}
+
+func budgetText(n int) string {
+	if n <= 0 {
+		return "unlimited"
+	}
+	return strconv.Itoa(n)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

@@ -1,0 +1,416 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// RunOptions adjust one run of a template.
+type RunOptions struct {
+	Base     PackOptions // the configuration's defaults, under the template
+	Seeds    []string    // when given, they replace the template's anchors
+	Depth    *int        // overrides, from the command line
+	Budget   *int
+	MaxNodes *int
+	// Now is the time "recent" anchors count back from; the CLI passes the
+	// commit time of HEAD, so a run depends on the repository state only.
+	Now func() time.Time
+}
+
+// RunTemplate runs a resolved template (see Library.Resolve).
+func (g *Graph) RunTemplate(ctx context.Context, t *Template, ro RunOptions) (*Pack, error) {
+	if errs := t.Validate(); len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	opt := ro.Base
+	if e := t.Query.Expansion; e != nil {
+		if e.Depth != nil {
+			opt.Depth = *e.Depth
+		}
+		if len(e.EdgeTypes) > 0 {
+			opt.Edges = e.EdgeTypes
+		}
+		if e.Direction != "" {
+			opt.Direction = Direction(e.Direction)
+		}
+		if e.MaxPerNode != nil {
+			opt.MaxPerNode = *e.MaxPerNode
+		}
+	}
+	if b := t.Query.Budget; b != nil {
+		if b.MaxNodes != nil {
+			opt.MaxNodes = *b.MaxNodes
+		}
+		if b.MaxTokens != nil {
+			opt.Budget = *b.MaxTokens
+		}
+	}
+	if ro.Depth != nil {
+		opt.Depth = *ro.Depth
+	}
+	if ro.Budget != nil {
+		opt.Budget = *ro.Budget
+	}
+	if ro.MaxNodes != nil {
+		opt.MaxNodes = *ro.MaxNodes
+	}
+	var filters []*Filter
+	for _, f := range t.Query.Filters {
+		cf, err := CompileFilter(f)
+		if err != nil {
+			return nil, err
+		}
+		filters = append(filters, cf)
+	}
+	var exclude []string
+	if t.Query.Expansion != nil {
+		exclude = t.Query.Expansion.ExcludeTypes
+	}
+	keep := g.keeper(filters, exclude)
+
+	var seeds []seed
+	if len(ro.Seeds) > 0 {
+		for _, s := range ro.Seeds {
+			n, err := g.resolve(ctx, s)
+			if err != nil {
+				return nil, err
+			}
+			seeds = append(seeds, seed{node: n, source: SourceGiven})
+		}
+	} else {
+		if len(t.Query.Anchors) == 0 {
+			return nil, &TemplateError{Source: t.Source, Msg: fmt.Sprintf("template %s has no anchors; add some, or give --seed ID", t.Name)}
+		}
+		for i, a := range t.Query.Anchors {
+			found, err := g.anchor(ctx, a, filters, opt, ro.Now)
+			if err != nil {
+				return nil, fmt.Errorf("%s: query.anchors[%d]: %w", t.Source, i, err)
+			}
+			seeds = append(seeds, found...)
+		}
+	}
+	p, err := g.pack(ctx, seeds, opt, keep, t.Output.Sections)
+	if err != nil {
+		return nil, err
+	}
+	p.Template = t.Name
+	p.Title = "Query: " + t.Name
+	p.Seeds = append([]string{}, ro.Seeds...)
+	return p, nil
+}
+
+// keeper makes the check that expansion applies to candidates: every
+// filter holds and the kind is not excluded. Nil when there is nothing to
+// check.
+func (g *Graph) keeper(filters []*Filter, exclude []string) func(context.Context, []int64) (map[int64]bool, error) {
+	if len(filters) == 0 && len(exclude) == 0 {
+		return nil
+	}
+	cond, args := filterSQL(filters)
+	if len(exclude) > 0 {
+		cond += ` AND lower(d.kind) NOT IN (` + placeholders(len(exclude)) + `)`
+		for _, k := range exclude {
+			args = append(args, strings.ToLower(k))
+		}
+	}
+	return func(ctx context.Context, ids []int64) (map[int64]bool, error) {
+		out := make(map[int64]bool, len(ids))
+		err := inChunks(ids, func(part []int64) error {
+			q := `SELECT d.id FROM docs d WHERE d.id IN (` + placeholders(len(part)) + `)` + cond
+			rows, err := g.db.QueryContext(ctx, q, idArgs(part, args...)...)
+			if err != nil {
+				return fmt.Errorf("apply filters: %w", err)
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var id int64
+				if err := rows.Scan(&id); err != nil {
+					return err
+				}
+				out[id] = true
+			}
+			return rows.Err()
+		})
+		return out, err
+	}
+}
+
+// filterSQL joins compiled filters into " AND (...)" terms.
+func filterSQL(filters []*Filter) (string, []any) {
+	var b strings.Builder
+	var args []any
+	for _, f := range filters {
+		b.WriteString(" AND " + f.SQL)
+		args = append(args, f.Args...)
+	}
+	return b.String(), args
+}
+
+// anchor finds the documents one anchor selects, in its order.
+func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*Filter, opt PackOptions, now func() time.Time) ([]seed, error) {
+	limit := a.Limit
+	if limit == 0 {
+		limit = opt.MaxNodes
+	}
+	if limit <= 0 {
+		limit = 1000
+	}
+	if a.Search != "" {
+		found, err := g.searchSeeds(ctx, a.Search, limit)
+		if err != nil {
+			return nil, err
+		}
+		var ids []int64
+		for _, f := range found {
+			ids = append(ids, f.id)
+		}
+		ok := map[int64]bool{}
+		if keep := g.keeper(filters, nil); keep != nil {
+			if ok, err = keep(ctx, ids); err != nil {
+				return nil, err
+			}
+		}
+		var out []seed
+		for i := range found {
+			if len(filters) == 0 || ok[found[i].id] {
+				out = append(out, seed{node: found[i].node, source: SourceSearch, search: &found[i]})
+			}
+		}
+		return out, nil
+	}
+	var conds []string
+	var args []any
+	if a.Type != "" {
+		conds = append(conds, `(d.kind = ? COLLATE NOCASE OR d.type = ? COLLATE NOCASE)`)
+		args = append(args, a.Type, a.Type)
+	}
+	if a.ID != "" {
+		n, err := g.resolve(ctx, a.ID)
+		if err != nil {
+			return nil, err
+		}
+		conds = append(conds, `d.id = ?`)
+		args = append(args, n.id)
+	}
+	if a.Tag != "" {
+		conds = append(conds, `EXISTS (SELECT 1 FROM json_each(d.fm, '$.tags') WHERE value = ? COLLATE NOCASE)`)
+		args = append(args, a.Tag)
+	}
+	if a.State != "" {
+		conds = append(conds, `d.state = ? COLLATE NOCASE`)
+		args = append(args, a.State)
+	}
+	const dateExpr = `coalesce(json_extract(d.fm, '$.updated'), json_extract(d.fm, '$.date'), json_extract(d.fm, '$.created'))`
+	order := ""
+	if a.Recent != "" {
+		age, err := ParseAge(a.Recent)
+		if err != nil {
+			return nil, err
+		}
+		t := time.Now()
+		if now != nil {
+			t = now()
+		}
+		conds = append(conds, dateExpr+` >= ?`)
+		args = append(args, t.UTC().Add(-age).Format("2006-01-02"))
+		order = dateExpr + ` DESC, `
+	}
+	if a.Filter != "" {
+		f, err := CompileFilter(a.Filter)
+		if err != nil {
+			return nil, err
+		}
+		conds = append(conds, f.SQL)
+		args = append(args, f.Args...)
+	}
+	where := "1"
+	if len(conds) > 0 {
+		where = strings.Join(conds, " AND ")
+	}
+	fsql, fargs := filterSQL(filters)
+	args = append(args, fargs...)
+	var sortArgs []any
+	if a.SortBy != "" {
+		expr, xa := nameExpr(a.SortBy)
+		dir := "ASC"
+		if a.Order == "desc" {
+			dir = "DESC"
+		}
+		// Documents without the field come last either way.
+		order = "(" + expr + ") IS NULL, (" + expr + ") " + dir + ", "
+		sortArgs = append(append(sortArgs, xa...), xa...)
+	}
+	args = append(args, sortArgs...)
+	args = append(args, limit)
+	q := `SELECT d.id FROM docs d WHERE ` + where + fsql + ` ORDER BY ` + order + `d.key LIMIT ?`
+	rows, err := g.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("select anchors: %w", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	refs, err := g.refs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]seed, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, seed{node: node{id: id, ref: refs[id]}, source: SourceAnchor})
+	}
+	return out, nil
+}
+
+// group puts entries into a template's output sections, sorts and limits
+// each, and returns them in section order with what was left out.
+func (g *Graph) group(ctx context.Context, entries []Entry, sections []OutputSection) ([]Entry, []Omitted, error) {
+	omitted := []Omitted{}
+	if len(sections) == 0 {
+		return entries, omitted, nil
+	}
+	ids := make([]int64, len(entries))
+	for i, e := range entries {
+		ids[i] = e.id
+	}
+	passes := make([]map[int64]bool, len(sections)) // nil: no filter
+	for i, s := range sections {
+		if s.Filter == "" {
+			continue
+		}
+		f, err := CompileFilter(s.Filter)
+		if err != nil {
+			return nil, nil, err
+		}
+		if passes[i], err = g.keeper([]*Filter{f}, nil)(ctx, ids); err != nil {
+			return nil, nil, err
+		}
+	}
+	buckets := make([][]Entry, len(sections))
+	for _, e := range entries {
+		placed := false
+		for i, s := range sections {
+			if matchesKind(s.NodeTypes, e.Kind) && (passes[i] == nil || passes[i][e.id]) {
+				e.Section = s.Name
+				buckets[i] = append(buckets[i], e)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			omitted = append(omitted, Omitted{Key: e.Key, ID: e.ID, Title: e.Title, Score: e.Score, Reason: "no_section"})
+		}
+	}
+	var out []Entry
+	for i, s := range sections {
+		b := buckets[i]
+		if s.SortBy != "" && s.SortBy != "rank" && len(b) > 1 {
+			vals, err := g.values(ctx, b, s.SortBy)
+			if err != nil {
+				return nil, nil, err
+			}
+			desc := s.Order == "desc"
+			sort.SliceStable(b, func(x, y int) bool {
+				vx, vy := vals[b[x].id], vals[b[y].id]
+				if (vx == nil) != (vy == nil) {
+					return vy == nil // missing values last
+				}
+				c := compareValues(vx, vy)
+				if desc {
+					return c > 0
+				}
+				return c < 0
+			})
+		}
+		if s.Limit > 0 && len(b) > s.Limit {
+			for _, e := range b[s.Limit:] {
+				omitted = append(omitted, Omitted{Key: e.Key, ID: e.ID, Title: e.Title, Score: e.Score, Reason: "section_limit"})
+			}
+			b = b[:s.Limit]
+		}
+		out = append(out, b...)
+	}
+	return out, omitted, nil
+}
+
+func matchesKind(types []string, kind string) bool {
+	if len(types) == 0 {
+		return true
+	}
+	for _, t := range types {
+		if strings.EqualFold(t, kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// values reads one column or field of some entries.
+func (g *Graph) values(ctx context.Context, entries []Entry, name string) (map[int64]any, error) {
+	expr, xargs := nameExpr(name)
+	ids := make([]int64, len(entries))
+	for i, e := range entries {
+		ids[i] = e.id
+	}
+	out := map[int64]any{}
+	err := inChunks(ids, func(part []int64) error {
+		rows, err := g.db.QueryContext(ctx, `SELECT d.id, `+expr+` FROM docs d WHERE d.id IN (`+placeholders(len(part))+`)`, append(xargs, idArgs(part)...)...)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", name, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var v any
+			if err := rows.Scan(&id, &v); err != nil {
+				return err
+			}
+			if b, ok := v.([]byte); ok {
+				v = string(b)
+			}
+			out[id] = v
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// compareValues orders two SQL values: numbers by value, anything else as
+// text without case.
+func compareValues(a, b any) int {
+	fa, aNum := number(a)
+	fb, bNum := number(b)
+	if aNum && bNum {
+		switch {
+		case fa < fb:
+			return -1
+		case fa > fb:
+			return 1
+		}
+		return 0
+	}
+	return strings.Compare(strings.ToLower(fmt.Sprint(a)), strings.ToLower(fmt.Sprint(b)))
+}
+
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int64:
+		return float64(n), true
+	case float64:
+		return n, true
+	}
+	return 0, false
+}
