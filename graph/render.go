@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -71,7 +70,7 @@ func renderExcerpt(x *Excerpt, sectioned bool) string {
 
 // WriteMarkdown renders the pack for a prompt.
 func (p *Pack) WriteMarkdown(w io.Writer) error {
-	b := bufio.NewWriter(w)
+	b := &strings.Builder{}
 	fmt.Fprintf(b, "# %s\n\n", p.Title)
 	fmt.Fprintf(b, "%s, about %d tokens (%s), budget %s.\n", plural(len(p.Entries), "entry", "entries"), p.Tokens, p.TokenEstimate, budgetText(p.Settings.Budget))
 	if len(p.Omitted) > 0 {
@@ -101,7 +100,8 @@ func (p *Pack) WriteMarkdown(w io.Writer) error {
 			b.WriteString(renderExcerpt(&e.Excerpts[j], sectioned))
 		}
 	}
-	return b.Flush()
+	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
+	return err
 }
 
 func budgetText(n int) string {
