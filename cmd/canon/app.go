@@ -127,6 +127,11 @@ func newApp(e *env) *cli.App {
 			verifyCommand(e),
 			hooksCommand(e),
 			hookCommand(e),
+			graphCommand(e),
+			contextCommand(e),
+			readyCommand(e),
+			blockedCommand(e),
+			queryCommand(e),
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			fmt.Fprintf(e.stderr, "canon: error: there is no command %q; run canon --help for the list\n", name)
