@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
 )
 
@@ -249,5 +250,43 @@ func TestClip(t *testing.T) {
 	}
 	if Tokens("") != 0 || Tokens("abcd") != 1 || Tokens("abcde") != 2 || Tokens("ääää") != 1 {
 		t.Error("Tokens is not ceil(code points / 4)")
+	}
+}
+
+// TestSearchTies checks the fast search path against the slow one: with
+// many sections scoring the same, FTS5's row-id order must never decide.
+func TestSearchTies(t *testing.T) {
+	files := map[string]string{}
+	for i := range 20 {
+		files[fmt.Sprintf("n/%02d.md", 19-i)] = fmt.Sprintf("---\nid: N%02d\n---\n# Same\nwebhook retry\n# Other\nwebhook\n", 19-i)
+	}
+	files["best.md"] = "---\nid: BEST\ntitle: webhook retry\n---\n# webhook\nwebhook retry webhook retry\n"
+	f := newFixture(t, files)
+	ctx := context.Background()
+	q := "webhook retry"
+	for _, n := range []int{1, 3, 8} {
+		fast, err := f.g.searchSeeds(ctx, q, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fq, _ := index.FTSQuery(q)
+		hits, err := f.g.sortedHits(ctx, q, fq, n*4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, err := f.g.groupHits(ctx, hits, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b []string
+		for _, s := range fast {
+			a = append(a, fmt.Sprint(s.ref.ID, s.matched))
+		}
+		for _, s := range slow {
+			b = append(b, fmt.Sprint(s.ref.ID, s.matched))
+		}
+		if !reflect.DeepEqual(a, b) || len(a) != n || fast[0].ref.ID != "BEST" {
+			t.Errorf("n=%d: fast %v, slow %v", n, a, b)
+		}
 	}
 }
