@@ -22,15 +22,6 @@ type ExportOptions struct {
 	MaxNodes  int       // with roots: cap on nodes; 0 means 10,000
 }
 
-// Subgraph is a set of documents and the edges between them, sorted by key
-// so that an export is the same whatever order the index was built in.
-type Subgraph struct {
-	Nodes []index.DocRef `json:"nodes"`
-	Edges []ExportEdge   `json:"edges"`
-	// Capped says MaxNodes cut the expansion from the roots.
-	Capped bool `json:"capped,omitempty"`
-}
-
 // ExportEdge is one edge of an export. Several links of the same type from
 // one document to another are one edge, at the first one's line.
 type ExportEdge struct {
@@ -41,93 +32,185 @@ type ExportEdge struct {
 	Line  int    `json:"line"`
 }
 
-// Subgraph reads what an export holds.
-func (g *Graph) Subgraph(ctx context.Context, opt ExportOptions) (*Subgraph, error) {
-	all, err := g.allNodes(ctx)
-	if err != nil {
-		return nil, err
-	}
-	sg := &Subgraph{Nodes: []index.DocRef{}, Edges: []ExportEdge{}}
-	var in map[int32]bool // nil: every node
-	if len(opt.Roots) > 0 {
-		if opt.MaxNodes <= 0 {
-			opt.MaxNodes = 10000
-		}
-		ex, err := g.Expand(ctx, opt.Roots, ExpandOptions{Depth: opt.Depth, Edges: opt.Edges, Direction: opt.Direction, MaxNodes: opt.MaxNodes})
-		if err != nil {
-			return nil, err
-		}
-		sg.Capped = ex.NodeCapped
-		in = make(map[int32]bool, len(ex.Nodes))
-		for _, r := range ex.Nodes {
-			in[all.pos[r.id]] = true
-		}
-	}
-	var ids []int64
-	for i, id := range all.ids {
-		if in == nil || in[int32(i)] {
-			ids = append(ids, id)
-		}
-	}
-	refs, err := g.refs(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range ids { // key order
-		sg.Nodes = append(sg.Nodes, refs[id])
-	}
-	var edges []denseEdge
-	if in == nil {
-		if edges, err = g.allEdges(ctx, all, opt.Edges); err != nil {
-			return nil, err
-		}
+// Sink receives an export: every node in key order, then every edge in
+// (source key, target key, type) order.
+type Sink interface {
+	Node(index.DocRef) error
+	Edge(ExportEdge) error
+	Close() error
+}
+
+// Exported says what an export held.
+type Exported struct {
+	Nodes  int  `json:"nodes"`
+	Edges  int  `json:"edges"`
+	Capped bool `json:"capped"` // MaxNodes cut the expansion from the roots
+}
+
+// Export feeds a graph to a sink. The whole graph streams from the index
+// in order (SQLite sorts; memory stays flat however large the graph is);
+// an export from roots is bounded by MaxNodes and sorted here. Either way
+// the same tree exports the same bytes, whatever order it was indexed in.
+func (g *Graph) Export(ctx context.Context, opt ExportOptions, sink Sink) (*Exported, error) {
+	var out *Exported
+	var err error
+	if len(opt.Roots) == 0 {
+		out, err = g.exportAll(ctx, opt, sink)
 	} else {
-		links, err := g.links(ctx, ids, opt.Edges, Out)
+		out, err = g.exportFrom(ctx, opt, sink)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, sink.Close()
+}
+
+func typeFilter(col string, types []string) (string, []any) {
+	if len(types) == 0 {
+		return "", nil
+	}
+	args := make([]any, len(types))
+	for i, t := range types {
+		args[i] = t
+	}
+	return ` AND ` + col + ` IN (` + placeholders(len(types)) + `)`, args
+}
+
+func (g *Graph) exportAll(ctx context.Context, opt ExportOptions, sink Sink) (*Exported, error) {
+	out := &Exported{}
+	rows, err := g.db.QueryContext(ctx, `SELECT `+index.DocRefColumns+` FROM docs d ORDER BY d.key`)
+	if err != nil {
+		return nil, fmt.Errorf("read documents: %w", err)
+	}
+	for rows.Next() {
+		ref, err := index.ScanDocRef(rows)
 		if err != nil {
+			rows.Close()
 			return nil, err
 		}
-		for _, ls := range links {
-			for _, l := range ls {
-				if d := all.pos[l.other]; in[d] {
-					edges = append(edges, denseEdge{src: all.pos[l.at], dst: d, typ: l.typ, field: l.field, seq: l.seq, line: l.line})
-				}
+		if err := sink.Node(ref); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out.Nodes++
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	cond, args := typeFilter("l.type", opt.Edges)
+	rows, err = g.db.QueryContext(ctx, `SELECT s.key, o.key, l.type, l.field, l.line
+		FROM links l JOIN docs s ON s.id = l.src JOIN docs o ON o.id = l.dst
+		WHERE l.status = 'ok' AND l.dst IS NOT NULL AND l.dst <> l.src`+cond+`
+		ORDER BY s.key, o.key, l.type, l.seq`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read links: %w", err)
+	}
+	defer rows.Close()
+	var prev ExportEdge
+	for rows.Next() {
+		var e ExportEdge
+		if err := rows.Scan(&e.Src, &e.Dst, &e.Type, &e.Field, &e.Line); err != nil {
+			return nil, err
+		}
+		if out.Edges > 0 && e.Src == prev.Src && e.Dst == prev.Dst && e.Type == prev.Type {
+			continue
+		}
+		if err := sink.Edge(e); err != nil {
+			return nil, err
+		}
+		prev = e
+		out.Edges++
+	}
+	return out, rows.Err()
+}
+
+func (g *Graph) exportFrom(ctx context.Context, opt ExportOptions, sink Sink) (*Exported, error) {
+	if opt.MaxNodes <= 0 {
+		opt.MaxNodes = 10000
+	}
+	ex, err := g.Expand(ctx, opt.Roots, ExpandOptions{Depth: opt.Depth, Edges: opt.Edges, Direction: opt.Direction, MaxNodes: opt.MaxNodes})
+	if err != nil {
+		return nil, err
+	}
+	out := &Exported{Capped: ex.NodeCapped}
+	nodes := make([]Reached, len(ex.Nodes))
+	copy(nodes, ex.Nodes)
+	sort.Slice(nodes, func(i, j int) bool { return nodes[i].Key < nodes[j].Key })
+	in := make(map[int64]bool, len(nodes))
+	ids := make([]int64, len(nodes))
+	for i, n := range nodes {
+		in[n.id] = true
+		ids[i] = n.id
+		if err := sink.Node(n.DocRef); err != nil {
+			return nil, err
+		}
+		out.Nodes++
+	}
+	links, err := g.links(ctx, ids, opt.Edges, Out)
+	if err != nil {
+		return nil, err
+	}
+	keys := make(map[int64]string, len(nodes))
+	for _, n := range nodes {
+		keys[n.id] = n.Key
+	}
+	var edges []link
+	for _, ls := range links {
+		for _, l := range ls {
+			if in[l.other] {
+				edges = append(edges, l)
 			}
 		}
 	}
 	sort.Slice(edges, func(i, j int) bool {
 		a, b := edges[i], edges[j]
-		if a.src != b.src {
-			return a.src < b.src
+		if ka, kb := keys[a.at], keys[b.at]; ka != kb {
+			return ka < kb
 		}
-		if a.dst != b.dst {
-			return a.dst < b.dst
+		if a.otherKey != b.otherKey {
+			return a.otherKey < b.otherKey
 		}
 		if a.typ != b.typ {
 			return a.typ < b.typ
 		}
 		return a.seq < b.seq
 	})
-	for i, e := range edges {
-		if i > 0 && e.src == edges[i-1].src && e.dst == edges[i-1].dst && e.typ == edges[i-1].typ {
+	for i, l := range edges {
+		if i > 0 && l.at == edges[i-1].at && l.other == edges[i-1].other && l.typ == edges[i-1].typ {
 			continue
 		}
-		sg.Edges = append(sg.Edges, ExportEdge{Src: all.keys[e.src], Dst: all.keys[e.dst], Type: e.typ, Field: e.field, Line: e.line})
+		if err := sink.Edge(ExportEdge{Src: keys[l.at], Dst: l.otherKey, Type: l.typ, Field: l.field, Line: l.line}); err != nil {
+			return nil, err
+		}
+		out.Edges++
 	}
-	return sg, nil
+	return out, nil
 }
 
-// WriteDOT writes the subgraph in Graphviz's DOT language.
-func (sg *Subgraph) WriteDOT(w io.Writer) error {
+// DOT writes Graphviz's DOT language; node ids are node keys, labels
+// "ID\nTitle".
+func DOT(w io.Writer) Sink {
 	b := bufio.NewWriter(w)
 	b.WriteString("digraph canon {\n  node [shape=box, fontname=\"Helvetica\"];\n")
-	for _, n := range sg.Nodes {
-		fmt.Fprintf(b, "  %s [label=%s, kind=%s];\n", dotQuote(n.Key), dotQuote(n.ID+"\n"+n.Title), dotQuote(n.Kind))
-	}
-	for _, e := range sg.Edges {
-		fmt.Fprintf(b, "  %s -> %s [label=%s];\n", dotQuote(e.Src), dotQuote(e.Dst), dotQuote(e.Type))
-	}
-	b.WriteString("}\n")
-	return b.Flush()
+	return &dotSink{b: b}
+}
+
+type dotSink struct{ b *bufio.Writer }
+
+func (s *dotSink) Node(n index.DocRef) error {
+	_, err := fmt.Fprintf(s.b, "  %s [label=%s, kind=%s];\n", dotQuote(n.Key), dotQuote(n.ID+"\n"+n.Title), dotQuote(n.Kind))
+	return err
+}
+
+func (s *dotSink) Edge(e ExportEdge) error {
+	_, err := fmt.Fprintf(s.b, "  %s -> %s [label=%s];\n", dotQuote(e.Src), dotQuote(e.Dst), dotQuote(e.Type))
+	return err
+}
+
+func (s *dotSink) Close() error {
+	s.b.WriteString("}\n")
+	return s.b.Flush()
 }
 
 // dotQuote makes a DOT string; a newline becomes DOT's centred line break.
@@ -136,22 +219,32 @@ func dotQuote(s string) string {
 	return `"` + r.Replace(s) + `"`
 }
 
-// WriteMermaid writes the subgraph as a Mermaid flowchart. Mermaid ids are
-// n1, n2, ... in key order; labels carry the display id and title.
-func (sg *Subgraph) WriteMermaid(w io.Writer) error {
+// Mermaid writes a Mermaid flowchart; node ids are n1, n2, ... in key
+// order, labels "ID: Title".
+func Mermaid(w io.Writer) Sink {
 	b := bufio.NewWriter(w)
 	b.WriteString("flowchart LR\n")
-	ids := make(map[string]string, len(sg.Nodes))
-	for i, n := range sg.Nodes {
-		id := fmt.Sprintf("n%d", i+1)
-		ids[n.Key] = id
-		fmt.Fprintf(b, "  %s[\"%s\"]\n", id, mermaidText(n.ID+": "+n.Title))
-	}
-	for _, e := range sg.Edges {
-		fmt.Fprintf(b, "  %s -->|%s| %s\n", ids[e.Src], mermaidText(e.Type), ids[e.Dst])
-	}
-	return b.Flush()
+	return &mermaidSink{b: b, ids: map[string]string{}}
 }
+
+type mermaidSink struct {
+	b   *bufio.Writer
+	ids map[string]string
+}
+
+func (s *mermaidSink) Node(n index.DocRef) error {
+	id := fmt.Sprintf("n%d", len(s.ids)+1)
+	s.ids[n.Key] = id
+	_, err := fmt.Fprintf(s.b, "  %s[\"%s\"]\n", id, mermaidText(n.ID+": "+n.Title))
+	return err
+}
+
+func (s *mermaidSink) Edge(e ExportEdge) error {
+	_, err := fmt.Fprintf(s.b, "  %s -->|%s| %s\n", s.ids[e.Src], mermaidText(e.Type), s.ids[e.Dst])
+	return err
+}
+
+func (s *mermaidSink) Close() error { return s.b.Flush() }
 
 // mermaidText escapes what would end or confuse a quoted Mermaid label.
 func mermaidText(s string) string {
@@ -159,25 +252,85 @@ func mermaidText(s string) string {
 	return r.Replace(s)
 }
 
-// WriteJSONL writes one JSON object per line: the nodes to nodes, the edges
-// to edges (graph_nodes.jsonl and graph_edges.jsonl in the CLI).
-func (sg *Subgraph) WriteJSONL(nodes, edges io.Writer) error {
-	nb, eb := bufio.NewWriter(nodes), bufio.NewWriter(edges)
-	ne, ee := json.NewEncoder(nb), json.NewEncoder(eb)
-	ne.SetEscapeHTML(false)
-	ee.SetEscapeHTML(false)
-	for _, n := range sg.Nodes {
-		if err := ne.Encode(n); err != nil {
-			return err
-		}
-	}
-	for _, e := range sg.Edges {
-		if err := ee.Encode(e); err != nil {
-			return err
-		}
-	}
-	if err := nb.Flush(); err != nil {
+// JSONL writes one JSON object per line: nodes to one writer, edges to the
+// other (graph_nodes.jsonl and graph_edges.jsonl in the CLI).
+func JSONL(nodes, edges io.Writer) Sink {
+	s := &jsonlSink{nb: bufio.NewWriter(nodes), eb: bufio.NewWriter(edges)}
+	s.ne, s.ee = json.NewEncoder(s.nb), json.NewEncoder(s.eb)
+	s.ne.SetEscapeHTML(false)
+	s.ee.SetEscapeHTML(false)
+	return s
+}
+
+type jsonlSink struct {
+	nb, eb *bufio.Writer
+	ne, ee *json.Encoder
+}
+
+func (s *jsonlSink) Node(n index.DocRef) error { return s.ne.Encode(n) }
+func (s *jsonlSink) Edge(e ExportEdge) error   { return s.ee.Encode(e) }
+func (s *jsonlSink) Close() error {
+	if err := s.nb.Flush(); err != nil {
 		return err
 	}
-	return eb.Flush()
+	return s.eb.Flush()
+}
+
+// JSON writes {"nodes": [...], "edges": [...]}, one element a line.
+func JSON(w io.Writer) Sink {
+	b := bufio.NewWriter(w)
+	b.WriteString("{\n  \"nodes\": [")
+	return &jsonSink{b: b}
+}
+
+type jsonSink struct {
+	b       *bufio.Writer
+	n       int  // elements in the open array
+	inEdges bool // the nodes array is closed
+}
+
+func (s *jsonSink) item(v any) error {
+	if s.n == 0 {
+		s.b.WriteString("\n    ")
+	} else {
+		s.b.WriteString(",\n    ")
+	}
+	s.n++
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = s.b.Write(data)
+	return err
+}
+
+// closeArray ends the open array ("[]" when it is empty).
+func (s *jsonSink) closeArray() {
+	if s.n > 0 {
+		s.b.WriteString("\n  ")
+	}
+	s.b.WriteString("]")
+	s.n = 0
+}
+
+func (s *jsonSink) edges() {
+	if !s.inEdges {
+		s.closeArray()
+		s.b.WriteString(",\n  \"edges\": [")
+		s.inEdges = true
+	}
+}
+
+func (s *jsonSink) Node(n index.DocRef) error { return s.item(n) }
+
+func (s *jsonSink) Edge(e ExportEdge) error {
+	s.edges()
+	return s.item(e)
+}
+
+func (s *jsonSink) Close() error {
+	s.edges()
+	s.closeArray()
+	s.b.WriteString("\n}\n")
+	return s.b.Flush()
 }

@@ -295,19 +295,15 @@ func TestExport(t *testing.T) {
 		"c.md": "# C\n",
 	})
 	ctx := context.Background()
-	sg, err := f.g.Subgraph(ctx, ExportOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dot, mer, nodes, edges strings.Builder
-	if err := sg.WriteDOT(&dot); err != nil {
-		t.Fatal(err)
-	}
-	if err := sg.WriteMermaid(&mer); err != nil {
-		t.Fatal(err)
-	}
-	if err := sg.WriteJSONL(&nodes, &edges); err != nil {
-		t.Fatal(err)
+	var dot, mer, nodes, edges, js strings.Builder
+	for _, sink := range []Sink{DOT(&dot), Mermaid(&mer), JSONL(&nodes, &edges), JSON(&js)} {
+		res, err := f.g.Export(ctx, ExportOptions{}, sink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Nodes != 3 || res.Edges != 2 {
+			t.Fatalf("exported %+v", res)
+		}
 	}
 	wantDot := `digraph canon {
   node [shape=box, fontname="Helvetica"];
@@ -332,17 +328,42 @@ func TestExport(t *testing.T) {
 	wantEdges := `{"src":"A","dst":"B","type":"parent","field":"parent","line":6}
 {"src":"A","dst":"B","type":"references","line":8}
 `
+	wantJSON := `{
+  "nodes": [
+    {"key":"A","id":"A","path":"a.md","kind":"task","title":"A title","state":"Ready"},
+    {"key":"B","id":"B","path":"b.md","kind":"story","title":"Say \"hi\" | #1"},
+    {"key":"c.md","id":"c","path":"c.md","kind":"doc","title":"C"}
+  ],
+  "edges": [
+    {"src":"A","dst":"B","type":"parent","field":"parent","line":6},
+    {"src":"A","dst":"B","type":"references","line":8}
+  ]
+}
+`
 	for _, c := range []struct{ name, got, want string }{
 		{"dot", dot.String(), wantDot}, {"mermaid", mer.String(), wantMermaid},
 		{"nodes", nodes.String(), wantNodes}, {"edges", edges.String(), wantEdges},
+		{"json", js.String(), wantJSON},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s:\n%s\nwant:\n%s", c.name, c.got, c.want)
 		}
 	}
-	sg, err = f.g.Subgraph(ctx, ExportOptions{Roots: []string{"B"}, Depth: 0})
-	if err != nil || len(sg.Nodes) != 1 || len(sg.Edges) != 0 {
-		t.Fatalf("root export = %+v, %v", sg, err)
+	// From a root: the same order, only what it reaches.
+	js.Reset()
+	res, err := f.g.Export(ctx, ExportOptions{Roots: []string{"B"}, Depth: 0}, JSON(&js))
+	if err != nil || res.Nodes != 1 || res.Edges != 0 {
+		t.Fatalf("root export = %+v, %v", res, err)
+	}
+	if want := "{\n  \"nodes\": [\n    {\"key\":\"B\",\"id\":\"B\",\"path\":\"b.md\",\"kind\":\"story\",\"title\":\"Say \\\"hi\\\" | #1\"}\n  ],\n  \"edges\": []\n}\n"; js.String() != want {
+		t.Fatalf("root export:\n%s", js.String())
+	}
+	var a, b strings.Builder
+	if _, err := f.g.Export(ctx, ExportOptions{Roots: []string{"A"}, Depth: 1}, JSONL(&a, &b)); err != nil {
+		t.Fatal(err)
+	}
+	if a.String() != strings.Join(strings.SplitAfter(wantNodes, "\n")[:2], "") || b.String() != wantEdges {
+		t.Fatalf("export from A differs from the whole graph:\n%s%s", a.String(), b.String())
 	}
 }
 

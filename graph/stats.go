@@ -85,29 +85,28 @@ func (g *Graph) Stats(ctx context.Context) (*Stats, error) {
 		return nil, err
 	}
 
-	edges, err := g.allEdges(ctx, all, nil)
-	if err != nil {
-		return nil, err
-	}
 	n := len(all.keys)
 	uf := newUnionFind(n)
 	parentAdj := make([][]int32, n)
 	waitAdj := make([][]int32, n)
-	degree := make([]int, n)
-	for _, e := range edges {
+	degree := make([]int32, n)
+	err = g.eachEdge(ctx, all, func(src, dst int32, typ string) {
 		st.Edges++
-		st.EdgesByType[e.typ]++
-		uf.union(e.src, e.dst)
-		degree[e.src]++
-		degree[e.dst]++
-		switch e.typ {
+		st.EdgesByType[typ]++
+		uf.union(src, dst)
+		degree[src]++
+		degree[dst]++
+		switch typ {
 		case EdgeParent:
-			parentAdj[e.src] = append(parentAdj[e.src], e.dst)
+			parentAdj[src] = append(parentAdj[src], dst)
 		case EdgeBlockedBy, EdgeDependsOn:
-			waitAdj[e.src] = append(waitAdj[e.src], e.dst)
+			waitAdj[src] = append(waitAdj[src], dst)
 		case EdgeBlocks:
-			waitAdj[e.dst] = append(waitAdj[e.dst], e.src)
+			waitAdj[dst] = append(waitAdj[dst], src)
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	sizes := map[int32]int{}
 	for i := range n {
@@ -156,47 +155,33 @@ func (g *Graph) allNodes(ctx context.Context) (*allNodes, error) {
 	return a, rows.Err()
 }
 
-// denseEdge is a resolved edge between dense node positions.
-type denseEdge struct {
-	src, dst int32
-	typ      string
-	field    string
-	seq      int
-	line     int
-}
-
-// allEdges reads every resolved edge between two different documents,
-// optionally only of some types.
-func (g *Graph) allEdges(ctx context.Context, a *allNodes, types []string) ([]denseEdge, error) {
-	q := `SELECT src, dst, type, field, seq, line FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src`
-	var args []any
-	if len(types) > 0 {
-		q += ` AND type IN (` + placeholders(len(types)) + `)`
-		for _, t := range types {
-			args = append(args, t)
-		}
-	}
-	rows, err := g.db.QueryContext(ctx, q, args...)
+// eachEdge streams every resolved edge between two different documents,
+// as dense positions; it reads three columns a row and keeps nothing.
+func (g *Graph) eachEdge(ctx context.Context, a *allNodes, fn func(src, dst int32, typ string)) error {
+	rows, err := g.db.QueryContext(ctx, `SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src`)
 	if err != nil {
-		return nil, fmt.Errorf("read links: %w", err)
+		return fmt.Errorf("read links: %w", err)
 	}
 	defer rows.Close()
-	var out []denseEdge
+	types := map[string]string{} // one copy of each type name
+	var src, dst int64
+	var raw []byte
 	for rows.Next() {
-		var src, dst int64
-		var e denseEdge
-		if err := rows.Scan(&src, &dst, &e.typ, &e.field, &e.seq, &e.line); err != nil {
-			return nil, err
+		if err := rows.Scan(&src, &dst, &raw); err != nil {
+			return err
+		}
+		typ, ok := types[string(raw)]
+		if !ok {
+			typ = string(raw)
+			types[typ] = typ
 		}
 		s, ok1 := a.pos[src]
 		d, ok2 := a.pos[dst]
-		if !ok1 || !ok2 {
-			continue
+		if ok1 && ok2 {
+			fn(s, d, typ)
 		}
-		e.src, e.dst = s, d
-		out = append(out, e)
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 type unionFind struct{ parent, rank []int32 }

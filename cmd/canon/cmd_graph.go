@@ -353,21 +353,36 @@ func graphExportCommand(e *env) *cli.Command {
 				return err
 			}
 			defer s.Close()
-			sg, err := graph.New(s.Store).Subgraph(c.Context, graph.ExportOptions{
+			opt := graph.ExportOptions{
 				Roots: c.StringSlice("root"), Depth: c.Int("depth"), Edges: graph.ParseEdges(c.String("edges")), Direction: dir,
-			})
-			if err != nil {
-				return graphError(err)
 			}
-			return writeExport(c, e, sg, format)
+			return writeExport(c, e, graph.New(s.Store), opt, format)
 		},
 	}
 }
 
-func writeExport(c *cli.Context, e *env, sg *graph.Subgraph, format string) error {
+// writeExport runs an export into files written atomically (jsonl, or
+// --out) or onto stdout.
+func writeExport(c *cli.Context, e *env, g *graph.Graph, opt graph.ExportOptions, format string) error {
 	out := c.String("out")
-	summary := map[string]any{"format": format, "nodes": len(sg.Nodes), "edges": len(sg.Edges), "capped": sg.Capped}
-	if format == "jsonl" {
+	var files []*renameio.PendingFile
+	defer func() {
+		for _, f := range files {
+			f.Cleanup()
+		}
+	}()
+	create := func(path string) (io.Writer, error) {
+		f, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644), renameio.WithExistingPermissions())
+		if err != nil {
+			return nil, fmt.Errorf("write %s: %w", path, err)
+		}
+		files = append(files, f)
+		return f, nil
+	}
+	var sink graph.Sink
+	var paths []string
+	switch {
+	case format == "jsonl":
 		dir := out
 		if dir == "" {
 			dir = "."
@@ -375,61 +390,69 @@ func writeExport(c *cli.Context, e *env, sg *graph.Subgraph, format string) erro
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("create %s: %w", dir, err)
 		}
-		nodesPath, edgesPath := filepath.Join(dir, "graph_nodes.jsonl"), filepath.Join(dir, "graph_edges.jsonl")
-		nf, err := renameio.NewPendingFile(nodesPath)
+		paths = []string{filepath.Join(dir, "graph_nodes.jsonl"), filepath.Join(dir, "graph_edges.jsonl")}
+		nw, err := create(paths[0])
 		if err != nil {
 			return err
 		}
-		defer nf.Cleanup()
-		ef, err := renameio.NewPendingFile(edgesPath)
+		ew, err := create(paths[1])
 		if err != nil {
 			return err
 		}
-		defer ef.Cleanup()
-		if err := sg.WriteJSONL(nf, ef); err != nil {
+		sink = graph.JSONL(nw, ew)
+	default:
+		w := e.stdout
+		if out != "" {
+			paths = []string{out}
+			f, err := create(out)
+			if err != nil {
+				return err
+			}
+			w = f
+		}
+		switch {
+		case out == "" && c.Bool("json"):
+			sink = graph.JSON(w)
+		case format == "mermaid":
+			sink = graph.Mermaid(w)
+		default:
+			sink = graph.DOT(w)
+		}
+	}
+	res, err := g.Export(c.Context, opt, sink)
+	if err != nil {
+		return graphError(err)
+	}
+	for _, f := range files {
+		if err := f.CloseAtomicallyReplace(); err != nil {
 			return err
 		}
-		if err := nf.CloseAtomicallyReplace(); err != nil {
-			return err
-		}
-		if err := ef.CloseAtomicallyReplace(); err != nil {
-			return err
-		}
-		if c.Bool("json") {
-			summary["files"] = []string{filepath.ToSlash(nodesPath), filepath.ToSlash(edgesPath)}
-			return writeJSON(e.stdout, summary)
-		}
-		fmt.Fprintf(e.stdout, "wrote %s (%s) and %s (%s)\n", filepath.ToSlash(nodesPath), plural(len(sg.Nodes), "node"),
-			filepath.ToSlash(edgesPath), plural(len(sg.Edges), "edge"))
+	}
+	if len(paths) == 0 {
 		return nil
 	}
-	write := sg.WriteDOT
-	if format == "mermaid" {
-		write = sg.WriteMermaid
-	}
-	if out == "" {
-		if c.Bool("json") {
-			return writeJSON(e.stdout, sg)
-		}
-		return write(e.stdout)
-	}
-	f, err := renameio.NewPendingFile(out)
-	if err != nil {
-		return err
-	}
-	defer f.Cleanup()
-	if err := write(f); err != nil {
-		return err
-	}
-	if err := f.CloseAtomicallyReplace(); err != nil {
-		return err
+	for i := range paths {
+		paths[i] = filepath.ToSlash(paths[i])
 	}
 	if c.Bool("json") {
-		summary["files"] = []string{filepath.ToSlash(out)}
-		return writeJSON(e.stdout, summary)
+		return writeJSON(e.stdout, exportJSON{Format: format, Files: paths, Exported: res})
 	}
-	fmt.Fprintf(e.stdout, "wrote %s (%s, %s)\n", filepath.ToSlash(out), plural(len(sg.Nodes), "node"), plural(len(sg.Edges), "edge"))
+	if format == "jsonl" {
+		fmt.Fprintf(e.stdout, "wrote %s (%s) and %s (%s)\n", paths[0], plural(res.Nodes, "node"), paths[1], plural(res.Edges, "edge"))
+	} else {
+		fmt.Fprintf(e.stdout, "wrote %s (%s, %s)\n", paths[0], plural(res.Nodes, "node"), plural(res.Edges, "edge"))
+	}
+	if res.Capped {
+		fmt.Fprintln(e.stdout, "the expansion from --root stopped at 10,000 nodes")
+	}
 	return nil
+}
+
+// exportJSON is the --json summary of an export written to files.
+type exportJSON struct {
+	Format string   `json:"format"`
+	Files  []string `json:"files"`
+	*graph.Exported
 }
 
 func contextCommand(e *env) *cli.Command {
