@@ -20,13 +20,18 @@ import (
 // Flags shared by the commands that expand from seeds. Their defaults come
 // from the context section of the configuration, so a flag only overrides
 // when it is given.
-func expandFlags() []cli.Flag {
+// With capsFromConfig false (graph neighbors), the caps default to none.
+func expandFlags(capsFromConfig bool) []cli.Flag {
+	perNode, nodes := "context.max_per_node, 8", "context.max_nodes, 40"
+	if !capsFromConfig {
+		perNode, nodes = "no cap", "no cap"
+	}
 	return []cli.Flag{
-		&cli.IntFlag{Name: "depth", Usage: "hops from the seeds (default from the configuration's context.depth)"},
-		&cli.StringFlag{Name: "edges", Usage: "edge types to follow, comma-separated: `TYPES` such as parent,blocks,decision_ref (default: context.edges)"},
-		&cli.StringFlag{Name: "direction", Usage: "follow edges `out`, in or both (default: context.direction)"},
-		&cli.IntFlag{Name: "max-per-node", Usage: "new neighbours one node may add, `N` (0: no cap)"},
-		&cli.IntFlag{Name: "max-nodes", Usage: "nodes in the result, seeds included, `N`"},
+		&cli.IntFlag{Name: "depth", Usage: "hops from the seeds, `K`", DefaultText: "context.depth, 1"},
+		&cli.StringFlag{Name: "edges", Usage: "edge types to follow, comma-separated `TYPES` such as parent,blocks,decision_ref", DefaultText: "context.edges, all"},
+		&cli.StringFlag{Name: "direction", Usage: "follow edges `out`, in or both", DefaultText: "context.direction, both"},
+		&cli.IntFlag{Name: "max-per-node", Usage: "new neighbours one node may add, `N` (0: no cap)", DefaultText: perNode},
+		&cli.IntFlag{Name: "max-nodes", Usage: "nodes in the result, seeds included, `N` (0: no cap)", DefaultText: nodes},
 	}
 }
 
@@ -103,7 +108,7 @@ func graphNeighborsCommand(e *env) *cli.Command {
 		Aliases:   []string{"neighbours"},
 		Usage:     "list the documents within --depth hops of one, breadth first",
 		ArgsUsage: "ID",
-		Flags:     append(expandFlags(), jsonFlag),
+		Flags:     append(expandFlags(false), jsonFlag),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return fail(2, "graph neighbors needs one document; for example canon graph neighbors KB-TSK-0007 --depth 2")
@@ -462,10 +467,10 @@ func contextCommand(e *env) *cli.Command {
 		ArgsUsage: "[QUERY]",
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "seed", Usage: "start from document `ID` too (repeatable)"},
-			&cli.IntFlag{Name: "budget", Usage: "size of the pack in estimated `TOKENS` (ceil(characters/4); default: context.budget)"},
+			&cli.IntFlag{Name: "budget", Usage: "size of the pack in estimated `TOKENS`, ceil(characters/4) (0: no limit)", DefaultText: "context.budget, 4000"},
 			&cli.StringFlag{Name: "format", Value: "md", Usage: "`md` (Markdown for a prompt) or json (see docs/context-pack.md)"},
 			jsonFlag,
-		}, expandFlags()...),
+		}, expandFlags(true)...),
 		Action: func(c *cli.Context) error {
 			q := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
 			seeds := c.StringSlice("seed")
