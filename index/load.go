@@ -158,11 +158,16 @@ func humanBytes(n int64) string {
 // so what is written next does not depend on scheduling. It stops at the
 // first error fn returns or when ctx is done.
 func (l *Loader) LoadAll(ctx context.Context, files []FileInfo, fn func(*Loaded) error) error {
-	workers := runtime.GOMAXPROCS(0)
+	// One core stays with the consumer: in a build it writes SQLite, the
+	// longest chain, and a third busy thread on two cores only slows it.
+	workers := runtime.GOMAXPROCS(0) - 1
+	if workers < 1 {
+		workers = 1
+	}
 	if workers > len(files) {
 		workers = len(files)
 	}
-	if workers <= 1 {
+	if len(files) <= 1 {
 		for _, fi := range files {
 			if err := ctx.Err(); err != nil {
 				return err

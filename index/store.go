@@ -46,6 +46,21 @@ func (e *LockedError) Error() string {
 
 func (e *LockedError) Unwrap() error { return ErrLocked }
 
+// driverName is go-sqlite3 with a connect hook: every connection keeps
+// temporary data (statement journals, sorts) in memory. On disk, the
+// statement journals of a full build alone were 90,000 writes at 10k
+// documents.
+const driverName = "sqlite3_canon"
+
+func init() {
+	sql.Register(driverName, &sqlite3.SQLiteDriver{
+		ConnectHook: func(c *sqlite3.SQLiteConn) error {
+			_, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil)
+			return err
+		},
+	})
+}
+
 // Open opens (creating if needed) the index database at path and brings its
 // schema to SchemaVersion. needsBuild is true when the content tables were
 // (re)created and hold nothing yet.
@@ -54,7 +69,7 @@ func Open(path string) (s *Store, needsBuild bool, err error) {
 		return nil, false, fmt.Errorf("create index folder: %w", err)
 	}
 	dsn := "file:" + path + "?_busy_timeout=10000&_journal_mode=WAL&_foreign_keys=on&_synchronous=NORMAL&_txlock=immediate&cache=private"
-	db, err := sql.Open("sqlite3", dsn)
+	db, err := sql.Open(driverName, dsn)
 	if err != nil {
 		return nil, false, fmt.Errorf("open index: %w", err)
 	}

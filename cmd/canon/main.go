@@ -4,9 +4,25 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"runtime/pprof"
 )
 
 func main() {
+	// CANON_CPUPROFILE=FILE writes a CPU profile of this run, for
+	// performance reports.
+	if p := os.Getenv("CANON_CPUPROFILE"); p != "" {
+		f, err := os.Create(p)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "canon: error: cannot write the CPU profile: %v\n", err)
+			os.Exit(1)
+		}
+		pprof.StartCPUProfile(f)
+		code := run(os.Args, os.Stdout, os.Stderr)
+		pprof.StopCPUProfile()
+		f.Close()
+		os.Exit(code)
+	}
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
