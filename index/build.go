@@ -182,14 +182,18 @@ func (s *Store) Preview(ctx context.Context, b *Batch, fn func(q Querier, ch *Ch
 	return fn(tx, ch)
 }
 
-func (w *writer) stored(path string) (*storedDoc, error) {
-	d := &storedDoc{path: path}
-	err := w.tx.QueryRow(`SELECT id, ident, uid, key, natural_key, oid FROM docs WHERE path = ?`, path).
-		Scan(&d.id, &d.ident, &d.uid, &d.key, &d.natural, &d.oid)
-	if err == sql.ErrNoRows {
-		return nil, nil
-	}
-	return d, err
+// storedAll reads what the index holds of the given paths.
+func (w *writer) storedAll(paths []string) (map[string]*storedDoc, error) {
+	out := map[string]*storedDoc{}
+	err := w.queryIn(`SELECT id, path, ident, uid, key, natural_key, oid FROM docs WHERE path IN (%s)`, anys(paths), func(rows *sql.Rows) error {
+		d := &storedDoc{}
+		if err := rows.Scan(&d.id, &d.path, &d.ident, &d.uid, &d.key, &d.natural, &d.oid); err != nil {
+			return err
+		}
+		out[d.path] = d
+		return nil
+	})
+	return out, err
 }
 
 func (w *writer) apply(b *Batch, ch *Changes) error {
@@ -218,23 +222,27 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 		d        *storedDoc
 		modified bool
 	}
+	var paths []string
+	paths = append(paths, b.Deletes...)
+	for _, ld := range b.Upserts {
+		paths = append(paths, ld.Path)
+	}
+	for _, r := range b.Renames {
+		paths = append(paths, r.From)
+	}
+	storedDocs, err := w.storedAll(paths)
+	if err != nil {
+		return err
+	}
 	var deletes []pendingDelete
 	for _, p := range b.Deletes {
-		d, err := w.stored(p)
-		if err != nil {
-			return err
-		}
-		if d != nil {
+		if d := storedDocs[p]; d != nil {
 			noteOld(d)
 			deletes = append(deletes, pendingDelete{d: d})
 		}
 	}
 	for _, ld := range b.Upserts {
-		d, err := w.stored(ld.Path)
-		if err != nil {
-			return err
-		}
-		if d != nil {
+		if d := storedDocs[ld.Path]; d != nil {
 			noteOld(d)
 			deletes = append(deletes, pendingDelete{d: d, modified: true})
 		}
@@ -244,10 +252,7 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 	}
 	var renames []*storedDoc
 	for _, r := range b.Renames {
-		d, err := w.stored(r.From)
-		if err != nil {
-			return err
-		}
+		d := storedDocs[r.From]
 		if d == nil {
 			continue
 		}
@@ -275,13 +280,15 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 			return err
 		}
 	}
+	delIDs := make([]int64, 0, len(deletes))
 	for _, del := range deletes {
-		if err := w.deleteDoc(del.d.id); err != nil {
-			return fmt.Errorf("remove %s: %w", del.d.path, err)
-		}
+		delIDs = append(delIDs, del.d.id)
 		if !del.modified {
 			ch.Deleted = append(ch.Deleted, del.d.path)
 		}
+	}
+	if err := w.deleteDocs(delIDs); err != nil {
+		return fmt.Errorf("remove documents: %w", err)
 	}
 	for i, r := range b.Renames {
 		if i >= len(renames) || renames[i] == nil {
@@ -330,10 +337,8 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 
 	// Links that may now point elsewhere: by match key, and every link of
 	// the new documents (already pending).
-	for _, m := range matchList {
-		if _, err := w.tx.Exec(`UPDATE links SET dst = NULL, status = '' WHERE match = ? AND status <> ''`, m); err != nil {
-			return err
-		}
+	if err := w.execIn(`UPDATE links SET dst = NULL, status = '' WHERE match IN (%s) AND status <> ''`, anys(matchList)); err != nil {
+		return err
 	}
 	if err := w.finish(w); err != nil {
 		return err
@@ -378,20 +383,16 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 		changedKeys[k] = true
 	}
 	// Documents whose key changed because a twin came or went.
-	for nk := range affectedNatural {
-		rows, err := w.tx.Query(`SELECT key FROM docs WHERE natural_key = ?`, nk)
-		if err != nil {
+	err = w.queryIn(`SELECT key FROM docs WHERE natural_key IN (%s)`, anys(sortedKeys(affectedNatural)), func(rows *sql.Rows) error {
+		var k string
+		if err := rows.Scan(&k); err != nil {
 			return err
 		}
-		for rows.Next() {
-			var k string
-			if err := rows.Scan(&k); err != nil {
-				rows.Close()
-				return err
-			}
-			changedKeys[k] = true
-		}
-		rows.Close()
+		changedKeys[k] = true
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	ch.Keys = sortedKeys(changedKeys)
 	sort.Strings(ch.Added)
@@ -463,22 +464,13 @@ func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
 // linkSources lists the documents holding a link with one of the match keys.
 func (w *writer) linkSources(matches []string) ([]int64, error) {
 	var out []int64
-	for _, m := range matches {
-		rows, err := w.tx.Query(`SELECT DISTINCT src FROM links WHERE match = ?`, m)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out = append(out, id)
-		}
-		rows.Close()
-	}
-	return out, nil
+	err := w.queryIn(`SELECT DISTINCT src FROM links WHERE match IN (%s)`, anys(matches), func(rows *sql.Rows) error {
+		var id int64
+		err := rows.Scan(&id)
+		out = append(out, id)
+		return err
+	})
+	return out, err
 }
 
 // edge is a resolved edge by node keys, which survive a document being
@@ -489,45 +481,36 @@ type edge struct {
 
 // edgeSnapshot counts the resolved outgoing edges of the given documents.
 func (w *writer) edgeSnapshot(ids []int64) (map[edge]int, error) {
-	out := map[edge]int{}
 	seen := map[int64]bool{}
+	var uniq []int64
 	for _, id := range ids {
-		if seen[id] {
-			continue
+		if !seen[id] {
+			seen[id] = true
+			uniq = append(uniq, id)
 		}
-		seen[id] = true
-		rows, err := w.tx.Query(`SELECT s.key, l.type, d.key FROM links l JOIN docs s ON s.id = l.src
-			JOIN docs d ON d.id = l.dst WHERE l.src = ? AND l.status = 'ok'`, id)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var e edge
-			if err := rows.Scan(&e.src, &e.typ, &e.dst); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[e]++
-		}
-		rows.Close()
 	}
-	return out, nil
+	out := map[edge]int{}
+	err := w.queryIn(`SELECT s.key, l.type, d.key FROM links l JOIN docs s ON s.id = l.src
+		JOIN docs d ON d.id = l.dst WHERE l.src IN (%s) AND l.status = 'ok'`, anys(uniq), func(rows *sql.Rows) error {
+		var e edge
+		if err := rows.Scan(&e.src, &e.typ, &e.dst); err != nil {
+			return err
+		}
+		out[e]++
+		return nil
+	})
+	return out, err
 }
 
 func (w *writer) keysOf(ids []int64) ([]string, error) {
 	var out []string
-	for _, id := range ids {
+	err := w.queryIn(`SELECT key FROM docs WHERE id IN (%s)`, anys(ids), func(rows *sql.Rows) error {
 		var k string
-		err := w.tx.QueryRow(`SELECT key FROM docs WHERE id = ?`, id).Scan(&k)
-		if err == sql.ErrNoRows {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
+		err := rows.Scan(&k)
 		out = append(out, k)
-	}
-	return out, nil
+		return err
+	})
+	return out, err
 }
 
 func sortedKeys(m map[string]bool) []string {

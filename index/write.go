@@ -100,7 +100,7 @@ type writer struct {
 	pending            []pendingLink
 	mem                memAliases // the batch's aliases, when resolving from memory
 
-	updLink, delFTS, delDoc, delSkip, aliasQuery *sql.Stmt
+	updLink, delSkip, aliasQuery *sql.Stmt
 }
 
 // newWriter prepares a writer. Row ids are handed out from the current
@@ -131,8 +131,6 @@ func newWriter(tx *sql.Tx) (*writer, error) {
 		sql string
 	}{
 		{&w.updLink, `UPDATE links SET dst = ?, status = ? WHERE id = ?`},
-		{&w.delFTS, `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc = ?)`},
-		{&w.delDoc, `DELETE FROM docs WHERE id = ?`},
 		{&w.delSkip, `DELETE FROM skipped WHERE path = ?`},
 		{&w.aliasQuery, `SELECT a.doc, d.uid FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term = ? ORDER BY a.doc`},
 	}
@@ -151,7 +149,7 @@ func (w *writer) close() {
 	for _, b := range []*bulk{w.docs, w.aliases, w.chunks, w.fts, w.probs, w.skips, w.links} {
 		b.close()
 	}
-	for _, st := range []*sql.Stmt{w.updLink, w.delFTS, w.delDoc, w.delSkip, w.aliasQuery} {
+	for _, st := range []*sql.Stmt{w.updLink, w.delSkip, w.aliasQuery} {
 		if st != nil {
 			st.Close()
 		}
@@ -278,6 +276,19 @@ func (w *writer) finish(src aliasSource) error {
 	if err := w.flushDocs(); err != nil {
 		return err
 	}
+	if src == aliasSource(w) {
+		terms := map[string]bool{}
+		for i := range w.pending {
+			for _, t := range w.pending[i].l.plan {
+				terms[t] = true
+			}
+		}
+		mem, err := w.prefetchAliases(terms)
+		if err != nil {
+			return err
+		}
+		src = mem
+	}
 	for i := range w.pending {
 		p := &w.pending[i]
 		dst, status, err := resolve(&p.l, src)
@@ -297,14 +308,13 @@ func (w *writer) finish(src aliasSource) error {
 	return w.links.flush()
 }
 
-// deleteDoc removes a document and everything derived from it. Incoming
+// deleteDocs removes documents and everything derived from them. Incoming
 // links keep their rows; the caller re-resolves them.
-func (w *writer) deleteDoc(id int64) error {
-	if _, err := w.delFTS.Exec(id); err != nil {
+func (w *writer) deleteDocs(ids []int64) error {
+	if err := w.execIn(`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc IN (%s))`, anys(ids)); err != nil {
 		return err
 	}
-	_, err := w.delDoc.Exec(id)
-	return err
+	return w.execIn(`DELETE FROM docs WHERE id IN (%s)`, anys(ids))
 }
 
 // resolveMarked resolves again every stored link marked pending (status
@@ -332,10 +342,22 @@ func (w *writer) resolveMarked() error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	for _, m := range todo {
-		l := link{form: m.form, raw: m.raw}
-		plan(&l, m.path)
-		dst, status, err := resolve(&l, w)
+	planned := make([]link, len(todo))
+	terms := map[string]bool{}
+	for i, m := range todo {
+		planned[i] = link{form: m.form, raw: m.raw}
+		plan(&planned[i], m.path)
+		for _, t := range planned[i].plan {
+			terms[t] = true
+		}
+	}
+	mem, err := w.prefetchAliases(terms)
+	if err != nil {
+		return err
+	}
+	for i, m := range todo {
+		l := planned[i]
+		dst, status, err := resolve(&l, mem)
 		if err != nil {
 			return err
 		}
@@ -354,16 +376,10 @@ func (w *writer) resolveMarked() error {
 // path as key, and every other one its natural key, for the given natural
 // keys.
 func (w *writer) rekey(naturalKeys []string) error {
-	for _, nk := range naturalKeys {
-		_, err := w.tx.Exec(`UPDATE docs SET key = CASE
-			WHEN (SELECT count(*) FROM docs d2 WHERE d2.natural_key = docs.natural_key) > 1 THEN path
-			ELSE natural_key END
-			WHERE natural_key = ?`, nk)
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.execIn(`UPDATE docs SET key = CASE
+		WHEN (SELECT count(*) FROM docs d2 WHERE d2.natural_key = docs.natural_key) > 1 THEN path
+		ELSE natural_key END
+		WHERE natural_key IN (%s)`, anys(naturalKeys))
 }
 
 // rekeyAll does rekey for every document; a full build starts with every key
