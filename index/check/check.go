@@ -59,7 +59,7 @@ type doc struct {
 	id                          int64
 	path, key, ident, uid, kind string
 	typ                         string
-	fm                          map[string]any
+	fm                          map[string]json.RawMessage
 	pos                         map[string][2]int
 	disables                    []markdown.Disable
 	linksOnly                   bool
@@ -77,6 +77,10 @@ type checker struct {
 	// disables of documents outside the checked set, loaded when a finding
 	// lands in one (duplicate ids are reported at every location).
 	otherDisables map[string][]markdown.Disable
+	patterns      map[string]*regexp.Regexp
+	// inverse holds, when many documents are checked, every resolved
+	// blocks/blocked_by edge as "src dst type", loaded at once.
+	inverse map[string]bool
 }
 
 // Run checks and returns the findings, sorted, with severities from the
@@ -146,6 +150,20 @@ func (c *checker) load() error {
 		c.byID[d.id] = d
 	}
 	return rows.Err()
+}
+
+// value decodes one top-level frontmatter value (the rest stays raw:
+// decoding every document's whole frontmatter was a quarter of check --all).
+func (d *doc) value(field string) (any, bool) {
+	raw, ok := d.fm[field]
+	if !ok {
+		return nil, false
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, false
+	}
+	return v, true
 }
 
 func placeholders(n int) string {
@@ -223,7 +241,7 @@ func (c *checker) fields() error {
 			c.schema(d, &schema)
 		}
 		for _, f := range ck.Dates {
-			v, ok := d.fm[f]
+			v, ok := d.value(f)
 			if !ok || v == nil {
 				continue
 			}
@@ -248,7 +266,7 @@ func (c *checker) addAt(d *doc, field, rule, msg string) {
 
 func (c *checker) schema(d *doc, s *config.Schema) {
 	for _, f := range s.Required {
-		v, ok := d.fm[f]
+		v, ok := d.value(f)
 		if !ok || v == nil || v == "" {
 			c.add(d.path, 1, 1, "required-field", fmt.Sprintf("%s needs %s; add %s: to the frontmatter", article(d.kind), f, f))
 		}
@@ -260,12 +278,25 @@ func (c *checker) schema(d *doc, s *config.Schema) {
 	c.enum(d, stateField, s.States)
 	c.enum(d, "priority", s.Priorities)
 	if s.IDPattern != "" && d.ident != "" {
-		re, err := regexp.Compile(s.IDPattern)
+		re, err := c.regexp(s.IDPattern)
 		if err == nil && !re.MatchString(d.ident) {
 			c.add(d.path, d.identLine, idCol(d), "id-format",
 				fmt.Sprintf("id %s does not match %s, the pattern for %s; rename it, or change check.schemas.%s.id_pattern", d.ident, s.IDPattern, article(d.kind), d.kind))
 		}
 	}
+}
+
+// regexp compiles a pattern once per run.
+func (c *checker) regexp(pattern string) (*regexp.Regexp, error) {
+	if re, ok := c.patterns[pattern]; ok {
+		return re, nil
+	}
+	re, err := regexp.Compile(pattern)
+	if c.patterns == nil {
+		c.patterns = map[string]*regexp.Regexp{}
+	}
+	c.patterns[pattern] = re
+	return re, err
 }
 
 func idCol(d *doc) int {
@@ -276,7 +307,7 @@ func idCol(d *doc) int {
 }
 
 func (c *checker) enum(d *doc, field string, allowed []string) {
-	v, ok := d.fm[field]
+	v, ok := d.value(field)
 	if !ok || v == nil || len(allowed) == 0 {
 		return
 	}
@@ -331,61 +362,88 @@ func badDate(s string) string {
 }
 
 // duplicates reports every location of an id or uid a checked document
-// shares with another.
+// shares with another. One grouped query per batch of values finds the
+// shared ones; only those are looked up further.
 func (c *checker) duplicates() error {
-	seen := map[string]bool{}
-	for _, d := range c.full() {
-		for _, dim := range []struct {
-			col, lineCol, val, rule, what string
-		}{
-			{"ident", "ident_line", d.ident, "duplicate-id", "id"},
-			{"uid", "uid_line", d.uid, "duplicate-uid", "uid"},
-		} {
-			if dim.val == "" || seen[dim.what+"\x00"+dim.val] {
-				continue
+	for _, dim := range []struct{ col, lineCol, rule, what string }{
+		{"ident", "ident_line", "duplicate-id", "id"},
+		{"uid", "uid_line", "duplicate-uid", "uid"},
+	} {
+		var vals []any
+		seen := map[string]bool{}
+		for _, d := range c.full() {
+			v := d.ident
+			if dim.what == "uid" {
+				v = d.uid
 			}
-			seen[dim.what+"\x00"+dim.val] = true
-			rows, err := c.q.QueryContext(c.ctx, `SELECT path, `+dim.lineCol+`, fm_pos FROM docs WHERE `+dim.col+` = ? ORDER BY path`, dim.val)
+			if v != "" && !seen[v] {
+				seen[v] = true
+				vals = append(vals, v)
+			}
+		}
+		var shared []string
+		for start := 0; start < len(vals); start += 500 {
+			part := vals[start:min(start+500, len(vals))]
+			rows, err := c.q.QueryContext(c.ctx, `SELECT `+dim.col+` FROM docs WHERE `+dim.col+` IN (`+placeholders(len(part))+`)
+				GROUP BY `+dim.col+` HAVING count(*) > 1 ORDER BY 1`, part...)
 			if err != nil {
 				return err
 			}
-			type loc struct {
-				path string
-				line int
-				col  int
-			}
-			var locs []loc
 			for rows.Next() {
-				var l loc
-				var pos string
-				if err := rows.Scan(&l.path, &l.line, &pos); err != nil {
+				var v string
+				if err := rows.Scan(&v); err != nil {
 					rows.Close()
 					return err
 				}
-				var pm map[string][2]int
-				json.Unmarshal([]byte(pos), &pm)
-				l.col = pm[dim.what][1]
-				locs = append(locs, l)
+				shared = append(shared, v)
 			}
 			rows.Close()
-			if len(locs) < 2 {
-				continue
-			}
-			for i, l := range locs {
-				var others []string
-				for j, o := range locs {
-					if j != i {
-						others = append(others, o.path)
-					}
-				}
-				msg := fmt.Sprintf("id %s is also used by %s; give one of them a new id (meanwhile references can say %s@uidprefix)",
-					dim.val, strings.Join(others, ", "), dim.val)
-				if dim.what == "uid" {
-					msg = fmt.Sprintf("uid %s is also used by %s; a uid must be unique, give one of them a new one", dim.val, strings.Join(others, ", "))
-				}
-				c.add(l.path, l.line, l.col, dim.rule, msg)
+		}
+		for _, v := range shared {
+			if err := c.duplicate(dim.col, dim.lineCol, dim.rule, dim.what, v); err != nil {
+				return err
 			}
 		}
+	}
+	return nil
+}
+
+func (c *checker) duplicate(col, lineCol, rule, what, val string) error {
+	rows, err := c.q.QueryContext(c.ctx, `SELECT path, `+lineCol+`, fm_pos FROM docs WHERE `+col+` = ? ORDER BY path`, val)
+	if err != nil {
+		return err
+	}
+	type loc struct {
+		path      string
+		line, col int
+	}
+	var locs []loc
+	for rows.Next() {
+		var l loc
+		var pos string
+		if err := rows.Scan(&l.path, &l.line, &pos); err != nil {
+			rows.Close()
+			return err
+		}
+		var pm map[string][2]int
+		json.Unmarshal([]byte(pos), &pm)
+		l.col = pm[what][1]
+		locs = append(locs, l)
+	}
+	rows.Close()
+	for i, l := range locs {
+		var others []string
+		for j, o := range locs {
+			if j != i {
+				others = append(others, o.path)
+			}
+		}
+		msg := fmt.Sprintf("id %s is also used by %s; give one of them a new id (meanwhile references can say %s@uidprefix)",
+			val, strings.Join(others, ", "), val)
+		if what == "uid" {
+			msg = fmt.Sprintf("uid %s is also used by %s; a uid must be unique, give one of them a new one", val, strings.Join(others, ", "))
+		}
+		c.add(l.path, l.line, l.col, rule, msg)
 	}
 	return nil
 }

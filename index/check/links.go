@@ -1,6 +1,8 @@
 package check
 
 import (
+	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -202,22 +204,27 @@ func (c *checker) anchors(ls []*lnk) error {
 		targets[c.anchorDoc(l)] = true
 	}
 	slugs := map[int64]map[string]bool{}
+	ids := make([]any, 0, len(targets))
 	for id := range targets {
-		rows, err := c.q.QueryContext(c.ctx, `SELECT slug FROM chunks WHERE doc = ? AND slug <> ''`, id)
+		ids = append(ids, id)
+		slugs[id] = map[string]bool{}
+	}
+	for start := 0; start < len(ids); start += 500 {
+		part := ids[start:min(start+500, len(ids))]
+		rows, err := c.q.QueryContext(c.ctx, `SELECT doc, slug FROM chunks WHERE doc IN (`+placeholders(len(part))+`) AND slug <> ''`, part...)
 		if err != nil {
 			return err
 		}
-		set := map[string]bool{}
 		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
+			var id int64
+			var slug string
+			if err := rows.Scan(&id, &slug); err != nil {
 				rows.Close()
 				return err
 			}
-			set[s] = true
+			slugs[id][slug] = true
 		}
 		rows.Close()
-		slugs[id] = set
 	}
 	for _, l := range ls {
 		set := slugs[c.anchorDoc(l)]
@@ -316,19 +323,45 @@ func contains(list []string, s string) bool {
 // the other way round).
 func (c *checker) symmetry(l *lnk) {
 	inverse := map[string]string{"blocks": "blocked_by", "blocked_by": "blocks"}[l.typ]
+	if !c.hasEdge(l.dst, l.src.id, inverse) {
+		c.add(l.src.path, l.line, l.col, "asymmetric-block", fmt.Sprintf("%s %s %s, but %s does not list %s in %s; add it there",
+			l.src.displayID, strings.ReplaceAll(l.typ, "_", " "), l.dstID, l.dstID, l.src.displayID, inverse))
+	}
+}
+
+// hasEdge reports a resolved edge src -type-> dst: from a set of every
+// blocking edge when many documents are checked, else by one query.
+func (c *checker) hasEdge(src, dst int64, typ string) bool {
+	if len(c.docs) >= 200 && c.inverse == nil {
+		c.inverse = map[string]bool{}
+		rows, err := c.q.QueryContext(c.ctx, `SELECT src, dst, type FROM links WHERE type IN ('blocks', 'blocked_by') AND status = 'ok'`)
+		if err == nil {
+			for rows.Next() {
+				var s, d int64
+				var t string
+				if rows.Scan(&s, &d, &t) == nil {
+					c.inverse[fmt.Sprint(s, " ", d, " ", t)] = true
+				}
+			}
+			rows.Close()
+		}
+	}
+	if c.inverse != nil {
+		return c.inverse[fmt.Sprint(src, " ", dst, " ", typ)]
+	}
 	var n int
 	err := c.q.QueryRowContext(c.ctx, `SELECT count(*) FROM links WHERE src = ? AND dst = ? AND type = ? AND status = 'ok'`,
-		l.dst, l.src.id, inverse).Scan(&n)
-	if err != nil || n > 0 {
-		return
-	}
-	c.add(l.src.path, l.line, l.col, "asymmetric-block", fmt.Sprintf("%s %s %s, but %s does not list %s in %s; add it there",
-		l.src.displayID, strings.ReplaceAll(l.typ, "_", " "), l.dstID, l.dstID, l.src.displayID, inverse))
+		src, dst, typ).Scan(&n)
+	return err != nil || n > 0
 }
 
 // cycles follows each checked document's parent chain and reports a loop
 // once, at the parent field of the checked document.
 func (c *checker) cycles(all []*lnk) error {
+	parents, err := c.parentMap(all)
+	if err != nil {
+		return err
+	}
 	for _, l := range all {
 		if l.typ != "parent" || l.status != index.StatusOK || l.form != index.FormRef || l.src.linksOnly {
 			continue
@@ -345,22 +378,83 @@ func (c *checker) cycles(all []*lnk) error {
 				break
 			}
 			seen[cur] = true
-			var next int64
-			var nextID, nextPath string
-			err := c.q.QueryRowContext(c.ctx, `SELECT coalesce(l.dst, 0), coalesce(d.ident, ''), coalesce(d.path, '') FROM links l
-				LEFT JOIN docs d ON d.id = l.dst WHERE l.src = ? AND l.type = 'parent' AND l.status = 'ok' ORDER BY l.seq LIMIT 1`, cur).
-				Scan(&next, &nextID, &nextPath)
+			next, err := parents.of(cur)
 			if err != nil {
-				break // no parent: the chain ends
+				return err
 			}
-			if nextID == "" {
-				nextID = markdown.Stem(nextPath)
+			if next.id == 0 {
+				break
 			}
-			chain = append(chain, nextID)
-			cur = next
+			chain = append(chain, next.display)
+			cur = next.id
 		}
 	}
 	return nil
+}
+
+type parentRef struct {
+	id      int64
+	display string
+}
+
+// parents answers "what is this document's first parent": from a map of
+// every parent edge when many documents are checked (one query), or one
+// query per step when few are (a commit's handful at 100k documents).
+type parents struct {
+	c   *checker
+	all map[int64]parentRef
+}
+
+func (c *checker) parentMap(all []*lnk) (*parents, error) {
+	p := &parents{c: c}
+	if len(c.docs) < 200 {
+		return p, nil
+	}
+	p.all = map[int64]parentRef{}
+	rows, err := c.q.QueryContext(c.ctx, `SELECT l.src, l.dst, d.ident, d.path FROM links l JOIN docs d ON d.id = l.dst
+		WHERE l.type = 'parent' AND l.status = 'ok' ORDER BY l.src, l.seq`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var src int64
+		var r parentRef
+		var ident, path string
+		if err := rows.Scan(&src, &r.id, &ident, &path); err != nil {
+			return nil, err
+		}
+		if _, ok := p.all[src]; ok {
+			continue
+		}
+		r.display = ident
+		if r.display == "" {
+			r.display = markdown.Stem(path)
+		}
+		p.all[src] = r
+	}
+	return p, rows.Err()
+}
+
+func (p *parents) of(id int64) (parentRef, error) {
+	if p.all != nil {
+		return p.all[id], nil
+	}
+	var r parentRef
+	var ident, path string
+	err := p.c.q.QueryRowContext(p.c.ctx, `SELECT l.dst, d.ident, d.path FROM links l JOIN docs d ON d.id = l.dst
+		WHERE l.src = ? AND l.type = 'parent' AND l.status = 'ok' ORDER BY l.seq LIMIT 1`, id).Scan(&r.id, &ident, &path)
+	if errors.Is(err, sql.ErrNoRows) {
+		return parentRef{}, nil
+	}
+	if err != nil {
+		return parentRef{}, err
+	}
+	r.display = ident
+	if r.display == "" {
+		r.display = markdown.Stem(path)
+	}
+	return r, nil
 }
 
 // article puts "a" or "an" before a kind.
