@@ -95,6 +95,9 @@ const (
 // configuration) — the O(1) check: it reads refs and one meta row, no
 // objects.
 func (s *Session) Behind() (head string, behind bool, err error) {
+	if err := s.Store.Refresh(); err != nil {
+		return "", false, err
+	}
 	head, _, err = s.Repo.Head()
 	if err != nil {
 		return "", false, err

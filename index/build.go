@@ -4,8 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/canon-md/canon/index/markdown"
@@ -18,75 +21,134 @@ type Stats struct {
 	Elapsed   time.Duration
 }
 
-// Rebuild replaces the whole index with the given files, in one transaction:
-// readers see the old index until it commits, and a crash leaves it intact.
-// progress, when not nil, is called after each file.
+// Rebuild replaces the whole index with the given files. It builds a new
+// database beside the live one, without a journal (nobody sees it until it
+// is complete), converts it to WAL and renames it over the live file:
+// readers see the old index until the rename and the new one after, a
+// crash leaves the old one, and the build writes each page once instead of
+// once to the WAL and again at the checkpoint. The caller holds the writer
+// lock. progress, when not nil, is called after each file.
 func (s *Store) Rebuild(ctx context.Context, ld *Loader, files []FileInfo, meta map[string]string, progress func(done int)) (*Stats, error) {
 	start := time.Now()
-	st := &Stats{}
 	// A full build allocates a lot that dies young; collecting less often
-	// saves a tenth of the build's CPU. The memory limit keeps the heap
-	// bounded on large repositories.
+	// saves a tenth of its CPU. The memory limit keeps the heap bounded on
+	// large repositories.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(128 << 20))
-	err := s.Tx(ctx, func(tx *sql.Tx) error {
-		// A page cache that holds the build's working set: with SQLite's
-		// 2 MB default, dirty pages spill to the WAL and are read back many
-		// times over (ten writes per page at 10k documents).
-		if _, err := tx.Exec(`PRAGMA cache_size = -65536`); err != nil {
-			return err
+	tmp := s.path + ".build"
+	removeDB(tmp)
+	st, err := buildInto(ctx, tmp, ld, files, meta, progress)
+	if err != nil {
+		removeDB(tmp)
+		return nil, err
+	}
+	if err := s.swapIn(tmp); err != nil {
+		return nil, fmt.Errorf("put the new index in place: %w", err)
+	}
+	st.Elapsed = time.Since(start)
+	return st, nil
+}
+
+func removeDB(path string) {
+	for _, suffix := range []string{"", "-journal", "-wal", "-shm"} {
+		os.Remove(path + suffix)
+	}
+}
+
+func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, meta map[string]string, progress func(done int)) (*Stats, error) {
+	// No journal and no syncs while building: the file is not the index
+	// until it is renamed; a 64 MB page cache holds the build's working set.
+	db, err := sql.Open(driverName, "file:"+path+"?_journal_mode=OFF&_synchronous=OFF&_foreign_keys=on")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	st := &Stats{}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	for _, q := range []string{`PRAGMA cache_size = -65536`, metaDDL, tableDDL} {
+		if _, err := tx.Exec(q); err != nil {
+			return nil, fmt.Errorf("create index tables: %w", err)
 		}
-		defer tx.Exec(`PRAGMA cache_size = -2000`)
-		if err := recreateContent(tx); err != nil {
-			return fmt.Errorf("reset index tables: %w", err)
+	}
+	w, err := newWriter(tx)
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	w.mem = make(memAliases, len(files)*5)
+	done := 0
+	err = ld.LoadAll(ctx, files, func(l *Loaded) error {
+		done++
+		if progress != nil {
+			progress(done)
 		}
-		w, err := newWriter(tx)
-		if err != nil {
-			return err
+		if l.Doc == nil {
+			st.Skipped++
+		} else {
+			st.Documents++
 		}
-		defer w.close()
-		w.mem = make(memAliases, len(files)*5)
-		done := 0
-		err = ld.LoadAll(ctx, files, func(l *Loaded) error {
-			done++
-			if progress != nil {
-				progress(done)
-			}
-			if l.Doc == nil {
-				st.Skipped++
-			} else {
-				st.Documents++
-			}
-			_, err := w.insertLoaded(l)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		if err := w.finish(w.mem); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(indexDDL); err != nil {
-			return fmt.Errorf("create index: %w", err)
-		}
-		if err := w.rekeyAll(); err != nil {
-			return fmt.Errorf("assign keys: %w", err)
-		}
-		now := time.Now().UTC().Format(time.RFC3339)
-		m := map[string]string{MetaBuiltAt: now, MetaSyncedAt: now}
-		for k, v := range meta {
-			m[k] = v
-		}
-		return setMeta(tx, m)
+		_, err := w.insertLoaded(l)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.db.Exec(`PRAGMA optimize`); err != nil {
+	if err := w.finish(w.mem); err != nil {
 		return nil, err
 	}
-	st.Elapsed = time.Since(start)
-	return st, nil
+	if _, err := tx.Exec(indexDDL); err != nil {
+		return nil, fmt.Errorf("create index: %w", err)
+	}
+	if err := w.rekeyAll(); err != nil {
+		return nil, fmt.Errorf("assign keys: %w", err)
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	m := map[string]string{MetaBuiltAt: now, MetaSyncedAt: now}
+	for k, v := range meta {
+		m[k] = v
+	}
+	if err := setMeta(tx, m); err != nil {
+		return nil, err
+	}
+	if _, err := tx.Exec(`PRAGMA user_version = ` + strconv.Itoa(SchemaVersion)); err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("commit the new index: %w", err)
+	}
+	for _, q := range []string{`PRAGMA optimize`, `PRAGMA journal_mode = WAL`} {
+		if _, err := db.Exec(q); err != nil {
+			return nil, err
+		}
+	}
+	return st, db.Close()
+}
+
+// swapIn renames a complete database over the live one. The live file's WAL
+// and shared-memory files are removed first, so the new file never meets
+// them; processes that still have the old file open keep reading it until
+// they reopen (Refresh).
+func (s *Store) swapIn(tmp string) error {
+	if f, err := os.Open(tmp); err == nil {
+		f.Sync()
+		f.Close()
+	}
+	s.db.SetMaxIdleConns(0) // close this process's connections to the old file
+	os.Remove(s.path + "-wal")
+	os.Remove(s.path + "-shm")
+	err := os.Rename(tmp, s.path)
+	if d, derr := os.Open(filepath.Dir(s.path)); derr == nil {
+		d.Sync()
+		d.Close()
+	}
+	s.db.SetMaxIdleConns(2)
+	s.file, _ = os.Stat(s.path)
+	return err
 }
 
 // Batch is one incremental update.

@@ -20,6 +20,7 @@ type Store struct {
 	db   *sql.DB
 	path string
 	lock *flock.Flock
+	file os.FileInfo // the database file as opened, to notice a rebuild's swap
 }
 
 // Meta keys.
@@ -68,20 +69,50 @@ func Open(path string) (s *Store, needsBuild bool, err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, false, fmt.Errorf("create index folder: %w", err)
 	}
-	dsn := "file:" + path + "?_busy_timeout=10000&_journal_mode=WAL&_foreign_keys=on&_synchronous=NORMAL&_txlock=immediate&cache=private"
-	db, err := sql.Open(driverName, dsn)
-	if err != nil {
-		return nil, false, fmt.Errorf("open index: %w", err)
+	s = &Store{path: path, lock: flock.New(path + ".lock")}
+	if err := s.connect(); err != nil {
+		return nil, false, err
 	}
-	db.SetMaxOpenConns(4)
-	db.SetConnMaxIdleTime(time.Minute)
-	s = &Store{db: db, path: path, lock: flock.New(path + ".lock")}
 	needsBuild, err = s.migrate()
 	if err != nil {
-		db.Close()
+		s.db.Close()
 		return nil, false, err
 	}
 	return s, needsBuild, nil
+}
+
+func (s *Store) connect() error {
+	dsn := "file:" + s.path + "?_busy_timeout=10000&_journal_mode=WAL&_foreign_keys=on&_synchronous=NORMAL&_txlock=immediate&cache=private"
+	db, err := sql.Open(driverName, dsn)
+	if err != nil {
+		return fmt.Errorf("open index: %w", err)
+	}
+	db.SetMaxOpenConns(4)
+	db.SetMaxIdleConns(2)
+	db.SetConnMaxIdleTime(time.Minute)
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return fmt.Errorf("open index: %w", friendly(err, s.path))
+	}
+	s.db = db
+	s.file, _ = os.Stat(s.path)
+	return nil
+}
+
+// Refresh reopens the database when another process's full build has
+// swapped a new file in since this Store opened it; a long-lived process
+// (the watcher) calls it before each sync. It costs one stat.
+func (s *Store) Refresh() error {
+	now, err := os.Stat(s.path)
+	if err != nil || s.file == nil || os.SameFile(now, s.file) {
+		return nil
+	}
+	// The *sql.DB stays the same for everyone holding it; only its
+	// connections, which point at the old file, are dropped.
+	s.db.SetMaxIdleConns(0)
+	s.db.SetMaxIdleConns(2)
+	s.file = now
+	return nil
 }
 
 // Path is the database file.
@@ -191,6 +222,12 @@ func (s *Store) Lock(ctx context.Context, who string, wait time.Duration) (unloc
 		if err != nil {
 			return nil, fmt.Errorf("take index lock: %w", err)
 		}
+	}
+	// Another process may have swapped in a rebuilt file while this one
+	// waited: write to the file that is the index now.
+	if err := s.Refresh(); err != nil {
+		s.lock.Unlock()
+		return nil, err
 	}
 	// Say who holds it, for the message another process prints.
 	f, err := os.OpenFile(s.lock.Path(), os.O_WRONLY|os.O_TRUNC, 0o644)
