@@ -63,16 +63,21 @@ func (w *writer) execIn(query string, vals []any) error {
 // few statements, so that resolving a batch of links needs no query per link.
 func (w *writer) prefetchAliases(terms map[string]bool) (memAliases, error) {
 	m := make(memAliases, len(terms))
-	vals := make([]any, 0, len(terms))
+	want := map[string]bool{}
 	for t := range terms {
+		alias, _ := stored(t)
+		want[alias] = true
+	}
+	vals := make([]any, 0, len(want))
+	for t := range want {
 		m[t] = nil // known: absent unless a row says otherwise
 		vals = append(vals, t)
 	}
-	err := w.queryIn(`SELECT a.term, a.doc, d.uid FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term IN (%s) ORDER BY a.doc`, vals,
+	err := w.queryIn(`SELECT a.term, a.doc, d.uid, d.path FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term IN (%s) ORDER BY a.doc`, vals,
 		func(rows *sql.Rows) error {
 			var t string
 			var d aliasDoc
-			if err := rows.Scan(&t, &d.id, &d.uid); err != nil {
+			if err := rows.Scan(&t, &d.id, &d.uid, &d.path); err != nil {
 				return err
 			}
 			m[t] = append(m[t], d)

@@ -284,7 +284,7 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "uid:" + strings.ToLower(ref)},
 		{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "id:" + strings.ToLower(ref)},
 		{`SELECT ` + docRefCols + ` FROM docs d WHERE d.path = ?`, ref},
-		{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "pathnoext:" + strings.ToLower(trimMD(ref))},
+		{`SELECT ` + docRefCols + ` FROM docs d WHERE lower(d.path) = ?`, strings.ToLower(trimMD(ref)) + ".md"},
 		{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "stem:" + strings.ToLower(markdown.Stem(ref))},
 	}
 	if at := strings.LastIndexByte(ref, '@'); at > 0 {
@@ -583,7 +583,8 @@ func CandidatePaths(ctx context.Context, q Querier, srcPath, form, raw string) (
 	l := link{form: form, raw: raw}
 	plan(&l, srcPath)
 	for _, term := range l.plan {
-		rows, err := q.QueryContext(ctx, `SELECT d.path, d.uid FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term = ? ORDER BY d.path`, term)
+		alias, keep := stored(term)
+		rows, err := q.QueryContext(ctx, `SELECT d.path, d.uid FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term = ? ORDER BY d.path`, alias)
 		if err != nil {
 			return nil, err
 		}
@@ -594,7 +595,7 @@ func CandidatePaths(ctx context.Context, q Querier, srcPath, form, raw string) (
 				rows.Close()
 				return nil, err
 			}
-			if l.uidPrefix == "" || strings.HasPrefix(strings.ToLower(uid), l.uidPrefix) {
+			if (keep == nil || keep(p)) && (l.uidPrefix == "" || strings.HasPrefix(strings.ToLower(uid), l.uidPrefix)) {
 				paths = append(paths, p)
 			}
 		}

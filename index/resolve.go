@@ -51,8 +51,7 @@ func aliasTerms(d docIdentity) []string {
 	if d.ident != "" {
 		terms = append(terms, "id:"+strings.ToLower(d.ident))
 	}
-	terms = append(terms, "path:"+d.path, "pathnoext:"+strings.ToLower(trimMD(d.path)),
-		"stem:"+strings.ToLower(markdown.Stem(d.path)))
+	terms = append(terms, "stem:"+strings.ToLower(markdown.Stem(d.path)))
 	return terms
 }
 
@@ -315,8 +314,39 @@ func joinRepo(base, target string) (string, bool) {
 
 // aliasDoc is a document found under an alias term.
 type aliasDoc struct {
-	id  int64
-	uid string
+	id   int64
+	uid  string
+	path string
+}
+
+// stored turns a lookup term into the alias term that is stored. Path
+// terms are not stored: every path has its file stem, so "path:P" is the
+// documents under the stem of P whose path is P, and "pathnoext:P" those
+// whose lower-cased path without .md is P. That keeps the alias table to
+// three short rows a document.
+func stored(term string) (alias string, keep func(path string) bool) {
+	switch {
+	case strings.HasPrefix(term, "path:"):
+		p := term[len("path:"):]
+		return "stem:" + strings.ToLower(markdown.Stem(p)), func(path string) bool { return path == p }
+	case strings.HasPrefix(term, "pathnoext:"):
+		p := term[len("pathnoext:"):]
+		return "stem:" + strings.ToLower(markdown.Stem(p)), func(path string) bool { return strings.ToLower(trimMD(path)) == p }
+	}
+	return term, nil
+}
+
+func filterDocs(docs []aliasDoc, keep func(string) bool) []aliasDoc {
+	if keep == nil {
+		return docs
+	}
+	var out []aliasDoc
+	for _, d := range docs {
+		if keep(d.path) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // aliasSource looks up alias terms. The full build answers from memory, an
@@ -359,4 +389,7 @@ func resolve(l *link, src aliasSource) (dst int64, status string, err error) {
 // memAliases is the full build's alias table.
 type memAliases map[string][]aliasDoc
 
-func (m memAliases) lookup(term string) ([]aliasDoc, error) { return m[term], nil }
+func (m memAliases) lookup(term string) ([]aliasDoc, error) {
+	alias, keep := stored(term)
+	return filterDocs(m[alias], keep), nil
+}

@@ -132,7 +132,7 @@ func newWriter(tx *sql.Tx) (*writer, error) {
 	}{
 		{&w.updLink, `UPDATE links SET dst = ?, status = ? WHERE id = ?`},
 		{&w.delSkip, `DELETE FROM skipped WHERE path = ?`},
-		{&w.aliasQuery, `SELECT a.doc, d.uid FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term = ? ORDER BY a.doc`},
+		{&w.aliasQuery, `SELECT a.doc, d.uid, d.path FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term = ? ORDER BY a.doc`},
 	}
 	for _, s := range stmts {
 		st, err := tx.Prepare(s.sql)
@@ -158,11 +158,13 @@ func (w *writer) close() {
 
 // lookup makes the writer an aliasSource backed by the database.
 func (w *writer) lookup(term string) ([]aliasDoc, error) {
-	rows, err := w.aliasQuery.Query(term)
+	alias, keep := stored(term)
+	rows, err := w.aliasQuery.Query(alias)
 	if err != nil {
 		return nil, err
 	}
-	return scanAliasDocs(rows)
+	docs, err := scanAliasDocs(rows)
+	return filterDocs(docs, keep), err
 }
 
 func scanAliasDocs(rows *sql.Rows) ([]aliasDoc, error) {
@@ -170,7 +172,7 @@ func scanAliasDocs(rows *sql.Rows) ([]aliasDoc, error) {
 	var out []aliasDoc
 	for rows.Next() {
 		var d aliasDoc
-		if err := rows.Scan(&d.id, &d.uid); err != nil {
+		if err := rows.Scan(&d.id, &d.uid, &d.path); err != nil {
 			return nil, err
 		}
 		out = append(out, d)
@@ -214,7 +216,7 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 			return 0, err
 		}
 		if w.mem != nil {
-			w.mem[term] = append(w.mem[term], aliasDoc{id: id, uid: d.UID})
+			w.mem[term] = append(w.mem[term], aliasDoc{id: id, uid: d.UID, path: ld.Path})
 		}
 	}
 	if err := w.insertChunks(id, ld.Path, d); err != nil {

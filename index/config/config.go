@@ -45,6 +45,8 @@ type Config struct {
 	Context Context `json:"context"`
 	// Check configures canon check's rules and per-kind schemas.
 	Check Check `json:"check"`
+	// Workset bounds worksets (workset/).
+	Workset Workset `json:"workset"`
 }
 
 // Size is a byte count written as 5MB, 512KiB or a plain number.
@@ -148,6 +150,7 @@ func Default() *Config {
 		States:      DefaultStates(),
 		Context:     DefaultContext(),
 		Check:       DefaultCheck(),
+		Workset:     DefaultWorkset(),
 	}
 }
 
@@ -175,6 +178,7 @@ type fileConfig struct {
 	States      *States           `yaml:"states"`
 	Context     yaml.Node         `yaml:"context"`
 	Check       yaml.Node         `yaml:"check"`
+	Workset     yaml.Node         `yaml:"workset"`
 }
 
 // Load reads .canon/config.yaml under root. A missing file gives the defaults.
@@ -252,6 +256,11 @@ func Parse(name string, data []byte) (*Config, error) {
 	}
 	if fc.Check.Kind != 0 {
 		if err := cfg.Check.merge(&fc.Check); err != nil {
+			return nil, yamlError(name, err)
+		}
+	}
+	if fc.Workset.Kind != 0 {
+		if err := cfg.Workset.merge(&fc.Workset); err != nil {
 			return nil, yamlError(name, err)
 		}
 	}
