@@ -28,7 +28,7 @@ type Objects struct {
 // open until Close.
 func OpenObjects(r *Repo) *Objects {
 	fs := osfs.New(r.CommonDir)
-	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(8*cache.MiByte),
+	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(32*cache.MiByte),
 		filesystem.Options{KeepDescriptors: true, AlternatesFS: osfs.New("/")})
 	return &Objects{st: st}
 }
