@@ -1,0 +1,206 @@
+package gitsync
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// git runs git in dir with a private identity.
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(ScrubbedEnv(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
+		"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func write(t *testing.T, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHeadReadsRefsWithoutGit(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	r, err := Discover(filepath.Join(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ref, err := r.Head(); err != nil || c != "" || ref != "refs/heads/main" {
+		t.Fatalf("unborn: %q %q %v", c, ref, err)
+	}
+	write(t, dir, "a.md", "# A\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "one")
+	want := git(t, dir, "rev-parse", "HEAD")
+	for _, step := range []string{"loose", "packed", "detached"} {
+		switch step {
+		case "packed":
+			git(t, dir, "pack-refs", "--all")
+			if _, err := os.Stat(filepath.Join(dir, ".git/refs/heads/main")); err == nil {
+				t.Fatal("pack-refs left a loose ref")
+			}
+		case "detached":
+			git(t, dir, "checkout", "-q", "--detach")
+		}
+		c, ref, err := r.Head()
+		if err != nil || c != want {
+			t.Fatalf("%s: Head() = %q, %q, %v; want %q", step, c, ref, err, want)
+		}
+		if step == "detached" && ref != "" {
+			t.Fatalf("detached HEAD reported ref %q", ref)
+		}
+	}
+}
+
+func TestDiscoverLinkedWorktree(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "main")
+	os.Mkdir(main, 0o755)
+	git(t, main, "init", "-q", "-b", "main")
+	write(t, main, "a.md", "# A\n")
+	git(t, main, "add", "-A")
+	git(t, main, "commit", "-qm", "one")
+	git(t, main, "worktree", "add", "-q", "-b", "wt", "../wt")
+	os.Mkdir(filepath.Join(dir, "wt", "sub"), 0o755)
+	r, err := Discover(filepath.Join(dir, "wt", "sub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(r.GitDir, filepath.Join(".git", "worktrees", "wt")) || !strings.HasSuffix(r.CommonDir, filepath.Join("main", ".git")) {
+		t.Fatalf("GitDir %s CommonDir %s", r.GitDir, r.CommonDir)
+	}
+	if !strings.HasSuffix(r.IndexPath(), filepath.Join("worktrees", "wt", "canon", "index.db")) {
+		t.Fatalf("IndexPath %s", r.IndexPath())
+	}
+	if _, err := Discover(t.TempDir()); err != ErrNotRepo {
+		t.Fatalf("outside a repository: %v", err)
+	}
+}
+
+func TestDiffTrees(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	write(t, dir, "docs/a.md", "a")
+	write(t, dir, "docs/b.md", "b")
+	write(t, dir, "deep/x/y/c.md", "c")
+	write(t, dir, "skip/d.md", "d")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "one")
+	first := git(t, dir, "rev-parse", "HEAD")
+	write(t, dir, "docs/a.md", "a2")
+	os.Remove(filepath.Join(dir, "docs/b.md"))
+	write(t, dir, "deep/x/y/new.md", "n")
+	write(t, dir, "skip/d.md", "d2")
+	git(t, dir, "mv", "deep/x/y/c.md", "deep/c.md")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "two")
+	r, _ := Discover(dir)
+	o := OpenObjects(r)
+	defer o.Close()
+	a, err := o.CommitTree(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := r.Head()
+	b, _ := o.CommitTree(head)
+	changes, err := o.DiffTrees(a, b, Filter{Dir: func(d string) bool { return d != "skip" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		kind := "M"
+		switch {
+		case c.From.IsZero():
+			kind = "A"
+		case c.To.IsZero():
+			kind = "D"
+		}
+		got = append(got, kind+" "+c.Path)
+	}
+	sort.Strings(got)
+	want := []string{"A deep/c.md", "A deep/x/y/new.md", "D deep/x/y/c.md", "D docs/b.md", "M docs/a.md"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Fatalf("changes = %v, want %v", got, want)
+	}
+	if _, err := o.CommitTree(strings.Repeat("1", 40)); err == nil {
+		t.Fatal("a missing commit was read")
+	}
+	if h, _ := o.CommitTree(""); h != plumbing.ZeroHash {
+		t.Fatal("no commit should be the empty tree")
+	}
+}
+
+func TestStagedAndTree(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	r, _ := Discover(dir)
+	write(t, dir, "Docs/A.md", "a")
+	git(t, dir, "add", "-A")
+	staged, err := r.Staged(context.Background())
+	if err != nil || len(staged) != 1 || staged[0].Status != 'A' || staged[0].Path != "Docs/A.md" {
+		t.Fatalf("staged before the first commit: %+v %v", staged, err)
+	}
+	git(t, dir, "commit", "-qm", "one")
+	git(t, dir, "rm", "-q", "Docs/A.md")
+	staged, _ = r.Staged(context.Background())
+	if len(staged) != 1 || staged[0].Status != 'D' || staged[0].OID != "" {
+		t.Fatalf("staged deletion: %+v", staged)
+	}
+	git(t, dir, "reset", "-q", "HEAD", "Docs/A.md")
+	tree := &GitTree{Repo: r}
+	exists, folded, err := tree.Lookup(context.Background(), []string{"Docs/A.md", "docs/a.md", "Docs", "docs", "nope.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !exists["Docs/A.md"] || !exists["Docs"] || exists["docs/a.md"] || exists["nope.md"] {
+		t.Fatalf("exists = %v", exists)
+	}
+	if folded["docs/a.md"] != "Docs/A.md" || folded["docs"] != "Docs" || folded["nope.md"] != "" {
+		t.Fatalf("folded = %v", folded)
+	}
+}
+
+func TestParseRaw(t *testing.T) {
+	out := ":000000 100644 0000000000000000000000000000000000000000 1111111111111111111111111111111111111111 A\x00new file.md\x00" +
+		":100644 000000 2222222222222222222222222222222222222222 0000000000000000000000000000000000000000 D\x00old.md\x00" +
+		":160000 160000 3333333333333333333333333333333333333333 4444444444444444444444444444444444444444 M\x00sub\x00"
+	got, err := parseRaw([]byte(out))
+	if err != nil || len(got) != 2 || got[0].Path != "new file.md" || got[0].OID != strings.Repeat("1", 40) || got[1].OID != "" {
+		t.Fatalf("parseRaw = %+v, %v", got, err)
+	}
+	if _, err := parseRaw([]byte("garbage")); err == nil {
+		t.Fatal("garbage parsed")
+	}
+}
+
+func TestScrubbedEnv(t *testing.T) {
+	t.Setenv("GIT_INDEX_FILE", "/x/index.lock")
+	t.Setenv("GIT_DIR", "/x")
+	env := strings.Join(ScrubbedEnv(), "\n")
+	if strings.Contains(env, "GIT_INDEX_FILE=") || strings.Contains(env, "GIT_DIR=") {
+		t.Fatal("repository-local variables leak into a child git")
+	}
+	if !strings.Contains(strings.Join(ScrubbedEnv("GIT_INDEX_FILE"), "\n"), "GIT_INDEX_FILE=/x/index.lock") {
+		t.Fatal("a kept variable was dropped")
+	}
+}

@@ -1,0 +1,72 @@
+package check
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestBadDate(t *testing.T) {
+	tests := map[string]string{
+		"2025-01-12":           "",
+		"2025-01-12T10:00:00Z": "",
+		"2024-02-29":           "",
+		"2025-02-29":           "day 29 does not exist in that month",
+		"2025-13-45":           "there is no month 13",
+		"12.01.2025":           "the form is not YYYY-MM-DD",
+		"2025-1-2":             "the form is not YYYY-MM-DD",
+	}
+	for in, want := range tests {
+		if got := badDate(in); got != want {
+			t.Errorf("badDate(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNearest(t *testing.T) {
+	allowed := []string{"Proposed", "InProgress", "Done"}
+	for in, want := range map[string]string{"in progress": "InProgress", "in-progress": "InProgress", "DONE": "Done", "Doing": ""} {
+		if got := nearest(in, allowed); got != want {
+			t.Errorf("nearest(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestRelTo(t *testing.T) {
+	for _, tt := range [][3]string{
+		{"notes/a.md", "items/task/B.md", "../items/task/B.md"},
+		{"items/task/a.md", "items/task/B.md", "B.md"},
+		{"a.md", "docs/x.md", "docs/x.md"},
+		{"items/story/a.md", "items/task/B.md", "../task/B.md"},
+	} {
+		if got := relTo(tt[0], tt[1]); got != tt[2] {
+			t.Errorf("relTo(%q, %q) = %q, want %q", tt[0], tt[1], got, tt[2])
+		}
+	}
+}
+
+func TestLineAnchors(t *testing.T) {
+	for a, want := range map[string]bool{"L10": true, "L10-L20": true, "L3C4": true, "Links": false, "L": false, "echo": false} {
+		if isLineAnchor(a) != want {
+			t.Errorf("isLineAnchor(%q) != %v", a, want)
+		}
+	}
+}
+
+func TestFormats(t *testing.T) {
+	fs := []Finding{{Path: "a,b.md", Line: 3, Col: 2, Severity: "error", Rule: "broken-link", Message: "50% done\nnext"}}
+	var b strings.Builder
+	WriteGitHub(&b, fs)
+	if got := b.String(); got != "::error file=a%2Cb.md,line=3,col=2,title=canon broken-link::50%25 done%0Anext\n" {
+		t.Errorf("github annotation = %q", got)
+	}
+	b.Reset()
+	WriteText(&b, fs, 4)
+	if !strings.HasSuffix(b.String(), "1 error, 0 warnings in 1 file (4 files checked)\n") {
+		t.Errorf("summary = %q", b.String())
+	}
+	for id := range RuleHelp {
+		if strings.TrimSpace(RuleHelp[id]) == "" {
+			t.Errorf("rule %s has no description", id)
+		}
+	}
+}
