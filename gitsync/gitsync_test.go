@@ -130,9 +130,9 @@ func TestDiffTrees(t *testing.T) {
 	for _, c := range changes {
 		kind := "M"
 		switch {
-		case c.From.IsZero():
+		case c.From == "":
 			kind = "A"
-		case c.To.IsZero():
+		case c.To == "":
 			kind = "D"
 		}
 		got = append(got, kind+" "+c.Path)

@@ -254,3 +254,19 @@ func (r *Repo) GitEnv(ctx context.Context, env []string, args ...string) ([]byte
 	}
 	return out, nil
 }
+
+// ObjectFormat is the repository's object id format: "sha1" or "sha256"
+// (extensions.objectFormat).
+func (r *Repo) ObjectFormat() string {
+	data, err := os.ReadFile(filepath.Join(r.CommonDir, "config"))
+	if err != nil {
+		return "sha1"
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "objectformat") {
+			return strings.ToLower(strings.TrimSpace(v))
+		}
+	}
+	return "sha1"
+}

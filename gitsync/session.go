@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
 )
@@ -144,23 +142,13 @@ func (s *Session) catchUpLocked(ctx context.Context) (*Result, error) {
 		return &Result{Action: ActionNone, To: head}, nil
 	}
 	from := meta[index.MetaHead]
-	objs := OpenObjects(s.Repo)
-	defer objs.Close()
-	fromTree, err := objs.CommitTree(from)
+	changes, err := s.treeDiff(ctx, from, head)
 	if err != nil {
-		reason := fmt.Sprintf("the indexed commit %s cannot be read (%v)", short(from), err)
+		reason := fmt.Sprintf("the trees of %s and %s cannot be compared (%v)", short(from), short(head), err)
 		if errors.Is(err, ErrMissingCommit) {
 			reason = fmt.Sprintf("the indexed commit %s is no longer in the repository (garbage-collected or beyond a shallow clone)", short(from))
 		}
 		return s.rebuildLocked(ctx, head, reason)
-	}
-	toTree, err := objs.CommitTree(head)
-	if err != nil {
-		return s.rebuildLocked(ctx, head, fmt.Sprintf("HEAD %s cannot be read with go-git (%v)", short(head), err))
-	}
-	changes, err := objs.DiffTrees(fromTree, toTree, s.filter())
-	if err != nil {
-		return s.rebuildLocked(ctx, head, fmt.Sprintf("the trees of %s and %s cannot be compared with go-git (%v)", short(from), short(head), err))
 	}
 	b, err := s.batchFor(ctx, changes)
 	if err != nil {
@@ -172,6 +160,41 @@ func (s *Session) catchUpLocked(ctx context.Context) (*Result, error) {
 		return nil, fmt.Errorf("sync %s..%s: %w", short(from), short(head), err)
 	}
 	return &Result{Action: ActionDiff, From: from, To: head, Changes: ch}, nil
+}
+
+// treeDiff lists the documents that differ between two commits: a merkle
+// walk with go-git, or — for what go-git v5 cannot read, such as a SHA-256
+// repository — git diff-tree, with a one-line note.
+func (s *Session) treeDiff(ctx context.Context, from, head string) ([]TreeChange, error) {
+	if s.Repo.ObjectFormat() == "sha1" {
+		objs := OpenObjects(s.Repo)
+		defer objs.Close()
+		fromTree, err := objs.CommitTree(from)
+		if errors.Is(err, ErrMissingCommit) {
+			return nil, err
+		}
+		if err == nil {
+			toTree, err := objs.CommitTree(head)
+			if err == nil {
+				changes, err := objs.DiffTrees(fromTree, toTree, s.filter())
+				if err == nil {
+					return changes, nil
+				}
+			}
+			s.note("go-git cannot read this repository's trees (%v); asking git for the differences", err)
+		}
+	}
+	if f := s.Repo.ObjectFormat(); f != "sha1" {
+		s.note("this repository uses %s object ids, which go-git cannot read; asking git diff-tree for the differences", f)
+	}
+	changes, err := DiffTreesGit(ctx, s.Repo, from, head, s.filter())
+	if err != nil {
+		if _, verr := s.Repo.Git(ctx, "cat-file", "-e", from+"^{commit}"); verr != nil && from != "" {
+			return nil, fmt.Errorf("%s: %w", short(from), ErrMissingCommit)
+		}
+		return nil, err
+	}
+	return changes, nil
 }
 
 // filter keeps a tree diff to the documents in scope.
@@ -210,13 +233,13 @@ func (s *Session) batchFor(ctx context.Context, changes []TreeChange) (*index.Ba
 	if err != nil {
 		return nil, err
 	}
-	gone := map[plumbing.Hash]string{}
+	gone := map[string]string{}
 	present := map[string]index.FileInfo{}
 	for _, c := range changes {
 		fi, ok := s.Scope.Stat(c.Path)
 		if !ok {
 			b.Deletes = append(b.Deletes, c.Path)
-			if !c.From.IsZero() && stored[c.Path] == c.From.String() {
+			if c.From != "" && stored[c.Path] == c.From {
 				if _, dup := gone[c.From]; !dup {
 					gone[c.From] = c.Path
 				}
@@ -232,8 +255,8 @@ func (s *Session) batchFor(ctx context.Context, changes []TreeChange) (*index.Ba
 		if !ok {
 			continue
 		}
-		if from, isRename := gone[c.To]; isRename && c.From.IsZero() && !renamed[from] && !fi.Symlink {
-			if oid, err := hashWorktree(s.Repo.Root, c.Path); err == nil && oid == c.To.String() {
+		if from, isRename := gone[c.To]; isRename && c.From == "" && !renamed[from] && !fi.Symlink {
+			if oid, err := hashWorktree(s.Repo.Root, c.Path); err == nil && oid == c.To {
 				renamed[from] = true
 				b.Renames = append(b.Renames, index.Rename{From: from, To: fi})
 				continue

@@ -12,14 +12,18 @@ import (
 	"github.com/canon-md/canon/index"
 )
 
-// emptyTree is git's id of the tree with nothing in it.
-const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+// git's ids of the tree with nothing in it.
+const (
+	emptyTree       = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+	emptyTreeSHA256 = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
+)
 
 // StagedChange is one path the next commit changes.
 type StagedChange struct {
 	Status byte   // A, M, D or T (type change)
 	Path   string // repo-relative
 	OID    string // the staged blob ("" for a deletion)
+	From   string // the blob before ("" for an addition)
 }
 
 // stagedEnv keeps GIT_INDEX_FILE — the index file this commit is built
@@ -49,6 +53,9 @@ func (r *Repo) Staged(ctx context.Context) ([]StagedChange, error) {
 	base := "HEAD"
 	if head == "" {
 		base = emptyTree
+		if r.ObjectFormat() == "sha256" {
+			base = emptyTreeSHA256
+		}
 	}
 	out, err := r.GitEnv(ctx, stagedEnv(), "diff", "--cached", "--raw", "-z", "--no-renames", "--no-ext-diff", base, "--")
 	if err != nil {
@@ -73,9 +80,12 @@ func parseRaw(out []byte) ([]StagedChange, error) {
 		if len(fields) < 5 {
 			return nil, fmt.Errorf("unexpected git diff line %q", meta)
 		}
-		c := StagedChange{Status: fields[4][0], Path: string(p), OID: fields[3]}
+		c := StagedChange{Status: fields[4][0], Path: string(p), OID: fields[3], From: fields[2]}
 		if c.Status == 'D' || strings.Trim(c.OID, "0") == "" {
 			c.OID = ""
+		}
+		if strings.Trim(c.From, "0") == "" {
+			c.From = ""
 		}
 		if fields[1] == "160000" { // a submodule
 			out = rest

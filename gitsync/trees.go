@@ -1,6 +1,7 @@
 package gitsync
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path"
@@ -58,11 +59,11 @@ func short(h string) string {
 	return h
 }
 
-// TreeChange is one file that differs between two trees. A zero hash means
-// absent on that side.
+// TreeChange is one file that differs between two trees: its blob ids,
+// hex, "" when absent on that side.
 type TreeChange struct {
 	Path     string
-	From, To plumbing.Hash
+	From, To string
 }
 
 // Filter prunes a diff: Dir is asked before descending into a folder, File
@@ -154,10 +155,10 @@ func (o *Objects) diff(dir string, a, b plumbing.Hash, f Filter, out *[]TreeChan
 		}
 		c := TreeChange{Path: p}
 		if xFile {
-			c.From = x.Hash
+			c.From = x.Hash.String()
 		}
 		if yFile {
-			c.To = y.Hash
+			c.To = y.Hash.String()
 		}
 		if c.From != c.To {
 			*out = append(*out, c)
@@ -168,4 +169,45 @@ func (o *Objects) diff(dir string, a, b plumbing.Hash, f Filter, out *[]TreeChan
 
 func isFile(m filemode.FileMode) bool {
 	return m == filemode.Regular || m == filemode.Executable || m == filemode.Symlink || m == filemode.Deprecated
+}
+
+// DiffTreesGit asks git for the same list (git diff-tree -r, no renames):
+// the fallback when go-git cannot read the repository's objects, such as a
+// SHA-256 repository.
+func DiffTreesGit(ctx context.Context, r *Repo, from, to string, f Filter) ([]TreeChange, error) {
+	if from == "" {
+		from = emptyTree
+		if r.ObjectFormat() == "sha256" {
+			from = emptyTreeSHA256
+		}
+	}
+	out, err := r.Git(ctx, "diff-tree", "-r", "-z", "--no-renames", "--raw", from, to, "--")
+	if err != nil {
+		return nil, err
+	}
+	raw, err := parseRaw(out)
+	if err != nil {
+		return nil, err
+	}
+	var changes []TreeChange
+	for _, c := range raw {
+		if !keepPath(c.Path, f) {
+			continue
+		}
+		changes = append(changes, TreeChange{Path: c.Path, From: c.From, To: c.OID})
+	}
+	return changes, nil
+}
+
+// keepPath applies a Filter to a full path: every folder above it, then the
+// file.
+func keepPath(p string, f Filter) bool {
+	if f.Dir != nil {
+		for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+			if !f.Dir(d) {
+				return false
+			}
+		}
+	}
+	return f.File == nil || f.File(p)
 }
