@@ -519,19 +519,19 @@ func (s *Store) linkProblems(ctx context.Context, path string) ([]Problem, error
 	if path != "" {
 		cond, args = " AND d.path = ?", []any{path}
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT d.path, l.line, l.col, l.field, l.form, l.raw, l.status FROM links l JOIN docs d ON d.id = l.src
+	rows, err := s.db.QueryContext(ctx, `SELECT d.path, l.line, l.col, l.field, l.form, l.raw, l.anchor, l.status FROM links l JOIN docs d ON d.id = l.src
 		WHERE l.status IN ('dangling', 'ambiguous')`+cond, args...)
 	if err != nil {
 		return nil, err
 	}
 	type row struct {
-		path, field, form, raw, status string
-		line, col                      int
+		path, field, form, raw, anchor, status string
+		line, col                              int
 	}
 	var all []row
 	for rows.Next() {
 		var r row
-		if err := rows.Scan(&r.path, &r.line, &r.col, &r.field, &r.form, &r.raw, &r.status); err != nil {
+		if err := rows.Scan(&r.path, &r.line, &r.col, &r.field, &r.form, &r.raw, &r.anchor, &r.status); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -540,41 +540,52 @@ func (s *Store) linkProblems(ctx context.Context, path string) ([]Problem, error
 	rows.Close()
 	out := make([]Problem, 0, len(all))
 	for _, r := range all {
-		p := Problem{Path: r.path, Line: r.line, Col: r.col, Severity: string(markdown.Error)}
-		ambiguous := r.status == StatusAmbiguous
-		var names string
-		if ambiguous {
-			names, err = s.candidateNames(ctx, r.path, r.form, r.raw)
-			if err != nil {
-				return nil, err
-			}
-		}
-		switch {
-		case r.form == FormRef && ambiguous:
-			p.Rule = markdown.RuleAmbiguousRef
-			p.Message = fmt.Sprintf("%s: %q names more than one document (%s); write ID@uidprefix or a path", r.field, r.raw, names)
-		case r.form == FormRef:
-			p.Rule = markdown.RuleDanglingRef
-			p.Message = fmt.Sprintf("%s: %q names no document; fix the reference or remove it", r.field, r.raw)
-		case (r.form == FormWiki || r.form == FormEmbed) && ambiguous:
-			p.Rule = markdown.RuleWikiLink
-			p.Message = fmt.Sprintf("[[%s]] matches more than one document (%s); write the path to say which", r.raw, names)
-		case r.form == FormWiki || r.form == FormEmbed:
-			p.Rule = markdown.RuleWikiLink
-			p.Message = fmt.Sprintf("[[%s]] matches no document; fix the name or create the note", r.raw)
-		default:
-			p.Rule = markdown.RuleBrokenLink
-			p.Message = fmt.Sprintf("link target %s does not exist; fix the path", r.raw)
+		p, err := UnresolvedProblem(ctx, s.db, r.path, r.field, r.form, r.raw, r.anchor, r.status, r.line, r.col)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, p)
 	}
 	return out, nil
 }
 
-// candidateNames lists the paths an ambiguous link could mean.
-func (s *Store) candidateNames(ctx context.Context, srcPath, form, raw string) (string, error) {
-	paths, err := CandidatePaths(ctx, s.db, srcPath, form, raw)
-	return strings.Join(paths, ", "), err
+// UnresolvedProblem is the problem of a link that resolved to no document
+// (dangling) or to several (ambiguous): dangling-ref or ambiguous-ref in
+// frontmatter, wiki-link, or broken-link for a Markdown link.
+func UnresolvedProblem(ctx context.Context, q Querier, srcPath, field, form, raw, anchor, status string, line, col int) (Problem, error) {
+	p := Problem{Path: srcPath, Line: line, Col: col, Severity: string(markdown.Error)}
+	ambiguous := status == StatusAmbiguous
+	var names string
+	if ambiguous {
+		paths, err := CandidatePaths(ctx, q, srcPath, form, raw)
+		if err != nil {
+			return p, err
+		}
+		names = strings.Join(paths, ", ")
+	}
+	wiki := "[[" + raw
+	if anchor != "" {
+		wiki += "#" + anchor
+	}
+	wiki += "]]"
+	switch {
+	case form == FormRef && ambiguous:
+		p.Rule = markdown.RuleAmbiguousRef
+		p.Message = fmt.Sprintf("%s: %s names more than one document (%s); write ID@uidprefix or a path", field, raw, names)
+	case form == FormRef:
+		p.Rule = markdown.RuleDanglingRef
+		p.Message = fmt.Sprintf("%s: %s names no document; fix the reference or remove it", field, raw)
+	case (form == FormWiki || form == FormEmbed) && ambiguous:
+		p.Rule = markdown.RuleWikiLink
+		p.Message = fmt.Sprintf("%s matches more than one document (%s); write the path to say which", wiki, names)
+	case form == FormWiki || form == FormEmbed:
+		p.Rule = markdown.RuleWikiLink
+		p.Message = fmt.Sprintf("%s matches no document; fix the name or create the note", wiki)
+	default:
+		p.Rule = markdown.RuleBrokenLink
+		p.Message = fmt.Sprintf("link target %s does not exist; fix the path", raw)
+	}
+	return p, nil
 }
 
 // CandidatePaths lists, sorted, the documents an ambiguous link could mean:
@@ -631,7 +642,7 @@ func (s *Store) duplicateProblems(ctx context.Context, path string) ([]Problem, 
 		{"uid", "uid_line", markdown.RuleDuplicateUID, "uid"},
 	} {
 		rows, err := s.db.QueryContext(ctx, `WITH dup AS (SELECT `+c.col+` AS v FROM docs WHERE `+c.col+` <> '' GROUP BY `+c.col+` HAVING count(*) > 1)
-			SELECT d.path, d.`+c.line+`, d.`+c.col+`,
+			SELECT d.path, d.`+c.line+`, coalesce(json_extract(d.fm_pos, '$.`+c.what+`[1]'), 1), d.`+c.col+`,
 				(SELECT group_concat(p, ', ') FROM (SELECT o.path AS p FROM docs o WHERE o.`+c.col+` = d.`+c.col+` AND o.id <> d.id ORDER BY o.path))
 			FROM docs d JOIN dup ON dup.v = d.`+c.col)
 		if err != nil {
@@ -640,15 +651,15 @@ func (s *Store) duplicateProblems(ctx context.Context, path string) ([]Problem, 
 		for rows.Next() {
 			var p Problem
 			var val, others string
-			if err := rows.Scan(&p.Path, &p.Line, &val, &others); err != nil {
+			if err := rows.Scan(&p.Path, &p.Line, &p.Col, &val, &others); err != nil {
 				rows.Close()
 				return nil, err
 			}
 			if path != "" && p.Path != path {
 				continue
 			}
-			p.Col, p.Severity, p.Rule = 1, string(markdown.Error), c.rule
-			p.Message = fmt.Sprintf("%s %s is also used by %s; give one of them a new %s (references can say %s@uidprefix meanwhile)",
+			p.Severity, p.Rule = string(markdown.Error), c.rule
+			p.Message = fmt.Sprintf("%s %s is also used by %s; give one of them a new %s (meanwhile references can say %s@uidprefix)",
 				c.what, val, others, c.what, val)
 			if c.what == "uid" {
 				p.Message = fmt.Sprintf("uid %s is also used by %s; a uid must be unique, give one of them a new one", val, others)

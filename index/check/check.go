@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
@@ -19,15 +18,9 @@ import (
 	"github.com/canon-md/canon/index/markdown"
 )
 
-// Finding is one rule violation at a position.
-type Finding struct {
-	Path     string `json:"path"`
-	Line     int    `json:"line"`
-	Col      int    `json:"col"`
-	Severity string `json:"severity"`
-	Rule     string `json:"rule"`
-	Message  string `json:"message"`
-}
+// Finding is one rule violation at a position: the same shape, and the same
+// order, as the index's problems.
+type Finding = index.Problem
 
 // Tree answers which paths exist in the tree git records (the staged tree in
 // pre-commit, HEAD in CI).
@@ -476,22 +469,7 @@ func (c *checker) finish() ([]Finding, error) {
 		seen[f] = true
 		out = append(out, f)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Col != b.Col {
-			return a.Col < b.Col
-		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		return a.Message < b.Message
-	})
+	index.SortProblems(out)
 	return out, nil
 }
 

@@ -21,21 +21,6 @@ type lnk struct {
 	dstPath, dstKind, dstID, dstKey string
 }
 
-func (l *lnk) written() string {
-	switch l.form {
-	case index.FormWiki, index.FormEmbed:
-		s := "[[" + l.raw
-		if l.anchor != "" {
-			s += "#" + l.anchor
-		}
-		return s + "]]"
-	}
-	if l.anchor != "" {
-		return l.raw + "#" + l.anchor
-	}
-	return l.raw
-}
-
 // links checks every link of the checked documents: targets that resolve
 // to nothing or to several documents, files missing from git's tree (with
 // git's case), anchors (GitHub's slugs), and the frontmatter graph rules.
@@ -115,36 +100,20 @@ func (c *checker) loadLinks() ([]*lnk, error) {
 }
 
 func (c *checker) unresolved(l *lnk) error {
-	ambiguous := l.status == index.StatusAmbiguous
-	var names string
-	if ambiguous {
-		paths, err := index.CandidatePaths(c.ctx, c.q, l.src.path, l.form, l.raw)
-		if err != nil {
-			return err
-		}
-		names = strings.Join(paths, ", ")
-	}
-	p := l.src.path
-	switch {
-	case l.form == index.FormRef && ambiguous:
-		c.add(p, l.line, l.col, "ambiguous-ref",
-			fmt.Sprintf("%s: %s names more than one document (%s); write ID@uidprefix or a path", l.field, l.raw, names))
-	case l.form == index.FormRef:
-		c.add(p, l.line, l.col, "dangling-ref", fmt.Sprintf("%s: %s names no document; fix the reference or remove it", l.field, l.raw))
-	case (l.form == index.FormWiki || l.form == index.FormEmbed) && ambiguous:
-		c.add(p, l.line, l.col, "wiki-link", fmt.Sprintf("%s matches more than one document (%s); write the path to say which", l.written(), names))
-	case l.form == index.FormWiki || l.form == index.FormEmbed:
-		c.add(p, l.line, l.col, "wiki-link", fmt.Sprintf("%s matches no document; fix the name or create the note", l.written()))
-	default:
-		target := index.LinkTarget(p, l.raw)
-		if target == "" {
-			c.add(p, l.line, l.col, "broken-link", fmt.Sprintf("link %s leaves the repository; link to a file inside it", l.raw))
+	if l.form == index.FormMD || l.form == index.FormImage {
+		if index.LinkTarget(l.src.path, l.raw) == "" {
+			c.add(l.src.path, l.line, l.col, "broken-link", fmt.Sprintf("link %s leaves the repository; link to a file inside it", l.raw))
 			return nil
 		}
 		// A Markdown target missing from the index may still be a file in
 		// git's tree (an excluded folder): let gitFiles decide.
 		return c.gitFiles([]*lnk{l})
 	}
+	p, err := index.UnresolvedProblem(c.ctx, c.q, l.src.path, l.field, l.form, l.raw, l.anchor, l.status, l.line, l.col)
+	if err != nil {
+		return err
+	}
+	c.add(p.Path, p.Line, p.Col, p.Rule, p.Message)
 	return nil
 }
 
