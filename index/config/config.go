@@ -47,6 +47,8 @@ type Config struct {
 	Check Check `json:"check"`
 	// Workset bounds worksets (workset/).
 	Workset Workset `json:"workset"`
+	// Watch tunes canon watch.
+	Watch Watch `json:"watch"`
 }
 
 // Size is a byte count written as 5MB, 512KiB or a plain number.
@@ -151,6 +153,7 @@ func Default() *Config {
 		Context:     DefaultContext(),
 		Check:       DefaultCheck(),
 		Workset:     DefaultWorkset(),
+		Watch:       DefaultWatch(),
 	}
 }
 
@@ -179,6 +182,7 @@ type fileConfig struct {
 	Context     yaml.Node         `yaml:"context"`
 	Check       yaml.Node         `yaml:"check"`
 	Workset     yaml.Node         `yaml:"workset"`
+	Watch       yaml.Node         `yaml:"watch"`
 }
 
 // Load reads .canon/config.yaml under root. A missing file gives the defaults.
@@ -261,6 +265,11 @@ func Parse(name string, data []byte) (*Config, error) {
 	}
 	if fc.Workset.Kind != 0 {
 		if err := cfg.Workset.merge(&fc.Workset); err != nil {
+			return nil, yamlError(name, err)
+		}
+	}
+	if fc.Watch.Kind != 0 {
+		if err := cfg.Watch.merge(&fc.Watch); err != nil {
 			return nil, yamlError(name, err)
 		}
 	}

@@ -3,7 +3,7 @@ package config
 // Template is the commented configuration `canon init` writes. Every value in
 // it is the default, so the file documents the defaults; a test keeps the two
 // equal.
-const Template = templateIndex + templateStates + templateContext + templateCheck + templateWorkset
+const Template = templateIndex + templateStates + templateContext + templateCheck + templateWorkset + templateWatch
 
 const templateIndex = `# canon configuration. Every key is optional; the values below are the
 # defaults. Run "canon index --full" after a change (canon notices and
