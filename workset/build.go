@@ -1,0 +1,517 @@
+package workset
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/canon-md/canon/graph"
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/config"
+)
+
+// Env is what workset operations need from the session that runs them.
+type Env struct {
+	Root   string       // the repository's root folder
+	Index  *index.Store // the repository's index, synced to Head
+	Config *config.Config
+	Head   string // the commit the index reflects
+	Now    time.Time
+	// Template resolves a query template by name; nil when there are none.
+	Template func(name string) (*graph.Template, error)
+	// TemplateNow is the time "recent" anchors count back from.
+	TemplateNow func() time.Time
+	// Who names this process in lock messages.
+	Who string
+}
+
+// Spec says how a workset chooses its members. It is kept in the
+// manifest, so that refresh chooses again the same way.
+type Spec struct {
+	Seeds    []string `json:"seeds"`              // references as given
+	Query    string   `json:"query,omitempty"`    // full-text search for more seeds
+	Template string   `json:"template,omitempty"` // a query template (canon query list)
+	Depth    *int     `json:"depth,omitempty"`    // hops; nil: the template's, or workset.depth
+}
+
+// Settings are the bounds a workset was built with.
+type Settings struct {
+	Depth      int      `json:"depth"`
+	Edges      []string `json:"edges"`
+	Direction  string   `json:"direction"`
+	MaxPerNode int      `json:"max_per_node"`
+	MaxDocs    int      `json:"max_docs"`
+}
+
+// CreateOptions shape a new workset.
+type CreateOptions struct {
+	Spec
+	TTL   time.Duration // 0: the configuration's workset.ttl
+	Agent string        // who works in it
+}
+
+// ErrExists says a workset of that name is already there.
+var ErrExists = errors.New("workset exists")
+
+// ErrEmpty says the seeds, query or template selected nothing.
+var ErrEmpty = errors.New("nothing selected")
+
+// Create materialises a new workset: it selects the members the way canon
+// context does (seeds, search, template; expansion from the context
+// section, capped by workset.max_docs), copies their rows into workset.db
+// and writes plan.md, notes.md and deliverable.md. The folder is built
+// under a temporary name and renamed into place, so a workset is complete
+// or absent.
+func Create(ctx context.Context, e *Env, name string, opt CreateOptions) (*Info, error) {
+	dir, err := Folder(e.Root, name)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Lstat(dir); err == nil {
+		return nil, fmt.Errorf("%w: %s is already a workset; canon workset refresh %s rebuilds it, canon workset rm %s removes it", ErrExists, name, name, name)
+	}
+	if opt.TTL == 0 {
+		opt.TTL = e.Config.Workset.TTL
+	}
+	if opt.Template == "" && opt.Depth == nil {
+		d := e.Config.Workset.Depth
+		opt.Depth = &d
+	}
+	sel, err := e.selectMembers(ctx, opt.Spec)
+	if err != nil {
+		return nil, err
+	}
+	if err := ensureIgnored(e.Root); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".new-"+name+"-")
+	if err == nil {
+		err = os.Chmod(tmp, 0o755)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("create workset folder: %w", err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			os.RemoveAll(tmp)
+		}
+	}()
+	st, _, err := index.Open(filepath.Join(tmp, DBFile))
+	if err != nil {
+		return nil, err
+	}
+	h := &handle{name: name, dir: tmp, st: st}
+	defer func() { st.Close() }()
+	if _, err := st.DB().ExecContext(ctx, worksetDDL); err != nil {
+		return nil, err
+	}
+	now := e.Now.UTC()
+	manifest := map[string]string{
+		mName: name, mCreated: formatTime(now), mBuilt: formatTime(now), mExpires: formatTime(now.Add(opt.TTL)),
+		mTTL: ttlString(opt.TTL), mAgent: opt.Agent, mHead: e.Head, mSpec: jsonString(opt.Spec),
+		mSettings: jsonString(sel.settings), mSchema: itoa(index.SchemaVersion),
+	}
+	if _, err := st.CopySubset(ctx, e.Index.Path(), sel.keys(), index.SubsetOptions{Replace: true}, func(tx *sql.Tx) error {
+		if err := insertMembers(ctx, tx, sel.members, now, "build"); err != nil {
+			return err
+		}
+		return setManifest(ctx, tx, manifest)
+	}); err != nil {
+		return nil, fmt.Errorf("build workset %s: %w", name, err)
+	}
+	seeds, err := h.seedRefs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := h.renderPlan(ctx, seeds)
+	if err != nil {
+		return nil, err
+	}
+	if err := setManifest(ctx, st.DB(), map[string]string{mPlanHash: hashText(plan)}); err != nil {
+		return nil, err
+	}
+	files := map[string]string{
+		PlanFile:        plan,
+		NotesFile:       NotesHeader(name, seeds),
+		DeliverableFile: deliverable(name, seeds),
+	}
+	for f, content := range files {
+		if err := renameio.WriteFile(filepath.Join(tmp, f), []byte(content), 0o644); err != nil {
+			return nil, fmt.Errorf("write %s: %w", f, err)
+		}
+	}
+	if err := st.Close(); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, serr := os.Lstat(dir); serr == nil {
+			return nil, fmt.Errorf("%w: another process created %s meanwhile", ErrExists, name)
+		}
+		return nil, fmt.Errorf("put workset %s in place: %w", name, err)
+	}
+	done = true
+	return Get(ctx, e, name)
+}
+
+// RefreshResult says what a refresh changed.
+type RefreshResult struct {
+	Info
+	Added   []string `json:"added"`   // node keys that joined
+	Removed []string `json:"removed"` // node keys that left
+	// PlanRewritten is false when plan.md was edited since canon wrote it:
+	// then it is kept as it is.
+	PlanRewritten bool `json:"plan_rewritten"`
+	// WasStale lists the reasons the refresh cleared.
+	WasStale []StaleReason `json:"was_stale"`
+}
+
+// Refresh rebuilds a workset's slice from the current index, the way it
+// was chosen (its Spec), and clears its staleness. Documents a search
+// added (--enrich) stay while they exist and the size cap allows. notes.md
+// and deliverable.md are never touched; plan.md is rewritten only while
+// it is as canon wrote it. The TTL counts again from now.
+func Refresh(ctx context.Context, e *Env, name string) (*RefreshResult, error) {
+	h, err := openHandle(ctx, e.Root, name)
+	if err != nil {
+		return nil, err
+	}
+	defer h.close()
+	unlock, err := h.st.Lock(ctx, e.Who, 30*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	m, err := h.manifest(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var spec Spec
+	if err := json.Unmarshal([]byte(m[mSpec]), &spec); err != nil {
+		return nil, fmt.Errorf("workset %s: its manifest has no readable spec (%v); remove it and create it again", name, err)
+	}
+	old, err := h.members(ctx)
+	if err != nil {
+		return nil, err
+	}
+	wasStale, err := h.staleReasons(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sel, err := e.selectMembers(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	// Keep what --enrich added, while it exists and fits.
+	chosen := map[string]bool{}
+	for _, mb := range sel.members {
+		chosen[mb.Key] = true
+	}
+	var enriched []string
+	for _, mb := range old {
+		if mb.Source == SourceEnrich && !chosen[mb.Key] {
+			enriched = append(enriched, mb.Key)
+		}
+	}
+	kept, err := e.existingKeys(ctx, enriched)
+	if err != nil {
+		return nil, err
+	}
+	var keepRows []Member
+	for _, mb := range old {
+		if kept[mb.Key] && len(sel.members)+len(keepRows) < e.Config.Workset.MaxDocs {
+			keepRows = append(keepRows, mb)
+		}
+	}
+	ttl, err := config.ParseTTL(m[mTTL])
+	if err != nil {
+		ttl = e.Config.Workset.TTL
+	}
+	now := e.Now.UTC()
+	keys := sel.keys()
+	for _, mb := range keepRows {
+		keys = append(keys, mb.Key)
+	}
+	_, err = h.st.CopySubset(ctx, e.Index.Path(), keys, index.SubsetOptions{Replace: true}, func(tx *sql.Tx) error {
+		for _, q := range []string{`DELETE FROM workset_members`, `DELETE FROM workset_stale`} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+		if err := insertMembers(ctx, tx, sel.members, now, "build"); err != nil {
+			return err
+		}
+		for _, mb := range keepRows {
+			if err := insertMember(ctx, tx, mb); err != nil {
+				return err
+			}
+		}
+		return setManifest(ctx, tx, map[string]string{
+			mBuilt: formatTime(now), mExpires: formatTime(now.Add(ttl)), mHead: e.Head,
+			mSettings: jsonString(sel.settings), mSchema: itoa(index.SchemaVersion),
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("refresh workset %s: %w", name, err)
+	}
+	res := &RefreshResult{Added: []string{}, Removed: []string{}, WasStale: wasStale}
+	now2, err := h.members(ctx)
+	if err != nil {
+		return nil, err
+	}
+	before := map[string]bool{}
+	for _, mb := range old {
+		before[mb.Key] = true
+	}
+	after := map[string]bool{}
+	for _, mb := range now2 {
+		after[mb.Key] = true
+		if !before[mb.Key] {
+			res.Added = append(res.Added, mb.Key)
+		}
+	}
+	for _, mb := range old {
+		if !after[mb.Key] {
+			res.Removed = append(res.Removed, mb.Key)
+		}
+	}
+	// plan.md: rewritten only while unedited (or missing).
+	seeds, err := h.seedRefs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	planPath := filepath.Join(h.dir, PlanFile)
+	cur, rerr := os.ReadFile(planPath)
+	if errors.Is(rerr, fs.ErrNotExist) || rerr == nil && hashText(string(cur)) == m[mPlanHash] {
+		plan, err := h.renderPlan(ctx, seeds)
+		if err != nil {
+			return nil, err
+		}
+		if err := renameio.WriteFile(planPath, []byte(plan), 0o644); err != nil {
+			return nil, fmt.Errorf("write %s: %w", PlanFile, err)
+		}
+		if err := setManifest(ctx, h.db(), map[string]string{mPlanHash: hashText(plan)}); err != nil {
+			return nil, err
+		}
+		res.PlanRewritten = true
+	}
+	// notes.md is never rewritten; a missing one gets its header back.
+	notesPath := filepath.Join(h.dir, NotesFile)
+	if _, err := os.Stat(notesPath); errors.Is(err, fs.ErrNotExist) {
+		if err := renameio.WriteFile(notesPath, []byte(NotesHeader(name, seeds)), 0o644); err != nil {
+			return nil, fmt.Errorf("write %s: %w", NotesFile, err)
+		}
+	}
+	info, err := h.info(ctx, e.Now)
+	if err != nil {
+		return nil, err
+	}
+	res.Info = *info
+	return res, nil
+}
+
+// selection is the members chosen for a workset.
+type selection struct {
+	members  []Member
+	settings Settings
+}
+
+func (s *selection) keys() []string {
+	out := make([]string, len(s.members))
+	for i, m := range s.members {
+		out[i] = m.Key
+	}
+	return out
+}
+
+// selectMembers builds the context pack the spec describes, with no token
+// budget and workset.max_docs as the node cap: its entries are the members.
+func (e *Env) selectMembers(ctx context.Context, spec Spec) (*selection, error) {
+	g := graph.New(e.Index)
+	base := graph.OptionsFrom(e.Config.Context)
+	base.MaxNodes = e.Config.Workset.MaxDocs
+	base.Budget = 0
+	var p *graph.Pack
+	var err error
+	if spec.Template != "" {
+		if e.Template == nil {
+			return nil, fmt.Errorf("query templates are not available here")
+		}
+		t, err := e.Template(spec.Template)
+		if err != nil {
+			return nil, err
+		}
+		zero, cap := 0, e.Config.Workset.MaxDocs
+		p, err = g.RunTemplate(ctx, t, graph.RunOptions{Base: base, Seeds: spec.Seeds, Depth: spec.Depth,
+			Budget: &zero, MaxNodes: &cap, Now: e.TemplateNow})
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		if len(spec.Seeds) == 0 && strings.TrimSpace(spec.Query) == "" {
+			return nil, fmt.Errorf("%w: a workset needs seeds, a query or a template", ErrEmpty)
+		}
+		base.Seeds, base.Query = spec.Seeds, spec.Query
+		if spec.Depth != nil {
+			base.Depth = *spec.Depth
+		}
+		if p, err = g.Pack(ctx, base); err != nil {
+			return nil, err
+		}
+	}
+	if len(p.Entries) == 0 {
+		return nil, fmt.Errorf("%w: the seeds, query or template selected no document", ErrEmpty)
+	}
+	sel := &selection{settings: Settings{Depth: p.Settings.Depth, Edges: p.Settings.Edges, Direction: string(p.Settings.Direction),
+		MaxPerNode: p.Settings.MaxPerNode, MaxDocs: e.Config.Workset.MaxDocs}}
+	for _, en := range p.Entries {
+		mb := Member{DocRef: en.DocRef, Distance: en.Why.Depth, Matched: en.Why.Matched}
+		if en.Why.Reason == graph.ReasonSeed {
+			mb.Seed, mb.Source = true, en.Why.Source
+		} else {
+			mb.Source = SourceNeighbour
+			mb.Via = &Via{From: en.Why.From, FromID: en.Why.FromID, Edge: en.Why.Edge, Direction: string(en.Why.Direction)}
+		}
+		sel.members = append(sel.members, mb)
+	}
+	return sel, nil
+}
+
+// existingKeys says which of the keys the repository's index holds.
+func (e *Env) existingKeys(ctx context.Context, keys []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, k := range keys {
+		var one int
+		err := e.Index.DB().QueryRowContext(ctx, `SELECT 1 FROM docs WHERE key = ? LIMIT 1`, k).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[k] = true
+	}
+	return out, nil
+}
+
+func insertMembers(ctx context.Context, tx *sql.Tx, members []Member, at time.Time, by string) error {
+	for _, mb := range members {
+		mb.AddedAt, mb.AddedBy = at, by
+		if err := insertMember(ctx, tx, mb); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertMember writes a member's provenance; its path and blob id are
+// those of the copied row.
+func insertMember(ctx context.Context, tx *sql.Tx, mb Member) error {
+	via := Via{}
+	if mb.Via != nil {
+		via = *mb.Via
+	}
+	matched := mb.Matched
+	if matched == nil {
+		matched = []string{}
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO workset_members(key, pos, path, oid, seed, source, distance, via_from, via_id, via_edge, via_dir, matched, added_at, added_by)
+		SELECT ?, (SELECT coalesce(max(pos), 0) + 1 FROM workset_members), d.path, d.oid, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+		FROM docs d WHERE d.key = ? ORDER BY d.path LIMIT 1
+		ON CONFLICT(key) DO NOTHING`,
+		mb.Key, mb.Seed, mb.Source, mb.Distance, via.From, via.FromID, via.Edge, via.Direction, jsonString(matched),
+		formatTime(mb.AddedAt), mb.AddedBy, mb.Key)
+	if err != nil {
+		return fmt.Errorf("record member %s: %w", mb.Key, err)
+	}
+	return nil
+}
+
+// seedRefs lists the seed members in the order they were chosen.
+func (h *handle) seedRefs(ctx context.Context) ([]index.DocRef, error) {
+	ms, err := h.members(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []index.DocRef
+	for _, m := range ms {
+		if m.Seed {
+			out = append(out, m.DocRef)
+		}
+	}
+	return out, nil
+}
+
+// renderPlan reads the Acceptance Criteria sections of the seeds from the
+// workset's own rows.
+func (h *handle) renderPlan(ctx context.Context, seeds []index.DocRef) (string, error) {
+	var sources []PlanSource
+	for _, s := range seeds {
+		ps := PlanSource{Doc: s}
+		rows, err := h.db().QueryContext(ctx, `SELECT c.heading, f.body FROM chunks c JOIN docs d ON d.id = c.doc
+			JOIN chunks_fts f ON f.rowid = c.id WHERE d.key = ? ORDER BY c.seq`, s.Key)
+		if err != nil {
+			return "", err
+		}
+		var texts []string
+		for rows.Next() {
+			var heading, body string
+			if err := rows.Scan(&heading, &body); err != nil {
+				rows.Close()
+				return "", err
+			}
+			if IsCriteriaHeading(heading) {
+				ps.Found = true
+				texts = append(texts, body)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return "", err
+		}
+		ps.Criteria = strings.Join(texts, "\n\n")
+		sources = append(sources, ps)
+	}
+	return RenderPlan(h.name, sources), nil
+}
+
+func deliverable(name string, seeds []index.DocRef) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Deliverable: %s\n\n", name)
+	b.WriteString("<!-- What this task produced, for whoever picks it up: the change and\nwhere it is, how it was checked, what is left. canon never reads or\nrewrites this file; findings for the canonical documents go in notes.md. -->\n")
+	if len(seeds) > 0 {
+		b.WriteString("\nFor:")
+		for _, s := range seeds {
+			fmt.Fprintf(&b, " %s", s.ID)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// ttlString writes a lifetime the way people write it: 72h, 90m.
+func ttlString(d time.Duration) string {
+	switch {
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return d.String()
+}
+
+func hashText(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}

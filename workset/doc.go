@@ -1,0 +1,18 @@
+// Package workset materialises a slice of the graph for one task under
+// .cache/worksets/NAME (DESIGN.md §8): workset.db, a database with the
+// index's own schema holding only the selected documents plus the
+// workset's manifest, provenance, staleness and promotion records, and
+// plan.md, notes.md and deliverable.md for the agent doing the task.
+//
+// It owns the folder and everything in it, and nothing else: the
+// repository's index is read, never written; canonical documents are
+// never touched (promote, which writes them, records what it did through
+// RecordPromoted). Selection reuses the graph package (the same expansion,
+// templates and context packs as canon context), and the rows are copied
+// by index.CopySubset, so everything that reads an index reads a workset.
+//
+// It knows nothing of git, hooks or the CLI: the caller of a sync hands
+// the changed node keys to Invalidate, which marks each workset holding
+// one stale with the reason. Every path it builds is checked to stay
+// inside .cache/worksets; names are validated before any path is built.
+package workset

@@ -1,0 +1,59 @@
+package workset
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestValidateName(t *testing.T) {
+	good := []string{"fix-retries", "KB-TSK-0007", "a", "v1.2_final", "0day", strings.Repeat("x", MaxNameLen)}
+	for _, n := range good {
+		if err := ValidateName(n); err != nil {
+			t.Errorf("ValidateName(%q) = %v, want ok", n, err)
+		}
+	}
+	bad := []struct{ name, why string }{
+		{"", "empty"},
+		{"../x", "separator"},
+		{"a/b", "separator"},
+		{`a\b`, "separator"},
+		{"..", ".."},
+		{"a..b", ".."},
+		{".hidden", "dot"},
+		{".", "dot"},
+		{strings.Repeat("x", 300), "300 characters"},
+		{strings.Repeat("x", MaxNameLen+1), "characters long"},
+		{"-rf", "starts with -"},
+		{"_x", "starts with _"},
+		{"a b", "' '"},
+		{"a\x00b", `'\x00'`},
+		{"naïve", "'ï'"},
+		{"a:b", "':'"},
+		{"~", "'~'"},
+	}
+	for _, b := range bad {
+		err := ValidateName(b.name)
+		if err == nil {
+			t.Errorf("ValidateName(%q) accepted it", b.name)
+			continue
+		}
+		if !errors.Is(err, ErrBadName) || !strings.Contains(err.Error(), b.why) {
+			t.Errorf("ValidateName(%q) = %v, want ErrBadName saying %q", b.name, err, b.why)
+		}
+	}
+}
+
+func TestFolderStaysInside(t *testing.T) {
+	root := t.TempDir()
+	p, err := Folder(root, "fix-retries")
+	if err != nil || p != filepath.Join(root, ".cache", "worksets", "fix-retries") {
+		t.Fatalf("Folder = %q, %v", p, err)
+	}
+	for _, n := range []string{"../x", "..", "a/../../b", "/etc", ""} {
+		if p, err := Folder(root, n); err == nil {
+			t.Errorf("Folder(%q) = %q, want an error", n, p)
+		}
+	}
+}

@@ -1,0 +1,330 @@
+package workset
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/canon-md/canon/index"
+)
+
+// Finding kinds. A finding without a kind prefix is a worklog entry.
+const (
+	KindWorklog  = "worklog"
+	KindDecision = "decision"
+	KindRisk     = "risk"
+	KindFinding  = "finding"
+)
+
+// Finding is one statement in notes.md addressed to a canonical document,
+// for promote to append there.
+type Finding struct {
+	Target string `json:"target"` // as written, without brackets: an id, a uid, a path or a wiki-link target
+	Wiki   bool   `json:"wiki,omitempty"`
+	Kind   string `json:"kind"` // worklog, decision, risk or finding
+	Text   string `json:"text"` // without the target and the kind prefix, whitespace collapsed
+	Line   int    `json:"line"` // first line in notes.md, from 1
+	// Section says the finding sits under a "## TARGET" heading rather
+	// than on a tagged list item.
+	Section bool   `json:"section,omitempty"`
+	Hash    string `json:"hash"`
+}
+
+// FindingHash identifies a finding by what it says, not where: the target
+// (without case), the kind and the text with whitespace collapsed. Moving
+// a finding or reflowing its lines keeps its hash; editing its words makes
+// it a new finding. Promote records the hashes it promoted
+// (RecordPromoted), so that promoting twice adds nothing.
+func FindingHash(target, kind, text string) string {
+	sum := sha256.Sum256([]byte("canon-finding-v1\x00" + strings.ToLower(strings.TrimSpace(target)) + "\x00" + kind + "\x00" + collapse(text)))
+	return hex.EncodeToString(sum[:])
+}
+
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+var (
+	headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
+	itemRE    = regexp.MustCompile(`^([ \t]*)(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]+(.*))?$`)
+	fenceRE   = regexp.MustCompile("^ {0,3}(```+|~~~+)")
+	kindRE    = regexp.MustCompile(`(?i)^(decision|risk|finding)[ \t]*:[ \t]*`)
+)
+
+// ParseNotes reads the findings of a notes.md (see NotesHeader for the
+// format). It is purely syntactic: whether a target names a document is for
+// the caller to find out. HTML comments (the header is one) and fenced
+// code are skipped.
+func ParseNotes(text string) []Finding {
+	lines := strings.Split(stripComments(strings.ReplaceAll(text, "\r\n", "\n")), "\n")
+	var out []Finding
+	var cur *Finding   // the finding being read
+	var parts []string // its text so far
+	curIndent := -1    // the indent of its list marker; -1 for a paragraph
+	ignoring := false  // inside a list item or paragraph that is not a finding
+	section := ""      // the target of the current "## TARGET" section
+	sectionWiki := false
+	fence := ""
+	flush := func() {
+		if cur != nil {
+			t := collapse(strings.Join(parts, " "))
+			if m := kindRE.FindStringSubmatch(t); m != nil {
+				cur.Kind = strings.ToLower(m[1])
+				t = t[len(m[0]):]
+			}
+			if t != "" {
+				cur.Text = t
+				cur.Hash = FindingHash(cur.Target, cur.Kind, cur.Text)
+				out = append(out, *cur)
+			}
+		}
+		cur, parts, curIndent, ignoring = nil, nil, -1, false
+	}
+	for i, line := range lines {
+		n := i + 1
+		if fence != "" {
+			if strings.HasPrefix(strings.TrimLeft(line, " "), fence) {
+				fence = ""
+			}
+			continue
+		}
+		if m := fenceRE.FindStringSubmatch(line); m != nil {
+			flush()
+			fence = m[1][:3]
+			continue
+		}
+		if strings.TrimSpace(line) == "" {
+			flush()
+			continue
+		}
+		if m := headingRE.FindStringSubmatch(line); m != nil {
+			flush()
+			section, sectionWiki = "", false
+			if len(m[1]) >= 2 {
+				section, sectionWiki = headingTarget(m[2])
+			}
+			continue
+		}
+		if m := itemRE.FindStringSubmatch(line); m != nil {
+			indent := width(m[1])
+			if (cur != nil || ignoring) && curIndent >= 0 && indent > curIndent {
+				// A nested item belongs to the item above it.
+				if cur != nil {
+					parts = append(parts, m[2])
+				}
+				continue
+			}
+			flush()
+			target, wiki, rest := tag(m[2])
+			switch {
+			case target != "":
+				cur = &Finding{Target: target, Wiki: wiki, Kind: KindWorklog, Line: n}
+				parts = []string{rest}
+			case section != "" && !checkbox(m[2]):
+				cur = &Finding{Target: section, Wiki: sectionWiki, Kind: KindWorklog, Line: n, Section: true}
+				parts = []string{m[2]}
+			default:
+				ignoring = true
+			}
+			curIndent = indent
+			continue
+		}
+		// A line of text continues the item or paragraph above it, or
+		// starts a paragraph.
+		switch {
+		case cur != nil:
+			parts = append(parts, line)
+		case ignoring:
+		case section != "":
+			cur = &Finding{Target: section, Wiki: sectionWiki, Kind: KindWorklog, Line: n, Section: true}
+			parts = []string{line}
+		default:
+			ignoring = true
+		}
+	}
+	flush()
+	return out
+}
+
+// stripComments blanks HTML comments, keeping the line breaks in them so
+// that line numbers stay right.
+func stripComments(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "<!--")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		j := strings.Index(s[i+4:], "-->")
+		if j < 0 {
+			b.WriteString(strings.Repeat("\n", strings.Count(s[i:], "\n")))
+			return b.String()
+		}
+		b.WriteString(strings.Repeat("\n", strings.Count(s[i:i+4+j+3], "\n")))
+		s = s[i+4+j+3:]
+	}
+}
+
+func width(indent string) int {
+	w := 0
+	for _, r := range indent {
+		if r == '\t' {
+			w += 4 - w%4
+		} else {
+			w++
+		}
+	}
+	return w
+}
+
+// checkbox reports a task-list item ("[ ] ...", "[x] ..."): the agent's
+// own checklist, never a finding.
+func checkbox(s string) bool {
+	s = strings.TrimSpace(s)
+	return len(s) >= 3 && s[0] == '[' && s[2] == ']' && strings.ContainsRune(" xX", rune(s[1]))
+}
+
+// tag reads a target at the start of a list item's text: [[wiki-link]] or
+// [REF], where REF looks like a reference (see refLike), so that a
+// checkbox ("[ ]", "[x]") or a plain bracketed word is not one.
+func tag(s string) (target string, wiki bool, rest string) {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "[[") {
+		end := strings.Index(s, "]]")
+		if end < 0 {
+			return "", false, s
+		}
+		t := wikiTarget(s[2:end])
+		if t == "" {
+			return "", false, s
+		}
+		return t, true, afterTag(s[end+2:])
+	}
+	if strings.HasPrefix(s, "[") {
+		end := strings.IndexByte(s, ']')
+		if end < 0 || strings.HasPrefix(s[end+1:], "(") {
+			return "", false, s // [text](link) is a link, not a tag
+		}
+		if t := strings.TrimSpace(s[1:end]); refLike(t) {
+			return t, false, afterTag(s[end+1:])
+		}
+	}
+	return "", false, s
+}
+
+// afterTag drops the separator people put after a tag: "[X]: text",
+// "[X] - text", "[X] — text".
+func afterTag(s string) string {
+	s = strings.TrimSpace(s)
+	for _, sep := range []string{":", "—", "–", "- "} {
+		if strings.HasPrefix(s, sep) {
+			return strings.TrimSpace(s[len(sep):])
+		}
+	}
+	return s
+}
+
+func wikiTarget(inner string) string {
+	t, _, _ := strings.Cut(inner, "|")
+	return strings.TrimSpace(t)
+}
+
+// headingTarget reads the target a heading starts with: "KB-TSK-0042",
+// "[[ADR-0007]]", "[KB-TSK-0042]", optionally followed by words ("##
+// KB-TSK-0042 Retry webhooks").
+func headingTarget(text string) (string, bool) {
+	text = strings.TrimSpace(text)
+	if strings.HasPrefix(text, "[") {
+		t, wiki, _ := tag(text)
+		return t, wiki
+	}
+	first := text
+	if i := strings.IndexFunc(text, unicode.IsSpace); i >= 0 {
+		first = text[:i]
+	}
+	first = strings.TrimRight(first, ":")
+	if refLike(first) {
+		return first, false
+	}
+	return "", false
+}
+
+// refLike says whether a bracketed or heading token can be a reference: no
+// spaces, and a letter and a digit (ids such as KB-TSK-0042 and ADR-0007,
+// uids) or a path ending in .md. Dates, checkboxes and words are not.
+func refLike(t string) bool {
+	if t == "" || len(t) > 200 || strings.ContainsFunc(t, unicode.IsSpace) {
+		return false
+	}
+	if strings.HasSuffix(strings.ToLower(t), ".md") {
+		return true
+	}
+	return strings.ContainsFunc(t, unicode.IsLetter) && strings.ContainsFunc(t, unicode.IsDigit)
+}
+
+// NotesMarker starts the comment that explains notes.md; promote and the
+// parser skip the whole comment.
+const NotesMarker = "<!-- canon:notes"
+
+// NotesHeader is the start of a new notes.md: a title and, in an HTML
+// comment, how to write findings that canon promote can take back into
+// the canonical documents. seeds are offered as example targets.
+func NotesHeader(name string, seeds []index.DocRef) string {
+	ex1, ex2 := "KB-TSK-0042", "ADR-0007"
+	took1, took2 := false, false
+	for _, s := range seeds {
+		switch {
+		case !refLike(s.ID):
+		case s.Kind == "adr" && !took2:
+			ex2, took2 = s.ID, true
+		case s.Kind != "adr" && !took1:
+			ex1, took1 = s.ID, true
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Notes: %s\n\n", name)
+	fmt.Fprintf(&b, `%s
+How to write findings here so that "canon promote %s" can append them to
+the canonical documents. This comment is never promoted.
+
+Address a finding to a document by its id, its uid, its path or a
+wiki-link, in either of two forms:
+
+1. A tagged list item, one finding per item (indented lines continue it):
+
+   - [%s] the webhook retries never reset attempts
+   - [[%s]] decision: keep the inbox table, drop the queue
+   - [01JD3Q8Z6M2V9K4T7R5N1B0C8X] risk: the alert fires during PSP maintenance
+
+2. A section per target: a heading (## or deeper) that starts with the
+   target, then one finding per list item or paragraph up to the next
+   heading:
+
+   ## %s
+   - finding: the retry column is never reset
+   - risk: nobody owns the replay runbook
+
+A finding may start with a kind: "decision:", "risk:" or "finding:".
+Without one it becomes a worklog line of the target
+(YYYY-MM-DD HH:MM [agent=NAME] text); with one it goes under the section
+of that kind, and promote --adr turns a decision into a new ADR.
+
+Everything else is yours and never promoted: other headings, plain
+paragraphs outside a target section, list items without a tag, checkboxes
+("- [ ]", "- [x]"), fenced code. Promoted findings are recorded in
+workset.db by a hash of target, kind and text: promoting again adds nothing,
+and an edited finding is a new one. canon workset gc keeps a workset whose
+findings are not all promoted (unless --force).
+`, NotesMarker, name, ex1, ex2, ex1)
+	if len(seeds) > 0 {
+		b.WriteString("\nSeeds of this workset:\n")
+		for _, s := range seeds {
+			fmt.Fprintf(&b, "  %s  %s\n", s.ID, s.Title)
+		}
+	}
+	b.WriteString("-->\n\n")
+	return b.String()
+}

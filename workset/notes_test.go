@@ -1,0 +1,109 @@
+package workset
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/canon-md/canon/index"
+)
+
+func TestParseNotes(t *testing.T) {
+	in := strings.Join([]string{
+		"# Notes: fix",     // 1
+		"",                 // 2
+		"<!-- canon:notes", // 3
+		"- [KB-TSK-0001] inside the header: ignored", // 4
+		"## KB-TSK-0002", // 5
+		"-->",            // 6
+		"",               // 7
+		"- [KB-TSK-0042] the retries never reset",                        // 8
+		"  attempts after a success",                                     // 9
+		"- [[ADR-0007|the ADR]] decision: keep the inbox table",          // 10
+		"- [01JD3Q8Z6M2V9K4T7R5N1B0C8X]: RISK: alert during maintenance", // 11
+		"- [ ] a checkbox of mine",                                       // 12
+		"- [x] another",                                                  // 13
+		"- [a link](x.md) is not a tag",                                  // 14
+		"- plain item",                                                   // 15
+		"A paragraph of my own.",                                         // 16
+		"",                                                               // 17
+		"## KB-TSK-0007 Retry webhooks",                                  // 18
+		"- finding: the retry column is never reset",                     // 19
+		"- the worker restarts cleanly",                                  // 20
+		"  - nested detail joins it",                                     // 21
+		"",                                                               // 22
+		"A paragraph finding",                                            // 23
+		"over two lines.",                                                // 24
+		"- [KB-TSK-0005] tagged inside a section goes to its tag", // 25
+		"```",                                 // 26
+		"- [KB-TSK-0009] in a fence: ignored", // 27
+		"```",                                 // 28
+		"### Open questions",                  // 29
+		"- not a finding",                     // 30
+		"## 2025-03-01",                       // 31
+		"- dates are not targets",             // 32
+		"## [[checkout-runbook]]",             // 33
+		"risk: the replay step is wrong",      // 34
+		"#### items/task/a.md",                // 35
+		"- by path",                           // 36
+		"- [ ] my own checkbox, even in a section", // 37
+	}, "\n")
+	got := ParseNotes(in)
+	want := []Finding{
+		{Target: "KB-TSK-0042", Kind: KindWorklog, Text: "the retries never reset attempts after a success", Line: 8},
+		{Target: "ADR-0007", Wiki: true, Kind: KindDecision, Text: "keep the inbox table", Line: 10},
+		{Target: "01JD3Q8Z6M2V9K4T7R5N1B0C8X", Kind: KindRisk, Text: "alert during maintenance", Line: 11},
+		{Target: "KB-TSK-0007", Kind: KindFinding, Text: "the retry column is never reset", Line: 19, Section: true},
+		{Target: "KB-TSK-0007", Kind: KindWorklog, Text: "the worker restarts cleanly nested detail joins it", Line: 20, Section: true},
+		{Target: "KB-TSK-0007", Kind: KindWorklog, Text: "A paragraph finding over two lines.", Line: 23, Section: true},
+		{Target: "KB-TSK-0005", Kind: KindWorklog, Text: "tagged inside a section goes to its tag", Line: 25},
+		{Target: "checkout-runbook", Wiki: true, Kind: KindRisk, Text: "the replay step is wrong", Line: 34, Section: true},
+		{Target: "items/task/a.md", Kind: KindWorklog, Text: "by path", Line: 36, Section: true},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d findings, want %d:\n%+v", len(got), len(want), got)
+	}
+	for i := range want {
+		want[i].Hash = FindingHash(want[i].Target, want[i].Kind, want[i].Text)
+		if got[i] != want[i] {
+			t.Errorf("finding %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestFindingHash(t *testing.T) {
+	a := FindingHash("KB-TSK-0042", KindWorklog, "the retries  never\nreset")
+	if b := FindingHash("kb-tsk-0042 ", KindWorklog, "the retries never reset"); a != b {
+		t.Error("case and whitespace changed the hash")
+	}
+	if b := FindingHash("KB-TSK-0042", KindRisk, "the retries never reset"); a == b {
+		t.Error("the kind did not change the hash")
+	}
+	if b := FindingHash("KB-TSK-0042", KindWorklog, "the retries never reset!"); a == b {
+		t.Error("the text did not change the hash")
+	}
+	// Moving a finding keeps its hash.
+	one := ParseNotes("- [KB-TSK-0042] x y\n")
+	two := ParseNotes("# Mine\n\nsome words\n\n## KB-TSK-0042\n\nx\ny\n")
+	if len(one) != 1 || len(two) != 1 || one[0].Hash != two[0].Hash {
+		t.Fatalf("moved finding changed hash: %+v %+v", one, two)
+	}
+}
+
+func TestNotesHeaderHasNoFindings(t *testing.T) {
+	h := NotesHeader("fix", []index.DocRef{{ID: "KB-TSK-0007", Title: "Retry", Kind: "task"}, {ID: "ADR-0005", Kind: "adr"}})
+	if !strings.HasPrefix(h, "# Notes: fix\n\n"+NotesMarker) {
+		t.Fatalf("header starts %q", h[:40])
+	}
+	for _, want := range []string{"- [KB-TSK-0007] ", "- [[ADR-0005]] decision:", "## KB-TSK-0007\n"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("header lacks the example %q", want)
+		}
+	}
+	if f := ParseNotes(h); len(f) != 0 {
+		t.Fatalf("the header itself holds findings: %+v", f)
+	}
+	// Appending after the header works.
+	if f := ParseNotes(h + "- [KB-TSK-0007] done\n"); len(f) != 1 || f[0].Line != strings.Count(h, "\n")+1 {
+		t.Fatalf("findings after the header: %+v", f)
+	}
+}
