@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/workset"
 )
 
 // Event is one hook invocation as git makes it.
@@ -21,7 +22,8 @@ type Event struct {
 // the changed keys).
 type Outcome struct {
 	Result  *gitsync.Result
-	Skipped string // why nothing was done ("" when something was)
+	Skipped string           // why nothing was done ("" when something was)
+	Stale   []workset.Marked // the worksets the sync made stale
 }
 
 // Run handles a post-* hook: it brings the index to where git just moved.
@@ -71,7 +73,24 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Outcome{Result: res}, nil
+	out := &Outcome{Result: res}
+	if res.Action != gitsync.ActionNone {
+		// The changed keys go to the worksets holding them (DESIGN.md §8).
+		// A failure here is reported, never fatal: the next workset
+		// command compares its members with the index anyway.
+		out.Stale, err = workset.Invalidate(ctx, s.Repo.Root, s.Store, workset.Sync{
+			Action: res.Action, From: res.From, To: res.To, Changes: res.Changes, Who: s.Who,
+		})
+		if note != nil {
+			for _, m := range out.Stale {
+				note(m.String())
+			}
+			if err != nil {
+				note(fmt.Sprintf("could not mark worksets stale (the next workset command will): %v", err))
+			}
+		}
+	}
+	return out, nil
 }
 
 // rebasing reports a rebase or am in progress in this worktree.

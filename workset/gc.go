@@ -28,8 +28,8 @@ func Remove(ctx context.Context, e *Env, name string, force bool) (*Info, error)
 	}
 	if info.Unpromoted > 0 && !force {
 		h.close()
-		return info, fmt.Errorf("%w: %s has %d finding(s) in notes.md that were never promoted; run canon promote %s first, or rm --force to lose them",
-			ErrUnpromoted, name, info.Unpromoted, name)
+		return info, fmt.Errorf("%w: %s has %s in notes.md that were never promoted; run canon promote %s first, or rm --force to lose them",
+			ErrUnpromoted, name, findingsCount(info.Unpromoted), name)
 	}
 	unlock, err := h.st.Lock(ctx, e.Who, 30*time.Second)
 	if err != nil {
@@ -39,6 +39,13 @@ func Remove(ctx context.Context, e *Env, name string, force bool) (*Info, error)
 	h.close()
 	defer unlock()
 	return info, removeFolder(h.dir)
+}
+
+func findingsCount(n int) string {
+	if n == 1 {
+		return "1 finding"
+	}
+	return fmt.Sprintf("%d findings", n)
 }
 
 // removeFolder renames the folder out of the way first, so the workset is
@@ -107,7 +114,7 @@ func GC(ctx context.Context, e *Env, opt GCOptions) (*GCResult, error) {
 			res.Kept = append(res.Kept, entry)
 			continue
 		case info.Unpromoted > 0 && !opt.Force:
-			entry.Reason = fmt.Sprintf("%d unpromoted finding(s)", info.Unpromoted)
+			entry.Reason = findingsCount(info.Unpromoted) + " not promoted"
 			res.Kept = append(res.Kept, entry)
 			continue
 		}

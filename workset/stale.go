@@ -198,6 +198,8 @@ func invalidateOne(ctx context.Context, root, name string, idx *index.Store, s S
 			r := StaleReason{Key: mb.Key, ID: mb.ID, Path: mb.Path, How: HowLinks}
 			if c, ok := how[mb.Path]; ok {
 				r.How, r.Detail = c[0], c[1]
+			} else if r.How, r.Detail, err = howNow(ctx, idx, mb.Key, how); err != nil {
+				return nil, err
 			}
 			reasons = append(reasons, r)
 		}
@@ -214,6 +216,29 @@ func invalidateOne(ctx context.Context, root, name string, idx *index.Store, s S
 	}
 	defer unlock()
 	return reasons, h.markStale(ctx, reasons)
+}
+
+// howNow says how a member changed when the change does not name the path
+// it was copied from (an earlier change moved it): by where the index holds
+// its key now.
+func howNow(ctx context.Context, idx *index.Store, key string, how map[string][2]string) (string, string, error) {
+	var path string
+	err := idx.DB().QueryRowContext(ctx, `SELECT path FROM docs WHERE key = ? ORDER BY path LIMIT 1`, key).Scan(&path)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return HowDeleted, "", nil
+	case err != nil:
+		return "", "", err
+	}
+	if c, ok := how[path]; ok && c[0] != HowDeleted {
+		return c[0], c[1], nil
+	}
+	for _, c := range how {
+		if c[0] == HowRenamed && c[1] == path {
+			return HowRenamed, path, nil
+		}
+	}
+	return HowLinks, "", nil
 }
 
 // changeKinds maps the paths of a change to how they changed.

@@ -132,6 +132,7 @@ func newApp(e *env) *cli.App {
 			readyCommand(e),
 			blockedCommand(e),
 			queryCommand(e),
+			worksetCommand(e),
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			fmt.Fprintf(e.stderr, "canon: error: there is no command %q; run canon --help for the list\n", name)
@@ -157,6 +158,7 @@ func (e *env) open(c *cli.Context, who string) (*gitsync.Session, error) {
 		s.Close()
 		return nil, err
 	}
+	e.invalidate(c.Context, s, res)
 	if res.Action == gitsync.ActionRebuild && res.Reason == "" && res.Stats != nil {
 		e.notef("built the index: %d documents", res.Stats.Documents)
 	}

@@ -37,6 +37,9 @@ func checkCommand(e *env) *cli.Command {
 				return err
 			}
 			defer s.Close()
+			if err := e.catchUp(c, s); err != nil {
+				return err
+			}
 			var res *gitsync.CheckResult
 			switch {
 			case c.Bool("all"):

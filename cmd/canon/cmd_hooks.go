@@ -174,6 +174,10 @@ func preCommit(c *cli.Context, e *env) error {
 		return nil
 	}
 	defer s.Close()
+	if err := e.catchUp(c, s); err != nil {
+		hooks.Report(e.stderr, "pre-commit", explainErr(err))
+		return nil
+	}
 	res, err := s.CheckStaged(c.Context)
 	if err != nil {
 		hooks.Report(e.stderr, "pre-commit", explainErr(err))

@@ -42,6 +42,7 @@ func initCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			e.invalidate(c.Context, s, res)
 			st, err := s.Store.Counts(c.Context)
 			if err != nil {
 				return err
@@ -118,6 +119,7 @@ func indexCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			e.invalidate(c.Context, s, res)
 			return printSync(c, e, res)
 		},
 	}
@@ -147,6 +149,7 @@ func fullIndex(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	e.invalidate(c.Context, s, res)
 	st, err := s.Store.Counts(c.Context)
 	if err != nil {
 		return err

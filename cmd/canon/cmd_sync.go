@@ -27,6 +27,7 @@ func syncCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			e.invalidate(c.Context, s, res)
 			return printSync(c, e, res)
 		},
 	}
