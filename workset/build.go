@@ -131,6 +131,9 @@ func Create(ctx context.Context, e *Env, name string, opt CreateOptions) (*Info,
 	}); err != nil {
 		return nil, fmt.Errorf("build workset %s: %w", name, err)
 	}
+	if err := writeKeys(tmp, sel.keys()); err != nil {
+		return nil, err
+	}
 	seeds, err := h.seedRefs(ctx)
 	if err != nil {
 		return nil, err
@@ -243,6 +246,9 @@ func Refresh(ctx context.Context, e *Env, name string) (*RefreshResult, error) {
 	for _, mb := range keepRows {
 		keys = append(keys, mb.Key)
 	}
+	if err := writeKeys(h.dir, keys, keysOf(old)); err != nil {
+		return nil, err
+	}
 	_, err = h.st.CopySubset(ctx, e.Index.Path(), keys, index.SubsetOptions{Replace: true}, func(tx *sql.Tx) error {
 		for _, q := range []string{`DELETE FROM workset_members`, `DELETE FROM workset_stale`} {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
@@ -268,6 +274,9 @@ func Refresh(ctx context.Context, e *Env, name string) (*RefreshResult, error) {
 	res := &RefreshResult{Added: []string{}, Removed: []string{}, WasStale: wasStale}
 	now2, err := h.members(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if err := writeKeys(h.dir, keysOf(now2)); err != nil {
 		return nil, err
 	}
 	before := map[string]bool{}

@@ -22,6 +22,11 @@ const (
 	PlanFile        = "plan.md"
 	NotesFile       = "notes.md"
 	DeliverableFile = "deliverable.md"
+	// KeysFile lists the members' node keys, one a line: a sync reads it
+	// to tell whether a workset can be affected without opening its
+	// database. It always holds at least the members (a superset while
+	// members change).
+	KeysFile = "members.keys"
 )
 
 // MaxNameLen bounds a workset name, in bytes.

@@ -5,9 +5,14 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/google/renameio/v2"
 
 	"github.com/canon-md/canon/index"
 )
@@ -142,6 +147,47 @@ func setManifest(ctx context.Context, x execer, kv map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// writeKeys writes members.keys atomically: the union of the key lists,
+// sorted.
+func writeKeys(dir string, lists ...[]string) error {
+	set := map[string]bool{}
+	for _, l := range lists {
+		for _, k := range l {
+			set[k] = true
+		}
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		b.WriteString(k)
+		b.WriteByte('\n')
+	}
+	if err := renameio.WriteFile(filepath.Join(dir, KeysFile), []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", KeysFile, err)
+	}
+	return nil
+}
+
+// readKeys reads members.keys; ok is false when it cannot be read (the
+// caller then asks the database).
+func readKeys(dir string) (map[string]bool, bool) {
+	data, err := os.ReadFile(filepath.Join(dir, KeysFile))
+	if err != nil {
+		return nil, false
+	}
+	out := map[string]bool{}
+	for _, k := range strings.Split(string(data), "\n") {
+		if k != "" {
+			out[k] = true
+		}
+	}
+	return out, true
 }
 
 func jsonString(v any) string {

@@ -188,6 +188,9 @@ func (h *handle) enrich(ctx context.Context, e *Env, ms []Member, hits []SearchH
 	if len(add) == 0 {
 		return []Member{}, nil
 	}
+	if err := writeKeys(h.dir, keysOf(ms), keysOf(add)); err != nil {
+		return nil, err
+	}
 	_, err = h.st.CopySubset(ctx, e.Index.Path(), keysOf(add), index.SubsetOptions{}, func(tx *sql.Tx) error {
 		for _, mb := range add {
 			if err := insertMember(ctx, tx, mb); err != nil {

@@ -154,8 +154,16 @@ func Invalidate(ctx context.Context, root string, idx *index.Store, s Sync) ([]M
 	var out []Marked
 	var errs []error
 	for _, n := range ns {
-		if _, err := existing(root, n); err != nil {
+		dir, err := existing(root, n)
+		if err != nil {
 			continue
+		}
+		if s.Changes != nil {
+			// members.keys answers "can this workset be affected" without
+			// opening its database, which costs about a millisecond.
+			if keys, ok := readKeys(dir); ok && !anyIn(s.Changes.Keys, keys) {
+				continue
+			}
 		}
 		reasons, err := invalidateOne(ctx, root, n, idx, s)
 		if err != nil {
@@ -167,6 +175,15 @@ func Invalidate(ctx context.Context, root string, idx *index.Store, s Sync) ([]M
 		}
 	}
 	return out, errors.Join(errs...)
+}
+
+func anyIn(keys []string, set map[string]bool) bool {
+	for _, k := range keys {
+		if set[k] {
+			return true
+		}
+	}
+	return false
 }
 
 func invalidateOne(ctx context.Context, root, name string, idx *index.Store, s Sync) ([]StaleReason, error) {

@@ -186,3 +186,31 @@ func TestInvalidateWithoutWorksets(t *testing.T) {
 		t.Fatalf("Invalidate = %+v, %v", marked, err)
 	}
 }
+
+// members.keys spares a sync the database of a workset it cannot affect;
+// without the file, the database answers.
+func TestInvalidateKeysFile(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	if _, err := Create(ctx, f.env, "alpha", CreateOptions{Spec: Spec{Seeds: []string{"A-1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	keysPath := filepath.Join(f.root, ".cache", "worksets", "alpha", KeysFile)
+	data, err := os.ReadFile(keysPath)
+	if err != nil || string(data) != "A-1\nB-1\n" {
+		t.Fatalf("%s = %q, %v", KeysFile, data, err)
+	}
+	os.Remove(keysPath)
+	f.write("items/b.md", "---\nid: B-1\ntitle: Beta 3\nparent: A-1\n---\n# Beta\n")
+	marked, err := Invalidate(ctx, f.root, f.st, Sync{Action: SyncReconcile, To: "c2", Changes: f.sync()})
+	if err != nil || len(marked) != 1 || marked[0].Reasons[0].String() != "B-1 modified in the working tree (HEAD c2)" {
+		t.Fatalf("without %s: %+v, %v", KeysFile, marked, err)
+	}
+	// Refresh writes it again.
+	if _, err := Refresh(ctx, f.env, "alpha"); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(keysPath); string(data) != "A-1\nB-1\n" {
+		t.Fatalf("after refresh %s = %q", KeysFile, data)
+	}
+}
