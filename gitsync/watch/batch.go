@@ -1,0 +1,198 @@
+package watch
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index"
+)
+
+// storedFile is what the index holds of one path.
+type storedFile struct {
+	oid string
+	doc bool // a document, not a skipped file
+}
+
+// storedFiles reads the stored blob id of each path the index holds, in a
+// few statements.
+func storedFiles(ctx context.Context, db *sql.DB, paths []string) (map[string]storedFile, error) {
+	out := make(map[string]storedFile, len(paths))
+	const per = 400
+	for start := 0; start < len(paths); start += per {
+		part := paths[start:min(start+per, len(paths))]
+		marks := strings.TrimSuffix(strings.Repeat("?, ", len(part)), ", ")
+		args := make([]any, 0, 2*len(part))
+		for _, p := range part {
+			args = append(args, p)
+		}
+		args = append(args, args...)
+		rows, err := db.QueryContext(ctx, `SELECT path, oid, 1 FROM docs WHERE path IN (`+marks+`)
+			UNION ALL SELECT path, oid, 0 FROM skipped WHERE path IN (`+marks+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var p string
+			var f storedFile
+			if err := rows.Scan(&p, &f.oid, &f.doc); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[p] = f
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// storedUnder lists the paths the index holds under a folder: a range
+// scan of the path index ("dir/" up to "dir0", '0' following '/').
+func storedUnder(ctx context.Context, db *sql.DB, dir string) ([]string, error) {
+	lo, hi := dir+"/", dir+"0"
+	rows, err := db.QueryContext(ctx, `SELECT path FROM docs WHERE path >= ?1 AND path < ?2
+		UNION ALL SELECT path FROM skipped WHERE path >= ?1 AND path < ?2`, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// documentsUnder lists the document paths on disk under a folder, by the
+// rules of a full walk: ignored folders and other repositories skipped.
+func documentsUnder(s *gitsync.Session, dir string) ([]string, error) {
+	var out []string
+	start := filepath.Join(s.Repo.Root, filepath.FromSlash(dir))
+	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == start && errors.Is(err, fs.ErrNotExist) {
+				return filepath.SkipAll
+			}
+			return nil // vanished while walked: its events follow
+		}
+		r, _ := filepath.Rel(s.Repo.Root, p)
+		rel := filepath.ToSlash(r)
+		if d.IsDir() {
+			if p == start {
+				return nil
+			}
+			if s.Scope.Ignored(rel, true) {
+				return filepath.SkipDir
+			}
+			if _, err := os.Lstat(filepath.Join(p, ".git")); err == nil {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if s.Scope.IsDocumentPath(rel) {
+			out = append(out, rel)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// pathBatch turns the coalesced paths of p into an index update: each path
+// (and everything under each folder that came or went, on disk and in the
+// index) is looked at once. Gone means deleted; present means read, and a
+// file whose content the index already has is only touched; a new path
+// with the content of a deleted document is a rename, a path update. The
+// caller holds the writer lock.
+func pathBatch(ctx context.Context, s *gitsync.Session, p *pending) (*index.Batch, int, error) {
+	db := s.Store.DB()
+	cand := map[string]bool{}
+	for f := range p.files {
+		cand[f] = true
+	}
+	for _, d := range p.outermostDirs() {
+		under, err := storedUnder(ctx, db, d)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, f := range under {
+			cand[f] = true
+		}
+		onDisk, err := documentsUnder(s, d)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, f := range onDisk {
+			cand[f] = true
+		}
+	}
+	paths := make([]string, 0, len(cand))
+	for f := range cand {
+		paths = append(paths, f)
+	}
+	sort.Strings(paths)
+	stored, err := storedFiles(ctx, db, paths)
+	if err != nil {
+		return nil, 0, err
+	}
+
+	b := &index.Batch{Kinds: s.Cfg.Kinds, Meta: map[string]string{}}
+	gone := map[string]string{} // blob id → a deleted document's path
+	var present []index.FileInfo
+	for _, f := range paths {
+		if s.Scope.IsDocumentPath(f) {
+			if fi, ok := s.Scope.Stat(f); ok {
+				present = append(present, fi)
+				continue
+			}
+		}
+		st, known := stored[f]
+		if !known {
+			continue
+		}
+		b.Deletes = append(b.Deletes, f)
+		if _, dup := gone[st.oid]; st.doc && !dup {
+			gone[st.oid] = f
+		}
+	}
+	renamedFrom := map[string]bool{}
+	err = s.Loader.LoadAll(ctx, present, func(l *index.Loaded) error {
+		st, known := stored[l.Path]
+		from := gone[l.OID]
+		switch {
+		case known && st.oid == l.OID:
+			b.Touches = append(b.Touches, l.FileInfo)
+		case !known && l.Doc != nil && from != "" && !renamedFrom[from] && !l.Symlink:
+			renamedFrom[from] = true
+			b.Renames = append(b.Renames, index.Rename{From: from, To: l.FileInfo})
+		default:
+			b.Upserts = append(b.Upserts, l)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(renamedFrom) > 0 {
+		kept := b.Deletes[:0]
+		for _, f := range b.Deletes {
+			if !renamedFrom[f] {
+				kept = append(kept, f)
+			}
+		}
+		b.Deletes = kept
+	}
+	return b, len(paths), nil
+}

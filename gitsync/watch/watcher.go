@@ -1,0 +1,442 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/config"
+)
+
+// Triggers: what a sync answers.
+const (
+	TriggerStart    = "start"    // the first sync: whatever changed while nobody watched
+	TriggerEdit     = "edit"     // files saved, created, removed or renamed
+	TriggerGit      = "git"      // HEAD or a branch ref moved (a checkout, a commit, a reset)
+	TriggerRescan   = "rescan"   // the periodic safety rescan
+	TriggerOverflow = "overflow" // the system dropped events: everything is looked at
+	TriggerIgnore   = "ignore"   // a .gitignore changed: which files are documents may have
+	TriggerConfig   = "config"   // .canon/config.yaml changed
+)
+
+// Options tune a Watcher.
+type Options struct {
+	// Debounce is the quiet time before a sync; MaxDelay bounds the wait
+	// under a steady stream of events; Rescan is the period of the safety
+	// rescan (0: none).
+	Debounce, MaxDelay, Rescan time.Duration
+	// Lock, when set, is where the watcher writes its status.
+	Lock *Lock
+	// OnSync hears about every sync, in order, on the syncing goroutine:
+	// worksets are invalidated here with Result.Changes.Keys.
+	OnSync func(*Report)
+	// OnError hears about a failed sync (retried with a growing pause)
+	// and about folders that cannot be watched.
+	OnError func(error)
+}
+
+// Report says what one sync did.
+type Report struct {
+	At      time.Time // when the sync started
+	Trigger string
+	Events  int // file-system events folded into it
+	Paths   int // paths an edit sync looked at
+	Result  *gitsync.Result
+	Elapsed time.Duration
+}
+
+// Changed reports a sync that changed the index's content.
+func (r *Report) Changed() bool {
+	if r.Result == nil {
+		return false
+	}
+	if r.Result.Action == gitsync.ActionRebuild {
+		return true
+	}
+	return r.Result.Changes != nil && !r.Result.Changes.None()
+}
+
+// Watcher follows one worktree. Two goroutines share it: one folds
+// file-system events into the pending set (and adds and drops watches), the
+// other waits for the set to settle and syncs it. They meet in a
+// capacity-1 channel: a send that finds it full is dropped, because one
+// wake-up already covers everything pending.
+type Watcher struct {
+	s   *gitsync.Session
+	opt Options
+	fsw *fsnotify.Watcher
+
+	mu   sync.Mutex // guards tree and p
+	tree *tree
+	p    *pending
+
+	kick   chan struct{}
+	status Status // owned by the syncing goroutine
+
+	errMu  sync.Mutex
+	errMsg string // the last error reported, said once until it changes
+}
+
+// New prepares a watcher over the session's worktree. The session must
+// stay open while the watcher runs; Run may swap in a new one when the
+// configuration changes, and closes what it swapped out.
+func New(s *gitsync.Session, opt Options) (*Watcher, error) {
+	if opt.MaxDelay < opt.Debounce {
+		opt.MaxDelay = opt.Debounce
+	}
+	fsw, err := fsnotify.NewBufferedWatcher(1024)
+	if err != nil {
+		return nil, fmt.Errorf("start watching files: %w", err)
+	}
+	w := &Watcher{s: s, opt: opt, fsw: fsw, p: newPending(), kick: make(chan struct{}, 1)}
+	w.tree = newTree(s.Repo, s.Cfg, fsw, func(msg string) { w.report(errors.New(msg)) })
+	return w, nil
+}
+
+// Session is the session the watcher syncs through now.
+func (w *Watcher) Session() *gitsync.Session { return w.s }
+
+// Folders is the number of folders watched.
+func (w *Watcher) Folders() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.tree.count()
+}
+
+// Start sets up the watches. Run calls it if the caller did not.
+func (w *Watcher) Start() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.tree.dirs) > 0 {
+		return
+	}
+	w.tree.resync()
+	w.tree.watchGit()
+}
+
+// Run watches until ctx is done: a first sync of whatever changed while
+// nobody watched, then one sync per settled burst of events, a full
+// reconcile every Rescan. A sync in flight when ctx ends is finished, not
+// cut short; events still pending then are left for the next sync.
+func (w *Watcher) Run(ctx context.Context) error {
+	defer w.fsw.Close()
+	w.Start()
+	w.status = Status{PID: os.Getpid(), StartedAt: time.Now().UTC(), Folders: w.Folders(), Debounce: w.opt.Debounce.Milliseconds()}
+	if w.opt.Lock != nil {
+		w.status.StartedAt = w.opt.Lock.startedAt.UTC()
+	}
+	w.writeStatus()
+
+	go w.readEvents()
+
+	syncCtx := context.WithoutCancel(ctx)
+	// Watches are in place before the first look, so nothing falls between.
+	first := newPending()
+	first.requestFull(TriggerStart, time.Now())
+	if err := w.syncOne(syncCtx, first); err != nil {
+		w.requeue(first)
+	}
+
+	var rescan <-chan time.Time
+	if w.opt.Rescan > 0 {
+		t := time.NewTicker(w.opt.Rescan)
+		defer t.Stop()
+		rescan = t.C
+	}
+	var retry <-chan time.Time
+	backoff := time.Second
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-w.kick:
+		case <-retry:
+			retry = nil
+		case now := <-rescan:
+			w.mu.Lock()
+			w.p.requestFull(TriggerRescan, now)
+			w.mu.Unlock()
+		}
+		w.notePending()
+		if !w.settle(ctx) {
+			return nil
+		}
+		w.mu.Lock()
+		p := w.p
+		w.p = newPending()
+		w.mu.Unlock()
+		if p.empty() {
+			continue
+		}
+		if err := w.syncOne(syncCtx, p); err != nil {
+			w.requeue(p)
+			retry = time.After(backoff)
+			backoff = min(2*backoff, 30*time.Second)
+			continue
+		}
+		backoff = time.Second
+	}
+}
+
+// readEvents folds events into the pending set until the fsnotify watcher
+// is closed.
+func (w *Watcher) readEvents() {
+	for {
+		select {
+		case ev, ok := <-w.fsw.Events:
+			if !ok {
+				return
+			}
+			w.mu.Lock()
+			wake := w.fold(ev, time.Now())
+			w.mu.Unlock()
+			if wake {
+				w.wake()
+			}
+		case err, ok := <-w.fsw.Errors:
+			if !ok {
+				return
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				// The kernel's queue overflowed: some events are lost, so
+				// nothing short of looking at everything is right.
+				w.mu.Lock()
+				w.p.markFull(TriggerOverflow, time.Now())
+				w.mu.Unlock()
+				w.wake()
+				continue
+			}
+			w.report(fmt.Errorf("watching files: %w", err))
+		}
+	}
+}
+
+// fold classifies one event into the pending set; it reports whether the
+// event asks for a sync. The caller holds mu.
+func (w *Watcher) fold(ev fsnotify.Event, now time.Time) bool {
+	if isGit, moved := w.tree.gitEvent(ev); isGit {
+		if moved {
+			w.p.markGit(now)
+		}
+		return moved
+	}
+	return w.tree.classify(ev, w.p, now)
+}
+
+// wake is the non-blocking send: a wake-up already waiting covers this one.
+func (w *Watcher) wake() {
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+// settle waits until the pending set is due (see due). It returns false
+// when ctx ends first.
+func (w *Watcher) settle(ctx context.Context) bool {
+	for {
+		w.mu.Lock()
+		first, last := w.p.first, w.p.last
+		w.mu.Unlock()
+		ready, wait := due(first, last, time.Now(), w.opt.Debounce, w.opt.MaxDelay)
+		if ready || first.IsZero() {
+			return true
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		case <-t.C:
+		}
+	}
+}
+
+// requeue puts a failed sync's paths back, to be retried.
+func (w *Watcher) requeue(p *pending) {
+	w.mu.Lock()
+	w.p.merge(p)
+	w.mu.Unlock()
+}
+
+// syncOne runs one sync and reports it.
+func (w *Watcher) syncOne(ctx context.Context, p *pending) error {
+	start := time.Now()
+	res, paths, err := w.sync(ctx, p)
+	if err != nil {
+		w.status.LastError = err.Error()
+		w.writeStatus()
+		w.report(err)
+		return err
+	}
+	w.errMu.Lock()
+	w.errMsg = ""
+	w.errMu.Unlock()
+	elapsed := time.Since(start)
+	at := start.UTC()
+	w.status.Syncs++
+	w.status.LastSyncAt = &at
+	w.status.LastSyncMs = elapsed.Milliseconds()
+	w.status.LastError = ""
+	w.mu.Lock()
+	w.status.PendingEvents, w.status.PendingSince = w.p.events, timePtr(w.p.first)
+	w.mu.Unlock()
+	w.writeStatus()
+	if w.opt.OnSync != nil {
+		w.opt.OnSync(&Report{At: start, Trigger: p.trigger(), Events: p.events, Paths: paths, Result: res, Elapsed: elapsed})
+	}
+	return nil
+}
+
+// sync brings the index to what p says changed. An edit touches only its
+// paths; a moved HEAD is a tree diff (Session.CatchUp); a configuration or
+// .gitignore change, an overflow and the rescan reconcile everything
+// (Session.Reconcile, a stat walk).
+func (w *Watcher) sync(ctx context.Context, p *pending) (*gitsync.Result, int, error) {
+	if p.config {
+		if err := w.reopen(); err != nil {
+			return nil, 0, err
+		}
+	}
+	if p.full != "" || p.config {
+		// Reread every .gitignore and info/exclude, and watch what is now
+		// in scope (and only that).
+		s := w.s
+		s.Scope = index.NewScope(s.Repo.Root, s.Cfg, s.Repo.InfoExclude())
+		w.mu.Lock()
+		w.tree.setConfig(s.Cfg)
+		w.tree.resync()
+		w.tree.watchGit()
+		w.status.Folders = w.tree.count()
+		w.mu.Unlock()
+		res, err := s.Reconcile(ctx)
+		return res, 0, err
+	}
+	res := &gitsync.Result{Action: gitsync.ActionNone}
+	if !rebasing(w.s.Repo) {
+		// A rebase moves HEAD once per replayed commit: catch up when it
+		// ends (its state folder going away is an event too), as the
+		// hooks do.
+		var err error
+		if res, err = w.s.CatchUp(ctx); err != nil {
+			return nil, 0, err
+		}
+		if res.Action == gitsync.ActionRebuild {
+			return res, 0, nil // it read every file as it is now
+		}
+	}
+	if len(p.files) == 0 && len(p.dirs) == 0 {
+		return res, 0, nil
+	}
+	ch, n, err := w.applyPaths(ctx, p)
+	if err != nil {
+		return nil, 0, err
+	}
+	if res.Changes != nil {
+		ch = index.MergeChanges(res.Changes, ch)
+	}
+	if res.Action == gitsync.ActionNone {
+		// The working tree was compared with the index, for these paths:
+		// a reconcile, as worksets and tools know it.
+		res.Action = gitsync.ActionReconcile
+	}
+	res.Changes = ch
+	if res.To == "" {
+		res.To, _, _ = w.s.Repo.Head()
+	}
+	return res, n, nil
+}
+
+// applyPaths writes the update for p's paths under the writer lock.
+func (w *Watcher) applyPaths(ctx context.Context, p *pending) (*index.Changes, int, error) {
+	s := w.s
+	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer unlock()
+	b, n, err := pathBatch(ctx, s, p)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read the edited files: %w", err)
+	}
+	if b.Empty() && len(b.Touches) == 0 {
+		return &index.Changes{}, n, nil
+	}
+	ch, err := s.Store.Apply(ctx, b)
+	if err != nil {
+		return nil, 0, fmt.Errorf("apply %d edited paths: %w", n, err)
+	}
+	return ch, n, nil
+}
+
+// reopen loads the changed configuration into a new session; on an error
+// the old one stays.
+func (w *Watcher) reopen() error {
+	old := w.s
+	s, err := gitsync.Open(old.Repo.Root, old.Who)
+	if err != nil {
+		return fmt.Errorf("reload %s (the watcher goes on with the previous configuration): %w", config.File, err)
+	}
+	s.Note, s.LockWait, s.Progress = old.Note, old.LockWait, old.Progress
+	w.s = s
+	old.Close()
+	return nil
+}
+
+// report passes an error on, once until a different one comes.
+func (w *Watcher) report(err error) {
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
+	if w.opt.OnError == nil || err.Error() == w.errMsg {
+		return
+	}
+	w.errMsg = err.Error()
+	w.opt.OnError(err)
+}
+
+// notePending records in the status file that events wait for a sync.
+func (w *Watcher) notePending() {
+	w.mu.Lock()
+	n, first := w.p.events, w.p.first
+	w.mu.Unlock()
+	if first.IsZero() || w.status.PendingSince != nil {
+		return
+	}
+	w.status.PendingEvents, w.status.PendingSince = n, timePtr(first)
+	w.writeStatus()
+}
+
+func (w *Watcher) writeStatus() {
+	if w.opt.Lock == nil {
+		return
+	}
+	if err := w.opt.Lock.Write(&w.status); err != nil {
+		w.report(fmt.Errorf("write the watcher status: %w", err))
+	}
+}
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// rebasing reports a rebase or am in progress in this worktree.
+func rebasing(r *gitsync.Repo) bool {
+	for _, d := range []string{"rebase-merge", "rebase-apply"} {
+		if _, err := os.Stat(filepath.Join(r.GitDir, d)); err == nil {
+			return true
+		}
+	}
+	return false
+}
