@@ -124,6 +124,7 @@ func newApp(e *env) *cli.App {
 			problemsCommand(e),
 			checkCommand(e),
 			syncCommand(e),
+			watchCommand(e),
 			verifyCommand(e),
 			hooksCommand(e),
 			hookCommand(e),

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/gitsync/watch"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
 )
@@ -205,6 +206,9 @@ func statusCommand(e *env) *cli.Command {
 				Behind: behind, ConfigChanged: meta[index.MetaConfig] != "" && meta[index.MetaConfig] != s.Cfg.IndexHash(),
 				SyncedAt: meta[index.MetaSyncedAt], BuiltAt: meta[index.MetaBuiltAt], Status: st,
 			}
+			if out.Watcher, err = watch.Observe(s.Repo.CanonDir()); err != nil {
+				return err
+			}
 			if c.Bool("json") {
 				return writeJSON(e.stdout, out)
 			}
@@ -225,6 +229,7 @@ type statusJSON struct {
 	SyncedAt      string `json:"synced_at"`
 	BuiltAt       string `json:"built_at"`
 	*index.Status
+	Watcher *watch.Observed `json:"watcher"`
 }
 
 func printStatus(w io.Writer, s *statusJSON) {
@@ -246,6 +251,7 @@ func printStatus(w io.Writer, s *statusJSON) {
 	if s.SyncedAt != "" {
 		fmt.Fprintf(w, "synced    %s\n", ago(s.SyncedAt))
 	}
+	printWatcher(w, s.Watcher)
 	kinds := make([]string, 0, len(s.Kinds))
 	for k := range s.Kinds {
 		kinds = append(kinds, k)

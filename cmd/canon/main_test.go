@@ -4,7 +4,10 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -31,7 +34,60 @@ func TestScripts(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			return setupGit(e, example)
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"waitfor": waitFor,
+		},
 	})
+}
+
+// waitFor is the scripts' poll: waitfor [-v] [-t DURATION] REGEXP COMMAND
+// [ARGS...] runs COMMAND every 50 ms until its standard output matches
+// REGEXP (with -v, until it does not), for at most DURATION (default 30s).
+// Something else's process (canon watch) changes the state asynchronously:
+// a fixed sleep would race, a poll does not. The last run's stdout and
+// stderr stay for the commands that follow.
+func waitFor(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! waitfor (use waitfor -v)")
+	}
+	invert, timeout := false, 30*time.Second
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		switch args[0] {
+		case "-v":
+			invert = true
+			args = args[1:]
+		case "-t":
+			if len(args) < 2 {
+				ts.Fatalf("usage: waitfor [-v] [-t DURATION] REGEXP COMMAND [ARGS...]")
+			}
+			d, err := time.ParseDuration(args[1])
+			ts.Check(err)
+			timeout = d
+			args = args[2:]
+		default:
+			ts.Fatalf("waitfor: unknown flag %s", args[0])
+		}
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: waitfor [-v] [-t DURATION] REGEXP COMMAND [ARGS...]")
+	}
+	re, err := regexp.Compile("(?m)" + args[0])
+	ts.Check(err)
+	deadline := time.Now().Add(timeout)
+	for tries := 1; ; tries++ {
+		ts.Exec(args[1], args[2:]...)
+		if re.MatchString(ts.ReadFile("stdout")) != invert {
+			return
+		}
+		if time.Now().After(deadline) {
+			want := "matched"
+			if invert {
+				want = "stopped matching"
+			}
+			ts.Fatalf("waitfor: the output of %s never %s %q in %s (%d tries)", strings.Join(args[1:], " "), want, args[0], timeout, tries)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // setupGit gives every script a private git identity and configuration and
