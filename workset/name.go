@@ -37,8 +37,9 @@ var ErrBadName = errors.New("bad workset name")
 
 // ValidateName accepts a name that is safe as one folder name on every
 // system: 1 to MaxNameLen characters from A-Z a-z 0-9 . _ -, starting with
-// a letter or a digit, without "..". That excludes path separators, hidden
-// names and anything that could leave .cache/worksets.
+// a letter or a digit, not ending with a dot, without "..". That excludes
+// path separators, hidden names and anything that could leave
+// .cache/worksets.
 func ValidateName(name string) error {
 	bad := func(why string) error {
 		return fmt.Errorf("%w %q: %s; use letters, digits, '.', '_' and '-', starting with a letter or digit, at most %d characters", ErrBadName, shorten(name), why, MaxNameLen)
@@ -54,6 +55,8 @@ func ValidateName(name string) error {
 		return bad(`it contains ".."`)
 	case name[0] == '.':
 		return bad("it starts with a dot")
+	case strings.HasSuffix(name, "."):
+		return bad("it ends with a dot") // Windows drops it
 	}
 	for i, r := range name {
 		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-'

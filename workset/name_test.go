@@ -32,6 +32,7 @@ func TestValidateName(t *testing.T) {
 		{"naïve", "'ï'"},
 		{"a:b", "':'"},
 		{"~", "'~'"},
+		{"name.", "ends with a dot"},
 	}
 	for _, b := range bad {
 		err := ValidateName(b.name)
