@@ -12,6 +12,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
+	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/workset"
 )
@@ -48,7 +49,7 @@ func (e *env) worksetEnv(c *cli.Context, who string) (*workset.Env, *gitsync.Ses
 	if err != nil {
 		return nil, nil, err
 	}
-	head, err := s.Store.Meta("head")
+	head, err := s.Store.Meta(index.MetaHead)
 	if err != nil {
 		s.Close()
 		return nil, nil, err
