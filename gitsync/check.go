@@ -120,12 +120,10 @@ func (s *Session) checkPreview(ctx context.Context, b *index.Batch) (*CheckResul
 	return res, err
 }
 
-// CheckAll validates every document (for CI). The working tree is
-// reconciled first, so edits not yet synced are checked as they are.
+// CheckAll validates every document (for CI) as the index holds them; the
+// caller reconciles the working tree first (and hands the changes to the
+// worksets), so edits not yet synced are checked as they are.
 func (s *Session) CheckAll(ctx context.Context) (*CheckResult, error) {
-	if _, err := s.Reconcile(ctx); err != nil {
-		return nil, err
-	}
 	f, err := check.Run(ctx, s.Store.DB(), check.Input{Cfg: s.Cfg, Tree: &GitTree{Repo: s.Repo}})
 	if err != nil {
 		return nil, err

@@ -43,6 +43,11 @@ func checkCommand(e *env) *cli.Command {
 			var res *gitsync.CheckResult
 			switch {
 			case c.Bool("all"):
+				var rec *gitsync.Result
+				if rec, err = s.Reconcile(c.Context); err != nil {
+					return err
+				}
+				e.invalidate(c.Context, s, rec)
 				res, err = s.CheckAll(c.Context)
 			case c.NArg() > 0:
 				var paths []string
