@@ -206,17 +206,22 @@ func (w *Watcher) readEvents() {
 				return
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
-				// The kernel's queue overflowed: some events are lost, so
-				// nothing short of looking at everything is right.
-				w.mu.Lock()
-				w.p.markFull(TriggerOverflow, time.Now())
-				w.mu.Unlock()
-				w.wake()
+				w.overflowed()
 				continue
 			}
 			w.report(fmt.Errorf("watching files: %w", err))
 		}
 	}
+}
+
+// overflowed handles the kernel's queue overflowing: some events are lost,
+// so nothing short of looking at everything (and watching again what was
+// missed) is right.
+func (w *Watcher) overflowed() {
+	w.mu.Lock()
+	w.p.markFull(TriggerOverflow, time.Now())
+	w.mu.Unlock()
+	w.wake()
 }
 
 // fold classifies one event into the pending set; it reports whether the

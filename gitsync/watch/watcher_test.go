@@ -1,0 +1,255 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index"
+)
+
+// running is a Watcher at work on a real repository, its reports collected.
+type running struct {
+	t      *testing.T
+	root   string
+	w      *Watcher
+	mu     sync.Mutex
+	syncs  []*Report
+	errs   []error
+	cancel context.CancelFunc
+	done   chan error
+}
+
+func gitRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := t.TempDir()
+	for name, content := range files {
+		write(t, filepath.Join(root, name), content)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "base"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		cmd.Env = append(gitsync.ScrubbedEnv(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return root
+}
+
+func startWatcher(t *testing.T, root string, opt Options) *running {
+	t.Helper()
+	s, err := gitsync.Open(root, "canon watch (test)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.LockWait = 100 * time.Millisecond // TestFailedSyncIsRetried holds the lock
+	r := &running{t: t, root: root, done: make(chan error, 1)}
+	if opt.Debounce == 0 {
+		opt.Debounce = 20 * time.Millisecond
+	}
+	opt.OnSync = func(rep *Report) {
+		r.mu.Lock()
+		r.syncs = append(r.syncs, rep)
+		r.mu.Unlock()
+	}
+	opt.OnError = func(err error) {
+		r.mu.Lock()
+		r.errs = append(r.errs, err)
+		r.mu.Unlock()
+	}
+	w, err := New(s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.w = w
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	go func() { r.done <- w.Run(ctx) }()
+	t.Cleanup(func() {
+		r.stop()
+		w.Session().Close()
+	})
+	r.waitSync(func(rep *Report) bool { return rep.Trigger == TriggerStart })
+	return r
+}
+
+func (r *running) stop() {
+	if r.cancel != nil {
+		r.cancel()
+		if err := <-r.done; err != nil {
+			r.t.Error(err)
+		}
+		r.cancel = nil
+	}
+}
+
+// waitSync polls the reports until one satisfies ok.
+func (r *running) waitSync(ok func(*Report) bool) *Report {
+	r.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		r.mu.Lock()
+		for _, rep := range r.syncs {
+			if ok(rep) {
+				r.mu.Unlock()
+				return rep
+			}
+		}
+		r.mu.Unlock()
+		time.Sleep(5 * time.Millisecond)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.t.Fatalf("no such sync among %d (errors: %v)", len(r.syncs), r.errs)
+	return nil
+}
+
+func touched(path string) func(*Report) bool {
+	return func(rep *Report) bool {
+		ch := rep.Result.Changes
+		if ch == nil {
+			return false
+		}
+		for _, l := range [][]string{ch.Added, ch.Modified, ch.Deleted} {
+			for _, p := range l {
+				if p == path {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// unwatch drops a folder's watch, as a lost event would leave it unseen.
+func (r *running) unwatch(rel string) {
+	r.w.mu.Lock()
+	defer r.w.mu.Unlock()
+	r.w.tree.dropTree(rel)
+}
+
+func (r *running) watched(rel string) bool {
+	r.w.mu.Lock()
+	defer r.w.mu.Unlock()
+	return r.w.tree.dirs[rel]
+}
+
+func TestOverflowReconcilesEverything(t *testing.T) {
+	root := gitRepo(t, map[string]string{"items/a.md": "# A\n", "other/b.md": "# B\n"})
+	r := startWatcher(t, root, Options{})
+	// An edit the watcher cannot see, then the kernel says it dropped
+	// events: everything is looked at, and the folder is watched again.
+	r.unwatch("other")
+	write(t, filepath.Join(root, "other/b.md"), "# B, unseen\n")
+	r.w.overflowed()
+	rep := r.waitSync(touched("other/b.md"))
+	if rep.Trigger != TriggerOverflow || rep.Result.Action != gitsync.ActionReconcile {
+		t.Fatalf("trigger %s, action %s", rep.Trigger, rep.Result.Action)
+	}
+	if !r.watched("other") {
+		t.Fatal("the folder is not watched again after the overflow")
+	}
+}
+
+func TestPeriodicRescan(t *testing.T) {
+	root := gitRepo(t, map[string]string{"items/a.md": "# A\n", "other/b.md": "# B\n"})
+	r := startWatcher(t, root, Options{Rescan: 100 * time.Millisecond})
+	r.unwatch("other")
+	write(t, filepath.Join(root, "other/b.md"), "# B, unseen\n")
+	rep := r.waitSync(touched("other/b.md"))
+	if rep.Trigger != TriggerRescan {
+		t.Fatalf("trigger %s", rep.Trigger)
+	}
+}
+
+func TestFailedSyncIsRetried(t *testing.T) {
+	root := gitRepo(t, map[string]string{"items/a.md": "# A\n"})
+	r := startWatcher(t, root, Options{})
+	// Another process holds the writer lock (a long canon index --full).
+	other, _, err := index.Open(filepath.Join(root, ".git", "canon", "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	unlock, err := other.Lock(context.Background(), "canon index --full (test)", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "items/a.md"), "# A, edited\n")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r.mu.Lock()
+		n := len(r.errs)
+		r.mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the locked index was not reported")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	r.mu.Lock()
+	var le *index.LockedError
+	if !errors.As(r.errs[0], &le) || !strings.Contains(le.Holder, "canon index --full (test)") {
+		t.Fatalf("error %v does not name the holder", r.errs[0])
+	}
+	r.mu.Unlock()
+	unlock()
+	r.waitSync(touched("items/a.md"))
+}
+
+func TestLockAndStatus(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Acquire(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Acquire(dir); err == nil {
+		t.Fatal("a second watcher took the lock")
+	} else {
+		var busy *BusyError
+		if !errors.As(err, &busy) || busy.PID != os.Getpid() || busy.Since.IsZero() {
+			t.Fatalf("err = %v (%+v)", err, busy)
+		}
+	}
+	obs, err := Observe(dir)
+	if err != nil || !obs.Running || obs.Status.PID != os.Getpid() {
+		t.Fatalf("starting watcher: %+v, %v", obs, err)
+	}
+	now := time.Now()
+	if err := l.Write(&Status{PID: os.Getpid(), StartedAt: now, Syncs: 3, LastSyncAt: &now}); err != nil {
+		t.Fatal(err)
+	}
+	obs, err = Observe(dir)
+	if err != nil || !obs.Running || obs.Status.Syncs != 3 {
+		t.Fatalf("running watcher: %+v, %v", obs, err)
+	}
+	// The lock survives its holder only while the holder lives: a status
+	// file left with the lock free is a dead watcher's.
+	l.fl.Unlock()
+	obs, err = Observe(dir)
+	if err != nil || obs.Running || obs.StalePID != os.Getpid() {
+		t.Fatalf("dead watcher: %+v, %v", obs, err)
+	}
+	l2, err := Acquire(dir)
+	if err != nil {
+		t.Fatalf("the lock of a dead watcher was not free: %v", err)
+	}
+	l2.Release()
+	obs, err = Observe(dir)
+	if err != nil || obs.Running || obs.StalePID != 0 {
+		t.Fatalf("after a clean stop: %+v, %v", obs, err)
+	}
+}
