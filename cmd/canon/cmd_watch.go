@@ -26,9 +26,9 @@ func watchCommand(e *env) *cli.Command {
 			"everything periodically as a safety net. One watcher per worktree; canon status shows it.\n" +
 			"The --json-events lines are documented in docs/watch.md.",
 		Flags: []cli.Flag{
-			&cli.DurationFlag{Name: "debounce", Usage: "quiet time before a sync (default: watch.debounce in .canon/config.yaml, 150ms)"},
+			&cli.DurationFlag{Name: "debounce", Usage: "quiet time before a sync", DefaultText: "watch.debounce, 150ms"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
-			&cli.BoolFlag{Name: "json-events", Usage: "print one JSON object per line for each event (start, sync, error, stop)"},
+			&cli.BoolFlag{Name: "json-events", Usage: "print one JSON object per line for each event (start, sync, note, error, stop)"},
 		},
 		Action: func(c *cli.Context) error {
 			return runWatch(c, e)

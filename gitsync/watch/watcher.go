@@ -141,8 +141,12 @@ func (w *Watcher) Run(ctx context.Context) error {
 	// Watches are in place before the first look, so nothing falls between.
 	first := newPending()
 	first.requestFull(TriggerStart, time.Now())
+	var retry <-chan time.Time
+	backoff := time.Second
 	if err := w.syncOne(syncCtx, first); err != nil {
 		w.requeue(first)
+		retry = time.After(backoff)
+		backoff *= 2
 	}
 
 	var rescan <-chan time.Time
@@ -151,8 +155,6 @@ func (w *Watcher) Run(ctx context.Context) error {
 		defer t.Stop()
 		rescan = t.C
 	}
-	var retry <-chan time.Time
-	backoff := time.Second
 	for {
 		select {
 		case <-ctx.Done():
@@ -293,6 +295,7 @@ func (w *Watcher) syncOne(ctx context.Context, p *pending) error {
 	w.status.LastError = ""
 	w.mu.Lock()
 	w.status.PendingEvents, w.status.PendingSince = w.p.events, timePtr(w.p.first)
+	w.status.Folders = w.tree.count()
 	w.mu.Unlock()
 	w.writeStatus()
 	if w.opt.OnSync != nil {
@@ -320,7 +323,6 @@ func (w *Watcher) sync(ctx context.Context, p *pending) (*gitsync.Result, int, e
 		w.tree.setConfig(s.Cfg)
 		w.tree.resync()
 		w.tree.watchGit()
-		w.status.Folders = w.tree.count()
 		w.mu.Unlock()
 		res, err := s.Reconcile(ctx)
 		return res, 0, err
