@@ -34,7 +34,7 @@ func (s *Store) Rebuild(ctx context.Context, ld *Loader, files []FileInfo, meta 
 	// saves a tenth of its CPU. The memory limit keeps the heap bounded on
 	// large repositories.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(128 << 20))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(160 << 20))
 	tmp := s.path + ".build"
 	removeDB(tmp)
 	st, err := buildInto(ctx, tmp, ld, files, meta, progress)
@@ -57,7 +57,10 @@ func removeDB(path string) {
 
 func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, meta map[string]string, progress func(done int)) (*Stats, error) {
 	// No journal and no syncs while building: the file is not the index
-	// until it is renamed; a 64 MB page cache holds the build's working set.
+	// until it is renamed; a 32 MB page cache holds the build's working set.
+	// Sorts for the indexes go to temporary files: in memory they held
+	// tens of megabytes each at 100k documents. (Without a journal there are
+	// no statement journals to keep in memory.)
 	db, err := sql.Open(driverName, "file:"+path+"?_journal_mode=OFF&_synchronous=OFF&_foreign_keys=on")
 	if err != nil {
 		return nil, err
@@ -70,7 +73,7 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 		return nil, err
 	}
 	defer tx.Rollback()
-	for _, q := range []string{`PRAGMA cache_size = -65536`, metaDDL, tableDDL} {
+	for _, q := range []string{`PRAGMA cache_size = -32768`, `PRAGMA temp_store = FILE`, metaDDL, tableDDL} {
 		if _, err := tx.Exec(q); err != nil {
 			return nil, fmt.Errorf("create index tables: %w", err)
 		}
@@ -584,25 +587,37 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// FileOIDs returns the stored blob id of each of the paths the index holds
-// (documents and skipped files).
-func (s *Store) FileOIDs(ctx context.Context, paths []string) (map[string]string, error) {
-	out := make(map[string]string, len(paths))
-	stmt, err := s.db.PrepareContext(ctx, `SELECT oid FROM docs WHERE path = ?1 UNION ALL SELECT oid FROM skipped WHERE path = ?1`)
-	if err != nil {
-		return nil, friendly(err, s.path)
-	}
-	defer stmt.Close()
-	for _, p := range paths {
-		var oid string
-		err := stmt.QueryRowContext(ctx, p).Scan(&oid)
-		if err == sql.ErrNoRows {
-			continue
-		}
+// StoredFile is what the index holds of one path.
+type StoredFile struct {
+	OID string
+	Doc bool // a document; false for a skipped file
+}
+
+// StoredFiles returns what the index holds of each of the paths it knows
+// (documents and skipped files), 500 paths a query.
+func (s *Store) StoredFiles(ctx context.Context, paths []string) (map[string]StoredFile, error) {
+	out := make(map[string]StoredFile, len(paths))
+	for start := 0; start < len(paths); start += batchSize {
+		part := anys(paths[start:min(start+batchSize, len(paths))])
+		marks := inList("%s", len(part))
+		rows, err := s.db.QueryContext(ctx, `SELECT path, oid, 1 FROM docs WHERE path IN (`+marks+`)
+			UNION ALL SELECT path, oid, 0 FROM skipped WHERE path IN (`+marks+`)`, append(part, part...)...)
 		if err != nil {
+			return nil, friendly(err, s.path)
+		}
+		for rows.Next() {
+			var p string
+			var f StoredFile
+			if err := rows.Scan(&p, &f.OID, &f.Doc); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[p] = f
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
 			return nil, err
 		}
-		out[p] = oid
 	}
 	return out, nil
 }

@@ -234,3 +234,35 @@ func mustWalk(t *testing.T, root string, cfg *config.Config) []FileInfo {
 	}
 	return files
 }
+
+// TestSpilledBuildEqualsInMemory builds the same tree twice, once holding
+// every link in memory and once spilling them after three, and compares.
+func TestSpilledBuildEqualsInMemory(t *testing.T) {
+	ctx := context.Background()
+	cfg := config.Default()
+	root, err := filepath.Abs("../testdata/example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dump := func(spill int) []string {
+		defer func(old int) { spillAt = old }(spillAt)
+		spillAt = spill
+		st, _, err := Open(filepath.Join(t.TempDir(), "i.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		if _, err := st.Rebuild(ctx, NewLoader(root, cfg), mustWalk(t, root, cfg), nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		d, err := st.Dump(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	a, b := dump(1<<30), dump(3)
+	if diff := DiffDumps(a, b); len(diff) > 0 || len(a) < 500 {
+		t.Fatalf("%d rows; spilled build differs:\n%s", len(a), strings.Join(diff, "\n"))
+	}
+}

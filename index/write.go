@@ -81,12 +81,19 @@ func (b *bulk) close() {
 }
 
 // pendingLink is a link waiting for every document of the batch to be in,
-// so that it resolves against all of them.
+// so that it resolves against all of them. It is kept small (a full build
+// holds every link of the repository until the end) and owns its strings:
+// a substring of the document would keep the whole text alive.
 type pendingLink struct {
-	src       int64
-	seq       int32
-	line, col int32
-	l         link
+	src                           int64
+	seq, line, col                int32
+	typ, field, form, raw, anchor string
+}
+
+func (p *pendingLink) link(srcPath string) link {
+	l := link{typ: p.typ, field: p.field, form: p.form, raw: p.raw, anchor: p.anchor, line: int(p.line), col: int(p.col)}
+	plan(&l, srcPath)
+	return l
 }
 
 // writer holds the statements and buffers of one write transaction.
@@ -98,7 +105,9 @@ type writer struct {
 
 	nextDoc, nextChunk int64
 	pending            []pendingLink
-	mem                memAliases // the batch's aliases, when resolving from memory
+	spilled            bool             // pending links were written unresolved (status '')
+	srcPaths           map[int64]string // paths of the documents with pending links
+	mem                memAliases       // the batch's aliases, when resolving from memory
 
 	updLink, delSkip, aliasQuery *sql.Stmt
 }
@@ -106,7 +115,7 @@ type writer struct {
 // newWriter prepares a writer. Row ids are handed out from the current
 // maximum, so documents and chunks can be inserted many rows at a time.
 func newWriter(tx *sql.Tx) (*writer, error) {
-	w := &writer{tx: tx}
+	w := &writer{tx: tx, srcPaths: map[int64]string{}}
 	w.docs = newBulk(tx, "docs", []string{"id", "path", "oid", "size", "mtime", "natural_key", "key", "ident", "ident_line",
 		"uid", "uid_line", "type", "kind", "title", "state", "format", "fm", "fm_pos", "disables", "body_line"}, 32)
 	w.aliases = newBulk(tx, "aliases", []string{"term", "doc"}, 100)
@@ -228,7 +237,14 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 		}
 	}
 	for seq, l := range docLinks(ld.Path, d) {
-		w.pending = append(w.pending, pendingLink{src: id, seq: int32(seq), line: int32(l.line), col: int32(l.col), l: l})
+		w.pending = append(w.pending, pendingLink{src: id, seq: int32(seq), line: int32(l.line), col: int32(l.col),
+			typ: l.typ, field: l.field, form: l.form, raw: strings.Clone(l.raw), anchor: strings.Clone(l.anchor)})
+		w.srcPaths[id] = ld.Path
+	}
+	if w.mem != nil && len(w.pending) >= spillAt {
+		if err := w.spill(); err != nil {
+			return 0, err
+		}
 	}
 	return id, nil
 }
@@ -272,6 +288,71 @@ func (w *writer) flushDocs() error {
 	return nil
 }
 
+// spillAt bounds the links a full build holds in memory: past it they are
+// written unresolved and resolved at the end from the same alias map. A
+// 10k-document build never spills; a 100k one stays within its memory.
+var spillAt = 100_000
+
+func (w *writer) spill() error {
+	for i := range w.pending {
+		p := &w.pending[i]
+		l := p.link(w.srcPaths[p.src])
+		if err := w.links.add(p.src, p.seq, l.typ, l.field, l.form, l.raw, l.anchor, p.line, p.col, l.match, nil, l.status); err != nil {
+			return err
+		}
+	}
+	w.pending, w.srcPaths, w.spilled = w.pending[:0], map[int64]string{}, true
+	return w.links.flush()
+}
+
+// resolveSpilled resolves, in batches, the links spill wrote unresolved.
+func (w *writer) resolveSpilled(src aliasSource) error {
+	last := int64(0)
+	for {
+		rows, err := w.tx.Query(`SELECT l.id, d.path, l.form, l.raw FROM links l JOIN docs d ON d.id = l.src
+			WHERE l.id > ? AND l.status = '' ORDER BY l.id LIMIT 4096`, last)
+		if err != nil {
+			return err
+		}
+		type spilled struct {
+			id              int64
+			path, form, raw string
+		}
+		var batch []spilled
+		for rows.Next() {
+			var s spilled
+			if err := rows.Scan(&s.id, &s.path, &s.form, &s.raw); err != nil {
+				rows.Close()
+				return err
+			}
+			batch = append(batch, s)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, s := range batch {
+			l := link{form: s.form, raw: s.raw}
+			plan(&l, s.path)
+			dst, status, err := resolve(&l, src)
+			if err != nil {
+				return err
+			}
+			var dstArg any
+			if dst != 0 {
+				dstArg = dst
+			}
+			if _, err := w.updLink.Exec(dstArg, status, s.id); err != nil {
+				return err
+			}
+			last = s.id
+		}
+		if len(batch) < 4096 {
+			return nil
+		}
+	}
+}
+
 // finish writes what is buffered and stores the pending links, resolved
 // through src (every document of the batch is in by now).
 func (w *writer) finish(src aliasSource) error {
@@ -281,7 +362,8 @@ func (w *writer) finish(src aliasSource) error {
 	if src == aliasSource(w) {
 		terms := map[string]bool{}
 		for i := range w.pending {
-			for _, t := range w.pending[i].l.plan {
+			l := w.pending[i].link(w.srcPaths[w.pending[i].src])
+			for _, t := range l.plan {
 				terms[t] = true
 			}
 		}
@@ -293,7 +375,8 @@ func (w *writer) finish(src aliasSource) error {
 	}
 	for i := range w.pending {
 		p := &w.pending[i]
-		dst, status, err := resolve(&p.l, src)
+		l := p.link(w.srcPaths[p.src])
+		dst, status, err := resolve(&l, src)
 		if err != nil {
 			return fmt.Errorf("resolve links: %w", err)
 		}
@@ -301,13 +384,18 @@ func (w *writer) finish(src aliasSource) error {
 		if dst != 0 {
 			dstArg = dst
 		}
-		l := &p.l
 		if err := w.links.add(p.src, p.seq, l.typ, l.field, l.form, l.raw, l.anchor, p.line, p.col, l.match, dstArg, status); err != nil {
 			return err
 		}
 	}
-	w.pending = nil
-	return w.links.flush()
+	w.pending, w.srcPaths = nil, map[int64]string{}
+	if err := w.links.flush(); err != nil {
+		return err
+	}
+	if w.spilled {
+		return w.resolveSpilled(src)
+	}
+	return nil
 }
 
 // deleteDocs removes documents and everything derived from them. Incoming
