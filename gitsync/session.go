@@ -229,7 +229,7 @@ func (s *Session) batchFor(ctx context.Context, changes []TreeChange) (*index.Ba
 	for _, c := range changes {
 		paths = append(paths, c.Path)
 	}
-	stored, err := s.Store.FileOIDs(ctx, paths)
+	stored, err := s.Store.StoredFiles(ctx, paths)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +239,9 @@ func (s *Session) batchFor(ctx context.Context, changes []TreeChange) (*index.Ba
 		fi, ok := s.Scope.Stat(c.Path)
 		if !ok {
 			b.Deletes = append(b.Deletes, c.Path)
-			if c.From != "" && stored[c.Path] == c.From {
+			// Only a document moves by a path update; a skipped file is
+			// deleted and added.
+			if c.From != "" && stored[c.Path].Doc && stored[c.Path].OID == c.From {
 				if _, dup := gone[c.From]; !dup {
 					gone[c.From] = c.Path
 				}
@@ -274,7 +276,7 @@ func (s *Session) batchFor(ctx context.Context, changes []TreeChange) (*index.Ba
 		b.Deletes = kept
 	}
 	err = s.Loader.LoadAll(ctx, load, func(l *index.Loaded) error {
-		if stored[l.Path] == l.OID && l.Doc != nil {
+		if stored[l.Path].OID == l.OID && l.Doc != nil {
 			b.Touches = append(b.Touches, l.FileInfo)
 			return nil
 		}
