@@ -1,6 +1,6 @@
 # canon's build. The SQLite driver needs cgo and the FTS5 extension.
 GO        ?= go
-TAGS      := sqlite_fts5
+TAGS      := sqlite_fts5,urfave_cli_no_docs
 export CGO_ENABLED := 1
 
 .PHONY: build test demo bench vet fmt clean
