@@ -203,13 +203,11 @@ func scalarToken(rest string) (token, after string, ok bool) {
 }
 
 var (
-	dateOnlyRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 	dateTimeRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}([T ])\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$`)
 	dateMinRE   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$`)
 	tomlDateRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
 	bulletRE    = regexp.MustCompile(`^( {0,3})([-*+])[ \t]+\S`)
 	orderedRE   = regexp.MustCompile(`^( {0,3})(\d{1,9})([.)])[ \t]+\S`)
-	setextRE    = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
 	listIndexRE = regexp.MustCompile(`^[ \t]*-[ \t]+`)
 )
 
@@ -511,8 +509,10 @@ func kindSection(kind string) (title string, match sectionMatcher) {
 }
 
 // sectionLevel is the level a new section gets: the level of the
-// document's top sections — 2 under a single level-1 title, 1 when level-1
-// headings are the sections (Kano-style items) or there are no headings.
+// document's top sections. A single level-1 heading that comes first is
+// the title (sections go one below it) unless it is itself one of the
+// sections promote writes ("# Worklog"); level-1 headings are the sections
+// when there are several (Kano-style items) or no headings at all.
 func sectionLevel(hs []markdown.Heading) int {
 	if len(hs) == 0 {
 		return 1
@@ -530,9 +530,22 @@ func sectionLevel(hs []markdown.Heading) int {
 	case ones >= 2:
 		return 1
 	case ones == 1:
-		return 2
+		if hs[0].Level == 1 && !promoteSection(hs[0].Text) {
+			return 2
+		}
+		return 1
 	}
 	return min
+}
+
+// promoteSection reports a heading promote writes under.
+func promoteSection(text string) bool {
+	for _, k := range []string{KindWorklog, KindDecision, KindRisk, KindFinding} {
+		if _, match := kindSection(k); match(text) {
+			return true
+		}
+	}
+	return false
 }
 
 // findSection returns the index of the last heading matching, or -1.

@@ -1,0 +1,900 @@
+package workset
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/google/renameio/v2"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/markdown"
+)
+
+// Where promote sends a finding (PromoteOptions.To); anything else is the
+// repo-relative path of one document that takes them all.
+const (
+	ToSelf   = "self"   // the document the finding names
+	ToParent = "parent" // its parent
+	ToRoot   = "root"   // the top of its parent chain
+)
+
+// What became of a finding (Outcome.Status).
+const (
+	StatusPromoted = "promoted" // appended (in a dry run: would be)
+	StatusAlready  = "already"  // recorded as promoted before, or said twice in notes.md: skipped
+	StatusPresent  = "present"  // the destination holds it already: recorded, nothing written
+	StatusRefused  = "refused"  // not written; Reason says why
+)
+
+// Compared with the blob the workset was built from (Outcome.SinceBuilt).
+const (
+	SinceUnchanged = "unchanged"
+	SinceChanged   = "changed"
+	SinceUnknown   = "not a member" // the destination is not in the workset: nothing to compare
+)
+
+// ErrPromoteTarget says --to names no document promote may write.
+var ErrPromoteTarget = errors.New("bad promote destination")
+
+// PromoteOptions say where the findings go and how they are written.
+type PromoteOptions struct {
+	// To is ToSelf (or ""), ToParent, ToRoot, or the repo-relative path of
+	// a document that takes every finding.
+	To string
+	// Agent names who found things in worklog lines; "" takes the
+	// workset's agent.
+	Agent string
+	// ADR makes each decision: finding a new ADR linked both ways.
+	ADR bool
+	// Scope says which paths are documents (the configured roots, minus
+	// what is excluded): promote reads and writes nothing else.
+	Scope *index.Scope
+}
+
+// Outcome is what promote did (or would do) with one finding.
+type Outcome struct {
+	Finding
+	Status string `json:"status"` // promoted, already, present, refused
+	Reason string `json:"reason,omitempty"`
+	// TargetDoc is the document the finding names.
+	TargetDoc *index.DocRef `json:"target_doc,omitempty"`
+	// Dest is where it went: the target, an ancestor, the --to document,
+	// or a new ADR.
+	Dest *index.DocRef `json:"dest,omitempty"`
+	// LinkedFrom is the item whose decisions: lists a new ADR.
+	LinkedFrom *index.DocRef `json:"linked_from,omitempty"`
+	Section    string        `json:"section,omitempty"` // the heading it went under
+	Created    bool          `json:"section_created,omitempty"`
+	DestLine   int           `json:"dest_line,omitempty"` // its line in the written file
+	SinceBuilt string        `json:"since_built,omitempty"`
+	PromotedAt *time.Time    `json:"promoted_at,omitempty"` // for already: when
+	files      []string
+}
+
+// FileChange is one file promote writes: the content it read and the
+// content it will write.
+type FileChange struct {
+	Path     string `json:"path"`
+	Key      string `json:"key"`
+	New      bool   `json:"new,omitempty"`
+	Findings int    `json:"findings"`
+	// Updated is the date written into the updated: field; Note says why
+	// the frontmatter was left alone when it was.
+	Updated string `json:"updated,omitempty"`
+	Note    string `json:"note,omitempty"`
+	Before  []byte `json:"-"`
+	After   []byte `json:"-"`
+}
+
+// PromotePlan is every edit promote will make, computed without writing
+// anything: Diff shows it, Write makes it, Record notes it in the workset.
+type PromotePlan struct {
+	Workset  string        `json:"workset"`
+	Agent    string        `json:"agent,omitempty"`
+	To       string        `json:"to"`
+	At       time.Time     `json:"at"`
+	Findings []Outcome     `json:"findings"`
+	Files    []*FileChange `json:"files"`
+
+	root  string
+	scope *index.Scope
+}
+
+// Count says how many findings have the status.
+func (p *PromotePlan) Count(status string) int {
+	n := 0
+	for _, o := range p.Findings {
+		if o.Status == status {
+			n++
+		}
+	}
+	return n
+}
+
+// Paths are the files the plan writes, sorted.
+func (p *PromotePlan) Paths() []string {
+	out := []string{}
+	for _, f := range p.Files {
+		out = append(out, f.Path)
+	}
+	return out
+}
+
+// planner holds what PlanPromote looks things up in.
+type planner struct {
+	ctx     context.Context
+	e       *Env
+	h       *handle
+	opt     PromoteOptions
+	plan    *PromotePlan
+	members map[string]*Member // by node key and by path
+	files   map[string]*FileChange
+	to      *index.DocRef // the --to PATH document
+	adrs    *adrSeries
+}
+
+// PlanPromote works out where each finding of the workset's notes.md goes
+// and what the destination files will hold afterwards. It writes nothing:
+// Diff, Write and Record do the rest. A finding is refused, with the
+// reason, when its target names no document or two, was deleted, has no
+// parent to climb to, or when the section it goes under was removed from
+// a destination that changed since the workset was built.
+func PlanPromote(ctx context.Context, e *Env, name string, opt PromoteOptions) (*PromotePlan, error) {
+	if opt.Scope == nil {
+		return nil, errors.New("promote: no scope")
+	}
+	h, err := openHandle(ctx, e.Root, name)
+	if err != nil {
+		return nil, err
+	}
+	defer h.close()
+	m, err := h.manifest(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Agent == "" {
+		opt.Agent = m[mAgent]
+	}
+	if opt.To == "" {
+		opt.To = ToSelf
+	}
+	p := &planner{ctx: ctx, e: e, h: h, opt: opt, members: map[string]*Member{}, files: map[string]*FileChange{},
+		plan: &PromotePlan{Workset: name, Agent: opt.Agent, To: opt.To, At: e.Now, Findings: []Outcome{}, Files: []*FileChange{},
+			root: e.Root, scope: opt.Scope}}
+	ms, err := h.members(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ms {
+		p.members[ms[i].Key] = &ms[i]
+		p.members["path:"+ms[i].Path] = &ms[i]
+	}
+	switch opt.To {
+	case ToSelf, ToParent, ToRoot:
+	default:
+		if p.to, err = p.destination(opt.To); err != nil {
+			return nil, err
+		}
+	}
+	fs, err := h.findings(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read notes.md of %s: %w", name, err)
+	}
+	seen := map[string]int{} // hash → line, within this run
+	for _, f := range fs {
+		o := Outcome{Finding: f.Finding}
+		switch line, dup := seen[f.Hash]; {
+		case f.Promoted:
+			o.Status, o.PromotedAt, o.Reason = StatusAlready, f.PromotedAt, "promoted before into "+f.DestPath
+		case dup:
+			o.Status, o.Reason = StatusAlready, fmt.Sprintf("the same finding as notes.md line %d", line)
+		default:
+			seen[f.Hash] = f.Line
+			if err := p.promote(&o); err != nil {
+				return nil, err
+			}
+		}
+		p.plan.Findings = append(p.plan.Findings, o)
+	}
+	p.finish()
+	return p.plan, nil
+}
+
+func (p *planner) refuse(o *Outcome, format string, args ...any) error {
+	o.Status, o.Reason = StatusRefused, fmt.Sprintf(format, args...)
+	return nil
+}
+
+// promote plans one finding. It fails only on errors of the machine (a
+// database, a disk); everything about the finding is an outcome.
+func (p *planner) promote(o *Outcome) error {
+	target, why, err := p.resolve(o.Finding)
+	if err != nil || why != "" {
+		if err == nil {
+			p.refuse(o, "%s", why)
+		}
+		return err
+	}
+	o.TargetDoc = target
+	dest, why, err := p.climb(target)
+	if err != nil || why != "" {
+		if err == nil {
+			p.refuse(o, "%s", why)
+		}
+		return err
+	}
+	o.Dest = dest
+	fc, err := p.file(dest)
+	if err != nil {
+		return p.refuse(o, "%v", err)
+	}
+	o.SinceBuilt = p.since(dest, fc)
+	text := o.Text
+	if dest.Key != target.Key {
+		text = target.ID + ": " + text // climbed: say where it came from
+	}
+	if p.opt.ADR && o.Kind == KindDecision {
+		return p.promoteADR(o, fc, text)
+	}
+	if o.SinceBuilt == SinceChanged && !HasSection(fc.After, o.Kind) && p.hadSection(dest, o.Kind) {
+		title, _ := kindSection(o.Kind)
+		return p.refuse(o, "%s changed since the workset was built and its %s section is gone; the append has no anchor. Put the section back, or send the finding elsewhere (--to)", dest.ID, title)
+	}
+	after, edit, err := AppendToSection(fc.After, o.Kind, p.entry(o.Kind, text), text)
+	if err != nil {
+		return p.refuse(o, "%v", err)
+	}
+	o.Section, o.Created, o.DestLine = edit.Heading, edit.Created, edit.Line
+	o.files = []string{fc.Path}
+	if edit.Present {
+		o.Status, o.Reason = StatusPresent, fmt.Sprintf("%s line %d already says it", fc.Path, edit.Line)
+		return nil
+	}
+	fc.After = after
+	fc.Findings++
+	o.Status = StatusPromoted
+	return nil
+}
+
+// entry is the line a finding becomes: a worklog line
+// "YYYY-MM-DD HH:MM [agent=NAME] text", or for the other kinds
+// "YYYY-MM-DD [agent=NAME] text" (a list item under the kind's section).
+func (p *planner) entry(kind, text string) string {
+	layout := "2006-01-02"
+	if kind == KindWorklog {
+		layout = "2006-01-02 15:04"
+	}
+	s := p.plan.At.Format(layout)
+	if p.opt.Agent != "" {
+		s += " [agent=" + p.opt.Agent + "]"
+	}
+	return s + " " + text
+}
+
+// resolve finds the document a finding names in the repository's index.
+// A target the index no longer knows is looked up in the workset: a
+// document renamed since is followed by its key (or, without an id, by
+// its content); one deleted since says so.
+func (p *planner) resolve(f Finding) (*index.DocRef, string, error) {
+	ref := f.Target
+	if i := strings.IndexByte(ref, '#'); i > 0 {
+		ref = ref[:i] // [[target#heading]]
+	}
+	refs, err := p.e.Index.Find(p.ctx, ref)
+	if err != nil {
+		return nil, "", err
+	}
+	switch {
+	case len(refs) == 1:
+		return &refs[0], "", nil
+	case len(refs) > 1:
+		why, err := p.ambiguous(f.Target, refs)
+		return nil, why, err
+	}
+	old, err := p.h.st.Find(p.ctx, ref)
+	if err != nil || len(old) != 1 {
+		return nil, fmt.Sprintf("no document is %s (by id, uid, path or file name); correct the target in notes.md", f.Target), err
+	}
+	if now, err := p.e.Index.Find(p.ctx, old[0].Key); err != nil || len(now) == 1 {
+		if len(now) == 1 {
+			return &now[0], "", nil
+		}
+		return nil, "", err
+	}
+	if m := p.members[old[0].Key]; m != nil {
+		var key string
+		err := p.e.Index.DB().QueryRowContext(p.ctx, `SELECT key FROM docs WHERE oid = ? GROUP BY oid HAVING count(*) = 1`, m.OID).Scan(&key)
+		if err == nil {
+			if now, err := p.e.Index.Find(p.ctx, key); err == nil && len(now) == 1 {
+				return &now[0], "", nil
+			}
+		}
+	}
+	return nil, fmt.Sprintf("%s was deleted since the workset was built (it was %s)", f.Target, old[0].Path), nil
+}
+
+// ambiguous names the candidates of a target two documents answer to, in
+// the ID@uidprefix form that tells them apart (their paths without uids).
+func (p *planner) ambiguous(target string, refs []index.DocRef) (string, error) {
+	uids := make([]string, len(refs))
+	for i, r := range refs {
+		v, err := p.e.Index.Show(p.ctx, r.Key, false)
+		if err != nil {
+			return "", err
+		}
+		uids[i] = v.UID
+	}
+	n := 8
+	for ; n < 64; n++ {
+		seen, clash := map[string]bool{}, false
+		for _, u := range uids {
+			k := strings.ToLower(u[:min(n, len(u))])
+			clash = clash || (u != "" && seen[k])
+			seen[k] = true
+		}
+		if !clash {
+			break
+		}
+	}
+	var names []string
+	for i, r := range refs {
+		if u := uids[i]; u != "" {
+			names = append(names, fmt.Sprintf("%s@%s (%s)", r.ID, u[:min(n, len(u))], r.Path))
+		} else {
+			names = append(names, r.Path)
+		}
+	}
+	return fmt.Sprintf("%s names %d documents: %s; write one of these as the target in notes.md", target, len(refs), strings.Join(names, ", ")), nil
+}
+
+// climb finds the destination of a finding for --to.
+func (p *planner) climb(target *index.DocRef) (*index.DocRef, string, error) {
+	switch p.opt.To {
+	case ToSelf:
+		return target, "", nil
+	case ToParent:
+		parent, why, err := p.parent(target)
+		if err != nil || why != "" {
+			return nil, why, err
+		}
+		if parent == nil {
+			return nil, fmt.Sprintf("%s has no parent to climb to (--to parent)", target.ID), nil
+		}
+		return parent, "", nil
+	case ToRoot:
+		cur, seen := target, map[string]bool{target.Key: true}
+		for {
+			parent, why, err := p.parent(cur)
+			if err != nil || why != "" {
+				return nil, why, err
+			}
+			if parent == nil || seen[parent.Key] {
+				return cur, "", nil
+			}
+			seen[parent.Key] = true
+			cur = parent
+		}
+	}
+	return p.to, "", nil
+}
+
+// parent is the document the parent field of ref names; nil without one.
+func (p *planner) parent(ref *index.DocRef) (*index.DocRef, string, error) {
+	v, err := p.e.Index.Show(p.ctx, ref.Key, false)
+	if err != nil {
+		return nil, "", err
+	}
+	for _, e := range v.Outgoing {
+		if e.Type != "parent" {
+			continue
+		}
+		if e.Other == nil || (e.Status != "ok" && e.Status != "self") {
+			return nil, fmt.Sprintf("the parent of %s, %s, is %s in the repository; fix it before climbing", ref.ID, e.Raw, e.Status), nil
+		}
+		o := *e.Other
+		return &o, "", nil
+	}
+	return nil, "", nil
+}
+
+// destination checks a --to PATH: a document of the index, inside the
+// roots, a regular file.
+func (p *planner) destination(rel string) (*index.DocRef, error) {
+	rel = filepath.ToSlash(rel)
+	if _, err := safePath(p.e.Root, rel, p.opt.Scope, true); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrPromoteTarget, err)
+	}
+	refs, err := p.e.Index.Find(p.ctx, rel)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range refs {
+		if r.Path == rel {
+			return &r, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: %s is not a document canon indexes (a file canon skips, or one the index has not seen: run canon sync)", ErrPromoteTarget, rel)
+}
+
+// file is the planned content of a destination, read on first use.
+func (p *planner) file(ref *index.DocRef) (*FileChange, error) {
+	if fc := p.files[ref.Path]; fc != nil {
+		return fc, nil
+	}
+	abs, err := safePath(p.e.Root, ref.Path, p.opt.Scope, true)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", ref.Path, err)
+	}
+	fc := &FileChange{Path: ref.Path, Key: ref.Key, Before: data, After: data}
+	p.files[ref.Path] = fc
+	return fc, nil
+}
+
+// since compares a destination, as promote first read it, with the blob
+// the workset was built from.
+func (p *planner) since(dest *index.DocRef, fc *FileChange) string {
+	m := p.members[dest.Key]
+	if m == nil {
+		m = p.members["path:"+dest.Path]
+	}
+	switch {
+	case m == nil:
+		return SinceUnknown
+	case m.OID == index.BlobOID(fc.Before):
+		return SinceUnchanged
+	}
+	return SinceChanged
+}
+
+// hadSection reports whether the workset's copy of a member had the
+// section a finding of this kind goes under: if it had and the document
+// now has not, someone removed it.
+func (p *planner) hadSection(dest *index.DocRef, kind string) bool {
+	m := p.members[dest.Key]
+	if m == nil {
+		m = p.members["path:"+dest.Path]
+	}
+	if m == nil {
+		return false
+	}
+	v, err := p.h.st.Show(p.ctx, m.Key, false)
+	if err != nil {
+		return false
+	}
+	_, match := kindSection(kind)
+	for _, s := range v.Sections {
+		if s.Level > 0 && match(s.Heading) {
+			return true
+		}
+	}
+	return false
+}
+
+// finish sets updated: in every existing file that changed and puts the
+// files in path order.
+func (p *planner) finish() {
+	for _, fc := range p.files {
+		if fc.New || bytes.Equal(fc.Before, fc.After) {
+			continue
+		}
+		after, changed, err := SetUpdated(fc.After, p.plan.At)
+		switch {
+		case errors.Is(err, errNoFrontmatter):
+			// A file without frontmatter is left without one.
+		case err != nil:
+			fc.Note = "updated: left alone: " + err.Error()
+		case changed:
+			fc.After = after
+			fc.Updated = p.plan.At.Format("2006-01-02")
+		}
+		p.plan.Files = append(p.plan.Files, fc)
+	}
+	for _, fc := range p.files {
+		if fc.New {
+			p.plan.Files = append(p.plan.Files, fc)
+		}
+	}
+	sort.Slice(p.plan.Files, func(i, j int) bool { return p.plan.Files[i].Path < p.plan.Files[j].Path })
+}
+
+// safePath checks that rel is a document path promote may touch and
+// returns its absolute path: clean and relative, a Markdown file under the
+// configured roots and not excluded, in a folder that really is inside
+// the repository (no symbolic link leads out), and a regular file when it
+// exists (never a symbolic link). mustExist refuses a missing file.
+func safePath(root, rel string, scope *index.Scope, mustExist bool) (string, error) {
+	if rel == "" || path.IsAbs(rel) || path.Clean(rel) != rel || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", fmt.Errorf("%s is not a path inside the repository", rel)
+	}
+	if !scope.IsDocumentPath(rel) {
+		return "", fmt.Errorf("%s is outside the canonical roots (not a .md file under the configured roots, or excluded); promote writes only documents", rel)
+	}
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	rootReal, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Dir(abs)
+	for {
+		if _, err := os.Lstat(dir); err == nil {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
+	dirReal, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.Rel(rootReal, dirReal); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is reached through a symbolic link that leaves the repository; promote writes only inside it", rel)
+	}
+	fi, err := os.Lstat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if mustExist {
+			return "", fmt.Errorf("%s does not exist in the working tree", rel)
+		}
+		return abs, nil
+	case err != nil:
+		return "", err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return "", fmt.Errorf("%s is a symbolic link; promote writes only regular files inside the repository", rel)
+	case !fi.Mode().IsRegular():
+		return "", fmt.Errorf("%s is not a regular file", rel)
+	}
+	return abs, nil
+}
+
+// Diff is the unified diff of every file the plan writes, in path order,
+// with git's a/ and b/ prefixes (so `git apply` takes it).
+func (p *PromotePlan) Diff() string {
+	var b strings.Builder
+	for _, fc := range p.Files {
+		from := "a/" + fc.Path
+		if fc.New {
+			from = "/dev/null"
+		}
+		b.WriteString(udiff.Unified(from, "b/"+fc.Path, string(fc.Before), string(fc.After)))
+	}
+	return b.String()
+}
+
+// Write makes the plan's edits: each file through a temporary file in its
+// folder and a rename, keeping its mode. Every file is checked first (still
+// a regular file inside the repository, still holding what promote read,
+// a new one still absent), so that nothing is written when one of them
+// moved. It returns the paths written, even with an error.
+func (p *PromotePlan) Write() ([]string, error) {
+	abs := make([]string, len(p.Files))
+	for i, fc := range p.Files {
+		a, err := safePath(p.root, fc.Path, p.scope, !fc.New)
+		if err != nil {
+			return nil, err
+		}
+		if fc.New {
+			if _, err := os.Lstat(a); err == nil {
+				return nil, fmt.Errorf("%s appeared while promote ran; run promote again", fc.Path)
+			}
+		} else if cur, err := os.ReadFile(a); err != nil || !bytes.Equal(cur, fc.Before) {
+			return nil, fmt.Errorf("%s changed while promote ran; run promote again", fc.Path)
+		}
+		abs[i] = a
+	}
+	var written []string
+	for i, fc := range p.Files {
+		dir := filepath.Dir(abs[i])
+		if fc.New {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return written, err
+			}
+		}
+		if err := renameio.WriteFile(abs[i], fc.After, 0o644, renameio.WithTempDir(dir)); err != nil {
+			return written, fmt.Errorf("write %s: %w", fc.Path, err)
+		}
+		written = append(written, fc.Path)
+	}
+	return written, nil
+}
+
+// Record notes in the workset every finding the plan wrote (or found
+// present) whose files are all among written: promoting again skips them.
+func (p *PromotePlan) Record(ctx context.Context, written []string) error {
+	ok := map[string]bool{}
+	for _, w := range written {
+		ok[w] = true
+	}
+	var ps []Promotion
+	for _, o := range p.Findings {
+		if o.Status != StatusPromoted && o.Status != StatusPresent {
+			continue
+		}
+		all := true
+		for _, f := range o.files {
+			all = all && (ok[f] || o.Status == StatusPresent)
+		}
+		if !all {
+			continue
+		}
+		ps = append(ps, Promotion{Finding: o.Finding, DestKey: o.Dest.Key, DestPath: o.Dest.Path, At: p.At, Agent: p.Agent})
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	return RecordPromoted(ctx, p.root, p.Workset, ps)
+}
+
+// ---- ADRs ----
+
+// adrSeries is what the repository's ADRs say about the next one: the
+// highest number, the digits, and where the ADRs live.
+type adrSeries struct {
+	docs  []adrDoc
+	max   int
+	width int
+	taken map[string]bool // paths and ids planned in this run
+}
+
+type adrDoc struct {
+	ident, path string
+	n           int
+}
+
+var (
+	adrIDRE   = regexp.MustCompile(`(?i)^ADR-(\d+)$`)
+	adrStemRE = regexp.MustCompile(`(?i)^(?:ADR-)?(\d+)`)
+	slugRE    = regexp.MustCompile(`[a-z0-9]+`)
+	// numberedRE reads ADR file names that start with the number: 0007-slug.md.
+	numberedRE = regexp.MustCompile(`^(\d+)([-_])`)
+)
+
+func (p *planner) loadADRs() error {
+	if p.adrs != nil {
+		return nil
+	}
+	rows, err := p.e.Index.DB().QueryContext(p.ctx, `SELECT ident, path FROM docs WHERE kind = 'adr' ORDER BY path`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	s := &adrSeries{width: 4, taken: map[string]bool{}}
+	for rows.Next() {
+		var d adrDoc
+		if err := rows.Scan(&d.ident, &d.path); err != nil {
+			return err
+		}
+		digits := ""
+		if m := adrIDRE.FindStringSubmatch(d.ident); m != nil {
+			digits = m[1]
+		} else if m := adrStemRE.FindStringSubmatch(markdown.Stem(d.path)); m != nil {
+			digits = m[1]
+		}
+		if digits != "" {
+			d.n, _ = strconv.Atoi(digits)
+			if d.n > s.max {
+				s.max, s.width = d.n, max(4, len(digits))
+			}
+		}
+		s.docs = append(s.docs, d)
+	}
+	p.adrs = s
+	return rows.Err()
+}
+
+// adrPlace picks the ADR folder for an item: the one holding ADRs that
+// shares the longest leading path with the item (a product's own
+// decisions/), then the one holding most; "decisions" under the first
+// root when the repository has none. The file name follows that folder's
+// newest ADR: ADR-0007_slug.md, ADR-0007-slug.md, 0007-slug.md.
+func (p *planner) adrPlace(item *index.DocRef, id string, n int, slug string) string {
+	type folder struct {
+		dir    string
+		count  int
+		sample adrDoc
+	}
+	folders := map[string]*folder{}
+	for _, d := range p.adrs.docs {
+		dir := path.Dir(d.path)
+		f := folders[dir]
+		if f == nil {
+			f = &folder{dir: dir}
+			folders[dir] = f
+		}
+		f.count++
+		if d.n >= f.sample.n {
+			f.sample = d
+		}
+	}
+	var best *folder
+	score := func(f *folder) int { return commonSegments(path.Dir(item.Path), f.dir) }
+	for _, f := range folders {
+		if best == nil || score(f) > score(best) || (score(f) == score(best) && (f.count > best.count || (f.count == best.count && f.dir < best.dir))) {
+			best = f
+		}
+	}
+	dir, name := "decisions", id+"_"+slug+".md"
+	if roots := p.e.Config.Roots; len(roots) > 0 && roots[0] != "." {
+		dir = path.Join(roots[0], "decisions")
+	}
+	if best != nil {
+		dir = best.dir
+		stem := markdown.Stem(best.sample.path)
+		ident := best.sample.ident
+		switch m := numberedRE.FindStringSubmatch(stem); {
+		case ident != "" && strings.EqualFold(stem, ident):
+			name = id + ".md"
+		case ident != "" && len(stem) > len(ident) && strings.EqualFold(stem[:len(ident)], ident) && strings.ContainsAny(stem[len(ident):len(ident)+1], "-_"):
+			name = id + stem[len(ident):len(ident)+1] + slug + ".md"
+		case m != nil:
+			name = fmt.Sprintf("%0*d%s%s.md", len(m[1]), n, m[2], slug)
+		}
+	}
+	if dir == "." {
+		return name
+	}
+	return dir + "/" + name
+}
+
+func commonSegments(a, b string) int {
+	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] {
+		n++
+	}
+	return n
+}
+
+// adrSlug makes a file-name slug of a decision's first words.
+func adrSlug(text string) string {
+	words := slugRE.FindAllString(strings.ToLower(text), -1)
+	var b strings.Builder
+	for _, w := range words {
+		if b.Len() > 0 && b.Len()+1+len(w) > 48 {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		b.WriteString(w)
+	}
+	if b.Len() == 0 {
+		return "decision"
+	}
+	return b.String()
+}
+
+// promoteADR turns a decision into a new ADR: the next free number, a
+// template body, related_items: naming the item, and the ADR appended to
+// the item's decisions:.
+func (p *planner) promoteADR(o *Outcome, item *FileChange, text string) error {
+	if err := p.loadADRs(); err != nil {
+		return err
+	}
+	if present, err := p.existingADR(o.Dest, text); err != nil || present != nil {
+		if present != nil {
+			o.Status, o.Reason, o.LinkedFrom, o.Dest = StatusPresent, fmt.Sprintf("%s already records it", present.ID), o.Dest, present
+			o.files = []string{present.Path}
+		}
+		return err
+	}
+	slug := adrSlug(o.Text)
+	var id, rel string
+	for n := p.adrs.max + 1; ; n++ {
+		id = fmt.Sprintf("ADR-%0*d", p.adrs.width, n)
+		rel = p.adrPlace(o.Dest, id, n, slug)
+		if p.adrs.taken[id] || p.adrs.taken[rel] {
+			continue
+		}
+		if refs, err := p.e.Index.Find(p.ctx, id); err != nil {
+			return err
+		} else if len(refs) > 0 {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(p.e.Root, filepath.FromSlash(rel))); err == nil {
+			continue
+		}
+		break
+	}
+	if _, err := safePath(p.e.Root, rel, p.opt.Scope, false); err != nil {
+		return p.refuse(o, "the new ADR cannot be written: %v", err)
+	}
+	ref, err := p.refTo(o.Dest)
+	if err != nil {
+		return err
+	}
+	linked, changed, err := AppendToList(item.After, "decisions", id)
+	if err != nil {
+		return p.refuse(o, "%s cannot list the new ADR in decisions: (%v); promote it without --adr", o.Dest.ID, err)
+	}
+	p.adrs.taken[id], p.adrs.taken[rel] = true, true
+	if n, _ := strconv.Atoi(strings.TrimPrefix(id, "ADR-")); n > p.adrs.max {
+		p.adrs.max = n
+	}
+	if changed {
+		item.After = linked
+		item.Findings++
+	}
+	adr := &FileChange{Path: rel, Key: id, New: true, Findings: 1, After: p.adrBody(o, id, ref, text)}
+	p.files[rel] = adr
+	o.LinkedFrom = o.Dest
+	o.Dest = &index.DocRef{Key: id, ID: id, Path: rel, Kind: "adr", Title: text, State: "Proposed"}
+	o.Section, o.files, o.Status = "Decision", []string{rel, item.Path}, StatusPromoted
+	return nil
+}
+
+// existingADR finds an ADR that already records the decision for the item
+// (same title, related to it): a promote interrupted before it recorded.
+func (p *planner) existingADR(item *index.DocRef, text string) (*index.DocRef, error) {
+	rows, err := p.e.Index.DB().QueryContext(p.ctx, `SELECT d.key FROM docs d JOIN links l ON l.src = d.id
+		JOIN docs t ON t.id = l.dst WHERE d.kind = 'adr' AND d.title = ? AND t.key = ? ORDER BY d.path LIMIT 1`, text, item.Key)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		return nil, rows.Err()
+	}
+	var key string
+	if err := rows.Scan(&key); err != nil {
+		return nil, err
+	}
+	refs, err := p.e.Index.Find(p.ctx, key)
+	if err != nil || len(refs) != 1 {
+		return nil, err
+	}
+	return &refs[0], nil
+}
+
+// refTo is the reference a frontmatter field should hold for a document:
+// its id when that names it alone, ID@uidprefix when the id is shared,
+// else its path.
+func (p *planner) refTo(d *index.DocRef) (string, error) {
+	refs, err := p.e.Index.Find(p.ctx, d.ID)
+	if err != nil {
+		return "", err
+	}
+	if len(refs) == 1 && refs[0].Key == d.Key {
+		return d.ID, nil
+	}
+	v, err := p.e.Index.Show(p.ctx, d.Key, false)
+	if err != nil {
+		return "", err
+	}
+	if v.UID != "" {
+		return d.ID + "@" + v.UID[:min(8, len(v.UID))], nil
+	}
+	return d.Path, nil
+}
+
+// adrBody is the new ADR: frontmatter (id, title, status Proposed, date,
+// related_items), then Context, Decision and Consequences, the way this
+// repository's own ADRs are laid out.
+func (p *planner) adrBody(o *Outcome, id, itemRef, text string) []byte {
+	title, _ := json.Marshal(text)
+	by := ""
+	if p.opt.Agent != "" {
+		by = " (agent " + p.opt.Agent + ")"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "---\nid: %s\ntitle: %s\nstatus: Proposed\ndate: %s\nrelated_items: [%s]\n---\n\n", id, title, p.plan.At.Format("2006-01-02"), itemRef)
+	fmt.Fprintf(&b, "# Context\n\nDecided for %s in workset %s%s and recorded by canon promote.\nDescribe the forces at play and the options that were weighed.\n\n", o.Dest.ID, p.plan.Workset, by)
+	fmt.Fprintf(&b, "# Decision\n\n%s\n\n", text)
+	b.WriteString("# Consequences\n\nTo be written: what becomes easier, what becomes harder.\n")
+	return []byte(b.String())
+}
