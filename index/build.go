@@ -203,6 +203,14 @@ type storedDoc struct {
 func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 	ch := &Changes{}
 	err := s.Tx(ctx, func(tx *sql.Tx) error {
+		// A large update (a branch switch) keeps its pages in memory rather
+		// than spilling them to the WAL and reading them back.
+		if len(b.Upserts)+len(b.Deletes) > 100 {
+			if _, err := tx.Exec(`PRAGMA cache_size = -32768`); err != nil {
+				return err
+			}
+			defer tx.Exec(`PRAGMA cache_size = -2000`)
+		}
 		w, err := newWriter(tx)
 		if err != nil {
 			return err
