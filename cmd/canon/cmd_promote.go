@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -206,7 +208,7 @@ func (e *env) promoteDone(c *cli.Context, s *gitsync.Session, plan *workset.Prom
 		printOutcomes(e.stdout, plan, false)
 		if len(out.Written) > 0 {
 			fmt.Fprintf(e.stdout, "wrote %s; nothing is committed. To commit them:\n", plural(len(out.Written), "file"))
-			fmt.Fprintf(e.stdout, "  git add %s\n", strings.Join(shellQuote(out.Written), " "))
+			fmt.Fprintf(e.stdout, "  git add %s\n", strings.Join(shellQuote(fromHere(s.Repo.Root, out.Written)), " "))
 		}
 		if cr != nil {
 			fmt.Fprint(e.stdout, "canon check: ")
@@ -387,6 +389,23 @@ func previewCheck(ctx context.Context, s *gitsync.Session, plan *workset.Promote
 }
 
 func sortIDs(ids []int64) { sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] }) }
+
+// fromHere makes repo-relative paths relative to the current folder, for a
+// command typed there.
+func fromHere(root string, paths []string) []string {
+	here, err := os.Getwd()
+	if err != nil {
+		return paths
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = p
+		if rel, err := filepath.Rel(here, filepath.Join(root, filepath.FromSlash(p))); err == nil {
+			out[i] = filepath.ToSlash(rel)
+		}
+	}
+	return out
+}
 
 // shellQuote quotes the paths a shell would split or expand.
 func shellQuote(paths []string) []string {
