@@ -510,10 +510,12 @@ func kindSection(kind string) (title string, match sectionMatcher) {
 
 // sectionLevel is the level a new section gets: the level of the
 // document's top sections. A single level-1 heading that comes first is
-// the title (sections go one below it) unless it is itself one of the
-// sections promote writes ("# Worklog"); level-1 headings are the sections
-// when there are several (Kano-style items) or no headings at all.
-func sectionLevel(hs []markdown.Heading) int {
+// the title (sections go one below it), unless it is itself one of the
+// sections promote writes ("# Worklog") or the frontmatter has a title
+// that is not it ("# Context" in an item titled otherwise). Level-1
+// headings are the sections when there are several (Kano-style items) or
+// when there are no headings at all.
+func sectionLevel(hs []markdown.Heading, title string) int {
 	if len(hs) == 0 {
 		return 1
 	}
@@ -530,7 +532,8 @@ func sectionLevel(hs []markdown.Heading) int {
 	case ones >= 2:
 		return 1
 	case ones == 1:
-		if hs[0].Level == 1 && !promoteSection(hs[0].Text) {
+		h := hs[0]
+		if h.Level == 1 && !promoteSection(h.Text) && (title == "" || strings.EqualFold(strings.TrimSpace(title), strings.TrimSpace(h.Text))) {
 			return 2
 		}
 		return 1
@@ -586,7 +589,7 @@ func AppendToSection(content []byte, kind, entry, text string) ([]byte, SectionE
 		if at > 0 && !blank(l.text[at-1]) {
 			add = append(add, "")
 		}
-		add = append(add, strings.Repeat("#", sectionLevel(hs))+" "+title, "", listEntry(kind, entry, ""))
+		add = append(add, strings.Repeat("#", sectionLevel(hs, d.Title))+" "+title, "", listEntry(kind, entry, ""))
 		l.insert(at, add...)
 		return l.bytes(), SectionEdit{Heading: title, Line: at + len(add), Created: true}, nil
 	}
