@@ -122,7 +122,7 @@ func printDryRun(c *cli.Context, e *env, plan *workset.PromotePlan) error {
 		}
 	} else {
 		io.WriteString(e.stdout, plan.Diff())
-		printOutcomes(e.stderr, plan, true)
+		printOutcomes(e.stderr, plan, "dry run")
 		fmt.Fprintf(e.stderr, "dry run: nothing was written; the diff is on stdout\n")
 	}
 	if plan.Count(workset.StatusRefused) > 0 {
@@ -148,7 +148,7 @@ func (e *env) promoteWrite(c *cli.Context, s *gitsync.Session, plan *workset.Pro
 		if c.Bool("json") {
 			writeJSON(e.stdout, out)
 		} else {
-			printOutcomes(e.stdout, plan, true)
+			printOutcomes(e.stdout, plan, "nothing written")
 			for _, f := range introduced {
 				fmt.Fprintf(e.stdout, "%s:%d:%d: %s %s: %s\n", f.Path, f.Line, f.Col, f.Severity, f.Rule, f.Message)
 			}
@@ -205,14 +205,20 @@ func (e *env) promoteDone(c *cli.Context, s *gitsync.Session, plan *workset.Prom
 			return err
 		}
 	} else {
-		printOutcomes(e.stdout, plan, false)
+		printOutcomes(e.stdout, plan, "")
 		if len(out.Written) > 0 {
 			fmt.Fprintf(e.stdout, "wrote %s; nothing is committed. To commit them:\n", plural(len(out.Written), "file"))
 			fmt.Fprintf(e.stdout, "  git add %s\n", strings.Join(shellQuote(fromHere(s.Repo.Root, out.Written)), " "))
 		}
 		if cr != nil {
-			fmt.Fprint(e.stdout, "canon check: ")
-			check.WriteText(e.stdout, cr.Findings, len(cr.Checked))
+			var b strings.Builder
+			check.WriteText(&b, cr.Findings, len(cr.Checked))
+			for _, line := range strings.SplitAfter(strings.TrimSuffix(b.String(), "\n"), "\n") {
+				fmt.Fprint(e.stdout, "canon check: "+strings.TrimSuffix(line, "\n")+"\n")
+			}
+			if s := check.Summarize(cr.Findings, len(cr.Checked)); s.Errors > 0 && len(out.Introduced) == 0 {
+				fmt.Fprintln(e.stdout, "canon check: the errors were there before promote; promote added none")
+			}
 		}
 	}
 	if plan.Count(workset.StatusRefused) > 0 {
@@ -222,11 +228,13 @@ func (e *env) promoteDone(c *cli.Context, s *gitsync.Session, plan *workset.Prom
 }
 
 // printOutcomes says what became of each finding, one line each, after a
-// count line.
-func printOutcomes(w io.Writer, plan *workset.PromotePlan, dry bool) {
+// count line. A note ("dry run", "nothing written") says the findings
+// marked promoted are only pending.
+func printOutcomes(w io.Writer, plan *workset.PromotePlan, note string) {
 	head := fmt.Sprintf("promote %s", plan.Workset)
+	dry := note != ""
 	if dry {
-		head += " (dry run)"
+		head += " (" + note + ")"
 	}
 	counts := []string{}
 	for _, st := range []struct{ status, words string }{
