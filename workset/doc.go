@@ -5,9 +5,12 @@
 // plan.md, notes.md and deliverable.md for the agent doing the task.
 //
 // It owns the folder and everything in it, and nothing else: the
-// repository's index is read, never written; canonical documents are
-// never touched (promote, which writes them, records what it did through
-// RecordPromoted). Selection reuses the graph package (the same expansion,
+// repository's index is read, never written. Canonical documents are
+// written by promote alone (promote.go, DESIGN.md §9): planned as line
+// edits (promote_edit.go) that leave every other byte alone, written
+// atomically inside the repository's roots, and recorded through
+// RecordPromoted; syncing the index afterwards is the caller's part.
+// Selection reuses the graph package (the same expansion,
 // templates and context packs as canon context), and the rows are copied
 // by index.CopySubset, so everything that reads an index reads a workset.
 //

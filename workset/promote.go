@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/google/renameio/v2"
@@ -76,7 +77,7 @@ type Outcome struct {
 	Dest *index.DocRef `json:"dest,omitempty"`
 	// LinkedFrom is the item whose decisions: lists a new ADR.
 	LinkedFrom *index.DocRef `json:"linked_from,omitempty"`
-	Section    string        `json:"section,omitempty"` // the heading it went under
+	Section    string        `json:"dest_section,omitempty"` // the heading it went under
 	Created    bool          `json:"section_created,omitempty"`
 	DestLine   int           `json:"dest_line,omitempty"` // its line in the written file
 	SinceBuilt string        `json:"since_built,omitempty"`
@@ -762,7 +763,14 @@ func commonSegments(a, b string) int {
 
 // adrSlug makes a file-name slug of a decision's first words.
 func adrSlug(text string) string {
-	words := slugRE.FindAllString(strings.ToLower(text), -1)
+	// Words are runs of letters and digits; of each, the ASCII part, so
+	// that "Ünïcode" becomes "ncode" rather than two words.
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if a := strings.Join(slugRE.FindAllString(w, -1), ""); a != "" {
+			words = append(words, a)
+		}
+	}
 	var b strings.Builder
 	for _, w := range words {
 		if b.Len() > 0 && b.Len()+1+len(w) > 48 {

@@ -137,6 +137,10 @@ func (e *env) promoteWrite(c *cli.Context, s *gitsync.Session, plan *workset.Pro
 	ctx := c.Context
 	out := newPromoteJSON(plan)
 	if len(plan.Files) == 0 {
+		// Findings already in place are recorded all the same.
+		if err := plan.Record(ctx, nil); err != nil {
+			return err
+		}
 		return e.promoteDone(c, s, plan, out, nil)
 	}
 	introduced, before, err := previewCheck(ctx, s, plan)
