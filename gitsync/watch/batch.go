@@ -8,52 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
 )
-
-// storedFile is what the index holds of one path.
-type storedFile struct {
-	oid string
-	doc bool // a document, not a skipped file
-}
-
-// storedFiles reads the stored blob id of each path the index holds, in a
-// few statements.
-func storedFiles(ctx context.Context, db *sql.DB, paths []string) (map[string]storedFile, error) {
-	out := make(map[string]storedFile, len(paths))
-	const per = 400
-	for start := 0; start < len(paths); start += per {
-		part := paths[start:min(start+per, len(paths))]
-		marks := strings.TrimSuffix(strings.Repeat("?, ", len(part)), ", ")
-		args := make([]any, 0, 2*len(part))
-		for _, p := range part {
-			args = append(args, p)
-		}
-		args = append(args, args...)
-		rows, err := db.QueryContext(ctx, `SELECT path, oid, 1 FROM docs WHERE path IN (`+marks+`)
-			UNION ALL SELECT path, oid, 0 FROM skipped WHERE path IN (`+marks+`)`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var p string
-			var f storedFile
-			if err := rows.Scan(&p, &f.oid, &f.doc); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[p] = f
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
 
 // storedUnder lists the paths the index holds under a folder: a range
 // scan of the path index ("dir/" up to "dir0", '0' following '/').
@@ -143,7 +101,7 @@ func pathBatch(ctx context.Context, s *gitsync.Session, p *pending) (*index.Batc
 		paths = append(paths, f)
 	}
 	sort.Strings(paths)
-	stored, err := storedFiles(ctx, db, paths)
+	stored, err := s.Store.StoredFiles(ctx, paths)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -163,8 +121,8 @@ func pathBatch(ctx context.Context, s *gitsync.Session, p *pending) (*index.Batc
 			continue
 		}
 		b.Deletes = append(b.Deletes, f)
-		if _, dup := gone[st.oid]; st.doc && !dup {
-			gone[st.oid] = f
+		if _, dup := gone[st.OID]; st.Doc && !dup {
+			gone[st.OID] = f
 		}
 	}
 	renamedFrom := map[string]bool{}
@@ -172,7 +130,7 @@ func pathBatch(ctx context.Context, s *gitsync.Session, p *pending) (*index.Batc
 		st, known := stored[l.Path]
 		from := gone[l.OID]
 		switch {
-		case known && st.oid == l.OID:
+		case known && st.OID == l.OID:
 			b.Touches = append(b.Touches, l.FileInfo)
 		case !known && l.Doc != nil && from != "" && !renamedFrom[from] && !l.Symlink:
 			renamedFrom[from] = true
