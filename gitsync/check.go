@@ -28,6 +28,10 @@ func (s *Session) CheckStaged(ctx context.Context) (*CheckResult, error) {
 		return nil, fmt.Errorf("read the staged changes: %w", err)
 	}
 	b := &index.Batch{Kinds: s.Cfg.Kinds}
+	stagedSet := make(map[string]bool, len(staged))
+	for _, c := range staged {
+		stagedSet[c.Path] = c.OID != ""
+	}
 	for _, c := range staged {
 		if !s.Scope.IsDocumentPath(c.Path) {
 			continue
@@ -45,7 +49,7 @@ func (s *Session) CheckStaged(ctx context.Context) (*CheckResult, error) {
 	if b.Empty() {
 		return &CheckResult{}, nil
 	}
-	return s.checkPreview(ctx, b)
+	return s.checkPreview(ctx, b, &GitTree{Repo: s.Repo, Staged: stagedSet})
 }
 
 // CheckPaths validates the given working-tree files (paths relative to the
@@ -64,10 +68,10 @@ func (s *Session) CheckPaths(ctx context.Context, paths []string) (*CheckResult,
 			b.Upserts = append(b.Upserts, l)
 		}
 	}
-	return s.checkPreview(ctx, b)
+	return s.checkPreview(ctx, b, &GitTree{Repo: s.Repo})
 }
 
-func (s *Session) checkPreview(ctx context.Context, b *index.Batch) (*CheckResult, error) {
+func (s *Session) checkPreview(ctx context.Context, b *index.Batch, tree *GitTree) (*CheckResult, error) {
 	if _, err := s.CatchUp(ctx); err != nil {
 		return nil, err
 	}
@@ -78,7 +82,7 @@ func (s *Session) checkPreview(ctx context.Context, b *index.Batch) (*CheckResul
 	defer unlock()
 	res := &CheckResult{}
 	err = s.Store.Preview(ctx, b, func(q index.Querier, ch *index.Changes) error {
-		in := check.Input{Cfg: s.Cfg, Docs: []int64{}, Tree: &GitTree{Repo: s.Repo}}
+		in := check.Input{Cfg: s.Cfg, Docs: []int64{}, Tree: tree}
 		staged := map[string]bool{}
 		for _, l := range b.Upserts {
 			res.Checked = append(res.Checked, l.Path)

@@ -204,3 +204,27 @@ func TestScrubbedEnv(t *testing.T) {
 		t.Fatal("a kept variable was dropped")
 	}
 }
+
+func TestTreeFromHeadAndStaged(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	write(t, dir, "Docs/A.md", "a")
+	write(t, dir, "img/x.png", "x")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "one")
+	r, _ := Discover(dir)
+	tree := &GitTree{Repo: r, Staged: map[string]bool{"img/x.png": false, "new/b.md": true}}
+	exists, folded, err := tree.Lookup(context.Background(), []string{"Docs/A.md", "Docs", "img/x.png", "new/b.md", "new", "docs/a.md", "none.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"Docs/A.md": true, "Docs": true, "img/x.png": false, "new/b.md": true, "new": true, "docs/a.md": false, "none.md": false}
+	for p, w := range want {
+		if exists[p] != w {
+			t.Errorf("exists[%s] = %v, want %v", p, exists[p], w)
+		}
+	}
+	if folded["docs/a.md"] != "Docs/A.md" {
+		t.Errorf("folded = %v", folded)
+	}
+}

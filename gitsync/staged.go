@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -118,7 +119,12 @@ func (r *Repo) ReadStaged(ctx context.Context, path, oid string) ([]byte, error)
 // index file git uses (GIT_INDEX_FILE in a hook), via git ls-files.
 type GitTree struct {
 	Repo *Repo
-	all  map[string]bool // every tracked path, once listed
+	// Staged, when set, is the staged set (path → present after the
+	// commit): then a path's presence is the staged change, else HEAD's
+	// tree, read with git cat-file, which does not load the index file
+	// (32 ms at 100k entries for ls-files).
+	Staged map[string]bool
+	all    map[string]bool // every tracked path, once listed
 }
 
 // Lookup reports which paths exist (exactly) and, for those that do not, a
@@ -130,6 +136,83 @@ func (t *GitTree) Lookup(ctx context.Context, paths []string) (map[string]bool, 
 	if len(paths) == 0 {
 		return exists, folded, nil
 	}
+	if t.Staged != nil && len(paths) <= 200 && t.all == nil {
+		exists, missing, err := t.lookupHead(ctx, paths)
+		if err == nil {
+			if len(missing) == 0 {
+				return exists, folded, nil
+			}
+			// Something is missing: an error is coming, so take the time
+			// to find what it may have meant (git's case).
+			_, folded, err = t.lookupIndex(ctx, missing)
+			return exists, folded, err
+		}
+	}
+	return t.lookupIndex(ctx, paths)
+}
+
+// lookupHead answers from the staged set and HEAD's tree.
+func (t *GitTree) lookupHead(ctx context.Context, paths []string) (map[string]bool, []string, error) {
+	exists := map[string]bool{}
+	var ask []string
+	for _, p := range uniq(paths) {
+		if present, staged := t.Staged[p]; staged {
+			exists[p] = present
+			continue
+		}
+		if t.stagedUnder(p) {
+			exists[p] = true // a folder that gains a staged file
+			continue
+		}
+		ask = append(ask, p)
+	}
+	if len(ask) > 0 {
+		head, _, err := t.Repo.Head()
+		if err != nil {
+			return nil, nil, err
+		}
+		if head != "" {
+			var in strings.Builder
+			for _, p := range ask {
+				in.WriteString(head + ":" + p + "\n")
+			}
+			cmd := exec.CommandContext(ctx, "git", "-C", t.Repo.Root, "cat-file", "--batch-check")
+			cmd.Env = ScrubbedEnv()
+			cmd.Stdin = strings.NewReader(in.String())
+			out, err := cmd.Output()
+			if err != nil {
+				return nil, nil, err
+			}
+			lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+			if len(lines) != len(ask) {
+				return nil, nil, fmt.Errorf("git cat-file answered %d lines for %d paths", len(lines), len(ask))
+			}
+			for i, line := range lines {
+				exists[ask[i]] = !strings.HasSuffix(line, " missing") && strings.Contains(line, " ")
+			}
+		}
+	}
+	var missing []string
+	for _, p := range uniq(paths) {
+		if !exists[p] {
+			missing = append(missing, p)
+		}
+	}
+	return exists, missing, nil
+}
+
+// stagedUnder reports a staged addition inside the folder p.
+func (t *GitTree) stagedUnder(p string) bool {
+	for s, present := range t.Staged {
+		if present && strings.HasPrefix(s, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// lookupIndex answers from the index file git uses, with git ls-files.
+func (t *GitTree) lookupIndex(ctx context.Context, paths []string) (map[string]bool, map[string]string, error) {
 	var listed []string
 	if len(paths) > 200 || t.all != nil {
 		if t.all == nil {
