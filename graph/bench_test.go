@@ -3,16 +3,13 @@ package graph
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"testing"
 	"time"
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/indextest"
 )
 
 // benchQueries are what an agent might ask of a checkout backlog: two or
@@ -34,15 +31,7 @@ var benchQueries = []string{
 // CANON_BENCH_DIR); the first run takes a while. Besides ns/op it reports
 // the p50 and p90 of single packs, over the rotating query list.
 func BenchmarkContextPack(b *testing.B) {
-	n := 10000
-	if s := os.Getenv("CANON_BENCH_N"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil || v < 5 {
-			b.Fatalf("CANON_BENCH_N=%q is not a number of items", s)
-		}
-		n = v
-	}
-	st := benchIndex(b, n)
+	st := benchIndex(b, indextest.Size(b, 10000))
 	g := New(st)
 	ctx := context.Background()
 	opt := OptionsFrom(config.DefaultContext())
@@ -81,10 +70,7 @@ func BenchmarkContextPack(b *testing.B) {
 // BenchmarkContextPackSeeds is the same pack from given seeds only: the
 // graph part without full-text search.
 func BenchmarkContextPackSeeds(b *testing.B) {
-	n := 10000
-	if s := os.Getenv("CANON_BENCH_N"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
+	n := indextest.Size(b, 10000)
 	st := benchIndex(b, n)
 	g := New(st)
 	ctx := context.Background()
@@ -106,52 +92,5 @@ func BenchmarkContextPackSeeds(b *testing.B) {
 // benchIndex returns the index of a generated corpus of n items, building
 // (and caching) it the first time.
 func benchIndex(b *testing.B, n int) *index.Store {
-	b.Helper()
-	base := os.Getenv("CANON_BENCH_DIR")
-	if base == "" {
-		base = filepath.Join(os.TempDir(), "canon-bench")
-	}
-	dir := filepath.Join(base, fmt.Sprintf("context-n%d", n))
-	corpus, db, done := filepath.Join(dir, "corpus"), filepath.Join(dir, "index.db"), filepath.Join(dir, "done")
-	if _, err := os.Stat(done); err != nil {
-		os.RemoveAll(dir)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		start := time.Now()
-		cmd := exec.Command("go", "run", "./scripts/gencorpus", "-n", strconv.Itoa(n), "-out", corpus)
-		cmd.Dir = ".." // the module root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("gencorpus: %v\n%s", err, out)
-		}
-		st, _, err := index.Open(db)
-		if err != nil {
-			b.Fatal(err)
-		}
-		cfg := config.Default()
-		files, err := index.NewScope(corpus, cfg, "").Walk()
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := st.Rebuild(context.Background(), index.NewLoader(corpus, cfg), files, nil, nil); err != nil {
-			b.Fatal(err)
-		}
-		st.Close()
-		if err := os.WriteFile(done, nil, 0o644); err != nil {
-			b.Fatal(err)
-		}
-		b.Logf("built a corpus of %d items and its index in %s (kept in %s)", n, time.Since(start).Round(time.Second), dir)
-	}
-	st, needsBuild, err := index.Open(db)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if needsBuild {
-		// The schema changed since the cache was made: start over.
-		st.Close()
-		os.Remove(done)
-		return benchIndex(b, n)
-	}
-	b.Cleanup(func() { st.Close() })
-	return st
+	return indextest.Corpus(b, "context", n, "..")
 }

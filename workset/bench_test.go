@@ -3,15 +3,13 @@ package workset
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/indextest"
 )
 
 // The benchmarks run on a generated corpus of 10,000 items
@@ -125,57 +123,6 @@ func benchEnv(b *testing.B, st *index.Store) *Env {
 // benchIndex returns the index of a generated corpus, building (and
 // caching) it the first time.
 func benchIndex(b *testing.B) (*index.Store, int) {
-	b.Helper()
-	n := 10000
-	if s := os.Getenv("CANON_BENCH_N"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil || v < 100 {
-			b.Fatalf("CANON_BENCH_N=%q is not a number of items", s)
-		}
-		n = v
-	}
-	base := os.Getenv("CANON_BENCH_DIR")
-	if base == "" {
-		base = filepath.Join(os.TempDir(), "canon-bench")
-	}
-	dir := filepath.Join(base, fmt.Sprintf("workset-n%d", n))
-	corpus, db, done := filepath.Join(dir, "corpus"), filepath.Join(dir, "index.db"), filepath.Join(dir, "done")
-	if _, err := os.Stat(done); err != nil {
-		os.RemoveAll(dir)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		cmd := exec.Command("go", "run", "./scripts/gencorpus", "-n", strconv.Itoa(n), "-out", corpus)
-		cmd.Dir = ".."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("gencorpus: %v\n%s", err, out)
-		}
-		st, _, err := index.Open(db)
-		if err != nil {
-			b.Fatal(err)
-		}
-		cfg := config.Default()
-		files, err := index.NewScope(corpus, cfg, "").Walk()
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := st.Rebuild(context.Background(), index.NewLoader(corpus, cfg), files, nil, nil); err != nil {
-			b.Fatal(err)
-		}
-		st.Close()
-		if err := os.WriteFile(done, nil, 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	st, needsBuild, err := index.Open(db)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if needsBuild {
-		st.Close()
-		os.Remove(done)
-		return benchIndex(b)
-	}
-	b.Cleanup(func() { st.Close() })
-	return st, n
+	n := indextest.Size(b, 10000)
+	return indextest.Corpus(b, "workset", n, ".."), n
 }
