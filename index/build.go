@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -85,7 +86,7 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 	defer w.close()
 	w.mem = make(memAliases, len(files)*5)
 	done := 0
-	err = ld.LoadAll(ctx, files, func(l *Loaded) error {
+	err = ld.loadAll(ctx, files, runtime.GOMAXPROCS(0)-1, func(l *Loaded) error {
 		done++
 		if progress != nil {
 			progress(done)
@@ -197,6 +198,7 @@ type storedDoc struct {
 	id                int64
 	path, ident, uid  string
 	key, natural, oid string
+	linksSig          int64
 }
 
 // Apply writes an incremental update in one transaction and says what changed.
@@ -258,9 +260,9 @@ func (s *Store) Preview(ctx context.Context, b *Batch, fn func(q Querier, ch *Ch
 // storedAll reads what the index holds of the given paths.
 func (w *writer) storedAll(paths []string) (map[string]*storedDoc, error) {
 	out := map[string]*storedDoc{}
-	err := w.queryIn(`SELECT id, path, ident, uid, key, natural_key, oid FROM docs WHERE path IN (%s)`, anys(paths), func(rows *sql.Rows) error {
+	err := w.queryIn(`SELECT id, path, ident, uid, key, natural_key, oid, links_sig FROM docs WHERE path IN (%s)`, anys(paths), func(rows *sql.Rows) error {
 		d := &storedDoc{}
-		if err := rows.Scan(&d.id, &d.path, &d.ident, &d.uid, &d.key, &d.natural, &d.oid); err != nil {
+		if err := rows.Scan(&d.id, &d.path, &d.ident, &d.uid, &d.key, &d.natural, &d.oid, &d.linksSig); err != nil {
 			return err
 		}
 		out[d.path] = d
@@ -314,7 +316,19 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 			deletes = append(deletes, pendingDelete{d: d})
 		}
 	}
+	var inplace []inPlace
+	updated := map[string]bool{}
 	for _, ld := range b.Upserts {
+		if d := storedDocs[ld.Path]; sameIdentity(d, ld) {
+			u := newInPlace(d, ld)
+			if u.relinks() {
+				sources = append(sources, d.id)
+			}
+			changedKeys[d.key] = true
+			inplace = append(inplace, u)
+			updated[ld.Path] = true
+			continue
+		}
 		if d := storedDocs[ld.Path]; d != nil {
 			noteOld(d)
 			deletes = append(deletes, pendingDelete{d: d, modified: true})
@@ -380,6 +394,9 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 	}
 	var newIDs []int64
 	for _, ld := range b.Upserts {
+		if updated[ld.Path] {
+			continue
+		}
 		if _, err := w.delSkip.Exec(ld.Path); err != nil {
 			return err
 		}
@@ -398,6 +415,12 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 		if id != 0 {
 			newIDs = append(newIDs, id)
 		}
+	}
+	if err := w.updateInPlace(inplace); err != nil {
+		return err
+	}
+	for _, u := range inplace {
+		ch.Modified = append(ch.Modified, u.ld.Path)
 	}
 	for _, t := range b.Touches {
 		if _, err := w.tx.Exec(`UPDATE docs SET size = ?, mtime = ? WHERE path = ?`, t.Size, t.MtimeNs, t.Path); err != nil {

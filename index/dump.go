@@ -53,13 +53,13 @@ func (s *Store) Dump(ctx context.Context) ([]string, error) {
 		prefix, query string
 		n             int
 	}{
-		{"doc", `SELECT path, oid, size, natural_key, key, ident, ident_line, uid, uid_line, type, kind, title, state, format, body_line, fm, fm_pos, disables FROM docs`, 18},
+		{"doc", `SELECT path, oid, size, natural_key, key, ident, ident_line, uid, uid_line, type, kind, title, state, format, body_line, fm, fm_pos, disables, links_sig FROM docs`, 19},
 		{"skipped", `SELECT path, oid, size, reason FROM skipped`, 4},
 		{"alias", `SELECT d.path, a.term FROM aliases a JOIN docs d ON d.id = a.doc`, 2},
 		{"link", `SELECT s.path, l.seq, l.type, l.field, l.form, l.raw, l.anchor, l.line, l.col, l.match, l.status, t.path
 			FROM links l JOIN docs s ON s.id = l.src LEFT JOIN docs t ON t.id = l.dst`, 12},
-		{"chunk", `SELECT d.path, c.seq, c.slug, c.heading, c.level, c.line, c.end_line, f.title, f.body
-			FROM chunks c JOIN docs d ON d.id = c.doc JOIN chunks_fts f ON f.rowid = c.id`, 9},
+		{"chunk", `SELECT d.path, c.seq, c.slug, c.heading, c.level, c.line, c.end_line, c.hash, f.title, f.heading, f.body
+			FROM chunks c JOIN docs d ON d.id = c.doc JOIN chunks_fts f ON f.rowid = c.id`, 11},
 		{"problem", `SELECT path, line, col, rule, severity, message FROM problems`, 6},
 	}
 	for _, st := range steps {

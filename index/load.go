@@ -156,11 +156,16 @@ func humanBytes(n int64) string {
 
 // LoadAll loads files on every core and hands them to fn in the order given,
 // so what is written next does not depend on scheduling. It stops at the
-// first error fn returns or when ctx is done.
+// first error fn returns or when ctx is done. fn should be quick: the
+// updates that use it only collect what is loaded.
 func (l *Loader) LoadAll(ctx context.Context, files []FileInfo, fn func(*Loaded) error) error {
-	// One core stays with the consumer: in a build it writes SQLite, the
-	// longest chain, and a third busy thread on two cores only slows it.
-	workers := runtime.GOMAXPROCS(0) - 1
+	return l.loadAll(ctx, files, runtime.GOMAXPROCS(0), fn)
+}
+
+// loadAll is LoadAll on the given number of workers. A full build leaves one
+// core to its consumer, which writes SQLite, the longest chain: a third busy
+// thread on two cores only slows it.
+func (l *Loader) loadAll(ctx context.Context, files []FileInfo, workers int, fn func(*Loaded) error) error {
 	if workers < 1 {
 		workers = 1
 	}

@@ -3,7 +3,7 @@ package index
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.
@@ -35,7 +35,8 @@ CREATE TABLE docs (
 	fm          TEXT NOT NULL,          -- frontmatter as JSON, source order
 	fm_pos      TEXT NOT NULL,          -- {"field": [line, col]} of top-level values
 	disables    TEXT NOT NULL,          -- inline opt-outs as JSON, '' for none
-	body_line   INTEGER NOT NULL
+	body_line   INTEGER NOT NULL,
+	links_sig   INTEGER NOT NULL        -- hash of the outgoing links as written (see inplace.go)
 );
 CREATE TABLE skipped (
 	path   TEXT PRIMARY KEY,
@@ -71,7 +72,8 @@ CREATE TABLE chunks (
 	heading  TEXT NOT NULL,
 	level    INTEGER NOT NULL,
 	line     INTEGER NOT NULL,
-	end_line INTEGER NOT NULL
+	end_line INTEGER NOT NULL,
+	hash     INTEGER NOT NULL           -- hash of its chunks_fts row (see inplace.go)
 );
 CREATE VIRTUAL TABLE chunks_fts USING fts5(title, heading, body, tokenize = 'porter unicode61 remove_diacritics 2');
 CREATE TABLE problems (

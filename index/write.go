@@ -117,9 +117,9 @@ type writer struct {
 func newWriter(tx *sql.Tx) (*writer, error) {
 	w := &writer{tx: tx, srcPaths: map[int64]string{}}
 	w.docs = newBulk(tx, "docs", []string{"id", "path", "oid", "size", "mtime", "natural_key", "key", "ident", "ident_line",
-		"uid", "uid_line", "type", "kind", "title", "state", "format", "fm", "fm_pos", "disables", "body_line"}, 32)
+		"uid", "uid_line", "type", "kind", "title", "state", "format", "fm", "fm_pos", "disables", "body_line", "links_sig"}, 32)
 	w.aliases = newBulk(tx, "aliases", []string{"term", "doc"}, 100)
-	w.chunks = newBulk(tx, "chunks", []string{"id", "doc", "seq", "slug", "heading", "level", "line", "end_line"}, 64)
+	w.chunks = newBulk(tx, "chunks", []string{"id", "doc", "seq", "slug", "heading", "level", "line", "end_line", "hash"}, 64)
 	// One row per statement for FTS5: a multi-row INSERT into a virtual
 	// table is materialised first and costs 1.7 times as much.
 	w.fts = newBulk(tx, "chunks_fts", []string{"rowid", "title", "heading", "body"}, 1)
@@ -215,8 +215,10 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 	id := w.nextDoc
 	w.nextDoc++
 	nk := naturalKey(ld.Path, d.ID, d.UID)
+	links := docLinks(ld.Path, d)
 	err := w.docs.add(id, ld.Path, ld.OID, ld.Size, ld.MtimeNs, nk, nk, d.ID, d.IDLine, d.UID, d.UIDLine, d.Type, d.Kind,
-		d.Title, d.State, d.Format, string(d.FrontmatterJSON()), string(d.FieldPositions()), disablesJSON(d.Disables), d.BodyLine)
+		d.Title, d.State, d.Format, string(d.FrontmatterJSON()), string(d.FieldPositions()), disablesJSON(d.Disables), d.BodyLine,
+		linksSig(links))
 	if err != nil {
 		return 0, fmt.Errorf("store %s: %w", ld.Path, err)
 	}
@@ -228,19 +230,15 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 			w.mem[term] = append(w.mem[term], aliasDoc{id: id, uid: d.UID, path: ld.Path})
 		}
 	}
-	if err := w.insertChunks(id, ld.Path, d); err != nil {
-		return 0, err
-	}
-	for _, p := range d.Problems {
-		if err := w.probs.add(id, ld.Path, p.Line, p.Col, p.Rule, string(p.Severity), p.Message); err != nil {
-			return 0, err
+	for _, c := range chunkRows(ld.Path, d) {
+		if err := w.insertChunk(id, c); err != nil {
+			return 0, fmt.Errorf("store a section of %s: %w", ld.Path, err)
 		}
 	}
-	for seq, l := range docLinks(ld.Path, d) {
-		w.pending = append(w.pending, pendingLink{src: id, seq: int32(seq), line: int32(l.line), col: int32(l.col),
-			typ: l.typ, field: l.field, form: l.form, raw: strings.Clone(l.raw), anchor: strings.Clone(l.anchor)})
-		w.srcPaths[id] = ld.Path
+	if err := w.insertProblems(id, ld.Path, d); err != nil {
+		return 0, err
 	}
+	w.addPending(id, ld.Path, links)
 	if w.mem != nil && len(w.pending) >= spillAt {
 		if err := w.spill(); err != nil {
 			return 0, err
@@ -249,33 +247,32 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 	return id, nil
 }
 
-func (w *writer) insertChunks(docID int64, path string, d *markdown.Document) error {
-	title := d.Title
-	if title == "" {
-		title = markdown.Stem(path)
-	}
-	for seq, sec := range d.Body.Sections {
-		heading, level := "", 0
-		if sec.Heading >= 0 {
-			h := d.Body.Headings[sec.Heading]
-			heading, level = h.Text, h.Level
-		}
-		cid := w.nextChunk
-		w.nextChunk++
-		if err := w.chunks.add(cid, docID, seq, sec.Slug, heading, level, sec.Start, sec.End); err != nil {
-			return fmt.Errorf("store chunk of %s: %w", path, err)
-		}
-		// The title goes with the first section only: a title match ranks
-		// the document's opening, not every one of its sections alike.
-		t := ""
-		if seq == 0 {
-			t = title
-		}
-		if err := w.fts.add(cid, t, heading, sec.Text); err != nil {
-			return fmt.Errorf("index text of %s: %w", path, err)
+func (w *writer) insertProblems(id int64, path string, d *markdown.Document) error {
+	for _, p := range d.Problems {
+		if err := w.probs.add(id, path, p.Line, p.Col, p.Rule, string(p.Severity), p.Message); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// addPending queues a document's links until every document of the batch is in.
+func (w *writer) addPending(id int64, path string, links []link) {
+	for seq, l := range links {
+		w.pending = append(w.pending, pendingLink{src: id, seq: int32(seq), line: int32(l.line), col: int32(l.col),
+			typ: l.typ, field: l.field, form: l.form, raw: strings.Clone(l.raw), anchor: strings.Clone(l.anchor)})
+		w.srcPaths[id] = path
+	}
+}
+
+// insertChunk stores a new section: its row and its full-text row.
+func (w *writer) insertChunk(docID int64, c chunkRow) error {
+	cid := w.nextChunk
+	w.nextChunk++
+	if err := w.chunks.add(cid, docID, c.seq, c.slug, c.heading, c.level, c.line, c.end, c.hash); err != nil {
+		return err
+	}
+	return w.fts.add(cid, c.title, c.heading, c.text)
 }
 
 // flushDocs writes every buffered document row, so that lookups see them.

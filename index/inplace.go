@@ -1,0 +1,216 @@
+package index
+
+import (
+	"crypto/sha256"
+	"database/sql"
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/canon-md/canon/index/markdown"
+)
+
+// An edited document keeps its path, id and uid almost always: a worklog
+// line, a changed state, a new section. Nothing that points at it can then
+// resolve differently, so such a document is updated in place: its row is
+// rewritten, and of its sections, links and problems only what differs.
+// Deleting and inserting it again would also re-index every section's text,
+// rewrite every link and re-resolve every link that points at it, which is
+// what made a branch switch cost seconds (ADR-0010).
+//
+// Two hashes stored with the rows say what differs without reading the old
+// text back: chunks.hash over what the section's full-text row holds, and
+// docs.links_sig over the document's outgoing links as written. A full
+// build computes them the same way, so canon verify compares them too.
+
+// chunkRow is one section as stored: a chunks row and its chunks_fts row.
+type chunkRow struct {
+	seq, level, line, end      int
+	slug, heading, title, text string
+	hash                       int64
+}
+
+// chunkRows lists a document's sections as they are stored. The title goes
+// with the first section only: a title match ranks the document's opening,
+// not every one of its sections alike.
+func chunkRows(path string, d *markdown.Document) []chunkRow {
+	title := d.Title
+	if title == "" {
+		title = markdown.Stem(path)
+	}
+	out := make([]chunkRow, 0, len(d.Body.Sections))
+	for seq, sec := range d.Body.Sections {
+		c := chunkRow{seq: seq, slug: sec.Slug, line: sec.Start, end: sec.End, text: sec.Text}
+		if sec.Heading >= 0 {
+			h := d.Body.Headings[sec.Heading]
+			c.heading, c.level = h.Text, h.Level
+		}
+		if seq == 0 {
+			c.title = title
+		}
+		c.hash = signature(c.title, c.heading, c.text)
+		out = append(out, c)
+	}
+	return out
+}
+
+// signature hashes a list of strings, each prefixed with its length so that
+// no two lists share a concatenation: the first 8 bytes of SHA-256, as the
+// signed integer SQLite stores.
+func signature(parts ...string) int64 {
+	h := sha256.New()
+	var n [8]byte
+	for _, p := range parts {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
+		h.Write(n[:])
+		h.Write([]byte(p))
+	}
+	var sum [sha256.Size]byte
+	return int64(binary.LittleEndian.Uint64(h.Sum(sum[:0])))
+}
+
+// linksSig hashes everything a document's link rows are made of that comes
+// from the document itself (the rest comes from its path, unchanged here).
+func linksSig(links []link) int64 {
+	parts := make([]string, 0, 7*len(links))
+	for _, l := range links {
+		parts = append(parts, l.typ, l.field, l.form, l.raw, l.anchor, strconv.Itoa(l.line), strconv.Itoa(l.col))
+	}
+	return signature(parts...)
+}
+
+// inPlace is a re-read document whose identity did not change.
+type inPlace struct {
+	d     *storedDoc
+	ld    *Loaded
+	links []link
+	sig   int64
+}
+
+// relinks reports whether the document's links differ from the stored ones.
+func (u *inPlace) relinks() bool { return u.sig != u.d.linksSig }
+
+// sameIdentity reports whether a re-read document can be updated in place.
+func sameIdentity(d *storedDoc, ld *Loaded) bool {
+	return d != nil && ld.Doc != nil && d.ident == ld.Doc.ID && d.uid == ld.Doc.UID
+}
+
+func newInPlace(d *storedDoc, ld *Loaded) inPlace {
+	links := docLinks(ld.Path, ld.Doc)
+	return inPlace{d: d, ld: ld, links: links, sig: linksSig(links)}
+}
+
+// updateInPlace rewrites the documents' rows and what differs of their
+// sections, problems and links. Changed links wait in w.pending like those
+// of new documents; finish resolves them.
+func (w *writer) updateInPlace(ups []inPlace) error {
+	if len(ups) == 0 {
+		return nil
+	}
+	upd, err := w.tx.Prepare(`UPDATE docs SET oid = ?, size = ?, mtime = ?, ident_line = ?, uid_line = ?, type = ?, kind = ?,
+		title = ?, state = ?, format = ?, fm = ?, fm_pos = ?, disables = ?, body_line = ?, links_sig = ? WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer upd.Close()
+	ids := make([]any, 0, len(ups))
+	var relink []any
+	for _, u := range ups {
+		d := u.ld.Doc
+		_, err := upd.Exec(u.ld.OID, u.ld.Size, u.ld.MtimeNs, d.IDLine, d.UIDLine, d.Type, d.Kind, d.Title, d.State, d.Format,
+			string(d.FrontmatterJSON()), string(d.FieldPositions()), disablesJSON(d.Disables), d.BodyLine, u.sig, u.d.id)
+		if err != nil {
+			return fmt.Errorf("update %s: %w", u.ld.Path, err)
+		}
+		ids = append(ids, u.d.id)
+		if u.relinks() {
+			relink = append(relink, u.d.id)
+		}
+	}
+	if err := w.execIn(`DELETE FROM problems WHERE doc IN (%s)`, ids); err != nil {
+		return err
+	}
+	if err := w.execIn(`DELETE FROM links WHERE src IN (%s)`, relink); err != nil {
+		return err
+	}
+	for _, u := range ups {
+		if err := w.insertProblems(u.d.id, u.ld.Path, u.ld.Doc); err != nil {
+			return err
+		}
+		if u.relinks() {
+			w.addPending(u.d.id, u.ld.Path, u.links)
+		}
+	}
+	return w.syncChunks(ups, ids)
+}
+
+// storedChunk is what a chunks row holds.
+type storedChunk struct {
+	id                    int64
+	seq, level, line, end int
+	slug, heading         string
+	hash                  int64
+}
+
+// syncChunks brings the stored sections of the documents to their new
+// content: a section whose text is unchanged keeps its full-text row, one
+// that moved only has its line numbers rewritten.
+func (w *writer) syncChunks(ups []inPlace, ids []any) error {
+	old := map[int64][]storedChunk{}
+	err := w.queryIn(`SELECT doc, id, seq, slug, heading, level, line, end_line, hash FROM chunks WHERE doc IN (%s)`, ids,
+		func(rows *sql.Rows) error {
+			var doc int64
+			var c storedChunk
+			if err := rows.Scan(&doc, &c.id, &c.seq, &c.slug, &c.heading, &c.level, &c.line, &c.end, &c.hash); err != nil {
+				return err
+			}
+			old[doc] = append(old[doc], c)
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	updFTS, err := w.tx.Prepare(`UPDATE chunks_fts SET title = ?, heading = ?, body = ? WHERE rowid = ?`)
+	if err != nil {
+		return err
+	}
+	defer updFTS.Close()
+	updRow, err := w.tx.Prepare(`UPDATE chunks SET slug = ?, heading = ?, level = ?, line = ?, end_line = ?, hash = ? WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer updRow.Close()
+	var gone []any
+	for _, u := range ups {
+		was := old[u.d.id]
+		sort.Slice(was, func(i, j int) bool { return was[i].seq < was[j].seq })
+		now := chunkRows(u.ld.Path, u.ld.Doc)
+		for i, c := range now {
+			if i >= len(was) {
+				if err := w.insertChunk(u.d.id, c); err != nil {
+					return fmt.Errorf("store a section of %s: %w", u.ld.Path, err)
+				}
+				continue
+			}
+			o := was[i]
+			if o.hash != c.hash {
+				if _, err := updFTS.Exec(c.title, c.heading, c.text, o.id); err != nil {
+					return fmt.Errorf("index text of %s: %w", u.ld.Path, err)
+				}
+			}
+			if o.hash != c.hash || o.slug != c.slug || o.heading != c.heading || o.level != c.level || o.line != c.line || o.end != c.end {
+				if _, err := updRow.Exec(c.slug, c.heading, c.level, c.line, c.end, c.hash, o.id); err != nil {
+					return fmt.Errorf("update a section of %s: %w", u.ld.Path, err)
+				}
+			}
+		}
+		for _, o := range was[min(len(now), len(was)):] {
+			gone = append(gone, o.id)
+		}
+	}
+	if err := w.execIn(`DELETE FROM chunks_fts WHERE rowid IN (%s)`, gone); err != nil {
+		return err
+	}
+	return w.execIn(`DELETE FROM chunks WHERE id IN (%s)`, gone)
+}
