@@ -2,6 +2,7 @@ package gitsync
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -226,5 +227,81 @@ func TestTreeFromHeadAndStaged(t *testing.T) {
 	}
 	if folded["docs/a.md"] != "Docs/A.md" {
 		t.Errorf("folded = %v", folded)
+	}
+}
+
+// TestDiffTreesMatchesGit compares the merkle walk with git diff-tree over
+// commits whose names sort differently as files and as folders ("a" as a
+// folder sorts as "a/", after "a-b.md" and "a.md"), where a file becomes a
+// folder and back, and with a symbolic link.
+func TestDiffTreesMatchesGit(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	steps := []func(){
+		func() {
+			for _, p := range []string{"n/a.md", "n/a-b.md", "n/a0.md", "n/a/z.md", "n/b.md", "top.md"} {
+				write(t, dir, p, p)
+			}
+		},
+		func() {
+			os.RemoveAll(filepath.Join(dir, "n/a"))
+			write(t, dir, "n/a", "now a file")
+			write(t, dir, "n/a-b.md", "changed")
+		},
+		func() {
+			os.Remove(filepath.Join(dir, "n/a.md"))
+			write(t, dir, "n/a.md/inner.md", "a folder now")
+			if err := os.Symlink("top.md", filepath.Join(dir, "n/link.md")); err != nil {
+				t.Fatal(err)
+			}
+		},
+		func() {
+			os.RemoveAll(filepath.Join(dir, "n"))
+			write(t, dir, "n.md", "n")
+		},
+	}
+	var commits []string
+	for i, step := range steps {
+		step()
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-qm", fmt.Sprint("step ", i))
+		commits = append(commits, git(t, dir, "rev-parse", "HEAD"))
+	}
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := OpenObjects(r)
+	defer o.Close()
+	lines := func(cs []TreeChange) string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Path+" "+c.From+" "+c.To)
+		}
+		sort.Strings(out)
+		return strings.Join(out, "\n")
+	}
+	for _, from := range append([]string{""}, commits...) {
+		for _, to := range commits {
+			a, err := o.CommitTree(from)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := o.CommitTree(to)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := o.DiffTrees(a, b, Filter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := DiffTreesGit(context.Background(), r, from, to, Filter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lines(got) != lines(want) {
+				t.Errorf("%.7s..%.7s:\ngot\n%s\nwant (git diff-tree)\n%s", from, to, lines(got), lines(want))
+			}
+		}
 	}
 }

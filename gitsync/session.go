@@ -142,15 +142,17 @@ func (s *Session) catchUpLocked(ctx context.Context) (*Result, error) {
 		return &Result{Action: ActionNone, To: head}, nil
 	}
 	from := meta[index.MetaHead]
-	changes, err := s.treeDiff(ctx, from, head)
+	ahead := startReadAhead(s.Loader, s.Scope)
+	changes, err := s.treeDiff(ctx, from, head, ahead.add)
 	if err != nil {
+		ahead.abandon()
 		reason := fmt.Sprintf("the trees of %s and %s cannot be compared (%v)", short(from), short(head), err)
 		if errors.Is(err, ErrMissingCommit) {
 			reason = fmt.Sprintf("the indexed commit %s is no longer in the repository (garbage-collected or beyond a shallow clone)", short(from))
 		}
 		return s.rebuildLocked(ctx, head, reason)
 	}
-	b, err := s.batchFor(ctx, changes)
+	b, err := s.batchFor(ctx, changes, ahead.finish())
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +167,7 @@ func (s *Session) catchUpLocked(ctx context.Context) (*Result, error) {
 // treeDiff lists the documents that differ between two commits: a merkle
 // walk with go-git, or — for what go-git v5 cannot read, such as a SHA-256
 // repository — git diff-tree, with a one-line note.
-func (s *Session) treeDiff(ctx context.Context, from, head string) ([]TreeChange, error) {
+func (s *Session) treeDiff(ctx context.Context, from, head string, found func(TreeChange)) ([]TreeChange, error) {
 	if s.Repo.ObjectFormat() == "sha1" {
 		objs := OpenObjects(s.Repo)
 		defer objs.Close()
@@ -176,7 +178,11 @@ func (s *Session) treeDiff(ctx context.Context, from, head string) ([]TreeChange
 		if err == nil {
 			toTree, err := objs.CommitTree(head)
 			if err == nil {
-				changes, err := objs.DiffTrees(fromTree, toTree, s.filter())
+				var changes []TreeChange
+				err := objs.DiffTreesEach(fromTree, toTree, s.filter(), func(c TreeChange) {
+					changes = append(changes, c)
+					found(c)
+				})
 				if err == nil {
 					return changes, nil
 				}
@@ -188,6 +194,9 @@ func (s *Session) treeDiff(ctx context.Context, from, head string) ([]TreeChange
 		s.note("this repository uses %s object ids, which go-git cannot read; asking git diff-tree for the differences", f)
 	}
 	changes, err := DiffTreesGit(ctx, s.Repo, from, head, s.filter())
+	for _, c := range changes {
+		found(c)
+	}
 	if err != nil {
 		if _, verr := s.Repo.Git(ctx, "cat-file", "-e", from+"^{commit}"); verr != nil && from != "" {
 			return nil, fmt.Errorf("%s: %w", short(from), ErrMissingCommit)
@@ -222,7 +231,7 @@ func (s *Session) dirInRoots(dir string) bool {
 // deleted, present means read (a file whose content the index already has
 // is only touched). A deletion and an addition of the same blob whose
 // working-tree content still matches is a rename: a path update.
-func (s *Session) batchFor(ctx context.Context, changes []TreeChange) (*index.Batch, error) {
+func (s *Session) batchFor(ctx context.Context, changes []TreeChange, ahead map[string]*index.Loaded) (*index.Batch, error) {
 	b := &index.Batch{Kinds: s.Cfg.Kinds, Meta: map[string]string{}}
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 	paths := make([]string, 0, len(changes))
@@ -275,15 +284,39 @@ func (s *Session) batchFor(ctx context.Context, changes []TreeChange) (*index.Ba
 		}
 		b.Deletes = kept
 	}
-	err = s.Loader.LoadAll(ctx, load, func(l *index.Loaded) error {
-		if stored[l.Path].OID == l.OID && l.Doc != nil {
-			b.Touches = append(b.Touches, l.FileInfo)
-			return nil
+	// What the read-ahead loaded serves if the file is as it was then.
+	loaded := make([]*index.Loaded, len(load))
+	var rest []index.FileInfo
+	var restAt []int
+	for i, fi := range load {
+		if l := ahead[fi.Path]; l != nil && l.FileInfo == fi {
+			loaded[i] = l
+			continue
 		}
-		b.Upserts = append(b.Upserts, l)
+		rest = append(rest, fi)
+		restAt = append(restAt, i)
+	}
+	k := 0
+	err = s.Loader.LoadAll(ctx, rest, func(l *index.Loaded) error {
+		for rest[k].Path != l.Path {
+			k++
+		}
+		loaded[restAt[k]] = l
 		return nil
 	})
-	return b, err
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range loaded {
+		switch {
+		case l == nil:
+		case stored[l.Path].OID == l.OID && l.Doc != nil:
+			b.Touches = append(b.Touches, l.FileInfo)
+		default:
+			b.Upserts = append(b.Upserts, l)
+		}
+	}
+	return b, nil
 }
 
 func hashWorktree(root, rel string) (string, error) {

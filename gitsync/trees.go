@@ -1,10 +1,12 @@
 package gitsync
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"path"
+	"strings"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -80,89 +82,142 @@ type Filter struct {
 // callers pair deletions and additions by blob hash themselves.
 func (o *Objects) DiffTrees(a, b plumbing.Hash, f Filter) ([]TreeChange, error) {
 	var out []TreeChange
-	err := o.diff("", a, b, f, &out)
+	err := o.DiffTreesEach(a, b, f, func(c TreeChange) { out = append(out, c) })
 	return out, err
 }
 
-func (o *Objects) entries(h plumbing.Hash) (map[string]object.TreeEntry, []string, error) {
+// DiffTreesEach is DiffTrees handing each change to fn as soon as it is
+// found, so that reading the changed files can start while the walk goes on.
+func (o *Objects) DiffTreesEach(a, b plumbing.Hash, f Filter, fn func(TreeChange)) error {
+	return o.diff("", a, b, f, fn)
+}
+
+// entries reads a tree's entries, checking that they are in git's order:
+// the walk below merges two trees in that order.
+func (o *Objects) entries(h plumbing.Hash) ([]object.TreeEntry, error) {
 	if h.IsZero() {
-		return nil, nil, nil
+		return nil, nil
 	}
 	t, err := object.GetTree(o.st, h)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read tree %s: %w", h, err)
+		return nil, fmt.Errorf("read tree %s: %w", h, err)
 	}
-	m := make(map[string]object.TreeEntry, len(t.Entries))
-	names := make([]string, 0, len(t.Entries))
-	for _, e := range t.Entries {
-		m[e.Name] = e
-		names = append(names, e.Name)
+	for i := 1; i < len(t.Entries); i++ {
+		if compareEntries(&t.Entries[i-1], &t.Entries[i]) >= 0 {
+			return nil, fmt.Errorf("tree %s is not sorted as git sorts trees", h)
+		}
 	}
-	return m, names, nil
+	return t.Entries, nil
 }
 
-func (o *Objects) diff(dir string, a, b plumbing.Hash, f Filter, out *[]TreeChange) error {
+// compareEntries orders tree entries as git does: by name, a folder's name
+// compared as if it ended in a slash.
+func compareEntries(a, b *object.TreeEntry) int {
+	n := min(len(a.Name), len(b.Name))
+	if c := strings.Compare(a.Name[:n], b.Name[:n]); c != 0 {
+		return c
+	}
+	return cmp.Compare(nameByte(a, n), nameByte(b, n))
+}
+
+func nameByte(e *object.TreeEntry, i int) byte {
+	switch {
+	case i < len(e.Name):
+		return e.Name[i]
+	case e.Mode == filemode.Dir:
+		return '/'
+	}
+	return 0
+}
+
+// diff merges the sorted entries of two trees: an entry on one side only, or
+// on both with another hash or mode, is a change; a folder is descended
+// into only then.
+func (o *Objects) diff(dir string, a, b plumbing.Hash, f Filter, emit func(TreeChange)) error {
 	if a == b {
 		return nil
 	}
-	ea, na, err := o.entries(a)
+	ea, err := o.entries(a)
 	if err != nil {
 		return err
 	}
-	eb, nb, err := o.entries(b)
+	eb, err := o.entries(b)
 	if err != nil {
 		return err
 	}
-	// Names in a's order, then b's new ones: git keeps entries sorted, so
-	// the output comes out in tree order.
-	names := append([]string{}, na...)
-	for _, n := range nb {
-		if _, ok := ea[n]; !ok {
-			names = append(names, n)
+	i, j := 0, 0
+	for i < len(ea) || j < len(eb) {
+		var x, y *object.TreeEntry
+		switch {
+		case j >= len(eb):
+			x, i = &ea[i], i+1
+		case i >= len(ea):
+			y, j = &eb[j], j+1
+		default:
+			switch c := compareEntries(&ea[i], &eb[j]); {
+			case c < 0:
+				x, i = &ea[i], i+1
+			case c > 0:
+				y, j = &eb[j], j+1
+			default:
+				x, y, i, j = &ea[i], &eb[j], i+1, j+1
+			}
+		}
+		if err := o.change(dir, x, y, f, emit); err != nil {
+			return err
 		}
 	}
-	for _, name := range names {
-		x, inA := ea[name]
-		y, inB := eb[name]
-		if inA && inB && x.Hash == y.Hash && x.Mode == y.Mode {
-			continue
+	return nil
+}
+
+// change handles one name of a merged pair of trees; x or y is nil when the
+// name is on one side only.
+func (o *Objects) change(dir string, x, y *object.TreeEntry, f Filter, emit func(TreeChange)) error {
+	if x != nil && y != nil && x.Hash == y.Hash && x.Mode == y.Mode {
+		return nil
+	}
+	name := ""
+	if x != nil {
+		name = x.Name
+	} else {
+		name = y.Name
+	}
+	p := name
+	if dir != "" {
+		p = dir + "/" + name
+	}
+	xTree := x != nil && x.Mode == filemode.Dir
+	yTree := y != nil && y.Mode == filemode.Dir
+	if xTree || yTree {
+		if f.Dir != nil && !f.Dir(p) {
+			return nil
 		}
-		p := path.Join(dir, name)
-		xTree := inA && x.Mode == filemode.Dir
-		yTree := inB && y.Mode == filemode.Dir
-		if xTree || yTree {
-			if f.Dir != nil && !f.Dir(p) {
-				continue
-			}
-			var ha, hb plumbing.Hash
-			if xTree {
-				ha = x.Hash
-			}
-			if yTree {
-				hb = y.Hash
-			}
-			if err := o.diff(p, ha, hb, f, out); err != nil {
-				return err
-			}
+		var ha, hb plumbing.Hash
+		if xTree {
+			ha = x.Hash
 		}
-		xFile := inA && isFile(x.Mode)
-		yFile := inB && isFile(y.Mode)
-		if !xFile && !yFile {
-			continue // submodules and folders
+		if yTree {
+			hb = y.Hash
 		}
-		if f.File != nil && !f.File(p) {
-			continue
-		}
-		c := TreeChange{Path: p}
-		if xFile {
-			c.From = x.Hash.String()
-		}
-		if yFile {
-			c.To = y.Hash.String()
-		}
-		if c.From != c.To {
-			*out = append(*out, c)
-		}
+		return o.diff(p, ha, hb, f, emit)
+	}
+	xFile := x != nil && isFile(x.Mode)
+	yFile := y != nil && isFile(y.Mode)
+	if !xFile && !yFile {
+		return nil // submodules
+	}
+	if f.File != nil && !f.File(p) {
+		return nil
+	}
+	c := TreeChange{Path: p}
+	if xFile {
+		c.From = x.Hash.String()
+	}
+	if yFile {
+		c.To = y.Hash.String()
+	}
+	if c.From != c.To {
+		emit(c)
 	}
 	return nil
 }

@@ -83,7 +83,13 @@ func (s *Scope) dirMatcher(dir string) gitignore.Matcher {
 		patterns = append(patterns, s.base...)
 	} else {
 		parent := parentDir(dir)
-		s.dirMatcher(parent)
+		pm := s.dirMatcher(parent)
+		if len(s.loadDir(dir)) == 0 {
+			// Most folders have no .gitignore: the same patterns apply
+			// as in the parent.
+			s.matcher[dir] = pm
+			return pm
+		}
 		patterns = append(patterns, s.patternsUpTo(parent)...)
 	}
 	patterns = append(patterns, s.loadDir(dir)...)

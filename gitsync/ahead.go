@@ -1,0 +1,77 @@
+package gitsync
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/canon-md/canon/index"
+)
+
+// readAhead reads and parses the files a tree diff reports while the diff
+// is still walking: on a branch switch the walk keeps one core busy with
+// inflating trees, and the other parses what it has found so far. What it
+// loads is only a head start: batchFor decides what each change is (a
+// rename is not read at all) and loads whatever is not here.
+type readAhead struct {
+	ld    *index.Loader
+	scope *index.Scope
+	queue chan string
+	stop  atomic.Bool
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	done  map[string]*index.Loaded
+}
+
+// startReadAhead starts one worker per core but the one the walk runs on.
+func startReadAhead(ld *index.Loader, scope *index.Scope) *readAhead {
+	r := &readAhead{ld: ld, scope: scope, queue: make(chan string, 4096), done: map[string]*index.Loaded{}}
+	workers := max(runtime.GOMAXPROCS(0)-1, 1)
+	for range workers {
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			for p := range r.queue {
+				if r.stop.Load() {
+					continue
+				}
+				fi, ok := r.scope.Stat(p)
+				if !ok {
+					continue
+				}
+				if l := r.ld.Load(fi); l != nil {
+					r.mu.Lock()
+					r.done[p] = l
+					r.mu.Unlock()
+				}
+			}
+		}()
+	}
+	return r
+}
+
+// add queues a change whose file exists in the new tree. It never waits: a
+// full queue only means batchFor reads that file itself.
+func (r *readAhead) add(c TreeChange) {
+	if c.To == "" {
+		return
+	}
+	select {
+	case r.queue <- c.Path:
+	default:
+	}
+}
+
+// finish waits for the workers and returns what they loaded, by path.
+func (r *readAhead) finish() map[string]*index.Loaded {
+	close(r.queue)
+	r.wg.Wait()
+	return r.done
+}
+
+// abandon stops the workers without waiting for the rest of the queue: the
+// diff failed and what they would load is of no use.
+func (r *readAhead) abandon() {
+	r.stop.Store(true)
+	r.finish()
+}
