@@ -17,6 +17,7 @@ type readAhead struct {
 	ld    *index.Loader
 	scope *index.Scope
 	queue chan string
+	seen  map[string]bool // queued paths; only add touches it
 	stop  atomic.Bool
 	wg    sync.WaitGroup
 	mu    sync.Mutex
@@ -25,7 +26,8 @@ type readAhead struct {
 
 // startReadAhead starts one worker per core but the one the walk runs on.
 func startReadAhead(ld *index.Loader, scope *index.Scope) *readAhead {
-	r := &readAhead{ld: ld, scope: scope, queue: make(chan string, 4096), done: map[string]*index.Loaded{}}
+	r := &readAhead{ld: ld, scope: scope, queue: make(chan string, 4096), seen: map[string]bool{},
+		done: map[string]*index.Loaded{}}
 	workers := max(runtime.GOMAXPROCS(0)-1, 1)
 	for range workers {
 		r.wg.Add(1)
@@ -50,14 +52,15 @@ func startReadAhead(ld *index.Loader, scope *index.Scope) *readAhead {
 	return r
 }
 
-// add queues a change whose file exists in the new tree. It never waits: a
-// full queue only means batchFor reads that file itself.
+// add queues a change whose file exists in the new tree, once. It never
+// waits: a full queue only means batchFor reads that file itself.
 func (r *readAhead) add(c TreeChange) {
-	if c.To == "" {
+	if c.To == "" || r.seen[c.Path] {
 		return
 	}
 	select {
 	case r.queue <- c.Path:
+		r.seen[c.Path] = true
 	default:
 	}
 }

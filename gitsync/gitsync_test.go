@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/canon-md/canon/index"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -295,7 +296,8 @@ func TestDiffTreesMatchesGit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := DiffTreesGit(context.Background(), r, from, to, Filter{})
+			var want []TreeChange
+			err = DiffTreesGit(context.Background(), r, from, to, Filter{}, func(c TreeChange) { want = append(want, c) })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -303,5 +305,73 @@ func TestDiffTreesMatchesGit(t *testing.T) {
 				t.Errorf("%.7s..%.7s:\ngot\n%s\nwant (git diff-tree)\n%s", from, to, lines(got), lines(want))
 			}
 		}
+	}
+}
+
+// TestCatchUpLargeDiff syncs across a diff larger than the go-git walk may
+// read, which goes to git diff-tree, and across a small one, and compares
+// each index with a fresh build.
+func TestCatchUpLargeDiff(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	for i := 0; i < 12; i++ {
+		write(t, dir, fmt.Sprintf("items/f%02d/a%02d.md", i, i), fmt.Sprintf("---\nid: A-%d\nparent: A-%d\n---\n# A%d\n", i, (i+1)%12, i))
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "one")
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer func(old int) { walkTrees = old }(walkTrees)
+	walkTrees = 8 // a one-document commit here reads 6
+	var notes []string
+	s.Note = func(n string) { notes = append(notes, n) }
+	for step, edit := range []func(){
+		func() { // every folder: past the walk's budget
+			for i := 0; i < 12; i++ {
+				write(t, dir, fmt.Sprintf("items/f%02d/a%02d.md", i, i), fmt.Sprintf("---\nid: A-%d\n---\n# A%d again\n", i, i))
+			}
+			os.Remove(filepath.Join(dir, "items/f03/a03.md"))
+			write(t, dir, "items/f03/moved.md", "---\nid: A-3\n---\n# A3 again\n")
+		},
+		func() { write(t, dir, "items/f05/a05.md", "---\nid: A-5\nrelates: [A-6]\n---\n# A5\n") },
+	} {
+		edit()
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-qm", fmt.Sprint("step ", step))
+		before := gitDiffs.Load()
+		res, err := s.CatchUp(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if asked := gitDiffs.Load() > before; asked != (step == 0) {
+			t.Errorf("step %d: asked git diff-tree = %v", step, asked)
+		}
+		if res.Action != ActionDiff {
+			t.Fatalf("step %d: %s, want a diff", step, res.Action)
+		}
+		live, err := s.Store.Dump(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Rebuild(ctx, ""); err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := s.Store.Dump(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := index.DiffDumps(live, fresh); len(diff) > 0 {
+			t.Fatalf("step %d: differs from a rebuild:\n%s", step, strings.Join(diff, "\n"))
+		}
+	}
+	if res := fmt.Sprint(notes); len(notes) > 0 {
+		t.Errorf("notes: %s", res)
 	}
 }

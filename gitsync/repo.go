@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -236,6 +237,34 @@ func ScrubbedEnv(keep ...string) []string {
 // its standard output.
 func (r *Repo) Git(ctx context.Context, args ...string) ([]byte, error) {
 	return r.GitEnv(ctx, ScrubbedEnv(), args...)
+}
+
+// GitStream runs git like Git and hands its standard output to read as it
+// comes, so the caller can work while git still writes.
+func (r *Repo) GitStream(ctx context.Context, args []string, read func(*bufio.Reader) error) error {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", r.Root}, args...)...)
+	cmd.Env = ScrubbedEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
+	}
+	rerr := read(bufio.NewReaderSize(out, 64<<10))
+	if rerr != nil {
+		io.Copy(io.Discard, out) // let git finish writing before waiting for it
+	}
+	if err := cmd.Wait(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+	}
+	return rerr
 }
 
 // GitEnv is Git with a chosen environment.

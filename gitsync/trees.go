@@ -1,12 +1,15 @@
 package gitsync
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path"
 	"strings"
+	"sync/atomic"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -25,7 +28,14 @@ var ErrMissingCommit = errors.New("commit not in the repository")
 // worktreeConfig, skipHash or sparse indexes apply.
 type Objects struct {
 	st *filesystem.Storage
+	// MaxTrees, when above zero, stops a walk that has read that many
+	// trees with ErrLargeDiff.
+	MaxTrees int
+	trees    int
 }
+
+// ErrLargeDiff stops a walk that passed Objects.MaxTrees.
+var ErrLargeDiff = errors.New("the trees differ in many folders")
 
 // OpenObjects opens the object database of the repository. Pack files stay
 // open until Close.
@@ -89,6 +99,7 @@ func (o *Objects) DiffTrees(a, b plumbing.Hash, f Filter) ([]TreeChange, error) 
 // DiffTreesEach is DiffTrees handing each change to fn as soon as it is
 // found, so that reading the changed files can start while the walk goes on.
 func (o *Objects) DiffTreesEach(a, b plumbing.Hash, f Filter, fn func(TreeChange)) error {
+	o.trees = 0
 	return o.diff("", a, b, f, fn)
 }
 
@@ -97,6 +108,9 @@ func (o *Objects) DiffTreesEach(a, b plumbing.Hash, f Filter, fn func(TreeChange
 func (o *Objects) entries(h plumbing.Hash) ([]object.TreeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
+	}
+	if o.trees++; o.MaxTrees > 0 && o.trees > o.MaxTrees {
+		return nil, ErrLargeDiff
 	}
 	t, err := object.GetTree(o.st, h)
 	if err != nil {
@@ -227,32 +241,45 @@ func isFile(m filemode.FileMode) bool {
 }
 
 // DiffTreesGit asks git for the same list (git diff-tree -r, no renames):
-// the fallback when go-git cannot read the repository's objects, such as a
-// SHA-256 repository.
-func DiffTreesGit(ctx context.Context, r *Repo, from, to string, f Filter) ([]TreeChange, error) {
+// for a large diff, and when go-git cannot read the repository's objects,
+// such as a SHA-256 repository. Each change goes to fn as git prints it.
+func DiffTreesGit(ctx context.Context, r *Repo, from, to string, f Filter, fn func(TreeChange)) error {
 	if from == "" {
 		from = emptyTree
 		if r.ObjectFormat() == "sha256" {
 			from = emptyTreeSHA256
 		}
 	}
-	out, err := r.Git(ctx, "diff-tree", "-r", "-z", "--no-renames", "--raw", from, to, "--")
-	if err != nil {
-		return nil, err
-	}
-	raw, err := parseRaw(out)
-	if err != nil {
-		return nil, err
-	}
-	var changes []TreeChange
-	for _, c := range raw {
-		if !keepPath(c.Path, f) {
-			continue
+	gitDiffs.Add(1)
+	args := []string{"diff-tree", "-r", "-z", "--no-renames", "--raw", from, to, "--"}
+	return r.GitStream(ctx, args, func(out *bufio.Reader) error {
+		for {
+			meta, err := out.ReadBytes(0)
+			if err == io.EOF && len(meta) == 0 {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("git diff-tree output ends early: %w", err)
+			}
+			p, err := out.ReadBytes(0)
+			if err != nil {
+				return fmt.Errorf("git diff-tree output ends early: %w", err)
+			}
+			raw, err := parseRaw(append(meta, p...))
+			if err != nil {
+				return err
+			}
+			for _, c := range raw {
+				if keepPath(c.Path, f) {
+					fn(TreeChange{Path: c.Path, From: c.From, To: c.OID})
+				}
+			}
 		}
-		changes = append(changes, TreeChange{Path: c.Path, From: c.From, To: c.OID})
-	}
-	return changes, nil
+	})
 }
+
+// gitDiffs counts the diffs asked of git, for tests.
+var gitDiffs atomic.Int64
 
 // keepPath applies a Filter to a full path: every folder above it, then the
 // file.
