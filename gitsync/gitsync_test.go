@@ -341,16 +341,26 @@ func TestCatchUpLargeDiff(t *testing.T) {
 			write(t, dir, "items/f03/moved.md", "---\nid: A-3\n---\n# A3 again\n")
 		},
 		func() { write(t, dir, "items/f05/a05.md", "---\nid: A-5\nrelates: [A-6]\n---\n# A5\n") },
+		func() { // every folder again, with no git to ask: go-git walks it all
+			for i := 0; i < 12; i++ {
+				write(t, dir, fmt.Sprintf("items/f%02d/a%02d.md", i, i), fmt.Sprintf("---\nid: A-%d\n---\n# A%d third\n", i, i))
+			}
+		},
 	} {
 		edit()
 		git(t, dir, "add", "-A")
 		git(t, dir, "commit", "-qm", fmt.Sprint("step ", step))
 		before := gitDiffs.Load()
+		path := os.Getenv("PATH")
+		if step == 2 {
+			os.Setenv("PATH", t.TempDir())
+		}
 		res, err := s.CatchUp(ctx)
+		os.Setenv("PATH", path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if asked := gitDiffs.Load() > before; asked != (step == 0) {
+		if asked := gitDiffs.Load() > before; asked != (step != 1) {
 			t.Errorf("step %d: asked git diff-tree = %v", step, asked)
 		}
 		if res.Action != ActionDiff {
@@ -371,7 +381,8 @@ func TestCatchUpLargeDiff(t *testing.T) {
 			t.Fatalf("step %d: differs from a rebuild:\n%s", step, strings.Join(diff, "\n"))
 		}
 	}
-	if res := fmt.Sprint(notes); len(notes) > 0 {
-		t.Errorf("notes: %s", res)
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], "git diff-tree failed (") ||
+		!strings.HasSuffix(notes[0], "); walking the trees with go-git instead") {
+		t.Errorf("notes = %q, want one about git diff-tree failing in step 2", notes)
 	}
 }

@@ -177,29 +177,29 @@ func (s *Session) treeDiff(ctx context.Context, from, head string, found func(Tr
 		found(c)
 	}
 	if s.Repo.ObjectFormat() == "sha1" {
-		objs := OpenObjects(s.Repo)
-		defer objs.Close()
-		objs.MaxTrees = walkTrees
-		fromTree, err := objs.CommitTree(from)
-		if errors.Is(err, ErrMissingCommit) {
+		err := s.walk(from, head, walkTrees, collect)
+		switch {
+		case err == nil:
+			return changes, nil
+		case errors.Is(err, ErrMissingCommit):
 			return nil, err
-		}
-		if err == nil {
-			toTree, err := objs.CommitTree(head)
-			if err == nil {
-				err = objs.DiffTreesEach(fromTree, toTree, s.filter(), collect)
-				if err == nil {
-					return changes, nil
-				}
-			}
-			if !errors.Is(err, ErrLargeDiff) {
-				s.note("go-git cannot read this repository's trees (%v); asking git for the differences", err)
-			}
+		case errors.Is(err, ErrLargeDiff):
 			changes = nil // git lists them all again; found ignores repeats
+			gerr := DiffTreesGit(ctx, s.Repo, from, head, s.filter(), collect)
+			if gerr == nil {
+				return changes, nil
+			}
+			s.note("git diff-tree failed (%v); walking the trees with go-git instead", gerr)
+			changes = nil
+			if err := s.walk(from, head, 0, collect); err != nil {
+				return nil, err
+			}
+			return changes, nil
 		}
-	}
-	if f := s.Repo.ObjectFormat(); f != "sha1" {
-		s.note("this repository uses %s object ids, which go-git cannot read; asking git diff-tree for the differences", f)
+		s.note("go-git cannot read this repository's trees (%v); asking git for the differences", err)
+		changes = nil
+	} else {
+		s.note("this repository uses %s object ids, which go-git cannot read; asking git diff-tree for the differences", s.Repo.ObjectFormat())
 	}
 	if err := DiffTreesGit(ctx, s.Repo, from, head, s.filter(), collect); err != nil {
 		if _, verr := s.Repo.Git(ctx, "cat-file", "-e", from+"^{commit}"); verr != nil && from != "" {
@@ -208,6 +208,23 @@ func (s *Session) treeDiff(ctx context.Context, from, head string, found func(Tr
 		return nil, err
 	}
 	return changes, nil
+}
+
+// walk diffs two commits' trees with go-git, reading at most maxTrees trees
+// (0: no limit).
+func (s *Session) walk(from, head string, maxTrees int, fn func(TreeChange)) error {
+	objs := OpenObjects(s.Repo)
+	defer objs.Close()
+	objs.MaxTrees = maxTrees
+	fromTree, err := objs.CommitTree(from)
+	if err != nil {
+		return err
+	}
+	toTree, err := objs.CommitTree(head)
+	if err != nil {
+		return err
+	}
+	return objs.DiffTreesEach(fromTree, toTree, s.filter(), fn)
 }
 
 // walkTrees is how many trees a go-git walk reads before the diff goes to
