@@ -34,6 +34,7 @@ type bench struct {
 	out      string // scripts/out
 	canon    string // the binary under test
 	gencorp  string // the corpus generator, built once
+	self     string // this program, for -gogit-open
 	runs     int
 	hookRuns int
 	budget   time.Duration
@@ -55,6 +56,15 @@ type header struct {
 }
 
 func main() {
+	// The benchmark runs itself this way to time go-git's open as a
+	// process of its own, on the same footing as canon's process.
+	if len(os.Args) == 5 && os.Args[1] == "-gogit-open" {
+		if _, err := gogitOpen(os.Args[2], os.Args[3], os.Args[4]); err != nil {
+			fmt.Fprintln(os.Stderr, "bench: error:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := mainErr(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench: error:", err)
 		os.Exit(1)
@@ -107,7 +117,11 @@ func mainErr() error {
 	if data, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !strings.Contains(string(data), "module github.com/canon-md/canon\n") {
 		return fmt.Errorf("run from the root of canon's repository (scripts/bench.sh does)")
 	}
-	b := &bench{root: root, out: filepath.Join(root, "scripts", "out"), runs: *runs, hookRuns: *hookRuns, budget: *budget}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	b := &bench{root: root, out: filepath.Join(root, "scripts", "out"), runs: *runs, hookRuns: *hookRuns, budget: *budget, self: self}
 	b.canon, err = filepath.Abs(*canonBin)
 	if err != nil {
 		return err
