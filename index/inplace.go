@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/canon-md/canon/index/markdown"
 )
@@ -80,16 +81,50 @@ func linksSig(links []link) int64 {
 	return signature(parts...)
 }
 
+// docRows is a parsed document as its rows will hold it. The loader
+// prepares it on the core that parsed the document, so that the one writing
+// SQLite only writes.
+type docRows struct {
+	fm, fmPos, disables string
+	links               []pendingLink // src not set; strings owned, not the document's
+	linksSig            int64
+	chunks              []chunkRow
+}
+
+func prepareRows(path string, d *markdown.Document) *docRows {
+	links := docLinks(path, d)
+	r := &docRows{fm: string(d.FrontmatterJSON()), fmPos: string(d.FieldPositions()), disables: disablesJSON(d.Disables),
+		links: pendingLinks(links), linksSig: linksSig(links), chunks: chunkRows(path, d)}
+	return r
+}
+
+// prepared returns the document's rows, preparing them if the loader did not.
+func (ld *Loaded) prepared() *docRows {
+	if ld.rows == nil {
+		ld.rows = prepareRows(ld.Path, ld.Doc)
+	}
+	return ld.rows
+}
+
+// pendingLinks turns links into the compact form that waits for the batch.
+func pendingLinks(links []link) []pendingLink {
+	out := make([]pendingLink, len(links))
+	for seq, l := range links {
+		out[seq] = pendingLink{seq: int32(seq), line: int32(l.line), col: int32(l.col),
+			typ: l.typ, field: l.field, form: l.form, raw: strings.Clone(l.raw), anchor: strings.Clone(l.anchor)}
+	}
+	return out
+}
+
 // inPlace is a re-read document whose identity did not change.
 type inPlace struct {
-	d     *storedDoc
-	ld    *Loaded
-	links []link
-	sig   int64
+	d  *storedDoc
+	ld *Loaded
+	r  *docRows
 }
 
 // relinks reports whether the document's links differ from the stored ones.
-func (u *inPlace) relinks() bool { return u.sig != u.d.linksSig }
+func (u *inPlace) relinks() bool { return u.r.linksSig != u.d.linksSig }
 
 // sameIdentity reports whether a re-read document can be updated in place.
 func sameIdentity(d *storedDoc, ld *Loaded) bool {
@@ -97,8 +132,7 @@ func sameIdentity(d *storedDoc, ld *Loaded) bool {
 }
 
 func newInPlace(d *storedDoc, ld *Loaded) inPlace {
-	links := docLinks(ld.Path, ld.Doc)
-	return inPlace{d: d, ld: ld, links: links, sig: linksSig(links)}
+	return inPlace{d: d, ld: ld, r: ld.prepared()}
 }
 
 // updateInPlace rewrites the documents' rows and what differs of their
@@ -119,7 +153,7 @@ func (w *writer) updateInPlace(ups []inPlace) error {
 	for _, u := range ups {
 		d := u.ld.Doc
 		_, err := upd.Exec(u.ld.OID, u.ld.Size, u.ld.MtimeNs, d.IDLine, d.UIDLine, d.Type, d.Kind, d.Title, d.State, d.Format,
-			string(d.FrontmatterJSON()), string(d.FieldPositions()), disablesJSON(d.Disables), d.BodyLine, u.sig, u.d.id)
+			u.r.fm, u.r.fmPos, u.r.disables, d.BodyLine, u.r.linksSig, u.d.id)
 		if err != nil {
 			return fmt.Errorf("update %s: %w", u.ld.Path, err)
 		}
@@ -139,7 +173,7 @@ func (w *writer) updateInPlace(ups []inPlace) error {
 			return err
 		}
 		if u.relinks() {
-			w.addPending(u.d.id, u.ld.Path, u.links)
+			w.addPending(u.d.id, u.ld.Path, u.r.links)
 		}
 	}
 	return w.syncChunks(ups, ids)
@@ -185,7 +219,7 @@ func (w *writer) syncChunks(ups []inPlace, ids []any) error {
 	for _, u := range ups {
 		was := old[u.d.id]
 		sort.Slice(was, func(i, j int) bool { return was[i].seq < was[j].seq })
-		now := chunkRows(u.ld.Path, u.ld.Doc)
+		now := u.r.chunks
 		for i, c := range now {
 			if i >= len(was) {
 				if err := w.insertChunk(u.d.id, c); err != nil {

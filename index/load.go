@@ -25,6 +25,7 @@ type Loaded struct {
 	OID  string             // git blob id of the content
 	Skip string             // why the file is not a document ("" when it is)
 	Doc  *markdown.Document // nil when skipped
+	rows *docRows           // Doc as stored, prepared where it was parsed
 }
 
 // Loader reads and parses files for one configuration.
@@ -100,6 +101,7 @@ func (l *Loader) FromContent(fi FileInfo, content []byte) *Loaded {
 		return out
 	}
 	out.Doc = markdown.Parse(fi.Path, content, &l.opts)
+	out.rows = prepareRows(fi.Path, out.Doc)
 	return out
 }
 

@@ -211,14 +211,12 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 		}
 		return 0, w.probs.add(nil, ld.Path, 1, 1, markdown.RuleFileSkipped, string(markdown.Warning), ld.Path+" "+ld.Skip)
 	}
-	d := ld.Doc
+	d, r := ld.Doc, ld.prepared()
 	id := w.nextDoc
 	w.nextDoc++
 	nk := naturalKey(ld.Path, d.ID, d.UID)
-	links := docLinks(ld.Path, d)
 	err := w.docs.add(id, ld.Path, ld.OID, ld.Size, ld.MtimeNs, nk, nk, d.ID, d.IDLine, d.UID, d.UIDLine, d.Type, d.Kind,
-		d.Title, d.State, d.Format, string(d.FrontmatterJSON()), string(d.FieldPositions()), disablesJSON(d.Disables), d.BodyLine,
-		linksSig(links))
+		d.Title, d.State, d.Format, r.fm, r.fmPos, r.disables, d.BodyLine, r.linksSig)
 	if err != nil {
 		return 0, fmt.Errorf("store %s: %w", ld.Path, err)
 	}
@@ -230,7 +228,7 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 			w.mem[term] = append(w.mem[term], aliasDoc{id: id, uid: d.UID, path: ld.Path})
 		}
 	}
-	for _, c := range chunkRows(ld.Path, d) {
+	for _, c := range r.chunks {
 		if err := w.insertChunk(id, c); err != nil {
 			return 0, fmt.Errorf("store a section of %s: %w", ld.Path, err)
 		}
@@ -238,7 +236,7 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 	if err := w.insertProblems(id, ld.Path, d); err != nil {
 		return 0, err
 	}
-	w.addPending(id, ld.Path, links)
+	w.addPending(id, ld.Path, r.links)
 	if w.mem != nil && len(w.pending) >= spillAt {
 		if err := w.spill(); err != nil {
 			return 0, err
@@ -256,11 +254,14 @@ func (w *writer) insertProblems(id int64, path string, d *markdown.Document) err
 	return nil
 }
 
-// addPending queues a document's links until every document of the batch is in.
-func (w *writer) addPending(id int64, path string, links []link) {
-	for seq, l := range links {
-		w.pending = append(w.pending, pendingLink{src: id, seq: int32(seq), line: int32(l.line), col: int32(l.col),
-			typ: l.typ, field: l.field, form: l.form, raw: strings.Clone(l.raw), anchor: strings.Clone(l.anchor)})
+// addPending queues a document's links (prepared by pendingLinks) until
+// every document of the batch is in.
+func (w *writer) addPending(id int64, path string, links []pendingLink) {
+	for _, p := range links {
+		p.src = id
+		w.pending = append(w.pending, p)
+	}
+	if len(links) > 0 {
 		w.srcPaths[id] = path
 	}
 }
