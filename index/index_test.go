@@ -138,15 +138,31 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	ids := []string{"A-1", "A-2", "A-3", "B-1", "B-2"}
 	names := []string{"x/a.md", "x/b.md", "y/c.md", "y/d.md", "z/e.md", "z/f.md", "notes/g.md", "notes/h.md"}
-	randomDoc := func() string {
+	// identity is the id and uid lines a document is written with; an
+	// edit that keeps them is an update in place (inplace.go).
+	identity := func() string {
 		var b strings.Builder
-		b.WriteString("---\n")
 		if rng.Intn(5) > 0 {
 			fmt.Fprintf(&b, "id: %s\n", ids[rng.Intn(len(ids))])
 		}
 		if rng.Intn(3) == 0 {
 			fmt.Fprintf(&b, "uid: u%d\n", rng.Intn(4))
 		}
+		return b.String()
+	}
+	identityOf := func(content string) string {
+		var b strings.Builder
+		for _, line := range strings.Split(content, "\n") {
+			if strings.HasPrefix(line, "id: ") || strings.HasPrefix(line, "uid: ") {
+				b.WriteString(line + "\n")
+			}
+		}
+		return b.String()
+	}
+	randomDocAs := func(ident string) string {
+		var b strings.Builder
+		b.WriteString("---\n")
+		b.WriteString(ident)
 		fmt.Fprintf(&b, "title: T%d\n", rng.Intn(100))
 		if rng.Intn(2) == 0 {
 			fmt.Fprintf(&b, "parent: %s\n", ids[rng.Intn(len(ids))])
@@ -161,8 +177,12 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 		fmt.Fprintf(&b, "See [[%s]] and [x](../%s).\n", strings.TrimSuffix(filepath.Base(names[rng.Intn(len(names))]), ".md"),
 			names[rng.Intn(len(names))])
 		fmt.Fprintf(&b, "## Part %d\nwords %d\n", rng.Intn(3), rng.Intn(1000))
+		for i := rng.Intn(3); i > 0; i-- {
+			fmt.Fprintf(&b, "\n## Log %d\n- entry %d, see [[%s]]\n", i, rng.Intn(100), ids[rng.Intn(len(ids))])
+		}
 		return b.String()
 	}
+	randomDoc := func() string { return randomDocAs(identity()) }
 	write := func(rel, content string) {
 		p := filepath.Join(root, rel)
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -186,9 +206,13 @@ func TestIncrementalEqualsRebuild(t *testing.T) {
 		for k := rng.Intn(3) + 1; k > 0; k-- {
 			n := names[rng.Intn(len(names))]
 			p := filepath.Join(root, n)
-			switch op := rng.Intn(10); {
+			switch op := rng.Intn(13); {
 			case op < 5:
 				write(n, randomDoc())
+			case op >= 10:
+				if data, err := os.ReadFile(p); err == nil {
+					write(n, randomDocAs(identityOf(string(data))))
+				}
 			case op < 7:
 				os.Remove(p)
 			case op < 9:
