@@ -11,7 +11,7 @@ import (
 // readAhead reads and parses the files a tree diff reports while the diff
 // is still walking: on a branch switch the walk keeps one core busy with
 // inflating trees, and the other parses what it has found so far. What it
-// loads is only a head start: batchFor decides what each change is (a
+// loads is only a head start: planFor decides what each change is (a
 // rename is not read at all) and loads whatever is not here.
 type readAhead struct {
 	ld    *index.Loader
@@ -52,10 +52,11 @@ func startReadAhead(ld *index.Loader, scope *index.Scope) *readAhead {
 	return r
 }
 
-// add queues a change whose file exists in the new tree, once. It never
-// waits: a full queue only means batchFor reads that file itself.
+// add queues a change whose file exists in the new tree, once, and no more
+// than one transaction's worth (applySlice) in all. It never waits: a full
+// queue only means loadInto reads that file itself.
 func (r *readAhead) add(c TreeChange) {
-	if c.To == "" || r.seen[c.Path] {
+	if c.To == "" || r.seen[c.Path] || len(r.seen) >= applySlice {
 		return
 	}
 	select {

@@ -330,6 +330,8 @@ func TestCatchUpLargeDiff(t *testing.T) {
 	}
 	defer func(old int) { walkTrees = old }(walkTrees)
 	walkTrees = 8 // a one-document commit here reads 6
+	defer func(old int) { applySlice = old }(applySlice)
+	applySlice = 5 // step 0 reads 12 files: three transactions
 	var notes []string
 	s.Note = func(n string) { notes = append(notes, n) }
 	for step, edit := range []func(){
@@ -384,5 +386,70 @@ func TestCatchUpLargeDiff(t *testing.T) {
 	if len(notes) != 1 || !strings.HasPrefix(notes[0], "git diff-tree failed (") ||
 		!strings.HasSuffix(notes[0], "); walking the trees with go-git instead") {
 		t.Errorf("notes = %q, want one about git diff-tree failing in step 2", notes)
+	}
+}
+
+// TestCatchUpInterrupted stops a catch-up applied in several transactions
+// after the first: the index still says it is behind, and the next catch-up
+// finishes the job from the recorded commit.
+func TestCatchUpInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	for i := 0; i < 9; i++ {
+		write(t, dir, fmt.Sprintf("items/a%d.md", i), fmt.Sprintf("---\nid: A-%d\nrelates: [A-%d]\n---\n# A%d\n", i, (i+1)%9, i))
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "one")
+	base := git(t, dir, "rev-parse", "HEAD")
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.CatchUp(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 9; i++ {
+		write(t, dir, fmt.Sprintf("items/a%d.md", i), fmt.Sprintf("---\nid: A-%d\n---\n# A%d edited\n", i, i))
+	}
+	os.Remove(filepath.Join(dir, "items/a0.md"))
+	write(t, dir, "items/new.md", "---\nid: N-1\nparent: A-3\n---\n# N\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "two")
+
+	defer func(old int) { applySlice = old }(applySlice)
+	applySlice = 3
+	ctx, cancel := context.WithCancel(context.Background())
+	slices := 0
+	sliceApplied = func() { slices++; cancel() }
+	defer func() { sliceApplied = nil }()
+	if _, err := s.CatchUp(ctx); err == nil || slices != 1 {
+		t.Fatalf("interrupted catch-up: err %v after %d transactions, want an error after 1", err, slices)
+	}
+	meta, err := s.Store.AllMeta()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta[index.MetaHead] != base {
+		t.Fatalf("after an interruption the index records %s, want %s", meta[index.MetaHead], base)
+	}
+	sliceApplied = nil
+	res, err := s.CatchUp(context.Background())
+	if err != nil || res.Action != ActionDiff {
+		t.Fatalf("catch-up after the interruption: %v, %v", res, err)
+	}
+	live, err := s.Store.Dump(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Rebuild(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := s.Store.Dump(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := index.DiffDumps(live, fresh); len(diff) > 0 {
+		t.Fatalf("differs from a rebuild:\n%s", strings.Join(diff, "\n"))
 	}
 }

@@ -152,17 +152,63 @@ func (s *Session) catchUpLocked(ctx context.Context) (*Result, error) {
 		}
 		return s.rebuildLocked(ctx, head, reason)
 	}
-	b, err := s.batchFor(ctx, changes, ahead.finish())
-	if err != nil {
-		return nil, err
-	}
-	b.Meta[index.MetaHead] = head
-	ch, err := s.Store.Apply(ctx, b)
+	ch, err := s.applyDiff(ctx, changes, ahead.finish(), head)
 	if err != nil {
 		return nil, fmt.Errorf("sync %s..%s: %w", short(from), short(head), err)
 	}
 	return &Result{Action: ActionDiff, From: from, To: head, Changes: ch}, nil
 }
+
+// applySlice bounds how many changed files one transaction reads and
+// writes. A diff of 1,000 documents is one transaction; one of 50,000 (a
+// mass reformat on another branch) would hold them all in memory, about
+// 12 KB each, so it is applied in transactions of applySlice files, under
+// the writer lock throughout. Only the last records the new commit: until
+// then the index says it is behind, every command waits for the lock, and
+// an interrupted catch-up is redone from the recorded commit, where what
+// the earlier transactions wrote reads as unchanged.
+var applySlice = 2000
+
+// applyDiff turns a tree diff into index updates and applies them.
+func (s *Session) applyDiff(ctx context.Context, changes []TreeChange, ahead map[string]*index.Loaded, head string) (*index.Changes, error) {
+	p, err := s.planFor(ctx, changes)
+	if err != nil {
+		return nil, err
+	}
+	var total *index.Changes
+	for start := 0; ; start += applySlice {
+		part := p.load[min(start, len(p.load)):min(start+applySlice, len(p.load))]
+		b := &index.Batch{Kinds: s.Cfg.Kinds, Meta: map[string]string{}}
+		if start == 0 {
+			b.Deletes, b.Renames = p.deletes, p.renames
+		}
+		if err := s.loadInto(ctx, b, part, p.stored, ahead); err != nil {
+			return nil, err
+		}
+		last := start+applySlice >= len(p.load)
+		if last {
+			b.Meta[index.MetaHead] = head
+		}
+		ch, err := s.Store.Apply(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		if total == nil {
+			total = ch
+		} else {
+			total = index.MergeChanges(total, ch)
+		}
+		if last {
+			return total, nil
+		}
+		if sliceApplied != nil {
+			sliceApplied()
+		}
+	}
+}
+
+// sliceApplied, when set (by tests), runs after each transaction but the last.
+var sliceApplied func()
 
 // treeDiff lists the documents that differ between two commits, handing
 // each to found as soon as it is known. It walks the trees with go-git (a
@@ -252,13 +298,22 @@ func (s *Session) dirInRoots(dir string) bool {
 	return false
 }
 
-// batchFor turns a tree diff into an index update. The index reflects the
-// working tree, so each changed path is looked at there: gone means
-// deleted, present means read (a file whose content the index already has
-// is only touched). A deletion and an addition of the same blob whose
-// working-tree content still matches is a rename: a path update.
-func (s *Session) batchFor(ctx context.Context, changes []TreeChange, ahead map[string]*index.Loaded) (*index.Batch, error) {
-	b := &index.Batch{Kinds: s.Cfg.Kinds, Meta: map[string]string{}}
+// batchPlan is what a tree diff means for the index, before any file is
+// read: paths gone, renames (a path update, nothing to read) and the files
+// to read.
+type batchPlan struct {
+	deletes []string
+	renames []index.Rename
+	load    []index.FileInfo
+	stored  map[string]index.StoredFile
+}
+
+// planFor turns a tree diff into a plan. The index reflects the working
+// tree, so each changed path is looked at there: gone means deleted,
+// present means read (a file whose content the index already has is only
+// touched). A deletion and an addition of the same blob whose working-tree
+// content still matches is a rename: a path update.
+func (s *Session) planFor(ctx context.Context, changes []TreeChange) (*batchPlan, error) {
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 	paths := make([]string, 0, len(changes))
 	for _, c := range changes {
@@ -268,12 +323,13 @@ func (s *Session) batchFor(ctx context.Context, changes []TreeChange, ahead map[
 	if err != nil {
 		return nil, err
 	}
+	p := &batchPlan{stored: stored}
 	gone := map[string]string{}
 	present := map[string]index.FileInfo{}
 	for _, c := range changes {
 		fi, ok := s.Scope.Stat(c.Path)
 		if !ok {
-			b.Deletes = append(b.Deletes, c.Path)
+			p.deletes = append(p.deletes, c.Path)
 			// Only a document moves by a path update; a skipped file is
 			// deleted and added.
 			if c.From != "" && stored[c.Path].Doc && stored[c.Path].OID == c.From {
@@ -286,7 +342,6 @@ func (s *Session) batchFor(ctx context.Context, changes []TreeChange, ahead map[
 		present[c.Path] = fi
 	}
 	renamed := map[string]bool{}
-	var load []index.FileInfo
 	for _, c := range changes {
 		fi, ok := present[c.Path]
 		if !ok {
@@ -295,35 +350,42 @@ func (s *Session) batchFor(ctx context.Context, changes []TreeChange, ahead map[
 		if from, isRename := gone[c.To]; isRename && c.From == "" && !renamed[from] && !fi.Symlink {
 			if oid, err := hashWorktree(s.Repo.Root, c.Path); err == nil && oid == c.To {
 				renamed[from] = true
-				b.Renames = append(b.Renames, index.Rename{From: from, To: fi})
+				p.renames = append(p.renames, index.Rename{From: from, To: fi})
 				continue
 			}
 		}
-		load = append(load, fi)
+		p.load = append(p.load, fi)
 	}
 	if len(renamed) > 0 {
-		kept := b.Deletes[:0]
-		for _, p := range b.Deletes {
-			if !renamed[p] {
-				kept = append(kept, p)
+		kept := p.deletes[:0]
+		for _, d := range p.deletes {
+			if !renamed[d] {
+				kept = append(kept, d)
 			}
 		}
-		b.Deletes = kept
+		p.deletes = kept
 	}
-	// What the read-ahead loaded serves if the file is as it was then.
-	loaded := make([]*index.Loaded, len(load))
+	return p, nil
+}
+
+// loadInto reads files into b: what the read-ahead loaded serves if the file
+// is as it was then; the rest is read now, on every core.
+func (s *Session) loadInto(ctx context.Context, b *index.Batch, files []index.FileInfo, stored map[string]index.StoredFile,
+	ahead map[string]*index.Loaded) error {
+	loaded := make([]*index.Loaded, len(files))
 	var rest []index.FileInfo
 	var restAt []int
-	for i, fi := range load {
+	for i, fi := range files {
 		if l := ahead[fi.Path]; l != nil && l.FileInfo == fi {
 			loaded[i] = l
+			delete(ahead, fi.Path)
 			continue
 		}
 		rest = append(rest, fi)
 		restAt = append(restAt, i)
 	}
 	k := 0
-	err = s.Loader.LoadAll(ctx, rest, func(l *index.Loaded) error {
+	err := s.Loader.LoadAll(ctx, rest, func(l *index.Loaded) error {
 		for rest[k].Path != l.Path {
 			k++
 		}
@@ -331,7 +393,7 @@ func (s *Session) batchFor(ctx context.Context, changes []TreeChange, ahead map[
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, l := range loaded {
 		switch {
@@ -342,7 +404,7 @@ func (s *Session) batchFor(ctx context.Context, changes []TreeChange, ahead map[
 			b.Upserts = append(b.Upserts, l)
 		}
 	}
-	return b, nil
+	return nil
 }
 
 func hashWorktree(root, rel string) (string, error) {
