@@ -130,8 +130,19 @@ func TestResolve(t *testing.T) {
 // TestIncrementalEqualsRebuild applies random edits to a tree one batch at a
 // time through Reconcile and checks after each that the index dumps exactly
 // like a fresh build of the same tree: ids colliding and parting, targets
-// appearing and vanishing, renames, skipped files.
+// appearing and vanishing, renames, skipped files; once with one
+// transaction per walk and once (slice 1) with one per changed file.
 func TestIncrementalEqualsRebuild(t *testing.T) {
+	for _, slice := range []int{ReconcileSlice, 1} {
+		t.Run(fmt.Sprint("slice ", slice), func(t *testing.T) {
+			defer func(old int) { ReconcileSlice = old }(ReconcileSlice)
+			ReconcileSlice = slice
+			incrementalEqualsRebuild(t)
+		})
+	}
+}
+
+func incrementalEqualsRebuild(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
 	cfg := config.Default()

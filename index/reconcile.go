@@ -62,49 +62,74 @@ func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *Scope, meta ma
 		}
 		candidates = append(candidates, fi)
 	}
-	b := &Batch{Kinds: ld.Cfg.Kinds, Meta: map[string]string{MetaScanNs: strconv.FormatInt(scanStart, 10)}}
-	for k, v := range meta {
-		b.Meta[k] = v
-	}
+	var deletes []string
 	gone := map[string]string{} // oid → deleted path, for rename pairing
 	for p := range stored {
 		if !present[p] {
-			b.Deletes = append(b.Deletes, p)
+			deletes = append(deletes, p)
 		}
 	}
-	sort.Strings(b.Deletes)
-	for _, p := range b.Deletes {
+	sort.Strings(deletes)
+	for _, p := range deletes {
 		st := stored[p]
 		if _, dup := gone[st.oid]; !dup && st.doc {
 			gone[st.oid] = p
 		}
 	}
+	// Files are read and written ReconcileSlice at a time, each slice its
+	// own transaction, so that memory stays bounded when a formatter has
+	// rewritten every file. Deletions go last, once every rename has been
+	// paired, with the scan time and meta: an interrupted walk leaves the
+	// old scan time, and the next one reads again what changed since.
 	renamedFrom := map[string]bool{}
-	err = ld.LoadAll(ctx, candidates, func(l *Loaded) error {
-		st, known := stored[l.Path]
-		switch {
-		case known && st.oid == l.OID:
-			b.Touches = append(b.Touches, l.FileInfo)
-		case !known && l.Doc != nil && gone[l.OID] != "" && !renamedFrom[gone[l.OID]]:
-			from := gone[l.OID]
-			renamedFrom[from] = true
-			b.Renames = append(b.Renames, Rename{From: from, To: l.FileInfo})
-		default:
-			b.Upserts = append(b.Upserts, l)
+	var total *Changes
+	for start := 0; ; start += ReconcileSlice {
+		part := candidates[min(start, len(candidates)):min(start+ReconcileSlice, len(candidates))]
+		b := &Batch{Kinds: ld.Cfg.Kinds, Meta: map[string]string{}}
+		err = ld.LoadAll(ctx, part, func(l *Loaded) error {
+			st, known := stored[l.Path]
+			switch {
+			case known && st.oid == l.OID:
+				b.Touches = append(b.Touches, l.FileInfo)
+			case !known && l.Doc != nil && gone[l.OID] != "" && !renamedFrom[gone[l.OID]]:
+				from := gone[l.OID]
+				renamedFrom[from] = true
+				b.Renames = append(b.Renames, Rename{From: from, To: l.FileInfo})
+			default:
+				b.Upserts = append(b.Upserts, l)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if len(renamedFrom) > 0 {
-		kept := b.Deletes[:0]
-		for _, p := range b.Deletes {
-			if !renamedFrom[p] {
-				kept = append(kept, p)
+		last := start+ReconcileSlice >= len(candidates)
+		if last {
+			for _, p := range deletes {
+				if !renamedFrom[p] {
+					b.Deletes = append(b.Deletes, p)
+				}
+			}
+			b.Meta[MetaScanNs] = strconv.FormatInt(scanStart, 10)
+			for k, v := range meta {
+				b.Meta[k] = v
 			}
 		}
-		b.Deletes = kept
+		ch, err := s.Apply(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		if total == nil {
+			total = ch
+		} else {
+			total = MergeChanges(total, ch)
+		}
+		if last {
+			return total, nil
+		}
 	}
-	return s.Apply(ctx, b)
 }
+
+// ReconcileSlice is how many changed files one transaction of a stat walk
+// reads and writes (see Reconcile).
+var ReconcileSlice = 2000
