@@ -84,7 +84,7 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 		return nil, err
 	}
 	defer w.close()
-	w.mem = make(memAliases, len(files)*5)
+	w.mem = make(memAliases, len(files)*3) // at most uid:, id: and stem: terms each
 	done := 0
 	err = ld.loadAll(ctx, files, runtime.GOMAXPROCS(0)-1, func(l *Loaded) error {
 		done++
