@@ -234,7 +234,8 @@ func TestTreeFromHeadAndStaged(t *testing.T) {
 // TestDiffTreesMatchesGit compares the merkle walk with git diff-tree over
 // commits whose names sort differently as files and as folders ("a" as a
 // folder sorts as "a/", after "a-b.md" and "a.md"), where a file becomes a
-// folder and back, and with a symbolic link.
+// folder and back, or a submodule and back, with a symbolic link and a
+// non-ASCII name.
 func TestDiffTreesMatchesGit(t *testing.T) {
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
@@ -256,6 +257,18 @@ func TestDiffTreesMatchesGit(t *testing.T) {
 				t.Fatal(err)
 			}
 		},
+		func() { // a file becomes a submodule (a gitlink; git never checks it out here)
+			os.Remove(filepath.Join(dir, "n/b.md"))
+			os.Mkdir(filepath.Join(dir, "n/b.md"), 0o755)
+			git(t, dir, "add", "-A")
+			git(t, dir, "update-index", "--add", "--cacheinfo", "160000,"+git(t, dir, "rev-parse", "HEAD")+",n/b.md")
+			write(t, dir, "n/é.md", "non-ASCII names sort by their bytes")
+		},
+		func() { // and back into a file
+			git(t, dir, "rm", "-q", "--cached", "n/b.md")
+			os.Remove(filepath.Join(dir, "n/b.md"))
+			write(t, dir, "n/b.md", "a file again")
+		},
 		func() {
 			os.RemoveAll(filepath.Join(dir, "n"))
 			write(t, dir, "n.md", "n")
@@ -267,6 +280,9 @@ func TestDiffTreesMatchesGit(t *testing.T) {
 		git(t, dir, "add", "-A")
 		git(t, dir, "commit", "-qm", fmt.Sprint("step ", i))
 		commits = append(commits, git(t, dir, "rev-parse", "HEAD"))
+		if i == 3 && !strings.HasPrefix(git(t, dir, "ls-tree", "HEAD", "n/b.md"), "160000 commit ") {
+			t.Fatalf("step 3 made no submodule: %s", git(t, dir, "ls-tree", "HEAD", "n/"))
+		}
 	}
 	r, err := Discover(dir)
 	if err != nil {

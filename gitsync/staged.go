@@ -82,18 +82,25 @@ func parseRaw(out []byte) ([]StagedChange, error) {
 			return nil, fmt.Errorf("unexpected git diff line %q", meta)
 		}
 		c := StagedChange{Status: fields[4][0], Path: string(p), OID: fields[3], From: fields[2]}
-		if c.Status == 'D' || strings.Trim(c.OID, "0") == "" {
+		// A submodule (mode 160000) is no file: a side holding one counts
+		// as absent, so a file that becomes a submodule is deleted.
+		if c.Status == 'D' || strings.Trim(c.OID, "0") == "" || fields[1] == "160000" {
 			c.OID = ""
 		}
-		if strings.Trim(c.From, "0") == "" {
+		if strings.Trim(c.From, "0") == "" || fields[0] == "160000" {
 			c.From = ""
 		}
-		if fields[1] == "160000" { // a submodule
-			out = rest
+		out = rest
+		if c.OID == "" && c.From == "" {
 			continue
 		}
+		switch {
+		case c.OID == "":
+			c.Status = 'D'
+		case c.From == "":
+			c.Status = 'A'
+		}
 		res = append(res, c)
-		out = rest
 	}
 	return res, nil
 }
