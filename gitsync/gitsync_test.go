@@ -348,6 +348,9 @@ func TestCatchUpLargeDiff(t *testing.T) {
 	walkTrees = 8 // a one-document commit here reads 6
 	defer func(old int) { applySlice = old }(applySlice)
 	applySlice = 5 // step 0 reads 12 files: three transactions
+	transactions := 0
+	sliceApplied = func() { transactions++ }
+	defer func() { sliceApplied = nil }()
 	var notes []string
 	s.Note = func(n string) { notes = append(notes, n) }
 	for step, edit := range []func(){
@@ -381,6 +384,9 @@ func TestCatchUpLargeDiff(t *testing.T) {
 		if asked := gitDiffs.Load() > before; asked != (step != 1) {
 			t.Errorf("step %d: asked git diff-tree = %v", step, asked)
 		}
+		if step == 0 && transactions != 2 {
+			t.Errorf("step 0: %d transactions before the last, want 2", transactions)
+		}
 		if res.Action != ActionDiff {
 			t.Fatalf("step %d: %s, want a diff", step, res.Action)
 		}
@@ -406,9 +412,16 @@ func TestCatchUpLargeDiff(t *testing.T) {
 }
 
 // TestCatchUpInterrupted stops a catch-up applied in several transactions
-// after the first: the index still says it is behind, and the next catch-up
-// finishes the job from the recorded commit.
+// after the first. The index still says it is behind, and the next catch-up
+// puts it right, whether HEAD is still where the stopped one was going or
+// went back to the indexed commit (where a diff alone would list nothing).
 func TestCatchUpInterrupted(t *testing.T) {
+	for _, back := range []bool{false, true} {
+		t.Run(fmt.Sprint("back ", back), func(t *testing.T) { catchUpInterrupted(t, back) })
+	}
+}
+
+func catchUpInterrupted(t *testing.T, back bool) {
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
 	for i := 0; i < 9; i++ {
@@ -446,13 +459,23 @@ func TestCatchUpInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if meta[index.MetaHead] != base {
-		t.Fatalf("after an interruption the index records %s, want %s", meta[index.MetaHead], base)
+	if meta[index.MetaHead] != base || meta[index.MetaPending] == "" {
+		t.Fatalf("after an interruption the index records %s, pending %q; want %s and the commit it was going to",
+			meta[index.MetaHead], meta[index.MetaPending], base)
 	}
 	sliceApplied = nil
+	if back {
+		git(t, dir, "reset", "-q", "--hard", base)
+	}
+	if _, behind, err := s.Behind(); err != nil || !behind {
+		t.Fatalf("behind = %v, %v after an interruption; want true", behind, err)
+	}
 	res, err := s.CatchUp(context.Background())
 	if err != nil || res.Action != ActionDiff {
 		t.Fatalf("catch-up after the interruption: %v, %v", res, err)
+	}
+	if meta, _ := s.Store.AllMeta(); meta[index.MetaPending] != "" {
+		t.Fatalf("pending %q after the catch-up finished", meta[index.MetaPending])
 	}
 	live, err := s.Store.Dump(context.Background())
 	if err != nil {
@@ -467,5 +490,34 @@ func TestCatchUpInterrupted(t *testing.T) {
 	}
 	if diff := index.DiffDumps(live, fresh); len(diff) > 0 {
 		t.Fatalf("differs from a rebuild:\n%s", strings.Join(diff, "\n"))
+	}
+}
+
+// TestLoadIntoStaleReadAhead hands loadInto a read-ahead result for a file
+// that changed after it was read: it must read the file again.
+func TestLoadIntoStaleReadAhead(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	write(t, dir, "a.md", "---\nid: A-1\ntitle: First\n---\n# A\n")
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fi, ok := s.Scope.Stat("a.md")
+	if !ok {
+		t.Fatal("a.md not found")
+	}
+	early := s.Loader.Load(fi)
+	write(t, dir, "a.md", "---\nid: A-1\ntitle: Second, longer\n---\n# A\n")
+	now, _ := s.Scope.Stat("a.md")
+	b := &index.Batch{}
+	err = s.loadInto(context.Background(), b, []index.FileInfo{now}, map[string]index.StoredFile{},
+		map[string]*index.Loaded{"a.md": early})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Upserts) != 1 || b.Upserts[0].Doc.Title != "Second, longer" {
+		t.Fatalf("loaded %+v, want the file as it is now", b.Upserts)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -242,6 +241,8 @@ func (r *Repo) Git(ctx context.Context, args ...string) ([]byte, error) {
 // GitStream runs git like Git and hands its standard output to read as it
 // comes, so the caller can work while git still writes.
 func (r *Repo) GitStream(ctx context.Context, args []string, read func(*bufio.Reader) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", r.Root}, args...)...)
 	cmd.Env = ScrubbedEnv()
 	var stderr bytes.Buffer
@@ -253,9 +254,10 @@ func (r *Repo) GitStream(ctx context.Context, args []string, read func(*bufio.Re
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
 	}
-	rerr := read(bufio.NewReaderSize(out, 64<<10))
-	if rerr != nil {
-		io.Copy(io.Discard, out) // let git finish writing before waiting for it
+	if rerr := read(bufio.NewReaderSize(out, 64<<10)); rerr != nil {
+		cancel() // what git still has to say is of no use
+		cmd.Wait()
+		return rerr
 	}
 	if err := cmd.Wait(); err != nil {
 		msg := strings.TrimSpace(stderr.String())
@@ -264,7 +266,7 @@ func (r *Repo) GitStream(ctx context.Context, args []string, read func(*bufio.Re
 		}
 		return fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
 	}
-	return rerr
+	return nil
 }
 
 // GitEnv is Git with a chosen environment.

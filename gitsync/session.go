@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -104,7 +105,8 @@ func (s *Session) Behind() (head string, behind bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
-	return head, meta[index.MetaBuiltAt] == "" || meta[index.MetaHead] != head || meta[index.MetaConfig] != s.Cfg.IndexHash(), nil
+	return head, meta[index.MetaBuiltAt] == "" || meta[index.MetaHead] != head || meta[index.MetaConfig] != s.Cfg.IndexHash() ||
+		meta[index.MetaPending] != "", nil
 }
 
 // CatchUp brings the index to HEAD if it is behind: a tree diff from the
@@ -138,21 +140,28 @@ func (s *Session) catchUpLocked(ctx context.Context) (*Result, error) {
 		return s.rebuildLocked(ctx, head, "")
 	case meta[index.MetaConfig] != s.Cfg.IndexHash():
 		return s.rebuildLocked(ctx, head, "the configuration changed")
-	case meta[index.MetaHead] == head:
+	case meta[index.MetaHead] == head && meta[index.MetaPending] == "":
 		return &Result{Action: ActionNone, To: head}, nil
 	}
 	from := meta[index.MetaHead]
+	pending := strings.Fields(meta[index.MetaPending])
 	ahead := startReadAhead(s.Loader, s.Scope)
 	changes, err := s.treeDiff(ctx, from, head, ahead.add)
+	if err == nil && len(pending) > 0 {
+		changes, err = s.withPending(ctx, from, head, pending, changes)
+	}
 	if err != nil {
 		ahead.abandon()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		reason := fmt.Sprintf("the trees of %s and %s cannot be compared (%v)", short(from), short(head), err)
 		if errors.Is(err, ErrMissingCommit) {
 			reason = fmt.Sprintf("the indexed commit %s is no longer in the repository (garbage-collected or beyond a shallow clone)", short(from))
 		}
 		return s.rebuildLocked(ctx, head, reason)
 	}
-	ch, err := s.applyDiff(ctx, changes, ahead.finish(), head)
+	ch, err := s.applyDiff(ctx, changes, ahead.finish(), head, pending)
 	if err != nil {
 		return nil, fmt.Errorf("sync %s..%s: %w", short(from), short(head), err)
 	}
@@ -169,8 +178,37 @@ func (s *Session) catchUpLocked(ctx context.Context) (*Result, error) {
 // the earlier transactions wrote reads as unchanged.
 var applySlice = 2000
 
-// applyDiff turns a tree diff into index updates and applies them.
-func (s *Session) applyDiff(ctx context.Context, changes []TreeChange, ahead map[string]*index.Loaded, head string) (*index.Changes, error) {
+// withPending adds to a diff the files of unfinished catch-ups (MetaPending):
+// their first slices may have written files that differ between the indexed
+// commit and theirs, which the diff to HEAD need not list. Each is read
+// again from the working tree (or deleted), which puts it right.
+func (s *Session) withPending(ctx context.Context, from, head string, pending []string, changes []TreeChange) ([]TreeChange, error) {
+	listed := map[string]bool{}
+	for _, c := range changes {
+		listed[c.Path] = true
+	}
+	for _, p := range pending {
+		if p == head {
+			continue // the diff to HEAD lists them already
+		}
+		extra, err := s.treeDiff(ctx, from, p, func(TreeChange) {})
+		if err != nil {
+			return nil, fmt.Errorf("an unfinished update towards %s: %w", short(p), err)
+		}
+		for _, c := range extra {
+			if !listed[c.Path] {
+				listed[c.Path] = true
+				changes = append(changes, TreeChange{Path: c.Path})
+			}
+		}
+	}
+	return changes, nil
+}
+
+// applyDiff turns a tree diff into index updates and applies them. pending
+// are the unfinished catch-ups this one completes.
+func (s *Session) applyDiff(ctx context.Context, changes []TreeChange, ahead map[string]*index.Loaded, head string,
+	pending []string) (*index.Changes, error) {
 	p, err := s.planFor(ctx, changes)
 	if err != nil {
 		return nil, err
@@ -179,15 +217,20 @@ func (s *Session) applyDiff(ctx context.Context, changes []TreeChange, ahead map
 	for start := 0; ; start += applySlice {
 		part := p.load[min(start, len(p.load)):min(start+applySlice, len(p.load))]
 		b := &index.Batch{Kinds: s.Cfg.Kinds, Meta: map[string]string{}}
+		last := start+applySlice >= len(p.load)
 		if start == 0 {
 			b.Deletes, b.Renames = p.deletes, p.renames
+			if !last && !slices.Contains(pending, head) {
+				// Until the last slice, say where this one was going.
+				b.Meta[index.MetaPending] = strings.Join(append(slices.Clone(pending), head), " ")
+			}
 		}
 		if err := s.loadInto(ctx, b, part, p.stored, ahead); err != nil {
 			return nil, err
 		}
-		last := start+applySlice >= len(p.load)
 		if last {
 			b.Meta[index.MetaHead] = head
+			b.Meta[index.MetaPending] = ""
 		}
 		ch, err := s.Store.Apply(ctx, b)
 		if err != nil {
@@ -235,6 +278,9 @@ func (s *Session) treeDiff(ctx context.Context, from, head string, found func(Tr
 			if gerr == nil {
 				return changes, nil
 			}
+			if ctx.Err() != nil {
+				return nil, ctx.Err() // interrupted, not failed
+			}
 			s.note("git diff-tree failed (%v); walking the trees with go-git instead", gerr)
 			changes = nil
 			if err := s.walk(from, head, 0, collect); err != nil {
@@ -242,7 +288,7 @@ func (s *Session) treeDiff(ctx context.Context, from, head string, found func(Tr
 			}
 			return changes, nil
 		}
-		s.note("go-git cannot read this repository's trees (%v); asking git for the differences", err)
+		s.note("go-git cannot walk this repository's trees (%v); asking git diff-tree for the differences", err)
 		changes = nil
 	} else {
 		s.note("this repository uses %s object ids, which go-git cannot read; asking git diff-tree for the differences", s.Repo.ObjectFormat())
@@ -268,7 +314,8 @@ func (s *Session) walk(from, head string, maxTrees int, fn func(TreeChange)) err
 	}
 	toTree, err := objs.CommitTree(head)
 	if err != nil {
-		return err
+		// Not ErrMissingCommit: that would blame the indexed commit.
+		return fmt.Errorf("read %s: %v", short(head), err)
 	}
 	return objs.DiffTreesEach(fromTree, toTree, s.filter(), fn)
 }

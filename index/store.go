@@ -30,6 +30,10 @@ const (
 	MetaSyncedAt = "synced_at" // RFC 3339 time of the last sync
 	MetaScanNs   = "scan_ns"   // start of the last stat walk, for the racy-timestamp rule
 	MetaBuiltAt  = "built_at"  // RFC 3339 time of the last full build
+	// MetaPending lists, space-separated, the commits of catch-ups that were
+	// applied in slices and did not finish: the index may hold some of their
+	// files ("" when none).
+	MetaPending = "pending"
 )
 
 // ErrLocked says another process holds the writer lock for too long.
