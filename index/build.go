@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -506,9 +507,14 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 // aliases change, relative links are planned again; the content is not
 // read again.
 func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
-	var typ string
-	if err := w.tx.QueryRow(`SELECT type FROM docs WHERE id = ?`, d.id).Scan(&typ); err != nil {
+	var typ, title string
+	if err := w.tx.QueryRow(`SELECT type, title FROM docs WHERE id = ?`, d.id).Scan(&typ, &title); err != nil {
 		return err
+	}
+	if title == "" {
+		if err := w.retitle(d.id, markdown.Stem(to.Path)); err != nil {
+			return err
+		}
 	}
 	nk := naturalKey(to.Path, d.ident, d.uid)
 	kind := markdown.Kind(typ, d.ident, to.Path, w.kinds)
@@ -555,6 +561,26 @@ func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
 		}
 	}
 	return nil
+}
+
+// retitle gives an untitled document's first section the title a full
+// build gives it from the new file name: its full-text title and hash.
+func (w *writer) retitle(docID int64, title string) error {
+	var cid int64
+	var heading, body string
+	err := w.tx.QueryRow(`SELECT c.id, f.heading, f.body FROM chunks c JOIN chunks_fts f ON f.rowid = c.id
+		WHERE c.doc = ? AND c.seq = 0`, docID).Scan(&cid, &heading, &body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := w.tx.Exec(`UPDATE chunks_fts SET title = ? WHERE rowid = ?`, title, cid); err != nil {
+		return err
+	}
+	_, err = w.tx.Exec(`UPDATE chunks SET hash = ? WHERE id = ?`, signature(title, heading, body), cid)
+	return err
 }
 
 // linkSources lists the documents holding a link with one of the match keys.
@@ -671,5 +697,6 @@ func MergeChanges(a, b *Changes) *Changes {
 	sort.Strings(out.Added)
 	sort.Strings(out.Modified)
 	sort.Strings(out.Deleted)
+	sort.Slice(out.Renamed, func(i, j int) bool { return out.Renamed[i][0] < out.Renamed[j][0] })
 	return out
 }

@@ -155,3 +155,56 @@ func TestInPlaceEdits(t *testing.T) {
 		}
 	}
 }
+
+// TestRenameUntitled moves a document with no title and no heading: its
+// first section is titled by its file name, as a full build titles it.
+func TestRenameUntitled(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	cfg := config.Default()
+	p := filepath.Join(root, "docs", "old-name.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("Just text, no heading.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := Open(filepath.Join(t.TempDir(), "live.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ld := NewLoader(root, cfg)
+	if _, err := st.Rebuild(ctx, ld, mustWalk(t, root, cfg), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(p, filepath.Join(root, "docs", "new-name.md")); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := st.Reconcile(ctx, ld, NewScope(root, cfg, ""), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.Renamed) != 1 {
+		t.Fatalf("renamed %v, want the one document", ch.Renamed)
+	}
+	fresh, _, err := Open(filepath.Join(t.TempDir(), "fresh.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if _, err := fresh.Rebuild(ctx, ld, mustWalk(t, root, cfg), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.Dump(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := fresh.Dump(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := DiffDumps(got, want); len(diff) > 0 {
+		t.Fatalf("differs from a rebuild:\n%s", strings.Join(diff, "\n"))
+	}
+}
