@@ -53,10 +53,10 @@ func startReadAhead(ld *index.Loader, scope *index.Scope) *readAhead {
 }
 
 // add queues a change whose file exists in the new tree, once, and no more
-// than one transaction's worth (applySlice) in all. It never waits: a full
+// than one transaction's worth (index.SliceFiles) in all. It never waits: a full
 // queue only means loadInto reads that file itself.
 func (r *readAhead) add(c TreeChange) {
-	if c.To == "" || r.seen[c.Path] || len(r.seen) >= applySlice {
+	if c.To == "" || r.seen[c.Path] || len(r.seen) >= index.SliceFiles {
 		return
 	}
 	select {

@@ -28,6 +28,25 @@ func git(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
+// diffFromRebuild rebuilds the session's index from nothing and lists how
+// the index as it was differs from the rebuilt one (none when equal).
+func diffFromRebuild(t *testing.T, s *Session) []string {
+	t.Helper()
+	ctx := context.Background()
+	live, err := s.Store.Dump(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Rebuild(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := s.Store.Dump(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return index.DiffDumps(live, fresh)
+}
+
 func write(t *testing.T, dir, rel, content string) {
 	t.Helper()
 	p := filepath.Join(dir, rel)
@@ -346,8 +365,8 @@ func TestCatchUpLargeDiff(t *testing.T) {
 	}
 	defer func(old int) { walkTrees = old }(walkTrees)
 	walkTrees = 8 // a one-document commit here reads 6
-	defer func(old int) { applySlice = old }(applySlice)
-	applySlice = 5 // step 0 reads 12 files: three transactions
+	defer func(old int) { index.SliceFiles = old }(index.SliceFiles)
+	index.SliceFiles = 5 // step 0 reads 12 files: three transactions
 	transactions := 0
 	sliceApplied = func() { transactions++ }
 	defer func() { sliceApplied = nil }()
@@ -390,18 +409,7 @@ func TestCatchUpLargeDiff(t *testing.T) {
 		if res.Action != ActionDiff {
 			t.Fatalf("step %d: %s, want a diff", step, res.Action)
 		}
-		live, err := s.Store.Dump(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.Rebuild(ctx, ""); err != nil {
-			t.Fatal(err)
-		}
-		fresh, err := s.Store.Dump(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := index.DiffDumps(live, fresh); len(diff) > 0 {
+		if diff := diffFromRebuild(t, s); len(diff) > 0 {
 			t.Fatalf("step %d: differs from a rebuild:\n%s", step, strings.Join(diff, "\n"))
 		}
 	}
@@ -446,8 +454,8 @@ func catchUpInterrupted(t *testing.T, back bool) {
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-qm", "two")
 
-	defer func(old int) { applySlice = old }(applySlice)
-	applySlice = 3
+	defer func(old int) { index.SliceFiles = old }(index.SliceFiles)
+	index.SliceFiles = 3
 	ctx, cancel := context.WithCancel(context.Background())
 	slices := 0
 	sliceApplied = func() { slices++; cancel() }
@@ -477,18 +485,7 @@ func catchUpInterrupted(t *testing.T, back bool) {
 	if meta, _ := s.Store.AllMeta(); meta[index.MetaPending] != "" {
 		t.Fatalf("pending %q after the catch-up finished", meta[index.MetaPending])
 	}
-	live, err := s.Store.Dump(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Rebuild(context.Background(), ""); err != nil {
-		t.Fatal(err)
-	}
-	fresh, err := s.Store.Dump(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := index.DiffDumps(live, fresh); len(diff) > 0 {
+	if diff := diffFromRebuild(t, s); len(diff) > 0 {
 		t.Fatalf("differs from a rebuild:\n%s", strings.Join(diff, "\n"))
 	}
 }

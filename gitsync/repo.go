@@ -260,11 +260,7 @@ func (r *Repo) GitStream(ctx context.Context, args []string, read func(*bufio.Re
 		return rerr
 	}
 	if err := cmd.Wait(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+		return gitError(args, &stderr, err)
 	}
 	return nil
 }
@@ -277,13 +273,18 @@ func (r *Repo) GitEnv(ctx context.Context, env []string, args ...string) ([]byte
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return out, fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+		return out, gitError(args, &stderr, err)
 	}
 	return out, nil
+}
+
+// gitError says which git command failed and what it printed.
+func gitError(args []string, stderr *bytes.Buffer, err error) error {
+	msg := strings.TrimSpace(stderr.String())
+	if msg == "" {
+		msg = err.Error()
+	}
+	return fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
 }
 
 // ObjectFormat is the repository's object id format: "sha1" or "sha256"

@@ -168,16 +168,6 @@ func (s *Session) catchUpLocked(ctx context.Context) (*Result, error) {
 	return &Result{Action: ActionDiff, From: from, To: head, Changes: ch}, nil
 }
 
-// applySlice bounds how many changed files one transaction reads and
-// writes. A diff of 1,000 documents is one transaction; one of 50,000 (a
-// mass reformat on another branch) would hold them all in memory, about
-// 12 KB each, so it is applied in transactions of applySlice files, under
-// the writer lock throughout. Only the last records the new commit: until
-// then the index says it is behind, every command waits for the lock, and
-// an interrupted catch-up is redone from the recorded commit, where what
-// the earlier transactions wrote reads as unchanged.
-var applySlice = 2000
-
 // withPending adds to a diff the files of unfinished catch-ups (MetaPending):
 // their first slices may have written files that differ between the indexed
 // commit and theirs, which the diff to HEAD need not list. Each is read
@@ -213,41 +203,28 @@ func (s *Session) applyDiff(ctx context.Context, changes []TreeChange, ahead map
 	if err != nil {
 		return nil, err
 	}
-	var total *index.Changes
-	for start := 0; ; start += applySlice {
-		part := p.load[min(start, len(p.load)):min(start+applySlice, len(p.load))]
+	// A diff over index.SliceFiles files is applied in several
+	// transactions under the writer lock (ADR-0012). Only the last records
+	// the new commit: until then the index says it is behind and every
+	// command waits for the lock; the first records where this one is going,
+	// so that an interrupted one is put right (withPending).
+	return s.Store.ApplySlices(ctx, len(p.load), func(lo, hi int, last bool) (*index.Batch, error) {
+		if lo > 0 && sliceApplied != nil {
+			sliceApplied()
+		}
 		b := &index.Batch{Kinds: s.Cfg.Kinds, Meta: map[string]string{}}
-		last := start+applySlice >= len(p.load)
-		if start == 0 {
+		if lo == 0 {
 			b.Deletes, b.Renames = p.deletes, p.renames
 			if !last && !slices.Contains(pending, head) {
-				// Until the last slice, say where this one was going.
 				b.Meta[index.MetaPending] = strings.Join(append(slices.Clone(pending), head), " ")
 			}
-		}
-		if err := s.loadInto(ctx, b, part, p.stored, ahead); err != nil {
-			return nil, err
 		}
 		if last {
 			b.Meta[index.MetaHead] = head
 			b.Meta[index.MetaPending] = ""
 		}
-		ch, err := s.Store.Apply(ctx, b)
-		if err != nil {
-			return nil, err
-		}
-		if total == nil {
-			total = ch
-		} else {
-			total = index.MergeChanges(total, ch)
-		}
-		if last {
-			return total, nil
-		}
-		if sliceApplied != nil {
-			sliceApplied()
-		}
-	}
+		return b, s.loadInto(ctx, b, p.load[lo:hi], p.stored, ahead)
+	})
 }
 
 // sliceApplied, when set (by tests), runs after each transaction but the last.

@@ -679,6 +679,39 @@ func (s *Store) StoredFiles(ctx context.Context, paths []string) (map[string]Sto
 	return out, nil
 }
 
+// SliceFiles is how many changed files one transaction of a large update
+// reads and writes (ADR-0012): a catch-up or stat walk over more is applied
+// in several, so that memory stays bounded.
+var SliceFiles = 2000
+
+// ApplySlices applies an update of n files SliceFiles at a time, each slice
+// its own transaction, and says what changed in all. batch builds the
+// batch of files [lo, hi); last is true for the final one, which is where a
+// caller records what marks the update finished (the commit, the scan time).
+func (s *Store) ApplySlices(ctx context.Context, n int, batch func(lo, hi int, last bool) (*Batch, error)) (*Changes, error) {
+	var total *Changes
+	for lo := 0; ; lo += SliceFiles {
+		hi := min(lo+SliceFiles, n)
+		last := hi >= n
+		b, err := batch(min(lo, n), hi, last)
+		if err != nil {
+			return nil, err
+		}
+		ch, err := s.Apply(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		if total == nil {
+			total = ch
+		} else {
+			total = MergeChanges(total, ch)
+		}
+		if last {
+			return total, nil
+		}
+	}
+}
+
 // MergeChanges sums two consecutive updates.
 func MergeChanges(a, b *Changes) *Changes {
 	keys := map[string]bool{}

@@ -133,10 +133,10 @@ func TestResolve(t *testing.T) {
 // appearing and vanishing, renames, skipped files; once with one
 // transaction per walk and once (slice 1) with one per changed file.
 func TestIncrementalEqualsRebuild(t *testing.T) {
-	for _, slice := range []int{ReconcileSlice, 1} {
+	for _, slice := range []int{SliceFiles, 1} {
 		t.Run(fmt.Sprint("slice ", slice), func(t *testing.T) {
-			defer func(old int) { ReconcileSlice = old }(ReconcileSlice)
-			ReconcileSlice = slice
+			defer func(old int) { SliceFiles = old }(SliceFiles)
+			SliceFiles = slice
 			incrementalEqualsRebuild(t)
 		})
 	}
@@ -239,26 +239,34 @@ func incrementalEqualsRebuild(t *testing.T) {
 		if _, err := live.Reconcile(ctx, ld, NewScope(root, cfg, ""), nil); err != nil {
 			t.Fatalf("step %d: %v", step, err)
 		}
-		fresh, _, err := Open(filepath.Join(t.TempDir(), fmt.Sprintf("fresh%d.db", step)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := fresh.Rebuild(ctx, ld, mustWalk(t, root, cfg), nil, nil); err != nil {
-			t.Fatal(err)
-		}
-		a, err := live.Dump(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := fresh.Dump(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fresh.Close()
-		if diff := DiffDumps(a, b); len(diff) > 0 {
+		if diff := diffFromRebuild(t, live, ld, root, cfg); len(diff) > 0 {
 			t.Fatalf("step %d: incremental index differs from a rebuild:\n%s", step, strings.Join(diff, "\n"))
 		}
 	}
+}
+
+// diffFromRebuild builds a fresh index of root and lists how live differs
+// from it (DiffDumps lines; none when equal).
+func diffFromRebuild(t *testing.T, live *Store, ld *Loader, root string, cfg *config.Config) []string {
+	t.Helper()
+	ctx := context.Background()
+	fresh, _, err := Open(filepath.Join(t.TempDir(), "fresh.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if _, err := fresh.Rebuild(ctx, ld, mustWalk(t, root, cfg), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := live.Dump(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := fresh.Dump(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return DiffDumps(got, want)
 }
 
 func mustWalk(t *testing.T, root string, cfg *config.Config) []FileInfo {

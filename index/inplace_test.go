@@ -134,23 +134,7 @@ func TestInPlaceEdits(t *testing.T) {
 		if _, err := st.db.Exec(`INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')`); err != nil {
 			t.Errorf("%s: full-text index: %v", s.name, err)
 		}
-		fresh, _, err := Open(filepath.Join(t.TempDir(), "fresh.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := fresh.Rebuild(ctx, ld, mustWalk(t, root, cfg), nil, nil); err != nil {
-			t.Fatal(err)
-		}
-		want, err := fresh.Dump(ctx)
-		fresh.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := st.Dump(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := DiffDumps(got, want); len(diff) > 0 {
+		if diff := diffFromRebuild(t, st, ld, root, cfg); len(diff) > 0 {
 			t.Fatalf("%s: index differs from a rebuild:\n%s", s.name, strings.Join(diff, "\n"))
 		}
 	}
@@ -188,23 +172,7 @@ func TestRenameUntitled(t *testing.T) {
 	if len(ch.Renamed) != 1 {
 		t.Fatalf("renamed %v, want the one document", ch.Renamed)
 	}
-	fresh, _, err := Open(filepath.Join(t.TempDir(), "fresh.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fresh.Close()
-	if _, err := fresh.Rebuild(ctx, ld, mustWalk(t, root, cfg), nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	got, err := st.Dump(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := fresh.Dump(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := DiffDumps(got, want); len(diff) > 0 {
+	if diff := diffFromRebuild(t, st, ld, root, cfg); len(diff) > 0 {
 		t.Fatalf("differs from a rebuild:\n%s", strings.Join(diff, "\n"))
 	}
 }

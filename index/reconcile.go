@@ -76,17 +76,15 @@ func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *Scope, meta ma
 			gone[st.oid] = p
 		}
 	}
-	// Files are read and written ReconcileSlice at a time, each slice its
-	// own transaction, so that memory stays bounded when a formatter has
-	// rewritten every file. Deletions go last, once every rename has been
-	// paired, with the scan time and meta: an interrupted walk leaves the
-	// old scan time, and the next one reads again what changed since.
+	// Files are read and written SliceFiles at a time, so that memory stays
+	// bounded when a formatter has rewritten every file. Deletions go last,
+	// once every rename has been paired, with the scan time and meta: an
+	// interrupted walk leaves the old scan time, and the next one reads
+	// again what changed since.
 	renamedFrom := map[string]bool{}
-	var total *Changes
-	for start := 0; ; start += ReconcileSlice {
-		part := candidates[min(start, len(candidates)):min(start+ReconcileSlice, len(candidates))]
+	return s.ApplySlices(ctx, len(candidates), func(lo, hi int, last bool) (*Batch, error) {
 		b := &Batch{Kinds: ld.Cfg.Kinds, Meta: map[string]string{}}
-		err = ld.LoadAll(ctx, part, func(l *Loaded) error {
+		err := ld.LoadAll(ctx, candidates[lo:hi], func(l *Loaded) error {
 			st, known := stored[l.Path]
 			switch {
 			case known && st.oid == l.OID:
@@ -100,36 +98,18 @@ func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *Scope, meta ma
 			}
 			return nil
 		})
-		if err != nil {
-			return nil, err
+		if err != nil || !last {
+			return b, err
 		}
-		last := start+ReconcileSlice >= len(candidates)
-		if last {
-			for _, p := range deletes {
-				if !renamedFrom[p] {
-					b.Deletes = append(b.Deletes, p)
-				}
-			}
-			b.Meta[MetaScanNs] = strconv.FormatInt(scanStart, 10)
-			for k, v := range meta {
-				b.Meta[k] = v
+		for _, p := range deletes {
+			if !renamedFrom[p] {
+				b.Deletes = append(b.Deletes, p)
 			}
 		}
-		ch, err := s.Apply(ctx, b)
-		if err != nil {
-			return nil, err
+		b.Meta[MetaScanNs] = strconv.FormatInt(scanStart, 10)
+		for k, v := range meta {
+			b.Meta[k] = v
 		}
-		if total == nil {
-			total = ch
-		} else {
-			total = MergeChanges(total, ch)
-		}
-		if last {
-			return total, nil
-		}
-	}
+		return b, nil
+	})
 }
-
-// ReconcileSlice is how many changed files one transaction of a stat walk
-// reads and writes (see Reconcile).
-var ReconcileSlice = 2000
