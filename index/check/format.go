@@ -87,6 +87,7 @@ var RuleHelp = map[string]string{
 	"edge-value":       "A reference field holds a reference or a list of them.",
 	"identity-value":   "id and uid hold a single value.",
 	"file-skipped":     "A Markdown file canon cannot read (binary, not UTF-8, too large, a link).",
+	"document-budget":  "A document stays within canon's budget of headings and links.",
 	"required-field":   "Documents of a kind carry the fields its schema requires.",
 	"enum-value":       "state, status and priority take the values the kind's schema allows.",
 	"date-format":      "Date fields hold YYYY-MM-DD or an RFC 3339 date-time, and a real date.",

@@ -49,6 +49,7 @@ func DefaultRules() map[string]string {
 		"edge-value":       SeverityError,
 		"identity-value":   SeverityError,
 		"file-skipped":     SeverityWarning,
+		"document-budget":  SeverityWarning,
 		"required-field":   SeverityError,
 		"enum-value":       SeverityError,
 		"date-format":      SeverityError,

@@ -79,7 +79,19 @@ type Body struct {
 	Headings []Heading
 	Sections []Section // the preamble only when it has non-blank text; then one per heading, in order; every heading level starts a new section
 	Links    []Link    // in source order
+	// Headings and links past MaxHeadings and MaxLinks are counted here,
+	// not recorded: a heading beyond the budget is text of the section
+	// before it.
+	HeadingsDropped, LinksDropped int
 }
+
+// Budgets per document. Generous for any document people write (a long
+// changelog has a few thousand links), they keep what one hostile file can
+// cost every later step (rows, checks, problems) bounded.
+const (
+	MaxHeadings = 10_000
+	MaxLinks    = 20_000
+)
 
 // ScanBody scans the Markdown body src, whose first line is line firstLine of the file.
 //
@@ -536,6 +548,10 @@ func (s *scanner) quotedLines(lines []int) bool {
 // addHeading records a heading; its Text and Slug are filled in at the end
 // (finishHeadings), once every reference definition is known.
 func (s *scanner) addHeading(level int, raw string, ln, lineStart, next int) {
+	if len(s.body.Headings) >= MaxHeadings {
+		s.body.HeadingsDropped++
+		return
+	}
 	s.body.Headings = append(s.body.Headings, Heading{Level: level, Raw: raw, Line: ln})
 	s.heads = append(s.heads, headSpan{start: lineStart, body: next})
 }
@@ -1018,6 +1034,10 @@ func (s *scanner) beginRun(start, ln, lineStart int) {
 
 // emit records a link whose first character is src[at].
 func (s *scanner) emit(form LinkForm, at int, dest, text string) {
+	if len(s.body.Links) >= MaxLinks {
+		s.body.LinksDropped++
+		return
+	}
 	line, col := s.position(at)
 	dest, anchor := splitAnchor(dest)
 	s.body.Links = append(s.body.Links, Link{Form: form, Dest: dest, Anchor: anchor, Text: text, Line: line, Col: col})

@@ -136,6 +136,9 @@ type frontmatterResult struct {
 	root   *Value
 	err    error // a *SyntaxError for broken YAML or TOML
 	dups   []Problem
+	// dropped are top-level fields left out (their value null) because
+	// they crossed a bound: the other fields are still read.
+	dropped []Problem
 }
 
 // SyntaxError is a frontmatter that does not parse, with its position in the
@@ -143,6 +146,9 @@ type frontmatterResult struct {
 type SyntaxError struct {
 	Line, Col int
 	Msg       string
+	// Bound is set when the frontmatter may be valid but crosses one of
+	// canon's bounds (size, depth, aliases): Msg then carries its own fix.
+	Bound bool
 }
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
@@ -156,9 +162,28 @@ var formats = []*frontmatter.Format{
 	frontmatter.NewFormat("+++", "+++", unmarshalTOML),
 }
 
+// Bounds on what a frontmatter may make canon do. A cloned repository is
+// input from whoever wrote it: nine lines of YAML aliases can stand for
+// billions of values, and a self-referencing alias for infinitely many.
+// Each bound is far above anything a person writes and far below what a
+// later consumer tolerates (SQLite's JSON functions stop at depth 1,000).
+const (
+	// MaxFrontmatterBytes is the largest frontmatter canon parses.
+	MaxFrontmatterBytes = 1 << 20
+	// MaxFrontmatterDepth is how deeply lists and mappings may nest.
+	MaxFrontmatterDepth = 64
+	// MaxAliasValues is how many values all alias expansions of one
+	// frontmatter may produce together.
+	MaxAliasValues = 10_000
+)
+
 func unmarshalYAML(data []byte, v any) error {
 	res := v.(*frontmatterResult)
 	res.format = "yaml"
+	if len(data) > MaxFrontmatterBytes {
+		res.err = tooLarge(len(data))
+		return nil
+	}
 	var node yaml.Node
 	if err := yaml.Unmarshal(data, &node); err != nil {
 		res.err = yamlSyntaxError(err)
@@ -169,9 +194,24 @@ func unmarshalYAML(data []byte, v any) error {
 		return nil
 	}
 	c := yamlConverter{}
-	res.root = c.convert(&node)
+	root := c.convert(&node, 0)
+	if c.err != nil {
+		res.err = c.err
+		return nil
+	}
+	res.root = root
 	res.dups = c.dups
+	res.dropped = c.droppedProblems()
 	return nil
+}
+
+func tooLarge(n int) *SyntaxError {
+	return &SyntaxError{Line: fmFirstLine, Col: 1, Bound: true, Msg: fmt.Sprintf("it is %s, larger than the %s canon reads; move the data into the body or a file of its own",
+		byteSize(n), byteSize(MaxFrontmatterBytes))}
+}
+
+func byteSize(n int) string {
+	return thousands((n+1023)>>10) + " KiB"
 }
 
 func yamlSyntaxError(err error) *SyntaxError {
@@ -189,52 +229,148 @@ func yamlSyntaxError(err error) *SyntaxError {
 	return &SyntaxError{Line: fmFirstLine, Col: 1, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 }
 
+// yamlConverter turns a YAML node tree into Values within the bounds above.
+// The first bound crossed stops it: err says where, and the frontmatter
+// counts as unreadable, as a syntax error would.
 type yamlConverter struct {
-	dups []Problem
+	dups        []Problem
+	err         *SyntaxError
+	aliasValues int                 // values made while expanding aliases
+	expanding   map[*yaml.Node]bool // anchored nodes being expanded (a cycle when met again)
+	inAlias     int                 // how many alias expansions enclose the current node
+	outer       *yaml.Node          // the outermost alias being expanded: where a budget error points
+	dropped     []droppedField      // top-level fields that crossed a bound
 }
 
-func (c *yamlConverter) convert(n *yaml.Node) *Value {
+type droppedField struct {
+	key       string
+	line, col int
+	why       string
+}
+
+// droppedProblems reports the dropped fields, one problem per cause at its
+// first place: once the alias budget is spent, every later alias trips it.
+func (c *yamlConverter) droppedProblems() []Problem {
+	var out []Problem
+	var keys [][]string
+	at := map[string]int{}
+	for _, d := range c.dropped {
+		i, ok := at[d.why]
+		if !ok {
+			i = len(out)
+			at[d.why] = i
+			out = append(out, Problem{Line: d.line, Col: d.col, Rule: RuleYAMLSyntax, Severity: Error, Message: d.why})
+			keys = append(keys, nil)
+		}
+		keys[i] = append(keys[i], d.key)
+	}
+	for i := range out {
+		if k := keys[i]; len(k) == 1 {
+			out[i].Message = fmt.Sprintf("field %s is not read: %s", k[0], out[i].Message)
+		} else {
+			out[i].Message = fmt.Sprintf("fields %s and %s are not read: %s", strings.Join(k[:len(k)-1], ", "), k[len(k)-1], out[i].Message)
+		}
+	}
+	return out
+}
+
+func (c *yamlConverter) fail(n *yaml.Node, format string, args ...any) *Value {
+	if c.inAlias > 0 {
+		n = c.outer // inside an expansion: point at the alias that asked for it
+	}
+	if c.err == nil {
+		c.err = &SyntaxError{Line: n.Line + fmFirstLine - 1, Col: max(n.Column, 1), Msg: fmt.Sprintf(format, args...), Bound: true}
+	}
+	return &Value{Kind: Null}
+}
+
+func (c *yamlConverter) convert(n *yaml.Node, depth int) *Value {
+	if c.err != nil {
+		return &Value{Kind: Null}
+	}
+	if c.inAlias > 0 {
+		if c.aliasValues++; c.aliasValues > MaxAliasValues {
+			return c.fail(n, "aliases expand to more than 10,000 values; write the values out instead of nesting aliases")
+		}
+	}
 	line, col := n.Line+fmFirstLine-1, n.Column
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return &Value{Kind: Null, Line: line, Col: col}
 		}
-		return c.convert(n.Content[0])
+		return c.convert(n.Content[0], depth)
 	case yaml.AliasNode:
-		if n.Alias != nil {
-			v := c.convert(n.Alias)
-			v.Line, v.Col = line, col
+		if n.Alias == nil {
+			return &Value{Kind: Null, Line: line, Col: col}
+		}
+		if _, cycle := c.expanding[n.Alias]; cycle {
+			return c.fail(n, "alias *%s refers to a value that contains it, so it never ends; replace the alias with the values", n.Value)
+		}
+		if c.expanding == nil {
+			c.expanding = map[*yaml.Node]bool{}
+		}
+		c.expanding[n.Alias] = true
+		if c.inAlias == 0 {
+			c.outer = n
+		}
+		c.inAlias++
+		v := c.convert(n.Alias, depth)
+		c.inAlias--
+		delete(c.expanding, n.Alias)
+		if c.err != nil {
 			return v
 		}
-		return &Value{Kind: Null, Line: line, Col: col}
+		// The alias is a copy placed here: the copy gets this position,
+		// the anchored original keeps its own.
+		cp := *v
+		cp.Line, cp.Col = line, col
+		return &cp
 	case yaml.SequenceNode:
+		if depth >= MaxFrontmatterDepth {
+			return c.fail(n, "lists and mappings nest more than %d deep here; flatten the data", MaxFrontmatterDepth)
+		}
 		v := &Value{Kind: List, Line: line, Col: col, Items: make([]*Value, 0, len(n.Content))}
 		for _, it := range n.Content {
-			v.Items = append(v.Items, c.convert(it))
+			v.Items = append(v.Items, c.convert(it, depth+1))
 		}
 		return v
 	case yaml.MappingNode:
+		if depth >= MaxFrontmatterDepth {
+			return c.fail(n, "lists and mappings nest more than %d deep here; flatten the data", MaxFrontmatterDepth)
+		}
 		v := &Value{Kind: Map, Line: line, Col: col, Fields: make([]Field, 0, len(n.Content)/2)}
 		var seen map[string]int
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
 			key := k.Value
 			if k.Kind != yaml.ScalarNode {
-				key = fmt.Sprintf("%v", c.convert(k).AppendJSON(nil))
+				key = string(c.convert(k, depth+1).AppendJSON(nil))
+			}
+			if c.err != nil {
+				return v
 			}
 			if seen == nil {
 				seen = make(map[string]int, len(n.Content)/2)
 			}
 			if first, dup := seen[key]; dup {
-				c.dups = append(c.dups, Problem{
-					Line: k.Line + fmFirstLine - 1, Col: k.Column, Rule: RuleYAMLSyntax, Severity: Error,
-					Message: fmt.Sprintf("key %q appears twice (first on line %d); YAML keeps only one, remove the other", key, first),
-				})
+				if c.inAlias == 0 { // reported once, where it is written
+					c.dups = append(c.dups, Problem{
+						Line: k.Line + fmFirstLine - 1, Col: k.Column, Rule: RuleYAMLSyntax, Severity: Error,
+						Message: fmt.Sprintf("key %q appears twice (first on line %d); YAML keeps only one, remove the other", key, first),
+					})
+				}
 				continue
 			}
 			seen[key] = k.Line + fmFirstLine - 1
-			v.Fields = append(v.Fields, Field{Key: key, Line: k.Line + fmFirstLine - 1, Col: k.Column, Value: c.convert(n.Content[i+1])})
+			val := c.convert(n.Content[i+1], depth+1)
+			if c.err != nil && depth == 0 && c.inAlias == 0 {
+				// One field crossed a bound: keep the others.
+				c.dropped = append(c.dropped, droppedField{key: key, line: c.err.Line, col: c.err.Col, why: c.err.Msg})
+				c.err = nil
+				val = &Value{Kind: Null, Line: k.Line + fmFirstLine - 1, Col: k.Column}
+			}
+			v.Fields = append(v.Fields, Field{Key: key, Line: k.Line + fmFirstLine - 1, Col: k.Column, Value: val})
 		}
 		return v
 	case yaml.ScalarNode:
@@ -310,6 +446,17 @@ func jsonNumber(s string) bool {
 func unmarshalTOML(data []byte, v any) error {
 	res := v.(*frontmatterResult)
 	res.format = "toml"
+	if len(data) > MaxFrontmatterBytes {
+		res.err = tooLarge(len(data))
+		return nil
+	}
+	// The TOML decoder takes time quadratic in nesting (3,000 nested
+	// inline tables: 1.5 s), so depth is bounded before it runs.
+	if line, col, deep := tomlTooDeep(data, MaxFrontmatterDepth); deep {
+		res.err = &SyntaxError{Line: line + fmFirstLine - 1, Col: col, Bound: true,
+			Msg: fmt.Sprintf("tables, arrays and dotted keys nest more than %d deep here; flatten the data", MaxFrontmatterDepth)}
+		return nil
+	}
 	var m map[string]any
 	md, err := toml.Decode(string(data), &m)
 	if err != nil {
@@ -324,8 +471,119 @@ func unmarshalTOML(data []byte, v any) error {
 		return nil
 	}
 	lines := tomlKeyLines(data)
-	res.root = tomlValue(m, nil, md.Keys(), lines)
+	root := tomlValue(m, nil, md.Keys(), lines)
+	if depthOf(root) > MaxFrontmatterDepth {
+		res.err = &SyntaxError{Line: fmFirstLine, Col: 1, Bound: true,
+			Msg: fmt.Sprintf("tables, arrays and dotted keys nest more than %d deep; flatten the data", MaxFrontmatterDepth)}
+		return nil
+	}
+	res.root = root
 	return nil
+}
+
+// depthOf is how deeply v's lists and mappings nest (a scalar is 0).
+func depthOf(v *Value) int {
+	d := 0
+	for _, it := range v.Items {
+		d = max(d, depthOf(it))
+	}
+	for _, f := range v.Fields {
+		d = max(d, depthOf(f.Value))
+	}
+	if v.Kind == List || v.Kind == Map {
+		d++
+	}
+	return d
+}
+
+// tomlTooDeep finds the first place where TOML nests more than limit deep,
+// counting arrays, inline tables and the parts of dotted keys and table
+// headers. Strings and comments are skipped; the count may run a little
+// high (a header's own brackets count), never low.
+func tomlTooDeep(data []byte, limit int) (line, col int, deep bool) {
+	line, lineStart := 1, 0
+	var stack []byte // open '[' and '{'
+	keySide := true  // before the '=' of a key/value pair (or in a header)
+	dots := 0        // parts of the current dotted key
+	header := false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c == '\n':
+			line, lineStart = line+1, i+1
+			if len(stack) == 0 || header {
+				stack, header = stack[:0], false
+				keySide, dots = true, 0
+			}
+		case c == '#':
+			for i+1 < len(data) && data[i+1] != '\n' {
+				i++
+			}
+		case c == '"' || c == '\'':
+			i = skipTOMLString(data, i, &line, &lineStart)
+		case c == '[' || c == '{':
+			if len(stack) == 0 && keySide && c == '[' {
+				header = true
+			}
+			stack = append(stack, c)
+			if c == '{' {
+				keySide, dots = true, 0
+			}
+		case c == ']' || c == '}':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case c == ',':
+			if len(stack) > 0 && stack[len(stack)-1] == '{' {
+				keySide, dots = true, 0
+			}
+		case c == '=':
+			if !header {
+				keySide = false
+			}
+		case c == '.' && (keySide || header):
+			dots++
+		default:
+			continue
+		}
+		if len(stack)+dots > limit {
+			return line, i - lineStart + 1, true
+		}
+	}
+	return 0, 0, false
+}
+
+// skipTOMLString returns the offset of the last byte of the string that
+// starts at data[i]: basic "..." (with escapes), literal '...', and their
+// multi-line forms (three quotes of either kind).
+func skipTOMLString(data []byte, i int, line, lineStart *int) int {
+	q := data[i]
+	multi := i+2 < len(data) && data[i+1] == q && data[i+2] == q
+	j := i + 1
+	if multi {
+		j = i + 3
+	}
+	for ; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			if q == '"' {
+				j++
+			}
+		case '\n':
+			if !multi {
+				return j - 1 // an unclosed string: the decoder will say so
+			}
+			*line, *lineStart = *line+1, j+1
+		case q:
+			if !multi {
+				return j
+			}
+			if j+2 < len(data) && data[j+1] == q && data[j+2] == q {
+				return j + 2
+			}
+		}
+	}
+	return len(data) - 1
 }
 
 // tomlKeyLines finds the file line of each top-level `key =` so that edges

@@ -31,6 +31,7 @@ const (
 	RuleBrokenLink    = "broken-link"
 	RuleWikiLink      = "wiki-link"
 	RuleIdentityValue = "identity-value"
+	RuleBudget        = "document-budget"
 )
 
 // Problem is something a document gets wrong, at a position in its file.
@@ -122,11 +123,15 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 	if res != nil {
 		d.Format = res.format
 		d.Problems = append(d.Problems, res.dups...)
+		d.Problems = append(d.Problems, res.dropped...)
 		switch {
 		case res.err != nil:
 			se := res.err.(*SyntaxError)
-			d.Problems = append(d.Problems, Problem{Line: se.Line, Col: se.Col, Rule: RuleYAMLSyntax, Severity: Error,
-				Message: fmt.Sprintf("frontmatter does not parse: %s; fix the %s so its fields are read", se.Msg, strings.ToUpper(res.format))})
+			msg := fmt.Sprintf("frontmatter does not parse: %s; fix the %s so its fields are read", se.Msg, strings.ToUpper(res.format))
+			if se.Bound {
+				msg = "frontmatter is not read: " + se.Msg
+			}
+			d.Problems = append(d.Problems, Problem{Line: se.Line, Col: se.Col, Rule: RuleYAMLSyntax, Severity: Error, Message: msg})
 		case res.root.Kind == Map:
 			d.Frontmatter = res.root
 		case res.root.Kind == Null:
@@ -139,6 +144,14 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 	d.readIdentity()
 	d.readRefs(opt.Edges)
 	d.Body = ScanBody(body, bodyLine)
+	if n := d.Body.HeadingsDropped; n > 0 {
+		d.Problems = append(d.Problems, Problem{Line: bodyLine, Col: 1, Rule: RuleBudget, Severity: Warning,
+			Message: fmt.Sprintf("the document has %s headings; canon indexes the first %s and reads the other %s as text; split the document", thousands(MaxHeadings+n), thousands(MaxHeadings), thousands(n))})
+	}
+	if n := d.Body.LinksDropped; n > 0 {
+		d.Problems = append(d.Problems, Problem{Line: bodyLine, Col: 1, Rule: RuleBudget, Severity: Warning,
+			Message: fmt.Sprintf("the document has %s links; canon indexes and checks the first %s and skips the other %s; split the document", thousands(MaxLinks+n), thousands(MaxLinks), thousands(n))})
+	}
 	if d.Title == "" {
 		for _, h := range d.Body.Headings {
 			if h.Level == 1 {
@@ -305,4 +318,13 @@ func Stem(filePath string) string {
 		base = base[:len(base)-len(ext)]
 	}
 	return base
+}
+
+// thousands writes n with thousands separators, as messages do: 20,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
