@@ -123,15 +123,19 @@ func (c *checker) load() error {
 		if err := rows.Scan(&d.id, &d.path, &d.key, &d.ident, &d.identLine, &d.uid, &d.uidLine, &d.kind, &d.typ, &fm, &pos, &dis); err != nil {
 			return err
 		}
-		if err := json.Unmarshal([]byte(fm), &d.fm); err != nil {
-			return fmt.Errorf("frontmatter of %s in the index: %w", d.path, err)
-		}
-		if err := json.Unmarshal([]byte(pos), &d.pos); err != nil {
-			return fmt.Errorf("positions of %s in the index: %w", d.path, err)
-		}
-		if dis != "" {
-			if err := json.Unmarshal([]byte(dis), &d.disables); err != nil {
-				return err
+		// One document whose stored data cannot be read is an error on
+		// that document, never a failure of the whole check: a pre-commit
+		// hook that fails lets everything through.
+		for _, part := range []struct {
+			what string
+			raw  string
+			into any
+		}{{"frontmatter", fm, &d.fm}, {"field positions", pos, &d.pos}, {"inline opt-outs", dis, &d.disables}} {
+			if part.raw == "" {
+				continue
+			}
+			if err := json.Unmarshal([]byte(part.raw), part.into); err != nil {
+				c.add(d.path, 1, 1, markdown.RuleYAMLSyntax, fmt.Sprintf("canon cannot read the %s it stored for this document (%v); run canon index --full, and report it if it stays", part.what, err))
 			}
 		}
 		d.linksOnly = linksOnly[d.id]

@@ -37,6 +37,17 @@ func (c *checker) links() error {
 	for _, l := range all {
 		switch l.status {
 		case index.StatusDangling, index.StatusAmbiguous:
+			if l.form == index.FormMD || l.form == index.FormImage {
+				// A Markdown target missing from the index may still be a
+				// file in git's tree (an excluded folder): gitFiles decides,
+				// for all of them at once (one git process, not one each).
+				if index.LinkTarget(l.src.path, l.raw) == "" {
+					c.add(l.src.path, l.line, l.col, "broken-link", fmt.Sprintf("link %s leaves the repository; link to a file inside it", l.raw))
+				} else {
+					files = append(files, l)
+				}
+				continue
+			}
 			if err := c.unresolved(l); err != nil {
 				return err
 			}
@@ -99,16 +110,9 @@ func (c *checker) loadLinks() ([]*lnk, error) {
 	return out, rows.Err()
 }
 
+// unresolved reports a frontmatter reference or wiki-link that names no
+// document, or several.
 func (c *checker) unresolved(l *lnk) error {
-	if l.form == index.FormMD || l.form == index.FormImage {
-		if index.LinkTarget(l.src.path, l.raw) == "" {
-			c.add(l.src.path, l.line, l.col, "broken-link", fmt.Sprintf("link %s leaves the repository; link to a file inside it", l.raw))
-			return nil
-		}
-		// A Markdown target missing from the index may still be a file in
-		// git's tree (an excluded folder): let gitFiles decide.
-		return c.gitFiles([]*lnk{l})
-	}
 	p, err := index.UnresolvedProblem(c.ctx, c.q, l.src.path, l.field, l.form, l.raw, l.anchor, l.status, l.line, l.col)
 	if err != nil {
 		return err
