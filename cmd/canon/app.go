@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
@@ -54,7 +55,7 @@ var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON (a stable, documen
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
 	app := newApp(e)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopOnSignal(stderr)
 	defer stop()
 	err := app.RunContext(ctx, permute(app, args))
 	if err == nil {
@@ -71,6 +72,49 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "canon: error: %s\n", explain(err))
 	return code
+}
+
+// signalGrace is how long a command may take to stop after SIGINT or
+// SIGTERM cancelled its context before canon exits anyway.
+const signalGrace = 2 * time.Second
+
+// stopOnSignal cancels the context on SIGINT or SIGTERM. Work that checks
+// the context stops at once; anything that does not (a long parse, a
+// query) gets signalGrace, or until a second signal, and then the process
+// exits with 128+signal. That is safe: every write is a transaction that
+// SQLite rolls back when its process dies, or a temp file renamed into
+// place, so an exit loses only the unfinished step.
+func stopOnSignal(stderr io.Writer) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	done := make(chan struct{})
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		var sig os.Signal
+		select {
+		case sig = <-sigs:
+		case <-done:
+			return
+		}
+		cancel()
+		select {
+		case <-sigs:
+		case <-time.After(signalGrace):
+		case <-done:
+			return
+		}
+		fmt.Fprintf(stderr, "canon: stopped by %s; the unfinished step changed nothing\n", sig)
+		code := 130
+		if sig == syscall.SIGTERM {
+			code = 143
+		}
+		os.Exit(code)
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
 }
 
 // explain turns known conditions into sentences with the fix.
