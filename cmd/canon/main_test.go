@@ -2,9 +2,11 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,15 +29,22 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	hostile, err := filepath.Abs("../../testdata/hostile")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
+			e.Setenv("HOSTILE", hostile)
 			return setupGit(e, example)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"waitfor": waitFor,
+			"bounded": bounded,
+			"genfile": genFile,
 		},
 	})
 }
@@ -114,4 +123,93 @@ func setupGit(e *testscript.Env, example string) error {
 		e.Setenv(k, v)
 	}
 	return nil
+}
+
+// bounded is the hostile scripts' exec: bounded [-mem MiB] [-t SECONDS]
+// COMMAND [ARGS...] runs COMMAND under a memory limit (ulimit -v, default
+// 2,560 MiB: a Go program with cgo needs about 1.6 GiB of address space to
+// start) and a timeout (default 30 s). Running out of either, or a Go
+// crash (a panic, a fatal error), fails the script even under "!": a
+// hostile input must end in an answer, never in the kernel's or the
+// runtime's verdict.
+func bounded(ts *testscript.TestScript, neg bool, args []string) {
+	mem, secs := 2560, 30
+	for len(args) > 1 && strings.HasPrefix(args[0], "-") {
+		n, err := strconv.Atoi(args[1])
+		ts.Check(err)
+		switch args[0] {
+		case "-mem":
+			mem = n
+		case "-t":
+			secs = n
+		default:
+			ts.Fatalf("bounded: unknown flag %s", args[0])
+		}
+		args = args[2:]
+	}
+	if len(args) == 0 {
+		ts.Fatalf("usage: bounded [-mem MiB] [-t SECONDS] COMMAND [ARGS...]")
+	}
+	script := `ulimit -v "$1" || exit 98; lim=$2; shift 2
+timeout -s KILL "$lim" "$@"; rc=$?
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then echo "bounded: $1 ran past ${lim}s (or was killed)" >&2; exit 99; fi
+exit $rc`
+	err := ts.Exec("sh", append([]string{"-c", script, "sh", strconv.Itoa(mem * 1024), strconv.Itoa(secs)}, args...)...)
+	stderr := ts.ReadFile("stderr")
+	for _, crash := range []string{"bounded: ", "fatal error:", "panic:", "goroutine 1 [", "out of memory", "SIGSEGV", "SIGABRT"} {
+		if strings.Contains(stderr, crash) {
+			ts.Fatalf("%s did not stay within %d MiB and %d s:\n%s", strings.Join(args, " "), mem, secs, stderr)
+		}
+	}
+	if neg && err == nil {
+		ts.Fatalf("unexpected success")
+	}
+	if !neg && err != nil {
+		ts.Fatalf("%s: %v", strings.Join(args, " "), err)
+	}
+}
+
+// genFile writes inputs too large to keep in testdata: genfile KIND N FILE
+// writes a document with N broken links (links), N headings (headings),
+// N bytes of frontmatter (frontmatter), N opening brackets, the slowest
+// body to scan (brackets), or N files with one broken link
+// each into the folder FILE (linkfiles).
+func genFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: genfile links|headings|frontmatter|brackets|linkfiles N FILE")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	var b strings.Builder
+	switch args[0] {
+	case "links":
+		b.WriteString("# Many links\n\n")
+		for i := range n {
+			fmt.Fprintf(&b, "- [gone %d](missing/gone-%d.md)\n", i, i)
+		}
+	case "headings":
+		for i := range n {
+			fmt.Fprintf(&b, "## Heading %d\n\ntext %d\n\n", i, i)
+		}
+	case "frontmatter":
+		b.WriteString("---\nid: BIG-1\nblob:\n")
+		for b.Len() < n {
+			b.WriteString("  - lorem ipsum dolor sit amet, consectetur adipiscing elit\n")
+		}
+		b.WriteString("---\n# Big frontmatter\n")
+	case "brackets":
+		b.WriteString(strings.Repeat("[", n))
+	case "linkfiles":
+		dir := ts.MkAbs(args[2])
+		ts.Check(os.MkdirAll(dir, 0o755))
+		for i := range n {
+			ts.Check(os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%04d.md", i)), []byte(fmt.Sprintf("# File %d\n\n[gone](gone-%d.md)\n", i, i)), 0o644))
+		}
+		return
+	default:
+		ts.Fatalf("genfile: unknown kind %s", args[0])
+	}
+	file := ts.MkAbs(args[2])
+	ts.Check(os.MkdirAll(filepath.Dir(file), 0o755))
+	ts.Check(os.WriteFile(file, []byte(b.String()), 0o644))
 }
