@@ -17,13 +17,13 @@ import (
 
 // fixture writes files into a fresh folder and builds an index of them.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	root  string
 	store *index.Store
 	g     *Graph
 }
 
-func newFixture(t *testing.T, files map[string]string) *fixture {
+func newFixture(t testing.TB, files map[string]string) *fixture {
 	t.Helper()
 	f := &fixture{t: t, root: t.TempDir()}
 	for name, body := range files {
