@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 	"github.com/adrg/frontmatter"
@@ -104,7 +105,7 @@ func (v *Value) AppendJSON(b []byte) []byte {
 	case Number:
 		return append(b, v.Text...)
 	case String:
-		return strconv.AppendQuote(b, v.Text)
+		return appendJSONString(b, v.Text)
 	case List:
 		b = append(b, '[')
 		for i, it := range v.Items {
@@ -120,13 +121,50 @@ func (v *Value) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = strconv.AppendQuote(b, f.Key)
+			b = appendJSONString(b, f.Key)
 			b = append(b, ':')
 			b = f.Value.AppendJSON(b)
 		}
 		return append(b, '}')
 	}
 	return append(b, "null"...)
+}
+
+// appendJSONString writes s as a JSON string. (strconv.AppendQuote writes
+// Go's escapes, \x7f among them, which are not JSON.) Invalid UTF-8
+// becomes U+FFFD, as encoding/json does.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c < 0x20:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, "\\ufffd"...)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
 }
 
 // frontmatterResult is what the adrg/frontmatter unmarshal hooks fill in. The

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -99,6 +100,21 @@ func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 20000: "20,000", 1234567: "1,234,567", -1000: "-1,000"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// Stored frontmatter is JSON for SQLite and Go alike, whatever bytes a
+// value holds (the fuzzer found \x7f written as Go's escape).
+func TestAppendJSONString(t *testing.T) {
+	for _, s := range []string{"", "plain", "q\"b\\", "\x00\x01\x1f\x7f", "\n\r\t", "é 漢 \u2028", "\xff\xfe bad", "</script>&"} {
+		got := appendJSONString(nil, s)
+		var back string
+		if err := json.Unmarshal(got, &back); err != nil {
+			t.Fatalf("%q → %s: %v", s, got, err)
+		}
+		if want := string([]rune(s)); back != want { // each invalid byte becomes U+FFFD
+			t.Fatalf("%q → %s → %q", s, got, back)
 		}
 	}
 }

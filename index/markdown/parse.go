@@ -91,7 +91,7 @@ func (d *Document) FieldPositions() []byte {
 		if line == 0 {
 			line, col = f.Line, f.Col
 		}
-		b = strconv.AppendQuote(b, f.Key)
+		b = appendJSONString(b, f.Key)
 		b = append(b, ':', '[')
 		b = strconv.AppendInt(b, int64(line), 10)
 		b = append(b, ',')
