@@ -2,9 +2,11 @@ package gitsync
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/canon-md/canon/index"
@@ -14,20 +16,46 @@ import (
 // CheckResult is what canon check found, and in how many files it looked.
 type CheckResult struct {
 	Findings []check.Finding
-	Checked  []string // the files validated in full
+	Checked  []string // the files validated (in full, or their links)
+	// NewOnly says Findings are only the problems the change introduces;
+	// Old then counts those the changed files already had (not listed).
+	NewOnly bool
+	Old     int
+	// Base is the commit the change is measured from (--new-from: the
+	// merge base).
+	Base string
+}
+
+// side is one state of the repository a check looks at: the index with a
+// batch laid over it in a transaction that is rolled back, or (batch nil)
+// the index as it is.
+type side struct {
+	batch *index.Batch
+	tree  *GitTree
 }
 
 // CheckStaged validates what the next commit records: the staged blobs,
 // against the repository as it will be after the commit — the index with
 // the staged additions, modifications and deletions laid over it, never
 // written. Documents whose links a staged deletion or rename breaks are
-// reported too.
-func (s *Session) CheckStaged(ctx context.Context) (*CheckResult, error) {
+// checked too. With newOnly (the pre-commit hook), it reports only the
+// problems the commit introduces: the same documents are checked with the
+// staged paths as HEAD has them, and what both states have is counted in
+// Old instead (check.Introduced).
+func (s *Session) CheckStaged(ctx context.Context, newOnly bool) (*CheckResult, error) {
+	// git cat-file starts beside git diff: the blobs to read and the
+	// paths to look up are known only once the diff is in.
+	cat, err := s.Repo.StartCatFile(ctx)
+	if err != nil {
+		cat = nil // each lookup then starts git on its own
+	}
+	defer cat.Close()
 	staged, err := s.Repo.Staged(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read the staged changes: %w", err)
 	}
-	b := &index.Batch{Kinds: s.Cfg.Kinds}
+	after := &index.Batch{Kinds: s.Cfg.Kinds}
+	before := &index.Batch{Kinds: s.Cfg.Kinds}
 	stagedSet := make(map[string]bool, len(staged))
 	for _, c := range staged {
 		stagedSet[c.Path] = c.OID != ""
@@ -37,19 +65,103 @@ func (s *Session) CheckStaged(ctx context.Context) (*CheckResult, error) {
 			continue
 		}
 		if c.OID == "" {
-			b.Deletes = append(b.Deletes, c.Path)
+			after.Deletes = append(after.Deletes, c.Path)
+		} else {
+			content, err := s.Repo.readStaged(ctx, cat, c.Path, c.OID)
+			if err != nil {
+				return nil, fmt.Errorf("read staged %s: %w", c.Path, err)
+			}
+			after.Upserts = append(after.Upserts, s.Loader.FromContent(index.FileInfo{Path: c.Path}, content))
+		}
+		if !newOnly {
 			continue
 		}
-		content, err := s.Repo.ReadStaged(ctx, c.Path, c.OID)
-		if err != nil {
-			return nil, fmt.Errorf("read staged %s: %w", c.Path, err)
+		if c.From == "" {
+			before.Deletes = append(before.Deletes, c.Path)
+			continue
 		}
-		b.Upserts = append(b.Upserts, s.Loader.FromContent(index.FileInfo{Path: c.Path}, content))
+		content, err := s.Repo.readBlob(ctx, cat, c.From)
+		if err != nil {
+			return nil, fmt.Errorf("read %s as HEAD has it: %w", c.Path, err)
+		}
+		before.Upserts = append(before.Upserts, s.Loader.FromContent(index.FileInfo{Path: c.Path}, content))
 	}
-	if b.Empty() {
-		return &CheckResult{}, nil
+	if after.Empty() {
+		return &CheckResult{NewOnly: newOnly}, nil
 	}
-	return s.checkPreview(ctx, b, &GitTree{Repo: s.Repo, Staged: stagedSet})
+	afterSide := side{after, &GitTree{Repo: s.Repo, Staged: stagedSet, Cat: cat}}
+	if !newOnly {
+		return s.checkChange(ctx, afterSide, nil)
+	}
+	return s.checkChange(ctx, afterSide, &side{before, &GitTree{Repo: s.Repo, Rev: "HEAD", Cat: cat, NoSuggest: true}})
+}
+
+// CheckNewFrom validates the documents that differ between the merge base
+// of HEAD and rev and the working tree (a pull request's change, in CI),
+// reporting only the problems the change introduces: the working tree's
+// problems minus those the merge base has, matched as CheckStaged does.
+// The caller reconciles the index with the working tree first.
+func (s *Session) CheckNewFrom(ctx context.Context, rev string) (*CheckResult, error) {
+	out, err := s.Repo.Git(ctx, "merge-base", "HEAD", rev)
+	if err != nil {
+		if _, verr := s.Repo.Git(ctx, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); verr != nil {
+			return nil, fmt.Errorf("%w: %s names no commit here; fetch it first (git fetch origin %s), or name a branch, tag or commit", ErrBadRevision, rev, rev)
+		}
+		return nil, fmt.Errorf("%w: HEAD and %s have no common ancestor; name a revision this branch grew from", ErrBadRevision, rev)
+	}
+	base := strings.TrimSpace(string(out))
+	cat, err := s.Repo.StartCatFile(ctx)
+	if err != nil {
+		cat = nil
+	}
+	defer cat.Close()
+	// Tracked files that differ between the merge base and the working
+	// tree; the base's side of each is read from git.
+	raw, err := s.Repo.Git(ctx, "diff", "--raw", "-z", "--no-renames", "--no-ext-diff", base, "--")
+	if err != nil {
+		return nil, err
+	}
+	changes, err := parseRaw(raw)
+	if err != nil {
+		return nil, err
+	}
+	before := &index.Batch{Kinds: s.Cfg.Kinds}
+	var paths []string
+	for _, c := range changes {
+		if !s.Scope.IsDocumentPath(c.Path) {
+			continue
+		}
+		paths = append(paths, c.Path)
+		if c.From == "" {
+			before.Deletes = append(before.Deletes, c.Path)
+			continue
+		}
+		content, err := s.Repo.readBlob(ctx, cat, c.From)
+		if err != nil {
+			return nil, fmt.Errorf("read %s as %s has it: %w", c.Path, shortOID(base), err)
+		}
+		before.Upserts = append(before.Upserts, s.Loader.FromContent(index.FileInfo{Path: c.Path}, content))
+	}
+	res := &CheckResult{NewOnly: true, Base: base}
+	if len(paths) == 0 {
+		return res, nil
+	}
+	r, err := s.checkChange(ctx, side{tree: &GitTree{Repo: s.Repo}, batch: nil}, &side{before, &GitTree{Repo: s.Repo, Rev: base, Cat: cat, NoSuggest: true}}, paths...)
+	if err != nil {
+		return nil, err
+	}
+	r.Base = base
+	return r, nil
+}
+
+// ErrBadRevision is a revision --new-from cannot use.
+var ErrBadRevision = errors.New("bad revision")
+
+func shortOID(oid string) string {
+	if len(oid) > 10 {
+		return oid[:10]
+	}
+	return oid
 }
 
 // CheckPaths validates the given working-tree files (paths relative to the
@@ -68,10 +180,17 @@ func (s *Session) CheckPaths(ctx context.Context, paths []string) (*CheckResult,
 			b.Upserts = append(b.Upserts, l)
 		}
 	}
-	return s.checkPreview(ctx, b, &GitTree{Repo: s.Repo})
+	return s.checkChange(ctx, side{b, &GitTree{Repo: s.Repo}}, nil)
 }
 
-func (s *Session) checkPreview(ctx context.Context, b *index.Batch, tree *GitTree) (*CheckResult, error) {
+// checkChange checks the documents a change touches in its new state
+// (after) and, when before is given, in its old state too, and keeps only
+// what the change introduces. The documents are the change's paths (those
+// of both batches, and extra) with every rule, and those whose links the
+// change re-resolves (the batches' changed keys) with link rules alone.
+// The old state checks every document the new one does, so that a problem
+// a document had all along is never taken for a new one.
+func (s *Session) checkChange(ctx context.Context, after side, before *side, extra ...string) (*CheckResult, error) {
 	if _, err := s.CatchUp(ctx); err != nil {
 		return nil, err
 	}
@@ -80,48 +199,194 @@ func (s *Session) checkPreview(ctx context.Context, b *index.Batch, tree *GitTre
 		return nil, err
 	}
 	defer unlock()
-	res := &CheckResult{}
-	err = s.Store.Preview(ctx, b, func(q index.Querier, ch *index.Changes) error {
-		in := check.Input{Cfg: s.Cfg, Docs: []int64{}, Tree: tree}
-		staged := map[string]bool{}
-		for _, l := range b.Upserts {
-			res.Checked = append(res.Checked, l.Path)
-			staged[l.Path] = true
-			if l.Doc == nil {
-				in.Skipped = append(in.Skipped, l.Path)
-				continue
+	changed := map[string]bool{}
+	for _, p := range extra {
+		changed[p] = true
+	}
+	for _, sd := range []*side{&after, before} {
+		if sd != nil && sd.batch != nil {
+			for _, l := range sd.batch.Upserts {
+				changed[l.Path] = true
 			}
-			var id int64
-			if err := q.QueryRowContext(ctx, `SELECT id FROM docs WHERE path = ?`, l.Path).Scan(&id); err != nil {
-				return err
+			for _, p := range sd.batch.Deletes {
+				changed[p] = true
 			}
-			in.Docs = append(in.Docs, id)
 		}
-		// Others whose edges the change moved: their links are checked.
-		for _, key := range ch.Keys {
-			rows, err := q.QueryContext(ctx, `SELECT id, path FROM docs WHERE key = ?`, key)
+	}
+	full := make([]string, 0, len(changed))
+	for p := range changed {
+		full = append(full, p)
+	}
+	sort.Strings(full)
+
+	// The side with a batch goes first: its preview says which keys the
+	// change moves.
+	first, second := &after, before
+	if after.batch == nil && before != nil {
+		first, second = before, &after
+	}
+	r1, links, err := s.checkSide(ctx, first, full, nil)
+	if err != nil {
+		return nil, err
+	}
+	if second == nil {
+		return r1, nil
+	}
+	r2, _, err := s.checkSide(ctx, second, full, links)
+	if err != nil {
+		return nil, err
+	}
+	ra, rb := r1, r2
+	if first != &after {
+		ra, rb = r2, r1
+	}
+	fresh, old := check.Introduced(rb.Findings, ra.Findings)
+	res := &CheckResult{Findings: fresh, Checked: ra.Checked, NewOnly: true}
+	for _, f := range old {
+		if changed[f.Path] {
+			res.Old++
+		}
+	}
+	return res, nil
+}
+
+// checkSide runs check on one side: the documents at the paths full (every
+// rule) and at linkPaths plus those whose keys the side's batch changes
+// (link rules). It returns the result and the link-checked paths.
+func (s *Session) checkSide(ctx context.Context, sd *side, full, linkPaths []string) (*CheckResult, []string, error) {
+	res := &CheckResult{}
+	var outLinks []string
+	run := func(q index.Querier, keys []string) error {
+		in := check.Input{Cfg: s.Cfg, Docs: []int64{}, Tree: sd.tree}
+		isFull := map[string]bool{}
+		for _, p := range full {
+			isFull[p] = true
+		}
+		ids, err := idsByPath(ctx, q, full)
+		if err != nil {
+			return err
+		}
+		for _, p := range full {
+			if id, ok := ids[p]; ok {
+				in.Docs = append(in.Docs, id)
+				res.Checked = append(res.Checked, p)
+			}
+		}
+		skipped, err := skippedPaths(ctx, q, full)
+		if err != nil {
+			return err
+		}
+		for _, p := range skipped {
+			in.Skipped = append(in.Skipped, p)
+			res.Checked = append(res.Checked, p)
+		}
+		linkSet := map[string]bool{}
+		for _, p := range linkPaths {
+			linkSet[p] = true
+		}
+		for _, key := range keys {
+			rows, err := q.QueryContext(ctx, `SELECT path FROM docs WHERE key = ?`, key)
 			if err != nil {
 				return err
 			}
 			for rows.Next() {
-				var id int64
 				var p string
-				if err := rows.Scan(&id, &p); err != nil {
+				if err := rows.Scan(&p); err != nil {
 					rows.Close()
 					return err
 				}
-				if !staged[p] {
-					in.LinksOnly = append(in.LinksOnly, id)
-					res.Checked = append(res.Checked, p)
-				}
+				linkSet[p] = true
 			}
 			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
 		}
-		f, err := check.Run(ctx, q, in)
-		res.Findings = f
+		for p := range linkSet {
+			if !isFull[p] {
+				outLinks = append(outLinks, p)
+			}
+		}
+		sort.Strings(outLinks)
+		lids, err := idsByPath(ctx, q, outLinks)
+		if err != nil {
+			return err
+		}
+		for _, p := range outLinks {
+			if id, ok := lids[p]; ok {
+				in.LinksOnly = append(in.LinksOnly, id)
+				res.Checked = append(res.Checked, p)
+			}
+		}
+		res.Findings, err = check.Run(ctx, q, in)
 		return err
+	}
+	if sd.batch == nil {
+		return res, outLinks, run(s.Store.DB(), nil)
+	}
+	err := s.Store.Preview(ctx, sd.batch, func(q index.Querier, ch *index.Changes) error {
+		return run(q, ch.Keys)
 	})
-	return res, err
+	return res, outLinks, err
+}
+
+// idsByPath finds the documents at the given paths.
+func idsByPath(ctx context.Context, q index.Querier, paths []string) (map[string]int64, error) {
+	out := map[string]int64{}
+	for start := 0; start < len(paths); start += 500 {
+		part := paths[start:min(start+500, len(paths))]
+		args := make([]any, len(part))
+		for i, p := range part {
+			args[i] = p
+		}
+		rows, err := q.QueryContext(ctx, `SELECT id, path FROM docs WHERE path IN (`+strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var p string
+			if err := rows.Scan(&id, &p); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[p] = id
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// skippedPaths lists which of the paths are files the index skipped.
+func skippedPaths(ctx context.Context, q index.Querier, paths []string) ([]string, error) {
+	var out []string
+	for start := 0; start < len(paths); start += 500 {
+		part := paths[start:min(start+500, len(paths))]
+		args := make([]any, len(part))
+		for i, p := range part {
+			args[i] = p
+		}
+		rows, err := q.QueryContext(ctx, `SELECT path FROM skipped WHERE path IN (`+strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`) ORDER BY path`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var p string
+			if err := rows.Scan(&p); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out = append(out, p)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // CheckAll validates every document (for CI) as the index holds them; the

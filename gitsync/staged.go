@@ -116,37 +116,71 @@ func truncate(b []byte) []byte {
 // holds the very same bytes, which costs a read and a hash; otherwise git
 // hands the blob over.
 func (r *Repo) ReadStaged(ctx context.Context, path, oid string) ([]byte, error) {
+	return r.readStaged(ctx, nil, path, oid)
+}
+
+func (r *Repo) readStaged(ctx context.Context, cat *CatFile, path, oid string) ([]byte, error) {
 	if data, err := os.ReadFile(filepath.Join(r.Root, filepath.FromSlash(path))); err == nil && index.BlobOID(data) == oid {
 		return data, nil
+	}
+	return r.readBlob(ctx, cat, oid)
+}
+
+// readBlob reads a blob by id, through cat when there is one.
+func (r *Repo) readBlob(ctx context.Context, cat *CatFile, oid string) ([]byte, error) {
+	if cat != nil {
+		return cat.Blob(oid)
 	}
 	return r.Git(ctx, "cat-file", "blob", oid)
 }
 
-// GitTree answers which paths exist in the tree the next commit records: the
-// index file git uses (GIT_INDEX_FILE in a hook), via git ls-files.
+// GitTree answers which paths exist in the tree git records: the next
+// commit's (the index file git uses, GIT_INDEX_FILE in a hook), or a
+// commit's.
 type GitTree struct {
 	Repo *Repo
+	// Rev, when set, names the commit whose tree answers (HEAD before a
+	// staged change, the merge base for --new-from).
+	Rev string
 	// Staged, when set, is the staged set (path → present after the
 	// commit): then a path's presence is the staged change, else HEAD's
 	// tree, read with git cat-file, which does not load the index file
 	// (32 ms at 100k entries for ls-files).
 	Staged map[string]bool
-	all    map[string]bool // every tracked path, once listed
+	// Cat, when set, answers the lookups in a commit's tree (one git
+	// process for the whole check).
+	Cat *CatFile
+	// NoSuggest skips looking for a path that exists but for case: the
+	// state before a change only says what problems it had.
+	NoSuggest bool
+	all       map[string]bool // every tracked path, once listed
 }
 
 // Lookup reports which paths exist (exactly) and, for those that do not, a
-// tracked path equal but for case. A handful of paths are looked up with
-// pathspecs; many at once list the whole index.
+// tracked path equal but for case. A handful of paths are looked up one by
+// one; many at once list the whole tree.
 func (t *GitTree) Lookup(ctx context.Context, paths []string) (map[string]bool, map[string]string, error) {
 	exists := map[string]bool{}
 	folded := map[string]string{}
 	if len(paths) == 0 {
 		return exists, folded, nil
 	}
+	if t.Rev != "" {
+		if len(paths) <= 200 && t.all == nil {
+			exists, missing, err := t.lookupRev(ctx, t.Rev, paths)
+			if err != nil || len(missing) == 0 || t.NoSuggest {
+				return exists, folded, err
+			}
+		}
+		if err := t.listRev(ctx); err != nil {
+			return nil, nil, err
+		}
+		return lookupIn(t.all, paths)
+	}
 	if t.Staged != nil && len(paths) <= 200 && t.all == nil {
 		exists, missing, err := t.lookupHead(ctx, paths)
 		if err == nil {
-			if len(missing) == 0 {
+			if len(missing) == 0 || t.NoSuggest {
 				return exists, folded, nil
 			}
 			// Something is missing: an error is coming, so take the time
@@ -179,23 +213,12 @@ func (t *GitTree) lookupHead(ctx context.Context, paths []string) (map[string]bo
 			return nil, nil, err
 		}
 		if head != "" {
-			var in strings.Builder
-			for _, p := range ask {
-				in.WriteString(head + ":" + p + "\n")
-			}
-			cmd := exec.CommandContext(ctx, "git", "-C", t.Repo.Root, "cat-file", "--batch-check")
-			cmd.Env = ScrubbedEnv()
-			cmd.Stdin = strings.NewReader(in.String())
-			out, err := cmd.Output()
+			inHead, _, err := t.lookupRev(ctx, head, ask)
 			if err != nil {
 				return nil, nil, err
 			}
-			lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-			if len(lines) != len(ask) {
-				return nil, nil, fmt.Errorf("git cat-file answered %d lines for %d paths", len(lines), len(ask))
-			}
-			for i, line := range lines {
-				exists[ask[i]] = !strings.HasSuffix(line, " missing") && strings.Contains(line, " ")
+			for p, ok := range inHead {
+				exists[p] = ok
 			}
 		}
 	}
@@ -206,6 +229,77 @@ func (t *GitTree) lookupHead(ctx context.Context, paths []string) (map[string]bo
 		}
 	}
 	return exists, missing, nil
+}
+
+// lookupRev asks which paths the commit rev's tree has (a file, or a folder
+// holding one): through Cat when there is one, else one git cat-file
+// --batch-check for all of them.
+func (t *GitTree) lookupRev(ctx context.Context, rev string, paths []string) (map[string]bool, []string, error) {
+	exists := map[string]bool{}
+	paths = uniq(paths)
+	if t.Cat != nil {
+		for _, p := range paths {
+			if strings.ContainsAny(p, "\n") {
+				continue // not a path a link can name; counts as missing
+			}
+			_, _, found, err := t.Cat.Object(rev + ":" + p)
+			if err != nil {
+				return nil, nil, err
+			}
+			exists[p] = found
+		}
+	} else {
+		var in strings.Builder
+		var asked []string
+		for _, p := range paths {
+			if strings.ContainsAny(p, "\n") {
+				continue
+			}
+			asked = append(asked, p)
+			in.WriteString(rev + ":" + p + "\n")
+		}
+		if len(asked) > 0 {
+			cmd := exec.CommandContext(ctx, "git", "-C", t.Repo.Root, "cat-file", "--batch-check")
+			cmd.Env = ScrubbedEnv()
+			cmd.Stdin = strings.NewReader(in.String())
+			out, err := cmd.Output()
+			if err != nil {
+				return nil, nil, err
+			}
+			lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+			if len(lines) != len(asked) {
+				return nil, nil, fmt.Errorf("git cat-file answered %d lines for %d paths", len(lines), len(asked))
+			}
+			for i, line := range lines {
+				exists[asked[i]] = !strings.HasSuffix(line, " missing") && strings.Contains(line, " ")
+			}
+		}
+	}
+	var missing []string
+	for _, p := range paths {
+		if !exists[p] {
+			missing = append(missing, p)
+		}
+	}
+	return exists, missing, nil
+}
+
+// listRev lists every file of the commit's tree, once.
+func (t *GitTree) listRev(ctx context.Context) error {
+	if t.all != nil {
+		return nil
+	}
+	out, err := t.Repo.Git(ctx, "ls-tree", "-r", "-z", "--name-only", t.Rev)
+	if err != nil {
+		return err
+	}
+	t.all = map[string]bool{}
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			t.all[p] = true
+		}
+	}
+	return nil
 }
 
 // stagedUnder reports a staged addition inside the folder p.

@@ -372,6 +372,12 @@ type Problem struct {
 	Severity string `json:"severity"`
 	Rule     string `json:"rule"`
 	Message  string `json:"message"`
+	// Target is what the problem is about within its document (a field, a
+	// link as written, an id), and Doc the document's key: with Rule they
+	// say whether two states of a repository have the same problem, however
+	// its line or message moved (canon check's new-only mode).
+	Target string `json:"-"`
+	Doc    string `json:"-"`
 }
 
 // DocView is everything the index knows of one document.

@@ -178,15 +178,17 @@ func preCommit(c *cli.Context, e *env) error {
 		hooks.Report(e.stderr, "pre-commit", explainErr(err))
 		return nil
 	}
-	res, err := s.CheckStaged(c.Context)
+	res, err := s.CheckStaged(c.Context, true)
 	if err != nil {
 		hooks.Report(e.stderr, "pre-commit", explainErr(err))
 		return nil
 	}
 	if len(res.Findings) == 0 {
+		writeOld(e.stderr, res)
 		return nil
 	}
 	check.WriteText(e.stderr, res.Findings, len(res.Checked))
+	writeOld(e.stderr, res)
 	if check.Summarize(res.Findings, len(res.Checked)).Errors == 0 {
 		return nil
 	}

@@ -135,7 +135,7 @@ func (c *checker) load() error {
 				continue
 			}
 			if err := json.Unmarshal([]byte(part.raw), part.into); err != nil {
-				c.add(d.path, 1, 1, markdown.RuleYAMLSyntax, fmt.Sprintf("canon cannot read the %s it stored for this document (%v); run canon index --full, and report it if it stays", part.what, err))
+				c.add(d.path, 1, 1, markdown.RuleYAMLSyntax, part.what, fmt.Sprintf("canon cannot read the %s it stored for this document (%v); run canon index --full, and report it if it stays", part.what, err))
 			}
 		}
 		d.linksOnly = linksOnly[d.id]
@@ -167,14 +167,25 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
-func (c *checker) add(path string, line, col int, rule, msg string) {
+// add records a finding; target is what it is about within the document
+// (see index.Problem).
+func (c *checker) add(path string, line, col int, rule, target, msg string) {
 	if line < 1 {
 		line, col = 1, 1
 	}
 	if col < 1 {
 		col = 1
 	}
-	c.findings = append(c.findings, Finding{Path: path, Line: line, Col: col, Rule: rule, Message: msg})
+	c.findings = append(c.findings, Finding{Path: path, Line: line, Col: col, Rule: rule, Message: msg, Target: target})
+}
+
+var lineNumber = regexp.MustCompile(`\bline \d+`)
+
+// storedTarget is the target of a problem the parser stored: its message,
+// without the line numbers some carry ("first on line 3"), which move
+// when lines are added above.
+func storedTarget(msg string) string {
+	return lineNumber.ReplaceAllString(msg, "line")
 }
 
 // full are the documents every rule looks at.
@@ -225,7 +236,7 @@ func (c *checker) storedProblems() error {
 		if err := rows.Scan(&f.Path, &f.Line, &f.Col, &f.Rule, &f.Message); err != nil {
 			return err
 		}
-		c.add(f.Path, f.Line, f.Col, f.Rule, f.Message)
+		c.add(f.Path, f.Line, f.Col, f.Rule, storedTarget(f.Message), f.Message)
 	}
 	return rows.Err()
 }
@@ -244,11 +255,11 @@ func (c *checker) fields() error {
 			}
 			s, isString := v.(string)
 			if !isString {
-				c.addAt(d, f, "date-format", fmt.Sprintf("%s is %v, not a date; write it as YYYY-MM-DD", f, v))
+				c.addAt(d, f, "date-format", fmt.Sprint(v), fmt.Sprintf("%s is %v, not a date; write it as YYYY-MM-DD", f, v))
 				continue
 			}
 			if why := badDate(s); why != "" {
-				c.addAt(d, f, "date-format", fmt.Sprintf("%s %q is not a date: %s; write it as YYYY-MM-DD", f, s, why))
+				c.addAt(d, f, "date-format", s, fmt.Sprintf("%s %q is not a date: %s; write it as YYYY-MM-DD", f, s, why))
 			}
 		}
 	}
@@ -256,16 +267,18 @@ func (c *checker) fields() error {
 }
 
 // addAt reports at the position of a top-level frontmatter field's value.
-func (c *checker) addAt(d *doc, field, rule, msg string) {
+// The target is the field and its value: a changed value that is still
+// wrong is a new problem, one that stays is not.
+func (c *checker) addAt(d *doc, field, rule, value, msg string) {
 	p := d.pos[field]
-	c.add(d.path, p[0], p[1], rule, msg)
+	c.add(d.path, p[0], p[1], rule, field+"="+value, msg)
 }
 
 func (c *checker) schema(d *doc, s *config.Schema) {
 	for _, f := range s.Required {
 		v, ok := d.value(f)
 		if !ok || v == nil || v == "" {
-			c.add(d.path, 1, 1, "required-field", fmt.Sprintf("%s needs %s; add %s: to the frontmatter", article(d.kind), f, f))
+			c.add(d.path, 1, 1, "required-field", f, fmt.Sprintf("%s needs %s; add %s: to the frontmatter", article(d.kind), f, f))
 		}
 	}
 	stateField := "state"
@@ -277,7 +290,7 @@ func (c *checker) schema(d *doc, s *config.Schema) {
 	if s.IDPattern != "" && d.ident != "" {
 		re, err := c.regexp(s.IDPattern)
 		if err == nil && !re.MatchString(d.ident) {
-			c.add(d.path, d.identLine, idCol(d), "id-format",
+			c.add(d.path, d.identLine, idCol(d), "id-format", d.ident,
 				fmt.Sprintf("id %s does not match %s, the pattern for %s; rename it, or change check.schemas.%s.id_pattern", d.ident, s.IDPattern, article(d.kind), d.kind))
 		}
 	}
@@ -320,7 +333,7 @@ func (c *checker) enum(d *doc, field string, allowed []string) {
 	} else {
 		msg += fmt.Sprintf("; use one of them, or list it in check.schemas.%s", d.kind)
 	}
-	c.addAt(d, field, "enum-value", msg)
+	c.addAt(d, field, "enum-value", s, msg)
 }
 
 // nearest finds an allowed value equal to s but for case, spaces, dashes
@@ -440,7 +453,7 @@ func (c *checker) duplicate(col, lineCol, rule, what, val string) error {
 		if what == "uid" {
 			msg = fmt.Sprintf("uid %s is also used by %s; a uid must be unique, give one of them a new one", val, strings.Join(others, ", "))
 		}
-		c.add(l.path, l.line, l.col, rule, msg)
+		c.add(l.path, l.line, l.col, rule, val, msg)
 	}
 	return nil
 }
@@ -448,8 +461,10 @@ func (c *checker) duplicate(col, lineCol, rule, what, val string) error {
 // finish applies severities and opt-outs, drops exact repeats, and sorts.
 func (c *checker) finish() ([]Finding, error) {
 	byPath := map[string][]markdown.Disable{}
+	keys := map[string]string{}
 	for _, d := range c.docs {
 		byPath[d.path] = d.disables
+		keys[d.path] = d.key
 	}
 	out := make([]Finding, 0, len(c.findings))
 	seen := map[Finding]bool{}
@@ -473,8 +488,47 @@ func (c *checker) finish() ([]Finding, error) {
 		seen[f] = true
 		out = append(out, f)
 	}
+	if err := c.docKeys(out, keys); err != nil {
+		return nil, err
+	}
 	index.SortProblems(out)
 	return out, nil
+}
+
+// docKeys sets each finding's document key: known for the checked
+// documents, looked up for the others (a duplicate id is reported at every
+// location); a skipped file has none and keeps its path.
+func (c *checker) docKeys(fs []Finding, keys map[string]string) error {
+	var ask []any
+	for _, f := range fs {
+		if _, ok := keys[f.Path]; !ok {
+			keys[f.Path] = f.Path
+			ask = append(ask, f.Path)
+		}
+	}
+	for start := 0; start < len(ask); start += 500 {
+		part := ask[start:min(start+500, len(ask))]
+		rows, err := c.q.QueryContext(c.ctx, `SELECT path, key FROM docs WHERE path IN (`+placeholders(len(part))+`)`, part...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var p, k string
+			if err := rows.Scan(&p, &k); err != nil {
+				rows.Close()
+				return err
+			}
+			keys[p] = k
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	for i := range fs {
+		fs[i].Doc = keys[fs[i].Path]
+	}
+	return nil
 }
 
 func (c *checker) disablesOf(path string) ([]markdown.Disable, error) {

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -68,5 +70,37 @@ func TestFormats(t *testing.T) {
 		if strings.TrimSpace(RuleHelp[id]) == "" {
 			t.Errorf("rule %s has no description", id)
 		}
+	}
+}
+
+func TestIntroduced(t *testing.T) {
+	f := func(rule, doc, target string, line int) Finding {
+		return Finding{Rule: rule, Doc: doc, Target: target, Line: line, Path: doc + ".md", Message: rule + " " + target}
+	}
+	before := []Finding{
+		f("broken-link", "A", "x.md", 3),
+		f("broken-link", "A", "x.md", 9),
+		f("parent-kind", "A", "E-1 epic", 2),
+		f("required-field", "B", "state", 1),
+	}
+	after := []Finding{
+		f("broken-link", "A", "x.md", 5),     // moved down two lines: old
+		f("broken-link", "A", "x.md", 11),    // old
+		f("broken-link", "A", "x.md", 12),    // a third one: new
+		f("parent-kind", "A", "E-1 epic", 4), // old
+		f("broken-link", "A", "y.md", 6),     // another target: new
+		f("required-field", "C", "state", 1), // another document: new
+	}
+	fresh, old := Introduced(before, after)
+	var got []string
+	for _, x := range fresh {
+		got = append(got, fmt.Sprintf("%s %s %s %d", x.Doc, x.Rule, x.Target, x.Line))
+	}
+	want := []string{"A broken-link x.md 12", "A broken-link y.md 6", "C required-field state 1"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("new %q, want %q", got, want)
+	}
+	if len(old) != 3 {
+		t.Fatalf("%d old, want 3", len(old))
 	}
 }

@@ -42,7 +42,7 @@ func (c *checker) links() error {
 				// file in git's tree (an excluded folder): gitFiles decides,
 				// for all of them at once (one git process, not one each).
 				if index.LinkTarget(l.src.path, l.raw) == "" {
-					c.add(l.src.path, l.line, l.col, "broken-link", fmt.Sprintf("link %s leaves the repository; link to a file inside it", l.raw))
+					c.add(l.src.path, l.line, l.col, "broken-link", l.raw, fmt.Sprintf("link %s leaves the repository; link to a file inside it", l.raw))
 				} else {
 					files = append(files, l)
 				}
@@ -117,7 +117,7 @@ func (c *checker) unresolved(l *lnk) error {
 	if err != nil {
 		return err
 	}
-	c.add(p.Path, p.Line, p.Col, p.Rule, p.Message)
+	c.add(p.Path, p.Line, p.Col, p.Rule, l.field+" "+l.raw+"#"+l.anchor, p.Message)
 	return nil
 }
 
@@ -152,7 +152,7 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		default:
 			msg += "; fix the path"
 		}
-		c.add(l.src.path, l.line, l.col, "broken-link", msg)
+		c.add(l.src.path, l.line, l.col, "broken-link", l.raw, msg)
 	}
 	return nil
 }
@@ -227,7 +227,7 @@ func (c *checker) anchors(ls []*lnk) error {
 		} else if len(set) > 0 {
 			msg += "; its headings are " + listSlugs(set)
 		}
-		c.add(l.src.path, l.line, l.col, "broken-anchor", msg)
+		c.add(l.src.path, l.line, l.col, "broken-anchor", l.raw+"#"+l.anchor, msg)
 	}
 	return nil
 }
@@ -267,7 +267,7 @@ func listSlugs(set map[string]bool) string {
 func (c *checker) graphRules(l *lnk) {
 	src := l.src
 	if l.dst == src.id {
-		c.add(src.path, l.line, l.col, "self-reference", fmt.Sprintf("%s: %s points at this document itself; remove it", l.field, l.raw))
+		c.add(src.path, l.line, l.col, "self-reference", l.field+" "+l.raw, fmt.Sprintf("%s: %s points at this document itself; remove it", l.field, l.raw))
 		return
 	}
 	switch l.typ {
@@ -276,7 +276,7 @@ func (c *checker) graphRules(l *lnk) {
 		if !ok || contains(allowed, l.dstKind) {
 			return
 		}
-		c.add(src.path, l.line, l.col, "parent-kind", fmt.Sprintf("the parent of %s must be %s, but %s is %s; choose a parent of the right kind",
+		c.add(src.path, l.line, l.col, "parent-kind", l.raw+" "+l.dstKind, fmt.Sprintf("the parent of %s must be %s, but %s is %s; choose a parent of the right kind",
 			article(src.kind), article(strings.Join(allowed, " or ")), l.dstID, article(l.dstKind)))
 	case "blocks", "blocked_by":
 		c.symmetry(l)
@@ -297,7 +297,7 @@ func contains(list []string, s string) bool {
 func (c *checker) symmetry(l *lnk) {
 	inverse := map[string]string{"blocks": "blocked_by", "blocked_by": "blocks"}[l.typ]
 	if !c.hasEdge(l.dst, l.src.id, inverse) {
-		c.add(l.src.path, l.line, l.col, "asymmetric-block", fmt.Sprintf("%s %s %s, but %s does not list %s in %s; add it there",
+		c.add(l.src.path, l.line, l.col, "asymmetric-block", l.typ+" "+l.raw, fmt.Sprintf("%s %s %s, but %s does not list %s in %s; add it there",
 			l.src.displayID, strings.ReplaceAll(l.typ, "_", " "), l.dstID, l.dstID, l.src.displayID, inverse))
 	}
 }
@@ -345,7 +345,7 @@ func (c *checker) cycles(all []*lnk) error {
 		for steps := 0; steps < 1000 && cur != 0; steps++ {
 			if seen[cur] {
 				if cur == l.src.id {
-					c.add(l.src.path, l.line, l.col, "parent-cycle",
+					c.add(l.src.path, l.line, l.col, "parent-cycle", strings.Join(chain, " "),
 						fmt.Sprintf("the parent chain loops: %s; break it by changing one parent", strings.Join(chain, " → ")))
 				}
 				break
