@@ -149,6 +149,10 @@ type HooksPathError struct {
 }
 
 func (e *HooksPathError) Error() string {
+	if isHuskyDir(e.Loc.Dir) {
+		return fmt.Sprintf("core.hooksPath is set to %s, husky's folder, which husky rewrites on its next run; "+
+			"run canon hooks install --manager husky to add canon to the scripts in .husky instead", e.Loc.HooksPath)
+	}
 	if !e.Loc.Local {
 		return fmt.Sprintf("core.hooksPath is set to %s in %s, outside this repository's config; canon never writes to a global hooks folder. "+
 			"Add `canon hook <name> \"$@\"` to the hooks there (see the README), or run canon hooks install --hooks-path .githooks to use a folder in this repository",
@@ -169,6 +173,130 @@ type InstallOptions struct {
 	// Force replaces a kept earlier hook that canon would otherwise refuse
 	// to overwrite.
 	Force bool
+	// Manager is lefthook, husky or pre-commit to add canon to that
+	// manager's configuration, "git" for canon's own shims whatever manages
+	// the hooks, and "" to write shims unless a manager is found.
+	Manager Manager
+}
+
+// InstallResult is what Setup did, or what it asks the user to do.
+type InstallResult struct {
+	Dir     string   `json:"hooks_dir"`
+	Shims   []Action `json:"hooks"`             // shims written, or removed for a manager
+	Manager Manager  `json:"manager,omitempty"` // the hook manager canon went into, or found
+	Config  string   `json:"config,omitempty"`  // that manager's configuration
+	Edits   []Edit   `json:"edits,omitempty"`   // what canon changed in it
+	// Snippet is set when a manager was found and not named: canon wrote
+	// nothing, and this is what to add to Config.
+	Snippet string   `json:"snippet,omitempty"`
+	Next    string   `json:"next,omitempty"` // the command that makes the manager pick it up
+	Notes   []string `json:"notes"`
+}
+
+// Setup installs canon where it will run: canon's shims in git's hooks
+// folder, or, where a hook manager owns that folder, an entry in the
+// manager's configuration. A manager found but not named gets no change:
+// Setup returns the snippet to add.
+func Setup(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (*InstallResult, error) {
+	loc, err := Locate(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	res := &InstallResult{Dir: loc.Dir, Notes: []string{}}
+	if opt.HooksPath != "" {
+		if dir, err := insideRepo(r.Root, opt.HooksPath); err == nil && isHuskyDir(dir) {
+			return nil, fmt.Errorf("%s is husky's folder, which husky rewrites on its next run (npm install runs it); run canon hooks install --manager husky to add canon to the scripts in .husky instead", opt.HooksPath)
+		}
+	}
+	m := opt.Manager
+	if m == "" && opt.HooksPath == "" {
+		if found := Detect(r.Root, loc.Dir); len(found) > 0 {
+			f := found[0]
+			for _, x := range found {
+				if x.OwnsHooks {
+					f = x
+					break
+				}
+			}
+			res.Manager, res.Config, res.Snippet = f.Manager, f.Config, Snippet(f.Manager)
+			res.Next = nextStep(f.Manager, loc)
+			return res, nil
+		}
+	}
+	if m == "" || m == "git" {
+		dir, acts, err := Install(ctx, r, opt)
+		res.Dir, res.Shims = dir, acts
+		return res, err
+	}
+	// Into the manager's configuration; canon's own shims would be
+	// overwritten (husky), renamed and never run (lefthook) or run twice
+	// (pre-commit keeps them as *.legacy), so they go.
+	res.Manager = m
+	if res.Edits, err = AddToManager(r.Root, m); err != nil {
+		return res, err
+	}
+	if len(res.Edits) > 0 {
+		res.Config = res.Edits[0].Path
+	}
+	res.Shims, err = removeShims(loc.Dir)
+	if err != nil {
+		return res, err
+	}
+	for _, name := range Names {
+		old := filepath.Join(loc.Dir, name+".old")
+		if kindOfFile(old, loc.Dir) == "canon" {
+			if err := os.Remove(old); err != nil {
+				return res, err
+			}
+			res.Shims = append(res.Shims, Action{Name: name, Path: old, Did: "removed", Note: "canon's shim, renamed by lefthook"})
+		}
+		if orig := filepath.Join(loc.Dir, name+origSuffix); kindOfFile(filepath.Join(loc.Dir, name), loc.Dir) != "canon" {
+			if _, err := os.Lstat(orig); err == nil {
+				res.Notes = append(res.Notes, fmt.Sprintf("%s is the hook canon had chained; git no longer runs it: add what it does to %s's configuration, then delete it", relTo(r.Root, orig), m))
+			}
+		}
+	}
+	res.Next = nextStep(m, loc)
+	return res, nil
+}
+
+// nextStep is the command that makes a manager install its hooks from the
+// configuration canon edited ("" when nothing is needed).
+func nextStep(m Manager, loc *Location) string {
+	switch m {
+	case Lefthook:
+		return "lefthook install"
+	case Husky:
+		if isHuskyDir(loc.Dir) {
+			return ""
+		}
+		return "npx husky"
+	case PreCommit:
+		return "pre-commit install"
+	}
+	return ""
+}
+
+// removeShims takes canon's shims out of dir, putting back the hooks they
+// chained.
+func removeShims(dir string) ([]Action, error) {
+	var acts []Action
+	for _, name := range Names {
+		p := filepath.Join(dir, name)
+		switch statusOf(dir, name).State {
+		case StateChained:
+			if err := os.Rename(p+origSuffix, p); err != nil {
+				return acts, fmt.Errorf("restore the earlier %s hook: %w", name, err)
+			}
+			acts = append(acts, Action{Name: name, Path: p, Did: "restored"})
+		case StateCanon:
+			if err := os.Remove(p); err != nil {
+				return acts, err
+			}
+			acts = append(acts, Action{Name: name, Path: p, Did: "removed"})
+		}
+	}
+	return acts, nil
 }
 
 // Install writes canon's shims. It is idempotent: a second run changes
@@ -311,4 +439,36 @@ func samePath(a, b string) bool {
 		return filepath.Clean(a) == filepath.Clean(b)
 	}
 	return ra == rb
+}
+
+// Teardown undoes Setup: canon's shims go (the hooks they chained come
+// back) and canon's entries leave every hook manager's configuration,
+// exactly as added.
+func Teardown(ctx context.Context, r *gitsync.Repo, hooksPath string) (*InstallResult, error) {
+	dir, acts, err := Uninstall(ctx, r, hooksPath)
+	res := &InstallResult{Dir: dir, Shims: acts, Notes: []string{}}
+	if err != nil {
+		return res, err
+	}
+	for _, f := range Detect(r.Root, dir) {
+		edits, err := RemoveFromManager(r.Root, f.Manager)
+		if err != nil {
+			return res, err
+		}
+		if len(edits) > 0 {
+			res.Edits = append(res.Edits, edits...)
+			res.Next = nextUninstall(f.Manager)
+		}
+	}
+	return res, nil
+}
+
+func nextUninstall(m Manager) string {
+	switch m {
+	case Lefthook:
+		return "lefthook install"
+	case PreCommit:
+		return "pre-commit install"
+	}
+	return ""
 }

@@ -63,12 +63,12 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 		} else {
 			res, err = s.CatchUp(ctx)
 		}
-	case "post-commit", "post-rewrite":
+	case "post-commit", "post-rewrite", "sync":
+		// sync: run by hand, or by the pre-commit framework after a commit:
+		// from the indexed commit to HEAD.
 		res, err = s.CatchUp(ctx)
 	default:
-		// Run with no known name (or by hand): sync from the indexed commit
-		// to HEAD.
-		res, err = s.CatchUp(ctx)
+		return nil, fmt.Errorf("there is no hook %q", ev.Name)
 	}
 	if err != nil {
 		return nil, err
@@ -91,6 +91,24 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 		}
 	}
 	return out, nil
+}
+
+// PreCommitEvent tells which git hook the pre-commit framework is running
+// canon hook sync for, with git's arguments, from the variables it sets
+// (PRE_COMMIT_CHECKOUT_TYPE and the refs for post-checkout,
+// PRE_COMMIT_IS_SQUASH_MERGE for post-merge, PRE_COMMIT_REWRITE_COMMAND for
+// post-rewrite); with none of them it is post-commit or a sync by hand.
+func PreCommitEvent(getenv func(string) string) (string, []string) {
+	if t := getenv("PRE_COMMIT_CHECKOUT_TYPE"); t != "" {
+		return "post-checkout", []string{getenv("PRE_COMMIT_FROM_REF"), getenv("PRE_COMMIT_TO_REF"), t}
+	}
+	if sq := getenv("PRE_COMMIT_IS_SQUASH_MERGE"); sq != "" {
+		return "post-merge", []string{sq}
+	}
+	if cmd := getenv("PRE_COMMIT_REWRITE_COMMAND"); cmd != "" {
+		return "post-rewrite", []string{cmd}
+	}
+	return "sync", nil
 }
 
 // rebasing reports a rebase or am in progress in this worktree.
