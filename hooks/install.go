@@ -242,6 +242,17 @@ func Setup(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (*InstallRe
 	if err != nil {
 		return res, err
 	}
+	// Shims left in the folder git used before core.hooksPath pointed
+	// elsewhere (canon installed before husky) never run: they go too.
+	if out, gerr := r.Git(ctx, "rev-parse", "--path-format=absolute", "--git-common-dir"); gerr == nil {
+		if def := filepath.Join(strings.TrimSpace(string(out)), "hooks"); !samePath(def, loc.Dir) {
+			acts, err := removeShims(def)
+			res.Shims = append(res.Shims, acts...)
+			if err != nil {
+				return res, err
+			}
+		}
+	}
 	for _, name := range Names {
 		old := filepath.Join(loc.Dir, name+".old")
 		if kindOfFile(old, loc.Dir) == "canon" {
@@ -457,18 +468,27 @@ func Teardown(ctx context.Context, r *gitsync.Repo, hooksPath string) (*InstallR
 		}
 		if len(edits) > 0 {
 			res.Edits = append(res.Edits, edits...)
-			res.Next = nextUninstall(f.Manager)
+			res.Next = nextUninstall(f.Manager, edits)
 		}
 	}
 	return res, nil
 }
 
-func nextUninstall(m Manager) string {
-	switch m {
-	case Lefthook:
+// nextUninstall is the manager's command that follows canon's removal: its
+// own uninstall when canon deleted the configuration it had created (the
+// manager's hooks would fail without one), a re-sync otherwise.
+func nextUninstall(m Manager, edits []Edit) string {
+	deleted := false
+	for _, e := range edits {
+		deleted = deleted || e.Did == "deleted"
+	}
+	switch {
+	case m == Lefthook && deleted:
+		return "lefthook uninstall"
+	case m == Lefthook:
 		return "lefthook install"
-	case PreCommit:
-		return "pre-commit install"
+	case m == PreCommit && deleted:
+		return "pre-commit uninstall"
 	}
 	return ""
 }

@@ -206,9 +206,7 @@ func managerTarget(m hooks.Manager, config string) string {
 	case hooks.Husky:
 		return "the script in .husky named above each line"
 	case hooks.Lefthook:
-		if config == "" {
-			return "lefthook.yml"
-		}
+		return config + " (canon's command under each hook it already has)"
 	case hooks.PreCommit:
 		return ".pre-commit-config.yaml"
 	}

@@ -67,6 +67,7 @@ func TestHookManagers(t *testing.T) {
 					e.Setenv("MANIFEST", manifest)
 					e.Setenv("NO_COLOR", "1")
 					e.Setenv("LEFTHOOKDIR", dir)
+					e.Setenv("PRECOMMITDIR", dir)
 					return nil
 				},
 			})
