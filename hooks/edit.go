@@ -536,7 +536,7 @@ func blockEnd(lines []string, keyLine int) int {
 	end := len(lines)
 	for i := keyLine; i < len(lines); i++ {
 		l := lines[i]
-		if l != "" && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "\t") {
+		if l != "" && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "\t") && !strings.HasPrefix(l, "-") {
 			end = i
 			break
 		}

@@ -1,0 +1,189 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestREADMESnippets holds the README's "Hook managers" section to the
+// snippet files canon prints and adds, which the integration tests
+// (cmd/canon TestHookManagers) run with the real managers.
+func TestREADMESnippets(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	start := strings.Index(readme, "\n## Hook managers\n")
+	if start < 0 {
+		t.Fatal("the README has no ## Hook managers section")
+	}
+	section := readme[start+1:]
+	if end := strings.Index(section, "\n## "); end >= 0 {
+		section = section[:end]
+	}
+	blocks := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?s)```[a-z]*\n(.*?)```").FindAllStringSubmatch(section, -1) {
+		blocks[m[1]] = true
+	}
+	for _, m := range Managers {
+		if !blocks[Snippet(m)] {
+			t.Errorf("the README's Hook managers section has no code block that is exactly hooks/snippets' %s snippet:\n%s", m, Snippet(m))
+		}
+	}
+	manifest, err := os.ReadFile("../.pre-commit-hooks.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := range preCommitStages {
+		if !strings.Contains(string(manifest), "- id: "+id+"\n") {
+			t.Errorf(".pre-commit-hooks.yaml has no hook %s", id)
+		}
+		if !strings.Contains(preCommitSnippet, "- id: "+id+" ") {
+			t.Errorf("the pre-commit snippet does not use %s", id)
+		}
+	}
+}
+
+func TestHuskyAndLefthookSnippetsCoverEveryHook(t *testing.T) {
+	lines, entries := huskyLines(), lefthookEntries()
+	for _, name := range Names {
+		if !strings.Contains(lines[name], "canon hook "+name+` "$@"`) {
+			t.Errorf("husky line for %s: %q", name, lines[name])
+		}
+		if len(entries[name]) != 2 || !strings.Contains(entries[name][1], "canon hook "+name) {
+			t.Errorf("lefthook entry for %s: %q", name, entries[name])
+		}
+	}
+}
+
+func TestAddToManagerCreatesTheSnippet(t *testing.T) {
+	for _, m := range []Manager{Lefthook, PreCommit} {
+		dir := t.TempDir()
+		if _, err := AddToManager(dir, m); err != nil {
+			t.Fatal(err)
+		}
+		name := map[Manager]string{Lefthook: "lefthook.yml", PreCommit: preCommitConfig}[m]
+		got, _ := os.ReadFile(filepath.Join(dir, name))
+		if string(got) != Snippet(m) {
+			t.Errorf("%s: created\n%s\nwant the snippet", m, got)
+		}
+		if _, err := RemoveFromManager(dir, m); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, name)); !os.IsNotExist(err) {
+			t.Errorf("%s: uninstall left the file canon created", m)
+		}
+	}
+}
+
+func TestPreCommitMinimalEdit(t *testing.T) {
+	for _, tc := range []struct{ name, before, after string }{
+		{"flow types, repos before another key", `default_install_hook_types: [pre-commit, pre-push]  # ours
+repos:
+-   repo: local
+    hooks:
+    -   id: lint
+        name: lint
+        entry: echo
+        language: system
+
+exclude: ^vendor/
+`, `default_install_hook_types: [pre-commit, pre-push, post-commit, post-checkout, post-merge, post-rewrite]
+repos:
+-   repo: local
+    hooks:
+    -   id: lint
+        name: lint
+        entry: echo
+        language: system
+- repo: https://github.com/canon-md/canon
+  rev: v0.1.0
+  hooks:
+    - id: canon-check      # git commit: validate what is staged
+    - id: canon-check-all  # pre-commit run --all-files (CI): canon check --all
+    - id: canon-sync       # after commit, checkout, merge, rewrite: keep the index at HEAD
+
+exclude: ^vendor/
+`},
+		{"no types, block list", `repos:
+  - repo: local
+    hooks: []
+`, `default_install_hook_types: [pre-commit, post-commit, post-checkout, post-merge, post-rewrite]
+repos:
+  - repo: local
+    hooks: []
+  - repo: https://github.com/canon-md/canon
+    rev: v0.1.0
+    hooks:
+      - id: canon-check      # git commit: validate what is staged
+      - id: canon-check-all  # pre-commit run --all-files (CI): canon check --all
+      - id: canon-sync       # after commit, checkout, merge, rewrite: keep the index at HEAD
+`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, preCommitConfig)
+			os.WriteFile(p, []byte(tc.before), 0o644)
+			if _, err := AddToManager(dir, PreCommit); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(p)
+			if string(got) != tc.after {
+				t.Fatalf("got\n%s\nwant\n%s", got, tc.after)
+			}
+			// Again: nothing changes.
+			AddToManager(dir, PreCommit)
+			if again, _ := os.ReadFile(p); string(again) != tc.after {
+				t.Fatalf("a second add changed the file:\n%s", again)
+			}
+			RemoveFromManager(dir, PreCommit)
+			got, _ = os.ReadFile(p)
+			if !strings.Contains(string(got), "repo: local") || strings.Contains(string(got), "canon-md") {
+				t.Fatalf("remove left\n%s", got)
+			}
+		})
+	}
+}
+
+func TestHuskyEdit(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".husky"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".husky", "pre-commit"), []byte("npm test"), 0o644) // no final newline
+	if _, err := AddToManager(dir, Husky); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, ".husky", "pre-commit"))
+	if want := "npm test\n" + huskyLines()["pre-commit"] + "\n"; string(got) != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	RemoveFromManager(dir, Husky)
+	got, _ = os.ReadFile(filepath.Join(dir, ".husky", "pre-commit"))
+	if string(got) != "npm test\n" {
+		t.Fatalf("after remove: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".husky", "post-merge")); !os.IsNotExist(err) {
+		t.Fatal("remove left a script canon created")
+	}
+}
+
+func TestPreCommitEvent(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		name string
+		args []string
+	}{
+		{map[string]string{"PRE_COMMIT_CHECKOUT_TYPE": "0", "PRE_COMMIT_FROM_REF": "a", "PRE_COMMIT_TO_REF": "b"}, "post-checkout", []string{"a", "b", "0"}},
+		{map[string]string{"PRE_COMMIT_IS_SQUASH_MERGE": "1"}, "post-merge", []string{"1"}},
+		{map[string]string{"PRE_COMMIT_REWRITE_COMMAND": "rebase"}, "post-rewrite", []string{"rebase"}},
+		{map[string]string{}, "sync", nil},
+	} {
+		name, args := PreCommitEvent(func(k string) string { return tc.env[k] })
+		if name != tc.name || strings.Join(args, " ") != strings.Join(tc.args, " ") {
+			t.Errorf("%v: got %s %v, want %s %v", tc.env, name, args, tc.name, tc.args)
+		}
+	}
+}
