@@ -110,8 +110,7 @@ func writeFindings(e *env, format string, res *gitsync.CheckResult, severities m
 		return check.WriteSARIF(e.stdout, res.Findings, version, severities)
 	case "github":
 		check.WriteGitHub(e.stdout, res.Findings)
-		s := check.Summarize(res.Findings, len(res.Checked))
-		fmt.Fprintf(e.stdout, "canon check: %d errors, %d warnings in %d files\n", s.Errors, s.Warnings, s.Files)
+		check.WriteGitHubSummary(e.stdout, res.Findings, len(res.Checked))
 		writeOld(e.stdout, res)
 		return nil
 	}

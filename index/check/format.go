@@ -80,6 +80,37 @@ func WriteGitHub(w io.Writer, fs []Finding) {
 	}
 }
 
+// WriteGitHubSummary writes the line that ends --format github: counts,
+// with their plurals.
+func WriteGitHubSummary(w io.Writer, fs []Finding, checked int) {
+	s := Summarize(fs, checked)
+	fmt.Fprintf(w, "canon check: %s, %s in %s (%s checked)\n", plural(s.Errors, "error"), plural(s.Warnings, "warning"),
+		plural(s.Files, "file"), plural(checked, "file"))
+}
+
+// SARIFURI makes a repository path a relative URI reference (RFC 3986),
+// as SARIF's artifactLocation.uri must be: every byte outside the
+// unreserved characters is percent-encoded, "/" separates segments. A
+// space, a comma, "%", ":" (which would read as a scheme) and non-ASCII
+// letters (as their UTF-8 bytes) are all encoded.
+func SARIFURI(path string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
+			c == '-', c == '.', c == '_', c == '~', c == '/':
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
+
 // RuleHelp describes each rule in a sentence (SARIF, --help).
 var RuleHelp = map[string]string{
 	"yaml-syntax":      "The frontmatter must parse as YAML (or TOML).",
@@ -165,7 +196,7 @@ func WriteSARIF(w io.Writer, fs []Finding, version string, severities map[string
 		}
 		results = append(results, result{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: level, Message: message{f.Message},
 			Locations: []location{{PhysicalLocation: physical{
-				ArtifactLocation: artifact{URI: f.Path},
+				ArtifactLocation: artifact{URI: SARIFURI(f.Path)},
 				Region:           region{StartLine: f.Line, StartColumn: f.Col},
 			}}}})
 	}
