@@ -84,8 +84,7 @@ func WriteGitHub(w io.Writer, fs []Finding) {
 // with their plurals.
 func WriteGitHubSummary(w io.Writer, fs []Finding, checked int) {
 	s := Summarize(fs, checked)
-	fmt.Fprintf(w, "canon check: %s, %s in %s (%s checked)\n", plural(s.Errors, "error"), plural(s.Warnings, "warning"),
-		plural(s.Files, "file"), plural(checked, "file"))
+	fmt.Fprintf(w, "canon check: %s, %s in %s\n", plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Files, "file"))
 }
 
 // SARIFURI makes a repository path a relative URI reference (RFC 3986),
