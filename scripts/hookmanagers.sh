@@ -10,6 +10,11 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=scripts/out
 have() { command -v "$1" >/dev/null 2>&1; }
+# A go.mod of their own keeps the packages' files (pre-commit ships Go
+# sources as templates) out of canon's ./...
+fence() { mkdir -p "$1" && printf 'module fenced\n\ngo 1.26\n' > "$1/go.mod"; }
+fence "$out/hookmgr"
+fence "$out/precommit4"
 
 if have npm && { [ ! -x "$out/hookmgr/node_modules/.bin/lefthook" ] || [ ! -x "$out/hookmgr/node_modules/.bin/husky" ]; }; then
   # --ignore-scripts: lefthook's postinstall would install its hooks into
@@ -31,7 +36,7 @@ pc4="$out/precommit4"
 if [ -x /usr/bin/pre-commit ] && ! [ -x "$pc4/bin/pre-commit" ] && have apt-get && have dpkg-deb; then
   (
     set -e
-    rm -rf "$pc4" && mkdir -p "$pc4/apt/lists/partial" "$pc4/apt/cache/archives/partial"
+    rm -rf "$pc4" && mkdir -p "$pc4/apt/lists/partial" "$pc4/apt/cache/archives/partial" && fence "$pc4"
     # A private apt configuration: the system's sources stay as they are.
     echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" > "$pc4/apt/sources.list"
     opts=(-o "Dir::Etc::SourceList=$PWD/$pc4/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
