@@ -54,8 +54,8 @@ func (s *Session) CheckStaged(ctx context.Context, newOnly bool) (*CheckResult, 
 	if err != nil {
 		return nil, fmt.Errorf("read the staged changes: %w", err)
 	}
-	after := &index.Batch{Kinds: s.Cfg.Kinds}
-	before := &index.Batch{Kinds: s.Cfg.Kinds}
+	after := index.NewBatch(s.Cfg)
+	before := index.NewBatch(s.Cfg)
 	stagedSet := make(map[string]bool, len(staged))
 	for _, c := range staged {
 		stagedSet[c.Path] = c.OID != ""
@@ -125,7 +125,7 @@ func (s *Session) CheckNewFrom(ctx context.Context, rev string) (*CheckResult, e
 	if err != nil {
 		return nil, err
 	}
-	before := &index.Batch{Kinds: s.Cfg.Kinds}
+	before := index.NewBatch(s.Cfg)
 	var paths []string
 	for _, c := range changes {
 		if !s.Scope.IsDocumentPath(c.Path) {
@@ -167,7 +167,7 @@ func shortOID(oid string) string {
 // CheckPaths validates the given working-tree files (paths relative to the
 // repository root) as they are on disk.
 func (s *Session) CheckPaths(ctx context.Context, paths []string) (*CheckResult, error) {
-	b := &index.Batch{Kinds: s.Cfg.Kinds}
+	b := index.NewBatch(s.Cfg)
 	for _, p := range paths {
 		fi, ok := s.Scope.Stat(p)
 		if !ok {

@@ -53,6 +53,7 @@ func Open(dir, who string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	st.Namespaces = cfg.Namespaces
 	return &Session{
 		Repo: repo, Cfg: cfg, Store: st,
 		Scope:    index.NewScope(repo.Root, cfg, repo.InfoExclude()),
@@ -212,7 +213,7 @@ func (s *Session) applyDiff(ctx context.Context, changes []TreeChange, ahead map
 		if lo > 0 && sliceApplied != nil {
 			sliceApplied()
 		}
-		b := &index.Batch{Kinds: s.Cfg.Kinds, Meta: map[string]string{}}
+		b := index.NewBatch(s.Cfg)
 		if lo == 0 {
 			b.Deletes, b.Renames = p.deletes, p.renames
 			if !last && !slices.Contains(pending, head) {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/markdown"
 )
 
@@ -85,6 +86,7 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 		return nil, err
 	}
 	defer w.close()
+	w.ns = namespacesOf(ld.Cfg.Namespaces)
 	w.mem = make(memAliases, len(files)*3) // at most uid:, id: and stem: terms each
 	done := 0
 	err = ld.loadAll(ctx, files, runtime.GOMAXPROCS(0)-1, func(l *Loaded) error {
@@ -164,6 +166,14 @@ type Batch struct {
 	Touches []FileInfo // same content and path, new stat
 	Meta    map[string]string
 	Kinds   map[string]string // the kinds mapping, for renamed documents
+	// Namespaces are the configured namespaces (resolution prefers the
+	// referring document's; keys that collide across them are qualified).
+	Namespaces config.Namespaces
+}
+
+// NewBatch starts an empty batch for the configuration.
+func NewBatch(cfg *config.Config) *Batch {
+	return &Batch{Kinds: cfg.Kinds, Namespaces: cfg.Namespaces, Meta: map[string]string{}}
 }
 
 // Rename moves a stored file to a new path without re-reading it.
@@ -219,7 +229,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 			return err
 		}
 		defer w.close()
-		w.kinds = b.Kinds
+		w.kinds, w.ns = b.Kinds, namespacesOf(b.Namespaces)
 		return w.apply(b, ch)
 	})
 	if err != nil {
@@ -250,7 +260,7 @@ func (s *Store) Preview(ctx context.Context, b *Batch, fn func(q Querier, ch *Ch
 		return err
 	}
 	defer w.close()
-	w.kinds = b.Kinds
+	w.kinds, w.ns = b.Kinds, namespacesOf(b.Namespaces)
 	ch := &Changes{}
 	if err := w.apply(b, ch); err != nil {
 		return err

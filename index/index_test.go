@@ -120,7 +120,7 @@ func TestResolve(t *testing.T) {
 	for _, tt := range tests {
 		l := link{form: FormRef, raw: tt.raw}
 		plan(&l, "x.md")
-		dst, status, err := resolve(&l, mem)
+		dst, status, err := resolve(&l, mem, nil, "x.md")
 		if err != nil || dst != tt.dst || status != tt.status {
 			t.Errorf("resolve(%q) = %d, %s, %v; want %d, %s", tt.raw, dst, status, err, tt.dst, tt.status)
 		}
@@ -307,5 +307,51 @@ func TestSpilledBuildEqualsInMemory(t *testing.T) {
 	a, b := dump(1<<30), dump(3)
 	if diff := DiffDumps(a, b); len(diff) > 0 || len(a) < 500 {
 		t.Fatalf("%d rows; spilled build differs:\n%s", len(a), strings.Join(diff, "\n"))
+	}
+}
+
+// A reference resolves inside its own document's namespace first, then in
+// the whole repository: ambiguous only if more than one remains.
+func TestResolveNamespaces(t *testing.T) {
+	ns := namespacesOf(config.Namespaces{{Path: "products/*"}})
+	mem := memAliases{
+		"id:adr-0004":  {{id: 1, path: "products/a/decisions/ADR-0004.md"}, {id: 2, path: "products/b/decisions/ADR-0004.md"}},
+		"id:adr-0009":  {{id: 3, path: "products/a/decisions/ADR-0009.md"}, {id: 4, path: "products/a/old/ADR-0009.md"}},
+		"id:kb-1":      {{id: 5, path: "products/a/items/KB-1.md"}, {id: 6, path: "products/b/items/KB-1.md"}},
+		"id:only-in-b": {{id: 7, path: "products/b/items/x.md"}},
+		"id:shared":    {{id: 8, path: "notes/shared.md"}, {id: 9, path: "products/b/shared.md"}},
+	}
+	tests := []struct {
+		src, raw string
+		dst      int64
+		status   string
+	}{
+		{"products/a/items/t.md", "ADR-0004", 1, StatusOK},
+		{"products/b/items/t.md", "ADR-0004", 2, StatusOK},
+		{"notes/n.md", "ADR-0004", 0, StatusAmbiguous},            // in neither: two remain
+		{"products/a/items/t.md", "ADR-0009", 0, StatusAmbiguous}, // two in its own
+		{"products/a/items/t.md", "ONLY-IN-B", 7, StatusOK},       // none in its own, one elsewhere
+		{"products/a/items/t.md", "SHARED", 0, StatusAmbiguous},   // none in its own, two elsewhere
+		{"notes/n.md", "SHARED", 8, StatusOK},                     // the root is a namespace too
+	}
+	for _, tt := range tests {
+		l := link{form: FormRef, raw: tt.raw}
+		plan(&l, tt.src)
+		dst, status, err := resolve(&l, mem, ns, tt.src)
+		if err != nil || dst != tt.dst || status != tt.status {
+			t.Errorf("%s: resolve(%q) = %d, %s, %v; want %d, %s", tt.src, tt.raw, dst, status, err, tt.dst, tt.status)
+		}
+	}
+}
+
+// Namespaces are id spaces: a wiki-link by file stem matching two files is
+// ambiguous wherever it is written.
+func TestResolveNamespacesStems(t *testing.T) {
+	ns := namespacesOf(config.Namespaces{{Path: "products/*"}})
+	mem := memAliases{"stem:readme": {{id: 1, path: "README.md"}, {id: 2, path: "products/a/README.md"}}}
+	l := link{form: FormWiki, raw: "README"}
+	plan(&l, "products/a/items/t.md")
+	if _, status, _ := resolve(&l, mem, ns, "products/a/items/t.md"); status != StatusAmbiguous {
+		t.Fatalf("[[README]] is %s, want ambiguous", status)
 	}
 }

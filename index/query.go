@@ -144,6 +144,35 @@ type Hit struct {
 type SearchOptions struct {
 	Limit int
 	Kind  string
+	// Namespace, when set, keeps the documents of that namespace.
+	Namespace string
+}
+
+// ErrNoNamespace is a namespace name no configured namespace has.
+var ErrNoNamespace = errors.New("unknown namespace")
+
+func (s *Store) namespaceList() string {
+	seen := map[string]bool{}
+	var names []string
+	rows, err := s.db.Query(`SELECT path FROM docs ORDER BY path`)
+	if err != nil {
+		return ""
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p string
+		if rows.Scan(&p) != nil {
+			break
+		}
+		if name, _ := s.Namespaces.Of(p); name != "" && !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return "; no document is in a namespace (see namespaces: in .canon/config.yaml)"
+	}
+	return "; the namespaces are " + strings.Join(names, ", ")
 }
 
 // ErrBadQuery wraps a search text that is not a valid query.
@@ -165,6 +194,18 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 	if opt.Kind != "" {
 		where = ` AND d.kind = ?`
 		args = append(args, opt.Kind)
+	}
+	if opt.Namespace != "" {
+		folders := s.Namespaces.Folders(opt.Namespace)
+		if len(folders) == 0 {
+			return nil, fmt.Errorf("%w: there is no namespace %q%s", ErrNoNamespace, opt.Namespace, s.namespaceList())
+		}
+		var or []string
+		for _, f := range folders {
+			or = append(or, `d.path LIKE ? ESCAPE '\'`)
+			args = append(args, likePrefix(f+"/"))
+		}
+		where += ` AND (` + strings.Join(or, " OR ") + `)`
 	}
 	args = append(args, opt.Limit)
 	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, c.line, c.heading, c.slug,
@@ -191,7 +232,26 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 		h.Snippet = oneLine(h.Snippet)
 		out = append(out, h)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 && opt.Namespace != "" && !s.hasNamespace(ctx, opt.Namespace) {
+		return nil, fmt.Errorf("%w: there is no namespace %q%s", ErrNoNamespace, opt.Namespace, s.namespaceList())
+	}
+	return out, nil
+}
+
+// hasNamespace reports whether any document is in the namespace called
+// name (a glob's wildcards take any name, so its folders are asked).
+func (s *Store) hasNamespace(ctx context.Context, name string) bool {
+	for _, f := range s.Namespaces.Folders(name) {
+		var one int
+		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM docs WHERE path LIKE ? ESCAPE '\' LIMIT 1`, likePrefix(f+"/")).Scan(&one)
+		if err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func oneLine(s string) string {
@@ -275,6 +335,24 @@ func ftsWords(s string) string {
 func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 	ref = strings.TrimSpace(slashes(ref))
 	ref = strings.TrimPrefix(ref, "./")
+	// NAMESPACE:ID names the document of that namespace (a key already
+	// reads so when the id is taken in another namespace too).
+	if name, rest, ok := strings.Cut(ref, ":"); ok && rest != "" && len(s.Namespaces.Folders(name)) > 0 {
+		docs, err := s.Find(ctx, rest)
+		if err != nil {
+			return nil, err
+		}
+		var in []DocRef
+		for _, d := range docs {
+			if ns, _ := s.Namespaces.Of(d.Path); ns == name {
+				in = append(in, d)
+			}
+		}
+		if len(in) > 0 {
+			return in, nil
+		}
+		// Not in that namespace: perhaps a key or path with a colon.
+	}
 	var candidates []string
 	if strings.HasPrefix(ref, "[[") && strings.HasSuffix(ref, "]]") {
 		target, _ := splitWiki(ref[2 : len(ref)-2])
@@ -667,6 +745,20 @@ func (s *Store) duplicateProblems(ctx context.Context, path string) ([]Problem, 
 			}
 			if path != "" && p.Path != path {
 				continue
+			}
+			if c.what == "id" && len(s.Namespaces) > 0 {
+				// Ids are unique within a namespace only.
+				own, _ := s.Namespaces.Of(p.Path)
+				var same []string
+				for _, o := range strings.Split(others, ", ") {
+					if ns, _ := s.Namespaces.Of(o); ns == own {
+						same = append(same, o)
+					}
+				}
+				if len(same) == 0 {
+					continue
+				}
+				others = strings.Join(same, ", ")
 			}
 			p.Severity, p.Rule = string(markdown.Error), c.rule
 			p.Message = fmt.Sprintf("%s %s is also used by %s; give one of them a new %s (meanwhile references can say %s@uidprefix)",

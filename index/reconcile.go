@@ -83,7 +83,7 @@ func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *Scope, meta ma
 	// again what changed since.
 	renamedFrom := map[string]bool{}
 	return s.ApplySlices(ctx, len(candidates), func(lo, hi int, last bool) (*Batch, error) {
-		b := &Batch{Kinds: ld.Cfg.Kinds, Meta: map[string]string{}}
+		b := NewBatch(ld.Cfg)
 		err := ld.LoadAll(ctx, candidates[lo:hi], func(l *Loaded) error {
 			st, known := stored[l.Path]
 			switch {

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/markdown"
 )
 
@@ -355,8 +356,25 @@ type aliasSource interface {
 	lookup(term string) ([]aliasDoc, error)
 }
 
-// resolve decides a link's target and status.
-func resolve(l *link, src aliasSource) (dst int64, status string, err error) {
+// nsOf names the namespace a repo path is in ("" for none); nil when no
+// namespaces are configured.
+type nsOf func(path string) string
+
+// namespacesOf makes the nsOf of a configuration.
+func namespacesOf(ns config.Namespaces) nsOf {
+	if len(ns) == 0 {
+		return nil
+	}
+	return func(p string) string {
+		name, _ := ns.Of(p)
+		return name
+	}
+}
+
+// resolve decides a link's target and status. Where an id names several
+// documents and namespaces are configured, those in the namespace of the
+// link's own document (srcPath) come first: one there resolves the link.
+func resolve(l *link, src aliasSource, ns nsOf, srcPath string) (dst int64, status string, err error) {
 	if l.status != "" {
 		return 0, l.status, nil
 	}
@@ -374,6 +392,11 @@ func resolve(l *link, src aliasSource) (dst int64, status string, err error) {
 			}
 			docs = kept
 		}
+		if strings.HasPrefix(term, "id:") {
+			// Namespaces are id spaces: a file stem or a path means the
+			// same file from anywhere.
+			docs = preferNamespace(docs, ns, srcPath)
+		}
 		switch len(docs) {
 		case 0:
 			continue
@@ -384,6 +407,25 @@ func resolve(l *link, src aliasSource) (dst int64, status string, err error) {
 		}
 	}
 	return 0, StatusDangling, nil
+}
+
+// preferNamespace keeps, of several documents, those in the namespace of
+// srcPath, if any are.
+func preferNamespace(docs []aliasDoc, ns nsOf, srcPath string) []aliasDoc {
+	if len(docs) < 2 || ns == nil {
+		return docs
+	}
+	own := ns(srcPath)
+	var in []aliasDoc
+	for _, d := range docs {
+		if ns(d.path) == own {
+			in = append(in, d)
+		}
+	}
+	if len(in) == 0 {
+		return docs
+	}
+	return in
 }
 
 // memAliases is the full build's alias table.

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"github.com/canon-md/canon/index/config"
+
 	"context"
 	"database/sql"
 	"errors"
@@ -21,6 +23,9 @@ type Store struct {
 	path string
 	lock *flock.Flock
 	file os.FileInfo // the database file as opened, to notice a rebuild's swap
+	// Namespaces are the configuration's, for NAMESPACE:ID and search
+	// --namespace; the session that opens the store sets them.
+	Namespaces config.Namespaces
 }
 
 // Meta keys.

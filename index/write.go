@@ -100,6 +100,7 @@ func (p *pendingLink) link(srcPath string) link {
 type writer struct {
 	tx    *sql.Tx
 	kinds map[string]string
+	ns    nsOf // the namespace of a path; nil without namespaces
 
 	docs, aliases, chunks, fts, probs, skips, links *bulk
 
@@ -332,7 +333,7 @@ func (w *writer) resolveSpilled(src aliasSource) error {
 		for _, s := range batch {
 			l := link{form: s.form, raw: s.raw}
 			plan(&l, s.path)
-			dst, status, err := resolve(&l, src)
+			dst, status, err := resolve(&l, src, w.ns, s.path)
 			if err != nil {
 				return err
 			}
@@ -374,7 +375,7 @@ func (w *writer) finish(src aliasSource) error {
 	for i := range w.pending {
 		p := &w.pending[i]
 		l := p.link(w.srcPaths[p.src])
-		dst, status, err := resolve(&l, src)
+		dst, status, err := resolve(&l, src, w.ns, w.srcPaths[p.src])
 		if err != nil {
 			return fmt.Errorf("resolve links: %w", err)
 		}
@@ -445,7 +446,7 @@ func (w *writer) resolveMarked() error {
 	}
 	for i, m := range todo {
 		l := planned[i]
-		dst, status, err := resolve(&l, mem)
+		dst, status, err := resolve(&l, mem, w.ns, m.path)
 		if err != nil {
 			return err
 		}
@@ -460,22 +461,86 @@ func (w *writer) resolveMarked() error {
 	return nil
 }
 
-// rekey gives every document whose natural key another document shares its
-// path as key, and every other one its natural key, for the given natural
-// keys.
+// rekey gives each document with one of the given natural keys its key:
+// the natural key when no other document shares it; else, with
+// namespaces, NAMESPACE:natural key when it is unique within its
+// namespace; else its path.
 func (w *writer) rekey(naturalKeys []string) error {
-	return w.execIn(`UPDATE docs SET key = CASE
+	if w.ns == nil {
+		return w.execIn(`UPDATE docs SET key = CASE
 		WHEN (SELECT count(*) FROM docs d2 WHERE d2.natural_key = docs.natural_key) > 1 THEN path
 		ELSE natural_key END
 		WHERE natural_key IN (%s)`, anys(naturalKeys))
+	}
+	type row struct {
+		id            int64
+		path, nk, key string
+	}
+	groups := map[string][]row{}
+	err := w.queryIn(`SELECT id, path, natural_key, key FROM docs WHERE natural_key IN (%s)`, anys(naturalKeys), func(rows *sql.Rows) error {
+		var r row
+		if err := rows.Scan(&r.id, &r.path, &r.nk, &r.key); err != nil {
+			return err
+		}
+		groups[r.nk] = append(groups[r.nk], r)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for nk, rs := range groups {
+		perNS := map[string]int{}
+		for _, r := range rs {
+			perNS[w.ns(r.path)]++
+		}
+		for _, r := range rs {
+			key := nk
+			if len(rs) > 1 {
+				key = r.path
+				if ns := w.ns(r.path); ns != "" && perNS[ns] == 1 {
+					key = ns + ":" + nk
+				}
+			}
+			if key == r.key {
+				continue
+			}
+			if _, err := w.tx.Exec(`UPDATE docs SET key = ? WHERE id = ?`, key, r.id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // rekeyAll does rekey for every document; a full build starts with every key
 // natural.
 func (w *writer) rekeyAll() error {
-	_, err := w.tx.Exec(`UPDATE docs SET key = path WHERE natural_key IN
+	if w.ns == nil {
+		_, err := w.tx.Exec(`UPDATE docs SET key = path WHERE natural_key IN
 		(SELECT natural_key FROM docs GROUP BY natural_key HAVING count(*) > 1)`)
-	return err
+		return err
+	}
+	var shared []string
+	rows, err := w.tx.Query(`SELECT natural_key FROM docs GROUP BY natural_key HAVING count(*) > 1`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var nk string
+		if err := rows.Scan(&nk); err != nil {
+			rows.Close()
+			return err
+		}
+		shared = append(shared, nk)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(shared) == 0 {
+		return nil
+	}
+	return w.rekey(shared)
 }
 
 func disablesJSON(ds []markdown.Disable) string {

@@ -30,15 +30,16 @@ func initCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			written, err := writeDefaultConfig(repo.Root)
-			if err != nil {
-				return err
-			}
 			s, err := e.openNoSync("canon init")
 			if err != nil {
 				return err
 			}
 			defer s.Close()
+			detected := s.Cfg.Namespaces.Detected()
+			written, err := writeDefaultConfig(repo.Root, detected)
+			if err != nil {
+				return err
+			}
 			res, err := s.Rebuild(c.Context, "")
 			if err != nil {
 				return err
@@ -49,16 +50,35 @@ func initCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
+				var found []config.Namespace
+				for _, n := range s.Cfg.Namespaces {
+					if n.From != "" {
+						found = append(found, n)
+					}
+				}
 				return writeJSON(e.stdout, map[string]any{
 					"config": config.File, "config_written": written, "index": s.Store.Path(),
 					"documents": st.Documents, "skipped_files": st.Skipped, "problems": st.Problems,
-					"elapsed_ms": res.Stats.Elapsed.Milliseconds(),
+					"elapsed_ms": res.Stats.Elapsed.Milliseconds(), "detected_namespaces": found,
 				})
 			}
 			if written {
 				fmt.Fprintf(e.stdout, "wrote %s (every value in it is a default; edit what you need)\n", config.File)
 			} else {
 				fmt.Fprintf(e.stdout, "kept the existing %s\n", config.File)
+			}
+			for _, n := range s.Cfg.Namespaces {
+				if n.From == "" {
+					continue
+				}
+				states := "Kano's default states"
+				switch {
+				case n.Unchecked:
+					states = "states not checked: " + n.Note
+				case len(n.States) > 0:
+					states = strings.Join(n.States, ", ")
+				}
+				fmt.Fprintf(e.stdout, "Kano product %s in %s: %s\n", n.Name, n.Path, states)
 			}
 			printBuilt(e.stdout, res.Stats, st)
 			fmt.Fprintln(e.stdout, "next: canon hooks install, so that commits and checkouts keep the index fresh")
@@ -67,8 +87,9 @@ func initCommand(e *env) *cli.Command {
 	}
 }
 
-// writeDefaultConfig writes .canon/config.yaml unless it exists, atomically.
-func writeDefaultConfig(root string) (bool, error) {
+// writeDefaultConfig writes .canon/config.yaml unless it exists,
+// atomically: the defaults, and what canon detected as comments.
+func writeDefaultConfig(root, detected string) (bool, error) {
 	path := filepath.Join(root, filepath.FromSlash(config.File))
 	if _, err := os.Stat(path); err == nil {
 		return false, nil
@@ -78,7 +99,7 @@ func writeDefaultConfig(root string) (bool, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, err
 	}
-	if err := renameio.WriteFile(path, []byte(config.Template), 0o644); err != nil {
+	if err := renameio.WriteFile(path, []byte(config.Template+detected), 0o644); err != nil {
 		return false, fmt.Errorf("write %s: %w", config.File, err)
 	}
 	return true, nil
@@ -284,6 +305,7 @@ func searchCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Value: 10, Usage: "at most `N` hits"},
 			&cli.StringFlag{Name: "kind", Usage: "only documents of kind `K` (task, epic, adr, doc, ...)"},
+			&cli.StringFlag{Name: "namespace", Usage: "only documents of namespace `NS` (a Kano product, a folder in namespaces:)"},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -299,7 +321,10 @@ func searchCommand(e *env) *cli.Command {
 				return err
 			}
 			defer s.Close()
-			hits, err := s.Store.Search(c.Context, q, index.SearchOptions{Limit: c.Int("limit"), Kind: c.String("kind")})
+			hits, err := s.Store.Search(c.Context, q, index.SearchOptions{Limit: c.Int("limit"), Kind: c.String("kind"), Namespace: c.String("namespace")})
+			if errors.Is(err, index.ErrNoNamespace) {
+				return fail(2, "--namespace: %s", strings.TrimPrefix(err.Error(), index.ErrNoNamespace.Error()+": "))
+			}
 			if err != nil {
 				return err
 			}

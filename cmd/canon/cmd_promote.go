@@ -305,7 +305,7 @@ func syncPaths(ctx context.Context, s *gitsync.Session, paths []string) (*gitsyn
 	if err != nil {
 		return nil, err
 	}
-	b := &index.Batch{Kinds: s.Cfg.Kinds, Meta: map[string]string{}}
+	b := index.NewBatch(s.Cfg)
 	for _, p := range paths {
 		fi, ok := s.Scope.Stat(p)
 		if !ok {
@@ -338,7 +338,7 @@ func previewCheck(ctx context.Context, s *gitsync.Session, plan *workset.Promote
 	}
 	defer unlock()
 	tree := &gitsync.GitTree{Repo: s.Repo}
-	b := &index.Batch{Kinds: s.Cfg.Kinds}
+	b := index.NewBatch(s.Cfg)
 	planned := map[string]bool{}
 	for _, fc := range plan.Files {
 		planned[fc.Path] = true

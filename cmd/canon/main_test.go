@@ -33,12 +33,17 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	kano, err := filepath.Abs("../../testdata/kano-multi")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("HOSTILE", hostile)
+			e.Setenv("KANO", kano)
 			return setupGit(e, example)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

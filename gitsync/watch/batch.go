@@ -106,7 +106,7 @@ func pathBatch(ctx context.Context, s *gitsync.Session, p *pending) (*index.Batc
 		return nil, 0, err
 	}
 
-	b := &index.Batch{Kinds: s.Cfg.Kinds, Meta: map[string]string{}}
+	b := index.NewBatch(s.Cfg)
 	gone := map[string]string{} // blob id → a deleted document's path
 	var present []index.FileInfo
 	for _, f := range paths {

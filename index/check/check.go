@@ -285,7 +285,18 @@ func (c *checker) schema(d *doc, s *config.Schema) {
 	if _, ok := d.fm["state"]; !ok {
 		stateField = "status"
 	}
-	c.enum(d, stateField, s.States)
+	states := s.States
+	if _, ns := c.in.Cfg.Namespaces.Of(d.path); ns != nil && d.kind != "adr" {
+		// A Kano product's process profile says which states its work
+		// items take; one canon cannot read leaves them unchecked.
+		switch {
+		case ns.Unchecked:
+			states = nil
+		case len(ns.States) > 0:
+			states = ns.States
+		}
+	}
+	c.enum(d, stateField, states)
 	c.enum(d, "priority", s.Priorities)
 	if s.IDPattern != "" && d.ident != "" {
 		re, err := c.regexp(s.IDPattern)
@@ -330,6 +341,8 @@ func (c *checker) enum(d *doc, field string, allowed []string) {
 	msg := fmt.Sprintf("%s %q is not one of %s", field, s, strings.Join(allowed, ", "))
 	if near := nearest(s, allowed); near != "" {
 		msg += fmt.Sprintf("; did you mean %s?", near)
+	} else if name, ns := c.in.Cfg.Namespaces.Of(d.path); ns != nil && len(ns.States) > 0 && field != "priority" {
+		msg += fmt.Sprintf("; use one of them (the states of %s)", name)
 	} else {
 		msg += fmt.Sprintf("; use one of them, or list it in check.schemas.%s", d.kind)
 	}
@@ -441,10 +454,26 @@ func (c *checker) duplicate(col, lineCol, rule, what, val string) error {
 		locs = append(locs, l)
 	}
 	rows.Close()
+	// Ids are unique within a namespace: documents in two of them may
+	// share one. A uid is unique everywhere.
+	nsOf := func(p string) string {
+		if what == "uid" {
+			return ""
+		}
+		name, _ := c.in.Cfg.Namespaces.Of(p)
+		return name
+	}
+	perNS := map[string]int{}
+	for _, l := range locs {
+		perNS[nsOf(l.path)]++
+	}
 	for i, l := range locs {
+		if perNS[nsOf(l.path)] < 2 {
+			continue
+		}
 		var others []string
 		for j, o := range locs {
-			if j != i {
+			if j != i && nsOf(o.path) == nsOf(l.path) {
 				others = append(others, o.path)
 			}
 		}

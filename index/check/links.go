@@ -273,7 +273,11 @@ func (c *checker) graphRules(l *lnk) {
 	switch l.typ {
 	case "parent":
 		allowed, ok := c.in.Cfg.Check.Parents[src.kind]
-		if !ok || contains(allowed, l.dstKind) {
+		if !ok {
+			return
+		}
+		allowed = c.parentKinds(src.path, allowed)
+		if contains(allowed, l.dstKind) {
 			return
 		}
 		c.add(src.path, l.line, l.col, "parent-kind", l.raw+" "+l.dstKind, fmt.Sprintf("the parent of %s must be %s, but %s is %s; choose a parent of the right kind",
@@ -281,6 +285,43 @@ func (c *checker) graphRules(l *lnk) {
 	case "blocks", "blocked_by":
 		c.symmetry(l)
 	}
+}
+
+// parentKinds adapts the allowed parent kinds to the namespace's process:
+// a kind its work item types lack is skipped over, to that kind's own
+// parents (a Jira-style process has no feature, so a story's parent is an
+// epic).
+func (c *checker) parentKinds(path string, allowed []string) []string {
+	_, ns := c.in.Cfg.Namespaces.Of(path)
+	if ns == nil || len(ns.Types) == 0 {
+		return allowed
+	}
+	has := map[string]bool{}
+	for _, t := range ns.Types {
+		kind := strings.ToLower(t)
+		if k, ok := c.in.Cfg.Kinds[kind]; ok {
+			kind = k
+		}
+		has[kind] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	var add func(kinds []string, depth int)
+	add = func(kinds []string, depth int) {
+		for _, k := range kinds {
+			if seen[k] || depth > 8 {
+				continue
+			}
+			seen[k] = true
+			if has[k] {
+				out = append(out, k)
+				continue
+			}
+			add(c.in.Cfg.Check.Parents[k], depth+1)
+		}
+	}
+	add(allowed, 0)
+	return out
 }
 
 func contains(list []string, s string) bool {

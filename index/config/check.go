@@ -82,7 +82,7 @@ func DefaultCheck() Check {
 	return Check{
 		Rules: DefaultRules(),
 		Schemas: map[string]Schema{
-			"epic":    itemSchema("EPI"),
+			"epic":    itemSchema("EPIC?"),
 			"feature": itemSchema("FTR"),
 			"story":   itemSchema("USR"),
 			"task":    itemSchema("TSK"),
@@ -91,11 +91,13 @@ func DefaultCheck() Check {
 				States:    []string{"Proposed", "Accepted", "Rejected", "Deprecated", "Superseded"},
 				IDPattern: `^ADR-[0-9]{4,}$`},
 		},
+		// Kano's published rules: Epic > Feature > UserStory > Task or
+		// Bug; a bug may sit under a feature, a task under a task.
 		Parents: map[string][]string{
 			"feature": {"epic"},
 			"story":   {"feature"},
-			"task":    {"story"},
-			"bug":     {"story"},
+			"task":    {"story", "task"},
+			"bug":     {"story", "feature"},
 		},
 		Dates: []string{"created", "updated", "date", "due", "closed"},
 	}
@@ -201,7 +203,7 @@ check:
       required: [id, title, state]
       states: [Proposed, Planned, Ready, InProgress, Review, Done, Blocked, Dropped]
       priorities: [P0, P1, P2, P3, P4]
-      id_pattern: '^[A-Z][A-Z0-9]*-EPI-[0-9]{4,}$'
+      id_pattern: '^[A-Z][A-Z0-9]*-EPIC?-[0-9]{4,}$'
     feature: {<<: *item, id_pattern: '^[A-Z][A-Z0-9]*-FTR-[0-9]{4,}$'}
     story: {<<: *item, id_pattern: '^[A-Z][A-Z0-9]*-USR-[0-9]{4,}$'}
     task: {<<: *item, id_pattern: '^[A-Z][A-Z0-9]*-TSK-[0-9]{4,}$'}
@@ -210,12 +212,12 @@ check:
       required: [title, status]
       states: [Proposed, Accepted, Rejected, Deprecated, Superseded]
       id_pattern: '^ADR-[0-9]{4,}$'
-  # The kinds a parent may have, per kind.
+  # The kinds a parent may have, per kind (Kano's rules).
   parents:
     feature: [epic]
     story: [feature]
-    task: [story]
-    bug: [story]
+    task: [story, task]
+    bug: [story, feature]
   # Fields that must hold a date (YYYY-MM-DD) or an RFC 3339 date-time.
   dates: [created, updated, date, due, closed]
 `

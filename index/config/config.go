@@ -39,6 +39,8 @@ type Config struct {
 	Edges map[string]string `yaml:"edges" json:"edges"`
 	// Kinds maps a `type` value (matched without case) to a kind.
 	Kinds map[string]string `yaml:"kinds" json:"kinds"`
+	// Namespaces are folders that are id spaces of their own.
+	Namespaces Namespaces `yaml:"namespaces" json:"namespaces"`
 	// States says which states count as open and which as done.
 	States States `json:"states"`
 	// Context shapes context packs (graph/context).
@@ -134,6 +136,8 @@ func DefaultKinds() map[string]string {
 		"user_story": "story",
 		"story":      "story",
 		"task":       "task",
+		"subtask":    "task",
+		"sub-task":   "task",
 		"bug":        "bug",
 		"adr":        "adr",
 		"decision":   "adr",
@@ -149,6 +153,7 @@ func Default() *Config {
 		MaxFileSize: 5 * 1000 * 1000,
 		Edges:       DefaultEdges(),
 		Kinds:       DefaultKinds(),
+		Namespaces:  DefaultNamespaces(),
 		States:      DefaultStates(),
 		Context:     DefaultContext(),
 		Check:       DefaultCheck(),
@@ -178,6 +183,7 @@ type fileConfig struct {
 	MaxFileSize *Size             `yaml:"max_file_size"`
 	Edges       map[string]string `yaml:"edges"`
 	Kinds       map[string]string `yaml:"kinds"`
+	Namespaces  *[]Namespace      `yaml:"namespaces"`
 	States      *States           `yaml:"states"`
 	Context     yaml.Node         `yaml:"context"`
 	Check       yaml.Node         `yaml:"check"`
@@ -189,13 +195,52 @@ type fileConfig struct {
 func Load(root string) (*Config, error) {
 	path := filepath.Join(root, File)
 	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Default(), nil
-	}
-	if err != nil {
+	var cfg *Config
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		cfg = Default()
+	case err != nil:
 		return nil, fmt.Errorf("read config: %w", err)
+	default:
+		if cfg, err = Parse(File, data); err != nil {
+			return nil, err
+		}
 	}
-	return Parse(File, data)
+	// A Kano project's products are namespaces with no configuration; an
+	// entry of the file for the same folder wins.
+	kano, err := detectKano(root)
+	if err != nil {
+		return nil, err
+	}
+	var add Namespaces
+	for _, k := range kano {
+		if !cfg.Namespaces.has(k.Path) {
+			add = append(add, k)
+		}
+	}
+	if len(add) > 0 {
+		// Explicit folders before globs, so that a product's own entry
+		// decides where the default glob would also match.
+		var explicit, globs Namespaces
+		for _, n := range cfg.Namespaces {
+			if strings.ContainsAny(n.Path, "*?[") {
+				globs = append(globs, n)
+			} else {
+				explicit = append(explicit, n)
+			}
+		}
+		cfg.Namespaces = append(append(explicit, add...), globs...)
+	}
+	return cfg, nil
+}
+
+func (ns Namespaces) has(p string) bool {
+	for _, n := range ns {
+		if n.Path == p {
+			return true
+		}
+	}
+	return false
 }
 
 // Parse lays the YAML in data over the defaults. Unknown keys are errors, so
@@ -245,6 +290,9 @@ func Parse(name string, data []byte) (*Config, error) {
 			return nil, &Error{Path: name, Msg: fmt.Sprintf("kinds.%s is empty; name a kind such as task", typ)}
 		}
 		cfg.Kinds[strings.ToLower(typ)] = kind
+	}
+	if fc.Namespaces != nil {
+		cfg.Namespaces = Namespaces(*fc.Namespaces)
 	}
 	if fc.States != nil {
 		if err := cfg.States.merge(fc.States); err != nil {
@@ -313,9 +361,10 @@ func (c *Config) IndexHash() string {
 		MaxFileSize Size
 		Edges       [][2]string
 		Kinds       [][2]string
+		Namespaces  [][2]string `json:",omitempty"`
 	}
 	s := shape{Roots: c.Roots, Exclude: c.Exclude, MaxFileSize: c.MaxFileSize,
-		Edges: sortedPairs(c.Edges), Kinds: sortedPairs(c.Kinds)}
+		Edges: sortedPairs(c.Edges), Kinds: sortedPairs(c.Kinds), Namespaces: c.Namespaces.hash()}
 	b, _ := json.Marshal(s)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])

@@ -51,8 +51,21 @@ kinds:
   user_story: story
   story: story
   task: task
+  subtask: task
+  sub-task: task
   bug: bug
   adr: adr
   decision: adr
   index: index
+
+# Folders that are id spaces of their own: a product of a Kano backlog, a
+# service of a monorepo. Documents in two namespaces may share an id, and a
+# reference resolves inside its own namespace first, then in the whole
+# repository. A glob's wildcards name each namespace (NAMESPACE:ID on the
+# command line); write {path: FOLDER, name: NAME, states: [...]} to name one
+# or give its work items states of their own. The products of a Kano project
+# (.kano/backlog_config.toml) are added by themselves, with the states of
+# their process profiles.
+namespaces:
+  - _kano/backlog/products/*
 `
