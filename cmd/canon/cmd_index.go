@@ -74,7 +74,7 @@ func initCommand(e *env) *cli.Command {
 				states := "Kano's default states"
 				switch {
 				case n.Unchecked:
-					states = "states not checked: " + n.Note
+					states = n.Note
 				case len(n.States) > 0:
 					states = strings.Join(n.States, ", ")
 				}

@@ -88,7 +88,7 @@ func DefaultCheck() Check {
 			"task":    itemSchema("TSK"),
 			"bug":     itemSchema("BUG"),
 			"adr": {Required: []string{"title", "status"},
-				States:    []string{"Proposed", "Accepted", "Rejected", "Deprecated", "Superseded"},
+				States:    []string{"Draft", "Proposed", "Accepted", "Rejected", "Deprecated", "Superseded"},
 				IDPattern: `^ADR-[0-9]{4,}$`},
 		},
 		// Kano's published rules: Epic > Feature > UserStory > Task or
@@ -210,7 +210,7 @@ check:
     bug: {<<: *item, id_pattern: '^[A-Z][A-Z0-9]*-BUG-[0-9]{4,}$'}
     adr:
       required: [title, status]
-      states: [Proposed, Accepted, Rejected, Deprecated, Superseded]
+      states: [Draft, Proposed, Accepted, Rejected, Deprecated, Superseded]
       id_pattern: '^ADR-[0-9]{4,}$'
   # The kinds a parent may have, per kind (Kano's rules).
   parents:
