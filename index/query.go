@@ -456,6 +456,22 @@ type Problem struct {
 	// its line or message moved (canon check's new-only mode).
 	Target string `json:"-"`
 	Doc    string `json:"-"`
+	// Fix, when set, is the edit that resolves the problem: mechanical and
+	// with exactly one answer (canon check --fix).
+	Fix *Fix `json:"fix,omitempty"`
+}
+
+// Fix is a minimal edit of one file: on Line, the first Old at or after
+// column Col becomes New; or Item is appended to the frontmatter list
+// Field (dotted for nesting, e.g. links.blocked_by).
+type Fix struct {
+	Path  string `json:"path"`
+	Line  int    `json:"line,omitempty"`
+	Col   int    `json:"col,omitempty"`
+	Old   string `json:"old,omitempty"`
+	New   string `json:"new,omitempty"`
+	Field string `json:"field,omitempty"`
+	Item  string `json:"item,omitempty"`
 }
 
 // DocView is everything the index knows of one document.

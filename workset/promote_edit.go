@@ -288,13 +288,14 @@ func SetUpdated(content []byte, now time.Time) (out []byte, changed bool, err er
 	return l.bytes(), true, nil
 }
 
-// AppendToList adds item to the list in the top-level frontmatter field
-// (decisions:, related_items:) with a one-line edit: inside the brackets
-// of a flow list (`[a, b]` → `[a, b, item]`), as one more `- item` line of
-// a block list, `field: [item]` for an empty or null field, `[old, item]`
-// for a single scalar; a new `field: [item]` line after the last field
-// when there is none. An item already listed (without case) changes
-// nothing.
+// AppendToList adds item to the list in the frontmatter field
+// (decisions:, related_items:, or a nested one such as links.blocked_by)
+// with a one-line edit: inside the brackets of a flow list (`[a, b]` →
+// `[a, b, item]`), as one more `- item` line of a block list, `field:
+// [item]` for an empty or null field, `[old, item]` for a single scalar; a
+// new top-level `field: [item]` line after the last field when there is
+// none (a nested field must exist: where a new one goes would be a guess).
+// An item already listed (without case) changes nothing.
 func AppendToList(content []byte, field, item string) (out []byte, changed bool, err error) {
 	d := parse(content)
 	l := splitLines(content)
@@ -303,7 +304,15 @@ func AppendToList(content []byte, field, item string) (out []byte, changed bool,
 		return content, false, err
 	}
 	toml := d.Format == "toml"
+	key := field
 	f := d.Frontmatter.Field(field)
+	if parent, leaf, nested := strings.Cut(field, "."); nested {
+		key = leaf
+		f = d.Frontmatter.Get(parent).Field(leaf)
+		if f == nil || toml {
+			return content, false, fmt.Errorf("it has no %s field to add to", field)
+		}
+	}
 	if f == nil {
 		line := fieldIndent(d, l) + field + ": [" + item + "]"
 		if toml {
@@ -327,7 +336,7 @@ func AppendToList(content []byte, field, item string) (out []byte, changed bool,
 	if i < 1 || i >= closing {
 		return content, false, fmt.Errorf("its %s field could not be located", field)
 	}
-	m := keyLineRE(d.Format, field).FindStringSubmatch(l.text[i])
+	m := keyLineRE(d.Format, key).FindStringSubmatch(l.text[i])
 	if m == nil {
 		return content, false, fmt.Errorf("its %s field is not on a line of its own", field)
 	}

@@ -152,6 +152,43 @@ func TestAppendToList(t *testing.T) {
 	}
 }
 
+// A nested field (links.blocked_by) is edited where it is; one that is not
+// there is not created, since where it belongs would be a guess.
+func TestAppendToListNested(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{name: "block mapping, empty flow list",
+			in:   j("---", "id: B-1", "links:", "  relates: []", "  blocked_by: []", "  blocks: [C-1]", "---"),
+			want: j("---", "id: B-1", "links:", "  relates: []", "  blocked_by: [A-1]", "  blocks: [C-1]", "---")},
+		{name: "block mapping, block list",
+			in:   j("---", "links:", "  blocked_by:", "    - X-1", "  blocks: []", "---"),
+			want: j("---", "links:", "  blocked_by:", "    - X-1", "    - A-1", "  blocks: []", "---")},
+		{name: "null nested field",
+			in:   j("---", "links:", "  blocked_by:", "  blocks: []", "---"),
+			want: j("---", "links:", "  blocked_by: [A-1]", "  blocks: []", "---")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, err := AppendToList([]byte(tc.in), "links.blocked_by", "A-1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", out, tc.want)
+			}
+		})
+	}
+	for _, in := range []string{
+		j("---", "links:", "  relates: []", "---"),
+		j("---", "id: B-1", "---"),
+		j("---", "links: {blocked_by: [X-1]}", "---"),
+	} {
+		if out, _, err := AppendToList([]byte(in), "links.blocked_by", "A-1"); err == nil && string(out) != in {
+			t.Errorf("%q became %q; an absent or inline nested field is left alone", in, out)
+		}
+	}
+}
+
 func TestAppendToSection(t *testing.T) {
 	const entry = "2025-03-01 12:30 [agent=codex] the retries never reset"
 	const text = "the retries never reset"

@@ -162,13 +162,6 @@ type neighborsJSON struct {
 	FanoutCapped int             `json:"fanout_capped"`
 }
 
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
 func describeRef(r index.DocRef) string {
 	tag := r.Kind
 	if r.State != "" {

@@ -179,6 +179,12 @@ func (c *checker) add(path string, line, col int, rule, target, msg string) {
 	c.findings = append(c.findings, Finding{Path: path, Line: line, Col: col, Rule: rule, Message: msg, Target: target})
 }
 
+// addFix records a finding with the edit that resolves it.
+func (c *checker) addFix(path string, line, col int, rule, target, msg string, fix *index.Fix) {
+	c.add(path, line, col, rule, target, msg)
+	c.findings[len(c.findings)-1].Fix = fix
+}
+
 var lineNumber = regexp.MustCompile(`\bline \d+`)
 
 // storedTarget is the target of a problem the parser stored: its message,
@@ -511,10 +517,12 @@ func (c *checker) finish() ([]Finding, error) {
 			}
 			byPath[f.Path] = ds
 		}
-		if markdown.Covers(ds, f.Rule, f.Line) || seen[f] {
+		same := f
+		same.Fix = nil // a repeat is the same finding, whatever its fix pointer
+		if markdown.Covers(ds, f.Rule, f.Line) || seen[same] {
 			continue
 		}
-		seen[f] = true
+		seen[same] = true
 		out = append(out, f)
 	}
 	if err := c.docKeys(out, keys); err != nil {

@@ -2,6 +2,7 @@ package check
 
 import (
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -144,15 +145,20 @@ func (c *checker) gitFiles(ls []*lnk) error {
 			continue
 		}
 		msg := fmt.Sprintf("link target %s does not exist in git's tree", l.raw)
+		var fix *index.Fix
 		switch {
 		case folded[t] != "":
-			msg += fmt.Sprintf("; did you mean %s? (git's case is what GitHub serves)", relTo(l.src.path, folded[t]))
+			want := relTo(l.src.path, folded[t])
+			msg += fmt.Sprintf("; did you mean %s? (git's case is what GitHub serves)", want)
+			if l.form != index.FormRef && !strings.HasPrefix(l.raw, "/") {
+				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: want}
+			}
 		case c.in.Tree.OnDisk(t):
 			msg += "; the file is not tracked: git add it, or fix the link"
 		default:
 			msg += "; fix the path"
 		}
-		c.add(l.src.path, l.line, l.col, "broken-link", l.raw, msg)
+		c.addFix(l.src.path, l.line, l.col, "broken-link", l.raw, msg, fix)
 	}
 	return nil
 }
@@ -217,17 +223,21 @@ func (c *checker) anchors(ls []*lnk) error {
 			where = l.dstPath
 		}
 		msg := fmt.Sprintf("%s has no heading #%s", where, a)
+		var fix *index.Fix
 		if s := markdown.Slug(a); s != want || set[strings.ToLower(want)] {
 			if set[strings.ToLower(want)] {
 				s = strings.ToLower(want)
 			}
 			if set[s] {
 				msg += fmt.Sprintf("; did you mean #%s?", s)
+				if l.form == index.FormMD || l.form == index.FormImage {
+					fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: "#" + a, New: "#" + s}
+				}
 			}
 		} else if len(set) > 0 {
 			msg += "; its headings are " + listSlugs(set)
 		}
-		c.add(l.src.path, l.line, l.col, "broken-anchor", l.raw+"#"+l.anchor, msg)
+		c.addFix(l.src.path, l.line, l.col, "broken-anchor", l.raw+"#"+l.anchor, msg, fix)
 	}
 	return nil
 }
@@ -338,9 +348,66 @@ func contains(list []string, s string) bool {
 func (c *checker) symmetry(l *lnk) {
 	inverse := map[string]string{"blocks": "blocked_by", "blocked_by": "blocks"}[l.typ]
 	if !c.hasEdge(l.dst, l.src.id, inverse) {
-		c.add(l.src.path, l.line, l.col, "asymmetric-block", l.typ+" "+l.raw, fmt.Sprintf("%s %s %s, but %s does not list %s in %s; add it there",
-			l.src.displayID, strings.ReplaceAll(l.typ, "_", " "), l.dstID, l.dstID, l.src.displayID, inverse))
+		c.addFix(l.src.path, l.line, l.col, "asymmetric-block", l.typ+" "+l.raw, fmt.Sprintf("%s %s %s, but %s does not list %s in %s; add it there",
+			l.src.displayID, strings.ReplaceAll(l.typ, "_", " "), l.dstID, l.dstID, l.src.displayID, inverse), c.reverseEdge(l, inverse))
 	}
+}
+
+// reverseEdge is the fix of an asymmetric block: the source's id appended
+// to the target's list of the inverse type, in the field the target
+// already uses for it (or a new top-level one when it has none and no
+// links: mapping, where the right place would be a guess).
+func (c *checker) reverseEdge(l *lnk, inverse string) *index.Fix {
+	if l.src.ident == "" || l.dstPath == "" {
+		return nil
+	}
+	var fm string
+	if err := c.q.QueryRowContext(c.ctx, `SELECT fm FROM docs WHERE id = ?`, l.dst).Scan(&fm); err != nil {
+		return nil
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal([]byte(fm), &top) != nil {
+		return nil
+	}
+	var fields []string // the configured fields of the inverse type, nested ones first
+	for f, typ := range c.in.Cfg.Edges {
+		if typ == inverse {
+			fields = append(fields, f)
+		}
+	}
+	sort.Slice(fields, func(i, j int) bool {
+		if a, b := strings.Count(fields[i], "."), strings.Count(fields[j], "."); a != b {
+			return a > b
+		}
+		return fields[i] < fields[j]
+	})
+	for _, f := range fields {
+		parent, leaf, nested := strings.Cut(f, ".")
+		if !nested {
+			if _, ok := top[f]; ok {
+				return &index.Fix{Path: l.dstPath, Field: f, Item: l.src.ident}
+			}
+			continue
+		}
+		var sub map[string]json.RawMessage
+		if json.Unmarshal(top[parent], &sub) == nil {
+			if _, ok := sub[leaf]; ok {
+				return &index.Fix{Path: l.dstPath, Field: f, Item: l.src.ident}
+			}
+		}
+	}
+	for _, f := range fields {
+		parent, _, nested := strings.Cut(f, ".")
+		if nested {
+			if _, ok := top[parent]; ok {
+				return nil // a links: mapping without the field: where it goes is a guess
+			}
+		}
+	}
+	if _, ok := c.in.Cfg.Edges[inverse]; ok {
+		return &index.Fix{Path: l.dstPath, Field: inverse, Item: l.src.ident}
+	}
+	return nil
 }
 
 // hasEdge reports a resolved edge src -type-> dst: from a set of every

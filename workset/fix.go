@@ -1,0 +1,145 @@
+package workset
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/canon-md/canon/index"
+)
+
+// FixPlan is what canon check --fix changes: the mechanical fixes of the
+// findings that carry one (index.Fix), made with the line edits promote
+// uses, each file read once and written once.
+type FixPlan struct {
+	Files   []*FileChange   `json:"files"`
+	Fixed   []index.Problem `json:"fixed"`
+	Skipped []SkippedFix    `json:"skipped,omitempty"`
+
+	root  string
+	scope *index.Scope
+}
+
+// SkippedFix is a fix that could not be made as planned, and why: the file
+// changed since it was checked, or the edit would not be minimal.
+type SkippedFix struct {
+	Finding index.Problem `json:"finding"`
+	Why     string        `json:"why"`
+}
+
+// PlanFixes works out the edits that fix the findings that carry a fix,
+// without writing. A file whose fixes cannot all be made is edited only as
+// far as they can; each one left out says why.
+func PlanFixes(root string, scope *index.Scope, findings []index.Problem) (*FixPlan, error) {
+	p := &FixPlan{root: root, scope: scope}
+	byPath := map[string][]index.Problem{}
+	var paths []string
+	for _, f := range findings {
+		if f.Fix == nil {
+			continue
+		}
+		if _, ok := byPath[f.Fix.Path]; !ok {
+			paths = append(paths, f.Fix.Path)
+		}
+		byPath[f.Fix.Path] = append(byPath[f.Fix.Path], f)
+	}
+	sort.Strings(paths)
+	for _, rel := range paths {
+		abs, err := safePath(root, rel, scope, true)
+		if err != nil {
+			for _, f := range byPath[rel] {
+				p.Skipped = append(p.Skipped, SkippedFix{f, err.Error()})
+			}
+			continue
+		}
+		before, err := os.ReadFile(abs)
+		if err != nil {
+			return nil, err
+		}
+		after, fixed, skipped := applyFixes(before, byPath[rel])
+		p.Fixed = append(p.Fixed, fixed...)
+		p.Skipped = append(p.Skipped, skipped...)
+		if string(after) != string(before) {
+			p.Files = append(p.Files, &FileChange{Path: rel, Findings: len(fixed), Before: before, After: after})
+		}
+	}
+	return p, nil
+}
+
+// applyFixes makes one file's fixes: replacements on a line first, from
+// the last position up so that earlier ones keep their columns, then the
+// list appends.
+func applyFixes(content []byte, fs []index.Problem) ([]byte, []index.Problem, []SkippedFix) {
+	var fixed []index.Problem
+	var skipped []SkippedFix
+	var lineFixes, listFixes []index.Problem
+	for _, f := range fs {
+		if f.Fix.Field != "" {
+			listFixes = append(listFixes, f)
+		} else {
+			lineFixes = append(lineFixes, f)
+		}
+	}
+	sort.SliceStable(lineFixes, func(i, j int) bool {
+		a, b := lineFixes[i].Fix, lineFixes[j].Fix
+		if a.Line != b.Line {
+			return a.Line > b.Line
+		}
+		return a.Col > b.Col
+	})
+	l := splitLines(content)
+	for _, f := range lineFixes {
+		if err := replaceAt(l, f.Fix); err != nil {
+			skipped = append(skipped, SkippedFix{f, err.Error()})
+			continue
+		}
+		fixed = append(fixed, f)
+	}
+	out := l.bytes()
+	for _, f := range listFixes {
+		next, _, err := AppendToList(out, f.Fix.Field, f.Fix.Item)
+		if err != nil {
+			skipped = append(skipped, SkippedFix{f, err.Error()})
+			continue
+		}
+		out = next
+		fixed = append(fixed, f)
+	}
+	return out, fixed, skipped
+}
+
+// replaceAt replaces the first fix.Old at or after the fix's column on its
+// line (columns count code points) with fix.New.
+func replaceAt(l *lines, fix *index.Fix) error {
+	i := fix.Line - 1
+	if i < 0 || i >= len(l.text) || fix.Old == "" {
+		return fmt.Errorf("line %d is not in the file any more", fix.Line)
+	}
+	text := l.text[i]
+	at := 0
+	for col := 1; col < fix.Col && at < len(text); col++ {
+		_, size := utf8.DecodeRuneInString(text[at:])
+		at += size
+	}
+	k := strings.Index(text[at:], fix.Old)
+	if k < 0 {
+		return fmt.Errorf("line %d no longer holds %s", fix.Line, fix.Old)
+	}
+	at += k
+	l.text[i] = text[:at] + fix.New + text[at+len(fix.Old):]
+	return nil
+}
+
+// Diff is the unified diff of the plan's edits, as promote prints one.
+func (p *FixPlan) Diff() string {
+	return (&PromotePlan{Files: p.Files}).Diff()
+}
+
+// Write makes the edits with promote's checks (each file still inside the
+// repository and still holding what was read) and atomic writes; it
+// returns the paths written.
+func (p *FixPlan) Write() ([]string, error) {
+	return (&PromotePlan{Files: p.Files, root: p.root, scope: p.scope}).Write()
+}
