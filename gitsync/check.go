@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"strings"
 
 	"github.com/canon-md/canon/index"
@@ -34,57 +35,86 @@ type side struct {
 	tree  *GitTree
 }
 
+// StagedAhead is the staged set asked of git before canon opens its index,
+// with a git cat-file --batch started beside it: both run while the
+// session opens, and the diff is most of a pre-commit check's time.
+type StagedAhead struct {
+	cat     *CatFile
+	done    chan struct{}
+	changes []StagedChange
+	err     error
+	close   sync.Once
+}
+
+// AskStaged starts git diff --cached (and git cat-file) in the repository
+// that holds dir; CheckStaged takes the answer. nil when dir is in no
+// repository (the session's open says why).
+func AskStaged(ctx context.Context, dir string) *StagedAhead {
+	repo, err := Discover(dir)
+	if err != nil {
+		return nil
+	}
+	return repo.askStaged(ctx)
+}
+
+func (r *Repo) askStaged(ctx context.Context) *StagedAhead {
+	a := &StagedAhead{done: make(chan struct{})}
+	if cat, err := r.StartCatFile(ctx); err == nil {
+		a.cat = cat // else each lookup starts git on its own
+	}
+	go func() {
+		defer close(a.done)
+		a.changes, a.err = r.Staged(ctx)
+	}()
+	return a
+}
+
+// Close ends what AskStaged started (again: a no-op).
+func (a *StagedAhead) Close() {
+	if a != nil {
+		<-a.done
+		a.close.Do(func() { a.cat.Close() })
+	}
+}
+
 // CheckStaged validates what the next commit records: the staged blobs,
 // against the repository as it will be after the commit — the index with
 // the staged additions, modifications and deletions laid over it, never
 // written. Documents whose links a staged deletion or rename breaks are
 // checked too. With newOnly (the pre-commit hook), it reports only the
-// problems the commit introduces: the same documents are checked with the
-// staged paths as HEAD has them, and what both states have is counted in
-// Old instead (check.Introduced).
-func (s *Session) CheckStaged(ctx context.Context, newOnly bool) (*CheckResult, error) {
-	// git cat-file starts beside git diff: the blobs to read and the
-	// paths to look up are known only once the diff is in.
-	cat, err := s.Repo.StartCatFile(ctx)
-	if err != nil {
-		cat = nil // each lookup then starts git on its own
+// problems the commit introduces: when the commit's state has any, the same
+// documents are checked with the staged paths as HEAD has them, and what
+// both states have is counted in Old instead (check.Introduced). ahead is
+// the diff AskStaged started (nil: ask now).
+func (s *Session) CheckStaged(ctx context.Context, newOnly bool, ahead *StagedAhead) (*CheckResult, error) {
+	if ahead == nil {
+		ahead = s.Repo.askStaged(ctx)
 	}
-	defer cat.Close()
-	staged, err := s.Repo.Staged(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("read the staged changes: %w", err)
+	defer ahead.Close()
+	<-ahead.done
+	if ahead.err != nil {
+		return nil, fmt.Errorf("read the staged changes: %w", ahead.err)
 	}
+	staged, cat := ahead.changes, ahead.cat
 	after := index.NewBatch(s.Cfg)
-	before := index.NewBatch(s.Cfg)
 	stagedSet := make(map[string]bool, len(staged))
+	var docs []StagedChange
 	for _, c := range staged {
 		stagedSet[c.Path] = c.OID != ""
-	}
-	for _, c := range staged {
-		if !s.Scope.IsDocumentPath(c.Path) {
-			continue
+		if s.Scope.IsDocumentPath(c.Path) {
+			docs = append(docs, c)
 		}
+	}
+	for _, c := range docs {
 		if c.OID == "" {
 			after.Deletes = append(after.Deletes, c.Path)
-		} else {
-			content, err := s.Repo.readStaged(ctx, cat, c.Path, c.OID)
-			if err != nil {
-				return nil, fmt.Errorf("read staged %s: %w", c.Path, err)
-			}
-			after.Upserts = append(after.Upserts, s.Loader.FromContent(index.FileInfo{Path: c.Path}, content))
-		}
-		if !newOnly {
 			continue
 		}
-		if c.From == "" {
-			before.Deletes = append(before.Deletes, c.Path)
-			continue
-		}
-		content, err := s.Repo.readBlob(ctx, cat, c.From)
+		content, err := s.Repo.readStaged(ctx, cat, c.Path, c.OID)
 		if err != nil {
-			return nil, fmt.Errorf("read %s as HEAD has it: %w", c.Path, err)
+			return nil, fmt.Errorf("read staged %s: %w", c.Path, err)
 		}
-		before.Upserts = append(before.Upserts, s.Loader.FromContent(index.FileInfo{Path: c.Path}, content))
+		after.Upserts = append(after.Upserts, s.Loader.FromContent(index.FileInfo{Path: c.Path}, content))
 	}
 	if after.Empty() {
 		return &CheckResult{NewOnly: newOnly}, nil
@@ -93,7 +123,24 @@ func (s *Session) CheckStaged(ctx context.Context, newOnly bool) (*CheckResult, 
 	if !newOnly {
 		return s.checkChange(ctx, afterSide, nil)
 	}
-	return s.checkChange(ctx, afterSide, &side{before, &GitTree{Repo: s.Repo, Rev: "HEAD", Cat: cat, NoSuggest: true}})
+	// The state before the commit, read only when the commit's has
+	// findings: with none there is nothing to tell old from new.
+	before := func() (*side, error) {
+		b := index.NewBatch(s.Cfg)
+		for _, c := range docs {
+			if c.From == "" {
+				b.Deletes = append(b.Deletes, c.Path)
+				continue
+			}
+			content, err := s.Repo.readBlob(ctx, cat, c.From)
+			if err != nil {
+				return nil, fmt.Errorf("read %s as HEAD has it: %w", c.Path, err)
+			}
+			b.Upserts = append(b.Upserts, s.Loader.FromContent(index.FileInfo{Path: c.Path}, content))
+		}
+		return &side{b, &GitTree{Repo: s.Repo, Rev: "HEAD", Cat: cat, NoSuggest: true}}, nil
+	}
+	return s.checkChangeLazy(ctx, afterSide, before)
 }
 
 // CheckNewFrom validates the documents that differ between the merge base
@@ -191,6 +238,17 @@ func (s *Session) CheckPaths(ctx context.Context, paths []string) (*CheckResult,
 // The old state checks every document the new one does, so that a problem
 // a document had all along is never taken for a new one.
 func (s *Session) checkChange(ctx context.Context, after side, before *side, extra ...string) (*CheckResult, error) {
+	var beforeFn func() (*side, error)
+	if before != nil {
+		beforeFn = func() (*side, error) { return before, nil }
+	}
+	return s.checkChangeLazy(ctx, after, beforeFn, extra...)
+}
+
+// checkChangeLazy is checkChange with the old state made on demand: when
+// the new state's run finds nothing and has a batch to go first, the old
+// one is never needed.
+func (s *Session) checkChangeLazy(ctx context.Context, after side, beforeFn func() (*side, error), extra ...string) (*CheckResult, error) {
 	if _, err := s.CatchUp(ctx); err != nil {
 		return nil, err
 	}
@@ -199,6 +257,15 @@ func (s *Session) checkChange(ctx context.Context, after side, before *side, ext
 		return nil, err
 	}
 	defer unlock()
+	// The old state is needed up front only when the new one has no batch
+	// (--new-from: the old state's preview says which keys moved).
+	var before *side
+	if beforeFn != nil && after.batch == nil {
+		var err error
+		if before, err = beforeFn(); err != nil {
+			return nil, err
+		}
+	}
 	changed := map[string]bool{}
 	for _, p := range extra {
 		changed[p] = true
@@ -229,8 +296,32 @@ func (s *Session) checkChange(ctx context.Context, after side, before *side, ext
 	if err != nil {
 		return nil, err
 	}
-	if second == nil {
+	if beforeFn == nil {
 		return r1, nil
+	}
+	if second == nil {
+		// The new state went first: its findings decide whether the old
+		// one is needed at all.
+		if len(r1.Findings) == 0 {
+			r1.NewOnly = true
+			return r1, nil
+		}
+		if second, err = beforeFn(); err != nil {
+			return nil, err
+		}
+		for _, l := range second.batch.Upserts {
+			if !changed[l.Path] {
+				changed[l.Path] = true
+				full = append(full, l.Path)
+			}
+		}
+		for _, p := range second.batch.Deletes {
+			if !changed[p] {
+				changed[p] = true
+				full = append(full, p)
+			}
+		}
+		sort.Strings(full)
 	}
 	r2, _, err := s.checkSide(ctx, second, full, links)
 	if err != nil {

@@ -50,6 +50,13 @@ func checkCommand(e *env) *cli.Command {
 			if fix && format != "text" && format != "json" {
 				return fail(2, "--fix prints text or JSON; leave out --format %s", format)
 			}
+			all := c.Bool("all") || (fix && c.NArg() == 0 && newFrom == "")
+			var ahead *gitsync.StagedAhead
+			if !all && newFrom == "" && c.NArg() == 0 {
+				// What is staged: git's diff runs while the index opens.
+				ahead = gitsync.AskStaged(c.Context, e.dir)
+				defer ahead.Close()
+			}
 			s, err := e.openNoSync("canon check")
 			if err != nil {
 				return err
@@ -58,14 +65,13 @@ func checkCommand(e *env) *cli.Command {
 			if err := e.catchUp(c, s); err != nil {
 				return err
 			}
-			all := c.Bool("all") || (fix && c.NArg() == 0 && newFrom == "")
-			res, err := e.runCheck(c, s, all, newFrom)
+			res, err := e.runCheck(c, s, all, newFrom, ahead)
 			if err != nil {
 				return err
 			}
 			if fix {
 				return e.fixFindings(c, s, res, format == "json", func() (*gitsync.CheckResult, error) {
-					return e.runCheck(c, s, all, newFrom)
+					return e.runCheck(c, s, all, newFrom, nil)
 				})
 			}
 			if err := writeFindings(e, format, res, s.Cfg.Check.Rules); err != nil {
@@ -81,7 +87,7 @@ func checkCommand(e *env) *cli.Command {
 
 // runCheck runs the check the arguments ask for: every document (all),
 // what a branch changed (newFrom), the named files, or what is staged.
-func (e *env) runCheck(c *cli.Context, s *gitsync.Session, all bool, newFrom string) (*gitsync.CheckResult, error) {
+func (e *env) runCheck(c *cli.Context, s *gitsync.Session, all bool, newFrom string, ahead *gitsync.StagedAhead) (*gitsync.CheckResult, error) {
 	var res *gitsync.CheckResult
 	var err error
 	switch {
@@ -110,7 +116,7 @@ func (e *env) runCheck(c *cli.Context, s *gitsync.Session, all bool, newFrom str
 		}
 		res, err = s.CheckPaths(c.Context, paths)
 	default:
-		res, err = s.CheckStaged(c.Context, true)
+		res, err = s.CheckStaged(c.Context, true, ahead)
 	}
 	return res, err
 }

@@ -327,6 +327,9 @@ func preCommit(c *cli.Context, e *env) error {
 	if os.Getenv("CANON_SKIP") == "1" {
 		return nil
 	}
+	// git's diff of the staged set runs while the index opens.
+	ahead := gitsync.AskStaged(c.Context, e.dir)
+	defer ahead.Close()
 	s, err := e.openNoSync("canon hook pre-commit")
 	if err != nil {
 		hooks.Report(e.stderr, "pre-commit", explainErr(err))
@@ -337,7 +340,7 @@ func preCommit(c *cli.Context, e *env) error {
 		hooks.Report(e.stderr, "pre-commit", explainErr(err))
 		return nil
 	}
-	res, err := s.CheckStaged(c.Context, true)
+	res, err := s.CheckStaged(c.Context, true, ahead)
 	if err != nil {
 		hooks.Report(e.stderr, "pre-commit", explainErr(err))
 		return nil
