@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"sync"
 	"strings"
+	"sync"
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -301,4 +302,32 @@ func (r *Repo) ObjectFormat() string {
 		}
 	}
 	return "sha1"
+}
+
+// CommitPaths lists, sorted and without repeats, the files changed by the
+// last commits (at most limit) whose message names id: the paths a task's
+// work touched, for scope conditions when the task declares none.
+func (r *Repo) CommitPaths(ctx context.Context, id string, limit int) ([]string, error) {
+	if strings.TrimSpace(id) == "" {
+		return nil, nil
+	}
+	out, err := r.Git(ctx, "log", "--format=", "--name-only", "-z", "--no-renames", "--fixed-strings", "-i",
+		"--grep="+id, fmt.Sprintf("--max-count=%d", limit), "HEAD", "--")
+	if err != nil {
+		if head, _, herr := r.Head(); herr == nil && head == "" {
+			return nil, nil // no commit yet
+		}
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var paths []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		p = strings.TrimSpace(p)
+		if p != "" && !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
 }

@@ -64,6 +64,11 @@ type Pack struct {
 	Sections      []string     `json:"sections,omitempty"`
 	Entries       []Entry      `json:"entries"`
 	Omitted       []Omitted    `json:"omitted"`
+	// A scoped pack (canon context --for): the task it is for, how each
+	// scope used its share, and what did not fit whole (named, not quoted).
+	For    string              `json:"for,omitempty"`
+	Scopes map[string]ScopeUse `json:"scopes,omitempty"`
+	Listed []Listed            `json:"listed,omitempty"`
 }
 
 // PackSettings are the bounds a pack was built with.
@@ -81,6 +86,7 @@ type Entry struct {
 	Rank int `json:"rank"`
 	index.DocRef
 	Section  string    `json:"section,omitempty"` // a template's output section
+	Scope    string    `json:"scope,omitempty"`   // in a scoped pack: task, group, global or path
 	Score    float64   `json:"score"`
 	Why      Why       `json:"why"`
 	Excerpts []Excerpt `json:"excerpts"`
@@ -96,11 +102,16 @@ type Entry struct {
 // Why says why an entry is in a pack: it is a seed (given, found by the
 // search, or a template's anchor), or a neighbour reached by an edge.
 type Why struct {
-	Reason  string   `json:"reason"`           // seed or neighbour
-	Source  string   `json:"source,omitempty"` // seed: given, search or anchor
-	Matched []string `json:"matched,omitempty"`
-	BM25    *float64 `json:"bm25,omitempty"` // the best matching section's bm25 (lower is better)
-	Depth   int      `json:"depth"`
+	Reason string `json:"reason"`           // seed, neighbour or scope
+	Source string `json:"source,omitempty"` // seed: given, search or anchor
+	Scope  string `json:"scope,omitempty"`  // scope: the scope that brought it
+	// Scope group: the group it belongs to, and the groups from the task's
+	// own to that one along depends_on.
+	Group     string   `json:"group,omitempty"`
+	GroupPath []string `json:"group_path,omitempty"`
+	Matched   []string `json:"matched,omitempty"`
+	BM25      *float64 `json:"bm25,omitempty"` // the best matching section's bm25 (lower is better)
+	Depth     int      `json:"depth"`
 	// A neighbour's edge: Direction out means From → this entry.
 	Edge      string    `json:"edge,omitempty"`
 	Direction Direction `json:"direction,omitempty"`

@@ -32,6 +32,31 @@ func renderHead(e *Entry, sectioned bool) string {
 
 // String says why in one line.
 func (w Why) String() string {
+	if w.Reason == ReasonScope {
+		s := w.Scope + " knowledge"
+		switch w.Scope {
+		case "group":
+			s = "knowledge of group " + w.Group
+			if len(w.GroupPath) > 1 {
+				s += " (" + strings.Join(w.GroupPath, " --depends_on--> ") + ")"
+			} else {
+				s += " (the task's group)"
+			}
+		case "task":
+			s = "task knowledge linked with this task"
+		}
+		if w.Edge != "" {
+			if w.Direction == In {
+				s += fmt.Sprintf("; this --%s--> %s", w.Edge, w.FromID)
+			} else {
+				s += fmt.Sprintf("; %s --%s--> this", w.FromID, w.Edge)
+			}
+		}
+		if len(w.Matched) > 0 {
+			s += "; conditions matched: " + strings.Join(w.Matched, ", ")
+		}
+		return s
+	}
 	if w.Reason == ReasonNeighbour {
 		if w.Direction == In {
 			return fmt.Sprintf("this --%s--> %s (depth %d)", w.Edge, w.FromID, w.Depth)
@@ -98,6 +123,12 @@ func (p *Pack) WriteMarkdown(w io.Writer) error {
 		b.WriteString(renderHead(e, sectioned))
 		for j := range e.Excerpts {
 			b.WriteString(renderExcerpt(&e.Excerpts[j], sectioned))
+		}
+	}
+	if len(p.Listed) > 0 {
+		b.WriteString(listedHeading)
+		for i := range p.Listed {
+			b.WriteString(renderListed(&p.Listed[i]))
 		}
 	}
 	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")

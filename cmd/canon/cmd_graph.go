@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -460,6 +461,7 @@ func contextCommand(e *env) *cli.Command {
 		ArgsUsage: "[QUERY]",
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "seed", Usage: "start from document `ID` too (repeatable)"},
+			&cli.StringFlag{Name: "for", Usage: "the pack for `TASK`: it and its neighbourhood plus the knowledge in its scope (global, its groups, task, path), the budget split per scope (context.scopes)"},
 			&cli.IntFlag{Name: "budget", Usage: "size of the pack in estimated `TOKENS`, ceil(characters/4) (0: no limit)", DefaultText: "context.budget, 4000"},
 			&cli.StringFlag{Name: "format", Value: "md", Usage: "`md` (Markdown for a prompt) or json (see docs/context-pack.md)"},
 			jsonFlag,
@@ -467,6 +469,12 @@ func contextCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			q := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
 			seeds := c.StringSlice("seed")
+			if task := c.String("for"); task != "" {
+				if q != "" || len(seeds) > 0 {
+					return fail(2, "--for builds the pack of one task; give it without a query and without --seed")
+				}
+				return scopedContext(c, e, task)
+			}
 			if q == "" && len(seeds) == 0 {
 				return fail(2, "context needs a query or --seed ID; for example canon context \"webhook retries\" --seed KB-TSK-0007")
 			}
@@ -500,6 +508,39 @@ func contextCommand(e *env) *cli.Command {
 			return p.WriteMarkdown(e.stdout)
 		},
 	}
+}
+
+// scopedContext is canon context --for TASK.
+func scopedContext(c *cli.Context, e *env, task string) error {
+	asJSON, err := jsonFormat(c)
+	if err != nil {
+		return err
+	}
+	s, err := e.open(c, "canon context")
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	opt, err := packOptions(c, s)
+	if err != nil {
+		return err
+	}
+	if rel, ok := relToRepo(s.Repo.Root, task); ok {
+		task = rel
+	}
+	p, err := graph.New(s.Store).ScopedPack(c.Context, graph.ScopedArgs{
+		For: task, Options: opt, Shares: s.Cfg.Context.Scopes,
+		CommitPaths: func(ctx context.Context, t index.DocRef) ([]string, error) {
+			return s.Repo.CommitPaths(ctx, t.ID, 200)
+		},
+	})
+	if err != nil {
+		return graphError(err)
+	}
+	if asJSON {
+		return writeJSON(e.stdout, p)
+	}
+	return p.WriteMarkdown(e.stdout)
 }
 
 // jsonFormat reads --format md|json and --json.

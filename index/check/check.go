@@ -83,7 +83,7 @@ func Run(ctx context.Context, q index.Querier, in Input) ([]Finding, error) {
 	if err := c.load(); err != nil {
 		return nil, err
 	}
-	steps := []func() error{c.storedProblems, c.fields, c.duplicates, c.links}
+	steps := []func() error{c.storedProblems, c.fields, c.duplicates, c.links, c.groupCycles}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err

@@ -133,6 +133,7 @@ var RuleHelp = map[string]string{
 	"parent-kind":      "A parent has a kind the child's kind allows (Epic > Feature > Story > Task/Bug).",
 	"asymmetric-block": "blocks and blocked_by are declared on both ends.",
 	"self-reference":   "A document does not reference itself in its frontmatter.",
+	"group-cycle":      "Groups' depends_on edges never loop (scoped context walks them upstream).",
 }
 
 // WriteSARIF writes a SARIF 2.1.0 log.

@@ -65,6 +65,7 @@ func DefaultRules() map[string]string {
 		"parent-kind":      SeverityError,
 		"asymmetric-block": SeverityWarning,
 		"self-reference":   SeverityError,
+		"group-cycle":      SeverityError,
 	}
 }
 
@@ -196,6 +197,7 @@ check:
     parent-kind: error
     asymmetric-block: warning
     self-reference: error
+    group-cycle: error
   # What documents of each kind must hold. A kind not listed (a plain note
   # is kind doc) has no schema. Write "task: ~" to drop a default schema.
   schemas:

@@ -123,6 +123,7 @@ func DefaultEdges() map[string]string {
 		"supersedes":       "supersedes",
 		"superseded_by":    "supersedes",
 		"replaces":         "supersedes",
+		"group":            "group",
 	}
 }
 
@@ -142,6 +143,7 @@ func DefaultKinds() map[string]string {
 		"adr":        "adr",
 		"decision":   "adr",
 		"index":      "index",
+		"group":      "group",
 	}
 }
 

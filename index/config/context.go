@@ -31,6 +31,22 @@ type Context struct {
 	ExcerptChars int `json:"excerpt_chars"`
 	// Weights re-rank the entries.
 	Weights Weights `json:"weights"`
+	// Scopes shape a task's scoped pack (canon context --for).
+	Scopes Scopes `json:"scopes"`
+}
+
+// Scopes split a scoped pack's budget between the scopes of knowledge and
+// name the document global knowledge is promoted into.
+type Scopes struct {
+	// Shares of the budget, each 0 to 1, together at most 1: what a scope
+	// does not use goes to the others.
+	Global float64 `json:"global"`
+	Group  float64 `json:"group"`
+	Task   float64 `json:"task"`
+	Path   float64 `json:"path"`
+	// GlobalDocument is the repo-relative path of the document
+	// canon promote --scope global writes into ("" when there is none).
+	GlobalDocument string `json:"global_document"`
 }
 
 // Weights multiply an entry's score. Keys are matched without case; a key
@@ -61,6 +77,7 @@ func DefaultContext() Context {
 		SearchSeeds:  8,
 		Sections:     2,
 		ExcerptChars: 700,
+		Scopes:       Scopes{Global: 0.3, Group: 0.3, Task: 0.2, Path: 0.2},
 		Weights: Weights{
 			Decay: 0.6,
 			Edges: map[string]float64{
@@ -102,7 +119,14 @@ type contextFile struct {
 	SearchSeeds  *int     `yaml:"search_seeds"`
 	Sections     *int     `yaml:"sections"`
 	ExcerptChars *int     `yaml:"excerpt_chars"`
-	Weights      *struct {
+	Scopes       *struct {
+		Global         *float64 `yaml:"global"`
+		Group          *float64 `yaml:"group"`
+		Task           *float64 `yaml:"task"`
+		Path           *float64 `yaml:"path"`
+		GlobalDocument *string  `yaml:"global_document"`
+	} `yaml:"scopes"`
+	Weights *struct {
 		Decay    *float64           `yaml:"decay"`
 		Edges    map[string]float64 `yaml:"edges"`
 		Kinds    map[string]float64 `yaml:"kinds"`
@@ -150,6 +174,33 @@ func (c *Context) merge(n *yaml.Node) error {
 			return fmt.Errorf("context.direction %q is not out, in or both", *f.Direction)
 		}
 	}
+	if sc := f.Scopes; sc != nil {
+		for _, sh := range []struct {
+			name string
+			src  *float64
+			dst  *float64
+		}{{"global", sc.Global, &c.Scopes.Global}, {"group", sc.Group, &c.Scopes.Group}, {"task", sc.Task, &c.Scopes.Task}, {"path", sc.Path, &c.Scopes.Path}} {
+			if sh.src == nil {
+				continue
+			}
+			if *sh.src < 0 || *sh.src > 1 {
+				return fmt.Errorf("context.scopes.%s must be between 0 and 1 (a share of the budget)", sh.name)
+			}
+			*sh.dst = *sh.src
+		}
+		if sum := c.Scopes.Global + c.Scopes.Group + c.Scopes.Task + c.Scopes.Path; sum > 1.0001 {
+			return fmt.Errorf("context.scopes shares add up to %.2f; together they are at most 1", sum)
+		}
+		if sc.GlobalDocument != nil && *sc.GlobalDocument == "" {
+			c.Scopes.GlobalDocument = ""
+		} else if sc.GlobalDocument != nil {
+			p, err := cleanRoot(*sc.GlobalDocument)
+			if err != nil || p == "." {
+				return fmt.Errorf("context.scopes.global_document %q is not a file inside the repository", *sc.GlobalDocument)
+			}
+			c.Scopes.GlobalDocument = p
+		}
+	}
 	if w := f.Weights; w != nil {
 		if w.Decay != nil {
 			if *w.Decay <= 0 || *w.Decay > 1 {
@@ -186,6 +237,11 @@ context:
   search_seeds: 8          # documents full-text search adds as seeds
   sections: 2              # sections a seed quotes (a neighbour quotes one)
   excerpt_chars: 700       # a quoted section is cut near this length
+  # canon context --for TASK splits its budget between the scopes of
+  # knowledge (frontmatter scope: global, group, task or path); what one
+  # scope does not use goes to the others. promote --scope global writes
+  # into global_document.
+  scopes: {global: 0.3, group: 0.3, task: 0.2, path: 0.2, global_document: ""}
   # score = base x kind x state; a seed's base is its search relevance
   # (1 for a given id) x the weight of the section that matched; a
   # neighbour's is its parent's base x decay x the edge's weight.

@@ -39,6 +39,7 @@ edges:
   supersedes: supersedes
   superseded_by: supersedes
   replaces: supersedes
+  group: group
 
 # The frontmatter "type" value (any case) -> kind. Unknown types are kept as
 # written. Without a type, an ADR-NNNN id or a decisions/ folder means adr,
@@ -57,6 +58,7 @@ kinds:
   adr: adr
   decision: adr
   index: index
+  group: group
 
 # Folders that are id spaces of their own: a product of a Kano backlog, a
 # service of a monorepo. Documents in two namespaces may share an id, and a
