@@ -93,8 +93,8 @@ func TestPathMatches(t *testing.T) {
 		{"src/**/hooks.go", "src/pay/hooks.go", true},
 		{"*.md", "README.md", true},
 		{"*.md", "docs/a.md", false},
-		{"src/pay/**", "src/pay/", true},  // a folder the glob reaches into
-		{"src/pay/*.go", "src/", true},    // a folder above it
+		{"src/pay/**", "src/pay/", true},     // a folder the glob reaches into
+		{"src/pay/*.go", "src/", true},       // a folder above it
 		{"src/pay/**", "src/pay/*.go", true}, // a task path that is a glob
 		{"src/pay/**", "docs/", false},
 		{"./src/pay/**", "src/pay/x.go", true},
