@@ -450,3 +450,84 @@ const listedHeading = "## Not included (too large for the budget; ask for them b
 func renderListed(l *Listed) string {
 	return fmt.Sprintf("- %s: %s (%s scope, about %d tokens)\n", l.ID, l.Title, l.Scope, l.Tokens)
 }
+
+// WorkItemKinds are the kinds that count as tasks for canon scope suggest.
+var WorkItemKinds = map[string]bool{"task": true, "bug": true, "story": true, "feature": true, "epic": true}
+
+// ScopeSuggestion is knowledge that has proved useful beyond its scope: a
+// candidate to promote one scope up.
+type ScopeSuggestion struct {
+	index.DocRef
+	Scope string   `json:"scope"`           // task or group: where it is now
+	Up    string   `json:"up"`              // group or global: where it could go
+	Group string   `json:"group,omitempty"` // for Up group: the group (its id)
+	Users []string `json:"users"`           // the tasks that reference it, or the groups that inherit it (ids)
+}
+
+// SuggestScopes lists task knowledge referenced by at least min tasks (up
+// to their group when they share one, else global) and group knowledge
+// inherited by at least min other groups (up to global), most used first.
+func SuggestScopes(o *index.ScopeOverview, min int) []ScopeSuggestion {
+	var out []ScopeSuggestion
+	// Who inherits a group's knowledge: every group that reaches it
+	// along depends_on.
+	reverse := map[string][]string{}
+	for _, e := range o.Edges {
+		reverse[e.To] = append(reverse[e.To], e.From)
+	}
+	for _, k := range o.Knowledge {
+		switch k.Scope {
+		case index.ScopeTask:
+			var users []string
+			groups := map[string]bool{}
+			for _, r := range o.Linked[k.Key] {
+				if WorkItemKinds[r.Kind] {
+					users = append(users, r.ID)
+					groups[o.GroupOf[r.Key]] = true
+				}
+			}
+			if len(users) < min {
+				continue
+			}
+			s := ScopeSuggestion{DocRef: k.DocRef, Scope: k.Scope, Up: index.ScopeGlobal, Users: users}
+			if len(groups) == 1 {
+				for g := range groups {
+					if g != "" {
+						s.Up, s.Group = index.ScopeGroup, o.Groups[g].ID
+					}
+				}
+			}
+			out = append(out, s)
+		case index.ScopeGroup:
+			if k.Group == "" {
+				continue
+			}
+			seen := map[string]bool{k.Group: true}
+			queue := []string{k.Group}
+			var users []string
+			for len(queue) > 0 {
+				g := queue[0]
+				queue = queue[1:]
+				for _, from := range reverse[g] {
+					if !seen[from] {
+						seen[from] = true
+						users = append(users, o.Groups[from].ID)
+						queue = append(queue, from)
+					}
+				}
+			}
+			if len(users) < min {
+				continue
+			}
+			sort.Strings(users)
+			out = append(out, ScopeSuggestion{DocRef: k.DocRef, Scope: k.Scope, Up: index.ScopeGlobal, Group: o.Groups[k.Group].ID, Users: users})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if len(out[i].Users) != len(out[j].Users) {
+			return len(out[i].Users) > len(out[j].Users)
+		}
+		return out[i].Key < out[j].Key
+	})
+	return out
+}

@@ -238,3 +238,89 @@ func stringList(obj, field string) []string {
 	}
 	return nil
 }
+
+// ScopeOverview is what canon scope suggest counts: the groups and their
+// depends_on edges, the task and group knowledge, the documents linked with
+// each piece of task knowledge, and the group of each linked document.
+type ScopeOverview struct {
+	Groups    map[string]DocRef   // every group (kind group, or named by a group: field)
+	Edges     []GroupEdge         // depends_on between groups
+	Knowledge []ScopedDoc         // scope: task and scope: group documents
+	Linked    map[string][]DocRef // task knowledge key → documents linked with it, either way
+	GroupOf   map[string]string   // linked document key → its group's key
+}
+
+// ScopeOverview reads the scope overview of the whole repository.
+func (s *Store) ScopeOverview(ctx context.Context) (*ScopeOverview, error) {
+	o := &ScopeOverview{Groups: map[string]DocRef{}, Linked: map[string][]DocRef{}, GroupOf: map[string]string{}}
+	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+` FROM docs d WHERE d.kind = 'group'
+		OR d.id IN (SELECT dst FROM links WHERE type = 'group' AND status = 'ok') ORDER BY d.key`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		r, err := scanDocRef(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		o.Groups[r.Key] = r
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = s.db.QueryContext(ctx, `SELECT s.key, d.key FROM links l JOIN docs s ON s.id = l.src JOIN docs d ON d.id = l.dst
+		WHERE l.type = 'depends_on' AND l.status = 'ok' ORDER BY s.key, l.seq`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var e GroupEdge
+		if err := rows.Scan(&e.From, &e.To); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if _, ok := o.Groups[e.From]; ok {
+			if _, ok := o.Groups[e.To]; ok {
+				o.Edges = append(o.Edges, e)
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if o.Knowledge, err = s.scopedDocs(ctx, `json_extract(d.fm, '$.scope') IN ('task', 'group')`); err != nil {
+		return nil, err
+	}
+	for _, k := range o.Knowledge {
+		if k.Scope != ScopeTask {
+			continue
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`,
+				coalesce((SELECT g.key FROM links gl JOIN docs g ON g.id = gl.dst WHERE gl.src = d.id AND gl.type = 'group' AND gl.status = 'ok' ORDER BY gl.seq LIMIT 1), '')
+			FROM docs d WHERE d.id IN (SELECT dst FROM links WHERE src = ? AND status = 'ok' UNION SELECT src FROM links WHERE dst = ? AND status = 'ok')
+			ORDER BY d.key`, k.id, k.id)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var g string
+			r, err := scanDocRef(rows, &g)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if r.Key != k.Key {
+				o.Linked[k.Key] = append(o.Linked[k.Key], r)
+				o.GroupOf[r.Key] = g
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
+}

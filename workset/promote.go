@@ -30,6 +30,8 @@ const (
 	ToSelf   = "self"   // the document the finding names
 	ToParent = "parent" // its parent
 	ToRoot   = "root"   // the top of its parent chain
+	ToGroup  = "group"  // the document its group: field names (scope promotion)
+	ToGlobal = "global" // the configured global document (scope promotion)
 )
 
 // What became of a finding (Outcome.Status).
@@ -63,6 +65,8 @@ type PromoteOptions struct {
 	// Scope says which paths are documents (the configured roots, minus
 	// what is excluded): promote reads and writes nothing else.
 	Scope *index.Scope
+	// GlobalDocument is where ToGlobal writes (context.scopes.global_document).
+	GlobalDocument string
 }
 
 // Outcome is what promote did (or would do) with one finding.
@@ -184,7 +188,14 @@ func PlanPromote(ctx context.Context, e *Env, name string, opt PromoteOptions) (
 		p.members["path:"+ms[i].Path] = &ms[i]
 	}
 	switch opt.To {
-	case ToSelf, ToParent, ToRoot:
+	case ToSelf, ToParent, ToRoot, ToGroup:
+	case ToGlobal:
+		if opt.GlobalDocument == "" {
+			return nil, fmt.Errorf("%w: there is no global document; set context.scopes.global_document in .canon/config.yaml to the document global knowledge goes into", ErrPromoteTarget)
+		}
+		if p.to, err = p.destination(opt.GlobalDocument); err != nil {
+			return nil, err
+		}
 	default:
 		if p.to, err = p.destination(opt.To); err != nil {
 			return nil, err
@@ -375,6 +386,15 @@ func (p *planner) climb(target *index.DocRef) (*index.DocRef, string, error) {
 			return nil, fmt.Sprintf("%s has no parent to climb to (--to parent)", target.ID), nil
 		}
 		return parent, "", nil
+	case ToGroup:
+		group, why, err := p.edge(target, "group")
+		if err != nil || why != "" {
+			return nil, why, err
+		}
+		if group == nil {
+			return nil, fmt.Sprintf("%s names no group (a group: field) to promote to (--scope group)", target.ID), nil
+		}
+		return group, "", nil
 	case ToRoot:
 		cur, seen := target, map[string]bool{target.Key: true}
 		for {
@@ -394,16 +414,22 @@ func (p *planner) climb(target *index.DocRef) (*index.DocRef, string, error) {
 
 // parent is the document the parent field of ref names; nil without one.
 func (p *planner) parent(ref *index.DocRef) (*index.DocRef, string, error) {
+	return p.edge(ref, "parent")
+}
+
+// edge is the document ref's first edge of a type names (parent, group);
+// nil without one.
+func (p *planner) edge(ref *index.DocRef, typ string) (*index.DocRef, string, error) {
 	v, err := p.e.Index.Show(p.ctx, ref.Key, false)
 	if err != nil {
 		return nil, "", err
 	}
 	for _, e := range v.Outgoing {
-		if e.Type != "parent" {
+		if e.Type != typ {
 			continue
 		}
 		if e.Other == nil || (e.Status != "ok" && e.Status != "self") {
-			return nil, fmt.Sprintf("the parent of %s, %s, is %s in the repository; fix it before climbing", ref.ID, e.Raw, e.Status), nil
+			return nil, fmt.Sprintf("the %s of %s, %s, is %s in the repository; fix it before climbing", typ, ref.ID, e.Raw, e.Status), nil
 		}
 		o := *e.Other
 		return &o, "", nil

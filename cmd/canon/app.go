@@ -174,6 +174,7 @@ func newApp(e *env) *cli.App {
 			hookCommand(e),
 			graphCommand(e),
 			contextCommand(e),
+			scopeCommand(e),
 			readyCommand(e),
 			blockedCommand(e),
 			queryCommand(e),

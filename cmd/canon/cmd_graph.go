@@ -654,3 +654,58 @@ func printItem(out io.Writer, it graph.Item, w widths) {
 	}
 	fmt.Fprintf(out, "%-*s  %-*s  %-*s  %s  [%s]\n", w.id, it.ID, max(w.prio, 1), prio, w.state, it.State, it.Title, it.Kind)
 }
+
+func scopeCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "scope",
+		Usage: "scoped knowledge (frontmatter scope: global, group, task, path)",
+		Subcommands: []*cli.Command{{
+			Name:  "suggest",
+			Usage: "list knowledge that has proved useful beyond its scope: task knowledge referenced by N or more tasks, group knowledge inherited by N or more groups",
+			Flags: []cli.Flag{
+				&cli.IntFlag{Name: "min", Value: 3, Usage: "how many tasks or groups make a candidate, `N`"},
+				jsonFlag,
+			},
+			Action: func(c *cli.Context) error {
+				if c.Int("min") < 1 {
+					return fail(2, "--min must be at least 1")
+				}
+				s, err := e.open(c, "canon scope suggest")
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				o, err := s.Store.ScopeOverview(c.Context)
+				if err != nil {
+					return err
+				}
+				sug := graph.SuggestScopes(o, c.Int("min"))
+				if c.Bool("json") {
+					if sug == nil {
+						sug = []graph.ScopeSuggestion{}
+					}
+					return writeJSON(e.stdout, map[string]any{"min": c.Int("min"), "suggestions": sug})
+				}
+				if len(sug) == 0 {
+					fmt.Fprintf(e.stdout, "no knowledge is used by %d or more tasks or groups beyond its scope\n", c.Int("min"))
+					return nil
+				}
+				for _, g := range sug {
+					up := g.Up
+					if g.Up == "group" {
+						up = "group " + g.Group
+					}
+					what := "tasks"
+					from := g.Scope + " knowledge"
+					if g.Scope == "group" {
+						what = "groups inherit it"
+						from = "knowledge of group " + g.Group
+					}
+					fmt.Fprintf(e.stdout, "%s  %s (%s) → %s: %d %s: %s\n", g.ID, g.Title, from, up, len(g.Users), what, strings.Join(g.Users, ", "))
+				}
+				fmt.Fprintln(e.stdout, "move one with canon promote WORKSET --scope group|global, or set its scope: in the frontmatter")
+				return nil
+			},
+		}},
+	}
+}

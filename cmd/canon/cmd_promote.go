@@ -32,6 +32,7 @@ func promoteCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the unified diff of every file on stdout and write nothing"},
 			&cli.StringFlag{Name: "to", Value: workset.ToSelf, Usage: "where findings go: self, parent, root (of the parent chain), or the `PATH` of one document"},
+			&cli.StringFlag{Name: "scope", Usage: "move findings up a scope: `group` (the document the target's group: names) or global (context.scopes.global_document)"},
 			&cli.StringFlag{Name: "agent", Usage: "the agent `NAME` in worklog lines", DefaultText: "the workset's agent"},
 			&cli.BoolFlag{Name: "adr", Usage: "make each decision: finding a new ADR, linked both ways"},
 			jsonFlag,
@@ -61,8 +62,19 @@ func promoteCommand(e *env) *cli.Command {
 			}
 			e.invalidate(c.Context, s, rec)
 			to := c.String("to")
+			if sc := c.String("scope"); sc != "" {
+				if c.IsSet("to") {
+					return fail(2, "--scope and --to both say where findings go; give one")
+				}
+				switch sc {
+				case workset.ToGroup, workset.ToGlobal:
+					to = sc
+				default:
+					return fail(2, "--scope %s is not a scope to promote to; use group or global", sc)
+				}
+			}
 			switch to {
-			case workset.ToSelf, workset.ToParent, workset.ToRoot:
+			case workset.ToSelf, workset.ToParent, workset.ToRoot, workset.ToGroup, workset.ToGlobal:
 			default:
 				rel, err := s.Repo.RepoPath(to)
 				if err != nil {
@@ -76,10 +88,14 @@ func promoteCommand(e *env) *cli.Command {
 			}
 			we := &workset.Env{Root: s.Repo.Root, Index: s.Store, Config: s.Cfg, Head: head, Now: now, Who: "canon promote"}
 			plan, err := workset.PlanPromote(c.Context, we, name, workset.PromoteOptions{
-				To: to, Agent: c.String("agent"), ADR: c.Bool("adr"), Scope: s.Scope,
+				To: to, Agent: c.String("agent"), ADR: c.Bool("adr"), Scope: s.Scope, GlobalDocument: s.Cfg.Context.Scopes.GlobalDocument,
 			})
 			if errors.Is(err, workset.ErrPromoteTarget) {
-				return fail(2, "--to %s", strings.TrimPrefix(err.Error(), workset.ErrPromoteTarget.Error()+": "))
+				flag := "--to"
+				if c.IsSet("scope") {
+					flag = "--scope " + c.String("scope") + ":"
+				}
+				return fail(2, "%s %s", flag, strings.TrimPrefix(err.Error(), workset.ErrPromoteTarget.Error()+": "))
 			}
 			if err != nil {
 				return worksetError(err)
