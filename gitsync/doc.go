@@ -1,0 +1,21 @@
+// Package gitsync keeps an index in step with git: it turns git events
+// (a commit, a checkout, a merge, a rewrite, a command run after any of
+// them) into the smallest update of the index, and validates what a commit
+// would record.
+//
+// It owns a Session (one repository, its configuration, its index), the
+// O(1) HEAD check and the catch-up (a tree diff between the indexed commit
+// and HEAD: a merkle walk over go-git's trees for small changes, git
+// diff-tree for large ones, ADR-0005 and ADR-0011), the stat walk of canon
+// sync, full rebuilds and canon verify, and the staged and --new-from checks
+// (CheckStaged, CheckNewFrom: the index with a change laid over it in a
+// transaction that is rolled back, ADR-0007 and ADR-0018).
+//
+// What it must not do: write git's index or stage files; run git with a
+// hook's GIT_INDEX_FILE or GIT_DIR except where it means to (ScrubbedEnv);
+// import workset. A sync returns the node keys it changed and the caller
+// hands them to the worksets.
+//
+// On the ladder cmd → hooks → gitsync, workset → graph → index, it sits
+// beside workset, above index.
+package gitsync
