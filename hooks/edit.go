@@ -1,6 +1,8 @@
 package hooks
 
 import (
+	"github.com/canon-md/canon/index/safepath"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -53,11 +55,16 @@ func RemoveFromManager(root string, m Manager) ([]Edit, error) {
 }
 
 // writeKeepingMode writes a configuration file atomically, keeping its mode.
-func writeKeepingMode(p string, data []byte, mode os.FileMode) error {
+func writeKeepingMode(root, p string, data []byte, mode os.FileMode) error {
 	if info, err := os.Stat(p); err == nil {
 		mode = info.Mode().Perm()
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	// A manager's configuration is at the repository root or under it;
+	// a link on the way (a committed .husky linked elsewhere) is refused.
+	if err := safepath.Writable(p, root); err != nil {
 		return err
 	}
 	return renameio.WriteFile(p, data, mode)
@@ -86,7 +93,7 @@ func addHusky(root string) ([]Edit, error) {
 		data, err := os.ReadFile(p)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
-			if err := writeKeepingMode(p, []byte(lines[name]+"\n"), 0o755); err != nil {
+			if err := writeKeepingMode(root, p, []byte(lines[name]+"\n"), 0o755); err != nil {
 				return edits, err
 			}
 			edits = append(edits, Edit{Hook: name, Path: rel, Did: "created"})
@@ -102,7 +109,7 @@ func addHusky(root string) ([]Edit, error) {
 			data = append(data, '\n')
 		}
 		data = append(data, lines[name]+"\n"...)
-		if err := writeKeepingMode(p, data, 0o755); err != nil {
+		if err := writeKeepingMode(root, p, data, 0o755); err != nil {
 			return edits, err
 		}
 		edits = append(edits, Edit{Hook: name, Path: rel, Did: "added"})
@@ -127,13 +134,13 @@ func removeHusky(root string) ([]Edit, error) {
 		}
 		data = bytes.Replace(data, line, nil, 1)
 		if len(bytes.TrimSpace(data)) == 0 {
-			if err := os.Remove(p); err != nil {
+			if err := safepath.Remove(p, root); err != nil {
 				return edits, err
 			}
 			edits = append(edits, Edit{Hook: name, Path: rel, Did: "deleted"})
 			continue
 		}
-		if err := writeKeepingMode(p, data, 0o755); err != nil {
+		if err := writeKeepingMode(root, p, data, 0o755); err != nil {
 			return edits, err
 		}
 		edits = append(edits, Edit{Hook: name, Path: rel, Did: "removed"})
@@ -194,7 +201,7 @@ func addLefthook(root string) ([]Edit, error) {
 	}
 	if name == "" {
 		p := filepath.Join(root, "lefthook.yml")
-		if err := writeKeepingMode(p, []byte(lefthookSnippet), 0o644); err != nil {
+		if err := writeKeepingMode(root, p, []byte(lefthookSnippet), 0o644); err != nil {
 			return nil, err
 		}
 		return []Edit{{Path: "lefthook.yml", Did: "created"}}, nil
@@ -255,7 +262,7 @@ func addLefthook(root string) ([]Edit, error) {
 	if text == string(data) {
 		return edits, nil
 	}
-	return edits, writeKeepingMode(p, []byte(text), 0o644)
+	return edits, writeKeepingMode(root, p, []byte(text), 0o644)
 }
 
 // lefthookInsertPoint finds where canon's command goes under a hook that
@@ -297,7 +304,7 @@ func removeLefthook(root string) ([]Edit, error) {
 		return nil, err
 	}
 	if string(data) == lefthookSnippet {
-		return []Edit{{Path: name, Did: "deleted"}}, os.Remove(p)
+		return []Edit{{Path: name, Did: "deleted"}}, safepath.Remove(p, root)
 	}
 	runs := map[string]string{}
 	for hook, e := range lefthookEntries() {
@@ -344,9 +351,9 @@ func removeLefthook(root string) ([]Edit, error) {
 		return nil, nil
 	}
 	if strings.TrimSpace(text) == "" {
-		return append(edits, Edit{Path: name, Did: "deleted"}), os.Remove(p)
+		return append(edits, Edit{Path: name, Did: "deleted"}), safepath.Remove(p, root)
 	}
-	return edits, writeKeepingMode(p, []byte(text), 0o644)
+	return edits, writeKeepingMode(root, p, []byte(text), 0o644)
 }
 
 var lefthookHookRe = regexp.MustCompile(`^[a-z-]+:\s*$`)
@@ -374,7 +381,7 @@ func addPreCommit(root string) ([]Edit, error) {
 	p := filepath.Join(root, preCommitConfig)
 	data, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
-		if err := writeKeepingMode(p, []byte(preCommitSnippet), 0o644); err != nil {
+		if err := writeKeepingMode(root, p, []byte(preCommitSnippet), 0o644); err != nil {
 			return nil, err
 		}
 		return []Edit{{Path: preCommitConfig, Did: "created"}}, nil
@@ -464,7 +471,7 @@ func addPreCommit(root string) ([]Edit, error) {
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
-	return edits, writeKeepingMode(p, []byte(text), 0o644)
+	return edits, writeKeepingMode(root, p, []byte(text), 0o644)
 }
 
 var canonRepoRe = regexp.MustCompile(`^(\s*)- repo: ` + regexp.QuoteMeta(canonRepoURL) + `\s*$`)
@@ -476,7 +483,7 @@ func removePreCommit(root string) ([]Edit, error) {
 		return nil, nil
 	}
 	if string(data) == preCommitSnippet {
-		return []Edit{{Path: preCommitConfig, Did: "deleted"}}, os.Remove(p)
+		return []Edit{{Path: preCommitConfig, Did: "deleted"}}, safepath.Remove(p, root)
 	}
 	lines := splitLines(data)
 	drop := map[int]bool{}
@@ -497,7 +504,7 @@ func removePreCommit(root string) ([]Edit, error) {
 		return nil, nil
 	}
 	text := strings.Join(keep(lines, drop), "\n")
-	return []Edit{{Hook: "repos", Path: preCommitConfig, Did: "removed"}}, writeKeepingMode(p, []byte(text), 0o644)
+	return []Edit{{Hook: "repos", Path: preCommitConfig, Did: "removed"}}, writeKeepingMode(root, p, []byte(text), 0o644)
 }
 
 // --- YAML helpers: positions from the parser, edits on the lines ---

@@ -17,6 +17,7 @@ import (
 	"github.com/google/renameio/v2"
 
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // Names are the hooks canon installs, in the order it reports them.
@@ -332,7 +333,10 @@ func Install(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (string, 
 	} else if loc.HooksPath != "" && !(loc.Local && within(r.GitDir, loc.Dir)) {
 		return "", nil, &HooksPathError{Loc: loc}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// The hooks folder git uses lies in the repository or its git folder
+	// (a linked worktree's common folder may be elsewhere); never through a
+	// link that leads out.
+	if err := safepath.MkdirAll(dir, 0o755, r.Root, r.GitDir, r.CommonDir); err != nil {
 		return "", nil, fmt.Errorf("create hooks folder: %w", err)
 	}
 	var acts []Action
@@ -402,6 +406,9 @@ func Uninstall(ctx context.Context, r *gitsync.Repo, hooksPath string) (string, 
 		}
 		dir = loc.Dir
 	}
+	if err := safepath.Inside(dir, r.Root, r.GitDir, r.CommonDir); err != nil {
+		return "", nil, err
+	}
 	var acts []Action
 	for _, name := range Names {
 		p := filepath.Join(dir, name)
@@ -434,6 +441,10 @@ func insideRepo(root, p string) (string, error) {
 	abs = filepath.Clean(abs)
 	if !within(root, abs) {
 		return "", fmt.Errorf("--hooks-path %s is outside the repository; canon only installs hooks inside it", p)
+	}
+	// The text is inside; a link on the way may still lead out.
+	if err := safepath.Inside(abs, root); err != nil {
+		return "", fmt.Errorf("--hooks-path %s: %w", p, err)
 	}
 	return abs, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/canon-md/canon/graph"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // Env is what workset operations need from the session that runs them.
@@ -105,7 +106,7 @@ func Create(ctx context.Context, e *Env, name string, opt CreateOptions) (*Info,
 	done := false
 	defer func() {
 		if !done {
-			os.RemoveAll(tmp)
+			safepath.RemoveAll(tmp, e.Root)
 		}
 	}()
 	st, _, err := index.Open(filepath.Join(tmp, DBFile))
@@ -157,6 +158,9 @@ func Create(ctx context.Context, e *Env, name string, opt CreateOptions) (*Info,
 	}
 	if err := st.Close(); err != nil {
 		return nil, err
+	}
+	if err := safepath.Inside(dir, e.Root); err != nil {
+		return nil, err // a link put in the way while the workset was built
 	}
 	if err := os.Rename(tmp, dir); err != nil {
 		if _, serr := os.Lstat(dir); serr == nil {

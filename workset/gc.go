@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // ErrUnpromoted says a workset still holds findings promote has not taken.
@@ -38,7 +40,7 @@ func Remove(ctx context.Context, e *Env, name string, force bool) (*Info, error)
 	}
 	h.close()
 	defer unlock()
-	return info, removeFolder(h.dir)
+	return info, removeFolder(e.Root, h.dir)
 }
 
 func findingsCount(n int) string {
@@ -51,7 +53,10 @@ func findingsCount(n int) string {
 // removeFolder renames the folder out of the way first, so the workset is
 // gone at once even if deleting its files is interrupted (gc removes the
 // debris).
-func removeFolder(dir string) error {
+func removeFolder(root, dir string) error {
+	if err := safepath.Inside(dir, root); err != nil {
+		return err
+	}
 	trash, err := os.MkdirTemp(filepath.Dir(dir), ".rm-"+filepath.Base(dir)+"-")
 	if err != nil {
 		return err
@@ -60,7 +65,7 @@ func removeFolder(dir string) error {
 	if err := os.Rename(dir, trash); err != nil {
 		return fmt.Errorf("remove workset: %w", err)
 	}
-	return os.RemoveAll(trash)
+	return safepath.RemoveAll(trash, root)
 }
 
 // GCOptions adjust a garbage collection.
@@ -127,8 +132,11 @@ func GC(ctx context.Context, e *Env, opt GCOptions) (*GCResult, error) {
 		}
 		res.Removed = append(res.Removed, entry)
 	}
-	base := filepath.Join(e.Root, filepath.FromSlash(Dir))
-	entries, _ := os.ReadDir(base)
+	folder, err := base(e.Root)
+	if err != nil {
+		return nil, err
+	}
+	entries, _ := os.ReadDir(folder)
 	for _, d := range entries {
 		n := d.Name()
 		if !d.IsDir() || !(strings.HasPrefix(n, ".new-") || strings.HasPrefix(n, ".rm-")) {
@@ -138,10 +146,12 @@ func GC(ctx context.Context, e *Env, opt GCOptions) (*GCResult, error) {
 		if err != nil || time.Since(fi.ModTime()) < debrisAge {
 			continue
 		}
-		res.Debris = append(res.Debris, n)
 		if !opt.DryRun {
-			os.RemoveAll(filepath.Join(base, n))
+			if err := safepath.RemoveAll(filepath.Join(folder, n), e.Root); err != nil {
+				continue // leave it, and say nothing removed
+			}
 		}
+		res.Debris = append(res.Debris, n)
 	}
 	return res, nil
 }

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/renameio/v2"
+
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // Dir is the repo-relative folder holding the worksets. Git ignores it
@@ -89,7 +91,18 @@ func Folder(root, name string) (string, error) {
 	if err != nil || rel != name {
 		return "", fmt.Errorf("%w %q: it does not stay inside %s", ErrBadName, name, Dir)
 	}
+	// A repository can commit .cache (or .cache/worksets) as a link to
+	// anywhere: the text of the path proves nothing.
+	if err := safepath.Inside(p, root); err != nil {
+		return "", err
+	}
 	return p, nil
+}
+
+// base is the folder of the worksets, proven inside the repository.
+func base(root string) (string, error) {
+	b := filepath.Join(root, filepath.FromSlash(Dir))
+	return b, safepath.Inside(b, root)
 }
 
 // ErrNotFound says there is no workset of that name.
@@ -121,7 +134,11 @@ func existing(root, name string) (string, error) {
 // names lists the folders under .cache/worksets that can be worksets, by
 // name. A missing folder is no worksets: one stat.
 func names(root string) ([]string, error) {
-	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(Dir)))
+	b, err := base(root)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(b)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -142,10 +159,13 @@ func names(root string) ([]string, error) {
 // repository's own ignore files say.
 func ensureIgnored(root string) error {
 	base := filepath.Join(root, filepath.FromSlash(Dir))
-	if err := os.MkdirAll(base, 0o755); err != nil {
+	if err := safepath.MkdirAll(base, 0o755, root); err != nil {
 		return fmt.Errorf("create %s: %w", Dir, err)
 	}
 	gi := filepath.Join(base, ".gitignore")
+	if err := safepath.Writable(gi, root); err != nil {
+		return err
+	}
 	if data, err := os.ReadFile(gi); err == nil {
 		for _, line := range strings.Split(string(data), "\n") {
 			if strings.TrimSpace(line) == "*" {

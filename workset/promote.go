@@ -21,6 +21,7 @@ import (
 	"github.com/google/renameio/v2"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/index/markdown"
 )
 
@@ -554,22 +555,7 @@ func safePath(root, rel string, scope *index.Scope, mustExist bool) (string, err
 		return "", fmt.Errorf("%s is outside the canonical roots (not a .md file under the configured roots, or excluded); promote writes only documents", rel)
 	}
 	abs := filepath.Join(root, filepath.FromSlash(rel))
-	rootReal, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", err
-	}
-	dir := filepath.Dir(abs)
-	for {
-		if _, err := os.Lstat(dir); err == nil {
-			break
-		}
-		dir = filepath.Dir(dir)
-	}
-	dirReal, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return "", err
-	}
-	if r, err := filepath.Rel(rootReal, dirReal); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	if err := safepath.Inside(filepath.Dir(abs), root); err != nil {
 		return "", fmt.Errorf("%s is reached through a symbolic link that leaves the repository; promote writes only inside it", rel)
 	}
 	fi, err := os.Lstat(abs)

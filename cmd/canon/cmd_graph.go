@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // Flags shared by the commands that expand from seeds. Their defaults come
@@ -355,14 +355,14 @@ func graphExportCommand(e *env) *cli.Command {
 			opt := graph.ExportOptions{
 				Roots: c.StringSlice("root"), Depth: c.Int("depth"), Edges: graph.ParseEdges(c.String("edges")), Direction: dir,
 			}
-			return writeExport(c, e, graph.New(s.Store), opt, format)
+			return writeExport(c, e, s.Repo.Root, graph.New(s.Store), opt, format)
 		},
 	}
 }
 
 // writeExport runs an export into files written atomically (jsonl, or
 // --out) or onto stdout.
-func writeExport(c *cli.Context, e *env, g *graph.Graph, opt graph.ExportOptions, format string) error {
+func writeExport(c *cli.Context, e *env, root string, g *graph.Graph, opt graph.ExportOptions, format string) error {
 	out := c.String("out")
 	var files []*renameio.PendingFile
 	defer func() {
@@ -371,6 +371,9 @@ func writeExport(c *cli.Context, e *env, g *graph.Graph, opt graph.ExportOptions
 		}
 	}()
 	create := func(path string) (io.Writer, error) {
+		if err := safepath.Writable(path, root); err != nil {
+			return nil, fail(2, "--out: %v; export into a folder inside the repository (a git-ignored one such as .cache/), or to stdout", err)
+		}
 		f, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o644), renameio.WithExistingPermissions())
 		if err != nil {
 			return nil, fmt.Errorf("write %s: %w", path, err)
@@ -386,8 +389,8 @@ func writeExport(c *cli.Context, e *env, g *graph.Graph, opt graph.ExportOptions
 		if dir == "" {
 			dir = "."
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("create %s: %w", dir, err)
+		if err := safepath.MkdirAll(dir, 0o755, root); err != nil {
+			return fail(2, "--out: %v; export into a folder inside the repository (a git-ignored one such as .cache/)", err)
 		}
 		paths = []string{filepath.Join(dir, "graph_nodes.jsonl"), filepath.Join(dir, "graph_edges.jsonl")}
 		nw, err := create(paths[0])
