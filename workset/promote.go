@@ -21,8 +21,8 @@ import (
 	"github.com/google/renameio/v2"
 
 	"github.com/canon-md/canon/index"
-	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // Where promote sends a finding (PromoteOptions.To); anything else is the
