@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // Session is one worktree opened for work: where it is, its configuration,
@@ -49,6 +52,7 @@ func Open(dir, who string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	removeStaleVerify(repo.CanonDir())
 	st, fresh, err := index.Open(repo.IndexPath())
 	if err != nil {
 		return nil, err
@@ -506,4 +510,31 @@ func (s *Session) Reconcile(ctx context.Context) (*Result, error) {
 	}
 	res.Action, res.To, res.Changes = ActionReconcile, head, ch
 	return res, nil
+}
+
+// VerifyPath is where canon verify builds its comparison index: beside the
+// index, named by its process, so that the next command can tell one left
+// by a killed verify (removeStaleVerify).
+func VerifyPath(canonDir string) string {
+	return filepath.Join(canonDir, fmt.Sprintf("verify-%d.db", os.Getpid()))
+}
+
+var verifyFile = regexp.MustCompile(`^verify-([0-9]+)\.db(-wal|-shm|-journal|\.lock)?$`)
+
+// removeStaleVerify deletes the comparison indexes of verify processes that
+// are gone: each can be as large as the index.
+func removeStaleVerify(canonDir string) {
+	entries, err := os.ReadDir(canonDir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		m := verifyFile.FindStringSubmatch(e.Name())
+		if m == nil {
+			continue
+		}
+		if pid, err := strconv.Atoi(m[1]); err == nil && !safepath.PIDAlive(pid) {
+			os.Remove(filepath.Join(canonDir, e.Name()))
+		}
+	}
 }

@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/google/renameio/v2"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -67,7 +66,7 @@ func writeKeepingMode(root, p string, data []byte, mode os.FileMode) error {
 	if err := safepath.Writable(p, root); err != nil {
 		return err
 	}
-	return renameio.WriteFile(p, data, mode)
+	return safepath.WriteFile(p, data, mode, root)
 }
 
 // --- husky: one line in each .husky/NAME script ---

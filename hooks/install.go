@@ -14,8 +14,6 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/google/renameio/v2"
-
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index/safepath"
 )
@@ -339,6 +337,7 @@ func Install(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (string, 
 	if err := safepath.MkdirAll(dir, 0o755, r.Root, r.GitDir, r.CommonDir); err != nil {
 		return "", nil, fmt.Errorf("create hooks folder: %w", err)
 	}
+	safepath.StaleIn(dir, dir) // a shim write killed half way
 	var acts []Action
 	for _, name := range Names {
 		a, err := installOne(dir, name, opt.Force)
@@ -357,7 +356,7 @@ func installOne(dir, name string, force bool) (Action, error) {
 	switch st.State {
 	case StateMissing:
 		a.Did = "installed"
-		return a, renameio.WriteFile(p, Shim(name, false), 0o755)
+		return a, safepath.WriteFile(p, Shim(name, false), 0o755, dir)
 	case StateCanon, StateChained:
 		want := Shim(name, st.State == StateChained)
 		if !st.Stale && st.Runs {
@@ -365,7 +364,7 @@ func installOne(dir, name string, force bool) (Action, error) {
 			return a, nil
 		}
 		a.Did = "updated"
-		return a, renameio.WriteFile(p, want, 0o755)
+		return a, safepath.WriteFile(p, want, 0o755, dir)
 	}
 	// A foreign hook: keep it beside the shim and chain it.
 	kept := p + origSuffix
@@ -381,7 +380,7 @@ func installOne(dir, name string, force bool) (Action, error) {
 	if err := os.Rename(p, kept); err != nil {
 		return a, fmt.Errorf("keep the existing %s hook: %w", name, err)
 	}
-	if err := renameio.WriteFile(p, Shim(name, true), 0o755); err != nil {
+	if err := safepath.WriteFile(p, Shim(name, true), 0o755, dir); err != nil {
 		os.Rename(kept, p) // put it back: nothing the user wrote is lost
 		return a, err
 	}

@@ -42,6 +42,7 @@ func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *Scope, meta ma
 	if err != nil {
 		return nil, err
 	}
+	scope.RemoveDebris()
 	stored, err := s.fileStats()
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // FileInfo is what a stat of a document file says.
@@ -38,6 +39,7 @@ type Scope struct {
 	perDir  map[string][]gitignore.Pattern // folder → its .gitignore patterns
 	matcher map[string]gitignore.Matcher   // folder → matcher of all patterns above it
 	dirIgn  map[string]bool                // folder → ignored, itself or by an ancestor
+	debris  []string                       // canon's temporary files the last Walk passed (absolute)
 }
 
 // NewScope prepares a Scope for the worktree at root. infoExclude is the
@@ -188,6 +190,7 @@ func IsMarkdown(rel string) bool {
 func (s *Scope) Walk() ([]FileInfo, error) {
 	var out []FileInfo
 	seen := map[string]bool{}
+	s.debris = nil
 	roots := append([]string(nil), s.cfg.Roots...)
 	sort.Strings(roots)
 	for _, r := range roots {
@@ -210,6 +213,10 @@ func (s *Scope) Walk() ([]FileInfo, error) {
 				}
 				return nil
 			}
+			if _, ok := safepath.IsTemp(d.Name()); ok {
+				s.debris = append(s.debris, p)
+				return nil
+			}
 			if !IsMarkdown(rel) || seen[rel] || s.Ignored(rel, false) {
 				return nil
 			}
@@ -228,6 +235,19 @@ func (s *Scope) Walk() ([]FileInfo, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+// RemoveDebris removes the temporary files of canon processes that are
+// gone (a promote killed between writing and renaming) that the last Walk
+// passed, and returns their repo paths.
+func (s *Scope) RemoveDebris() []string {
+	var out []string
+	for _, p := range safepath.RemoveStale(s.debris, s.root) {
+		rel, _ := filepath.Rel(s.root, p)
+		out = append(out, filepath.ToSlash(rel))
+	}
+	s.debris = nil
+	return out
 }
 
 // Stat returns the FileInfo of one repo path, or ok=false when it is gone or

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/renameio/v2"
-
 	"github.com/canon-md/canon/graph"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
@@ -152,7 +150,7 @@ func Create(ctx context.Context, e *Env, name string, opt CreateOptions) (*Info,
 		DeliverableFile: deliverable(name, seeds),
 	}
 	for f, content := range files {
-		if err := renameio.WriteFile(filepath.Join(tmp, f), []byte(content), 0o644); err != nil {
+		if err := safepath.WriteFile(filepath.Join(tmp, f), []byte(content), 0o644, e.Root); err != nil {
 			return nil, fmt.Errorf("write %s: %w", f, err)
 		}
 	}
@@ -311,7 +309,7 @@ func Refresh(ctx context.Context, e *Env, name string) (*RefreshResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := renameio.WriteFile(planPath, []byte(plan), 0o644); err != nil {
+		if err := safepath.WriteFile(planPath, []byte(plan), 0o644, e.Root); err != nil {
 			return nil, fmt.Errorf("write %s: %w", PlanFile, err)
 		}
 		if err := setManifest(ctx, h.db(), map[string]string{mPlanHash: hashText(plan)}); err != nil {
@@ -322,7 +320,7 @@ func Refresh(ctx context.Context, e *Env, name string) (*RefreshResult, error) {
 	// notes.md is never rewritten; a missing one gets its header back.
 	notesPath := filepath.Join(h.dir, NotesFile)
 	if _, err := os.Stat(notesPath); errors.Is(err, fs.ErrNotExist) {
-		if err := renameio.WriteFile(notesPath, []byte(NotesHeader(name, seeds)), 0o644); err != nil {
+		if err := safepath.WriteFile(notesPath, []byte(NotesHeader(name, seeds)), 0o644, e.Root); err != nil {
 			return nil, fmt.Errorf("write %s: %w", NotesFile, err)
 		}
 	}

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/google/renameio/v2"
-
 	"github.com/canon-md/canon/index/safepath"
 )
 
@@ -174,7 +172,7 @@ func ensureIgnored(root string) error {
 		}
 	}
 	content := "# Written by canon: worksets are derived and private to this clone.\n*\n"
-	if err := renameio.WriteFile(gi, []byte(content), 0o644); err != nil {
+	if err := safepath.WriteFile(gi, []byte(content), 0o644, root); err != nil {
 		return fmt.Errorf("write %s/.gitignore: %w", Dir, err)
 	}
 	return nil

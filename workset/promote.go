@@ -18,7 +18,6 @@ import (
 	"unicode"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-	"github.com/google/renameio/v2"
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/markdown"
@@ -618,7 +617,7 @@ func (p *PromotePlan) Write() ([]string, error) {
 				return written, err
 			}
 		}
-		if err := renameio.WriteFile(abs[i], fc.After, 0o644, renameio.WithTempDir(dir)); err != nil {
+		if err := safepath.WriteFile(abs[i], fc.After, 0o644, p.root); err != nil {
 			return written, fmt.Errorf("write %s: %w", fc.Path, err)
 		}
 		written = append(written, fc.Path)

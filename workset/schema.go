@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"github.com/canon-md/canon/index/safepath"
 
 	"github.com/canon-md/canon/index"
 )
@@ -168,7 +168,7 @@ func writeKeys(dir string, lists ...[]string) error {
 		b.WriteString(k)
 		b.WriteByte('\n')
 	}
-	if err := renameio.WriteFile(filepath.Join(dir, KeysFile), []byte(b.String()), 0o644); err != nil {
+	if err := safepath.WriteFile(filepath.Join(dir, KeysFile), []byte(b.String()), 0o644, dir); err != nil {
 		return fmt.Errorf("write %s: %w", KeysFile, err)
 	}
 	return nil

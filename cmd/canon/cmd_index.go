@@ -11,13 +11,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/renameio/v2"
 	"github.com/urfave/cli/v2"
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/gitsync/watch"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 func initCommand(e *env) *cli.Command {
@@ -96,10 +96,10 @@ func writeDefaultConfig(root, detected string) (bool, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safepath.MkdirAll(filepath.Dir(path), 0o755, root); err != nil {
 		return false, err
 	}
-	if err := renameio.WriteFile(path, []byte(config.Template+detected), 0o644); err != nil {
+	if err := safepath.WriteFile(path, []byte(config.Template+detected), 0o644, root); err != nil {
 		return false, fmt.Errorf("write %s: %w", config.File, err)
 	}
 	return true, nil

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -137,7 +136,7 @@ func verifyCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			tmpPath := filepath.Join(s.Repo.CanonDir(), fmt.Sprintf("verify-%d.db", os.Getpid()))
+			tmpPath := gitsync.VerifyPath(s.Repo.CanonDir())
 			defer func() {
 				for _, suffix := range []string{"", "-wal", "-shm", ".lock"} {
 					os.Remove(tmpPath + suffix)

@@ -1,6 +1,8 @@
 package watch
 
 import (
+	"github.com/canon-md/canon/index/safepath"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -165,11 +167,11 @@ func Observe(canonDir string) (*Observed, error) {
 	}
 	held := lockHeld(filepath.Join(canonDir, LockFile))
 	switch {
-	case held && st != nil && pidAlive(st.PID):
+	case held && st != nil && safepath.PIDAlive(st.PID):
 		return &Observed{Running: true, Status: st}, nil
 	case held:
 		// Starting up (no status yet): the lock file names it.
-		if b, ok := busy(canonDir).(*BusyError); ok && b.PID > 0 && pidAlive(b.PID) {
+		if b, ok := busy(canonDir).(*BusyError); ok && b.PID > 0 && safepath.PIDAlive(b.PID) {
 			return &Observed{Running: true, Status: &Status{PID: b.PID, StartedAt: b.Since}}, nil
 		}
 	case st != nil:

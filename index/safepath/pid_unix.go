@@ -1,15 +1,15 @@
 //go:build unix
 
-package watch
+package safepath
 
 import (
 	"errors"
 	"syscall"
 )
 
-// pidAlive reports whether a process with this pid exists (signal 0 checks
+// PIDAlive reports whether a process with this pid exists (signal 0 checks
 // without sending anything; EPERM means it exists under another user).
-func pidAlive(pid int) bool {
+func PIDAlive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}
