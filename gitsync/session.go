@@ -63,7 +63,7 @@ func Open(dir, who string) (*Session, error) {
 		Scope:    index.NewScope(repo.Root, cfg, repo.InfoExclude()),
 		Loader:   index.NewLoader(repo.Root, cfg),
 		Who:      who,
-		LockWait: 60 * time.Second,
+		LockWait: lockWait(),
 		built:    fresh,
 	}, nil
 }
@@ -537,4 +537,13 @@ func removeStaleVerify(canonDir string) {
 			os.Remove(filepath.Join(canonDir, e.Name()))
 		}
 	}
+}
+
+// lockWait is how long a writer waits for another: a minute, or
+// CANON_LOCK_WAIT (a Go duration such as 5s).
+func lockWait() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("CANON_LOCK_WAIT")); err == nil && d >= 0 {
+		return d
+	}
+	return 60 * time.Second
 }

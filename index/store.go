@@ -2,6 +2,7 @@ package index
 
 import (
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/safepath"
 
 	"context"
 	"database/sql"
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -23,6 +25,9 @@ type Store struct {
 	path string
 	lock *flock.Flock
 	file os.FileInfo // the database file as opened, to notice a rebuild's swap
+	// Waiting, when set, hears once that Lock has waited two seconds for
+	// the holder it names (a hook can say why it is slow).
+	Waiting func(holder string)
 	// Namespaces are the configuration's, for NAMESPACE:ID and search
 	// --namespace; the session that opens the store sets them.
 	Namespaces config.Namespaces
@@ -221,6 +226,10 @@ func (s *Store) Lock(ctx context.Context, who string, wait time.Duration) (unloc
 	if !ok {
 		wctx, cancel := context.WithTimeout(ctx, wait)
 		defer cancel()
+		if s.Waiting != nil {
+			t := time.AfterFunc(2*time.Second, func() { s.Waiting(s.Holder()) })
+			defer t.Stop()
+		}
 		ok, err = s.lock.TryLockContext(wctx, 20*time.Millisecond)
 		if !ok {
 			if ctx.Err() != nil {
@@ -232,28 +241,46 @@ func (s *Store) Lock(ctx context.Context, who string, wait time.Duration) (unloc
 			return nil, fmt.Errorf("take index lock: %w", err)
 		}
 	}
+	// Say who holds it, at once, for the message another process prints;
+	// the line is cleared on unlock, so a waiter never reads an earlier
+	// holder's.
+	s.writeHolder(fmt.Sprintf("pid %d (%s) since %s\n", os.Getpid(), who, time.Now().Format(time.TimeOnly)))
+	unlock = func() {
+		s.writeHolder("")
+		s.lock.Unlock()
+	}
 	// Another process may have swapped in a rebuilt file while this one
 	// waited: write to the file that is the index now.
 	if err := s.Refresh(); err != nil {
-		s.lock.Unlock()
+		unlock()
 		return nil, err
 	}
-	// Say who holds it, for the message another process prints.
-	f, err := os.OpenFile(s.lock.Path(), os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err == nil {
-		fmt.Fprintf(f, "pid %d (%s) since %s\n", os.Getpid(), who, time.Now().Format(time.TimeOnly))
-		f.Close()
-	}
-	return func() { s.lock.Unlock() }, nil
+	return unlock, nil
 }
 
-// Holder says which process holds the writer lock, as it wrote itself down.
+func (s *Store) writeHolder(line string) {
+	if f, err := os.OpenFile(s.lock.Path(), os.O_WRONLY|os.O_TRUNC, 0o644); err == nil {
+		f.WriteString(line)
+		f.Close()
+	}
+}
+
+var holderPID = regexp.MustCompile(`^pid ([0-9]+) `)
+
+// Holder says which process holds the writer lock, as it wrote itself
+// down: "" when the line is missing or names a process that is gone.
 func (s *Store) Holder() string {
 	data, err := os.ReadFile(s.lock.Path())
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSpace(string(data))
+	line := strings.TrimSpace(string(data))
+	if m := holderPID.FindStringSubmatch(line); m != nil {
+		if pid, err := strconv.Atoi(m[1]); err == nil && !safepath.PIDAlive(pid) {
+			return ""
+		}
+	}
+	return line
 }
 
 // Meta returns the value of a meta key ("" when unset).

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/hooks"
+	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
 )
 
@@ -322,7 +324,9 @@ func relDir(root, dir string) string {
 }
 
 // preCommit validates what is staged. Validation errors refuse the commit;
-// anything else going wrong is one line on stderr and the commit goes on.
+// anything else going wrong is one line on stderr and the commit goes on,
+// except an index another process holds past the wait: then nothing was
+// validated, and a gate that opens when it is busy is no gate.
 func preCommit(c *cli.Context, e *env) error {
 	if os.Getenv("CANON_SKIP") == "1" {
 		return nil
@@ -336,14 +340,18 @@ func preCommit(c *cli.Context, e *env) error {
 		return nil
 	}
 	defer s.Close()
+	s.Store.Waiting = func(holder string) {
+		if holder == "" {
+			holder = "another canon process"
+		}
+		e.notef("pre-commit: waiting for the index, which %s is writing", holder)
+	}
 	if err := e.catchUp(c, s); err != nil {
-		hooks.Report(e.stderr, "pre-commit", explainErr(err))
-		return nil
+		return preCommitFailed(e, err)
 	}
 	res, err := s.CheckStaged(c.Context, true, ahead)
 	if err != nil {
-		hooks.Report(e.stderr, "pre-commit", explainErr(err))
-		return nil
+		return preCommitFailed(e, err)
 	}
 	if len(res.Findings) == 0 {
 		writeOld(e.stderr, res)
@@ -356,4 +364,17 @@ func preCommit(c *cli.Context, e *env) error {
 	}
 	fmt.Fprintln(e.stderr, "canon: commit refused: fix the errors above and stage the fix (git commit --no-verify, or CANON_SKIP=1, skips canon)")
 	return &silentExit{code: 1}
+}
+
+// preCommitFailed reports a check that could not run. An index locked past
+// the wait refuses the commit, naming the holder and the ways out; any
+// other failure is one line and the commit goes on (hooks fail open).
+func preCommitFailed(e *env, err error) error {
+	var le *index.LockedError
+	if errors.As(err, &le) {
+		fmt.Fprintf(e.stderr, "canon: commit refused: nothing was validated, because %s and did not finish in time; commit again when it is done (or skip canon: git commit --no-verify, CANON_SKIP=1)\n", le.Error())
+		return &silentExit{code: 1}
+	}
+	hooks.Report(e.stderr, "pre-commit", explainErr(err))
+	return nil
 }

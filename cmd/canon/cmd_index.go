@@ -107,7 +107,7 @@ func writeDefaultConfig(root, detected string) (bool, error) {
 
 func printBuilt(w io.Writer, stats *index.Stats, st *index.Status) {
 	rate := ""
-	if secs := stats.Elapsed.Seconds(); secs > 0 && stats.Documents > 0 {
+	if secs := stats.Elapsed.Seconds(); secs > 0 && float64(stats.Documents)/secs >= 1 {
 		rate = fmt.Sprintf(", %s docs/s", thousands(int(float64(stats.Documents)/secs)))
 	}
 	fmt.Fprintf(w, "indexed %s documents in %s%s", thousands(stats.Documents), roundDur(stats.Elapsed), rate)
