@@ -2,12 +2,14 @@ package hooks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/workset"
 )
 
@@ -123,5 +125,10 @@ func rebasing(r *gitsync.Repo) bool {
 
 // Report writes a hook failure on one line, saying that nothing was lost.
 func Report(w io.Writer, name string, err error) {
+	if errors.Is(err, index.ErrDamaged) {
+		// Nothing catches up by itself from a damaged database.
+		fmt.Fprintf(w, "canon: %s hook: %v (git went on)\n", name, err)
+		return
+	}
 	fmt.Fprintf(w, "canon: %s hook: %v (git went on; the index catches up at the next canon command)\n", name, err)
 }

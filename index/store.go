@@ -106,6 +106,9 @@ func (s *Store) connect() error {
 	db.SetConnMaxIdleTime(time.Minute)
 	if err := db.Ping(); err != nil {
 		db.Close()
+		if err := friendly(err, s.path); errors.Is(err, ErrDamaged) {
+			return err
+		}
 		return fmt.Errorf("open index: %w", friendly(err, s.path))
 	}
 	s.db = db
@@ -323,16 +326,6 @@ func setMeta(tx *sql.Tx, kv map[string]string) error {
 	return nil
 }
 
-// friendly turns SQLite's terse errors into sentences that say what to do.
-func friendly(err error, path string) error {
-	var se sqlite3.Error
-	if errors.As(err, &se) {
-		switch se.Code {
-		case sqlite3.ErrBusy, sqlite3.ErrLocked:
-			return fmt.Errorf("the index %s stayed busy for 10 s; another canon process is writing to it, retry when it is done: %w", path, err)
-		case sqlite3.ErrCorrupt, sqlite3.ErrNotADB:
-			return fmt.Errorf("the index %s is damaged; run canon index --full to rebuild it (nothing is lost: it is derived from your files): %w", path, err)
-		}
-	}
-	return err
-}
+// friendly turns SQLite's terse errors into sentences that say what to do
+// (Explain, with this database's path).
+func friendly(err error, path string) error { return Explain(err, path) }

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -55,6 +58,7 @@ var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON (a stable, documen
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
 	app := newApp(e)
+	setUsageErrors(app.Commands)
 	ctx, stop := stopOnSignal(stderr)
 	defer stop()
 	err := app.RunContext(ctx, permute(app, args))
@@ -117,11 +121,15 @@ func stopOnSignal(stderr io.Writer) (context.Context, func()) {
 	}
 }
 
-// explain turns known conditions into sentences with the fix.
+// explain turns known conditions into sentences with the fix. SQLite's
+// errors are classified first (index.Explain: a damaged index, one canon
+// may not write), with the index's path when the repository is known.
 func explain(err error) string {
 	var ee *exitError
 	var le *index.LockedError
 	var ce *config.Error
+	var pe *fs.PathError
+	err = index.Explain(err, indexPathHint)
 	switch {
 	case errors.As(err, &ee):
 		return ee.msg
@@ -135,9 +143,17 @@ func explain(err error) string {
 		return "interrupted; nothing was changed by the unfinished step"
 	case errors.Is(err, index.ErrBadQuery):
 		return err.Error() + "; search for words, \"a phrase\" or a prefix*"
+	case errors.Is(err, index.ErrDamaged):
+		return err.Error()
+	case errors.As(err, &pe) && errors.Is(err, fs.ErrPermission):
+		return fmt.Sprintf("canon may not %s %s (permission denied): check who owns it (ls -ld %s) and run canon as that user, or fix its permissions", pe.Op, pe.Path, pe.Path)
 	}
 	return err.Error()
 }
+
+// indexPathHint is the index of the repository canon runs in, for error
+// messages; set when a session opens.
+var indexPathHint string
 
 func newApp(e *env) *cli.App {
 	return &cli.App{
@@ -155,10 +171,8 @@ func newApp(e *env) *cli.App {
 		Writer:          e.stdout,
 		ErrWriter:       e.stderr,
 		HideHelpCommand: true,
-		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
-			return fail(2, "%s; see canon %s --help", err, c.Command.Name)
-		},
-		ExitErrHandler: func(*cli.Context, error) {}, // run() prints errors
+		OnUsageError:    usageError,
+		ExitErrHandler:  func(*cli.Context, error) {}, // run() prints errors
 		Commands: []*cli.Command{
 			initCommand(e),
 			indexCommand(e),
@@ -188,6 +202,48 @@ func newApp(e *env) *cli.App {
 	}
 }
 
+// setUsageErrors makes a bad flag on any command (unknown, missing its
+// value, a value of the wrong kind) one sentence and exit status 2, as on
+// the top level; urfave/cli prints a help page and exits 1 otherwise.
+func setUsageErrors(cmds []*cli.Command) {
+	for _, c := range cmds {
+		if c.OnUsageError == nil {
+			c.OnUsageError = usageError
+		}
+		setUsageErrors(c.Subcommands)
+	}
+}
+
+var (
+	undefinedFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
+	badFlagValue  = regexp.MustCompile(`^invalid value "(.*)" for flag -+([^:]+): (.*)$`)
+	missingValue  = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
+)
+
+func usageError(c *cli.Context, err error, _ bool) error {
+	var names []string
+	for _, ctx := range c.Lineage() {
+		if ctx.Command != nil && ctx.Command.Name != "" && ctx.Command.Name != "canon" && (len(names) == 0 || names[0] != ctx.Command.Name) {
+			names = append([]string{ctx.Command.Name}, names...)
+		}
+	}
+	name := strings.Join(append([]string{"canon"}, names...), " ")
+	msg := err.Error()
+	switch {
+	case undefinedFlag.MatchString(msg):
+		msg = "there is no flag --" + undefinedFlag.FindStringSubmatch(msg)[1]
+	case badFlagValue.MatchString(msg):
+		m := badFlagValue.FindStringSubmatch(msg)
+		msg = fmt.Sprintf("--%s %q is not a valid value", m[2], m[1])
+		if strings.Contains(m[3], "parse") || strings.Contains(m[3], "syntax") {
+			msg = fmt.Sprintf("--%s takes a number, not %q", m[2], m[1])
+		}
+	case missingValue.MatchString(msg):
+		msg = "--" + missingValue.FindStringSubmatch(msg)[1] + " needs a value"
+	}
+	return fail(2, "%s; see %s --help", msg, name)
+}
+
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
@@ -215,8 +271,12 @@ func (e *env) open(c *cli.Context, who string) (*gitsync.Session, error) {
 func (e *env) openNoSync(who string) (*gitsync.Session, error) {
 	s, err := gitsync.Open(e.dir, who)
 	if err != nil {
+		if r, derr := gitsync.Discover(e.dir); derr == nil {
+			indexPathHint = relIndexPath(r)
+		}
 		return nil, err
 	}
+	indexPathHint = relIndexPath(s.Repo)
 	s.Note = func(msg string) { e.notef("%s", msg) }
 	if !e.quiet {
 		s.Progress = e.progress
@@ -268,6 +328,15 @@ func permute(app *cli.App, args []string) []string {
 	if cmd == nil || cmd.SkipFlagParsing {
 		return append(out, args[i:]...)
 	}
+	for _, a := range args[i:] {
+		if a == "--" {
+			break
+		}
+		if a == "--help" || a == "-h" {
+			// canon search x --help: the command's help, not a help topic x.
+			return append(out, "--help")
+		}
+	}
 	valued := map[string]bool{}
 	for _, f := range cmd.Flags {
 		_, isBool := f.(*cli.BoolFlag)
@@ -308,4 +377,14 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 		}
 	}
 	return nil
+}
+
+// relIndexPath shows the index path relative to the working tree when it is
+// inside it (.git/canon/index.db).
+func relIndexPath(r *gitsync.Repo) string {
+	p := r.IndexPath()
+	if rel, err := filepath.Rel(r.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return p
 }

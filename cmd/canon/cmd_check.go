@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/workset"
 )
@@ -178,7 +179,7 @@ func (e *env) fixFindings(c *cli.Context, s *gitsync.Session, res *gitsync.Check
 
 func writeSkipped(w io.Writer, skipped []workset.SkippedFix) {
 	for _, sk := range skipped {
-		fmt.Fprintf(w, "not fixed: %s:%d:%d %s: %s\n", sk.Finding.Path, sk.Finding.Line, sk.Finding.Col, sk.Finding.Rule, sk.Why)
+		fmt.Fprintf(w, "not fixed: %s:%d:%d %s: %s\n", index.QuotePath(sk.Finding.Path), sk.Finding.Line, sk.Finding.Col, sk.Finding.Rule, sk.Why)
 	}
 }
 

@@ -249,6 +249,9 @@ func hookCommand(e *env) *cli.Command {
 			if name == "" {
 				name = "sync"
 			}
+			if r, err := gitsync.Discover(e.dir); err == nil {
+				indexPathHint = relIndexPath(r)
+			}
 			if !contains(hookNames, name) {
 				// A typo in a hook script must not pass silently: exit 2
 				// fails a pre-commit hook and shows in every other.
@@ -308,11 +311,18 @@ func checkAllHook(c *cli.Context, e *env) error {
 	return nil
 }
 
-type plainErr string
+// plainErr is an error already explained for a person; it keeps the
+// cause, so that a hook's report can tell a damaged index from a passing
+// failure.
+type plainErr struct {
+	msg   string
+	cause error
+}
 
-func (p plainErr) Error() string { return string(p) }
+func (p plainErr) Error() string { return p.msg }
+func (p plainErr) Unwrap() error { return p.cause }
 
-func explainErr(err error) error { return plainErr(explain(err)) }
+func explainErr(err error) error { return plainErr{explain(err), index.Explain(err, indexPathHint)} }
 
 // relDir shows a folder inside the repository relative to its root.
 func relDir(root, dir string) string {

@@ -188,7 +188,7 @@ func fullIndex(c *cli.Context, e *env) error {
 }
 
 func isDamaged(err error) bool {
-	return strings.Contains(err.Error(), "is damaged") || strings.Contains(err.Error(), "malformed")
+	return errors.Is(index.Explain(err, ""), index.ErrDamaged)
 }
 
 func statusCommand(e *env) *cli.Command {
@@ -344,7 +344,7 @@ func searchCommand(e *env) *cli.Command {
 					section = " › " + h.Section
 				}
 				fmt.Fprintf(e.stdout, "%d. %s  %s%s\n", i+1, h.ID, h.Title, section)
-				fmt.Fprintf(e.stdout, "   %s:%d  [%s]\n", h.Path, h.Line, h.Key)
+				fmt.Fprintf(e.stdout, "   %s:%d  [%s]\n", index.QuotePath(h.Path), h.Line, h.Key)
 				if h.Snippet != "" {
 					fmt.Fprintf(e.stdout, "   %s\n", h.Snippet)
 				}
@@ -469,7 +469,7 @@ func printDoc(w io.Writer, v *index.DocView) {
 	if len(v.Problems) > 0 {
 		fmt.Fprintln(w, "\nproblems")
 		for _, p := range v.Problems {
-			fmt.Fprintf(w, "  %s:%d:%d: %s %s: %s\n", p.Path, p.Line, p.Col, p.Severity, p.Rule, p.Message)
+			fmt.Fprintf(w, "  %s\n", p)
 		}
 	}
 }
@@ -499,7 +499,7 @@ func where(ed index.Edge) string {
 	if ed.Field != "" {
 		return fmt.Sprintf("%s, line %d", ed.Field, ed.Line)
 	}
-	return fmt.Sprintf("%s:%d", ed.Path, ed.Line)
+	return fmt.Sprintf("%s:%d", index.QuotePath(ed.Path), ed.Line)
 }
 
 func problemsCommand(e *env) *cli.Command {
@@ -523,7 +523,7 @@ func problemsCommand(e *env) *cli.Command {
 			files := map[string]bool{}
 			errs, warns := 0, 0
 			for _, p := range probs {
-				fmt.Fprintf(e.stdout, "%s:%d:%d: %s %s: %s\n", p.Path, p.Line, p.Col, p.Severity, p.Rule, p.Message)
+				fmt.Fprintln(e.stdout, p)
 				files[p.Path] = true
 				if p.Severity == "error" {
 					errs++

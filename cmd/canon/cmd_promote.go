@@ -170,7 +170,7 @@ func (e *env) promoteWrite(c *cli.Context, s *gitsync.Session, plan *workset.Pro
 		} else {
 			printOutcomes(e.stdout, plan, "nothing written")
 			for _, f := range introduced {
-				fmt.Fprintf(e.stdout, "%s:%d:%d: %s %s: %s\n", f.Path, f.Line, f.Col, f.Severity, f.Rule, f.Message)
+				fmt.Fprintln(e.stdout, f)
 			}
 		}
 		return fail(1, "promote would leave %s canon check reports in the written files (above); nothing was written. Reword the findings in notes.md (a link is resolved from the document it lands in), then run promote again",

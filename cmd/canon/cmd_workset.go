@@ -413,7 +413,7 @@ func worksetSearchCommand(e *env) *cli.Command {
 					from += ", not added: farther than workset.enrich_distance"
 				}
 				fmt.Fprintf(e.stdout, "%d. %s  %s%s  [%s]\n", i+1, h.ID, h.Title, section, from)
-				fmt.Fprintf(e.stdout, "   %s:%d\n", h.Path, h.Line)
+				fmt.Fprintf(e.stdout, "   %s:%d\n", index.QuotePath(h.Path), h.Line)
 				if h.Snippet != "" {
 					fmt.Fprintf(e.stdout, "   %s\n", h.Snippet)
 				}

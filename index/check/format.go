@@ -43,7 +43,7 @@ func plural(n int, word string) string {
 // summary line.
 func WriteText(w io.Writer, fs []Finding, checked int) {
 	for _, f := range fs {
-		fmt.Fprintf(w, "%s:%d:%d: %s %s: %s\n", f.Path, f.Line, f.Col, f.Severity, f.Rule, f.Message)
+		fmt.Fprintln(w, f.String())
 	}
 	s := Summarize(fs, checked)
 	if len(fs) == 0 {
