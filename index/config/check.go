@@ -44,28 +44,29 @@ const (
 // DefaultRules are the rules of canon check and their default severities.
 func DefaultRules() map[string]string {
 	return map[string]string{
-		"yaml-syntax":      SeverityError,
-		"frontmatter":      SeverityWarning,
-		"edge-value":       SeverityError,
-		"identity-value":   SeverityError,
-		"file-skipped":     SeverityWarning,
-		"document-budget":  SeverityWarning,
-		"required-field":   SeverityError,
-		"enum-value":       SeverityError,
-		"date-format":      SeverityError,
-		"id-format":        SeverityError,
-		"duplicate-id":     SeverityError,
-		"duplicate-uid":    SeverityError,
-		"dangling-ref":     SeverityError,
-		"ambiguous-ref":    SeverityError,
-		"broken-link":      SeverityError,
-		"broken-anchor":    SeverityError,
-		"wiki-link":        SeverityError,
-		"parent-cycle":     SeverityError,
-		"parent-kind":      SeverityError,
-		"asymmetric-block": SeverityWarning,
-		"self-reference":   SeverityError,
-		"group-cycle":      SeverityError,
+		"yaml-syntax":       SeverityError,
+		"frontmatter":       SeverityWarning,
+		"edge-value":        SeverityError,
+		"identity-value":    SeverityError,
+		"file-skipped":      SeverityWarning,
+		"document-budget":   SeverityWarning,
+		"required-field":    SeverityError,
+		"enum-value":        SeverityError,
+		"date-format":       SeverityError,
+		"id-format":         SeverityError,
+		"duplicate-id":      SeverityError,
+		"duplicate-uid":     SeverityError,
+		"dangling-ref":      SeverityError,
+		"ambiguous-ref":     SeverityError,
+		"broken-link":       SeverityError,
+		"broken-anchor":     SeverityError,
+		"wiki-link":         SeverityError,
+		"parent-cycle":      SeverityError,
+		"parent-kind":       SeverityError,
+		"asymmetric-block":  SeverityWarning,
+		"self-reference":    SeverityError,
+		"group-cycle":       SeverityError,
+		"unused-definition": SeverityOff,
 	}
 }
 
@@ -198,6 +199,7 @@ check:
     asymmetric-block: warning
     self-reference: error
     group-cycle: error
+    unused-definition: off   # a [label]: dest line nothing uses (GitHub shows nothing)
   # What documents of each kind must hold. A kind not listed (a plain note
   # is kind doc) has no schema. Write "task: ~" to drop a default schema.
   schemas:

@@ -79,6 +79,9 @@ type Body struct {
 	Headings []Heading
 	Sections []Section // the preamble only when it has non-blank text; then one per heading, in order; every heading level starts a new section
 	Links    []Link    // in source order
+	// UnusedDefinitions are link reference definitions ([label]: dest)
+	// nothing in the document uses: no link on GitHub, so none here.
+	UnusedDefinitions []Link
 	// Headings and links past MaxHeadings and MaxLinks are counted here,
 	// not recorded: a heading beyond the budget is text of the section
 	// before it.
@@ -155,6 +158,8 @@ type scanner struct {
 	slugs Slugger
 	heads []headSpan      // one per heading
 	refs  map[string]bool // labels of the reference definitions (labelKey)
+	used  map[string]bool // labels references use (labelKey)
+	defs  []defLink       // definitions recorded as links
 
 	stack []container // open containers, outermost first
 
@@ -226,6 +231,7 @@ func (s *scanner) scan() {
 	}
 	s.last = ln - 1
 	s.endPara()
+	s.dropUnusedDefinitions()
 	s.finishHeadings()
 	s.sections()
 	if len(s.body.Headings) == 0 {
@@ -667,10 +673,27 @@ func (s *scanner) refDef(p, end, ln, lineStart int) bool {
 	if s.refs == nil {
 		s.refs = make(map[string]bool)
 	}
-	s.refs[labelKey(label)] = true
+	key := labelKey(label)
+	s.refs[key] = true
 	s.beginRun(p, ln, lineStart)
-	s.emit(FormMarkdown, p, dest, label)
+	if n := len(s.body.Links); s.emitDef(p, dest, label) {
+		s.defs = append(s.defs, defLink{link: n, key: key})
+	}
 	return true
+}
+
+// emitDef records a definition as a link, for now: if nothing uses it, the
+// end of the scan takes it out again. It reports whether it was recorded.
+func (s *scanner) emitDef(p int, dest, label string) bool {
+	n := len(s.body.Links)
+	s.emit(FormMarkdown, p, dest, label)
+	return len(s.body.Links) > n
+}
+
+// defLink is a recorded definition: its index in Body.Links and its label.
+type defLink struct {
+	link int
+	key  string
 }
 
 // linkSpecial marks the bytes that can start inline syntax relevant to links.
@@ -808,22 +831,71 @@ func (s *scanner) closeBracket(i, end int) int {
 		s.floor = idx
 	}
 	doc := s.src
-	if !active || i+1 >= end || doc[i+1] != '(' {
-		return i + 1
-	}
-	dest, next, ok := linkTail(doc, i+2, end)
-	if !ok {
-		return i + 1
-	}
 	form, text := FormMarkdown, o.pos+1
 	if o.image {
 		form, text = FormImage, o.pos+2
 	}
-	s.emit(form, o.pos, dest, s.linkText(doc[text:i]))
-	if !o.image {
-		s.floor = len(s.openers)
+	if active && i+1 < end && doc[i+1] == '(' {
+		if dest, next, ok := linkTail(doc, i+2, end); ok {
+			s.emit(form, o.pos, dest, s.linkText(doc[text:i]))
+			if !o.image {
+				s.floor = len(s.openers)
+			}
+			return next
+		}
 	}
-	return next
+	// A reference: [text][label], [text][] or [text] uses the definition
+	// of its label (which may come later in the document).
+	if i+1 < end && doc[i+1] == '[' {
+		if j := strings.IndexAny(doc[i+2:end], "[]"); j >= 0 && doc[i+2+j] == ']' {
+			label := doc[i+2 : i+2+j]
+			if isBlank(label) {
+				label = doc[text:i]
+			}
+			s.useRef(label)
+			return i + 2 + j + 1
+		}
+	}
+	s.useRef(doc[text:i])
+	return i + 1
+}
+
+// useRef notes that a reference uses the definition of label.
+func (s *scanner) useRef(label string) {
+	if isBlank(label) || len(label) > 999 {
+		return
+	}
+	if s.used == nil {
+		s.used = make(map[string]bool)
+	}
+	s.used[labelKey(label)] = true
+}
+
+// dropUnusedDefinitions takes the reference definitions nothing in the
+// document uses out of the links (GitHub renders nothing for them, so they
+// link nowhere) into Body.UnusedDefinitions.
+func (s *scanner) dropUnusedDefinitions() {
+	if len(s.defs) == 0 {
+		return
+	}
+	drop := map[int]bool{}
+	for _, d := range s.defs {
+		if !s.used[d.key] {
+			drop[d.link] = true
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	kept := s.body.Links[:0]
+	for i, l := range s.body.Links {
+		if drop[i] {
+			s.body.UnusedDefinitions = append(s.body.UnusedDefinitions, l)
+			continue
+		}
+		kept = append(kept, l)
+	}
+	s.body.Links = kept
 }
 
 // wiki recognises [[...]] at doc[lb] (![[...]] when at < lb) on one line.
@@ -838,6 +910,13 @@ func (s *scanner) wiki(at, lb, end int) int {
 	k := strings.IndexAny(doc[from:end], "[]\n")
 	if k <= 0 || doc[from+k] != ']' || from+k+1 >= end || doc[from+k+1] != ']' {
 		return -1
+	}
+	// Wiki-links are an extension: where CommonMark sees a link, it is
+	// one. [[1]](https://example.com) is a link whose text is [1].
+	if after := from + k + 2; after < end && doc[after] == '(' {
+		if _, _, ok := linkTail(doc, after+1, end); ok {
+			return -1
+		}
 	}
 	inner := doc[from : from+k]
 	target, alias, hasAlias := strings.Cut(inner, "|")

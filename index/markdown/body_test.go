@@ -60,11 +60,18 @@ func TestScanBodyLinks(t *testing.T) {
 			[]Link{lnk(FormMarkdown, 1, 4, "in.md", "", "b")}},
 		{"reference definition", "Read [the spec][cm].\n\n[cm]: https://spec.commonmark.org/0.31.2/#links \"CommonMark\"",
 			[]Link{lnk(FormMarkdown, 3, 1, "https://spec.commonmark.org/0.31.2/", "links", "cm")}},
-		{"reference definitions in a row, angle destination", "[a]: a.md\n[b]: <b c.md>\n  [c]:\tc.md 'C'",
+		{"reference definitions in a row, angle destination", "[a]: a.md\n[b]: <b c.md>\n  [c]:\tc.md 'C'\n\n[a] [b] [c]",
 			[]Link{lnk(FormMarkdown, 1, 1, "a.md", "", "a"), lnk(FormMarkdown, 2, 1, "b c.md", "", "b"), lnk(FormMarkdown, 3, 3, "c.md", "", "c")}},
-		{"definition title on the next line", "[a]: a.md\n  \"Title\"\n\ntext",
+		{"definition title on the next line", "[a]: a.md\n  \"Title\"\n\ntext [a]",
 			[]Link{lnk(FormMarkdown, 1, 1, "a.md", "", "a")}},
 		{"definition cannot interrupt a paragraph", "text\n[a]: a.md", nil},
+		{"an unused definition is no link", "Nothing uses it.\n\n[alternatives]: #alternatives", nil},
+		{"a reference uses a definition of any case and spacing", "See [The  Spec][].\n\n[the spec]: s.md",
+			[]Link{lnk(FormMarkdown, 3, 1, "s.md", "", "the spec")}},
+		{"a citation link is no wiki-link", "See [[1]](https://example.com/paper), [[全文]](https://x.y/z).",
+			[]Link{lnk(FormMarkdown, 1, 5, "https://example.com/paper", "", "[1]"), lnk(FormMarkdown, 1, 39, "https://x.y/z", "", "[全文]")}},
+		{"a wiki-link with no valid destination after it stays one", "[[x]](not a url",
+			[]Link{lnk(FormWiki, 1, 1, "x", "", "x")}},
 		{"footnote definition is not a link definition", "Note[^1].\n\n[^1]: See [x](x.md).",
 			[]Link{lnk(FormMarkdown, 3, 11, "x.md", "", "x")}},
 		{"reference uses add nothing", "[a][x] [x][] [x]\n\n[x]: x.md",
@@ -166,7 +173,7 @@ func TestScanBodyCode(t *testing.T) {
 		{"lone tag cannot interrupt a paragraph", "Para\n<span>\n[x](x.md)", []string{"x.md"}, nil},
 		// The item holds only a definition, so the blank line ends it and
 		// the line indented five is code, not a heading in the item.
-		{"an empty list item ends at a blank line", "- [r]: r.md\n\n     ### three", []string{"r.md"}, nil},
+		{"an empty list item ends at a blank line", "- [r]: r.md\n\n     ### three [r]\n\nUses [r].", []string{"r.md"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -32,6 +32,7 @@ const (
 	RuleWikiLink      = "wiki-link"
 	RuleIdentityValue = "identity-value"
 	RuleBudget        = "document-budget"
+	RuleUnusedDef     = "unused-definition"
 )
 
 // Problem is something a document gets wrong, at a position in its file.
@@ -147,6 +148,10 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 	if n := d.Body.HeadingsDropped; n > 0 {
 		d.Problems = append(d.Problems, Problem{Line: bodyLine, Col: 1, Rule: RuleBudget, Severity: Warning,
 			Message: fmt.Sprintf("the document has %s headings; canon indexes the first %s and reads the other %s as text; split the document", thousands(MaxHeadings+n), thousands(MaxHeadings), thousands(n))})
+	}
+	for _, u := range d.Body.UnusedDefinitions {
+		d.Problems = append(d.Problems, Problem{Line: u.Line, Col: u.Col, Rule: RuleUnusedDef, Severity: Warning,
+			Message: fmt.Sprintf("the link reference definition [%s] is used by nothing in this document, so GitHub shows no link; use it or remove the line", u.Text)})
 	}
 	if n := d.Body.LinksDropped; n > 0 {
 		d.Problems = append(d.Problems, Problem{Line: bodyLine, Col: 1, Rule: RuleBudget, Severity: Warning,
