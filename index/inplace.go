@@ -86,6 +86,7 @@ func linksSig(links []link) int64 {
 // SQLite only writes.
 type docRows struct {
 	fm, fmPos, disables string
+	anchors             string // the HTML anchors, space separated
 	links               []pendingLink // src not set; strings owned, not the document's
 	linksSig            int64
 	chunks              []chunkRow
@@ -94,6 +95,7 @@ type docRows struct {
 func prepareRows(path string, d *markdown.Document) *docRows {
 	links := docLinks(path, d)
 	r := &docRows{fm: string(d.FrontmatterJSON()), fmPos: string(d.FieldPositions()), disables: disablesJSON(d.Disables),
+		anchors: strings.Join(d.Body.Anchors, " "),
 		links: pendingLinks(links), linksSig: linksSig(links), chunks: chunkRows(path, d)}
 	return r
 }
@@ -143,7 +145,7 @@ func (w *writer) updateInPlace(ups []inPlace) error {
 		return nil
 	}
 	upd, err := w.tx.Prepare(`UPDATE docs SET oid = ?, size = ?, mtime = ?, ident_line = ?, uid_line = ?, type = ?, kind = ?,
-		title = ?, state = ?, format = ?, fm = ?, fm_pos = ?, disables = ?, body_line = ?, links_sig = ? WHERE id = ?`)
+		title = ?, state = ?, format = ?, fm = ?, fm_pos = ?, disables = ?, anchors = ?, body_line = ?, links_sig = ? WHERE id = ?`)
 	if err != nil {
 		return err
 	}
@@ -153,7 +155,7 @@ func (w *writer) updateInPlace(ups []inPlace) error {
 	for _, u := range ups {
 		d := u.ld.Doc
 		_, err := upd.Exec(u.ld.OID, u.ld.Size, u.ld.MtimeNs, d.IDLine, d.UIDLine, d.Type, d.Kind, d.Title, d.State, d.Format,
-			u.r.fm, u.r.fmPos, u.r.disables, d.BodyLine, u.r.linksSig, u.d.id)
+			u.r.fm, u.r.fmPos, u.r.disables, u.r.anchors, d.BodyLine, u.r.linksSig, u.d.id)
 		if err != nil {
 			return fmt.Errorf("update %s: %w", u.ld.Path, err)
 		}

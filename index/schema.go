@@ -3,7 +3,7 @@ package index
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.
@@ -35,6 +35,7 @@ CREATE TABLE docs (
 	fm          TEXT NOT NULL,          -- frontmatter as JSON, source order
 	fm_pos      TEXT NOT NULL,          -- {"field": [line, col]} of top-level values
 	disables    TEXT NOT NULL,          -- inline opt-outs as JSON, '' for none
+	anchors     TEXT NOT NULL,          -- id and name attributes of HTML tags, space separated
 	body_line   INTEGER NOT NULL,
 	links_sig   INTEGER NOT NULL        -- hash of the outgoing links as written (see inplace.go)
 );

@@ -204,6 +204,23 @@ func (c *checker) anchors(ls []*lnk) error {
 			slugs[id][slug] = true
 		}
 		rows.Close()
+		// Anchors HTML defines (<a id="fn1">) work on GitHub too.
+		rows, err = c.q.QueryContext(c.ctx, `SELECT id, anchors FROM docs WHERE id IN (`+placeholders(len(part))+`) AND anchors <> ''`, part...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			var anchors string
+			if err := rows.Scan(&id, &anchors); err != nil {
+				rows.Close()
+				return err
+			}
+			for _, a := range strings.Fields(anchors) {
+				slugs[id][a] = true
+			}
+		}
+		rows.Close()
 	}
 	for _, l := range ls {
 		set := slugs[c.anchorDoc(l)]

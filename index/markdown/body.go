@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -79,6 +80,9 @@ type Body struct {
 	Headings []Heading
 	Sections []Section // the preamble only when it has non-blank text; then one per heading, in order; every heading level starts a new section
 	Links    []Link    // in source order
+	// Anchors are the id and name attributes of HTML tags (<a id="fn1">,
+	// <a name="x">, <span id="7">): GitHub keeps them, so #fn1 links work.
+	Anchors []string
 	// UnusedDefinitions are link reference definitions ([label]: dest)
 	// nothing in the document uses: no link on GitHub, so none here.
 	UnusedDefinitions []Link
@@ -267,6 +271,12 @@ func (s *scanner) line(start, end, next, ln int) {
 				if strings.Contains(doc[pos:end], s.htmlClose) {
 					s.html = htmlNone
 				}
+				if s.htmlClose == ">" || s.htmlClose == "?>" || s.htmlClose == "]]>" {
+					return // declarations, processing instructions, CDATA: no tags
+				}
+				if s.htmlClose != "-->" {
+					s.htmlAnchors(doc[pos:end])
+				}
 				return
 			case htmlRaw:
 				if hasRawClose(doc[pos:end]) {
@@ -275,6 +285,7 @@ func (s *scanner) line(start, end, next, ln int) {
 				return
 			}
 			if !blank {
+				s.htmlAnchors(doc[pos:end])
 				return
 			}
 		}
@@ -427,6 +438,9 @@ func (s *scanner) leaf(start, end, next, ln, pos, col, matched int) {
 		if kind, closer := htmlBlockStart(doc[p:end], s.para && allMatched); kind != htmlNone {
 			startBlock()
 			s.html, s.htmlClose, s.htmlDepth = kind, closer, len(s.stack)
+			if closer != "-->" && closer != "?>" && closer != "]]>" && closer != ">" {
+				s.htmlAnchors(doc[p:end])
+			}
 			switch {
 			case kind == htmlUntil && strings.Contains(doc[p:end], closer),
 				kind == htmlRaw && hasRawClose(doc[p:end]):
@@ -732,6 +746,9 @@ func (s *scanner) scanInline(start, end, ln, lineStart int) {
 				s.emit(FormAutolink, i, dest, url)
 				i = j
 			} else if j := htmlEnd(doc, i, end); j > 0 {
+				if doc[i+1] != '!' && doc[i+1] != '?' && doc[i+1] != '/' {
+					s.htmlAnchors(doc[i:j])
+				}
 				i = j
 			} else {
 				i++
@@ -858,6 +875,49 @@ func (s *scanner) closeBracket(i, end int) int {
 	}
 	s.useRef(doc[text:i])
 	return i + 1
+}
+
+// tagAttr finds an id or name attribute in a start tag: name = "value",
+// 'value' or value (HTML's three forms).
+var tagAttr = regexp.MustCompile(`(?is)\s(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>` + "`" + `]+))`)
+
+// htmlAnchors records the id and name attributes of the start tags in
+// text, comments skipped.
+func (s *scanner) htmlAnchors(text string) {
+	if !strings.Contains(text, "id") && !strings.Contains(text, "name") && !strings.Contains(text, "ID") && !strings.Contains(text, "NAME") {
+		return
+	}
+	for text != "" {
+		lt := strings.IndexByte(text, '<')
+		if lt < 0 {
+			return
+		}
+		text = text[lt:]
+		if strings.HasPrefix(text, "<!--") {
+			k := strings.Index(text, "-->")
+			if k < 0 {
+				return
+			}
+			text = text[k+3:]
+			continue
+		}
+		gt := strings.IndexByte(text, '>')
+		tag := text
+		if gt >= 0 {
+			tag = text[:gt]
+		}
+		if len(tag) > 1 && isASCIIAlpha(tag[1]) {
+			for _, m := range tagAttr.FindAllStringSubmatch(tag, -1) {
+				if v := strings.TrimSpace(m[1] + m[2] + m[3]); v != "" && len(s.body.Anchors) < MaxHeadings {
+					s.body.Anchors = append(s.body.Anchors, v)
+				}
+			}
+		}
+		if gt < 0 {
+			return
+		}
+		text = text[gt+1:]
+	}
 }
 
 // useRef notes that a reference uses the definition of label.
