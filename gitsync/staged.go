@@ -154,6 +154,7 @@ type GitTree struct {
 	// state before a change only says what problems it had.
 	NoSuggest bool
 	all       map[string]bool // every tracked path, once listed
+	subs      *[]string       // the submodules' paths, once read
 }
 
 // Lookup reports which paths exist (exactly) and, for those that do not, a
@@ -404,4 +405,27 @@ func uniq(s []string) []string {
 		}
 	}
 	return out
+}
+
+// Submodules lists the paths .gitmodules declares (read once): links into
+// them are not checked.
+func (t *GitTree) Submodules(ctx context.Context) ([]string, error) {
+	if t.subs != nil {
+		return *t.subs, nil
+	}
+	var subs []string
+	data, err := os.ReadFile(filepath.Join(t.Repo.Root, ".gitmodules"))
+	if err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+			if ok && strings.TrimSpace(k) == "path" {
+				if p := strings.Trim(strings.TrimSpace(v), `"/`); p != "" {
+					subs = append(subs, p)
+				}
+			}
+		}
+	}
+	sort.Strings(subs)
+	t.subs = &subs
+	return subs, nil
 }

@@ -86,7 +86,7 @@ func linksSig(links []link) int64 {
 // SQLite only writes.
 type docRows struct {
 	fm, fmPos, disables string
-	anchors             string // the HTML anchors, space separated
+	anchors             string        // the HTML anchors, space separated
 	links               []pendingLink // src not set; strings owned, not the document's
 	linksSig            int64
 	chunks              []chunkRow
@@ -96,7 +96,7 @@ func prepareRows(path string, d *markdown.Document) *docRows {
 	links := docLinks(path, d)
 	r := &docRows{fm: string(d.FrontmatterJSON()), fmPos: string(d.FieldPositions()), disables: disablesJSON(d.Disables),
 		anchors: strings.Join(d.Body.Anchors, " "),
-		links: pendingLinks(links), linksSig: linksSig(links), chunks: chunkRows(path, d)}
+		links:   pendingLinks(links), linksSig: linksSig(links), chunks: chunkRows(path, d)}
 	return r
 }
 

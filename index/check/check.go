@@ -31,6 +31,9 @@ type Tree interface {
 	Lookup(ctx context.Context, paths []string) (exists map[string]bool, folded map[string]string, err error)
 	// OnDisk reports whether the path exists in the working tree.
 	OnDisk(path string) bool
+	// Submodules lists the paths of the repository's submodules: canon
+	// cannot look inside them.
+	Submodules(ctx context.Context) ([]string, error)
 }
 
 // Input says what to check.

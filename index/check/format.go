@@ -135,6 +135,7 @@ var RuleHelp = map[string]string{
 	"self-reference":    "A document does not reference itself in its frontmatter.",
 	"group-cycle":       "Groups' depends_on edges never loop (scoped context walks them upstream).",
 	"unused-definition": "A link reference definition is used by a link of its document (off by default).",
+	"submodule-link":    "Links into a git submodule are not checked (canon cannot look inside one).",
 }
 
 // WriteSARIF writes a SARIF 2.1.0 log.

@@ -129,28 +129,74 @@ func (c *checker) gitFiles(ls []*lnk) error {
 	if len(ls) == 0 || c.in.Tree == nil {
 		return nil
 	}
+	subs, err := c.in.Tree.Submodules(c.ctx)
+	if err != nil {
+		return fmt.Errorf("read the submodules: %w", err)
+	}
 	var paths []string
+	intoSub := map[*lnk]string{}
 	for _, l := range ls {
-		if t := index.LinkTarget(l.src.path, l.raw); t != "" {
-			paths = append(paths, t)
+		t := index.LinkTarget(l.src.path, l.raw)
+		if t == "" {
+			continue
 		}
+		if sub := submoduleOf(subs, t); sub != "" {
+			intoSub[l] = sub // canon cannot look inside: not a broken link
+			continue
+		}
+		paths = append(paths, t)
 	}
 	exists, folded, err := c.in.Tree.Lookup(c.ctx, paths)
 	if err != nil {
 		return fmt.Errorf("look up link targets in git: %w", err)
 	}
+	// A link written from the repository root (_kano/backlog/... three
+	// folders down) is broken on GitHub too; the path from the linking
+	// file is the one answer when it exists.
+	rootRel := map[string]string{}
+	var askRoot []string
 	for _, l := range ls {
+		t := index.LinkTarget(l.src.path, l.raw)
+		if t == "" || exists[t] || folded[t] != "" || intoSub[l] != "" || strings.HasPrefix(l.raw, "/") || strings.HasPrefix(l.raw, "../") || strings.HasPrefix(l.raw, "./") || !strings.Contains(l.src.path, "/") {
+			continue
+		}
+		if r := index.LinkTarget("root.md", l.raw); r != "" && r != t {
+			rootRel[t] = r
+			askRoot = append(askRoot, r)
+		}
+	}
+	rootExists := map[string]bool{}
+	if len(askRoot) > 0 {
+		if rootExists, _, err = c.in.Tree.Lookup(c.ctx, askRoot); err != nil {
+			return fmt.Errorf("look up link targets in git: %w", err)
+		}
+	}
+	subCount := map[[2]string]int{}
+	for _, l := range ls {
+		if sub := intoSub[l]; sub != "" {
+			k := [2]string{l.src.path, sub}
+			if subCount[k]++; subCount[k] == 1 {
+				c.add(l.src.path, l.line, l.col, "submodule-link", sub, "")
+			}
+			continue
+		}
 		t := index.LinkTarget(l.src.path, l.raw)
 		if t == "" || exists[t] {
 			continue
 		}
 		msg := fmt.Sprintf("link target %s does not exist in git's tree", l.raw)
 		var fix *index.Fix
-		switch {
+		switch r := rootRel[t]; {
 		case folded[t] != "":
 			want := relTo(l.src.path, folded[t])
 			msg += fmt.Sprintf("; did you mean %s? (git's case is what GitHub serves)", want)
 			if l.form != index.FormRef && !strings.HasPrefix(l.raw, "/") {
+				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: want}
+			}
+		case r != "" && rootExists[r]:
+			want := relTo(l.src.path, r)
+			msg += fmt.Sprintf("; did you mean %s? (it is written from the repository root; a link is relative to the file it is in)", want)
+			if l.form != index.FormRef {
 				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: want}
 			}
 		case c.in.Tree.OnDisk(t):
@@ -160,7 +206,30 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		}
 		c.addFix(l.src.path, l.line, l.col, "broken-link", l.raw, msg, fix)
 	}
+	// One warning per document and submodule, saying how many.
+	for i := range c.findings {
+		f := &c.findings[i]
+		if f.Rule != "submodule-link" || f.Message != "" {
+			continue
+		}
+		n := subCount[[2]string{f.Path, f.Target}]
+		what := "1 link points"
+		if n > 1 {
+			what = fmt.Sprintf("%d links point", n)
+		}
+		f.Message = fmt.Sprintf("%s inside %s, a git submodule; canon does not look inside submodules, so they are not checked", what, f.Target)
+	}
 	return nil
+}
+
+// submoduleOf is the submodule a repo path lies in ("" for none).
+func submoduleOf(subs []string, p string) string {
+	for _, s := range subs {
+		if p == s || strings.HasPrefix(p, s+"/") {
+			return s
+		}
+	}
+	return ""
 }
 
 // relTo writes target relative to the folder of src, as a link would.

@@ -67,6 +67,7 @@ func DefaultRules() map[string]string {
 		"self-reference":    SeverityError,
 		"group-cycle":       SeverityError,
 		"unused-definition": SeverityOff,
+		"submodule-link":    SeverityWarning,
 	}
 }
 
@@ -200,6 +201,7 @@ check:
     self-reference: error
     group-cycle: error
     unused-definition: off   # a [label]: dest line nothing uses (GitHub shows nothing)
+    submodule-link: warning  # links into a git submodule, which canon cannot check
   # What documents of each kind must hold. A kind not listed (a plain note
   # is kind doc) has no schema. Write "task: ~" to drop a default schema.
   schemas:

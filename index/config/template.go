@@ -42,8 +42,8 @@ edges:
   group: group
 
 # The frontmatter "type" value (any case) -> kind. Unknown types are kept as
-# written. Without a type, an ADR-NNNN id or a decisions/ folder means adr,
-# anything else is a doc.
+# written. Without a type, an ADR-NNNN id (or, without an id, an ADR-NNNN
+# file name that is not an appendix) means adr, anything else is a doc.
 kinds:
   epic: epic
   feature: feature

@@ -293,11 +293,21 @@ func isNoneWord(s string) bool {
 	return false
 }
 
-var adrID = regexp.MustCompile(`^(?i)adr[-_ ]?\d+`)
+// An ADR's id: ADR-NNNN (a product prefix allowed: KABSD-ADR-0010).
+var adrID = regexp.MustCompile(`^(?i)(?:[a-z][a-z0-9]*-)?adr[-_ ]?[0-9]+$`)
+
+// An ADR's file name: ADR-NNNN, alone or followed by a slug.
+var adrStem = regexp.MustCompile(`^(?i)adr[-_ ]?[0-9]+(?:[-_ .].*)?$`)
+
+// What an ADR's file name may also hold without being one: a document that
+// goes with the decision (ADR-0003-appendix_x.md).
+var adrCompanion = regexp.MustCompile(`(?i)(?:^|[-_ .])(?:appendix|annex|attachment|supplement|notes?|diagram)(?:$|[-_ .0-9])`)
 
 // Kind derives a document's kind: from its type through the kinds mapping
-// (an unknown type is kept as written), else by convention (an ADR-NNNN id or
-// file name, or a decisions/ folder, means adr), else doc.
+// (an unknown type is kept as written), else by convention: an ADR-NNNN id,
+// or without an id an ADR-NNNN file name that is not a companion of one (an
+// appendix), means adr; else doc. A decisions/ folder alone decides
+// nothing: it holds READMEs and appendices too.
 func Kind(typ, id, filePath string, kinds map[string]string) string {
 	if t := strings.TrimSpace(typ); t != "" {
 		if k, ok := kinds[strings.ToLower(t)]; ok {
@@ -305,11 +315,13 @@ func Kind(typ, id, filePath string, kinds map[string]string) string {
 		}
 		return t
 	}
-	if adrID.MatchString(id) || adrID.MatchString(path.Base(filePath)) {
-		return "adr"
+	if id != "" {
+		if adrID.MatchString(strings.TrimSpace(id)) {
+			return "adr"
+		}
+		return "doc"
 	}
-	dir := "/" + path.Dir(filePath) + "/"
-	if strings.Contains(dir, "/decisions/") {
+	if stem := Stem(filePath); adrStem.MatchString(stem) && !adrCompanion.MatchString(stem) {
 		return "adr"
 	}
 	return "doc"
