@@ -482,12 +482,22 @@ func skippedPaths(ctx context.Context, q index.Querier, paths []string) ([]strin
 
 // CheckAll validates every document (for CI) as the index holds them; the
 // caller reconciles the working tree first (and hands the changes to the
-// worksets), so edits not yet synced are checked as they are.
+// worksets), so edits not yet synced are checked as they are. canon
+// problems and the counts of init and status come from here too: one set
+// of rules. The counts are recorded (index.MetaChecked) for canon status.
 func (s *Session) CheckAll(ctx context.Context) (*CheckResult, error) {
 	f, err := check.Run(ctx, s.Store.DB(), check.Input{Cfg: s.Cfg, Tree: &GitTree{Repo: s.Repo}})
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		sum := check.Summarize(f, 0)
+		head, _ := s.Store.Meta(index.MetaHead)
+		synced, _ := s.Store.Meta(index.MetaSyncedAt)
+		// Best effort: a count another writer keeps from being recorded
+		// is only status's loss.
+		s.Store.SetMeta(ctx, map[string]string{index.MetaChecked: fmt.Sprintf("%d %d %d %s %s", sum.Errors, sum.Warnings, sum.Files, nonEmpty(head, "-"), nonEmpty(synced, "-"))})
+	}()
 	rows, err := s.Store.DB().QueryContext(ctx, `SELECT path FROM docs UNION SELECT path FROM skipped ORDER BY 1`)
 	if err != nil {
 		return nil, err
@@ -523,4 +533,65 @@ func (r *Repo) RepoPath(arg string) (string, error) {
 		return "", fmt.Errorf("%s does not exist", arg)
 	}
 	return filepath.ToSlash(rel), nil
+}
+
+func nonEmpty(s, or string) string {
+	if s == "" {
+		return or
+	}
+	return s
+}
+
+// DocProblems validates one document with every rule, as check --all
+// would, and returns what it finds in that document (canon show).
+func (s *Session) DocProblems(ctx context.Context, path string) ([]check.Finding, error) {
+	ids, err := idsByPath(ctx, s.Store.DB(), []string{path})
+	if err != nil {
+		return nil, err
+	}
+	in := check.Input{Cfg: s.Cfg, Docs: []int64{}, Tree: &GitTree{Repo: s.Repo}}
+	if id, ok := ids[path]; ok {
+		in.Docs = append(in.Docs, id)
+	} else {
+		in.Skipped = []string{path}
+	}
+	fs, err := check.Run(ctx, s.Store.DB(), in)
+	if err != nil {
+		return nil, err
+	}
+	out := []check.Finding{}
+	for _, f := range fs {
+		if f.Path == path {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// Checked is what the last check of every document recorded.
+type Checked struct {
+	Errors   int    `json:"errors"`
+	Warnings int    `json:"warnings"`
+	Files    int    `json:"files"`
+	Head     string `json:"head"`      // the commit the index reflected
+	SyncedAt string `json:"synced_at"` // and when it had last synced
+	// Current says the index is still in the state that check saw.
+	Current bool `json:"current"`
+}
+
+// LastChecked reads the counts of the last check of every document (nil
+// when there was none since the index was built).
+func (s *Session) LastChecked() (*Checked, error) {
+	v, err := s.Store.Meta(index.MetaChecked)
+	if err != nil || v == "" {
+		return nil, err
+	}
+	var c Checked
+	if _, err := fmt.Sscanf(v, "%d %d %d %s %s", &c.Errors, &c.Warnings, &c.Files, &c.Head, &c.SyncedAt); err != nil {
+		return nil, nil
+	}
+	head, _ := s.Store.Meta(index.MetaHead)
+	synced, _ := s.Store.Meta(index.MetaSyncedAt)
+	c.Current = c.Head == nonEmpty(head, "-") && c.SyncedAt == nonEmpty(synced, "-")
+	return &c, nil
 }

@@ -51,7 +51,6 @@ type Status struct {
 	Skipped   int            `json:"skipped_files"`
 	Links     LinkCounts     `json:"links"`
 	Chunks    int            `json:"chunks"`
-	Problems  int            `json:"problems"`
 }
 
 // LinkCounts counts links by how they resolved.
@@ -115,15 +114,6 @@ func (s *Store) Counts(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM skipped`).Scan(&st.Skipped); err != nil {
-		return nil, err
-	}
-	// Counted, not listed: listing words every dangling link's message.
-	err = s.db.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM problems) +
-		(SELECT count(*) FROM links WHERE status IN ('dangling', 'ambiguous')) +
-		(SELECT count(*) FROM docs WHERE ident IN (SELECT ident FROM docs WHERE ident <> '' GROUP BY ident HAVING count(*) > 1)) +
-		(SELECT count(*) FROM docs WHERE uid IN (SELECT uid FROM docs WHERE uid <> '' GROUP BY uid HAVING count(*) > 1))`).Scan(&st.Problems)
-	if err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -527,11 +517,7 @@ func (s *Store) Show(ctx context.Context, key string, withText bool) (*DocView, 
 		v.Sections = append(v.Sections, sec)
 	}
 	rows.Close()
-	probs, err := s.Problems(ctx, v.Path)
-	if err != nil {
-		return nil, err
-	}
-	v.Problems = probs
+	v.Problems = []Problem{} // the caller checks the document (gitsync.DocProblems)
 	return &v, nil
 }
 
@@ -562,41 +548,6 @@ func (s *Store) edges(ctx context.Context, cond, other string, id int64) ([]Edge
 	return out, rows.Err()
 }
 
-// Problems lists stored problems and those derived from how links resolved
-// and which ids are shared, sorted by path, line, column and rule. With a
-// path, only that file's.
-func (s *Store) Problems(ctx context.Context, path string) ([]Problem, error) {
-	out := []Problem{}
-	cond, args := "", []any{}
-	if path != "" {
-		cond, args = " WHERE path = ?", []any{path}
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT path, line, col, severity, rule, message FROM problems`+cond, args...)
-	if err != nil {
-		return nil, friendly(err, s.path)
-	}
-	for rows.Next() {
-		var p Problem
-		if err := rows.Scan(&p.Path, &p.Line, &p.Col, &p.Severity, &p.Rule, &p.Message); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	rows.Close()
-	linkProbs, err := s.linkProblems(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, linkProbs...)
-	dups, err := s.duplicateProblems(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, dups...)
-	SortProblems(out)
-	return out, nil
-}
 
 // SortProblems orders problems the way every output shows them.
 func SortProblems(ps []Problem) {
@@ -618,40 +569,6 @@ func SortProblems(ps []Problem) {
 	})
 }
 
-func (s *Store) linkProblems(ctx context.Context, path string) ([]Problem, error) {
-	cond, args := "", []any{}
-	if path != "" {
-		cond, args = " AND d.path = ?", []any{path}
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT d.path, l.line, l.col, l.field, l.form, l.raw, l.anchor, l.status FROM links l JOIN docs d ON d.id = l.src
-		WHERE l.status IN ('dangling', 'ambiguous')`+cond, args...)
-	if err != nil {
-		return nil, err
-	}
-	type row struct {
-		path, field, form, raw, anchor, status string
-		line, col                              int
-	}
-	var all []row
-	for rows.Next() {
-		var r row
-		if err := rows.Scan(&r.path, &r.line, &r.col, &r.field, &r.form, &r.raw, &r.anchor, &r.status); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		all = append(all, r)
-	}
-	rows.Close()
-	out := make([]Problem, 0, len(all))
-	for _, r := range all {
-		p, err := UnresolvedProblem(ctx, s.db, r.path, r.field, r.form, r.raw, r.anchor, r.status, r.line, r.col)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
 
 // UnresolvedProblem is the problem of a link that resolved to no document
 // (dangling) or to several (ambiguous): dangling-ref or ambiguous-ref in
@@ -737,54 +654,3 @@ func LinkTarget(srcPath, raw string) string {
 	return ""
 }
 
-// duplicateProblems reports every document whose id or uid another document
-// also has, naming the others.
-func (s *Store) duplicateProblems(ctx context.Context, path string) ([]Problem, error) {
-	var out []Problem
-	for _, c := range []struct{ col, line, rule, what string }{
-		{"ident", "ident_line", markdown.RuleDuplicateID, "id"},
-		{"uid", "uid_line", markdown.RuleDuplicateUID, "uid"},
-	} {
-		rows, err := s.db.QueryContext(ctx, `WITH dup AS (SELECT `+c.col+` AS v FROM docs WHERE `+c.col+` <> '' GROUP BY `+c.col+` HAVING count(*) > 1)
-			SELECT d.path, d.`+c.line+`, coalesce(json_extract(d.fm_pos, '$.`+c.what+`[1]'), 1), d.`+c.col+`,
-				(SELECT group_concat(p, ', ') FROM (SELECT o.path AS p FROM docs o WHERE o.`+c.col+` = d.`+c.col+` AND o.id <> d.id ORDER BY o.path))
-			FROM docs d JOIN dup ON dup.v = d.`+c.col)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var p Problem
-			var val, others string
-			if err := rows.Scan(&p.Path, &p.Line, &p.Col, &val, &others); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if path != "" && p.Path != path {
-				continue
-			}
-			if c.what == "id" && len(s.Namespaces) > 0 {
-				// Ids are unique within a namespace only.
-				own, _ := s.Namespaces.Of(p.Path)
-				var same []string
-				for _, o := range strings.Split(others, ", ") {
-					if ns, _ := s.Namespaces.Of(o); ns == own {
-						same = append(same, o)
-					}
-				}
-				if len(same) == 0 {
-					continue
-				}
-				others = strings.Join(same, ", ")
-			}
-			p.Severity, p.Rule = string(markdown.Error), c.rule
-			p.Message = fmt.Sprintf("%s %s is also used by %s; give one of them a new %s (meanwhile references can say %s@uidprefix)",
-				c.what, val, others, c.what, val)
-			if c.what == "uid" {
-				p.Message = fmt.Sprintf("uid %s is also used by %s; a uid must be unique, give one of them a new one", val, others)
-			}
-			out = append(out, p)
-		}
-		rows.Close()
-	}
-	return out, nil
-}

@@ -44,6 +44,11 @@ const (
 	// applied in slices and did not finish: the index may hold some of their
 	// files ("" when none).
 	MetaPending = "pending"
+	// MetaChecked is what the last check of every document found:
+	// "ERRORS WARNINGS FILES HEAD SYNCED_AT", the last two saying which
+	// state of the index it was (canon status shows it, and whether the
+	// index has moved since).
+	MetaChecked = "checked"
 )
 
 // ErrLocked says another process holds the writer lock for too long.
@@ -315,6 +320,11 @@ func (s *Store) AllMeta() (map[string]string, error) {
 		out[k] = v
 	}
 	return out, rows.Err()
+}
+
+// SetMeta writes meta keys in a transaction of their own.
+func (s *Store) SetMeta(ctx context.Context, kv map[string]string) error {
+	return s.Tx(ctx, func(tx *sql.Tx) error { return setMeta(tx, kv) })
 }
 
 func setMeta(tx *sql.Tx, kv map[string]string) error {

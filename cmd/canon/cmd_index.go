@@ -16,6 +16,7 @@ import (
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/gitsync/watch"
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/safepath"
 )
@@ -49,6 +50,12 @@ func initCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			// The count is check --all's: one set of rules everywhere.
+			checked, err := s.CheckAll(c.Context)
+			if err != nil {
+				return err
+			}
+			count := len(checked.Findings)
 			if c.Bool("json") {
 				var found []config.Namespace
 				for _, n := range s.Cfg.Namespaces {
@@ -58,7 +65,7 @@ func initCommand(e *env) *cli.Command {
 				}
 				return writeJSON(e.stdout, map[string]any{
 					"config": config.File, "config_written": written, "index": s.Store.Path(),
-					"documents": st.Documents, "skipped_files": st.Skipped, "problems": st.Problems,
+					"documents": st.Documents, "skipped_files": st.Skipped, "problems": count,
 					"elapsed_ms": res.Stats.Elapsed.Milliseconds(), "detected_namespaces": found,
 				})
 			}
@@ -81,6 +88,9 @@ func initCommand(e *env) *cli.Command {
 				fmt.Fprintf(e.stdout, "Kano product %s in %s: %s\n", n.Name, n.Path, states)
 			}
 			printBuilt(e.stdout, res.Stats, st)
+			if count > 0 {
+				fmt.Fprintf(e.stdout, "%s found; list them with canon problems\n", plural(count, "problem"))
+			}
 			fmt.Fprintln(e.stdout, "next: canon hooks install, so that commits and checkouts keep the index fresh")
 			return nil
 		},
@@ -115,9 +125,7 @@ func printBuilt(w io.Writer, stats *index.Stats, st *index.Status) {
 		fmt.Fprintf(w, "; %d files skipped", stats.Skipped)
 	}
 	fmt.Fprintln(w)
-	if st != nil && st.Problems > 0 {
-		fmt.Fprintf(w, "%d problems found; list them with canon problems\n", st.Problems)
-	}
+
 }
 
 func indexCommand(e *env) *cli.Command {
@@ -179,7 +187,7 @@ func fullIndex(c *cli.Context, e *env) error {
 	if c.Bool("json") {
 		return writeJSON(e.stdout, map[string]any{
 			"action": res.Action, "head": res.To, "documents": res.Stats.Documents,
-			"skipped_files": res.Stats.Skipped, "problems": st.Problems,
+			"skipped_files": res.Stats.Skipped,
 			"elapsed_ms": res.Stats.Elapsed.Milliseconds(),
 		})
 	}
@@ -227,6 +235,9 @@ func statusCommand(e *env) *cli.Command {
 				Behind: behind, ConfigChanged: meta[index.MetaConfig] != "" && meta[index.MetaConfig] != s.Cfg.IndexHash(),
 				SyncedAt: meta[index.MetaSyncedAt], BuiltAt: meta[index.MetaBuiltAt], Status: st,
 			}
+			if out.Problems, err = s.LastChecked(); err != nil {
+				return err
+			}
 			if out.Watcher, err = watch.Observe(s.Repo.CanonDir()); err != nil {
 				return err
 			}
@@ -250,7 +261,10 @@ type statusJSON struct {
 	SyncedAt      string `json:"synced_at"`
 	BuiltAt       string `json:"built_at"`
 	*index.Status
-	Watcher *watch.Observed `json:"watcher"`
+	// Problems is what the last check of every document (check --all,
+	// canon problems, init) counted; null before there was one.
+	Problems *gitsync.Checked `json:"problems"`
+	Watcher  *watch.Observed  `json:"watcher"`
 }
 
 func printStatus(w io.Writer, s *statusJSON) {
@@ -294,7 +308,14 @@ func printStatus(w io.Writer, s *statusJSON) {
 	fmt.Fprintf(w, "links     %s resolved, %d dangling, %d ambiguous, %d external, %d to other files\n",
 		thousands(l.Resolved), l.Dangling, l.Ambiguous, l.External, l.Files)
 	fmt.Fprintf(w, "chunks    %s\n", thousands(s.Chunks))
-	fmt.Fprintf(w, "problems  %d\n", s.Problems)
+	switch c := s.Problems; {
+	case c == nil:
+		fmt.Fprintln(w, "problems  not counted yet; canon problems lists them")
+	case c.Current:
+		fmt.Fprintf(w, "problems  %s, %s in %s (canon problems lists them)\n", plural(c.Errors, "error"), plural(c.Warnings, "warning"), plural(c.Files, "file"))
+	default:
+		fmt.Fprintf(w, "problems  %s, %s at the last count, before the index moved; canon problems counts again\n", plural(c.Errors, "error"), plural(c.Warnings, "warning"))
+	}
 }
 
 func searchCommand(e *env) *cli.Command {
@@ -375,6 +396,11 @@ func showCommand(e *env) *cli.Command {
 			}
 			v, err := s.Store.Show(c.Context, doc.Key, c.Bool("text"))
 			if err != nil {
+				return err
+			}
+			// The document's problems by check's rules, as canon problems
+			// and check --all report them.
+			if v.Problems, err = s.DocProblems(c.Context, v.Path); err != nil {
 				return err
 			}
 			if c.Bool("json") {
@@ -505,7 +531,7 @@ func where(ed index.Edge) string {
 func problemsCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "problems",
-		Usage: "list every problem the index found: path:line:col: severity rule: message",
+		Usage: "list every problem of every document, by the rules of canon check --all: path:line:col: severity rule: message",
 		Flags: []cli.Flag{jsonFlag},
 		Action: func(c *cli.Context) error {
 			s, err := e.open(c, "canon problems")
@@ -513,29 +539,32 @@ func problemsCommand(e *env) *cli.Command {
 				return err
 			}
 			defer s.Close()
-			probs, err := s.Store.Problems(c.Context, "")
+			// As check --all: the working tree as it is, every rule.
+			rec, err := s.Reconcile(c.Context)
 			if err != nil {
 				return err
 			}
-			if c.Bool("json") {
-				return writeJSON(e.stdout, map[string]any{"problems": probs})
+			e.invalidate(c.Context, s, rec)
+			res, err := s.CheckAll(c.Context)
+			if err != nil {
+				return err
 			}
-			files := map[string]bool{}
-			errs, warns := 0, 0
+			probs := res.Findings
+			if probs == nil {
+				probs = []check.Finding{}
+			}
+			if c.Bool("json") {
+				return writeJSON(e.stdout, map[string]any{"problems": probs, "summary": check.Summarize(probs, len(res.Checked))})
+			}
 			for _, p := range probs {
 				fmt.Fprintln(e.stdout, p)
-				files[p.Path] = true
-				if p.Severity == "error" {
-					errs++
-				} else {
-					warns++
-				}
 			}
 			if len(probs) == 0 {
 				fmt.Fprintln(e.stdout, "no problems")
 				return nil
 			}
-			fmt.Fprintf(e.stdout, "%s, %s in %s\n", plural(errs, "error"), plural(warns, "warning"), plural(len(files), "file"))
+			sum := check.Summarize(probs, len(res.Checked))
+			fmt.Fprintf(e.stdout, "%s, %s in %s\n", plural(sum.Errors, "error"), plural(sum.Warnings, "warning"), plural(sum.Files, "file"))
 			return nil
 		},
 	}
