@@ -548,7 +548,6 @@ func (s *Store) edges(ctx context.Context, cond, other string, id int64) ([]Edge
 	return out, rows.Err()
 }
 
-
 // SortProblems orders problems the way every output shows them.
 func SortProblems(ps []Problem) {
 	sort.SliceStable(ps, func(i, j int) bool {
@@ -568,7 +567,6 @@ func SortProblems(ps []Problem) {
 		return a.Message < b.Message
 	})
 }
-
 
 // UnresolvedProblem is the problem of a link that resolved to no document
 // (dangling) or to several (ambiguous): dangling-ref or ambiguous-ref in
@@ -653,4 +651,3 @@ func LinkTarget(srcPath, raw string) string {
 	}
 	return ""
 }
-
