@@ -188,7 +188,7 @@ func fullIndex(c *cli.Context, e *env) error {
 		return writeJSON(e.stdout, map[string]any{
 			"action": res.Action, "head": res.To, "documents": res.Stats.Documents,
 			"skipped_files": res.Stats.Skipped,
-			"elapsed_ms": res.Stats.Elapsed.Milliseconds(),
+			"elapsed_ms":    res.Stats.Elapsed.Milliseconds(),
 		})
 	}
 	printBuilt(e.stdout, res.Stats, st)
@@ -491,6 +491,11 @@ func printDoc(w io.Writer, v *index.DocView) {
 			name = "(before the first heading)"
 		}
 		fmt.Fprintf(w, "  %-32s %s  lines %d–%d\n", "#"+sec.Slug, name, sec.Line, sec.EndLine)
+		if t := strings.TrimRight(sec.Text, "\n"); t != "" { // --text
+			for _, line := range strings.Split(t, "\n") {
+				fmt.Fprintf(w, "    │ %s\n", line)
+			}
+		}
 	}
 	if len(v.Problems) > 0 {
 		fmt.Fprintln(w, "\nproblems")

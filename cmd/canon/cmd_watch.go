@@ -28,7 +28,7 @@ func watchCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.DurationFlag{Name: "debounce", Usage: "quiet time before a sync", DefaultText: "watch.debounce, 150ms"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print nothing but errors"},
-			&cli.BoolFlag{Name: "json-events", Usage: "print one JSON object per line for each event (start, sync, note, error, stop)"},
+			&cli.BoolFlag{Name: "json-events", Aliases: []string{"json"}, Usage: "print one JSON object per line for each event (start, sync, note, error, stop)"},
 		},
 		Action: func(c *cli.Context) error {
 			return runWatch(c, e)
