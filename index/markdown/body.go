@@ -114,17 +114,42 @@ func ScanBody(src []byte, firstLine int) Body {
 	}
 	s := scanners.Get().(*scanner)
 	*s = scanner{
-		doc: string(src), first: firstLine,
+		doc: loneCRs(string(src)), first: firstLine,
 		// Keep the scratch slices of the last document.
 		heads: s.heads[:0], stack: s.stack[:0], paraStarts: s.paraStarts[:0], openers: s.openers[:0], segs: s.segs[:0],
 	}
 	s.scan()
 	body := s.body
 	if cap(s.heads)+cap(s.stack)+cap(s.paraStarts)+cap(s.openers)+cap(s.segs) <= 4096 {
-		s.doc, s.src, s.body, s.refs = "", "", Body{}, nil // retain nothing of the document
+		// Retain nothing of the document.
+		s.doc, s.src, s.body, s.refs, s.used, s.defs, s.wikiLabels, s.unlessDefined, s.textLater = "", "", Body{}, nil, nil, nil, nil, nil, nil
 		scanners.Put(s)
 	}
 	return body
+}
+
+// loneCRs returns doc with each carriage return that is not followed by a
+// line feed made one: a lone CR ends a line in CommonMark (and on GitHub),
+// and the scanner splits lines at line feeds only. Offsets do not move.
+func loneCRs(doc string) string {
+	for i := strings.IndexByte(doc, '\r'); i >= 0; {
+		if i+1 < len(doc) && doc[i+1] == '\n' {
+			k := strings.IndexByte(doc[i+1:], '\r')
+			if k < 0 {
+				return doc
+			}
+			i += 1 + k
+			continue
+		}
+		b := []byte(doc)
+		for j := i; j < len(b); j++ {
+			if b[j] == '\r' && (j+1 == len(b) || b[j+1] != '\n') {
+				b[j] = '\n'
+			}
+		}
+		return string(b)
+	}
+	return doc
 }
 
 // scanners keeps scanners, for their scratch slices, across documents.
@@ -164,6 +189,17 @@ type scanner struct {
 	refs  map[string]bool // labels of the reference definitions (labelKey)
 	used  map[string]bool // labels references use (labelKey)
 	defs  []defLink       // definitions recorded as links
+	// wikiLabels holds the text between "[[" and "]]" of each wiki link,
+	// by position: where it is a defined reference label, CommonMark sees
+	// a reference link in brackets, so there is no wiki link.
+	wikiLabels map[[2]int]string
+	// unlessDefined holds the links of "[a][b](c)", by position, with the
+	// label whose definition would make them a reference instead.
+	unlessDefined map[[2]int]string
+	// textLater holds, by position, the raw text of links whose text holds
+	// brackets: whether "[b]" in "[a [b] c](d.md)" is a reference (and so
+	// no link may hold it) is known once every definition is.
+	textLater map[[2]int]string
 
 	stack []container // open containers, outermost first
 
@@ -177,12 +213,11 @@ type scanner struct {
 	table      bool // inside a GFM table (after its delimiter row)
 	// The open paragraph, whose inline content is scanned when it ends. It
 	// always belongs to the innermost container.
-	para        bool
-	paraLine    int   // file line of its first line
-	paraEnd     int   // end offset of its last line's content
-	paraStarts  []int // offset of each line's content, after container markers
-	paraDefs    int   // how many of its first lines are link reference definitions
-	defUntitled bool  // the last definition has no title (which may follow on the next line)
+	para       bool
+	paraLine   int   // file line of its first line
+	paraEnd    int   // end offset of its last line's content
+	paraStarts []int // offset of each line's content, after container markers
+	paraDefs   int   // how many of its first lines are link reference definitions (takeDefinitions)
 
 	// Inline scanning state, reused across runs. src is the run's text:
 	// doc, or for a paragraph whose lines carry block quote markers, its
@@ -235,7 +270,7 @@ func (s *scanner) scan() {
 	}
 	s.last = ln - 1
 	s.endPara()
-	s.dropUnusedDefinitions()
+	s.settleLinks()
 	s.finishHeadings()
 	s.sections()
 	if len(s.body.Headings) == 0 {
@@ -426,7 +461,11 @@ func (s *scanner) leaf(start, end, next, ln, pos, col, matched int) {
 		}
 	case '=', '-':
 		if s.para && allMatched && !s.table && setextUnderline(doc, p, end) {
-			if s.paraDefs == len(s.paraStarts) { // nothing but definitions to underline
+			if s.takeDefinitions() == len(s.paraStarts) { // nothing but definitions to underline
+				if c == '-' && thematicBreak(doc, p, end) {
+					startBlock()
+					return
+				}
 				s.extendPara(p, end)
 				s.hold()
 				return
@@ -448,21 +487,6 @@ func (s *scanner) leaf(start, end, next, ln, pos, col, matched int) {
 			}
 			return
 		}
-	case '[':
-		// Definitions open a paragraph (cmark takes them out of it when it
-		// ends), so lines after them continue it, lazily too.
-		if s.para && s.paraDefs == len(s.paraStarts) && s.refDef(p, end, ln, start) {
-			s.extendPara(p, end)
-			s.paraDefs++
-			return
-		}
-		if !s.para && !s.table && s.refDef(p, end, ln, start) {
-			s.endPara()
-			s.stack = s.stack[:matched]
-			s.openPara(ln, p, end)
-			s.paraDefs = 1
-			return
-		}
 	}
 	if (doc[p] == '-' || doc[p] == '*' || doc[p] == '_') && thematicBreak(doc, p, end) {
 		startBlock()
@@ -472,23 +496,19 @@ func (s *scanner) leaf(start, end, next, ln, pos, col, matched int) {
 		s.scanInline(p, end, ln, start)
 		return
 	}
-	if s.para && allMatched && s.paraDefs < len(s.paraStarts) && tableDelimiterRow(doc, p, end) &&
-		(strings.IndexByte(doc[p:end], '|') >= 0 || strings.IndexByte(doc[s.paraStarts[len(s.paraStarts)-1]:s.paraEnd], '|') >= 0) {
+	// A delimiter row under a header row of as many cells starts a table
+	// (the header is the paragraph's last line; no pipe is needed: "a" over
+	// "-:" is a table of one column on GitHub).
+	if s.para && allMatched && tableDelimiterRow(doc, p, end) &&
+		rowCells(doc[p:end]) == rowCells(doc[s.paraStarts[len(s.paraStarts)-1]:s.paraEnd]) &&
+		s.takeDefinitions() < len(s.paraStarts) {
 		s.endPara()
 		s.table = true
 		return
 	}
 	if s.para { // a continuation line, lazy or not
 		s.extendPara(p, end)
-		if s.paraDefs == len(s.paraStarts)-1 && s.defUntitled {
-			if e := titleEnd(doc, p, end); e > 0 && isBlank(doc[e:end]) { // the definition's title
-				s.paraDefs++
-			}
-		}
-		if s.paraDefs < len(s.paraStarts) {
-			s.hold()
-		}
-		s.defUntitled = false
+		s.hold()
 		return
 	}
 	startBlock()
@@ -515,41 +535,49 @@ func (s *scanner) extendPara(p, end int) {
 	s.paraEnd = end
 }
 
-// endPara closes the open paragraph and scans its text (the lines after
-// its definitions, which were recorded as they came) for links.
+// endPara closes the open paragraph: its leading link reference
+// definitions are recorded, and the lines after them scanned for links.
 func (s *scanner) endPara() {
 	if !s.para {
 		return
 	}
+	s.takeDefinitions()
 	s.para = false
-	lines := s.paraStarts[s.paraDefs:]
-	if len(lines) == 0 {
+	if s.paraDefs == len(s.paraStarts) {
 		return
 	}
-	ln := s.paraLine + s.paraDefs
-	lineStart := strings.LastIndexByte(s.doc[:lines[0]], '\n') + 1
+	first := s.paraStarts[s.paraDefs]
+	start, end := s.paraRun(s.paraDefs)
+	s.scanInline(start, end, s.paraLine+s.paraDefs, strings.LastIndexByte(s.doc[:first], '\n')+1)
+	s.src, s.segs = s.doc, s.segs[:0]
+}
+
+// paraRun makes the open paragraph's lines from line i on one inline run
+// and returns its bounds in src: doc itself, unless container markers sit
+// between the lines (a block quote), which would otherwise be inside link
+// text or a destination spanning lines; then src is the lines joined
+// without them, and segs maps it back to doc. The caller resets src.
+func (s *scanner) paraRun(i int) (start, end int) {
+	lines := s.paraStarts[i:]
 	if !s.quotedLines(lines) {
-		s.scanInline(lines[0], s.paraEnd, ln, lineStart)
-		return
+		return lines[0], s.paraEnd
 	}
-	// Join the lines without their block quote markers, which would
-	// otherwise sit inside link text or a destination spanning lines.
 	var b strings.Builder
 	s.segs = s.segs[:0]
-	for i, p := range lines {
+	ln := s.paraLine + i
+	for k, p := range lines {
 		end := s.paraEnd
-		if i+1 < len(lines) {
-			end = strings.LastIndexByte(s.doc[:lines[i+1]], '\n')
+		if k+1 < len(lines) {
+			end = strings.LastIndexByte(s.doc[:lines[k+1]], '\n')
 		}
-		if i > 0 {
+		if k > 0 {
 			b.WriteByte('\n')
 		}
-		s.segs = append(s.segs, segment{at: b.Len(), doc: p, line: ln + i})
+		s.segs = append(s.segs, segment{at: b.Len(), doc: p, line: ln + k})
 		b.WriteString(strings.TrimSuffix(s.doc[p:end], "\r"))
 	}
 	s.src = b.String()
-	s.scanInline(0, len(s.src), ln, lineStart)
-	s.src, s.segs = s.doc, s.segs[:0]
+	return 0, len(s.src)
 }
 
 // quotedLines reports whether any line after the first has something other
@@ -622,86 +650,53 @@ func (s *scanner) paraRaw() string {
 	return b.String()
 }
 
-// refDef recognises a link reference definition [label]: dest "title" on
-// the line doc[p:end] and records it as a link.
-func (s *scanner) refDef(p, end, ln, lineStart int) bool {
-	doc := s.doc
-	j := p + 1
-	for ; j < end && doc[j] != ']'; j++ {
-		switch doc[j] {
-		case '\\':
-			j++
-		case '[':
-			return false
-		}
-	}
-	if j+1 >= end || doc[j+1] != ':' {
-		return false
-	}
-	label := doc[p+1 : j]
-	if isBlank(label) || label[0] == '^' { // [^1]: is a GFM footnote
-		return false
-	}
-	i := j + 2
-	for i < end && isSpaceTab(doc[i]) {
-		i++
-	}
-	if i >= end {
-		return false // a destination on the next line is not supported
-	}
-	var dest string
-	if doc[i] == '<' {
-		k := i + 1
-		for ; k < end && doc[k] != '>'; k++ {
-			if doc[k] == '\\' {
-				k++
-			} else if doc[k] == '<' {
-				return false
-			}
-		}
-		if k >= end {
-			return false
-		}
-		dest, i = doc[i+1:k], k+1
-	} else {
-		k := i
-		for k < end && doc[k] > ' ' {
-			k++
-		}
-		dest, i = doc[i:k], k
-	}
-	t := i
-	for t < end && isSpaceTab(doc[t]) {
-		t++
-	}
-	s.defUntitled = t == end
-	if t < end {
-		if t == i {
-			return false
-		}
-		e := titleEnd(doc, t, end)
-		if e < 0 || !isBlank(doc[e:end]) {
-			return false
-		}
-	}
-	if s.refs == nil {
-		s.refs = make(map[string]bool)
-	}
-	key := labelKey(label)
-	s.refs[key] = true
-	s.beginRun(p, ln, lineStart)
-	if n := len(s.body.Links); s.emitDef(p, dest, label) {
-		s.defs = append(s.defs, defLink{link: n, key: key})
-	}
-	return true
+// takeDefinitions records the link reference definitions at the start of
+// the open paragraph, from line paraDefs on, and returns how many of its
+// lines they take. CommonMark takes them out of a paragraph's text when it
+// ends (or meets a setext underline); a definition may span lines (the
+// label, the destination on the next line, a title on the lines after).
+// isFootnoteLabel reports whether "[label]:" starts a GFM footnote
+// definition rather than a link reference definition: '^' and then no
+// white space (cmark-gfm's scanner; "[^a b]: x" defines a link).
+func isFootnoteLabel(label string) bool {
+	return len(label) > 1 && label[0] == '^' && !strings.ContainsAny(label[1:], " \t\r\n")
 }
 
-// emitDef records a definition as a link, for now: if nothing uses it, the
-// end of the scan takes it out again. It reports whether it was recorded.
-func (s *scanner) emitDef(p int, dest, label string) bool {
-	n := len(s.body.Links)
-	s.emit(FormMarkdown, p, dest, label)
-	return len(s.body.Links) > n
+// Later definitions of a label are ignored, as the first one wins.
+func (s *scanner) takeDefinitions() int {
+	if s.paraDefs >= len(s.paraStarts) || s.doc[s.paraStarts[s.paraDefs]] != '[' {
+		return s.paraDefs
+	}
+	first := s.paraStarts[s.paraDefs]
+	start, end := s.paraRun(s.paraDefs)
+	src := s.src
+	s.beginRun(start, s.paraLine+s.paraDefs, strings.LastIndexByte(s.doc[:first], '\n')+1)
+	for i := start; i < end && src[i] == '['; {
+		label, dest, next, ok := definition(src, i, end)
+		if !ok || isFootnoteLabel(label) { // [^1]: is a GFM footnote
+			break
+		}
+		if s.refs == nil {
+			s.refs = make(map[string]bool)
+		}
+		// A definition is recorded as a link, for now: settleLinks takes
+		// it out again if nothing uses it.
+		if key := labelKey(label); !s.refs[key] {
+			s.refs[key] = true
+			if n := len(s.body.Links); s.emit(FormMarkdown, i, dest, label) {
+				s.defs = append(s.defs, defLink{link: n, key: key})
+			}
+		}
+		s.paraDefs += strings.Count(src[i:next], "\n")
+		if next >= end {
+			s.paraDefs++
+			break
+		}
+		for i = next; i < end && isSpaceTab(src[i]); i++ {
+		}
+	}
+	s.src, s.segs = s.doc, s.segs[:0]
+	return s.paraDefs
 }
 
 // defLink is a recorded definition: its index in Body.Links and its label.
@@ -711,7 +706,7 @@ type defLink struct {
 }
 
 // linkSpecial marks the bytes that can start inline syntax relevant to links.
-var linkSpecial = [256]bool{'\\': true, '`': true, '<': true, '!': true, '[': true, ']': true, ':': true, '.': true}
+var linkSpecial = [256]bool{'\\': true, '`': true, '<': true, '!': true, '[': true, ']': true, ':': true, '.': true, '@': true}
 
 // scanInline finds the links in the inline content doc[start:end] (a
 // paragraph, a heading or a table row) whose first line is file line ln,
@@ -777,6 +772,8 @@ func (s *scanner) scanInline(start, end, ln, lineStart int) {
 			i = s.bareURL(i, end)
 		case '.':
 			i = s.wwwURL(i, end)
+		case '@':
+			i = s.bareEmail(i, end)
 		}
 	}
 	// An image inside a link is found before the link that holds it.
@@ -795,8 +792,9 @@ const (
 	textBudget  = 1 << 20
 )
 
-// linkText returns the plain text of a link's text as written.
-func (s *scanner) linkText(raw string) string {
+// emitText records a link with the plain text of raw, its text as written.
+// A text holding brackets is settled with the definitions (settleLinks).
+func (s *scanner) emitText(form LinkForm, at int, dest, raw string) bool {
 	if len(raw) > maxLinkText {
 		cut := maxLinkText
 		for cut > 0 && !utf8.RuneStart(raw[cut]) {
@@ -804,10 +802,23 @@ func (s *scanner) linkText(raw string) string {
 		}
 		raw = raw[:cut]
 	}
-	if s.textSpent += len(raw); s.textSpent > textBudget {
-		return raw
+	text, later := raw, false
+	if s.textSpent += len(raw); s.textSpent <= textBudget {
+		if later = strings.IndexByte(raw, '[') >= 0; !later {
+			text = linkTextOf(raw, nil)
+		}
 	}
-	return HeadingText(raw)
+	if !s.emit(form, at, dest, text) {
+		return false
+	}
+	if later {
+		l := s.body.Links[len(s.body.Links)-1]
+		if s.textLater == nil {
+			s.textLater = make(map[[2]int]string)
+		}
+		s.textLater[[2]int{l.Line, l.Col}] = raw
+	}
+	return true
 }
 
 func cmpLinkPos(a, b Link) int {
@@ -854,7 +865,7 @@ func (s *scanner) closeBracket(i, end int) int {
 	}
 	if active && i+1 < end && doc[i+1] == '(' {
 		if dest, next, ok := linkTail(doc, i+2, end); ok {
-			s.emit(form, o.pos, dest, s.linkText(doc[text:i]))
+			s.emitText(form, o.pos, dest, doc[text:i])
 			if !o.image {
 				s.floor = len(s.openers)
 			}
@@ -865,12 +876,26 @@ func (s *scanner) closeBracket(i, end int) int {
 	// of its label (which may come later in the document).
 	if i+1 < end && doc[i+1] == '[' {
 		if j := strings.IndexAny(doc[i+2:end], "[]"); j >= 0 && doc[i+2+j] == ']' {
-			label := doc[i+2 : i+2+j]
+			closer := i + 2 + j
+			label := doc[i+2 : closer]
 			if isBlank(label) {
 				label = doc[text:i]
 			}
 			s.useRef(label)
-			return i + 2 + j + 1
+			// "[a][b](c)" is a reference and the text "(c)" when b is
+			// defined, else "[a]" and a link to c. Definitions may come
+			// later: the link is recorded, and settleLinks decides.
+			if closer+1 < end && doc[closer+1] == '(' {
+				if dest, next, ok := linkTail(doc, closer+2, end); ok && s.emitText(FormMarkdown, i+1, dest, doc[i+2:closer]) {
+					l := s.body.Links[len(s.body.Links)-1]
+					if s.unlessDefined == nil {
+						s.unlessDefined = make(map[[2]int]string)
+					}
+					s.unlessDefined[[2]int{l.Line, l.Col}] = labelKey(label)
+					return next
+				}
+			}
+			return closer + 1
 		}
 	}
 	s.useRef(doc[text:i])
@@ -931,29 +956,81 @@ func (s *scanner) useRef(label string) {
 	s.used[labelKey(label)] = true
 }
 
-// dropUnusedDefinitions takes the reference definitions nothing in the
-// document uses out of the links (GitHub renders nothing for them, so they
-// link nowhere) into Body.UnusedDefinitions.
-func (s *scanner) dropUnusedDefinitions() {
-	if len(s.defs) == 0 {
-		return
-	}
-	drop := map[int]bool{}
-	for _, d := range s.defs {
-		if !s.used[d.key] {
-			drop[d.link] = true
+// settleLinks decides, once every definition is known (they may come
+// anywhere), what the links the scan recorded are:
+//   - a wiki link whose inner text is a defined label is no wiki link:
+//     [[foo]] with [foo]: url is "[", a reference link, "]" on GitHub
+//     (wiki links are an extension only where CommonMark sees no link);
+//   - "[a][b](c)" links to c only when b is not defined;
+//   - a link whose text holds a reference to a defined label is no link
+//     (links may not hold links): "[a [b] c](d)" with [b]: url is text
+//     around a link to url; the text of every other link is computed
+//     with the definitions;
+//   - a reference definition nothing uses is no link either (GitHub
+//     renders nothing for it): it moves to Body.UnusedDefinitions.
+func (s *scanner) settleLinks() {
+	var drop map[int]bool
+	if len(s.textLater) > 0 {
+		for i := range s.body.Links {
+			l := &s.body.Links[i]
+			raw, ok := s.textLater[[2]int{l.Line, l.Col}]
+			if !ok {
+				continue
+			}
+			p := textParser{src: raw, alt: true, bracketed: true, refs: s.refs, known: true}
+			p.parse()
+			if p.linked && l.Form == FormMarkdown {
+				if drop == nil {
+					drop = make(map[int]bool)
+				}
+				drop[i] = true
+			}
+			l.Text = p.render()
 		}
 	}
-	if len(drop) == 0 {
+	if len(s.wikiLabels)+len(s.unlessDefined) > 0 && len(s.refs) > 0 {
+		for i, l := range s.body.Links {
+			at := [2]int{l.Line, l.Col}
+			switch l.Form {
+			case FormWiki, FormEmbed:
+				label, ok := s.wikiLabels[at]
+				if !ok || !s.refs[labelKey(label)] {
+					continue
+				}
+				s.useRef(label)
+			case FormMarkdown:
+				if key, ok := s.unlessDefined[at]; !ok || !s.refs[key] {
+					continue
+				}
+			default:
+				continue
+			}
+			if drop == nil {
+				drop = make(map[int]bool)
+			}
+			drop[i] = true
+		}
+	}
+	var unused map[int]bool
+	for _, d := range s.defs {
+		if !s.used[d.key] {
+			if unused == nil {
+				unused = make(map[int]bool)
+			}
+			unused[d.link] = true
+		}
+	}
+	if drop == nil && unused == nil {
 		return
 	}
 	kept := s.body.Links[:0]
 	for i, l := range s.body.Links {
-		if drop[i] {
+		switch {
+		case unused[i]:
 			s.body.UnusedDefinitions = append(s.body.UnusedDefinitions, l)
-			continue
+		case !drop[i]:
+			kept = append(kept, l)
 		}
-		kept = append(kept, l)
 	}
 	s.body.Links = kept
 }
@@ -995,7 +1072,13 @@ func (s *scanner) wiki(at, lb, end int) int {
 	if at < lb {
 		form = FormEmbed
 	}
-	s.emit(form, at, target, alias)
+	if s.emit(form, at, target, alias) {
+		if s.wikiLabels == nil {
+			s.wikiLabels = make(map[[2]int]string)
+		}
+		l := s.body.Links[len(s.body.Links)-1]
+		s.wikiLabels[[2]int{l.Line, l.Col}] = inner
+	}
 	return from + k + 2
 }
 
@@ -1030,6 +1113,61 @@ func (s *scanner) bareURL(i, end int) int {
 	url := doc[r:e]
 	s.emit(FormAutolink, r, url, url)
 	return e
+}
+
+// bareEmail recognises a GFM extended email autolink around the '@' at
+// src[i] (cmark-gfm's postprocess_text): letters, digits and ".+-_" before
+// it, after it a domain of letters, digits, '-' and '_' with at least one
+// '.' followed by a letter or digit, ending in a letter (trailing
+// punctuation trimmed). Its Dest gets "mailto:", unless "mailto:" is
+// written before it, which is then part of the link. Never inside link text.
+func (s *scanner) bareEmail(i, end int) int {
+	doc := s.src
+	if len(s.openers) > 0 {
+		return i + 1
+	}
+	r := i
+	for r > s.runStart && (isASCIIAlnum(doc[r-1]) || strings.IndexByte(".+-_", doc[r-1]) >= 0) {
+		r--
+	}
+	if r == i || r > s.runStart && doc[r-1] == '\\' { // "foo\+@x.com": escapes end it
+		return i + 1
+	}
+	if m := r - len("mailto:"); m >= s.runStart && doc[m:r] == "mailto:" {
+		for r = m; r > s.runStart && isASCIIAlnum(doc[r-1]); r-- {
+		}
+		if r != m {
+			r = m + len("mailto:") // "xmailto:" is no scheme
+		}
+	}
+	k, dots := i+1, 0
+	for ; k < end; k++ {
+		c := doc[k]
+		switch {
+		case isASCIIAlnum(c), c == '-', c == '_':
+			continue
+		case c == '.' && k+1 < end && isASCIIAlnum(doc[k+1]):
+			dots++
+			continue
+		case c == '@': // a second '@': not this one, maybe that one
+			return k
+		}
+		break
+	}
+	if k-i < 2 || dots == 0 || !isASCIIAlpha(doc[k-1]) && doc[k-1] != '.' {
+		return i + 1
+	}
+	n := autolinkTrim(doc[i:k])
+	if n == 0 {
+		return i + 1
+	}
+	text := doc[r : i+n]
+	dest := text
+	if !strings.HasPrefix(text, "mailto:") {
+		dest = "mailto:" + text
+	}
+	s.emit(FormAutolink, r, dest, text)
+	return i + n
 }
 
 // wwwURL recognises a GFM extended www autolink whose "www." ends with the
@@ -1171,15 +1309,17 @@ func (s *scanner) beginRun(start, ln, lineStart int) {
 	s.cur = cursor{at: start, line: ln, col: col}
 }
 
-// emit records a link whose first character is src[at].
-func (s *scanner) emit(form LinkForm, at int, dest, text string) {
+// emit records a link whose first character is src[at]; false when the
+// document's budget of links is spent.
+func (s *scanner) emit(form LinkForm, at int, dest, text string) bool {
 	if len(s.body.Links) >= MaxLinks {
 		s.body.LinksDropped++
-		return
+		return false
 	}
 	line, col := s.position(at)
 	dest, anchor := splitAnchor(dest)
 	s.body.Links = append(s.body.Links, Link{Form: form, Dest: dest, Anchor: anchor, Text: text, Line: line, Col: col})
+	return true
 }
 
 // position returns the file line and code point column of src[at]. It
@@ -1421,6 +1561,27 @@ func listMarker(doc string, p, end int) (m int, ordered, one bool) {
 	return m, ordered, one
 }
 
+// rowCells counts the cells of a table row as GFM does: split at each
+// '|' that no backslash escapes (code spans do not protect one), a
+// leading and a trailing '|' aside.
+func rowCells(row string) int {
+	row = strings.Trim(row, " \t")
+	row = strings.TrimPrefix(row, "|")
+	if strings.HasSuffix(row, "|") && !strings.HasSuffix(row, "\\|") {
+		row = row[:len(row)-1]
+	}
+	n := 1
+	for i := 0; i < len(row); i++ {
+		switch row[i] {
+		case '\\':
+			i++
+		case '|':
+			n++
+		}
+	}
+	return n
+}
+
 // tableDelimiterRow reports whether doc[p:end] is a GFM table delimiter row
 // such as "| --- | :-: |".
 func tableDelimiterRow(doc string, p, end int) bool {
@@ -1473,7 +1634,7 @@ func htmlBlockStart(line string, inPara bool) (htmlBlock, string) {
 		return htmlUntil, "?>"
 	case strings.HasPrefix(line, "<![CDATA["):
 		return htmlUntil, "]]>"
-	case len(line) > 2 && line[1] == '!' && isASCIIAlpha(line[2]):
+	case len(line) > 2 && line[1] == '!' && 'A' <= line[2] && line[2] <= 'Z': // GitHub: CommonMark 0.29's upper-case name
 		return htmlUntil, ">"
 	}
 	i, closing := 1, false

@@ -27,10 +27,11 @@ func isCmarkSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
-// isBlank reports whether s holds only spaces, tabs and line-ending bytes.
+// isBlank reports whether s holds only spaces, tabs and line-ending bytes
+// (CommonMark's blank; a vertical tab or form feed is content).
 func isBlank(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if !isCmarkSpace(s[i]) {
+		if c := s[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
 			return false
 		}
 	}
@@ -151,15 +152,21 @@ func htmlEnd(s string, i, end int) int {
 		rest := s[i:end]
 		switch {
 		case strings.HasPrefix(rest, "<!--"):
-			// CommonMark 0.31: <!--> and <!---> are comments too.
-			if k := strings.Index(rest[2:], "-->"); k >= 0 {
-				return i + 2 + k + 3
+			// GitHub's renderer follows CommonMark 0.29 here: the text of
+			// a comment does not start with '>' or "->" and holds no "--"
+			// (0.31 made <!--> and <!-- a -- b --> comments).
+			body := rest[4:]
+			if strings.HasPrefix(body, ">") || strings.HasPrefix(body, "->") {
+				return -1
+			}
+			if k := strings.Index(body, "--"); k >= 0 && k+2 < len(body) && body[k+2] == '>' {
+				return i + 4 + k + 3
 			}
 		case strings.HasPrefix(rest, "<![CDATA["):
 			if k := strings.Index(rest, "]]>"); k >= 0 {
 				return i + k + 3
 			}
-		case len(rest) > 2 && isASCIIAlpha(rest[2]):
+		case len(rest) > 2 && 'A' <= rest[2] && rest[2] <= 'Z': // 0.29: an upper-case name
 			if k := strings.IndexByte(rest, '>'); k >= 0 {
 				return i + k + 1
 			}
@@ -279,48 +286,9 @@ func linkTail(s string, i, end int) (dest string, next int, ok bool) {
 	if s[i] == ')' {
 		return "", i + 1, true
 	}
-	destEnd := i
-	if s[i] == '<' {
-		j := i + 1
-		for ; j < end; j++ {
-			c := s[j]
-			if c == '\\' && j+1 < end && isASCIIPunct(s[j+1]) {
-				j++
-				continue
-			}
-			if c == '>' || c == '<' || c == '\n' || c == '\r' {
-				break
-			}
-		}
-		if j >= end || s[j] != '>' {
-			return "", 0, false
-		}
-		dest, destEnd = s[i+1:j], j+1
-	} else {
-		depth, j := 0, i
-	loop:
-		for ; j < end; j++ {
-			c := s[j]
-			switch {
-			case c == '\\' && j+1 < end && isASCIIPunct(s[j+1]):
-				j++
-			case c == '(':
-				if depth++; depth > 32 { // cmark's limit, which keeps "[a](((((..." linear
-					return "", 0, false
-				}
-			case c == ')':
-				if depth == 0 {
-					break loop
-				}
-				depth--
-			case c <= ' ' || c == 0x7f:
-				break loop
-			}
-		}
-		if depth != 0 {
-			return "", 0, false
-		}
-		dest, destEnd = s[i:j], j
+	dest, destEnd, ok := linkDest(s, i, end)
+	if !ok {
+		return "", 0, false
 	}
 	j := skipLinkSpace(s, destEnd, end)
 	if j < end && s[j] == ')' {
@@ -338,6 +306,132 @@ func linkTail(s string, i, end int) (dest string, next int, ok bool) {
 		return dest, t + 1, true
 	}
 	return "", 0, false
+}
+
+// linkDest parses a link destination at s[i]: <...> on one line, or a run
+// without white space whose parentheses balance (control characters are
+// part of it, as in cmark-gfm, GitHub's renderer). It
+// returns the destination as written (without angle brackets) and the
+// offset after it; a run may be empty (the caller decides whether that is
+// a destination). A run may leave parentheses open, as in cmark-gfm:
+// "[x]: b(c" links to "b(c", and so does "[x](b( )".
+func linkDest(s string, i, end int) (dest string, next int, ok bool) {
+	if s[i] == '<' {
+		j := i + 1
+		for ; j < end; j++ {
+			c := s[j]
+			if c == '\\' && j+1 < end && isASCIIPunct(s[j+1]) {
+				j++
+				continue
+			}
+			if c == '>' || c == '<' || c == '\n' || c == '\r' {
+				break
+			}
+		}
+		if j >= end || s[j] != '>' {
+			return "", 0, false
+		}
+		return s[i+1 : j], j + 1, true
+	}
+	depth, j := 0, i
+loop:
+	for ; j < end; j++ {
+		c := s[j]
+		switch {
+		case c == '\\' && j+1 < end && isASCIIPunct(s[j+1]):
+			j++
+		case c == '(':
+			if depth++; depth > 32 { // cmark's limit, which keeps "[a](((((..." linear
+				return "", 0, false
+			}
+		case c == ')':
+			if depth == 0 {
+				break loop
+			}
+			depth--
+		case isCmarkSpace(c): // control characters are taken, as cmark-gfm does
+			break loop
+		}
+	}
+	return s[i:j], j, true
+}
+
+// definition parses a link reference definition at s[i] ('['), the start
+// of a line, within s[:end] (CommonMark 4.7): a label of at most 999
+// characters, ':', a destination (on the next line if need be), an
+// optional title separated by white space (on the next line if need be),
+// then nothing but spaces to the end of the line. next is the offset after
+// the definition's last line ending (end when it has none).
+func definition(s string, i, end int) (label, dest string, next int, ok bool) {
+	j := i + 1
+	for ; j < end && s[j] != ']'; j++ {
+		switch {
+		case j-i > 999:
+			return "", "", 0, false
+		case s[j] == '\\' && j+1 < end && isASCIIPunct(s[j+1]):
+			j++
+		case s[j] == '[':
+			return "", "", 0, false
+		}
+	}
+	if j+1 >= end || s[j+1] != ':' || isBlank(s[i+1:j]) {
+		return "", "", 0, false
+	}
+	label = s[i+1 : j]
+	d := skipDefSpace(s, j+2, end)
+	if d >= end {
+		return "", "", 0, false
+	}
+	dest, destEnd, ok := linkDest(s, d, end)
+	if !ok || destEnd == d {
+		return "", "", 0, false
+	}
+	// A title, if it is one and nothing follows it on its line; else the
+	// definition ends with the destination's line, if nothing follows it.
+	if t := skipDefSpace(s, destEnd, end); t > destEnd && t < end {
+		if e := titleEnd(s, t, end); e > 0 {
+			if n := restOfLine(s, e, end); n >= 0 {
+				return label, dest, n, true
+			}
+		}
+	}
+	if n := restOfLine(s, destEnd, end); n >= 0 {
+		return label, dest, n, true
+	}
+	return "", "", 0, false
+}
+
+// skipDefSpace skips spaces and tabs with at most one line ending among them.
+func skipDefSpace(s string, i, end int) int {
+	for i < end && isSpaceTab(s[i]) {
+		i++
+	}
+	if i < end && s[i] == '\r' {
+		i++
+	}
+	if i < end && s[i] == '\n' {
+		i++
+		for i < end && isSpaceTab(s[i]) {
+			i++
+		}
+	}
+	return i
+}
+
+// restOfLine returns the offset after the line ending that ends s[i:]'s
+// line when only spaces come before it (end when the text ends first), or
+// -1.
+func restOfLine(s string, i, end int) int {
+	for i < end && (isSpaceTab(s[i]) || s[i] == '\r') {
+		i++
+	}
+	switch {
+	case i >= end:
+		return end
+	case s[i] == '\n':
+		return i + 1
+	}
+	return -1
 }
 
 // skipLinkSpace skips spaces and tabs and at most one line ending.

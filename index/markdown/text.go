@@ -4,6 +4,8 @@ import (
 	"html"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/text/cases"
 )
 
 // HeadingText returns the text content of a heading's inline Markdown, the
@@ -35,8 +37,21 @@ func headingText(raw string, refs map[string]bool, known bool) string {
 	return p.render()
 }
 
-// labelKey normalises a link label for matching, as CommonMark does: case
-// folded (approximated by lower case), inner whitespace collapsed, trimmed.
+// linkTextOf is the plain text of a link's text as written: as HeadingText,
+// but an image inside gives its alt text ([![build](badge.svg)](ci) has
+// the text "build"), as does an image in an image's alt text.
+func linkTextOf(raw string, refs map[string]bool) string {
+	if !hasInlineSyntax(raw) {
+		return raw
+	}
+	p := textParser{src: raw, alt: true, bracketed: true, refs: refs, known: refs != nil}
+	p.parse()
+	return p.render()
+}
+
+// labelKey normalises a link label for matching, as CommonMark does:
+// Unicode case folded (ẞ and ss match), inner whitespace collapsed,
+// trimmed.
 func labelKey(label string) string {
 	plain := label != "" && label[0] != ' ' && label[len(label)-1] != ' '
 	for i := 0; plain && i < len(label); i++ {
@@ -47,7 +62,13 @@ func labelKey(label string) string {
 	if plain {
 		return label
 	}
-	return strings.ToLower(strings.Join(strings.Fields(label), " "))
+	folded := strings.Join(strings.Fields(label), " ")
+	for i := 0; i < len(folded); i++ {
+		if folded[i] >= utf8.RuneSelf {
+			return cases.Fold().String(folded)
+		}
+	}
+	return strings.ToLower(folded)
 }
 
 // textSpecial marks the bytes that can start inline syntax in HeadingText.
@@ -83,6 +104,7 @@ type piece struct {
 	image bool   // pieceOpen: "![" rather than "["
 	pos   int    // pieceOpen: offset of the '[' in src
 	after bool   // pieceOpen: another bracket opened after it
+	code  bool   // pieceText: a code span's content, kept as it is
 }
 
 // textParser is a small CommonMark inline parser that keeps only what
@@ -94,6 +116,12 @@ type textParser struct {
 	openers []int // indexes of pieceOpen pieces, innermost last
 	refs    map[string]bool
 	known   bool // refs holds the document's definitions
+	alt     bool // an image gives its alt text (a link's text), not nothing (a heading's)
+	// bracketed: src is a link's text, so emphasis sees the '[' before it
+	// and the ']' after it (punctuation), not the white space that stands
+	// for the start and end of a heading's line.
+	bracketed bool
+	linked    bool // a link (not an image) formed in src
 }
 
 func (p *textParser) pushOpener(pc piece) {
@@ -150,7 +178,7 @@ func (p *textParser) parse() {
 			n := backtickRun(s, i, end)
 			if j := codeSpanClose(s, i+n, end, n); j >= 0 {
 				flush(i)
-				p.addText(codeText(s[i+n : j]))
+				p.add(piece{kind: pieceText, text: codeText(s[i+n : j]), code: true})
 				i = j + n
 				text = i
 				continue
@@ -225,7 +253,10 @@ func (p *textParser) delimRun(i int) int {
 	for j < len(s) && s[j] == c {
 		j++
 	}
-	before, after := ' ', ' ' // the start and end of the text count as whitespace
+	before, after := ' ', ' ' // the start and end of a line count as white space
+	if p.bracketed {
+		before, after = '[', ']'
+	}
 	if i > 0 {
 		before, _ = utf8.DecodeLastRuneInString(s[:i])
 	}
@@ -291,8 +322,9 @@ func (p *textParser) closeBracket(i int) int {
 		return i + 1
 	}
 	p.emphasis(o)
+	p.linked = p.linked || !opener.image
 	opener.kind = pieceHidden
-	if opener.image {
+	if opener.image && !p.alt {
 		// Alt text is an attribute, not text content.
 		for k := o + 1; k < len(p.pieces); k++ {
 			p.pieces[k].kind = pieceHidden
@@ -389,39 +421,49 @@ func delimIndex(c byte) int {
 	return 2
 }
 
+// render is the text content of the pieces. Spaces and tabs around a
+// line break are not part of it (the lines of a paragraph are stripped,
+// and "  \n" is a hard break), except inside a code span, whose content
+// is kept as it is.
 func (p *textParser) render() string {
-	out := p.renderPieces()
-	if strings.IndexByte(out, '\n') < 0 {
-		return out
-	}
-	// Spaces around a line break are not part of the text content (the
-	// lines of a paragraph are stripped, and "  \n" is a hard break).
-	lines := strings.Split(out, "\n")
-	for i := range lines {
-		if i > 0 {
-			lines[i] = strings.TrimLeft(lines[i], " \t")
-		}
-		if i < len(lines)-1 {
-			lines[i] = strings.TrimRight(lines[i], " \t")
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-func (p *textParser) renderPieces() string {
-	var b strings.Builder
-	b.Grow(len(p.src))
+	b := make([]byte, 0, len(p.src))
+	keep := 0          // b[:keep] ends with a code span: no trimming into it
+	lineStart := false // spaces and tabs here start a line: dropped
 	for _, pc := range p.pieces {
 		switch pc.kind {
 		case pieceText, pieceOpen:
-			b.WriteString(pc.text)
+			if pc.code {
+				b = append(b, pc.text...)
+				keep, lineStart = len(b), false
+				continue
+			}
+			for t := pc.text; t != ""; {
+				if lineStart {
+					if t = strings.TrimLeft(t, " \t"); t == "" {
+						break
+					}
+					lineStart = false
+				}
+				k := strings.IndexByte(t, '\n')
+				if k < 0 {
+					b = append(b, t...)
+					break
+				}
+				b = append(b, t[:k]...)
+				for len(b) > keep && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+					b = b[:len(b)-1]
+				}
+				b = append(b, '\n')
+				t, lineStart = t[k+1:], true
+			}
 		case pieceDelim:
 			for range pc.n {
-				b.WriteByte(pc.ch)
+				b = append(b, pc.ch)
 			}
+			lineStart = lineStart && pc.n == 0
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
 // codeText is the text of a code span: line endings become spaces, and one
