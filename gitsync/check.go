@@ -347,8 +347,21 @@ func (s *Session) checkChangeLazy(ctx context.Context, after side, beforeFn func
 func (s *Session) checkSide(ctx context.Context, sd *side, full, linkPaths []string) (*CheckResult, []string, error) {
 	res := &CheckResult{}
 	var outLinks []string
+	// The repository uses wiki-links if one works as it is or as the side
+	// leaves it: deleting the note they link to makes errors, not warnings.
+	wikiBefore, err := index.WikiLinksWork(ctx, s.Store.DB())
+	if err != nil {
+		return nil, nil, err
+	}
 	run := func(q index.Querier, keys []string) error {
-		in := check.Input{Cfg: s.Cfg, Docs: []int64{}, Tree: sd.tree}
+		wiki := wikiBefore
+		if !wiki {
+			var err error
+			if wiki, err = index.WikiLinksWork(ctx, q); err != nil {
+				return err
+			}
+		}
+		in := check.Input{Cfg: s.Cfg, Docs: []int64{}, Tree: sd.tree, WikiLinksWork: &wiki}
 		isFull := map[string]bool{}
 		for _, p := range full {
 			isFull[p] = true
@@ -415,7 +428,7 @@ func (s *Session) checkSide(ctx context.Context, sd *side, full, linkPaths []str
 	if sd.batch == nil {
 		return res, outLinks, run(s.Store.DB(), nil)
 	}
-	err := s.Store.Preview(ctx, sd.batch, func(q index.Querier, ch *index.Changes) error {
+	err = s.Store.Preview(ctx, sd.batch, func(q index.Querier, ch *index.Changes) error {
 		return run(q, ch.Keys)
 	})
 	return res, outLinks, err

@@ -651,3 +651,12 @@ func LinkTarget(srcPath, raw string) string {
 	}
 	return ""
 }
+
+// WikiLinksWork reports whether any wiki-link or embed of the repository
+// resolves: whether the repository uses them at all.
+func WikiLinksWork(ctx context.Context, q Querier) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM links WHERE form IN (?, ?) AND status IN (?, ?))`,
+		FormWiki, FormEmbed, StatusOK, StatusSelf).Scan(&n)
+	return n == 1, err
+}

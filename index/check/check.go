@@ -48,6 +48,11 @@ type Input struct {
 	// document).
 	Skipped []string
 	Tree    Tree
+	// WikiLinksWork says whether the repository uses wiki-links (one of
+	// them resolves) when the caller knows better than the state checked,
+	// as a commit that deletes the one note they all link to; nil: the
+	// checked state decides. Where none works, wiki-link is a warning.
+	WikiLinksWork *bool
 }
 
 // doc is a checked document as the rules need it.
@@ -496,6 +501,17 @@ func (c *checker) duplicate(col, lineCol, rule, what, val string) error {
 	return nil
 }
 
+// idLike is the shape of a work item's id: PREFIX-NNN, PREFIX-TSK-0001.
+var idLike = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*-[0-9]+$`)
+
+// idShaped reports whether a wiki-link finding's target (" NAME#ANCHOR")
+// names something shaped like an id: meant as a reference, whatever the
+// repository's other wiki-links do.
+func idShaped(target string) bool {
+	name, _, _ := strings.Cut(strings.TrimSpace(target), "#")
+	return idLike.MatchString(name)
+}
+
 // finish applies severities and opt-outs, drops exact repeats, and sorts.
 func (c *checker) finish() ([]Finding, error) {
 	byPath := map[string][]markdown.Disable{}
@@ -506,10 +522,34 @@ func (c *checker) finish() ([]Finding, error) {
 	}
 	out := make([]Finding, 0, len(c.findings))
 	seen := map[Finding]bool{}
+	wikiUsed := -1 // unknown until a wiki-link finding asks
 	for _, f := range c.findings {
 		sev := c.in.Cfg.Check.Severity(f.Rule)
 		if sev == config.SeverityOff {
 			continue
+		}
+		if f.Rule == markdown.RuleWikiLink && sev == config.SeverityError && !c.in.Cfg.Check.Configured[f.Rule] && !idShaped(f.Target) {
+			// A repository none of whose wiki-links works does not use
+			// them: "[[x]]" there is text in double brackets (GitHub shows
+			// it so), and an error would be a false alarm. Follow the repo;
+			// but "[[KB-12]]" names an id, and was meant as a link.
+			if wikiUsed < 0 {
+				var used bool
+				var err error
+				if c.in.WikiLinksWork != nil {
+					used = *c.in.WikiLinksWork
+				} else if used, err = index.WikiLinksWork(c.ctx, c.q); err != nil {
+					return nil, err
+				}
+				wikiUsed = 0
+				if used {
+					wikiUsed = 1
+				}
+			}
+			if wikiUsed == 0 {
+				sev = config.SeverityWarning
+				f.Message += " (a warning: no wiki-link in this repository works, so it may be text in double brackets)"
+			}
 		}
 		f.Severity = sev
 		ds, ok := byPath[f.Path]

@@ -104,3 +104,21 @@ func TestIntroduced(t *testing.T) {
 		t.Fatalf("%d old, want 3", len(old))
 	}
 }
+
+func TestIDShaped(t *testing.T) {
+	for target, want := range map[string]bool{
+		" B-1#":              true,
+		" KB-TSK-0001#goal":  true,
+		" kabsd-epic-0007#":  true,
+		" nowhere#":          false,
+		" 全文#":               false,
+		" Design Notes#":     false,
+		" v1.2-3#":           false,
+		" KB-TSK-#":          false,
+		" 2024-05-01 notes#": false,
+	} {
+		if got := idShaped(target); got != want {
+			t.Errorf("idShaped(%q) = %v, want %v", target, got, want)
+		}
+	}
+}

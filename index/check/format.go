@@ -136,6 +136,7 @@ var RuleHelp = map[string]string{
 	"group-cycle":       "Groups' depends_on edges never loop (scoped context walks them upstream).",
 	"unused-definition": "A link reference definition is used by a link of its document (off by default).",
 	"submodule-link":    "Links into a git submodule are not checked (canon cannot look inside one).",
+	"anchor-case":       "A link's #anchor has the case of its heading's slug (GitHub ignores case; other renderers do not).",
 }
 
 // WriteSARIF writes a SARIF 2.1.0 log.

@@ -308,6 +308,18 @@ func (c *checker) anchors(ls []*lnk) error {
 		if l.status == index.StatusOK {
 			where = l.dstPath
 		}
+		if low := strings.ToLower(want); low != want && set[low] {
+			// GitHub's page script finds a heading whatever the case of
+			// the fragment (#ID reaches the heading "ID"); other renderers
+			// match ids exactly. So a warning, with the fix.
+			var fix *index.Fix
+			if l.form == index.FormMD || l.form == index.FormImage {
+				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: "#" + a, New: "#" + low}
+			}
+			c.addFix(l.src.path, l.line, l.col, "anchor-case", l.raw+"#"+l.anchor,
+				fmt.Sprintf("#%s reaches #%s on GitHub, which ignores case, but not in other renderers; write #%s", a, low, low), fix)
+			continue
+		}
 		msg := fmt.Sprintf("%s has no heading #%s", where, a)
 		var fix *index.Fix
 		if s := markdown.Slug(a); s != want || set[strings.ToLower(want)] {

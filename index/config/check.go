@@ -24,6 +24,9 @@ type Check struct {
 	// Dates are the frontmatter fields that must hold YYYY-MM-DD (or an RFC
 	// 3339 date-time).
 	Dates []string `yaml:"dates" json:"dates"`
+	// Configured names the rules the configuration sets, so that a default
+	// that adapts to the repository (wiki-link) yields to a choice.
+	Configured map[string]bool `yaml:"-" json:"-"`
 }
 
 // Schema is what documents of one kind must hold.
@@ -68,6 +71,7 @@ func DefaultRules() map[string]string {
 		"group-cycle":       SeverityError,
 		"unused-definition": SeverityOff,
 		"submodule-link":    SeverityWarning,
+		"anchor-case":       SeverityWarning,
 	}
 }
 
@@ -129,6 +133,10 @@ func (c *Check) merge(n *yaml.Node) error {
 			return fmt.Errorf("check.rules.%s: %q is not a severity; write error, warning or off", rule, sev)
 		}
 		c.Rules[rule] = sev
+		if c.Configured == nil {
+			c.Configured = map[string]bool{}
+		}
+		c.Configured[rule] = true
 	}
 	for kind, s := range f.Schemas {
 		if s == nil {
@@ -194,7 +202,9 @@ check:
     ambiguous-ref: error
     broken-link: error
     broken-anchor: error
-    wiki-link: error
+    # wiki-link: error where some wiki-link of the repository works, else a
+    # warning ([[x]] may be text in double brackets there); naming it here
+    # fixes its severity.
     parent-cycle: error
     parent-kind: error
     asymmetric-block: warning
@@ -202,6 +212,8 @@ check:
     group-cycle: error
     unused-definition: off   # a [label]: dest line nothing uses (GitHub shows nothing)
     submodule-link: warning  # links into a git submodule, which canon cannot check
+    anchor-case: warning     # #Anchor for the heading #anchor: GitHub ignores case, other renderers do not
+    document-budget: warning # a body past 10,000 headings or 20,000 links
   # What documents of each kind must hold. A kind not listed (a plain note
   # is kind doc) has no schema. Write "task: ~" to drop a default schema.
   schemas:

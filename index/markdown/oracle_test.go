@@ -234,7 +234,7 @@ func fromCanon(src []byte) oracleView {
 // isDefinition tells a recorded reference definition from a link: canon
 // records a used definition once, at the definition.
 func isDefinition(src []byte, l Link) bool {
-	lines := strings.Split(string(src), "\n")
+	lines := strings.Split(loneCRs(string(src)), "\n")
 	if l.Line-1 >= len(lines) {
 		return false
 	}
