@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
@@ -27,7 +29,12 @@ var ErrMissingCommit = errors.New("commit not in the repository")
 // worktree, no index file, no config, so none of go-git's gaps around
 // worktreeConfig, skipHash or sparse indexes apply.
 type Objects struct {
-	st *filesystem.Storage
+	st storer.EncodedObjectStorer
+	// packs reads the packs and loose objects without go-git's open cost
+	// (packindex.go); gogit is go-git's storage, opened only if needed.
+	packs *packObjects
+	gogit *filesystem.Storage
+	dir   string
 	// MaxTrees, when above zero, stops a walk that has read that many
 	// trees with ErrLargeDiff.
 	MaxTrees int
@@ -40,14 +47,38 @@ var ErrLargeDiff = errors.New("the trees differ in many folders")
 // OpenObjects opens the object database of the repository. Pack files stay
 // open until Close.
 func OpenObjects(r *Repo) *Objects {
-	fs := osfs.New(r.CommonDir)
-	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(32*cache.MiByte),
-		filesystem.Options{KeepDescriptors: true, AlternatesFS: osfs.New("/")})
-	return &Objects{st: st}
+	o := &Objects{dir: r.CommonDir}
+	if o.packs = openPackObjects(filepath.Join(r.CommonDir, "objects"), o.goGit); o.packs != nil {
+		o.st = o.packs
+	} else {
+		o.st = o.goGit()
+	}
+	return o
+}
+
+// goGit opens go-git's object storage on first use: alternates, and packs
+// whose index packObjects does not read.
+func (o *Objects) goGit() storer.EncodedObjectStorer {
+	if o.gogit == nil {
+		o.gogit = filesystem.NewStorageWithOptions(osfs.New(o.dir), cache.NewObjectLRU(32*cache.MiByte),
+			filesystem.Options{KeepDescriptors: true, AlternatesFS: osfs.New("/")})
+	}
+	return o.gogit
 }
 
 // Close releases the pack files.
-func (o *Objects) Close() error { return o.st.Close() }
+func (o *Objects) Close() error {
+	var err error
+	if o.packs != nil {
+		err = o.packs.Close()
+	}
+	if o.gogit != nil {
+		if e := o.gogit.Close(); err == nil {
+			err = e
+		}
+	}
+	return err
+}
 
 // CommitTree returns the root tree of a commit.
 func (o *Objects) CommitTree(commit string) (plumbing.Hash, error) {

@@ -6,6 +6,9 @@
 #   ./scripts/bench.sh                       1k and 10k items, 5 runs (hooks 20)
 #   ./scripts/bench.sh -large                and 100k items
 #   ./scripts/bench.sh -sizes 1000 -runs 2   a quick look
+#   ./scripts/bench.sh -repo ../rfcs         the hooks on a real repository's
+#                                            own history (a clone or a bare
+#                                            mirror; comma separated for more)
 #
 # Corpora are generated into scripts/out/corpus-<N> once and reused; raw
 # numbers go to scripts/out/bench-<timestamp>.json.

@@ -78,7 +78,7 @@ func (b *bench) benchCheck(c *corpus) error {
 			diff.add(ms(d.wall))
 		}
 	}
-	logf("[%s] check: canon %.1f ms, git diff --cached %.1f ms (medians)", sizeLabel(c.n), median(check.Samples), median(diff.Samples))
+	logf("[%s] check: canon %.1f ms, git diff --cached %.1f ms (medians)", c.name(), median(check.Samples), median(diff.Samples))
 	if dirty, _ := git(c.dir, "status", "--porcelain"); dirty != "" {
 		return fmt.Errorf("the corpus is not clean after the check runs: %s", lastLines(dirty, 3))
 	}
@@ -106,6 +106,6 @@ func (b *bench) benchCheck(c *corpus) error {
 			rss.add(p.rssMB)
 		}
 	}
-	logf("[%s] check --all: %.0f ms, %.0f MB (medians)", sizeLabel(c.n), median(all.Samples), median(rss.Samples))
+	logf("[%s] check --all: %.0f ms, %.0f MB (medians)", c.name(), median(all.Samples), median(rss.Samples))
 	return nil
 }

@@ -82,7 +82,7 @@ func (b *bench) postCommit(c *corpus) error {
 		openProc.add(ms(op.wall))
 		rest.add(ms(p.wall) - ms(op.wall))
 	}
-	logf("[%s] post-commit: canon %.1f ms, diff-tree %.1f ms, go-git open %.1f ms (medians)", sizeLabel(c.n),
+	logf("[%s] post-commit: canon %.1f ms, diff-tree %.1f ms, go-git open %.1f ms (medians)", c.name(),
 		median(hook.Samples), median(diff.Samples), median(open.Samples))
 	if err := b.verify(c, "post-commit"); err != nil {
 		return err
@@ -183,7 +183,7 @@ func (b *bench) postCheckout(c *corpus) error {
 		}
 		from, to = to, from
 	}
-	logf("[%s] post-checkout: canon %.1f ms, diff-tree %.1f ms, git checkout %.1f ms (medians)", sizeLabel(c.n),
+	logf("[%s] post-checkout: canon %.1f ms, diff-tree %.1f ms, git checkout %.1f ms (medians)", c.name(),
 		median(hook.Samples), median(diff.Samples), median(co.Samples))
 	return b.verify(c, "post-checkout")
 }
@@ -210,7 +210,7 @@ func (b *bench) verify(c *corpus, after string) error {
 	if err != nil {
 		return fmt.Errorf("after the %s runs the index differs from a fresh build: %w", after, err)
 	}
-	b.note("%s @%s, canon verify: %s", after, sizeLabel(c.n), strings.TrimSpace(p.stdout))
+	b.note("%s @%s, canon verify: %s", after, c.name(), strings.TrimSpace(p.stdout))
 	return nil
 }
 

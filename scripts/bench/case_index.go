@@ -65,7 +65,7 @@ func (b *bench) benchIndex(c *corpus) error {
 		full.add(ms(p.wall))
 		fullDef.add(ms(p.wall))
 		rss.add(p.rssMB)
-		logf("[%s] index %d/%d: read %.0f ms, floor %.0f / %.0f ms, canon %.0f ms, %.0f MB", sizeLabel(c.n), i+1, b.runs,
+		logf("[%s] index %d/%d: read %.0f ms, floor %.0f / %.0f ms, canon %.0f ms, %.0f MB", c.name(), i+1, b.runs,
 			ms(dRead), ms(dDef), ms(dCanon), ms(p.wall), p.rssMB)
 	}
 
@@ -77,8 +77,8 @@ func (b *bench) benchIndex(c *corpus) error {
 	if st.Behind || st.Documents != files {
 		return fmt.Errorf("after canon index --full: status says behind=%v, %d documents (want %d)", st.Behind, st.Documents, files)
 	}
-	b.note("index @%s: %d documents; canon stored %d chunks, the floor %d sections; %d problems", sizeLabel(c.n),
-		st.Documents, st.Chunks, sections, st.Problems)
+	b.note("index @%s: %d documents; canon stored %d chunks, the floor %d sections; %d problems", c.name(),
+		st.Documents, st.Chunks, sections, st.Problems.Errors+st.Problems.Warnings)
 	return nil
 }
 
@@ -88,7 +88,10 @@ type status struct {
 	Behind      bool   `json:"behind"`
 	Documents   int    `json:"documents"`
 	Chunks      int    `json:"chunks"`
-	Problems    int    `json:"problems"`
+	Problems    struct {
+		Errors   int `json:"errors"`
+		Warnings int `json:"warnings"`
+	} `json:"problems"`
 }
 
 // status runs `canon status --json`. Canon catches up before it answers, so

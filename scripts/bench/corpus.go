@@ -15,6 +15,15 @@ type corpus struct {
 	n, adrs int
 	dir     string
 	base    string // the generated commit; every case starts from it
+	label   string // a real repository's name (history); "" for a generated corpus
+}
+
+// name is how the report names the corpus: 10k, or rfcs.
+func (c *corpus) name() string {
+	if c.label != "" {
+		return c.label
+	}
+	return sizeLabel(c.n)
 }
 
 const markerName = "bench-corpus" // in the corpus's .git: how it was made

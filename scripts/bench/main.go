@@ -79,8 +79,9 @@ func mainErr() error {
 	budget := flag.Duration("budget", 10*time.Minute, "stop repeating a measurement once its runs have taken this long (0: never); the table shows how many runs each median has")
 	casesFlag := flag.String("cases", "index,hook,check", "which cases to run")
 	canonBin := flag.String("canon", "bin/canon", "the canon binary to measure")
+	repos := flag.String("repo", "", "real repositories (clones or bare mirrors, comma separated) to measure the hooks on their own history; alone, it skips the generated corpora")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: scripts/bench.sh [-sizes 1000,10000] [-large] [-runs 5] [-hook-runs 20] [-cases index,hook,check]")
+		fmt.Fprintln(os.Stderr, "usage: scripts/bench.sh [-sizes 1000,10000] [-large] [-runs 5] [-hook-runs 20] [-cases index,hook,check] [-repo PATH,...]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -100,7 +101,12 @@ func mainErr() error {
 	}
 	slices.Sort(sizes)
 	sizes = slices.Compact(sizes)
+	casesSet := false
+	flag.Visit(func(f *flag.Flag) { casesSet = casesSet || f.Name == "cases" || f.Name == "sizes" || f.Name == "large" })
 	cases := strings.Split(*casesFlag, ",")
+	if *repos != "" && !casesSet {
+		cases, sizes = nil, nil
+	}
 	for _, c := range cases {
 		if c != "index" && c != "hook" && c != "check" {
 			return fmt.Errorf("-cases: unknown case %q (index, hook, check)", c)
@@ -170,6 +176,19 @@ func mainErr() error {
 		}
 	}
 
+	for _, src := range strings.Split(*repos, ",") {
+		if src = strings.TrimSpace(src); src == "" {
+			continue
+		}
+		h, err := b.prepareHistory(src)
+		if err != nil {
+			return err
+		}
+		if err := b.benchHistory(h); err != nil {
+			return fmt.Errorf("history of %s: %w", src, err)
+		}
+	}
+
 	finish(b.rows)
 	h.Machine.LoadEnd = loadAvg()
 	h.Notes = b.notes
@@ -197,7 +216,7 @@ func mainErr() error {
 
 // row registers a new result row.
 func (b *bench) row(c *corpus, kase, what, unit string, tgt *target, floor *Row) *Row {
-	r := &Row{Case: kase, What: what, Size: c.n, Docs: c.n + c.adrs, Unit: unit, tgt: tgt, floor: floor}
+	r := &Row{Case: kase, What: what, Size: c.n, Docs: c.n + c.adrs, Label: c.label, Unit: unit, tgt: tgt, floor: floor}
 	b.rows = append(b.rows, r)
 	return r
 }
@@ -208,7 +227,7 @@ func (b *bench) spent(start time.Time, c *corpus, what string, done, want int) b
 	if b.budget <= 0 || done < 1 || done >= want || time.Since(start) < b.budget {
 		return false
 	}
-	b.note("%s @%s: stopped after %d of %d runs, the -budget of %s was spent", what, sizeLabel(c.n), done, want, b.budget)
+	b.note("%s @%s: stopped after %d of %d runs, the -budget of %s was spent", what, c.name(), done, want, b.budget)
 	return true
 }
 
