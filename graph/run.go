@@ -19,7 +19,15 @@ type RunOptions struct {
 	// Now is the time "recent" anchors count back from; the CLI passes the
 	// commit time of HEAD, so a run depends on the repository state only.
 	Now func() time.Time
+	// Workset names the workset an anchor "workset: $workset" means;
+	// WorksetSeeds reads a workset's seeds (node keys). Nil where worksets
+	// are not available.
+	Workset      string
+	WorksetSeeds func(ctx context.Context, name string) ([]string, error)
 }
+
+// ErrNoWorkset says a template anchors on a workset and none was given.
+var ErrNoWorkset = errors.New("no workset given")
 
 // RunTemplate runs a resolved template (see Library.Resolve).
 func (g *Graph) RunTemplate(ctx context.Context, t *Template, ro RunOptions) (*Pack, error) {
@@ -86,6 +94,14 @@ func (g *Graph) RunTemplate(ctx context.Context, t *Template, ro RunOptions) (*P
 			return nil, &TemplateError{Source: t.Source, Msg: fmt.Sprintf("template %s has no anchors; add some, or give --seed ID", t.Name)}
 		}
 		for i, a := range t.Query.Anchors {
+			if a.Workset != "" {
+				found, err := g.worksetAnchor(ctx, t, a, ro)
+				if err != nil {
+					return nil, err
+				}
+				seeds = append(seeds, found...)
+				continue
+			}
 			found, err := g.anchor(ctx, a, filters, opt, ro.Now)
 			if err != nil {
 				return nil, fmt.Errorf("%s: query.anchors[%d]: %w", t.Source, i, err)
@@ -101,6 +117,33 @@ func (g *Graph) RunTemplate(ctx context.Context, t *Template, ro RunOptions) (*P
 	p.Title = "Query: " + t.Name
 	p.Seeds = append([]string{}, ro.Seeds...)
 	return p, nil
+}
+
+// worksetAnchor selects the seeds of the workset an anchor names.
+func (g *Graph) worksetAnchor(ctx context.Context, t *Template, a Anchor, ro RunOptions) ([]seed, error) {
+	name := a.Workset
+	if name == WorksetParam {
+		if ro.Workset == "" {
+			return nil, fmt.Errorf("%w: template %s anchors on the workset given with --workset NAME (canon workset list names them)", ErrNoWorkset, t.Name)
+		}
+		name = ro.Workset
+	}
+	if ro.WorksetSeeds == nil {
+		return nil, fmt.Errorf("%w: template %s anchors on workset %s, and worksets are not available here", ErrNoWorkset, t.Name, name)
+	}
+	keys, err := ro.WorksetSeeds(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	var out []seed
+	for _, k := range keys {
+		n, err := g.resolve(ctx, k)
+		if err != nil {
+			continue // a seed deleted since: the workset says it is stale
+		}
+		out = append(out, seed{node: n, source: SourceAnchor})
+	}
+	return out, nil
 }
 
 // keeper makes the check that expansion applies to candidates: every

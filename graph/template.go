@@ -81,7 +81,14 @@ type Anchor struct {
 	SortBy string `yaml:"sort_by,omitempty" json:"sort_by,omitempty"`
 	Order  string `yaml:"order,omitempty" json:"order,omitempty"` // asc or desc
 	Limit  int    `yaml:"limit,omitempty" json:"limit,omitempty"`
+	// Workset selects the seeds of a workset: a name, or $workset for the
+	// one given with canon query run --workset NAME.
+	Workset string `yaml:"workset,omitempty" json:"workset,omitempty"`
 }
+
+// WorksetParam is the anchor value that stands for the workset given on
+// the command line.
+const WorksetParam = "$workset"
 
 // ExpansionSpec bounds the expansion from the anchors.
 type ExpansionSpec struct {
@@ -334,8 +341,11 @@ func (t *Template) Validate() []error {
 	}
 	for i, a := range t.Query.Anchors {
 		where := fmt.Sprintf("query.anchors[%d]", i)
-		if a.Type == "" && a.ID == "" && a.Tag == "" && a.State == "" && a.Recent == "" && a.Search == "" && a.Filter == "" {
-			bad("%s selects nothing; give type, id, tag, state, recent, search or filter", where)
+		if a.Type == "" && a.ID == "" && a.Tag == "" && a.State == "" && a.Recent == "" && a.Search == "" && a.Filter == "" && a.Workset == "" {
+			bad("%s selects nothing; give type, id, tag, state, recent, search, filter or workset", where)
+		}
+		if a.Workset != "" && (a.Search != "" || a.ID != "" || a.Type != "" || a.Tag != "" || a.State != "" || a.Recent != "" || a.Filter != "") {
+			bad("%s: workset is an anchor of its own; put the other selectors in another anchor", where)
 		}
 		if a.Recent != "" {
 			if _, err := ParseAge(a.Recent); err != nil {

@@ -18,7 +18,7 @@ func TestBuiltinTemplatesValid(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := lib.Names()
-	if want := []string{"architecture-context", "blocked-work", "recent-decisions", "task-context"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"architecture-context", "blocked-work", "recent-decisions", "task-context", "workflow-resume"}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("built-ins = %v, want %v", names, want)
 	}
 	for _, n := range names {
@@ -162,7 +162,7 @@ func TestLibraryOverrideAndExtends(t *testing.T) {
 	if _, err := lib.Resolve("broken"); err == nil || !strings.Contains(err.Error(), `unknown key "nope"`) {
 		t.Errorf("broken: %v", err)
 	}
-	if got := lib.Names(); len(got) != 10 {
+	if got := lib.Names(); len(got) != 11 {
 		t.Errorf("names = %v", got)
 	}
 }

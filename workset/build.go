@@ -33,6 +33,9 @@ type Env struct {
 	TemplateNow func() time.Time
 	// Who names this process in lock messages.
 	Who string
+	// Git runs git in the repository and returns its output (resume reads
+	// the log and old versions of members with it); nil: not available.
+	Git func(ctx context.Context, args ...string) (string, error)
 }
 
 // Spec says how a workset chooses its members. It is kept in the

@@ -84,6 +84,8 @@ func graphError(err error) error {
 		return fail(1, "no document is called %q; try canon search %q", nf.Ref, nf.Ref)
 	case errors.As(err, &amb):
 		return fail(1, "%s", amb.Error())
+	case errors.Is(err, graph.ErrNoWorkset):
+		return fail(2, "%s", err.Error())
 	case errors.As(err, &fe), errors.As(err, &te):
 		return fail(1, "%s", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}

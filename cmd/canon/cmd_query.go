@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
+	"github.com/canon-md/canon/workset"
 )
 
 func queryCommand(e *env) *cli.Command {
@@ -102,6 +104,7 @@ func queryCommand(e *env) *cli.Command {
 					&cli.IntFlag{Name: "depth", Usage: "override the template's expansion depth `K`"},
 					&cli.IntFlag{Name: "budget", Usage: "override the template's budget, in estimated `TOKENS`"},
 					&cli.IntFlag{Name: "max-nodes", Usage: "override the template's node cap `N`"},
+					&cli.StringFlag{Name: "workset", Usage: "the workset `NAME` an anchor \"workset: $workset\" means (workflow-resume)"},
 					&cli.StringFlag{Name: "format", Usage: "`md` or json (default: the template's output.format)"},
 					jsonFlag,
 				},
@@ -129,7 +132,14 @@ func queryCommand(e *env) *cli.Command {
 						return err
 					}
 					defer s.Close()
-					ro := graph.RunOptions{Base: graph.OptionsFrom(s.Cfg.Context), Now: headTime(c, s)}
+					ro := graph.RunOptions{Base: graph.OptionsFrom(s.Cfg.Context), Now: headTime(c, s), Workset: c.String("workset"),
+						WorksetSeeds: func(ctx context.Context, name string) ([]string, error) {
+							keys, err := workset.SeedKeys(ctx, &workset.Env{Root: s.Repo.Root}, name)
+							if err != nil {
+								return nil, worksetError(err)
+							}
+							return keys, nil
+						}}
 					for _, sd := range c.StringSlice("seed") {
 						if rel, ok := relToRepo(s.Repo.Root, sd); ok {
 							sd = rel

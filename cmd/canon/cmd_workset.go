@@ -34,6 +34,10 @@ func worksetCommand(e *env) *cli.Command {
 			worksetRefreshCommand(e),
 			worksetRmCommand(e),
 			worksetGCCommand(e),
+			worksetCheckpointCommand(e),
+			worksetResumeCommand(e),
+			worksetExportCommand(e),
+			worksetImportCommand(e),
 		},
 	}
 }
@@ -63,6 +67,10 @@ func (e *env) worksetEnv(c *cli.Context, who string) (*workset.Env, *gitsync.Ses
 				return nil, err
 			}
 			return lib.Resolve(name)
+		},
+		Git: func(ctx context.Context, args ...string) (string, error) {
+			out, err := s.Repo.Git(ctx, args...)
+			return string(out), err
 		},
 	}
 	return we, s, nil
