@@ -46,35 +46,24 @@ const (
 
 // Export writes the hand-off file of a workset.
 func Export(ctx context.Context, e *Env, name string, opt ResumeOptions) ([]byte, error) {
-	r, err := BuildResume(ctx, e, name, opt)
-	if err != nil {
-		return nil, err
-	}
-	h, err := openHandle(ctx, e.Root, name)
+	h, snap, err := openSnapshot(ctx, e, name)
 	if err != nil {
 		return nil, err
 	}
 	defer h.close()
-	info, err := h.info(ctx, e.Now)
+	r, err := h.resume(ctx, e, snap, opt)
 	if err != nil {
 		return nil, err
 	}
-	cps, err := h.checkpoints(ctx)
-	if err != nil {
-		return nil, err
-	}
+	info, cps := snap.info, snap.points
 	ho := Handoff{Version: HandoffVersion, Name: name, Agent: info.Agent, TTL: info.TTL, Head: e.Head,
 		ExportedAt: e.Now.UTC().Truncate(time.Second), Seeds: info.Spec.Seeds, Query: info.Spec.Query,
 		Template: info.Spec.Template, Depth: info.Spec.Depth, Checkpoints: cps}
 	// The seeds as the members say, by key, so that import selects the same
 	// documents even where an id is ambiguous.
-	ms, err := h.members(ctx)
-	if err != nil {
-		return nil, err
-	}
 	if len(ho.Seeds) > 0 {
 		ho.Seeds = ho.Seeds[:0]
-		for _, mb := range ms {
+		for _, mb := range snap.members {
 			if mb.Seed && mb.Source == SourceGiven {
 				ho.Seeds = append(ho.Seeds, mb.Key)
 			}

@@ -66,15 +66,11 @@ type CheckpointOptions struct {
 
 // RecordCheckpoint takes a checkpoint of the workset.
 func RecordCheckpoint(ctx context.Context, e *Env, name string, opt CheckpointOptions) (*Checkpoint, error) {
-	h, err := openHandle(ctx, e.Root, name)
+	h, ms, err := openMembers(ctx, e.Root, name)
 	if err != nil {
 		return nil, err
 	}
 	defer h.close()
-	ms, err := h.members(ctx)
-	if err != nil {
-		return nil, err
-	}
 	cp := &Checkpoint{At: e.Now.UTC().Truncate(time.Second), Head: e.Head, Note: strings.TrimSpace(opt.Note), Agent: opt.Agent,
 		Members: []CheckpointMember{}}
 	for _, mb := range ms {
@@ -282,23 +278,69 @@ var errorLineRE = regexp.MustCompile(`(?i)^[ \t]*(?:[-*+][ \t]+)?(error|failed|f
 
 // BuildResume assembles the resume pack of a workset.
 func BuildResume(ctx context.Context, e *Env, name string, opt ResumeOptions) (*Resume, error) {
-	h, err := openHandle(ctx, e.Root, name)
+	h, snap, err := openSnapshot(ctx, e, name)
 	if err != nil {
 		return nil, err
 	}
 	defer h.close()
-	info, err := h.info(ctx, e.Now)
+	return h.resume(ctx, e, snap, opt)
+}
+
+// openSnapshot opens a workset and reads its snapshot; the caller closes
+// the handle.
+func openSnapshot(ctx context.Context, e *Env, name string) (*handle, *snapshot, error) {
+	h, err := openHandle(ctx, e.Root, name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	snap, err := h.snapshot(ctx, e.Now)
+	if err != nil {
+		h.close()
+		return nil, nil, err
+	}
+	return h, snap, nil
+}
+
+// openMembers opens a workset and reads its members; the caller closes
+// the handle.
+func openMembers(ctx context.Context, root, name string) (*handle, []Member, error) {
+	h, err := openHandle(ctx, root, name)
+	if err != nil {
+		return nil, nil, err
 	}
 	ms, err := h.members(ctx)
 	if err != nil {
+		h.close()
+		return nil, nil, err
+	}
+	return h, ms, nil
+}
+
+// snapshot is what a workset holds: its summary, members and checkpoints.
+type snapshot struct {
+	info    *Info
+	members []Member
+	points  []Checkpoint
+}
+
+func (h *handle) snapshot(ctx context.Context, now time.Time) (*snapshot, error) {
+	var sn snapshot
+	var err error
+	if sn.info, err = h.info(ctx, now); err != nil {
 		return nil, err
 	}
-	cps, err := h.checkpoints(ctx)
-	if err != nil {
+	if sn.members, err = h.members(ctx); err != nil {
 		return nil, err
 	}
+	if sn.points, err = h.checkpoints(ctx); err != nil {
+		return nil, err
+	}
+	return &sn, nil
+}
+
+func (h *handle) resume(ctx context.Context, e *Env, snap *snapshot, opt ResumeOptions) (*Resume, error) {
+	name, info, ms, cps := h.name, snap.info, snap.members, snap.points
+	var err error
 	r := &Resume{Name: name, Head: e.Head, Budget: opt.Budget, Points: len(cps), members: map[string]bool{},
 		Goal:  Goal{Seeds: []index.DocRef{}, Query: info.Spec.Query, Template: info.Spec.Template},
 		Notes: []NoteLine{}, Changes: []MemberChange{}, New: []index.DocRef{}, Pending: []FindingState{}, Cut: []string{}}
@@ -689,15 +731,11 @@ func (r *Resume) render() string {
 // SeedKeys reads the node keys of a workset's seeds (for query templates
 // that anchor on a workset).
 func SeedKeys(ctx context.Context, e *Env, name string) ([]string, error) {
-	h, err := openHandle(ctx, e.Root, name)
+	h, ms, err := openMembers(ctx, e.Root, name)
 	if err != nil {
 		return nil, err
 	}
 	defer h.close()
-	ms, err := h.members(ctx)
-	if err != nil {
-		return nil, err
-	}
 	var out []string
 	for _, mb := range ms {
 		if mb.Seed {

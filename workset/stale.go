@@ -187,15 +187,11 @@ func anyIn(keys []string, set map[string]bool) bool {
 }
 
 func invalidateOne(ctx context.Context, root, name string, idx *index.Store, s Sync) ([]StaleReason, error) {
-	h, err := openHandle(ctx, root, name)
+	h, ms, err := openMembers(ctx, root, name)
 	if err != nil {
 		return nil, err
 	}
 	defer h.close()
-	ms, err := h.members(ctx)
-	if err != nil {
-		return nil, err
-	}
 	var reasons []StaleReason
 	now := Now().UTC()
 	if s.Changes == nil {

@@ -48,14 +48,8 @@ func (b *bench) postCommit(c *corpus) error {
 		if err != nil {
 			return err
 		}
-		p, err := b.canonRun(c, "hook", "post-commit")
+		p, err := b.hook(c, head, "post-commit")
 		if err != nil {
-			return err
-		}
-		if s := strings.TrimSpace(p.stderr); s != "" {
-			return fmt.Errorf("canon hook post-commit reported: %s", s)
-		}
-		if err := expectIndexed(c.dir, head, "after canon hook post-commit"); err != nil {
 			return err
 		}
 		d, err := run(c.dir, gitEnv(), "git", "diff-tree", "-r", "HEAD~1", "HEAD")
@@ -88,6 +82,19 @@ func (b *bench) postCommit(c *corpus) error {
 		return err
 	}
 	return b.backToBase(c)
+}
+
+// hook runs `canon hook ARGS...` as git would, and checks that it said
+// nothing and left the index at want.
+func (b *bench) hook(c *corpus, want string, args ...string) (proc, error) {
+	p, err := b.canonRun(c, append([]string{"hook"}, args...)...)
+	if err != nil {
+		return p, err
+	}
+	if s := strings.TrimSpace(p.stderr); s != "" {
+		return p, fmt.Errorf("canon hook %s reported: %s", args[0], s)
+	}
+	return p, expectIndexed(c.dir, want, "after canon hook "+args[0])
 }
 
 // backToBase resets the corpus to the generated commit and lets canon catch
@@ -159,14 +166,8 @@ func (b *bench) postCheckout(c *corpus) error {
 		if err != nil {
 			return err
 		}
-		p, err := b.canonRun(c, "hook", "post-checkout", from, to, "1")
+		p, err := b.hook(c, to, "post-checkout", from, to, "1")
 		if err != nil {
-			return err
-		}
-		if s := strings.TrimSpace(p.stderr); s != "" {
-			return fmt.Errorf("canon hook post-checkout reported: %s", s)
-		}
-		if err := expectIndexed(c.dir, to, "after canon hook post-checkout"); err != nil {
 			return err
 		}
 		d, err := run(c.dir, gitEnv(), "git", "diff-tree", "-r", from, to)
