@@ -38,7 +38,38 @@ type Session struct {
 	// build; it returns the callback and a func to call when done.
 	Progress func(total int) (step func(done int), finish func())
 
-	built bool // the schema was just created: the index is empty
+	built  bool // the schema was just created: the index is empty
+	onSync []func(context.Context, *Session, *Result)
+}
+
+// OnSync registers f to be told of every sync of this session that
+// changed the index: a catch-up, a rebuild, a reconcile, and the syncs
+// others make through Synced (the watcher's edits). Whoever opens a
+// session sets it once (the CLI, the hooks, the watcher), so that no sync
+// path can forget the worksets (DESIGN.md §8). f runs after the writer
+// lock is released; it gets the session, which a watcher may have
+// replaced since (Adopt).
+func (s *Session) OnSync(f func(ctx context.Context, s *Session, res *Result)) {
+	s.onSync = append(s.onSync, f)
+}
+
+// Synced tells the OnSync listeners of a sync made outside CatchUp,
+// Rebuild and Reconcile.
+func (s *Session) Synced(ctx context.Context, res *Result) {
+	if res == nil || res.Action == ActionNone {
+		return
+	}
+	for _, f := range s.onSync {
+		f(ctx, s, res)
+	}
+}
+
+// Adopt takes over what the caller set on old: notes, progress, the lock
+// wait and the OnSync listeners (a watcher reopening its session after a
+// configuration change).
+func (s *Session) Adopt(old *Session) {
+	s.Note, s.LockWait, s.Progress = old.Note, old.LockWait, old.Progress
+	s.onSync = append([]func(context.Context, *Session, *Result){}, old.onSync...)
 }
 
 // Open discovers the repository around dir, loads its configuration and
@@ -118,7 +149,12 @@ func (s *Session) Behind() (head string, behind bool, err error) {
 // indexed commit, or a full build when there is none to diff from. Every
 // command calls it first, so an index never answers for a commit it does
 // not reflect.
-func (s *Session) CatchUp(ctx context.Context) (*Result, error) {
+func (s *Session) CatchUp(ctx context.Context) (res *Result, err error) {
+	defer func() {
+		if err == nil {
+			s.Synced(ctx, res)
+		}
+	}()
 	_, behind, err := s.Behind()
 	if err != nil || !behind {
 		return &Result{Action: ActionNone}, err
@@ -445,7 +481,12 @@ func hashWorktree(root, rel string) (string, error) {
 }
 
 // Rebuild builds the index from nothing, under the writer lock.
-func (s *Session) Rebuild(ctx context.Context, reason string) (*Result, error) {
+func (s *Session) Rebuild(ctx context.Context, reason string) (res *Result, err error) {
+	defer func() {
+		if err == nil {
+			s.Synced(ctx, res)
+		}
+	}()
 	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
 	if err != nil {
 		return nil, err
@@ -487,13 +528,18 @@ func (s *Session) rebuildLocked(ctx context.Context, head, reason string) (*Resu
 // Reconcile catches up with HEAD and then compares the working tree with the
 // index by a stat walk, reading only what changed: canon sync and canon
 // index.
-func (s *Session) Reconcile(ctx context.Context) (*Result, error) {
+func (s *Session) Reconcile(ctx context.Context) (res *Result, err error) {
+	defer func() {
+		if err == nil {
+			s.Synced(ctx, res)
+		}
+	}()
 	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	res, err := s.catchUpLocked(ctx)
+	res, err = s.catchUpLocked(ctx)
 	if err != nil || res.Action == ActionRebuild {
 		return res, err
 	}
@@ -546,4 +592,39 @@ func lockWait() time.Duration {
 		return d
 	}
 	return 60 * time.Second
+}
+
+// SyncPaths re-reads the working-tree files at paths (repo-relative) into
+// the index, under the writer lock, as canon promote does for the files it
+// wrote: nothing else is compared. The commit the index reflects stays.
+func (s *Session) SyncPaths(ctx context.Context, paths []string) (res *Result, err error) {
+	defer func() {
+		if err == nil {
+			s.Synced(ctx, res)
+		}
+	}()
+	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	head, err := s.Store.Meta(index.MetaHead)
+	if err != nil {
+		return nil, err
+	}
+	b := index.NewBatch(s.Cfg)
+	for _, p := range paths {
+		fi, ok := s.Scope.Stat(p)
+		if !ok {
+			continue
+		}
+		if l := s.Loader.Load(fi); l != nil {
+			b.Upserts = append(b.Upserts, l)
+		}
+	}
+	ch, err := s.Store.Apply(ctx, b)
+	if err != nil {
+		return nil, fmt.Errorf("sync %d written files: %w", len(paths), err)
+	}
+	return &Result{Action: ActionReconcile, From: head, To: head, Changes: ch}, nil
 }

@@ -28,6 +28,31 @@ type Outcome struct {
 	Stale   []workset.Marked // the worksets the sync made stale
 }
 
+// TellWorksets is the OnSync listener every session opener sets: the keys
+// a sync changed go to the worksets holding them (DESIGN.md §8), and each
+// workset made stale is a note. A failure is a note too, never fatal: the
+// next workset command compares its members with the index anyway. marked,
+// when set, receives the worksets marked.
+func TellWorksets(note func(string), marked func([]workset.Marked)) func(context.Context, *gitsync.Session, *gitsync.Result) {
+	return func(ctx context.Context, s *gitsync.Session, res *gitsync.Result) {
+		stale, err := workset.Invalidate(context.WithoutCancel(ctx), s.Repo.Root, s.Store, workset.Sync{
+			Action: res.Action, From: res.From, To: res.To, Changes: res.Changes, Who: s.Who,
+		})
+		if marked != nil {
+			marked(stale)
+		}
+		if note == nil {
+			return
+		}
+		for _, m := range stale {
+			note(m.String())
+		}
+		if err != nil {
+			note(fmt.Sprintf("could not mark worksets stale (the next workset command will): %v", err))
+		}
+	}
+}
+
 // Run handles a post-* hook: it brings the index to where git just moved.
 // It returns an error for the caller to report on one line; the caller
 // still exits 0, because a post-* hook's status would otherwise become the
@@ -42,6 +67,8 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 	}
 	defer s.Close()
 	s.Note = note
+	out := &Outcome{}
+	s.OnSync(TellWorksets(note, func(m []workset.Marked) { out.Stale = append(out.Stale, m...) }))
 	if rebasing(s.Repo) && ev.Name != "post-rewrite" {
 		// Each replayed commit fires post-commit (and the start fires
 		// post-checkout); the index catches up once, at post-rewrite.
@@ -75,23 +102,7 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{Result: res}
-	if res.Action != gitsync.ActionNone {
-		// The changed keys go to the worksets holding them (DESIGN.md §8).
-		// A failure here is reported, never fatal: the next workset
-		// command compares its members with the index anyway.
-		out.Stale, err = workset.Invalidate(ctx, s.Repo.Root, s.Store, workset.Sync{
-			Action: res.Action, From: res.From, To: res.To, Changes: res.Changes, Who: s.Who,
-		})
-		if note != nil {
-			for _, m := range out.Stale {
-				note(m.String())
-			}
-			if err != nil {
-				note(fmt.Sprintf("could not mark worksets stale (the next workset command will): %v", err))
-			}
-		}
-	}
+	out.Result = res
 	return out, nil
 }
 

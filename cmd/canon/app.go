@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/hooks"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
 )
@@ -261,7 +262,6 @@ func (e *env) open(c *cli.Context, who string) (*gitsync.Session, error) {
 		s.Close()
 		return nil, err
 	}
-	e.invalidate(c.Context, s, res)
 	if res.Action == gitsync.ActionRebuild && res.Reason == "" && res.Stats != nil {
 		e.notef("built the index: %d documents", res.Stats.Documents)
 	}
@@ -278,6 +278,8 @@ func (e *env) openNoSync(who string) (*gitsync.Session, error) {
 	}
 	indexPathHint = relIndexPath(s.Repo)
 	s.Note = func(msg string) { e.notef("%s", msg) }
+	// Every sync this session makes goes to the worksets (DESIGN.md §8).
+	s.OnSync(hooks.TellWorksets(func(msg string) { e.notef("%s", msg) }, nil))
 	if !e.quiet {
 		s.Progress = e.progress
 	}

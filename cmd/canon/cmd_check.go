@@ -93,11 +93,9 @@ func (e *env) runCheck(c *cli.Context, s *gitsync.Session, all bool, newFrom str
 	var err error
 	switch {
 	case all || newFrom != "":
-		var rec *gitsync.Result
-		if rec, err = s.Reconcile(c.Context); err != nil {
+		if _, err = s.Reconcile(c.Context); err != nil {
 			return nil, err
 		}
-		e.invalidate(c.Context, s, rec)
 		if newFrom != "" {
 			res, err = s.CheckNewFrom(c.Context, newFrom)
 			if errors.Is(err, gitsync.ErrBadRevision) {
@@ -141,11 +139,9 @@ func (e *env) fixFindings(c *cli.Context, s *gitsync.Session, res *gitsync.Check
 	}
 	written, werr := plan.Write()
 	if len(written) > 0 {
-		rec, err := syncPaths(c.Context, s, written)
-		if err != nil {
+		if _, err := s.SyncPaths(c.Context, written); err != nil {
 			return err
 		}
-		e.invalidate(c.Context, s, rec)
 	}
 	if werr != nil {
 		return fmt.Errorf("%w (written before that: %s)", werr, strings.Join(written, ", "))

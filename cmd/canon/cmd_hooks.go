@@ -292,14 +292,9 @@ func checkAllHook(c *cli.Context, e *env) error {
 		return err
 	}
 	defer s.Close()
-	if err := e.catchUp(c, s); err != nil {
+	if _, err := s.Reconcile(c.Context); err != nil {
 		return err
 	}
-	rec, err := s.Reconcile(c.Context)
-	if err != nil {
-		return err
-	}
-	e.invalidate(c.Context, s, rec)
 	res, err := s.CheckAll(c.Context)
 	if err != nil {
 		return err

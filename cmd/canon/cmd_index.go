@@ -45,7 +45,6 @@ func initCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			e.invalidate(c.Context, s, res)
 			st, err := s.Store.Counts(c.Context)
 			if err != nil {
 				return err
@@ -149,7 +148,6 @@ func indexCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			e.invalidate(c.Context, s, res)
 			return printSync(c, e, res)
 		},
 	}
@@ -179,7 +177,6 @@ func fullIndex(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	e.invalidate(c.Context, s, res)
 	st, err := s.Store.Counts(c.Context)
 	if err != nil {
 		return err
@@ -545,11 +542,9 @@ func problemsCommand(e *env) *cli.Command {
 			}
 			defer s.Close()
 			// As check --all: the working tree as it is, every rule.
-			rec, err := s.Reconcile(c.Context)
-			if err != nil {
+			if _, err := s.Reconcile(c.Context); err != nil {
 				return err
 			}
-			e.invalidate(c.Context, s, rec)
 			res, err := s.CheckAll(c.Context)
 			if err != nil {
 				return err

@@ -56,11 +56,9 @@ func promoteCommand(e *env) *cli.Command {
 			defer s.Close()
 			// The index must hold the working tree as it is: targets are
 			// looked up there, and the check compares with it.
-			rec, err := s.Reconcile(c.Context)
-			if err != nil {
+			if _, err := s.Reconcile(c.Context); err != nil {
 				return err
 			}
-			e.invalidate(c.Context, s, rec)
 			to := c.String("to")
 			if sc := c.String("scope"); sc != "" {
 				if c.IsSet("to") {
@@ -179,11 +177,9 @@ func (e *env) promoteWrite(c *cli.Context, s *gitsync.Session, plan *workset.Pro
 	written, werr := plan.Write()
 	out.Written = append(out.Written, written...)
 	if len(written) > 0 {
-		res, err := syncPaths(ctx, s, written)
-		if err != nil {
+		if _, err := s.SyncPaths(ctx, written); err != nil {
 			return err
 		}
-		e.invalidate(ctx, s, res)
 		if err := plan.Record(ctx, written); err != nil {
 			return fmt.Errorf("the files were written, but recording the findings in the workset failed (a second promote finds them in place and records them): %w", err)
 		}
@@ -307,35 +303,6 @@ func printOutcomes(w io.Writer, plan *workset.PromotePlan, note string) {
 			fmt.Fprintf(w, "  %s: %s\n", f.Path, f.Note)
 		}
 	}
-}
-
-// syncPaths brings the index in line with the files promote wrote, and
-// only those: an incremental update, as the watcher makes.
-func syncPaths(ctx context.Context, s *gitsync.Session, paths []string) (*gitsync.Result, error) {
-	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	head, err := s.Store.Meta(index.MetaHead)
-	if err != nil {
-		return nil, err
-	}
-	b := index.NewBatch(s.Cfg)
-	for _, p := range paths {
-		fi, ok := s.Scope.Stat(p)
-		if !ok {
-			continue
-		}
-		if l := s.Loader.Load(fi); l != nil {
-			b.Upserts = append(b.Upserts, l)
-		}
-	}
-	ch, err := s.Store.Apply(ctx, b)
-	if err != nil {
-		return nil, fmt.Errorf("sync the promoted files: %w", err)
-	}
-	return &gitsync.Result{Action: gitsync.ActionReconcile, From: head, To: head, Changes: ch}, nil
 }
 
 type checkKey struct{ path, rule, message string }

@@ -26,7 +26,6 @@ func syncCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			e.invalidate(c.Context, s, res)
 			return printSync(c, e, res)
 		},
 	}

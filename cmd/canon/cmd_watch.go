@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -68,8 +67,7 @@ func runWatch(c *cli.Context, e *env) error {
 	w, err = watch.New(s, watch.Options{
 		Debounce: debounce, MaxDelay: max(cfg.MaxDelay, debounce), Rescan: cfg.Rescan, Lock: lock,
 		OnSync: func(r *watch.Report) {
-			out.sync(r)
-			watchInvalidate(c.Context, e, w.Session(), r.Result)
+			out.sync(r) // the session told the worksets (OnSync)
 		},
 		OnError: out.error,
 	})
@@ -83,12 +81,6 @@ func runWatch(c *cli.Context, e *env) error {
 	w.Session().Close()
 	out.stop()
 	return err
-}
-
-// watchInvalidate hands a watcher's sync to the worksets, as the hooks
-// and every catching-up command do.
-func watchInvalidate(ctx context.Context, e *env, s *gitsync.Session, res *gitsync.Result) {
-	e.invalidate(context.WithoutCancel(ctx), s, res)
 }
 
 // watchOutput prints what the watcher does: a line per sync that changed

@@ -76,34 +76,11 @@ func (e *env) worksetEnv(c *cli.Context, who string) (*workset.Env, *gitsync.Ses
 	return we, s, nil
 }
 
-// invalidate hands what a sync changed to the worksets and says which ones
-// it made stale. It never fails the command that synced: a workset it
-// could not mark is caught by the next workset command, which compares its
-// members with the index.
-func (e *env) invalidate(ctx context.Context, s *gitsync.Session, res *gitsync.Result) {
-	if res == nil || res.Action == gitsync.ActionNone {
-		return
-	}
-	marked, err := workset.Invalidate(ctx, s.Repo.Root, s.Store, workset.Sync{
-		Action: res.Action, From: res.From, To: res.To, Changes: res.Changes, Who: s.Who,
-	})
-	for _, m := range marked {
-		e.notef("%s", m.String())
-	}
-	if err != nil {
-		e.notef("could not mark worksets stale (the next workset command will): %v", err)
-	}
-}
-
-// catchUp brings the index to HEAD and tells the worksets, for commands
-// that open the index without e.open.
+// catchUp brings the index to HEAD (the session tells the worksets), for
+// commands that open the index without e.open.
 func (e *env) catchUp(c *cli.Context, s *gitsync.Session) error {
-	res, err := s.CatchUp(c.Context)
-	if err != nil {
-		return err
-	}
-	e.invalidate(c.Context, s, res)
-	return nil
+	_, err := s.CatchUp(c.Context)
+	return err
 }
 
 // worksetError turns the workset package's known errors into sentences.

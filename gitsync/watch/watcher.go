@@ -347,6 +347,10 @@ func (w *Watcher) sync(ctx context.Context, p *pending) (*gitsync.Result, int, e
 	if err != nil {
 		return nil, 0, err
 	}
+	// The catch-up above told the session's listeners of its part; the
+	// edits are told here, on their own.
+	head, _, _ := w.s.Repo.Head()
+	w.s.Synced(ctx, &gitsync.Result{Action: gitsync.ActionReconcile, To: head, Changes: ch})
 	if res.Changes != nil {
 		ch = index.MergeChanges(res.Changes, ch)
 	}
@@ -392,7 +396,7 @@ func (w *Watcher) reopen() error {
 	if err != nil {
 		return fmt.Errorf("reload %s (the watcher goes on with the previous configuration): %w", config.File, err)
 	}
-	s.Note, s.LockWait, s.Progress = old.Note, old.LockWait, old.Progress
+	s.Adopt(old)
 	w.s = s
 	old.Close()
 	return nil

@@ -627,13 +627,17 @@ func (s *scanner) setext(c byte, next int) {
 }
 
 // paraRaw returns the open paragraph's content: its lines without their
-// container markers and indentation, trimmed, joined by "\n".
+// container markers and indentation, joined by "\n", the last one trimmed.
+// Spaces at the end of the other lines stay: inside a code span they are
+// content ("` \n`" is a code span of two spaces); elsewhere the text
+// parser drops them before a line break.
 func (s *scanner) paraRaw() string {
 	doc := s.doc
 	line := func(i int) string {
 		end := s.paraEnd
 		if i+1 < len(s.paraStarts) {
 			end = strings.LastIndexByte(doc[:s.paraStarts[i+1]], '\n')
+			return strings.TrimRight(doc[s.paraStarts[i]:end], "\r")
 		}
 		return strings.TrimRight(doc[s.paraStarts[i]:end], " \t\r")
 	}
