@@ -518,3 +518,61 @@ func TestLoadIntoStaleReadAhead(t *testing.T) {
 		t.Fatalf("loaded %+v, want the file as it is now", b.Upserts)
 	}
 }
+
+// TestOnSync: every sync that changed the index reaches the listeners, once,
+// whichever path made it (a catch-up, a reconcile, the check's own
+// catch-up, written paths, a rebuild); a sync that changed nothing does not.
+func TestOnSync(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	write(t, dir, "a.md", "# A\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "one")
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var got []string
+	s.OnSync(func(_ context.Context, _ *Session, res *Result) {
+		keys := ""
+		if res.Changes != nil {
+			keys = strings.Join(res.Changes.Keys, ",")
+		}
+		got = append(got, res.Action+":"+keys)
+	})
+	want := func(step string, w ...string) {
+		t.Helper()
+		if strings.Join(got, " ") != strings.Join(w, " ") {
+			t.Fatalf("%s: listeners heard %q, want %q", step, got, w)
+		}
+		got = nil
+	}
+	if _, err := s.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want("first catch-up", "rebuild:")
+	if _, err := s.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want("nothing to do")
+	write(t, dir, "b.md", "# B\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "two")
+	if _, err := s.CheckPaths(ctx, []string{"a.md"}); err != nil { // catches up first
+		t.Fatal(err)
+	}
+	write(t, dir, "a.md", "# A, edited\n")
+	if _, err := s.Reconcile(ctx); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "b.md", "# B, edited\n")
+	if _, err := s.SyncPaths(ctx, []string{"b.md"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Rebuild(ctx, "test"); err != nil {
+		t.Fatal(err)
+	}
+	want("one of each", "diff:b.md", "reconcile:a.md", "reconcile:b.md", "rebuild:")
+}
