@@ -13,8 +13,10 @@
 //
 // What it must not do: write git's index or stage files; run git with a
 // hook's GIT_INDEX_FILE or GIT_DIR except where it means to (ScrubbedEnv);
-// import workset. A sync returns the node keys it changed and the caller
-// hands them to the worksets.
+// import workset. A sync returns the node keys it changed, and tells them
+// to the listeners set once where the session is opened (Session.OnSync:
+// the CLI, the hooks and the watcher hand them to the worksets), so that no
+// sync path can forget them.
 //
 // On the ladder cmd → hooks → gitsync, workset → graph → index, it sits
 // beside workset, above index.
