@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"math"
 	"sort"
 	"strconv"
 	"time"
@@ -32,6 +33,45 @@ func (s *Store) fileStats() (map[string]fileStat, error) {
 	return out, rows.Err()
 }
 
+// statChanges lists the walked files whose size or mtime differ from what
+// the index stored, or that it does not hold, and the stored paths no
+// longer there (sorted). A file modified at or after racyAfter counts as
+// changed whatever its stat says (git's racy timestamp rule).
+func statChanges(files []FileInfo, stored map[string]fileStat, racyAfter int64) (changed []FileInfo, gone []string) {
+	present := make(map[string]bool, len(files))
+	for _, fi := range files {
+		present[fi.Path] = true
+		st, ok := stored[fi.Path]
+		if ok && st.size == fi.Size && st.mtime == fi.MtimeNs && fi.MtimeNs < racyAfter {
+			continue
+		}
+		changed = append(changed, fi)
+	}
+	for p := range stored {
+		if !present[p] {
+			gone = append(gone, p)
+		}
+	}
+	sort.Strings(gone)
+	return changed, gone
+}
+
+// Drift counts the working-tree files the index may hold differently: a
+// stat walk like Reconcile's, reading nothing. Edited, new and deleted
+// files count; the index is not touched.
+func (s *Store) Drift(scope *Scope) (int, error) {
+	files, err := scope.Walk()
+	if err != nil {
+		return 0, err
+	}
+	stored, err := s.fileStats()
+	if err != nil {
+		return 0, err
+	}
+	changed, gone := statChanges(files, stored, math.MaxInt64)
+	return len(changed) + len(gone), nil
+}
+
 // Reconcile brings the index in line with the working tree: a stat walk,
 // reading only files whose size or mtime changed (and, by git's racy
 // timestamp rule, files modified during the previous walk). Content moved to
@@ -53,24 +93,8 @@ func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *Scope, meta ma
 	}
 	lastScan, _ := strconv.ParseInt(lastScanStr, 10, 64)
 
-	var candidates []FileInfo
-	present := make(map[string]bool, len(files))
-	for _, fi := range files {
-		present[fi.Path] = true
-		st, ok := stored[fi.Path]
-		if ok && st.size == fi.Size && st.mtime == fi.MtimeNs && fi.MtimeNs < lastScan {
-			continue
-		}
-		candidates = append(candidates, fi)
-	}
-	var deletes []string
+	candidates, deletes := statChanges(files, stored, lastScan)
 	gone := map[string]string{} // oid → deleted path, for rename pairing
-	for p := range stored {
-		if !present[p] {
-			deletes = append(deletes, p)
-		}
-	}
-	sort.Strings(deletes)
 	for _, p := range deletes {
 		st := stored[p]
 		if _, dup := gone[st.oid]; !dup && st.doc {

@@ -195,6 +195,7 @@ func newApp(e *env) *cli.App {
 			queryCommand(e),
 			worksetCommand(e),
 			promoteCommand(e),
+			mcpCommand(e),
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			fmt.Fprintf(e.stderr, "canon: error: there is no command %q; run canon --help for the list\n", name)

@@ -1,0 +1,654 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/urfave/cli/v2"
+
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/gitsync/watch"
+	"github.com/canon-md/canon/graph"
+	"github.com/canon-md/canon/hooks"
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/check"
+	"github.com/canon-md/canon/workset"
+)
+
+// canon mcp: the read side of canon as an MCP server (stdio, or streamable
+// HTTP on a loopback address). Every answer catches up with HEAD first, as
+// a CLI command does, and says how fresh it is.
+
+func mcpCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "mcp",
+		Usage: "serve canon to agents over MCP (stdio; --http 127.0.0.1:PORT for streamable HTTP)",
+		Description: "Tools: search, show, context, neighbors, ready, blocked, check, status, query_run,\n" +
+			"workset_list, workset_show, workset_resume. Every result carries its freshness: the indexed\n" +
+			"commit, HEAD, whether the index was behind, how many working-tree files differ from it, and\n" +
+			"when it last synced. The repository: --repo, else CANON_REPO, else the working folder.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "repo", Usage: "the repository `DIR` (default: CANON_REPO, else the working folder)"},
+			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR` (a loopback address such as 127.0.0.1:7777)"},
+		},
+		Action: func(c *cli.Context) error {
+			dir := c.String("repo")
+			if dir == "" {
+				dir = os.Getenv("CANON_REPO")
+			}
+			if dir != "" {
+				e.dir = dir
+			}
+			srv, err := newMCPServer(e)
+			if err != nil {
+				return err
+			}
+			defer srv.close()
+			if addr := c.String("http"); addr != "" {
+				if !strings.HasPrefix(addr, "127.0.0.1:") && !strings.HasPrefix(addr, "localhost:") && !strings.HasPrefix(addr, "[::1]:") {
+					return fail(2, "--http %s is not a loopback address; canon serves this machine only (127.0.0.1:PORT)", addr)
+				}
+				h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.server }, nil)
+				e.notef("serving MCP on http://%s", addr)
+				return http.ListenAndServe(addr, h)
+			}
+			return srv.server.Run(c.Context, &mcp.StdioTransport{})
+		},
+	}
+}
+
+// mcpServer holds one session on the repository for its whole life; calls
+// take turns on it.
+type mcpServer struct {
+	e      *env
+	mu     sync.Mutex
+	s      *gitsync.Session
+	server *mcp.Server
+}
+
+func newMCPServer(e *env) (*mcpServer, error) {
+	s, err := gitsync.Open(e.dir, "canon mcp")
+	if err != nil {
+		return nil, err
+	}
+	s.OnSync(hooks.TellWorksets(nil, nil))
+	m := &mcpServer{e: e, s: s}
+	m.server = mcp.NewServer(&mcp.Implementation{Name: "canon", Version: version}, &mcp.ServerOptions{
+		Instructions: "canon indexes this repository's Markdown (backlog items, ADRs, notes). Start with search or context; show reads one document; ready/blocked list open work. Every result says how fresh the index is.",
+	})
+	m.addTools()
+	return m, nil
+}
+
+func (m *mcpServer) close() { m.s.Close() }
+
+// Freshness says what an answer reflects.
+type Freshness struct {
+	IndexedCommit string `json:"indexed_commit"`
+	Head          string `json:"head"`
+	// WasBehind: the index was behind HEAD and this call caught up first.
+	WasBehind bool `json:"was_behind"`
+	// WorkingTreeDiffers counts the files edited, added or deleted since
+	// the last sync, which the answer does not reflect (canon sync or a
+	// running canon watch brings them in).
+	WorkingTreeDiffers int    `json:"working_tree_differs"`
+	Watcher            bool   `json:"watcher"`
+	SyncedAt           string `json:"synced_at"`
+}
+
+func (f Freshness) text() string {
+	s := "index at " + shortHash(f.IndexedCommit)
+	if f.WasBehind {
+		s += " (caught up with HEAD for this answer)"
+	}
+	if f.WorkingTreeDiffers > 0 {
+		s += fmt.Sprintf("; %s edited since the last sync not included", plural(f.WorkingTreeDiffers, "file"))
+	}
+	return s
+}
+
+// call runs fn on the session once the index has caught up with HEAD, and
+// returns its result with the freshness.
+func (m *mcpServer) call(ctx context.Context, fn func(s *gitsync.Session) error) (Freshness, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.s
+	res, err := s.CatchUp(ctx)
+	if err != nil {
+		return Freshness{}, err
+	}
+	var f Freshness
+	f.WasBehind = res.Action != gitsync.ActionNone
+	meta, err := s.Store.AllMeta()
+	if err != nil {
+		return f, err
+	}
+	f.IndexedCommit, f.SyncedAt = meta[index.MetaHead], meta[index.MetaSyncedAt]
+	f.Head, _, _ = s.Repo.Head()
+	if f.WorkingTreeDiffers, err = s.Store.Drift(s.Scope); err != nil {
+		return f, err
+	}
+	if w, err := watch.Observe(s.Repo.CanonDir()); err == nil && w != nil {
+		f.Watcher = w.Running
+	}
+	return f, fn(s)
+}
+
+// text is a tool result's compact rendering: the freshness line, then body.
+func text(f Freshness, body string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimRight(body, "\n") + "\n(" + f.text() + ")"}}}
+}
+
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true}
+
+// outSchema is a tool's output schema: an object with these properties and
+// freshness. It names the fields and stays short: the whole tools/list
+// answer must cost an agent little (the Go types behind the fields are
+// documented in docs/mcp.md).
+func outSchema(props ...string) *jsonschema.Schema {
+	sc := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"freshness": {Type: "object"}}}
+	for _, p := range props {
+		sc.Properties[p] = &jsonschema.Schema{}
+	}
+	return sc
+}
+
+type (
+	searchIn struct {
+		Query string `json:"query" jsonschema:"words to find"`
+		Limit int    `json:"limit,omitempty" jsonschema:"at most this many hits (default 10, at most 50)"`
+		Kind  string `json:"kind,omitempty" jsonschema:"only this kind: task, adr, doc, ..."`
+	}
+	searchOut struct {
+		Hits      []index.Hit `json:"hits"`
+		Truncated bool        `json:"truncated"`
+		Freshness Freshness   `json:"freshness"`
+	}
+	refIn struct {
+		Ref  string `json:"ref" jsonschema:"id, uid, node key or path"`
+		Text bool   `json:"text,omitempty" jsonschema:"include each section's text"`
+	}
+	showOut struct {
+		Doc       *index.DocView `json:"doc"`
+		Freshness Freshness      `json:"freshness"`
+	}
+	contextIn struct {
+		Query  string   `json:"query,omitempty" jsonschema:"full-text search for seeds"`
+		Seeds  []string `json:"seeds,omitempty" jsonschema:"documents to start from"`
+		For    string   `json:"for,omitempty" jsonschema:"a task: its pack plus the knowledge in its scope"`
+		Budget int      `json:"budget,omitempty" jsonschema:"estimated tokens (default the configuration's)"`
+	}
+	packOut struct {
+		Pack      any       `json:"pack"`
+		Freshness Freshness `json:"freshness"`
+	}
+	neighborsIn struct {
+		Ref       string   `json:"ref" jsonschema:"the document to start from"`
+		Depth     int      `json:"depth,omitempty" jsonschema:"hops (default 1, at most 4)"`
+		Edges     []string `json:"edges,omitempty" jsonschema:"edge types to follow (default all)"`
+		Direction string   `json:"direction,omitempty" jsonschema:"out, in or both (default both)"`
+	}
+	neighborsOut struct {
+		Root      index.DocRef    `json:"root"`
+		Nodes     []graph.Reached `json:"nodes"`
+		Capped    bool            `json:"capped"`
+		Freshness Freshness       `json:"freshness"`
+	}
+	workIn struct {
+		Kinds []string `json:"kinds,omitempty" jsonschema:"only these kinds (task, bug, ...)"`
+		Limit int      `json:"limit,omitempty" jsonschema:"at most this many items (default 20)"`
+	}
+	readyOut struct {
+		Items     []graph.Item `json:"items"`
+		Truncated int          `json:"truncated"`
+		Freshness Freshness    `json:"freshness"`
+	}
+	blockedOut struct {
+		Items     []graph.BlockedItem `json:"items"`
+		Truncated int                 `json:"truncated"`
+		Freshness Freshness           `json:"freshness"`
+	}
+	checkIn struct {
+		Paths []string `json:"paths,omitempty" jsonschema:"working-tree files to check"`
+		All   bool     `json:"all,omitempty" jsonschema:"every document"`
+		Limit int      `json:"limit,omitempty" jsonschema:"at most this many findings listed (default 50)"`
+	}
+	checkOut struct {
+		Summary   check.Summary   `json:"summary"`
+		Findings  []check.Finding `json:"findings"`
+		Truncated int             `json:"truncated"`
+		Freshness Freshness       `json:"freshness"`
+	}
+	noIn      struct{}
+	statusOut struct {
+		Documents int       `json:"documents"`
+		Kinds     any       `json:"kinds"`
+		Freshness Freshness `json:"freshness"`
+	}
+	queryIn struct {
+		Template string   `json:"template" jsonschema:"a query template (canon query list)"`
+		Seeds    []string `json:"seeds,omitempty" jsonschema:"documents that replace the template's anchors"`
+		Workset  string   `json:"workset,omitempty" jsonschema:"the workset an anchor workset: $workset means"`
+		Budget   int      `json:"budget,omitempty" jsonschema:"estimated tokens"`
+	}
+	worksetIn struct {
+		Name   string `json:"name" jsonschema:"the workset"`
+		Budget int    `json:"budget,omitempty" jsonschema:"estimated tokens for resume (default 2000)"`
+	}
+	worksetsOut struct {
+		Worksets  []workset.Info `json:"worksets"`
+		Freshness Freshness      `json:"freshness"`
+	}
+	worksetOut struct {
+		Workset   *workset.Detail `json:"workset"`
+		Freshness Freshness       `json:"freshness"`
+	}
+	resumeOut struct {
+		Resume    *workset.Resume `json:"resume"`
+		Freshness Freshness       `json:"freshness"`
+	}
+)
+
+// render captures what a CLI printer writes.
+func render(fn func(b *bytes.Buffer)) string {
+	var b bytes.Buffer
+	fn(&b)
+	return b.String()
+}
+
+func (m *mcpServer) addTools() {
+	srv := m.server
+	mcp.AddTool(srv, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits", "truncated"), Description: "Full-text search over sections (bm25).", Annotations: readOnly},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, searchOut, error) {
+			var out searchOut
+			limit := in.Limit
+			if limit <= 0 {
+				limit = 10
+			}
+			limit = min(limit, 50)
+			f, err := m.call(ctx, func(s *gitsync.Session) error {
+				hits, err := s.Store.Search(ctx, in.Query, index.SearchOptions{Limit: limit + 1, Kind: in.Kind})
+				if len(hits) > limit {
+					hits, out.Truncated = hits[:limit], true
+				}
+				out.Hits = hits
+				return err
+			})
+			out.Freshness = f
+			if err != nil {
+				return nil, out, err
+			}
+			var b strings.Builder
+			for _, h := range out.Hits {
+				fmt.Fprintf(&b, "%s  %s  #%s  %s\n", h.ID, h.Title, h.Slug, h.Snippet)
+			}
+			if len(out.Hits) == 0 {
+				fmt.Fprintf(&b, "no matches for %q\n", in.Query)
+			}
+			if out.Truncated {
+				fmt.Fprintf(&b, "(more hits past the limit of %d)\n", limit)
+			}
+			return text(f, b.String()), out, nil
+		})
+
+	mcp.AddTool(srv, &mcp.Tool{Name: "show", OutputSchema: outSchema("doc"), Description: "One document: frontmatter, edges, sections, problems.", Annotations: readOnly},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in refIn) (*mcp.CallToolResult, showOut, error) {
+			var out showOut
+			f, err := m.call(ctx, func(s *gitsync.Session) error {
+				doc, err := findRef(ctx, s, in.Ref)
+				if err != nil {
+					return err
+				}
+				if out.Doc, err = s.Store.Show(ctx, doc.Key, in.Text); err != nil {
+					return err
+				}
+				out.Doc.Problems, err = s.DocProblems(ctx, out.Doc.Path)
+				return err
+			})
+			out.Freshness = f
+			if err != nil {
+				return nil, out, err
+			}
+			return text(f, render(func(b *bytes.Buffer) { printDoc(b, out.Doc) })), out, nil
+		})
+
+	mcp.AddTool(srv, &mcp.Tool{Name: "context", OutputSchema: outSchema("pack"), Description: "A bounded context pack: from a search, seed documents, or a task (for) with the knowledge in its scope.", Annotations: readOnly},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, packOut, error) {
+			var out packOut
+			var md string
+			f, err := m.call(ctx, func(s *gitsync.Session) error {
+				opt := graph.OptionsFrom(s.Cfg.Context)
+				if in.Budget > 0 {
+					opt.Budget = in.Budget
+				}
+				g := graph.New(s.Store)
+				var p interface{ WriteMarkdown(w io.Writer) error }
+				if in.For != "" {
+					sp, err := g.ScopedPack(ctx, graph.ScopedArgs{For: in.For, Options: opt, Shares: s.Cfg.Context.Scopes,
+						CommitPaths: func(ctx context.Context, t index.DocRef) ([]string, error) { return s.Repo.CommitPaths(ctx, t.ID, 200) }})
+					if err != nil {
+						return err
+					}
+					p, out.Pack = sp, sp
+				} else {
+					if in.Query == "" && len(in.Seeds) == 0 {
+						return errors.New("context needs a query, seeds or for")
+					}
+					opt.Query, opt.Seeds = in.Query, in.Seeds
+					pk, err := g.Pack(ctx, opt)
+					if err != nil {
+						return err
+					}
+					p, out.Pack = pk, pk
+				}
+				md = render(func(b *bytes.Buffer) { p.WriteMarkdown(b) })
+				return nil
+			})
+			out.Freshness = f
+			if err != nil {
+				return nil, out, graphError(err)
+			}
+			return text(f, md), out, nil
+		})
+
+	mcp.AddTool(srv, &mcp.Tool{Name: "neighbors", OutputSchema: outSchema("root", "nodes", "capped"), Description: "Documents around one, along typed edges.", Annotations: readOnly},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in neighborsIn) (*mcp.CallToolResult, neighborsOut, error) {
+			var out neighborsOut
+			var txt string
+			f, err := m.call(ctx, func(s *gitsync.Session) error {
+				depth := in.Depth
+				if depth <= 0 {
+					depth = 1
+				}
+				dir, err := graph.ParseDirection(in.Direction)
+				if err != nil {
+					return err
+				}
+				ex, err := graph.New(s.Store).Expand(ctx, []string{in.Ref}, graph.ExpandOptions{
+					Depth: min(depth, 4), Edges: in.Edges, Direction: dir, MaxNodes: 100,
+				})
+				if err != nil {
+					return err
+				}
+				out.Root, out.Nodes, out.Capped = ex.Nodes[0].DocRef, ex.Nodes[1:], ex.NodeCapped
+				txt = render(func(b *bytes.Buffer) { printNeighbors(b, ex) })
+				return nil
+			})
+			out.Freshness = f
+			if err != nil {
+				return nil, out, graphError(err)
+			}
+			return text(f, txt), out, nil
+		})
+
+	work := func(ctx context.Context, in workIn) (*graph.Work, Freshness, error) {
+		var w *graph.Work
+		f, err := m.call(ctx, func(s *gitsync.Session) error {
+			var err error
+			w, err = graph.New(s.Store).Work(ctx, graph.WorkOptions{States: s.Cfg.States, Kinds: in.Kinds})
+			return err
+		})
+		return w, f, err
+	}
+	limitOf := func(in workIn) int {
+		if in.Limit <= 0 {
+			return 20
+		}
+		return in.Limit
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "ready", OutputSchema: outSchema("items", "truncated"), Description: "Open work nothing blocks, by priority.", Annotations: readOnly},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in workIn) (*mcp.CallToolResult, readyOut, error) {
+			w, f, err := work(ctx, in)
+			out := readyOut{Freshness: f, Items: []graph.Item{}}
+			if err != nil {
+				return nil, out, err
+			}
+			n := limitOf(in)
+			out.Items = w.Ready[:min(n, len(w.Ready))]
+			out.Truncated = len(w.Ready) - len(out.Items)
+			var b strings.Builder
+			for _, it := range out.Items {
+				fmt.Fprintf(&b, "%s  %s  %s  %s\n", it.ID, it.Priority, it.State, it.Title)
+			}
+			if out.Truncated > 0 {
+				fmt.Fprintf(&b, "(%d more past the limit)\n", out.Truncated)
+			}
+			return text(f, b.String()), out, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("items", "truncated"), Description: "Open work something blocks, with the blockers.", Annotations: readOnly},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in workIn) (*mcp.CallToolResult, blockedOut, error) {
+			w, f, err := work(ctx, in)
+			out := blockedOut{Freshness: f, Items: []graph.BlockedItem{}}
+			if err != nil {
+				return nil, out, err
+			}
+			n := limitOf(in)
+			out.Items = w.Blocked[:min(n, len(w.Blocked))]
+			out.Truncated = len(w.Blocked) - len(out.Items)
+			var b strings.Builder
+			for _, it := range out.Items {
+				var by []string
+				for _, bl := range it.Blockers {
+					by = append(by, bl.ID)
+				}
+				fmt.Fprintf(&b, "%s  %s  %s  blocked by %s\n", it.ID, it.State, it.Title, strings.Join(by, ", "))
+			}
+			if out.Truncated > 0 {
+				fmt.Fprintf(&b, "(%d more past the limit)\n", out.Truncated)
+			}
+			return text(f, b.String()), out, nil
+		})
+
+	mcp.AddTool(srv, &mcp.Tool{Name: "check", OutputSchema: outSchema("summary", "findings", "truncated"), Description: "Validate documents: given paths (working tree) or all.", Annotations: readOnly},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in checkIn) (*mcp.CallToolResult, checkOut, error) {
+			var out checkOut
+			f, err := m.call(ctx, func(s *gitsync.Session) error {
+				var res *gitsync.CheckResult
+				var err error
+				switch {
+				case in.All:
+					res, err = s.CheckAll(ctx)
+				case len(in.Paths) > 0:
+					res, err = s.CheckPaths(ctx, in.Paths)
+				default:
+					return errors.New("check needs paths or all: true")
+				}
+				if err != nil {
+					return err
+				}
+				out.Summary = check.Summarize(res.Findings, len(res.Checked))
+				n := in.Limit
+				if n <= 0 {
+					n = 50
+				}
+				out.Findings = res.Findings[:min(n, len(res.Findings))]
+				out.Truncated = len(res.Findings) - len(out.Findings)
+				return nil
+			})
+			out.Freshness = f
+			if err != nil {
+				return nil, out, err
+			}
+			var b strings.Builder
+			for _, fd := range out.Findings {
+				fmt.Fprintln(&b, fd)
+			}
+			fmt.Fprintf(&b, "%s, %s in %s (%s checked)\n", plural(out.Summary.Errors, "error"), plural(out.Summary.Warnings, "warning"),
+				plural(out.Summary.Files, "file"), plural(out.Summary.Checked, "file"))
+			if out.Truncated > 0 {
+				fmt.Fprintf(&b, "(%d more findings past the limit)\n", out.Truncated)
+			}
+			return text(f, b.String()), out, nil
+		})
+
+	mcp.AddTool(srv, &mcp.Tool{Name: "status", OutputSchema: outSchema("documents", "kinds"), Description: "The index: commit, counts, freshness.", Annotations: readOnly},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ noIn) (*mcp.CallToolResult, statusOut, error) {
+			var out statusOut
+			f, err := m.call(ctx, func(s *gitsync.Session) error {
+				st, err := s.Store.Counts(ctx)
+				if err != nil {
+					return err
+				}
+				out.Documents, out.Kinds = st.Documents, st.Kinds
+				return nil
+			})
+			out.Freshness = f
+			if err != nil {
+				return nil, out, err
+			}
+			return text(f, fmt.Sprintf("%s indexed at %s; HEAD %s", plural(out.Documents, "document"), shortHash(f.IndexedCommit), shortHash(f.Head))), out, nil
+		})
+
+	mcp.AddTool(srv, &mcp.Tool{Name: "query_run", OutputSchema: outSchema("pack"), Description: "Run a query template (task-context, workflow-resume, ...).", Annotations: readOnly},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in queryIn) (*mcp.CallToolResult, packOut, error) {
+			var out packOut
+			var md string
+			f, err := m.call(ctx, func(s *gitsync.Session) error {
+				lib, err := loadLibrary(m.e)
+				if err != nil {
+					return err
+				}
+				t, err := lib.Resolve(in.Template)
+				if err != nil {
+					return err
+				}
+				ro := graph.RunOptions{Base: graph.OptionsFrom(s.Cfg.Context), Seeds: in.Seeds, Workset: in.Workset,
+					WorksetSeeds: func(ctx context.Context, name string) ([]string, error) {
+						return workset.SeedKeys(ctx, &workset.Env{Root: s.Repo.Root}, name)
+					}}
+				if in.Budget > 0 {
+					ro.Budget = &in.Budget
+				}
+				p, err := graph.New(s.Store).RunTemplate(ctx, t, ro)
+				if err != nil {
+					return err
+				}
+				out.Pack = p
+				md = render(func(b *bytes.Buffer) { p.WriteMarkdown(b) })
+				return nil
+			})
+			out.Freshness = f
+			if err != nil {
+				return nil, out, graphError(err)
+			}
+			return text(f, md), out, nil
+		})
+
+	wenv := func(s *gitsync.Session) (*workset.Env, error) {
+		now, err := workset.ParseNow()
+		if err != nil {
+			return nil, err
+		}
+		head, err := s.Store.Meta(index.MetaHead)
+		if err != nil {
+			return nil, err
+		}
+		return &workset.Env{Root: s.Repo.Root, Index: s.Store, Config: s.Cfg, Head: head, Now: now, Who: "canon mcp",
+			Git: func(ctx context.Context, args ...string) (string, error) {
+				out, err := s.Repo.Git(ctx, args...)
+				return string(out), err
+			}}, nil
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "workset_list", OutputSchema: outSchema("worksets"), Description: "The worksets: seeds, size, stale or fresh, unpromoted findings.", Annotations: readOnly},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ noIn) (*mcp.CallToolResult, worksetsOut, error) {
+			var out worksetsOut
+			f, err := m.call(ctx, func(s *gitsync.Session) error {
+				we, err := wenv(s)
+				if err != nil {
+					return err
+				}
+				out.Worksets, err = workset.List(ctx, we)
+				return err
+			})
+			out.Freshness = f
+			if err != nil {
+				return nil, out, err
+			}
+			var b strings.Builder
+			for _, w := range out.Worksets {
+				state := "fresh"
+				if w.Stale {
+					state = "stale"
+				}
+				fmt.Fprintf(&b, "%s  %s  %s, seeds %s, %d unpromoted\n", w.Name, state, plural(w.Docs, "document"), strings.Join(w.Seeds, ","), w.Unpromoted)
+			}
+			if len(out.Worksets) == 0 {
+				b.WriteString("no worksets\n")
+			}
+			return text(f, b.String()), out, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "workset_show", OutputSchema: outSchema("workset"), Description: "One workset: members and why, stale reasons, findings.", Annotations: readOnly},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in worksetIn) (*mcp.CallToolResult, worksetOut, error) {
+			var out worksetOut
+			f, err := m.call(ctx, func(s *gitsync.Session) error {
+				we, err := wenv(s)
+				if err != nil {
+					return err
+				}
+				out.Workset, err = workset.Show(ctx, we, in.Name)
+				return err
+			})
+			out.Freshness = f
+			if err != nil {
+				return nil, out, err
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "workset %s: %s, %d findings (%d unpromoted)\n", out.Workset.Name, plural(out.Workset.Docs, "document"), out.Workset.Info.Findings, out.Workset.Unpromoted)
+			for _, r := range out.Workset.StaleReasons {
+				fmt.Fprintf(&b, "stale: %s\n", r)
+			}
+			for _, mb := range out.Workset.Members {
+				fmt.Fprintf(&b, "  %s  %s  [%s]\n", mb.ID, mb.Title, mb.Kind)
+			}
+			return text(f, b.String()), out, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("resume"), Description: "Where a workset's task stands: goal, plan, decisions, what changed since the last checkpoint.", Annotations: readOnly},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in worksetIn) (*mcp.CallToolResult, resumeOut, error) {
+			var out resumeOut
+			f, err := m.call(ctx, func(s *gitsync.Session) error {
+				we, err := wenv(s)
+				if err != nil {
+					return err
+				}
+				budget := in.Budget
+				if budget <= 0 {
+					budget = 2000
+				}
+				out.Resume, err = workset.BuildResume(ctx, we, in.Name, workset.ResumeOptions{Budget: budget})
+				return err
+			})
+			out.Freshness = f
+			if err != nil {
+				return nil, out, err
+			}
+			return text(f, out.Resume.Text()), out, nil
+		})
+}
+
+// findRef resolves a reference to exactly one document.
+func findRef(ctx context.Context, s *gitsync.Session, ref string) (*index.DocRef, error) {
+	docs, err := s.Store.Find(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	switch len(docs) {
+	case 0:
+		return nil, fmt.Errorf("no document is called %q; try search", ref)
+	case 1:
+		return &docs[0], nil
+	}
+	var names []string
+	for _, d := range docs {
+		names = append(names, fmt.Sprintf("%s (%s)", d.Path, d.Key))
+	}
+	return nil, fmt.Errorf("%q names %d documents: %s; give the path or the node key", ref, len(docs), strings.Join(names, ", "))
+}

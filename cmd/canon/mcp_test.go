@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpRepo makes a small backlog repository and a server on it, and
+// connects the SDK's client in process.
+func mcpRepo(t *testing.T) (string, *mcp.ClientSession) {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"items/KB-TSK-0001.md": "---\nid: KB-TSK-0001\ntype: Task\ntitle: Issue session tokens\nstate: Ready\npriority: P1\n---\n# Context\n\nTokens for the login service.\n",
+		"items/KB-TSK-0002.md": "---\nid: KB-TSK-0002\ntype: Task\ntitle: Refresh tokens\nstate: Ready\nlinks:\n  blocked_by: [KB-TSK-0001]\n---\n# Context\n\nRefresh before expiry.\n",
+		"notes/link.md":        "# Links\n\n[gone](gone.md)\n",
+	}
+	for p, c := range files {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn(t, dir, "init", "-q", "-b", "main")
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "commit", "-qm", "backlog")
+	e := &env{dir: dir, stdout: io.Discard, stderr: io.Discard, quiet: true}
+	srv, err := newMCPServer(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.close)
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	if _, err := srv.server.Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return dir, cs
+}
+
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
+		"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// call runs a tool and decodes its structured result.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, out any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if out != nil && !res.IsError {
+		data, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(data, out); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, data)
+		}
+	}
+	return res
+}
+
+func textOf(r *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func TestMCPTools(t *testing.T) {
+	dir, cs := mcpRepo(t)
+
+	var search struct {
+		Hits []struct {
+			ID, Path string
+		}
+		Freshness Freshness
+	}
+	r := call(t, cs, "search", map[string]any{"query": "tokens"}, &search)
+	if len(search.Hits) != 2 || search.Hits[0].Path == "" {
+		t.Fatalf("search: %+v\n%s", search, textOf(r))
+	}
+	head := search.Freshness.Head
+	if search.Freshness.IndexedCommit != head || !search.Freshness.WasBehind || search.Freshness.WorkingTreeDiffers != 0 {
+		t.Errorf("first answer's freshness: %+v", search.Freshness)
+	}
+	if !strings.Contains(textOf(r), "(index at ") {
+		t.Errorf("text rendering lacks freshness: %s", textOf(r))
+	}
+
+	var show struct {
+		Doc struct {
+			ID    string `json:"id"`
+			Title string `json:"title"`
+		}
+	}
+	call(t, cs, "show", map[string]any{"ref": "KB-TSK-0002"}, &show)
+	if show.Doc.ID != "KB-TSK-0002" || show.Doc.Title != "Refresh tokens" {
+		t.Errorf("show: %+v", show)
+	}
+	if r := call(t, cs, "show", map[string]any{"ref": "NOPE"}, nil); !r.IsError || !strings.Contains(textOf(r), `no document is called "NOPE"`) {
+		t.Errorf("show of nothing: %v %s", r.IsError, textOf(r))
+	}
+
+	var ready, blocked struct {
+		Items []struct{ ID string } `json:"items"`
+	}
+	call(t, cs, "ready", nil, &ready)
+	call(t, cs, "blocked", nil, &blocked)
+	if len(ready.Items) != 1 || ready.Items[0].ID != "KB-TSK-0001" || len(blocked.Items) != 1 || blocked.Items[0].ID != "KB-TSK-0002" {
+		t.Errorf("ready %+v, blocked %+v", ready, blocked)
+	}
+
+	var chk struct {
+		Summary  struct{ Errors int }
+		Findings []struct{ Rule string }
+	}
+	call(t, cs, "check", map[string]any{"all": true}, &chk)
+	if chk.Summary.Errors != 1 || len(chk.Findings) != 2 || chk.Findings[0].Rule != "asymmetric-block" || chk.Findings[1].Rule != "broken-link" {
+		t.Errorf("check: %+v", chk)
+	}
+
+	var ctxOut struct{ Pack struct{ Entries []any } }
+	call(t, cs, "context", map[string]any{"seeds": []string{"KB-TSK-0002"}, "budget": 2000}, &ctxOut)
+	if len(ctxOut.Pack.Entries) != 2 {
+		t.Errorf("context: %+v", ctxOut)
+	}
+
+	// A commit elsewhere: the next answer catches up first and says so; an
+	// edit not synced is counted.
+	if err := os.WriteFile(filepath.Join(dir, "items/KB-TSK-0003.md"), []byte("---\nid: KB-TSK-0003\ntitle: Revoke tokens\nstate: Ready\n---\n# Tokens\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "commit", "-qm", "KB-TSK-0003")
+	if err := os.WriteFile(filepath.Join(dir, "items/KB-TSK-0001.md"), []byte("---\nid: KB-TSK-0001\ntitle: edited\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Documents int
+		Freshness Freshness
+	}
+	call(t, cs, "status", nil, &st)
+	if st.Documents != 4 || !st.Freshness.WasBehind || st.Freshness.Head == head || st.Freshness.IndexedCommit != st.Freshness.Head || st.Freshness.WorkingTreeDiffers != 1 {
+		t.Errorf("after a commit and an edit: %+v", st)
+	}
+	call(t, cs, "status", nil, &st)
+	if st.Freshness.WasBehind {
+		t.Errorf("a second answer caught up again: %+v", st.Freshness)
+	}
+}
+
+// TestMCPToolListIsSmall: the whole tools/list answer stays under 2,500
+// tokens (characters / 4), so that connecting canon costs an agent little.
+func TestMCPToolListIsSmall(t *testing.T) {
+	_, cs := mcpRepo(t)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(res)
+	if tokens := len(data) / 4; tokens > 2500 {
+		t.Errorf("tools/list is %d tokens (%d tools), over 2,500", tokens, len(res.Tools))
+	}
+	for _, tool := range res.Tools {
+		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
+			t.Errorf("%s lacks the read-only hint", tool.Name)
+		}
+	}
+	t.Logf("tools/list: %d tools, %d bytes, about %d tokens", len(res.Tools), len(data), len(data)/4)
+}
