@@ -196,6 +196,7 @@ func newApp(e *env) *cli.App {
 			worksetCommand(e),
 			promoteCommand(e),
 			mcpCommand(e),
+			agentsCommand(e),
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			fmt.Fprintf(e.stderr, "canon: error: there is no command %q; run canon --help for the list\n", name)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -33,7 +34,8 @@ func mcpCommand(e *env) *cli.Command {
 		Name:  "mcp",
 		Usage: "serve canon to agents over MCP (stdio; --http 127.0.0.1:PORT for streamable HTTP)",
 		Description: "Tools: search, show, context, neighbors, ready, blocked, check, status, query_run,\n" +
-			"workset_list, workset_show, workset_resume. Every result carries its freshness: the indexed\n" +
+			"workset_list, workset_show, workset_resume, workset_new, note; resources canon://doc/{key} and\n" +
+			"canon://workset/{name}/plan|notes; a prompt per query template. Every result carries its freshness: the indexed\n" +
 			"commit, HEAD, whether the index was behind, how many working-tree files differ from it, and\n" +
 			"when it last synced. The repository: --repo, else CANON_REPO, else the working folder.",
 		Flags: []cli.Flag{
@@ -86,6 +88,11 @@ func newMCPServer(e *env) (*mcpServer, error) {
 		Instructions: "canon indexes this repository's Markdown (backlog items, ADRs, notes). Start with search or context; show reads one document; ready/blocked list open work. Every result says how fresh the index is.",
 	})
 	m.addTools()
+	m.addResources()
+	if err := m.addPrompts(); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -255,6 +262,28 @@ type (
 	resumeOut struct {
 		Resume    *workset.Resume `json:"resume"`
 		Freshness Freshness       `json:"freshness"`
+	}
+	worksetNewIn struct {
+		Name     string   `json:"name" jsonschema:"a name: letters, digits, - _ ."`
+		Seeds    []string `json:"seeds,omitempty" jsonschema:"documents the task is about"`
+		Query    string   `json:"query,omitempty" jsonschema:"or a full-text search"`
+		Template string   `json:"template,omitempty" jsonschema:"or a query template"`
+		Agent    string   `json:"agent,omitempty" jsonschema:"who works in it"`
+	}
+	worksetNewOut struct {
+		Workset   *workset.Info `json:"workset"`
+		Freshness Freshness     `json:"freshness"`
+	}
+	noteIn struct {
+		Workset string `json:"workset"`
+		Target  string `json:"target" jsonschema:"the document the finding is about (id, uid or path)"`
+		Kind    string `json:"kind,omitempty" jsonschema:"decision, risk, finding, or empty for a worklog line"`
+		Text    string `json:"text"`
+		Expect  string `json:"expect,omitempty" jsonschema:"notes_hash from the last note: refused if notes.md changed since"`
+	}
+	noteOut struct {
+		Note      *workset.NoteResult `json:"note"`
+		Freshness Freshness           `json:"freshness"`
 	}
 )
 
@@ -510,37 +539,7 @@ func (m *mcpServer) addTools() {
 
 	mcp.AddTool(srv, &mcp.Tool{Name: "query_run", OutputSchema: outSchema("pack"), Description: "Run a query template (task-context, workflow-resume, ...).", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in queryIn) (*mcp.CallToolResult, packOut, error) {
-			var out packOut
-			var md string
-			f, err := m.call(ctx, func(s *gitsync.Session) error {
-				lib, err := loadLibrary(m.e)
-				if err != nil {
-					return err
-				}
-				t, err := lib.Resolve(in.Template)
-				if err != nil {
-					return err
-				}
-				ro := graph.RunOptions{Base: graph.OptionsFrom(s.Cfg.Context), Seeds: in.Seeds, Workset: in.Workset,
-					WorksetSeeds: func(ctx context.Context, name string) ([]string, error) {
-						return workset.SeedKeys(ctx, &workset.Env{Root: s.Repo.Root}, name)
-					}}
-				if in.Budget > 0 {
-					ro.Budget = &in.Budget
-				}
-				p, err := graph.New(s.Store).RunTemplate(ctx, t, ro)
-				if err != nil {
-					return err
-				}
-				out.Pack = p
-				md = render(func(b *bytes.Buffer) { p.WriteMarkdown(b) })
-				return nil
-			})
-			out.Freshness = f
-			if err != nil {
-				return nil, out, graphError(err)
-			}
-			return text(f, md), out, nil
+			return m.queryRun(ctx, in)
 		})
 
 	wenv := func(s *gitsync.Session) (*workset.Env, error) {
@@ -632,6 +631,162 @@ func (m *mcpServer) addTools() {
 			}
 			return text(f, out.Resume.Text()), out, nil
 		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "workset_new", Description: "Make a workset for a task from seeds, a search or a template.", OutputSchema: outSchema("workset"),
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)}},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in worksetNewIn) (*mcp.CallToolResult, worksetNewOut, error) {
+			var out worksetNewOut
+			f, err := m.call(ctx, func(s *gitsync.Session) error {
+				we, err := wenv(s)
+				if err != nil {
+					return err
+				}
+				we.Template = func(name string) (*graph.Template, error) {
+					lib, err := loadLibrary(m.e)
+					if err != nil {
+						return nil, err
+					}
+					return lib.Resolve(name)
+				}
+				out.Workset, err = workset.Create(ctx, we, in.Name, workset.CreateOptions{
+					Spec: workset.Spec{Seeds: in.Seeds, Query: in.Query, Template: in.Template}, Agent: in.Agent})
+				return err
+			})
+			out.Freshness = f
+			if err != nil {
+				return nil, out, err
+			}
+			w := out.Workset
+			return text(f, fmt.Sprintf("created workset %s: %s, seeds %s; notes go to %s/notes.md", w.Name, plural(w.Docs, "document"), strings.Join(w.Seeds, ", "), w.Path)), out, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "note", Description: "Append a finding to a workset's notes.md (promote's format), atomically.", OutputSchema: outSchema("note"),
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)}},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in noteIn) (*mcp.CallToolResult, noteOut, error) {
+			var out noteOut
+			f, err := m.call(ctx, func(s *gitsync.Session) error {
+				we, err := wenv(s)
+				if err != nil {
+					return err
+				}
+				out.Note, err = workset.AppendNote(ctx, we, in.Workset, workset.NoteArgs{Target: in.Target, Kind: in.Kind, Text: in.Text, Expect: in.Expect})
+				return err
+			})
+			out.Freshness = f
+			if err != nil {
+				return nil, out, err
+			}
+			return text(f, "appended: "+out.Note.Line), out, nil
+		})
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// queryRun runs a template: the query_run tool and the prompts.
+func (m *mcpServer) queryRun(ctx context.Context, in queryIn) (*mcp.CallToolResult, packOut, error) {
+	var out packOut
+	var md string
+	f, err := m.call(ctx, func(s *gitsync.Session) error {
+		lib, err := loadLibrary(m.e)
+		if err != nil {
+			return err
+		}
+		t, err := lib.Resolve(in.Template)
+		if err != nil {
+			return err
+		}
+		ro := graph.RunOptions{Base: graph.OptionsFrom(s.Cfg.Context), Seeds: in.Seeds, Workset: in.Workset,
+			WorksetSeeds: func(ctx context.Context, name string) ([]string, error) {
+				return workset.SeedKeys(ctx, &workset.Env{Root: s.Repo.Root}, name)
+			}}
+		if in.Budget > 0 {
+			ro.Budget = &in.Budget
+		}
+		p, err := graph.New(s.Store).RunTemplate(ctx, t, ro)
+		if err != nil {
+			return err
+		}
+		out.Pack = p
+		md = render(func(b *bytes.Buffer) { p.WriteMarkdown(b) })
+		return nil
+	})
+	out.Freshness = f
+	if err != nil {
+		return nil, out, graphError(err)
+	}
+	return text(f, md), out, nil
+}
+
+// addResources serves the canonical Markdown of a document and a
+// workset's plan and notes.
+func (m *mcpServer) addResources() {
+	m.server.AddResourceTemplate(&mcp.ResourceTemplate{Name: "doc", URITemplate: "canon://doc/{key}", MIMEType: "text/markdown",
+		Description: "A document's Markdown, by node key, id or path."},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			uri := req.Params.URI
+			ref := strings.TrimPrefix(uri, "canon://doc/")
+			var data []byte
+			_, err := m.call(ctx, func(s *gitsync.Session) error {
+				doc, err := findRef(ctx, s, ref)
+				if err != nil {
+					return mcp.ResourceNotFoundError(uri)
+				}
+				data, err = os.ReadFile(filepath.Join(s.Repo.Root, filepath.FromSlash(doc.Path)))
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(data)}}}, nil
+		})
+	for _, f := range []string{"plan", "notes"} {
+		m.server.AddResourceTemplate(&mcp.ResourceTemplate{Name: "workset-" + f, URITemplate: "canon://workset/{name}/" + f, MIMEType: "text/markdown",
+			Description: "A workset's " + f + ".md."},
+			func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+				uri := req.Params.URI
+				name := strings.TrimSuffix(strings.TrimPrefix(uri, "canon://workset/"), "/"+f)
+				dir, err := workset.Folder(m.s.Repo.Root, name)
+				if err != nil {
+					return nil, mcp.ResourceNotFoundError(uri)
+				}
+				data, err := os.ReadFile(filepath.Join(dir, f+".md"))
+				if err != nil {
+					return nil, mcp.ResourceNotFoundError(uri)
+				}
+				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(data)}}}, nil
+			})
+	}
+}
+
+// addPrompts makes a prompt of each query template: its pack, ready to
+// read, with the seeds or workset given as arguments.
+func (m *mcpServer) addPrompts() error {
+	lib, err := loadLibrary(m.e)
+	if err != nil {
+		return err
+	}
+	for _, name := range lib.Names() {
+		t, err := lib.Resolve(name)
+		if err != nil {
+			continue // a broken template of the repository's: canon query validate says why
+		}
+		name := name
+		m.server.AddPrompt(&mcp.Prompt{Name: name, Description: strings.TrimSpace(t.Description),
+			Arguments: []*mcp.PromptArgument{
+				{Name: "seed", Description: "a document to start from instead of the template's anchors"},
+				{Name: "workset", Description: "the workset an anchor workset: $workset means"},
+			}},
+			func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				in := queryIn{Template: name, Workset: req.Params.Arguments["workset"]}
+				if sd := req.Params.Arguments["seed"]; sd != "" {
+					in.Seeds = []string{sd}
+				}
+				res, _, err := m.queryRun(ctx, in)
+				if err != nil {
+					return nil, err
+				}
+				return &mcp.GetPromptResult{Description: t.Description, Messages: []*mcp.PromptMessage{{Role: "user", Content: res.Content[0]}}}, nil
+			})
+	}
+	return nil
 }
 
 // findRef resolves a reference to exactly one document.

@@ -185,10 +185,94 @@ func TestMCPToolListIsSmall(t *testing.T) {
 	if tokens := len(data) / 4; tokens > 2500 {
 		t.Errorf("tools/list is %d tokens (%d tools), over 2,500", tokens, len(res.Tools))
 	}
+	writes := map[string]bool{"workset_new": true, "note": true}
 	for _, tool := range res.Tools {
-		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
+		switch {
+		case tool.Annotations == nil:
+			t.Errorf("%s has no annotations", tool.Name)
+		case writes[tool.Name] && (tool.Annotations.ReadOnlyHint || tool.Annotations.DestructiveHint == nil || *tool.Annotations.DestructiveHint):
+			t.Errorf("%s writes but not destructively: %+v", tool.Name, tool.Annotations)
+		case !writes[tool.Name] && !tool.Annotations.ReadOnlyHint:
 			t.Errorf("%s lacks the read-only hint", tool.Name)
 		}
 	}
 	t.Logf("tools/list: %d tools, %d bytes, about %d tokens", len(res.Tools), len(data), len(data)/4)
+}
+
+// TestMCPWorksets: a workset made, notes appended atomically (a stale
+// expect refused), read back as resources; prompts from the templates.
+func TestMCPWorksets(t *testing.T) {
+	_, cs := mcpRepo(t)
+	ctx := context.Background()
+	var made struct {
+		Workset struct {
+			Name string
+			Docs int
+		}
+	}
+	call(t, cs, "workset_new", map[string]any{"name": "tokens", "seeds": []string{"KB-TSK-0002"}, "agent": "test"}, &made)
+	if made.Workset.Name != "tokens" || made.Workset.Docs != 2 {
+		t.Fatalf("workset_new: %+v", made)
+	}
+	var n1, n2 struct {
+		Note struct {
+			Line      string
+			NotesHash string `json:"notes_hash"`
+		}
+	}
+	call(t, cs, "note", map[string]any{"workset": "tokens", "target": "KB-TSK-0002", "kind": "decision", "text": "refresh at 80% of the lifetime"}, &n1)
+	if n1.Note.Line != "- [KB-TSK-0002] decision: refresh at 80% of the lifetime" {
+		t.Errorf("note: %+v", n1)
+	}
+	call(t, cs, "note", map[string]any{"workset": "tokens", "target": "KB-TSK-0001", "text": "tokens are opaque", "expect": n1.Note.NotesHash}, &n2)
+	if r := call(t, cs, "note", map[string]any{"workset": "tokens", "target": "KB-TSK-0001", "text": "late", "expect": n1.Note.NotesHash}, nil); !r.IsError || !strings.Contains(textOf(r), "notes.md changed since you read it") {
+		t.Errorf("a stale expect: %v %s", r.IsError, textOf(r))
+	}
+	if r := call(t, cs, "note", map[string]any{"workset": "tokens", "target": "", "text": "x"}, nil); !r.IsError {
+		t.Error("a note without a target was taken")
+	}
+	var show struct {
+		Workset struct {
+			Findings []struct{ Kind, Text string }
+		}
+	}
+	call(t, cs, "workset_show", map[string]any{"name": "tokens"}, &show)
+	if len(show.Workset.Findings) != 2 || show.Workset.Findings[0].Kind != "decision" || show.Workset.Findings[1].Kind != "worklog" {
+		t.Errorf("the notes as promote reads them: %+v", show)
+	}
+
+	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "canon://workset/tokens/notes"})
+	if err != nil || !strings.Contains(rr.Contents[0].Text, "- [KB-TSK-0001] tokens are opaque") {
+		t.Errorf("notes resource: %v %+v", err, rr)
+	}
+	rr, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "canon://doc/KB-TSK-0001"})
+	if err != nil || !strings.HasPrefix(rr.Contents[0].Text, "---\nid: KB-TSK-0001\n") {
+		t.Errorf("doc resource: %v %+v", err, rr)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "canon://doc/NOPE"}); err == nil {
+		t.Error("a resource of no document was read")
+	}
+
+	ps, err := cs.ListPrompts(ctx, nil)
+	if err != nil || len(ps.Prompts) != 5 {
+		t.Fatalf("prompts: %v %d", err, len(ps.Prompts))
+	}
+	gp, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "workflow-resume", Arguments: map[string]string{"workset": "tokens"}})
+	if err != nil || !strings.Contains(gp.Messages[0].Content.(*mcp.TextContent).Text, "KB-TSK-0002: Refresh tokens") {
+		t.Errorf("workflow-resume prompt: %v %+v", err, gp)
+	}
+}
+
+func TestPlaceGuide(t *testing.T) {
+	first, action, err := placeGuide("# Agents\n\nOur rules.")
+	if err != nil || action != "added" || !strings.HasPrefix(first, "# Agents\n\nOur rules.\n\n"+agentsBegin+"\n") {
+		t.Fatalf("added: %v %s %q", err, action, first)
+	}
+	again, action, err := placeGuide(first + "\nMore of ours.\n")
+	if err != nil || action != "updated" || again != first+"\nMore of ours.\n" {
+		t.Fatalf("a second run changed the file: %v %s\n%q", err, action, again)
+	}
+	if _, _, err := placeGuide(agentsEnd + "\n" + agentsBegin); err == nil {
+		t.Error("markers out of order were taken")
+	}
 }

@@ -1,0 +1,99 @@
+package workset
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/canon-md/canon/index/safepath"
+)
+
+// NoteArgs is one finding to append to a workset's notes.md.
+type NoteArgs struct {
+	Target string // an id, uid, path or wiki-link target of a canonical document
+	Kind   string // "" (a worklog line), decision, risk or finding
+	Text   string
+	// Expect, when set, is the hash of notes.md as the caller last read it
+	// (NoteResult.NotesHash): the append is refused if it changed since.
+	Expect string
+}
+
+// NoteResult says what AppendNote wrote.
+type NoteResult struct {
+	Line      string `json:"line"`       // as appended
+	Finding   string `json:"finding"`    // its finding hash (what promote records)
+	NotesHash string `json:"notes_hash"` // of notes.md after the append
+}
+
+// ErrNotesChanged says notes.md is not what the caller last read.
+var ErrNotesChanged = errors.New("notes.md changed")
+
+// AppendNote appends a finding to a workset's notes.md in the format
+// promote reads ("- [TARGET] kind: text"), atomically: the file is
+// rewritten through a temporary file and a rename, and the append is
+// refused when notes.md changed between the caller's read (Expect) or
+// this one's and the rename.
+func AppendNote(ctx context.Context, e *Env, name string, a NoteArgs) (*NoteResult, error) {
+	dir, err := existing(e.Root, name)
+	if err != nil {
+		return nil, err
+	}
+	target := strings.TrimSpace(a.Target)
+	text := collapse(a.Text)
+	switch {
+	case target == "" || strings.ContainsAny(target, "[]\n"):
+		return nil, fmt.Errorf("a note needs a target: the id, uid or path of the document it is about")
+	case text == "":
+		return nil, fmt.Errorf("a note needs text")
+	}
+	kind := strings.ToLower(strings.TrimSpace(a.Kind))
+	switch kind {
+	case "", "worklog", "decision", "risk", "finding":
+	default:
+		return nil, fmt.Errorf("kind %q is not decision, risk, finding or empty (a worklog line)", a.Kind)
+	}
+	path := filepath.Join(dir, NotesFile)
+	read := func() ([]byte, string, error) {
+		data, err := os.ReadFile(path)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, "", err
+		}
+		sum := sha256.Sum256(data)
+		return data, hex.EncodeToString(sum[:]), nil
+	}
+	data, hash, err := read()
+	if err != nil {
+		return nil, err
+	}
+	if a.Expect != "" && a.Expect != hash {
+		return nil, fmt.Errorf("%w since you read it; read it again (workset_show or the file) and append then", ErrNotesChanged)
+	}
+	line := "- [" + target + "] " + text
+	if kind != "" && kind != "worklog" {
+		line = "- [" + target + "] " + kind + ": " + text
+	}
+	out := append([]byte{}, data...)
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	out = append(out, line+"\n"...)
+	if _, now, err := read(); err != nil {
+		return nil, err
+	} else if now != hash {
+		return nil, fmt.Errorf("%w while the note was written (another agent appended); try again", ErrNotesChanged)
+	}
+	if err := safepath.WriteFile(path, out, 0o644, e.Root); err != nil {
+		return nil, fmt.Errorf("write %s: %w", NotesFile, err)
+	}
+	sum := sha256.Sum256(out)
+	fkind := kind
+	if fkind == "" {
+		fkind = "worklog"
+	}
+	return &NoteResult{Line: line, Finding: FindingHash(target, fkind, text), NotesHash: hex.EncodeToString(sum[:])}, nil
+}
