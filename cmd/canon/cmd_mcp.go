@@ -34,7 +34,7 @@ func mcpCommand(e *env) *cli.Command {
 		Name:  "mcp",
 		Usage: "serve canon to agents over MCP (stdio; --http 127.0.0.1:PORT for streamable HTTP)",
 		Description: "Tools: search, show, context, neighbors, ready, blocked, check, status, query_run,\n" +
-			"workset_list, workset_show, workset_resume, workset_new, note; resources canon://doc/{key} and\n" +
+			"workset_list, workset_show, workset_resume, workset_new, note, promote; resources canon://doc/{key} and\n" +
 			"canon://workset/{name}/plan|notes; a prompt per query template. Every result carries its freshness: the indexed\n" +
 			"commit, HEAD, whether the index was behind, how many working-tree files differ from it, and\n" +
 			"when it last synced. The repository: --repo, else CANON_REPO, else the working folder.",
@@ -284,6 +284,17 @@ type (
 	noteOut struct {
 		Note      *workset.NoteResult `json:"note"`
 		Freshness Freshness           `json:"freshness"`
+	}
+	promoteIn struct {
+		Workset string `json:"workset"`
+		To      string `json:"to,omitempty" jsonschema:"self (default), parent, root, group, global, or a document's path"`
+		Agent   string `json:"agent,omitempty" jsonschema:"the agent named in worklog lines"`
+		ADR     bool   `json:"adr,omitempty" jsonschema:"make each decision a new ADR"`
+		Apply   bool   `json:"apply,omitempty" jsonschema:"write; without it, only the diff"`
+	}
+	promoteOut struct {
+		Promote   *promoteJSON `json:"promote"`
+		Freshness Freshness    `json:"freshness"`
 	}
 )
 
@@ -675,6 +686,66 @@ func (m *mcpServer) addTools() {
 				return nil, out, err
 			}
 			return text(f, "appended: "+out.Note.Line), out, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "promote", Description: "Append a workset's findings to the canonical documents: a diff, or the writes with apply.", OutputSchema: outSchema("promote"),
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)}},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in promoteIn) (*mcp.CallToolResult, promoteOut, error) {
+			var out promoteOut
+			var txt string
+			f, err := m.call(ctx, func(s *gitsync.Session) error {
+				// Targets are looked up in the working tree as it is.
+				if _, err := s.Reconcile(ctx); err != nil {
+					return err
+				}
+				to := in.To
+				switch to {
+				case "":
+					to = workset.ToSelf
+				case workset.ToSelf, workset.ToParent, workset.ToRoot, workset.ToGroup, workset.ToGlobal:
+				default:
+					rel, err := s.Repo.RepoPath(filepath.Join(s.Repo.Root, filepath.FromSlash(to)))
+					if err != nil {
+						return fmt.Errorf("to: %v; name self, parent, root, group, global, or a document inside the repository", err)
+					}
+					to = rel
+				}
+				we, err := wenv(s)
+				if err != nil {
+					return err
+				}
+				plan, err := workset.PlanPromote(ctx, we, in.Workset, workset.PromoteOptions{To: to, Agent: in.Agent, ADR: in.ADR,
+					Scope: s.Scope, GlobalDocument: s.Cfg.Context.Scopes.GlobalDocument})
+				if err != nil {
+					return err
+				}
+				if !in.Apply {
+					out.Promote = newPromoteJSON(plan)
+					out.Promote.DryRun, out.Promote.Diff = true, plan.Diff()
+					txt = render(func(b *bytes.Buffer) { printOutcomes(b, plan, "dry run") }) + out.Promote.Diff
+					return nil
+				}
+				res, err := promoteApply(ctx, s, plan)
+				if err != nil {
+					return err
+				}
+				out.Promote = res.out
+				switch {
+				case res.refused:
+					return fmt.Errorf("promote would leave %s canon check reports in the written files; nothing was written: %v", plural(len(res.out.Introduced), "error"), res.out.Introduced)
+				case res.werr != nil:
+					return fmt.Errorf("%w (written before that: %s)", res.werr, strings.Join(res.out.Written, ", "))
+				}
+				txt = render(func(b *bytes.Buffer) { printOutcomes(b, plan, "") })
+				if len(res.out.Written) > 0 {
+					txt += fmt.Sprintf("wrote %s; nothing is committed\n", strings.Join(res.out.Written, ", "))
+				}
+				return nil
+			})
+			out.Freshness = f
+			if err != nil {
+				return nil, out, err
+			}
+			return text(f, txt), out, nil
 		})
 }
 

@@ -145,72 +145,92 @@ func printDryRun(c *cli.Context, e *env, plan *workset.PromotePlan) error {
 	return nil
 }
 
-// promoteWrite checks the result before writing it, writes, syncs the
-// index with the written files, checks them, and records the findings.
-func (e *env) promoteWrite(c *cli.Context, s *gitsync.Session, plan *workset.PromotePlan) error {
-	ctx := c.Context
-	out := newPromoteJSON(plan)
+// promoteOutcome is what promoteApply did.
+type promoteOutcome struct {
+	out *promoteJSON
+	cr  *gitsync.CheckResult // the check of the written files; nil when nothing was written
+	// refused: canon check would report errors in the files promote would
+	// write (out.Introduced); nothing was written.
+	refused bool
+	werr    error // a write failed after out.Written were written
+}
+
+// promoteApply is the promote transaction, for the CLI and the MCP server:
+// it checks the result before writing it, writes, syncs the index with the
+// written files, records the findings in the workset and checks the files
+// again. Errors are the ones that leave nothing to report.
+func promoteApply(ctx context.Context, s *gitsync.Session, plan *workset.PromotePlan) (*promoteOutcome, error) {
+	res := &promoteOutcome{out: newPromoteJSON(plan)}
+	out := res.out
 	if len(plan.Files) == 0 {
 		// Findings already in place are recorded all the same.
-		if err := plan.Record(ctx, nil); err != nil {
-			return err
-		}
-		return e.promoteDone(c, s, plan, out, nil)
+		return res, plan.Record(ctx, nil)
 	}
 	introduced, before, err := previewCheck(ctx, s, plan)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(introduced) > 0 {
-		out.Introduced = introduced
+		out.Introduced, res.refused = introduced, true
+		return res, nil
+	}
+	written, werr := plan.Write()
+	out.Written = append(out.Written, written...)
+	res.werr = werr
+	if len(written) == 0 {
+		return res, nil
+	}
+	if _, err := s.SyncPaths(ctx, written); err != nil {
+		return nil, err
+	}
+	if err := plan.Record(ctx, written); err != nil {
+		return nil, fmt.Errorf("the files were written, but recording the findings in the workset failed (a second promote finds them in place and records them): %w", err)
+	}
+	cr, err := s.CheckPaths(ctx, written)
+	if err != nil {
+		return nil, err
+	}
+	res.cr = cr
+	sum := check.Summarize(cr.Findings, len(cr.Checked))
+	out.Check = &sum
+	for _, f := range cr.Findings {
+		if f.Severity == "error" && !before[findingKey(f)] {
+			out.Introduced = append(out.Introduced, f)
+		}
+	}
+	return res, nil
+}
+
+// promoteWrite runs the promote transaction and reports it.
+func (e *env) promoteWrite(c *cli.Context, s *gitsync.Session, plan *workset.PromotePlan) error {
+	res, err := promoteApply(c.Context, s, plan)
+	if err != nil {
+		return err
+	}
+	out := res.out
+	if res.refused {
 		if c.Bool("json") {
 			writeJSON(e.stdout, out)
 		} else {
 			printOutcomes(e.stdout, plan, "nothing written")
-			for _, f := range introduced {
+			for _, f := range out.Introduced {
 				fmt.Fprintln(e.stdout, f)
 			}
 		}
 		return fail(1, "promote would leave %s canon check reports in the written files (above); nothing was written. Reword the findings in notes.md (a link is resolved from the document it lands in), then run promote again",
-			plural(len(introduced), "error"))
+			plural(len(out.Introduced), "error"))
 	}
-	written, werr := plan.Write()
-	out.Written = append(out.Written, written...)
-	if len(written) > 0 {
-		if _, err := s.SyncPaths(ctx, written); err != nil {
-			return err
+	if res.werr != nil {
+		if len(out.Written) > 0 {
+			return fmt.Errorf("%w (written and synced before that: %s)", res.werr, strings.Join(out.Written, ", "))
 		}
-		if err := plan.Record(ctx, written); err != nil {
-			return fmt.Errorf("the files were written, but recording the findings in the workset failed (a second promote finds them in place and records them): %w", err)
-		}
-		cr, err := s.CheckPaths(ctx, written)
-		if err != nil {
-			return err
-		}
-		sum := check.Summarize(cr.Findings, len(cr.Checked))
-		out.Check = &sum
-		var fresh []check.Finding
-		for _, f := range cr.Findings {
-			if f.Severity == "error" && !before[findingKey(f)] {
-				fresh = append(fresh, f)
-			}
-			out.Introduced = fresh
-		}
-		if werr == nil {
-			if err := e.promoteDone(c, s, plan, out, cr); err != nil {
-				return err
-			}
-			if len(fresh) > 0 {
-				return fail(1, "canon check reports %s promote introduced in the written files; fix them before committing", plural(len(fresh), "error"))
-			}
-			return nil
-		}
+		return fail(1, "%v", res.werr)
 	}
-	if werr != nil {
-		if len(written) > 0 {
-			return fmt.Errorf("%w (written and synced before that: %s)", werr, strings.Join(written, ", "))
-		}
-		return fail(1, "%v", werr)
+	if err := e.promoteDone(c, s, plan, out, res.cr); err != nil {
+		return err
+	}
+	if len(out.Introduced) > 0 {
+		return fail(1, "canon check reports %s promote introduced in the written files; fix them before committing", plural(len(out.Introduced), "error"))
 	}
 	return nil
 }

@@ -190,6 +190,10 @@ func TestMCPToolListIsSmall(t *testing.T) {
 		switch {
 		case tool.Annotations == nil:
 			t.Errorf("%s has no annotations", tool.Name)
+		case tool.Name == "promote":
+			if tool.Annotations.ReadOnlyHint || tool.Annotations.DestructiveHint == nil || !*tool.Annotations.DestructiveHint {
+				t.Errorf("promote lacks the destructive hint: %+v", tool.Annotations)
+			}
 		case writes[tool.Name] && (tool.Annotations.ReadOnlyHint || tool.Annotations.DestructiveHint == nil || *tool.Annotations.DestructiveHint):
 			t.Errorf("%s writes but not destructively: %+v", tool.Name, tool.Annotations)
 		case !writes[tool.Name] && !tool.Annotations.ReadOnlyHint:
@@ -202,7 +206,7 @@ func TestMCPToolListIsSmall(t *testing.T) {
 // TestMCPWorksets: a workset made, notes appended atomically (a stale
 // expect refused), read back as resources; prompts from the templates.
 func TestMCPWorksets(t *testing.T) {
-	_, cs := mcpRepo(t)
+	dir, cs := mcpRepo(t)
 	ctx := context.Background()
 	var made struct {
 		Workset struct {
@@ -239,6 +243,29 @@ func TestMCPWorksets(t *testing.T) {
 	call(t, cs, "workset_show", map[string]any{"name": "tokens"}, &show)
 	if len(show.Workset.Findings) != 2 || show.Workset.Findings[0].Kind != "decision" || show.Workset.Findings[1].Kind != "worklog" {
 		t.Errorf("the notes as promote reads them: %+v", show)
+	}
+
+	// promote: a diff first, then the writes.
+	var dry, done struct {
+		Promote struct {
+			DryRun  bool     `json:"dry_run"`
+			Diff    string   `json:"diff"`
+			Written []string `json:"written"`
+		}
+	}
+	call(t, cs, "promote", map[string]any{"workset": "tokens", "agent": "test"}, &dry)
+	if !dry.Promote.DryRun || !strings.Contains(dry.Promote.Diff, "[agent=test] refresh at 80% of the lifetime") {
+		t.Errorf("promote dry run: %+v", dry)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "items/KB-TSK-0002.md")); strings.Contains(string(data), "80%") {
+		t.Fatal("a dry run wrote")
+	}
+	call(t, cs, "promote", map[string]any{"workset": "tokens", "agent": "test", "apply": true}, &done)
+	if len(done.Promote.Written) != 2 {
+		t.Errorf("promote: %+v", done)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "items/KB-TSK-0002.md")); !strings.Contains(string(data), "[agent=test] refresh at 80% of the lifetime") {
+		t.Errorf("promote wrote:\n%s", data)
 	}
 
 	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "canon://workset/tokens/notes"})
