@@ -164,7 +164,8 @@ var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true}
 func outSchema(props ...string) *jsonschema.Schema {
 	sc := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"freshness": {Type: "object"}}}
 	for _, p := range props {
-		sc.Properties[p] = &jsonschema.Schema{}
+		name, typ, _ := strings.Cut(p, ":") // NAME:TYPE
+		sc.Properties[name] = &jsonschema.Schema{Type: typ}
 	}
 	return sc
 }
@@ -307,7 +308,7 @@ func render(fn func(b *bytes.Buffer)) string {
 
 func (m *mcpServer) addTools() {
 	srv := m.server
-	mcp.AddTool(srv, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits", "truncated"), Description: "Full-text search over sections (bm25).", Annotations: readOnly},
+	mcp.AddTool(srv, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean"), Description: "Full-text search over sections (bm25).", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, searchOut, error) {
 			var out searchOut
 			limit := in.Limit
@@ -340,7 +341,7 @@ func (m *mcpServer) addTools() {
 			return text(f, b.String()), out, nil
 		})
 
-	mcp.AddTool(srv, &mcp.Tool{Name: "show", OutputSchema: outSchema("doc"), Description: "One document: frontmatter, edges, sections, problems.", Annotations: readOnly},
+	mcp.AddTool(srv, &mcp.Tool{Name: "show", OutputSchema: outSchema("doc:object"), Description: "One document: frontmatter, edges, sections, problems.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in refIn) (*mcp.CallToolResult, showOut, error) {
 			var out showOut
 			f, err := m.call(ctx, func(s *gitsync.Session) error {
@@ -361,7 +362,7 @@ func (m *mcpServer) addTools() {
 			return text(f, render(func(b *bytes.Buffer) { printDoc(b, out.Doc) })), out, nil
 		})
 
-	mcp.AddTool(srv, &mcp.Tool{Name: "context", OutputSchema: outSchema("pack"), Description: "A bounded context pack: from a search, seed documents, or a task (for) with the knowledge in its scope.", Annotations: readOnly},
+	mcp.AddTool(srv, &mcp.Tool{Name: "context", OutputSchema: outSchema("pack:object"), Description: "A bounded context pack: from a search, seed documents, or a task (for) with the knowledge in its scope.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, packOut, error) {
 			var out packOut
 			var md string
@@ -400,7 +401,7 @@ func (m *mcpServer) addTools() {
 			return text(f, md), out, nil
 		})
 
-	mcp.AddTool(srv, &mcp.Tool{Name: "neighbors", OutputSchema: outSchema("root", "nodes", "capped"), Description: "Documents around one, along typed edges.", Annotations: readOnly},
+	mcp.AddTool(srv, &mcp.Tool{Name: "neighbors", OutputSchema: outSchema("root:object", "nodes:array", "capped:boolean"), Description: "Documents around one, along typed edges.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in neighborsIn) (*mcp.CallToolResult, neighborsOut, error) {
 			var out neighborsOut
 			var txt string
@@ -445,7 +446,7 @@ func (m *mcpServer) addTools() {
 		}
 		return in.Limit
 	}
-	mcp.AddTool(srv, &mcp.Tool{Name: "ready", OutputSchema: outSchema("items", "truncated"), Description: "Open work nothing blocks, by priority.", Annotations: readOnly},
+	mcp.AddTool(srv, &mcp.Tool{Name: "ready", OutputSchema: outSchema("items:array", "truncated:integer"), Description: "Open work nothing blocks, by priority.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in workIn) (*mcp.CallToolResult, readyOut, error) {
 			w, f, err := work(ctx, in)
 			out := readyOut{Freshness: f, Items: []graph.Item{}}
@@ -464,7 +465,7 @@ func (m *mcpServer) addTools() {
 			}
 			return text(f, b.String()), out, nil
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("items", "truncated"), Description: "Open work something blocks, with the blockers.", Annotations: readOnly},
+	mcp.AddTool(srv, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("items:array", "truncated:integer"), Description: "Open work something blocks, with the blockers.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in workIn) (*mcp.CallToolResult, blockedOut, error) {
 			w, f, err := work(ctx, in)
 			out := blockedOut{Freshness: f, Items: []graph.BlockedItem{}}
@@ -488,7 +489,7 @@ func (m *mcpServer) addTools() {
 			return text(f, b.String()), out, nil
 		})
 
-	mcp.AddTool(srv, &mcp.Tool{Name: "check", OutputSchema: outSchema("summary", "findings", "truncated"), Description: "Validate documents: given paths (working tree) or all.", Annotations: readOnly},
+	mcp.AddTool(srv, &mcp.Tool{Name: "check", OutputSchema: outSchema("summary:object", "findings:array", "truncated:integer"), Description: "Validate documents: given paths (working tree) or all.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in checkIn) (*mcp.CallToolResult, checkOut, error) {
 			var out checkOut
 			f, err := m.call(ctx, func(s *gitsync.Session) error {
@@ -530,7 +531,7 @@ func (m *mcpServer) addTools() {
 			return text(f, b.String()), out, nil
 		})
 
-	mcp.AddTool(srv, &mcp.Tool{Name: "status", OutputSchema: outSchema("documents", "kinds"), Description: "The index: commit, counts, freshness.", Annotations: readOnly},
+	mcp.AddTool(srv, &mcp.Tool{Name: "status", OutputSchema: outSchema("documents:integer", "kinds:object"), Description: "The index: commit, counts, freshness.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ noIn) (*mcp.CallToolResult, statusOut, error) {
 			var out statusOut
 			f, err := m.call(ctx, func(s *gitsync.Session) error {
@@ -548,7 +549,7 @@ func (m *mcpServer) addTools() {
 			return text(f, fmt.Sprintf("%s indexed at %s; HEAD %s", plural(out.Documents, "document"), shortHash(f.IndexedCommit), shortHash(f.Head))), out, nil
 		})
 
-	mcp.AddTool(srv, &mcp.Tool{Name: "query_run", OutputSchema: outSchema("pack"), Description: "Run a query template (task-context, workflow-resume, ...).", Annotations: readOnly},
+	mcp.AddTool(srv, &mcp.Tool{Name: "query_run", OutputSchema: outSchema("pack:object"), Description: "Run a query template (task-context, workflow-resume, ...).", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in queryIn) (*mcp.CallToolResult, packOut, error) {
 			return m.queryRun(ctx, in)
 		})
@@ -568,7 +569,7 @@ func (m *mcpServer) addTools() {
 				return string(out), err
 			}}, nil
 	}
-	mcp.AddTool(srv, &mcp.Tool{Name: "workset_list", OutputSchema: outSchema("worksets"), Description: "The worksets: seeds, size, stale or fresh, unpromoted findings.", Annotations: readOnly},
+	mcp.AddTool(srv, &mcp.Tool{Name: "workset_list", OutputSchema: outSchema("worksets:array"), Description: "The worksets: seeds, size, stale or fresh, unpromoted findings.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ noIn) (*mcp.CallToolResult, worksetsOut, error) {
 			var out worksetsOut
 			f, err := m.call(ctx, func(s *gitsync.Session) error {
@@ -596,7 +597,7 @@ func (m *mcpServer) addTools() {
 			}
 			return text(f, b.String()), out, nil
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "workset_show", OutputSchema: outSchema("workset"), Description: "One workset: members and why, stale reasons, findings.", Annotations: readOnly},
+	mcp.AddTool(srv, &mcp.Tool{Name: "workset_show", OutputSchema: outSchema("workset:object"), Description: "One workset: members and why, stale reasons, findings.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in worksetIn) (*mcp.CallToolResult, worksetOut, error) {
 			var out worksetOut
 			f, err := m.call(ctx, func(s *gitsync.Session) error {
@@ -621,7 +622,7 @@ func (m *mcpServer) addTools() {
 			}
 			return text(f, b.String()), out, nil
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("resume"), Description: "Where a workset's task stands: goal, plan, decisions, what changed since the last checkpoint.", Annotations: readOnly},
+	mcp.AddTool(srv, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("resume:object"), Description: "Where a workset's task stands: goal, plan, decisions, what changed since the last checkpoint.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in worksetIn) (*mcp.CallToolResult, resumeOut, error) {
 			var out resumeOut
 			f, err := m.call(ctx, func(s *gitsync.Session) error {
@@ -642,7 +643,7 @@ func (m *mcpServer) addTools() {
 			}
 			return text(f, out.Resume.Text()), out, nil
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "workset_new", Description: "Make a workset for a task from seeds, a search or a template.", OutputSchema: outSchema("workset"),
+	mcp.AddTool(srv, &mcp.Tool{Name: "workset_new", Description: "Make a workset for a task from seeds, a search or a template.", OutputSchema: outSchema("workset:object"),
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)}},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in worksetNewIn) (*mcp.CallToolResult, worksetNewOut, error) {
 			var out worksetNewOut
@@ -669,7 +670,7 @@ func (m *mcpServer) addTools() {
 			w := out.Workset
 			return text(f, fmt.Sprintf("created workset %s: %s, seeds %s; notes go to %s/notes.md", w.Name, plural(w.Docs, "document"), strings.Join(w.Seeds, ", "), w.Path)), out, nil
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "note", Description: "Append a finding to a workset's notes.md (promote's format), atomically.", OutputSchema: outSchema("note"),
+	mcp.AddTool(srv, &mcp.Tool{Name: "note", Description: "Append a finding to a workset's notes.md (promote's format), atomically.", OutputSchema: outSchema("note:object"),
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)}},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in noteIn) (*mcp.CallToolResult, noteOut, error) {
 			var out noteOut
@@ -687,7 +688,7 @@ func (m *mcpServer) addTools() {
 			}
 			return text(f, "appended: "+out.Note.Line), out, nil
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "promote", Description: "Append a workset's findings to the canonical documents: a diff, or the writes with apply.", OutputSchema: outSchema("promote"),
+	mcp.AddTool(srv, &mcp.Tool{Name: "promote", Description: "Append a workset's findings to the canonical documents: a diff, or the writes with apply.", OutputSchema: outSchema("promote:object"),
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)}},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in promoteIn) (*mcp.CallToolResult, promoteOut, error) {
 			var out promoteOut
