@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -75,7 +76,19 @@ type mcpServer struct {
 	mu     sync.Mutex
 	s      *gitsync.Session
 	server *mcp.Server
+
+	// The working tree's drift from the index is a stat walk of every
+	// document: counted at the first call, then again in the background
+	// when the last count is older than driftEvery, so that an answer
+	// never waits for it (Freshness.WorkingTreeCheckedAt says when).
+	driftMu      sync.Mutex
+	drift        int
+	driftAt      time.Time
+	driftRunning bool
+	driftGen     int // bumped when the index moves: an older background count is dropped
 }
+
+const driftEvery = 2 * time.Second
 
 func newMCPServer(e *env) (*mcpServer, error) {
 	s, err := gitsync.Open(e.dir, "canon mcp")
@@ -106,10 +119,12 @@ type Freshness struct {
 	WasBehind bool `json:"was_behind"`
 	// WorkingTreeDiffers counts the files edited, added or deleted since
 	// the last sync, which the answer does not reflect (canon sync or a
-	// running canon watch brings them in).
-	WorkingTreeDiffers int    `json:"working_tree_differs"`
-	Watcher            bool   `json:"watcher"`
-	SyncedAt           string `json:"synced_at"`
+	// running canon watch brings them in), as counted at
+	// WorkingTreeCheckedAt (at most a few seconds ago).
+	WorkingTreeDiffers   int    `json:"working_tree_differs"`
+	WorkingTreeCheckedAt string `json:"working_tree_checked_at"`
+	Watcher              bool   `json:"watcher"`
+	SyncedAt             string `json:"synced_at"`
 }
 
 func (f Freshness) text() string {
@@ -141,13 +156,56 @@ func (m *mcpServer) call(ctx context.Context, fn func(s *gitsync.Session) error)
 	}
 	f.IndexedCommit, f.SyncedAt = meta[index.MetaHead], meta[index.MetaSyncedAt]
 	f.Head, _, _ = s.Repo.Head()
-	if f.WorkingTreeDiffers, err = s.Store.Drift(s.Scope); err != nil {
+	var at time.Time
+	if f.WasBehind {
+		m.driftMu.Lock()
+		m.driftAt = time.Time{} // the index moved: count again now
+		m.driftGen++
+		m.driftMu.Unlock()
+	}
+	if f.WorkingTreeDiffers, at, err = m.workingTreeDrift(s); err != nil {
 		return f, err
 	}
+	f.WorkingTreeCheckedAt = at.UTC().Format(time.RFC3339)
 	if w, err := watch.Observe(s.Repo.CanonDir()); err == nil && w != nil {
 		f.Watcher = w.Running
 	}
 	return f, fn(s)
+}
+
+// workingTreeDrift returns the last count of working-tree files that
+// differ from the index and when it was made: counted now the first time,
+// afterwards refreshed in the background once it is older than driftEvery
+// (a sync of this server's also makes it stale: it recounts then).
+func (m *mcpServer) workingTreeDrift(s *gitsync.Session) (int, time.Time, error) {
+	m.driftMu.Lock()
+	defer m.driftMu.Unlock()
+	count := func() (int, error) {
+		// A scope of its own: the session's serves the calls meanwhile.
+		return s.Store.Drift(index.NewScope(s.Repo.Root, s.Cfg, s.Repo.InfoExclude()))
+	}
+	if m.driftAt.IsZero() {
+		n, err := count()
+		if err != nil {
+			return 0, time.Time{}, err
+		}
+		m.drift, m.driftAt = n, time.Now()
+		return n, m.driftAt, nil
+	}
+	if time.Since(m.driftAt) > driftEvery && !m.driftRunning {
+		m.driftRunning = true
+		gen := m.driftGen
+		go func() {
+			n, err := count()
+			m.driftMu.Lock()
+			defer m.driftMu.Unlock()
+			m.driftRunning = false
+			if err == nil && gen == m.driftGen {
+				m.drift, m.driftAt = n, time.Now()
+			}
+		}()
+	}
+	return m.drift, m.driftAt, nil
 }
 
 // text is a tool result's compact rendering: the freshness line, then body.
