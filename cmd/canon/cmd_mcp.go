@@ -35,7 +35,7 @@ func mcpCommand(e *env) *cli.Command {
 		Name:  "mcp",
 		Usage: "serve canon to agents over MCP (stdio; --http 127.0.0.1:PORT for streamable HTTP)",
 		Description: "Tools: search, show, context, neighbors, ready, blocked, check, status, query_run,\n" +
-			"workset_list, workset_show, workset_resume, workset_new, note, promote; resources canon://doc/{key} and\n" +
+			"workset_list, workset_show, workset_context, workset_resume, workset_new, note, promote; resources canon://doc/{key} and\n" +
 			"canon://workset/{name}/plan|notes; a prompt per query template. Every result carries its freshness: the indexed\n" +
 			"commit, HEAD, whether the index was behind, how many working-tree files differ from it, and\n" +
 			"when it last synced. The repository: --repo, else CANON_REPO, else the working folder.",
@@ -231,8 +231,8 @@ func outSchema(props ...string) *jsonschema.Schema {
 type (
 	searchIn struct {
 		Query string `json:"query" jsonschema:"words to find"`
-		Limit int    `json:"limit,omitempty" jsonschema:"at most this many hits (default 10, at most 50)"`
-		Kind  string `json:"kind,omitempty" jsonschema:"only this kind: task, adr, doc, ..."`
+		Limit int    `json:"limit,omitempty" jsonschema:"default 10, at most 50"`
+		Kind  string `json:"kind,omitempty" jsonschema:"task, adr, doc, ..."`
 	}
 	searchOut struct {
 		Hits      []index.Hit `json:"hits"`
@@ -241,7 +241,7 @@ type (
 	}
 	refIn struct {
 		Ref  string `json:"ref" jsonschema:"id, uid, node key or path"`
-		Text bool   `json:"text,omitempty" jsonschema:"include each section's text"`
+		Text bool   `json:"text,omitempty" jsonschema:"with section texts"`
 	}
 	showOut struct {
 		Doc       *index.DocView `json:"doc"`
@@ -250,18 +250,18 @@ type (
 	contextIn struct {
 		Query  string   `json:"query,omitempty" jsonschema:"full-text search for seeds"`
 		Seeds  []string `json:"seeds,omitempty" jsonschema:"documents to start from"`
-		For    string   `json:"for,omitempty" jsonschema:"a task: its pack plus the knowledge in its scope"`
-		Budget int      `json:"budget,omitempty" jsonschema:"estimated tokens (default the configuration's)"`
+		For    string   `json:"for,omitempty" jsonschema:"a task, with the knowledge in its scope"`
+		Budget int      `json:"budget,omitempty" jsonschema:"estimated tokens"`
 	}
 	packOut struct {
 		Pack      any       `json:"pack"`
 		Freshness Freshness `json:"freshness"`
 	}
 	neighborsIn struct {
-		Ref       string   `json:"ref" jsonschema:"the document to start from"`
-		Depth     int      `json:"depth,omitempty" jsonschema:"hops (default 1, at most 4)"`
-		Edges     []string `json:"edges,omitempty" jsonschema:"edge types to follow (default all)"`
-		Direction string   `json:"direction,omitempty" jsonschema:"out, in or both (default both)"`
+		Ref       string   `json:"ref" jsonschema:"id, uid, key or path"`
+		Depth     int      `json:"depth,omitempty" jsonschema:"1 to 4"`
+		Edges     []string `json:"edges,omitempty" jsonschema:"edge types (default all)"`
+		Direction string   `json:"direction,omitempty" jsonschema:"out, in, both"`
 	}
 	neighborsOut struct {
 		Root      index.DocRef    `json:"root"`
@@ -270,8 +270,8 @@ type (
 		Freshness Freshness       `json:"freshness"`
 	}
 	workIn struct {
-		Kinds []string `json:"kinds,omitempty" jsonschema:"only these kinds (task, bug, ...)"`
-		Limit int      `json:"limit,omitempty" jsonschema:"at most this many items (default 20)"`
+		Kinds []string `json:"kinds,omitempty" jsonschema:"task, bug, ..."`
+		Limit int      `json:"limit,omitempty" jsonschema:"default 20"`
 	}
 	readyOut struct {
 		Items     []graph.Item `json:"items"`
@@ -284,9 +284,10 @@ type (
 		Freshness Freshness           `json:"freshness"`
 	}
 	checkIn struct {
-		Paths []string `json:"paths,omitempty" jsonschema:"working-tree files to check"`
-		All   bool     `json:"all,omitempty" jsonschema:"every document"`
-		Limit int      `json:"limit,omitempty" jsonschema:"at most this many findings listed (default 50)"`
+		Staged bool     `json:"staged,omitempty" jsonschema:"the staged change; new problems only"`
+		Paths  []string `json:"paths,omitempty" jsonschema:"working-tree files"`
+		All    bool     `json:"all,omitempty" jsonschema:"every document"`
+		Limit  int      `json:"limit,omitempty" jsonschema:"default 50"`
 	}
 	checkOut struct {
 		Summary   check.Summary   `json:"summary"`
@@ -301,14 +302,14 @@ type (
 		Freshness Freshness `json:"freshness"`
 	}
 	queryIn struct {
-		Template string   `json:"template" jsonschema:"a query template (canon query list)"`
-		Seeds    []string `json:"seeds,omitempty" jsonschema:"documents that replace the template's anchors"`
-		Workset  string   `json:"workset,omitempty" jsonschema:"the workset an anchor workset: $workset means"`
+		Template string   `json:"template" jsonschema:"a query template"`
+		Seeds    []string `json:"seeds,omitempty" jsonschema:"replace the anchors"`
+		Workset  string   `json:"workset,omitempty" jsonschema:"for workset: $workset anchors"`
 		Budget   int      `json:"budget,omitempty" jsonschema:"estimated tokens"`
 	}
 	worksetIn struct {
 		Name   string `json:"name" jsonschema:"the workset"`
-		Budget int    `json:"budget,omitempty" jsonschema:"estimated tokens for resume (default 2000)"`
+		Budget int    `json:"budget,omitempty" jsonschema:"estimated tokens (2000)"`
 	}
 	worksetsOut struct {
 		Worksets  []workset.Info `json:"worksets"`
@@ -322,9 +323,14 @@ type (
 		Resume    *workset.Resume `json:"resume"`
 		Freshness Freshness       `json:"freshness"`
 	}
+	worksetContextIn struct {
+		Name   string `json:"name" jsonschema:"the workset"`
+		Query  string `json:"query,omitempty" jsonschema:"more seeds from the workset"`
+		Budget int    `json:"budget,omitempty" jsonschema:"estimated tokens"`
+	}
 	worksetNewIn struct {
-		Name     string   `json:"name" jsonschema:"a name: letters, digits, - _ ."`
-		Seeds    []string `json:"seeds,omitempty" jsonschema:"documents the task is about"`
+		Name     string   `json:"name" jsonschema:"letters, digits, - _ ."`
+		Seeds    []string `json:"seeds,omitempty" jsonschema:"documents of the task"`
 		Query    string   `json:"query,omitempty" jsonschema:"or a full-text search"`
 		Template string   `json:"template,omitempty" jsonschema:"or a query template"`
 		Agent    string   `json:"agent,omitempty" jsonschema:"who works in it"`
@@ -335,10 +341,10 @@ type (
 	}
 	noteIn struct {
 		Workset string `json:"workset"`
-		Target  string `json:"target" jsonschema:"the document the finding is about (id, uid or path)"`
-		Kind    string `json:"kind,omitempty" jsonschema:"decision, risk, finding, or empty for a worklog line"`
+		Target  string `json:"target" jsonschema:"the document (id, uid, path)"`
+		Kind    string `json:"kind,omitempty" jsonschema:"decision, risk, finding; none: worklog"`
 		Text    string `json:"text"`
-		Expect  string `json:"expect,omitempty" jsonschema:"notes_hash from the last note: refused if notes.md changed since"`
+		Expect  string `json:"expect,omitempty" jsonschema:"notes_hash last seen; refused if changed"`
 	}
 	noteOut struct {
 		Note      *workset.NoteResult `json:"note"`
@@ -346,10 +352,10 @@ type (
 	}
 	promoteIn struct {
 		Workset string `json:"workset"`
-		To      string `json:"to,omitempty" jsonschema:"self (default), parent, root, group, global, or a document's path"`
-		Agent   string `json:"agent,omitempty" jsonschema:"the agent named in worklog lines"`
-		ADR     bool   `json:"adr,omitempty" jsonschema:"make each decision a new ADR"`
-		Apply   bool   `json:"apply,omitempty" jsonschema:"write; without it, only the diff"`
+		To      string `json:"to,omitempty" jsonschema:"self, parent, root, group, global, or a path"`
+		Agent   string `json:"agent,omitempty" jsonschema:"named in worklog lines"`
+		ADR     bool   `json:"adr,omitempty" jsonschema:"decisions become ADRs"`
+		Apply   bool   `json:"apply,omitempty" jsonschema:"write; else only the diff"`
 	}
 	promoteOut struct {
 		Promote   *promoteJSON `json:"promote"`
@@ -547,19 +553,21 @@ func (m *mcpServer) addTools() {
 			return text(f, b.String()), out, nil
 		})
 
-	mcp.AddTool(srv, &mcp.Tool{Name: "check", OutputSchema: outSchema("summary:object", "findings:array", "truncated:integer"), Description: "Validate documents: given paths (working tree) or all.", Annotations: readOnly},
+	mcp.AddTool(srv, &mcp.Tool{Name: "check", OutputSchema: outSchema("summary:object", "findings:array", "truncated:integer"), Description: "Validate documents: staged (new problems only), given paths, or all.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in checkIn) (*mcp.CallToolResult, checkOut, error) {
 			var out checkOut
 			f, err := m.call(ctx, func(s *gitsync.Session) error {
 				var res *gitsync.CheckResult
 				var err error
 				switch {
+				case in.Staged:
+					res, err = s.CheckStaged(ctx, true, nil)
 				case in.All:
 					res, err = s.CheckAll(ctx)
 				case len(in.Paths) > 0:
 					res, err = s.CheckPaths(ctx, in.Paths)
 				default:
-					return errors.New("check needs paths or all: true")
+					return errors.New("check needs staged: true, paths, or all: true")
 				}
 				if err != nil {
 					return err
@@ -700,6 +708,33 @@ func (m *mcpServer) addTools() {
 				return nil, out, err
 			}
 			return text(f, out.Resume.Text()), out, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "workset_context", OutputSchema: outSchema("pack:object"), Description: "A context pack from a workset's own documents.", Annotations: readOnly},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in worksetContextIn) (*mcp.CallToolResult, packOut, error) {
+			var out packOut
+			var md string
+			f, err := m.call(ctx, func(s *gitsync.Session) error {
+				we, err := wenv(s)
+				if err != nil {
+					return err
+				}
+				opt := workset.ContextOptions{Query: in.Query}
+				if in.Budget > 0 {
+					opt.Budget = &in.Budget
+				}
+				p, _, err := workset.Context(ctx, we, in.Name, opt)
+				if err != nil {
+					return err
+				}
+				out.Pack = p
+				md = render(func(b *bytes.Buffer) { p.WriteMarkdown(b) })
+				return nil
+			})
+			out.Freshness = f
+			if err != nil {
+				return nil, out, err
+			}
+			return text(f, md), out, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "workset_new", Description: "Make a workset for a task from seeds, a search or a template.", OutputSchema: outSchema("workset:object"),
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)}},

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -171,6 +173,75 @@ func TestMCPTools(t *testing.T) {
 	if st.Freshness.WasBehind {
 		t.Errorf("a second answer caught up again: %+v", st.Freshness)
 	}
+
+	// The staged check reports only what the staged change adds.
+	if err := os.WriteFile(filepath.Join(dir, "notes/new.md"), []byte("# New\n\n[nowhere](nowhere.md)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, dir, "add", "notes/new.md")
+	call(t, cs, "check", map[string]any{"staged": true}, &chk)
+	if chk.Summary.Errors != 1 || len(chk.Findings) != 1 || chk.Findings[0].Rule != "broken-link" {
+		t.Errorf("staged check: %+v", chk)
+	}
+}
+
+// TestMCPSeveralServers: servers on one repository, called at once right
+// after a commit (each catches up), answer without an error.
+func TestMCPSeveralServers(t *testing.T) {
+	dir, first := mcpRepo(t)
+	call(t, first, "status", nil, nil)
+	var clients []*mcp.ClientSession
+	for range 4 {
+		e := &env{dir: dir, stdout: io.Discard, stderr: io.Discard, quiet: true}
+		srv, err := newMCPServer(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(srv.close)
+		ct, st := mcp.NewInMemoryTransports()
+		if _, err := srv.server.Connect(context.Background(), st, nil); err != nil {
+			t.Fatal(err)
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		clients = append(clients, cs)
+	}
+	for i := range 3 {
+		if err := os.WriteFile(filepath.Join(dir, "items", fmt.Sprintf("KB-TSK-01%02d.md", i)), []byte(fmt.Sprintf("---\nid: KB-TSK-01%02d\ntitle: More tokens %d\n---\n# Tokens\n", i, i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gitIn(t, dir, "add", "-A")
+		gitIn(t, dir, "commit", "-qm", fmt.Sprint("more ", i))
+		errs := make(chan string, len(clients)*2)
+		var wg sync.WaitGroup
+		for _, cs := range clients {
+			for _, tool := range []string{"search", "ready"} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					var args map[string]any
+					if tool == "search" {
+						args = map[string]any{"query": "tokens"}
+					}
+					res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+					switch {
+					case err != nil:
+						errs <- err.Error()
+					case res.IsError:
+						errs <- textOf(res)
+					}
+				}()
+			}
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Errorf("round %d: %s", i, e)
+		}
+	}
 }
 
 // TestMCPToolListIsSmall: the whole tools/list answer stays under 2,500
@@ -243,6 +314,14 @@ func TestMCPWorksets(t *testing.T) {
 	call(t, cs, "workset_show", map[string]any{"name": "tokens"}, &show)
 	if len(show.Workset.Findings) != 2 || show.Workset.Findings[0].Kind != "decision" || show.Workset.Findings[1].Kind != "worklog" {
 		t.Errorf("the notes as promote reads them: %+v", show)
+	}
+
+	var wc struct {
+		Pack struct{ Entries []any }
+	}
+	call(t, cs, "workset_context", map[string]any{"name": "tokens", "budget": 2000}, &wc)
+	if len(wc.Pack.Entries) != 2 {
+		t.Errorf("workset_context: %+v", wc)
 	}
 
 	// promote: a diff first, then the writes.
