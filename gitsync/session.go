@@ -149,22 +149,29 @@ func (s *Session) Behind() (head string, behind bool, err error) {
 // indexed commit, or a full build when there is none to diff from. Every
 // command calls it first, so an index never answers for a commit it does
 // not reflect.
-func (s *Session) CatchUp(ctx context.Context) (res *Result, err error) {
-	defer func() {
-		if err == nil {
-			s.Synced(ctx, res)
-		}
-	}()
+func (s *Session) CatchUp(ctx context.Context) (*Result, error) {
 	_, behind, err := s.Behind()
 	if err != nil || !behind {
 		return &Result{Action: ActionNone}, err
 	}
-	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
-	if err != nil {
-		return nil, err
+	return s.locked(ctx, func() (*Result, error) { return s.catchUpLocked(ctx) })
+}
+
+// locked runs a sync under the writer lock and, once the lock is released,
+// tells the OnSync listeners what it changed.
+func (s *Session) locked(ctx context.Context, sync func() (*Result, error)) (*Result, error) {
+	res, err := func() (*Result, error) {
+		unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+		return sync()
+	}()
+	if err == nil {
+		s.Synced(ctx, res)
 	}
-	defer unlock()
-	return s.catchUpLocked(ctx)
+	return res, err
 }
 
 func (s *Session) catchUpLocked(ctx context.Context) (*Result, error) {
@@ -481,22 +488,14 @@ func hashWorktree(root, rel string) (string, error) {
 }
 
 // Rebuild builds the index from nothing, under the writer lock.
-func (s *Session) Rebuild(ctx context.Context, reason string) (res *Result, err error) {
-	defer func() {
-		if err == nil {
-			s.Synced(ctx, res)
+func (s *Session) Rebuild(ctx context.Context, reason string) (*Result, error) {
+	return s.locked(ctx, func() (*Result, error) {
+		head, _, err := s.Repo.Head()
+		if err != nil {
+			return nil, err
 		}
-	}()
-	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	head, _, err := s.Repo.Head()
-	if err != nil {
-		return nil, err
-	}
-	return s.rebuildLocked(ctx, head, reason)
+		return s.rebuildLocked(ctx, head, reason)
+	})
 }
 
 func (s *Session) rebuildLocked(ctx context.Context, head, reason string) (*Result, error) {
@@ -528,34 +527,26 @@ func (s *Session) rebuildLocked(ctx context.Context, head, reason string) (*Resu
 // Reconcile catches up with HEAD and then compares the working tree with the
 // index by a stat walk, reading only what changed: canon sync and canon
 // index.
-func (s *Session) Reconcile(ctx context.Context) (res *Result, err error) {
-	defer func() {
-		if err == nil {
-			s.Synced(ctx, res)
+func (s *Session) Reconcile(ctx context.Context) (*Result, error) {
+	return s.locked(ctx, func() (*Result, error) {
+		res, err := s.catchUpLocked(ctx)
+		if err != nil || res.Action == ActionRebuild {
+			return res, err
 		}
-	}()
-	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	res, err = s.catchUpLocked(ctx)
-	if err != nil || res.Action == ActionRebuild {
-		return res, err
-	}
-	head, _, err := s.Repo.Head()
-	if err != nil {
-		return nil, err
-	}
-	ch, err := s.Store.Reconcile(ctx, s.Loader, s.Scope, map[string]string{index.MetaHead: head})
-	if err != nil {
-		return nil, fmt.Errorf("reconcile working tree: %w", err)
-	}
-	if res.Changes != nil {
-		ch = index.MergeChanges(res.Changes, ch)
-	}
-	res.Action, res.To, res.Changes = ActionReconcile, head, ch
-	return res, nil
+		head, _, err := s.Repo.Head()
+		if err != nil {
+			return nil, err
+		}
+		ch, err := s.Store.Reconcile(ctx, s.Loader, s.Scope, map[string]string{index.MetaHead: head})
+		if err != nil {
+			return nil, fmt.Errorf("reconcile working tree: %w", err)
+		}
+		if res.Changes != nil {
+			ch = index.MergeChanges(res.Changes, ch)
+		}
+		res.Action, res.To, res.Changes = ActionReconcile, head, ch
+		return res, nil
+	})
 }
 
 // VerifyPath is where canon verify builds its comparison index: beside the
@@ -597,34 +588,26 @@ func lockWait() time.Duration {
 // SyncPaths re-reads the working-tree files at paths (repo-relative) into
 // the index, under the writer lock, as canon promote does for the files it
 // wrote: nothing else is compared. The commit the index reflects stays.
-func (s *Session) SyncPaths(ctx context.Context, paths []string) (res *Result, err error) {
-	defer func() {
-		if err == nil {
-			s.Synced(ctx, res)
+func (s *Session) SyncPaths(ctx context.Context, paths []string) (*Result, error) {
+	return s.locked(ctx, func() (*Result, error) {
+		head, err := s.Store.Meta(index.MetaHead)
+		if err != nil {
+			return nil, err
 		}
-	}()
-	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	head, err := s.Store.Meta(index.MetaHead)
-	if err != nil {
-		return nil, err
-	}
-	b := index.NewBatch(s.Cfg)
-	for _, p := range paths {
-		fi, ok := s.Scope.Stat(p)
-		if !ok {
-			continue
+		b := index.NewBatch(s.Cfg)
+		for _, p := range paths {
+			fi, ok := s.Scope.Stat(p)
+			if !ok {
+				continue
+			}
+			if l := s.Loader.Load(fi); l != nil {
+				b.Upserts = append(b.Upserts, l)
+			}
 		}
-		if l := s.Loader.Load(fi); l != nil {
-			b.Upserts = append(b.Upserts, l)
+		ch, err := s.Store.Apply(ctx, b)
+		if err != nil {
+			return nil, fmt.Errorf("sync %d written files: %w", len(paths), err)
 		}
-	}
-	ch, err := s.Store.Apply(ctx, b)
-	if err != nil {
-		return nil, fmt.Errorf("sync %d written files: %w", len(paths), err)
-	}
-	return &Result{Action: ActionReconcile, From: head, To: head, Changes: ch}, nil
+		return &Result{Action: ActionReconcile, From: head, To: head, Changes: ch}, nil
+	})
 }

@@ -504,12 +504,7 @@ func (m *mcpServer) addTools() {
 		})
 		return w, f, err
 	}
-	limitOf := func(in workIn) int {
-		if in.Limit <= 0 {
-			return 20
-		}
-		return in.Limit
-	}
+
 	mcp.AddTool(srv, &mcp.Tool{Name: "ready", OutputSchema: outSchema("items:array", "truncated:integer"), Description: "Open work nothing blocks, by priority.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in workIn) (*mcp.CallToolResult, readyOut, error) {
 			w, f, err := work(ctx, in)
@@ -517,9 +512,7 @@ func (m *mcpServer) addTools() {
 			if err != nil {
 				return nil, out, err
 			}
-			n := limitOf(in)
-			out.Items = w.Ready[:min(n, len(w.Ready))]
-			out.Truncated = len(w.Ready) - len(out.Items)
+			out.Items, out.Truncated = page(w.Ready, in.Limit, 20)
 			var b strings.Builder
 			for _, it := range out.Items {
 				fmt.Fprintf(&b, "%s  %s  %s  %s\n", it.ID, it.Priority, it.State, it.Title)
@@ -536,9 +529,7 @@ func (m *mcpServer) addTools() {
 			if err != nil {
 				return nil, out, err
 			}
-			n := limitOf(in)
-			out.Items = w.Blocked[:min(n, len(w.Blocked))]
-			out.Truncated = len(w.Blocked) - len(out.Items)
+			out.Items, out.Truncated = page(w.Blocked, in.Limit, 20)
 			var b strings.Builder
 			for _, it := range out.Items {
 				var by []string
@@ -573,12 +564,7 @@ func (m *mcpServer) addTools() {
 					return err
 				}
 				out.Summary = check.Summarize(res.Findings, len(res.Checked))
-				n := in.Limit
-				if n <= 0 {
-					n = 50
-				}
-				out.Findings = res.Findings[:min(n, len(res.Findings))]
-				out.Truncated = len(res.Findings) - len(out.Findings)
+				out.Findings, out.Truncated = page(res.Findings, in.Limit, 50)
 				return nil
 			})
 			out.Freshness = f
@@ -844,6 +830,19 @@ func (m *mcpServer) addTools() {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// page keeps the first limit items (def when limit is not above zero) and
+// says how many it cut.
+func page[T any](items []T, limit, def int) ([]T, int) {
+	if limit <= 0 {
+		limit = def
+	}
+	kept := items[:min(limit, len(items))]
+	if kept == nil {
+		kept = []T{}
+	}
+	return kept, len(items) - len(kept)
+}
 
 // queryRun runs a template: the query_run tool and the prompts.
 func (m *mcpServer) queryRun(ctx context.Context, in queryIn) (*mcp.CallToolResult, packOut, error) {
