@@ -198,32 +198,73 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 		where += ` AND (` + strings.Join(or, " OR ") + `)`
 	}
 	args = append(args, opt.Limit)
-	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, c.line, c.heading, c.slug,
-			snippet(chunks_fts, 2, '**', '**', '…', 16), bm25(chunks_fts, 10.0, 4.0, 1.0) AS score
+	// Rank inside FTS5, then join to chunks and documents (for the
+	// tie-break by path) only the hits at or above the score of the
+	// limit-th one, ties included: a common word matches thousands of
+	// sections, and reading each one's document row cost most of a search.
+	// Snippets are made for the hits kept only. A filter (kind,
+	// namespace) needs the documents first: then every match is joined.
+	query := `SELECT ` + docRefCols + `, c.line, c.heading, c.slug, c.id, bm25(chunks_fts, 10.0, 4.0, 1.0) AS score
 		FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
-		WHERE chunks_fts MATCH ?`+where+`
-		ORDER BY score, d.path, c.seq LIMIT ?`, args...)
+		WHERE chunks_fts MATCH ?` + where + `
+		ORDER BY score, d.path, c.seq LIMIT ?`
+	if where == "" {
+		query = `WITH r AS MATERIALIZED (SELECT rowid AS rid, bm25(chunks_fts, 10.0, 4.0, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?)
+			SELECT ` + docRefCols + `, c.line, c.heading, c.slug, c.id, r.score
+			FROM r JOIN chunks c ON c.id = r.rid JOIN docs d ON d.id = c.doc
+			WHERE r.score <= coalesce((SELECT score FROM r ORDER BY score LIMIT 1 OFFSET ?), 1e308)
+			ORDER BY r.score, d.path, c.seq LIMIT ?`
+		args = []any{q, opt.Limit - 1, opt.Limit}
+	}
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		if strings.Contains(err.Error(), "fts5") {
 			return nil, fmt.Errorf("%w: %q: %v", ErrBadQuery, text, err)
 		}
 		return nil, friendly(err, s.path)
 	}
-	defer rows.Close()
 	var out []Hit
+	var ids []any
 	for rows.Next() {
 		var h Hit
-		ref, err := scanDocRef(rows, &h.Line, &h.Section, &h.Slug, &h.Snippet, &h.Score)
+		var id int64
+		ref, err := scanDocRef(rows, &h.Line, &h.Section, &h.Slug, &id, &h.Score)
 		if err != nil {
+			rows.Close()
 			return nil, err
 		}
 		h.DocRef = ref
 		h.Chunk = ref.Key + "#" + h.Slug
-		h.Snippet = oneLine(h.Snippet)
 		out = append(out, h)
+		ids = append(ids, id)
 	}
+	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, err
+	}
+	if len(ids) > 0 {
+		snips := make(map[int64]string, len(ids))
+		srows, err := s.db.QueryContext(ctx, `SELECT rowid, snippet(chunks_fts, 2, '**', '**', '…', 16)
+			FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (`+inList("%s", len(ids))+`)`, append([]any{q}, ids...)...)
+		if err != nil {
+			return nil, friendly(err, s.path)
+		}
+		for srows.Next() {
+			var id int64
+			var sn string
+			if err := srows.Scan(&id, &sn); err != nil {
+				srows.Close()
+				return nil, err
+			}
+			snips[id] = sn
+		}
+		srows.Close()
+		if err := srows.Err(); err != nil {
+			return nil, err
+		}
+		for i := range out {
+			out[i].Snippet = oneLine(snips[ids[i].(int64)])
+		}
 	}
 	if len(out) == 0 && opt.Namespace != "" && !s.hasNamespace(ctx, opt.Namespace) {
 		return nil, fmt.Errorf("%w: there is no namespace %q%s", ErrNoNamespace, opt.Namespace, s.namespaceList())
