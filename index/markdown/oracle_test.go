@@ -239,7 +239,17 @@ func isDefinition(src []byte, l Link) bool {
 		return false
 	}
 	line := []rune(lines[l.Line-1])
-	rest := string(line[min(l.Col-1, len(line)):]) + "\n" + strings.Join(lines[l.Line:], "\n")
+	// The lines after it continue it inside the same containers: take off
+	// the block quote markers the first line has before the definition.
+	prefix := strings.TrimRight(string(line[:min(l.Col-1, len(line))]), " ")
+	var more []string
+	for _, ln := range lines[l.Line:] {
+		if prefix != "" && strings.HasPrefix(ln, prefix) {
+			ln = strings.TrimPrefix(strings.TrimPrefix(ln, prefix), " ")
+		}
+		more = append(more, ln)
+	}
+	rest := string(line[min(l.Col-1, len(line)):]) + "\n" + strings.Join(more, "\n")
 	if !strings.HasPrefix(rest, "[") {
 		return false
 	}
