@@ -131,6 +131,9 @@ func githubDefines(t testing.TB, src []byte, label string) bool {
 	// The use is on the line after src's last line and two blank ones;
 	// cmark-gfm ends lines at "\r\n", '\r' and '\n'.
 	endings := bytes.Count(src, []byte("\n")) + bytes.Count(src, []byte("\r")) - bytes.Count(src, []byte("\r\n"))
+	if bytes.HasSuffix(src, []byte("\r")) {
+		endings-- // its last CR and the first appended LF are one line ending
+	}
 	return gh.linkLines[endings+4]
 }
 
