@@ -264,6 +264,8 @@ func TestScanBodyHeadings(t *testing.T) {
 		{"emoji", "## ✨ Features\n## :rocket: Launch",
 			[]hd{{2, 1, "✨ Features", "-features", ""}, {2, 2, ":rocket: Launch", "rocket-launch", ""}}},
 		{"vertical tab and form feed are not blanks", "# \v\n\n0\n-\v\n\n#\v x", []hd{{1, 1, "\v", "", ""}}},
+		{"an inline declaration needs white space after its name", "# <!A000>\n# <!DOCTYPE html>",
+			[]hd{{1, 1, "<!A000>", "a000", ""}, {1, 2, "", "", ""}}},
 		{"a lower-case declaration is no HTML block on GitHub", "<!a\n# b\n\n<!A\n# not", []hd{{1, 2, "b", "b", ""}}},
 		{"a code span at the start of a line keeps its space", "00\n` `\n-", []hd{{2, 1, "00\n ", "00-", ""}}},
 		{"a table needs as many header cells as delimiter cells, not a pipe", "a\n-:\n\nb | c\n-:\n-\n\n`d|e`\n-:\n-",

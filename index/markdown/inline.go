@@ -166,9 +166,16 @@ func htmlEnd(s string, i, end int) int {
 			if k := strings.Index(rest, "]]>"); k >= 0 {
 				return i + k + 3
 			}
-		case len(rest) > 2 && 'A' <= rest[2] && rest[2] <= 'Z': // 0.29: an upper-case name
-			if k := strings.IndexByte(rest, '>'); k >= 0 {
-				return i + k + 1
+		case len(rest) > 2 && 'A' <= rest[2] && rest[2] <= 'Z':
+			// 0.29: an upper-case name, white space, anything but '>', '>'.
+			j := 3
+			for j < len(rest) && 'A' <= rest[j] && rest[j] <= 'Z' {
+				j++
+			}
+			if j < len(rest) && isCmarkSpace(rest[j]) {
+				if k := strings.IndexByte(rest[j:], '>'); k >= 0 {
+					return i + j + k + 1
+				}
 			}
 		}
 		return -1
