@@ -208,6 +208,22 @@ func (m *mcpServer) workingTreeDrift(s *gitsync.Session) (int, time.Time, error)
 	return m.drift, m.driftAt, nil
 }
 
+// answer runs fn on the caught-up session and makes the tool result: the
+// compact text fn returns, and out (which fn fills) with its freshness.
+func answer[Out any](ctx context.Context, m *mcpServer, out *Out, fresh *Freshness, fn func(s *gitsync.Session) (string, error)) (*mcp.CallToolResult, Out, error) {
+	var txt string
+	f, err := m.call(ctx, func(s *gitsync.Session) error {
+		var err error
+		txt, err = fn(s)
+		return err
+	})
+	*fresh = f
+	if err != nil {
+		return nil, *out, err
+	}
+	return text(f, txt), *out, nil
+}
+
 // text is a tool result's compact rendering: the freshness line, then body.
 func text(f Freshness, body string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimRight(body, "\n") + "\n(" + f.text() + ")"}}}
@@ -408,22 +424,19 @@ func (m *mcpServer) addTools() {
 	mcp.AddTool(srv, &mcp.Tool{Name: "show", OutputSchema: outSchema("doc:object"), Description: "One document: frontmatter, edges, sections, problems.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in refIn) (*mcp.CallToolResult, showOut, error) {
 			var out showOut
-			f, err := m.call(ctx, func(s *gitsync.Session) error {
+			return answer(ctx, m, &out, &out.Freshness, func(s *gitsync.Session) (string, error) {
 				doc, err := findRef(ctx, s, in.Ref)
 				if err != nil {
-					return err
+					return "", err
 				}
 				if out.Doc, err = s.Store.Show(ctx, doc.Key, in.Text); err != nil {
-					return err
+					return "", err
 				}
-				out.Doc.Problems, err = s.DocProblems(ctx, out.Doc.Path)
-				return err
+				if out.Doc.Problems, err = s.DocProblems(ctx, out.Doc.Path); err != nil {
+					return "", err
+				}
+				return render(func(b *bytes.Buffer) { printDoc(b, out.Doc) }), nil
 			})
-			out.Freshness = f
-			if err != nil {
-				return nil, out, err
-			}
-			return text(f, render(func(b *bytes.Buffer) { printDoc(b, out.Doc) })), out, nil
 		})
 
 	mcp.AddTool(srv, &mcp.Tool{Name: "context", OutputSchema: outSchema("pack:object"), Description: "A bounded context pack: from a search, seed documents, or a task (for) with the knowledge in its scope.", Annotations: readOnly},
@@ -677,23 +690,20 @@ func (m *mcpServer) addTools() {
 	mcp.AddTool(srv, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("resume:object"), Description: "Where a workset's task stands: goal, plan, decisions, what changed since the last checkpoint.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in worksetIn) (*mcp.CallToolResult, resumeOut, error) {
 			var out resumeOut
-			f, err := m.call(ctx, func(s *gitsync.Session) error {
+			return answer(ctx, m, &out, &out.Freshness, func(s *gitsync.Session) (string, error) {
 				we, err := wenv(s)
 				if err != nil {
-					return err
+					return "", err
 				}
 				budget := in.Budget
 				if budget <= 0 {
 					budget = 2000
 				}
-				out.Resume, err = workset.BuildResume(ctx, we, in.Name, workset.ResumeOptions{Budget: budget})
-				return err
+				if out.Resume, err = workset.BuildResume(ctx, we, in.Name, workset.ResumeOptions{Budget: budget}); err != nil {
+					return "", err
+				}
+				return out.Resume.Text(), nil
 			})
-			out.Freshness = f
-			if err != nil {
-				return nil, out, err
-			}
-			return text(f, out.Resume.Text()), out, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "workset_context", OutputSchema: outSchema("pack:object"), Description: "A context pack from a workset's own documents.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in worksetContextIn) (*mcp.CallToolResult, packOut, error) {
@@ -753,19 +763,16 @@ func (m *mcpServer) addTools() {
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false)}},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in noteIn) (*mcp.CallToolResult, noteOut, error) {
 			var out noteOut
-			f, err := m.call(ctx, func(s *gitsync.Session) error {
+			return answer(ctx, m, &out, &out.Freshness, func(s *gitsync.Session) (string, error) {
 				we, err := wenv(s)
 				if err != nil {
-					return err
+					return "", err
 				}
-				out.Note, err = workset.AppendNote(ctx, we, in.Workset, workset.NoteArgs{Target: in.Target, Kind: in.Kind, Text: in.Text, Expect: in.Expect})
-				return err
+				if out.Note, err = workset.AppendNote(ctx, we, in.Workset, workset.NoteArgs{Target: in.Target, Kind: in.Kind, Text: in.Text, Expect: in.Expect}); err != nil {
+					return "", err
+				}
+				return "appended: " + out.Note.Line, nil
 			})
-			out.Freshness = f
-			if err != nil {
-				return nil, out, err
-			}
-			return text(f, "appended: "+out.Note.Line), out, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "promote", Description: "Append a workset's findings to the canonical documents: a diff, or the writes with apply.", OutputSchema: outSchema("promote:object"),
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)}},
