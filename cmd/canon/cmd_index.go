@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -414,13 +415,29 @@ func findOne(c *cli.Context, s *gitsync.Session, ref string) (*index.DocRef, err
 	if rel, ok := relToRepo(s.Repo.Root, ref); ok {
 		ref = rel
 	}
-	docs, err := s.Store.Find(c.Context, ref)
+	doc, err := findRef(c.Context, s, ref, fmt.Sprintf("canon search %q", ref))
+	var nf *notFound
+	if errors.As(err, &nf) {
+		return nil, fail(1, "%v", err)
+	}
+	return doc, err
+}
+
+// notFound says a reference names no document, or several.
+type notFound struct{ msg string }
+
+func (e *notFound) Error() string { return e.msg }
+
+// findRef resolves a reference to exactly one document; hint is what to
+// try when it names none (the CLI's canon search, the MCP tool search).
+func findRef(ctx context.Context, s *gitsync.Session, ref, hint string) (*index.DocRef, error) {
+	docs, err := s.Store.Find(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
 	switch len(docs) {
 	case 0:
-		return nil, fail(1, "no document is called %q; try canon search %q", ref, ref)
+		return nil, &notFound{fmt.Sprintf("no document is called %q; try %s", ref, hint)}
 	case 1:
 		return &docs[0], nil
 	}
@@ -428,7 +445,7 @@ func findOne(c *cli.Context, s *gitsync.Session, ref string) (*index.DocRef, err
 	for _, d := range docs {
 		names = append(names, fmt.Sprintf("%s (%s)", d.Path, d.Key))
 	}
-	return nil, fail(1, "%q names %d documents: %s; give the path or the node key", ref, len(docs), strings.Join(names, ", "))
+	return nil, &notFound{fmt.Sprintf("%q names %d documents: %s; give the path or the node key", ref, len(docs), strings.Join(names, ", "))}
 }
 
 // relToRepo turns a path given on the command line (relative to the current

@@ -425,7 +425,7 @@ func (m *mcpServer) addTools() {
 		func(ctx context.Context, _ *mcp.CallToolRequest, in refIn) (*mcp.CallToolResult, showOut, error) {
 			var out showOut
 			return answer(ctx, m, &out, &out.Freshness, func(s *gitsync.Session) (string, error) {
-				doc, err := findRef(ctx, s, in.Ref)
+				doc, err := findRef(ctx, s, in.Ref, "the search tool")
 				if err != nil {
 					return "", err
 				}
@@ -637,55 +637,49 @@ func (m *mcpServer) addTools() {
 	mcp.AddTool(srv, &mcp.Tool{Name: "workset_list", OutputSchema: outSchema("worksets:array"), Description: "The worksets: seeds, size, stale or fresh, unpromoted findings.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ noIn) (*mcp.CallToolResult, worksetsOut, error) {
 			var out worksetsOut
-			f, err := m.call(ctx, func(s *gitsync.Session) error {
+			return answer(ctx, m, &out, &out.Freshness, func(s *gitsync.Session) (string, error) {
 				we, err := wenv(s)
 				if err != nil {
-					return err
+					return "", err
 				}
-				out.Worksets, err = workset.List(ctx, we)
-				return err
+				if out.Worksets, err = workset.List(ctx, we); err != nil {
+					return "", err
+				}
+				var b strings.Builder
+				for _, w := range out.Worksets {
+					state := "fresh"
+					if w.Stale {
+						state = "stale"
+					}
+					fmt.Fprintf(&b, "%s  %s  %s, seeds %s, %d unpromoted\n", w.Name, state, plural(w.Docs, "document"), strings.Join(w.Seeds, ","), w.Unpromoted)
+				}
+				if len(out.Worksets) == 0 {
+					b.WriteString("no worksets\n")
+				}
+				return b.String(), nil
 			})
-			out.Freshness = f
-			if err != nil {
-				return nil, out, err
-			}
-			var b strings.Builder
-			for _, w := range out.Worksets {
-				state := "fresh"
-				if w.Stale {
-					state = "stale"
-				}
-				fmt.Fprintf(&b, "%s  %s  %s, seeds %s, %d unpromoted\n", w.Name, state, plural(w.Docs, "document"), strings.Join(w.Seeds, ","), w.Unpromoted)
-			}
-			if len(out.Worksets) == 0 {
-				b.WriteString("no worksets\n")
-			}
-			return text(f, b.String()), out, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "workset_show", OutputSchema: outSchema("workset:object"), Description: "One workset: members and why, stale reasons, findings.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in worksetIn) (*mcp.CallToolResult, worksetOut, error) {
 			var out worksetOut
-			f, err := m.call(ctx, func(s *gitsync.Session) error {
+			return answer(ctx, m, &out, &out.Freshness, func(s *gitsync.Session) (string, error) {
 				we, err := wenv(s)
 				if err != nil {
-					return err
+					return "", err
 				}
-				out.Workset, err = workset.Show(ctx, we, in.Name)
-				return err
+				if out.Workset, err = workset.Show(ctx, we, in.Name); err != nil {
+					return "", err
+				}
+				var b strings.Builder
+				fmt.Fprintf(&b, "workset %s: %s, %d findings (%d unpromoted)\n", out.Workset.Name, plural(out.Workset.Docs, "document"), out.Workset.Info.Findings, out.Workset.Unpromoted)
+				for _, r := range out.Workset.StaleReasons {
+					fmt.Fprintf(&b, "stale: %s\n", r)
+				}
+				for _, mb := range out.Workset.Members {
+					fmt.Fprintf(&b, "  %s  %s  [%s]\n", mb.ID, mb.Title, mb.Kind)
+				}
+				return b.String(), nil
 			})
-			out.Freshness = f
-			if err != nil {
-				return nil, out, err
-			}
-			var b strings.Builder
-			fmt.Fprintf(&b, "workset %s: %s, %d findings (%d unpromoted)\n", out.Workset.Name, plural(out.Workset.Docs, "document"), out.Workset.Info.Findings, out.Workset.Unpromoted)
-			for _, r := range out.Workset.StaleReasons {
-				fmt.Fprintf(&b, "stale: %s\n", r)
-			}
-			for _, mb := range out.Workset.Members {
-				fmt.Fprintf(&b, "  %s  %s  [%s]\n", mb.ID, mb.Title, mb.Kind)
-			}
-			return text(f, b.String()), out, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("resume:object"), Description: "Where a workset's task stands: goal, plan, decisions, what changed since the last checkpoint.", Annotations: readOnly},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in worksetIn) (*mcp.CallToolResult, resumeOut, error) {
@@ -896,7 +890,7 @@ func (m *mcpServer) addResources() {
 			ref := strings.TrimPrefix(uri, "canon://doc/")
 			var data []byte
 			_, err := m.call(ctx, func(s *gitsync.Session) error {
-				doc, err := findRef(ctx, s, ref)
+				doc, err := findRef(ctx, s, ref, "the search tool")
 				if err != nil {
 					return mcp.ResourceNotFoundError(uri)
 				}
@@ -958,23 +952,4 @@ func (m *mcpServer) addPrompts() error {
 			})
 	}
 	return nil
-}
-
-// findRef resolves a reference to exactly one document.
-func findRef(ctx context.Context, s *gitsync.Session, ref string) (*index.DocRef, error) {
-	docs, err := s.Store.Find(ctx, ref)
-	if err != nil {
-		return nil, err
-	}
-	switch len(docs) {
-	case 0:
-		return nil, fmt.Errorf("no document is called %q; try search", ref)
-	case 1:
-		return &docs[0], nil
-	}
-	var names []string
-	for _, d := range docs {
-		names = append(names, fmt.Sprintf("%s (%s)", d.Path, d.Key))
-	}
-	return nil, fmt.Errorf("%q names %d documents: %s; give the path or the node key", ref, len(docs), strings.Join(names, ", "))
 }
