@@ -14,19 +14,6 @@ import (
 	"github.com/canon-md/canon/index/check"
 )
 
-// CheckResult is what canon check found, and in how many files it looked.
-type CheckResult struct {
-	Findings []check.Finding
-	Checked  []string // the files validated (in full, or their links)
-	// NewOnly says Findings are only the problems the change introduces;
-	// Old then counts those the changed files already had (not listed).
-	NewOnly bool
-	Old     int
-	// Base is the commit the change is measured from (--new-from: the
-	// merge base).
-	Base string
-}
-
 // side is one state of the repository a check looks at: the index with a
 // batch laid over it in a transaction that is rolled back, or (batch nil)
 // the index as it is.
@@ -86,7 +73,7 @@ func (a *StagedAhead) Close() {
 // documents are checked with the staged paths as HEAD has them, and what
 // both states have is counted in Old instead (check.Introduced). ahead is
 // the diff AskStaged started (nil: ask now).
-func (s *Session) CheckStaged(ctx context.Context, newOnly bool, ahead *StagedAhead) (*CheckResult, error) {
+func (s *Session) CheckStaged(ctx context.Context, newOnly bool, ahead *StagedAhead) (*check.Result, error) {
 	if ahead == nil {
 		ahead = s.Repo.askStaged(ctx)
 	}
@@ -117,7 +104,7 @@ func (s *Session) CheckStaged(ctx context.Context, newOnly bool, ahead *StagedAh
 		after.Upserts = append(after.Upserts, s.Loader.FromContent(index.FileInfo{Path: c.Path}, content))
 	}
 	if after.Empty() {
-		return &CheckResult{NewOnly: newOnly}, nil
+		return &check.Result{NewOnly: newOnly}, nil
 	}
 	afterSide := side{after, &GitTree{Repo: s.Repo, Staged: stagedSet, Cat: cat}}
 	if !newOnly {
@@ -143,12 +130,63 @@ func (s *Session) CheckStaged(ctx context.Context, newOnly bool, ahead *StagedAh
 	return s.checkChangeLazy(ctx, afterSide, before)
 }
 
+// CheckArgs say what canon check validates: every document (All), what a
+// branch changed since its merge base with NewFrom, the working-tree files
+// at Paths (repository-relative), or else what is staged (Staged is the
+// diff AskStaged started, or nil).
+type CheckArgs struct {
+	All     bool
+	NewFrom string
+	Paths   []string
+	Staged  *StagedAhead
+}
+
+// Check runs the check the arguments ask for. Every document and a
+// branch's change are checked in the working tree as it is: the index is
+// reconciled with it first. What is staged is checked new-only, as the
+// pre-commit hook does.
+func (s *Session) Check(ctx context.Context, a CheckArgs) (*check.Result, error) {
+	switch {
+	case a.All || a.NewFrom != "":
+		if _, err := s.Reconcile(ctx); err != nil {
+			return nil, err
+		}
+		if a.NewFrom != "" {
+			return s.CheckNewFrom(ctx, a.NewFrom)
+		}
+		return s.CheckAll(ctx)
+	case len(a.Paths) > 0:
+		return s.CheckPaths(ctx, a.Paths)
+	}
+	return s.CheckStaged(ctx, true, a.Staged)
+}
+
+// CheckPlanned checks files as a writer (promote, check --fix) would leave
+// them, path → content, without writing: the contents laid over the index
+// in a transaction that is rolled back, as the pre-commit check lays the
+// staged blobs. Findings are only the problems the writes would introduce;
+// Before holds what the files have now when that had to be read.
+func (s *Session) CheckPlanned(ctx context.Context, files map[string][]byte) (*check.Result, error) {
+	b := index.NewBatch(s.Cfg)
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		b.Upserts = append(b.Upserts, s.Loader.FromContent(index.FileInfo{Path: p}, files[p]))
+	}
+	tree := &GitTree{Repo: s.Repo}
+	now := &side{tree: tree}
+	return s.checkChangeLazy(ctx, side{b, tree}, func() (*side, error) { return now, nil })
+}
+
 // CheckNewFrom validates the documents that differ between the merge base
 // of HEAD and rev and the working tree (a pull request's change, in CI),
 // reporting only the problems the change introduces: the working tree's
 // problems minus those the merge base has, matched as CheckStaged does.
 // The caller reconciles the index with the working tree first.
-func (s *Session) CheckNewFrom(ctx context.Context, rev string) (*CheckResult, error) {
+func (s *Session) CheckNewFrom(ctx context.Context, rev string) (*check.Result, error) {
 	out, err := s.Repo.Git(ctx, "merge-base", "HEAD", rev)
 	if err != nil {
 		if _, verr := s.Repo.Git(ctx, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); verr != nil {
@@ -189,7 +227,7 @@ func (s *Session) CheckNewFrom(ctx context.Context, rev string) (*CheckResult, e
 		}
 		before.Upserts = append(before.Upserts, s.Loader.FromContent(index.FileInfo{Path: c.Path}, content))
 	}
-	res := &CheckResult{NewOnly: true, Base: base}
+	res := &check.Result{NewOnly: true, Base: base}
 	if len(paths) == 0 {
 		return res, nil
 	}
@@ -213,7 +251,7 @@ func shortOID(oid string) string {
 
 // CheckPaths validates the given working-tree files (paths relative to the
 // repository root) as they are on disk.
-func (s *Session) CheckPaths(ctx context.Context, paths []string) (*CheckResult, error) {
+func (s *Session) CheckPaths(ctx context.Context, paths []string) (*check.Result, error) {
 	b := index.NewBatch(s.Cfg)
 	for _, p := range paths {
 		fi, ok := s.Scope.Stat(p)
@@ -237,7 +275,7 @@ func (s *Session) CheckPaths(ctx context.Context, paths []string) (*CheckResult,
 // change re-resolves (the batches' changed keys) with link rules alone.
 // The old state checks every document the new one does, so that a problem
 // a document had all along is never taken for a new one.
-func (s *Session) checkChange(ctx context.Context, after side, before *side, extra ...string) (*CheckResult, error) {
+func (s *Session) checkChange(ctx context.Context, after side, before *side, extra ...string) (*check.Result, error) {
 	var beforeFn func() (*side, error)
 	if before != nil {
 		beforeFn = func() (*side, error) { return before, nil }
@@ -248,7 +286,7 @@ func (s *Session) checkChange(ctx context.Context, after side, before *side, ext
 // checkChangeLazy is checkChange with the old state made on demand: when
 // the new state's run finds nothing and has a batch to go first, the old
 // one is never needed.
-func (s *Session) checkChangeLazy(ctx context.Context, after side, beforeFn func() (*side, error), extra ...string) (*CheckResult, error) {
+func (s *Session) checkChangeLazy(ctx context.Context, after side, beforeFn func() (*side, error), extra ...string) (*check.Result, error) {
 	if _, err := s.CatchUp(ctx); err != nil {
 		return nil, err
 	}
@@ -309,19 +347,21 @@ func (s *Session) checkChangeLazy(ctx context.Context, after side, beforeFn func
 		if second, err = beforeFn(); err != nil {
 			return nil, err
 		}
-		for _, l := range second.batch.Upserts {
-			if !changed[l.Path] {
-				changed[l.Path] = true
-				full = append(full, l.Path)
+		if b := second.batch; b != nil {
+			for _, l := range b.Upserts {
+				if !changed[l.Path] {
+					changed[l.Path] = true
+					full = append(full, l.Path)
+				}
 			}
-		}
-		for _, p := range second.batch.Deletes {
-			if !changed[p] {
-				changed[p] = true
-				full = append(full, p)
+			for _, p := range b.Deletes {
+				if !changed[p] {
+					changed[p] = true
+					full = append(full, p)
+				}
 			}
+			sort.Strings(full)
 		}
-		sort.Strings(full)
 	}
 	r2, _, err := s.checkSide(ctx, second, full, links)
 	if err != nil {
@@ -332,7 +372,7 @@ func (s *Session) checkChangeLazy(ctx context.Context, after side, beforeFn func
 		ra, rb = r2, r1
 	}
 	fresh, old := check.Introduced(rb.Findings, ra.Findings)
-	res := &CheckResult{Findings: fresh, Checked: ra.Checked, NewOnly: true}
+	res := &check.Result{Findings: fresh, Checked: ra.Checked, NewOnly: true, Before: rb.Findings}
 	for _, f := range old {
 		if changed[f.Path] {
 			res.Old++
@@ -344,8 +384,8 @@ func (s *Session) checkChangeLazy(ctx context.Context, after side, beforeFn func
 // checkSide runs check on one side: the documents at the paths full (every
 // rule) and at linkPaths plus those whose keys the side's batch changes
 // (link rules). It returns the result and the link-checked paths.
-func (s *Session) checkSide(ctx context.Context, sd *side, full, linkPaths []string) (*CheckResult, []string, error) {
-	res := &CheckResult{}
+func (s *Session) checkSide(ctx context.Context, sd *side, full, linkPaths []string) (*check.Result, []string, error) {
+	res := &check.Result{}
 	var outLinks []string
 	// The repository uses wiki-links if one works as it is or as the side
 	// leaves it: deleting the note they link to makes errors, not warnings.
@@ -498,7 +538,7 @@ func skippedPaths(ctx context.Context, q index.Querier, paths []string) ([]strin
 // worksets), so edits not yet synced are checked as they are. canon
 // problems and the counts of init and status come from here too: one set
 // of rules. The counts are recorded (index.MetaChecked) for canon status.
-func (s *Session) CheckAll(ctx context.Context) (*CheckResult, error) {
+func (s *Session) CheckAll(ctx context.Context) (*check.Result, error) {
 	f, err := check.Run(ctx, s.Store.DB(), check.Input{Cfg: s.Cfg, Tree: &GitTree{Repo: s.Repo}})
 	if err != nil {
 		return nil, err
@@ -516,7 +556,7 @@ func (s *Session) CheckAll(ctx context.Context) (*CheckResult, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	res := &CheckResult{Findings: f}
+	res := &check.Result{Findings: f}
 	for rows.Next() {
 		var p string
 		if err := rows.Scan(&p); err != nil {

@@ -77,25 +77,6 @@ func ParseEdges(s string) []string {
 	return out
 }
 
-// NotFoundError says a reference names no document.
-type NotFoundError struct{ Ref string }
-
-func (e *NotFoundError) Error() string { return fmt.Sprintf("no document is called %q", e.Ref) }
-
-// AmbiguousError says a reference names more than one document.
-type AmbiguousError struct {
-	Ref  string
-	Docs []index.DocRef
-}
-
-func (e *AmbiguousError) Error() string {
-	var names []string
-	for _, d := range e.Docs {
-		names = append(names, fmt.Sprintf("%s (%s)", d.Path, d.Key))
-	}
-	return fmt.Sprintf("%q names %d documents: %s; give the path or the node key", e.Ref, len(e.Docs), strings.Join(names, ", "))
-}
-
 // node is a document inside one call: its row id (never shown) and its ref.
 type node struct {
 	id  int64
@@ -110,23 +91,16 @@ func (g *Graph) Resolve(ctx context.Context, ref string) (index.DocRef, error) {
 }
 
 func (g *Graph) resolve(ctx context.Context, ref string) (node, error) {
-	docs, err := g.st.Find(ctx, ref)
+	doc, err := g.st.FindOne(ctx, ref)
 	if err != nil {
 		return node{}, err
 	}
-	switch len(docs) {
-	case 0:
-		return node{}, &NotFoundError{Ref: ref}
-	case 1:
-	default:
-		return node{}, &AmbiguousError{Ref: ref, Docs: docs}
-	}
 	var id int64
-	err = g.db.QueryRowContext(ctx, `SELECT id FROM docs WHERE key = ? ORDER BY path LIMIT 1`, docs[0].Key).Scan(&id)
+	err = g.db.QueryRowContext(ctx, `SELECT id FROM docs WHERE key = ? ORDER BY path LIMIT 1`, doc.Key).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return node{}, &NotFoundError{Ref: ref}
+		return node{}, &index.NotFoundError{Ref: ref}
 	}
-	return node{id: id, ref: docs[0]}, err
+	return node{id: id, ref: *doc}, err
 }
 
 // batch is how many ids go into one IN list.

@@ -191,7 +191,7 @@ func TestExpandSeedsAndErrors(t *testing.T) {
 	}
 	if _, err := f.g.Expand(ctx, []string{"NOPE"}, ExpandOptions{}); err == nil {
 		t.Fatal("an unknown seed was accepted")
-	} else if nf := (*NotFoundError)(nil); !errors.As(err, &nf) {
+	} else if nf := (*index.NotFoundError)(nil); !errors.As(err, &nf) {
 		t.Fatalf("err = %v, want a NotFoundError", err)
 	}
 }

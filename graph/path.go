@@ -30,6 +30,8 @@ type PathResult struct {
 	// Exhausted says the search stopped at MaxVisited rather than running
 	// out of nodes within MaxDepth.
 	Exhausted bool `json:"exhausted,omitempty"`
+
+	maxDepth int // the longest path looked for, for the text
 }
 
 // Path finds a shortest path from one document to another, breadth first
@@ -51,7 +53,7 @@ func (g *Graph) Path(ctx context.Context, from, to string, opt PathOptions) (*Pa
 	if opt.MaxVisited <= 0 {
 		opt.MaxVisited = 200000
 	}
-	res := &PathResult{From: a.ref, To: b.ref, Steps: []Step{}}
+	res := &PathResult{From: a.ref, To: b.ref, Steps: []Step{}, maxDepth: opt.MaxDepth}
 	prev := map[int64]link{a.id: {}}
 	frontier := []int64{a.id}
 	found := a.id == b.id

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -33,6 +34,11 @@ type Inspection struct {
 	Commit   bool     `json:"runs_on_commit"`
 	Checkout bool     `json:"runs_on_checkout"`
 	Problems []string `json:"problems"`
+	// CanonOnPath says the hooks find canon on PATH; without it they do
+	// nothing, so canon runs on neither commit nor checkout.
+	CanonOnPath bool `json:"canon_on_path"`
+
+	root string
 }
 
 // Inspect finds out, the way git will, which hook files run and whether
@@ -42,7 +48,7 @@ func Inspect(ctx context.Context, r *gitsync.Repo) (*Inspection, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Inspection{Dir: loc.Dir, HooksPath: loc.HooksPath, Managers: Detect(r.Root, loc.Dir), Problems: []string{}}
+	rep := &Inspection{Dir: loc.Dir, HooksPath: loc.HooksPath, Managers: Detect(r.Root, loc.Dir), Problems: []string{}, root: r.Root}
 	rel := func(p string) string { return relTo(r.Root, p) }
 	for _, name := range Names {
 		rep.Hooks = append(rep.Hooks, inspectOne(r.Root, loc.Dir, name, rel))
@@ -85,6 +91,11 @@ func Inspect(ctx context.Context, r *gitsync.Repo) (*Inspection, error) {
 				"canon's shims are in husky's folder %s (%s): husky rewrites it on its next run (npm install runs it), and a chained husky hook skips your .husky scripts; run canon hooks uninstall, then canon hooks install --manager husky",
 				rel(loc.Dir), strings.Join(ours, ", ")))
 		}
+	}
+	if _, err := exec.LookPath("canon"); err == nil {
+		rep.CanonOnPath = true
+	} else {
+		rep.Commit, rep.Checkout = false, false
 	}
 	return rep, nil
 }

@@ -190,6 +190,8 @@ type InstallResult struct {
 	Snippet string   `json:"snippet,omitempty"`
 	Next    string   `json:"next,omitempty"` // the command that makes the manager pick it up
 	Notes   []string `json:"notes"`
+
+	root string
 }
 
 // Setup installs canon where it will run: canon's shims in git's hooks
@@ -201,7 +203,7 @@ func Setup(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (*InstallRe
 	if err != nil {
 		return nil, err
 	}
-	res := &InstallResult{Dir: loc.Dir, Notes: []string{}}
+	res := &InstallResult{Dir: loc.Dir, Notes: []string{}, root: r.Root}
 	if opt.HooksPath != "" {
 		if dir, err := insideRepo(r.Root, opt.HooksPath); err == nil && isHuskyDir(dir) {
 			return nil, fmt.Errorf("%s is husky's folder, which husky rewrites on its next run (npm install runs it); run canon hooks install --manager husky to add canon to the scripts in .husky instead", opt.HooksPath)
@@ -467,7 +469,7 @@ func samePath(a, b string) bool {
 // exactly as added.
 func Teardown(ctx context.Context, r *gitsync.Repo, hooksPath string) (*InstallResult, error) {
 	dir, acts, err := Uninstall(ctx, r, hooksPath)
-	res := &InstallResult{Dir: dir, Shims: acts, Notes: []string{}}
+	res := &InstallResult{Dir: dir, Shims: acts, Notes: []string{}, root: r.Root}
 	if err != nil {
 		return res, err
 	}

@@ -88,6 +88,9 @@ type GCResult struct {
 	Kept    []GCEntry `json:"kept"` // expired, kept for their unpromoted findings (or an error)
 	Live    int       `json:"live"` // not expired
 	Debris  []string  `json:"debris"`
+
+	now    time.Time // when gc ran: what its text measures from
+	dryRun bool
 }
 
 // debrisAge is how old an interrupted creation or removal must be for gc
@@ -98,7 +101,7 @@ const debrisAge = time.Hour
 // unpromoted findings (unless Force), and the debris of interrupted
 // creations and removals.
 func GC(ctx context.Context, e *Env, opt GCOptions) (*GCResult, error) {
-	res := &GCResult{Removed: []GCEntry{}, Kept: []GCEntry{}, Debris: []string{}}
+	res := &GCResult{Removed: []GCEntry{}, Kept: []GCEntry{}, Debris: []string{}, now: e.Now, dryRun: opt.DryRun}
 	list, err := List(ctx, e)
 	if err != nil {
 		return nil, err

@@ -71,6 +71,8 @@ type Info struct {
 	Unpromoted int `json:"unpromoted"` // of them, not recorded as promoted
 	// NotesError is set when notes.md cannot be read.
 	NotesError string `json:"notes_error,omitempty"`
+
+	now time.Time // when it was read: what its text measures ages from
 }
 
 // Detail is Info with the members: canon workset show.
@@ -159,6 +161,7 @@ func (h *handle) info(ctx context.Context, now time.Time) (*Info, error) {
 	}
 	info.AgeSeconds = int64(now.Sub(info.CreatedAt) / time.Second)
 	info.TTLLeft = int64(info.ExpiresAt.Sub(now) / time.Second)
+	info.now = now
 	info.Expired = !now.Before(info.ExpiresAt)
 	ms, err := h.members(ctx)
 	if err != nil {

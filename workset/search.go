@@ -47,6 +47,8 @@ type SearchResult struct {
 	Hits     []SearchHit `json:"hits"`
 	Enriched []Member    `json:"enriched"` // documents --enrich added
 	Docs     int         `json:"docs"`     // members after the search
+
+	enrich bool // --enrich was asked for
 }
 
 // Search asks the workset first. When it has fewer than workset.min_hits
@@ -65,7 +67,7 @@ func Search(ctx context.Context, e *Env, name, query string, opt SearchOptions) 
 	if err := h.catchDrift(ctx, e); err != nil {
 		return nil, err
 	}
-	res := &SearchResult{Workset: name, Query: query, Hits: []SearchHit{}, Enriched: []Member{}}
+	res := &SearchResult{Workset: name, Query: query, Hits: []SearchHit{}, Enriched: []Member{}, enrich: opt.Enrich}
 	if res.StaleReasons, err = h.staleReasons(ctx); err != nil {
 		return nil, err
 	}

@@ -130,10 +130,13 @@ func explain(err error) string {
 	var le *index.LockedError
 	var ce *config.Error
 	var pe *fs.PathError
+	var nf *index.NotFoundError
 	err = index.Explain(err, indexPathHint)
 	switch {
 	case errors.As(err, &ee):
 		return ee.msg
+	case errors.As(err, &nf):
+		return fmt.Sprintf("%v; try canon search %q", nf, nf.Ref)
 	case errors.Is(err, gitsync.ErrNotRepo):
 		return "not inside a git working tree; run canon inside a repository (or git init first)"
 	case errors.As(err, &le):
@@ -271,7 +274,13 @@ func (e *env) open(c *cli.Context, who string) (*gitsync.Session, error) {
 }
 
 func (e *env) openNoSync(who string) (*gitsync.Session, error) {
-	s, err := gitsync.Open(e.dir, who)
+	return e.opened(gitsync.Open(e.dir, who))
+}
+
+// opened sets up a session the way every command wants it: notes on
+// stderr, every sync told to the worksets (DESIGN.md §8), progress on a
+// terminal.
+func (e *env) opened(s *gitsync.Session, err error) (*gitsync.Session, error) {
 	if err != nil {
 		if r, derr := gitsync.Discover(e.dir); derr == nil {
 			indexPathHint = relIndexPath(r)
@@ -280,7 +289,6 @@ func (e *env) openNoSync(who string) (*gitsync.Session, error) {
 	}
 	indexPathHint = relIndexPath(s.Repo)
 	s.Note = func(msg string) { e.notef("%s", msg) }
-	// Every sync this session makes goes to the worksets (DESIGN.md §8).
 	s.OnSync(hooks.TellWorksets(func(msg string) { e.notef("%s", msg) }, nil))
 	if !e.quiet {
 		s.Progress = e.progress
@@ -290,6 +298,61 @@ func (e *env) openNoSync(who string) (*gitsync.Session, error) {
 
 func (e *env) notef(format string, args ...any) {
 	fmt.Fprintf(e.stderr, "canon: "+format+"\n", args...)
+}
+
+// output is what a command prints: its documented JSON with --json (the
+// value JSON() returns, when it has that method), else its text. A result
+// with a non-zero ExitCode ends the command with that code.
+type output interface{ WriteText(io.Writer) error }
+
+func (e *env) print(c *cli.Context, v output) error {
+	var err error
+	if c.Bool("json") {
+		var shape any = v
+		if j, ok := v.(interface{ JSON() any }); ok {
+			shape = j.JSON()
+		}
+		err = writeJSON(e.stdout, shape)
+	} else {
+		err = v.WriteText(e.stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if x, ok := v.(interface{ ExitCode() int }); ok && x.ExitCode() != 0 {
+		return &silentExit{code: x.ExitCode()}
+	}
+	return nil
+}
+
+// with opens a session caught up with HEAD, makes the command's one call
+// and prints what it returns.
+func (e *env) with(c *cli.Context, who string, call func(s *gitsync.Session) (output, error)) error {
+	s, err := e.open(c, who)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	v, err := call(s)
+	if err != nil {
+		return err
+	}
+	return e.print(c, v)
+}
+
+// withIndex is with for the commands that sync the index their own way
+// (status reports it as it is, sync and index reconcile, init rebuilds).
+func (e *env) withIndex(c *cli.Context, who string, call func(s *gitsync.Session) (output, error)) error {
+	s, err := e.openNoSync(who)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	v, err := call(s)
+	if err != nil {
+		return err
+	}
+	return e.print(c, v)
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -34,7 +34,7 @@ type Options struct {
 	// rescan (0: none).
 	Debounce, MaxDelay, Rescan time.Duration
 	// Lock, when set, is where the watcher writes its status.
-	Lock *Lock
+	Lock *gitsync.WatcherLock
 	// OnSync hears about every sync, in order, on the syncing goroutine:
 	// worksets are invalidated here with Result.Changes.Keys.
 	OnSync func(*Report)
@@ -79,7 +79,7 @@ type Watcher struct {
 	p    *pending
 
 	kick   chan struct{}
-	status Status // owned by the syncing goroutine
+	status gitsync.WatcherStatus // owned by the syncing goroutine
 
 	errMu  sync.Mutex
 	errMsg string // the last error reported, said once until it changes
@@ -129,9 +129,9 @@ func (w *Watcher) Start() {
 func (w *Watcher) Run(ctx context.Context) error {
 	defer w.fsw.Close()
 	w.Start()
-	w.status = Status{PID: os.Getpid(), StartedAt: time.Now().UTC(), Folders: w.Folders(), Debounce: w.opt.Debounce.Milliseconds()}
+	w.status = gitsync.WatcherStatus{PID: os.Getpid(), StartedAt: time.Now().UTC(), Folders: w.Folders(), Debounce: w.opt.Debounce.Milliseconds()}
 	if w.opt.Lock != nil {
-		w.status.StartedAt = w.opt.Lock.startedAt.UTC()
+		w.status.StartedAt = w.opt.Lock.StartedAt().UTC()
 	}
 	w.writeStatus()
 

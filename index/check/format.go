@@ -6,6 +6,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/canon-md/canon/index/human"
 )
 
 // Summary counts findings.
@@ -32,13 +34,6 @@ func Summarize(fs []Finding, checked int) Summary {
 	return s
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 // WriteText writes `path:line:col: severity rule: message` lines and a
 // summary line.
 func WriteText(w io.Writer, fs []Finding, checked int) {
@@ -47,11 +42,11 @@ func WriteText(w io.Writer, fs []Finding, checked int) {
 	}
 	s := Summarize(fs, checked)
 	if len(fs) == 0 {
-		fmt.Fprintf(w, "no problems in %s\n", plural(checked, "file"))
+		fmt.Fprintf(w, "no problems in %s\n", human.Plural(checked, "file"))
 		return
 	}
-	fmt.Fprintf(w, "%s, %s in %s (%s checked)\n", plural(s.Errors, "error"), plural(s.Warnings, "warning"),
-		plural(s.Files, "file"), plural(checked, "file"))
+	fmt.Fprintf(w, "%s, %s in %s (%s checked)\n", human.Plural(s.Errors, "error"), human.Plural(s.Warnings, "warning"),
+		human.Plural(s.Files, "file"), human.Plural(checked, "file"))
 }
 
 // WriteJSON writes {"findings": [...], "summary": {...}}.
@@ -59,10 +54,16 @@ func WriteJSON(w io.Writer, fs []Finding, checked int) error {
 	if fs == nil {
 		fs = []Finding{}
 	}
+	return writeIndented(w, map[string]any{"findings": fs, "summary": Summarize(fs, checked)})
+}
+
+// writeIndented writes v as canon's JSON output is: indented by two
+// spaces, <, > and & as they are.
+func writeIndented(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(map[string]any{"findings": fs, "summary": Summarize(fs, checked)})
+	return enc.Encode(v)
 }
 
 // WriteGitHub writes workflow commands that GitHub Actions shows as
@@ -84,7 +85,7 @@ func WriteGitHub(w io.Writer, fs []Finding) {
 // with their plurals.
 func WriteGitHubSummary(w io.Writer, fs []Finding, checked int) {
 	s := Summarize(fs, checked)
-	fmt.Fprintf(w, "canon check: %s, %s in %s\n", plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Files, "file"))
+	fmt.Fprintf(w, "canon check: %s, %s in %s\n", human.Plural(s.Errors, "error"), human.Plural(s.Warnings, "warning"), human.Plural(s.Files, "file"))
 }
 
 // SARIFURI makes a repository path a relative URI reference (RFC 3986),

@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"encoding/json"
@@ -16,16 +16,16 @@ import (
 // tools/list, and a tools/call whose structured result it validates
 // against the tool's output schema.
 func TestMCPInspector(t *testing.T) {
-	inspector, _ := filepath.Abs("../../scripts/out/inspector/node_modules/.bin/mcp-inspector")
+	inspector, _ := filepath.Abs("../../../scripts/out/inspector/node_modules/.bin/mcp-inspector")
 	if _, err := os.Stat(inspector); err != nil {
 		t.Skipf("the MCP Inspector is not installed (%v); .ci/run installs it", err)
 	}
-	canon, _ := filepath.Abs("../../bin/canon")
+	canon, _ := filepath.Abs("../../../bin/canon")
 	if _, err := os.Stat(canon); err != nil {
 		t.Skipf("bin/canon is not built (%v); make test builds it", err)
 	}
 	dir := t.TempDir()
-	if out, err := exec.Command("cp", "-r", "../../testdata/example/.", dir).CombinedOutput(); err != nil {
+	if out, err := exec.Command("cp", "-r", "../../../testdata/example/.", dir).CombinedOutput(); err != nil {
 		t.Fatalf("copy the example: %v\n%s", err, out)
 	}
 	gitIn(t, dir, "init", "-q")

@@ -1,10 +1,9 @@
-package main
+package mcpserver
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,12 +35,11 @@ func mcpRepo(t *testing.T) (string, *mcp.ClientSession) {
 	gitIn(t, dir, "init", "-q", "-b", "main")
 	gitIn(t, dir, "add", "-A")
 	gitIn(t, dir, "commit", "-qm", "backlog")
-	e := &env{dir: dir, stdout: io.Discard, stderr: io.Discard, quiet: true}
-	srv, err := newMCPServer(e)
+	srv, err := New(dir, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(srv.close)
+	t.Cleanup(srv.Close)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	if _, err := srv.server.Connect(ctx, st, nil); err != nil {
@@ -192,12 +190,11 @@ func TestMCPSeveralServers(t *testing.T) {
 	call(t, first, "status", nil, nil)
 	var clients []*mcp.ClientSession
 	for range 4 {
-		e := &env{dir: dir, stdout: io.Discard, stderr: io.Discard, quiet: true}
-		srv, err := newMCPServer(e)
+		srv, err := New(dir, "test")
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(srv.close)
+		t.Cleanup(srv.Close)
 		ct, st := mcp.NewInMemoryTransports()
 		if _, err := srv.server.Connect(context.Background(), st, nil); err != nil {
 			t.Fatal(err)
@@ -366,19 +363,5 @@ func TestMCPWorksets(t *testing.T) {
 	gp, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "workflow-resume", Arguments: map[string]string{"workset": "tokens"}})
 	if err != nil || !strings.Contains(gp.Messages[0].Content.(*mcp.TextContent).Text, "KB-TSK-0002: Refresh tokens") {
 		t.Errorf("workflow-resume prompt: %v %+v", err, gp)
-	}
-}
-
-func TestPlaceGuide(t *testing.T) {
-	first, action, err := placeGuide("# Agents\n\nOur rules.")
-	if err != nil || action != "added" || !strings.HasPrefix(first, "# Agents\n\nOur rules.\n\n"+agentsBegin+"\n") {
-		t.Fatalf("added: %v %s %q", err, action, first)
-	}
-	again, action, err := placeGuide(first + "\nMore of ours.\n")
-	if err != nil || action != "updated" || again != first+"\nMore of ours.\n" {
-		t.Fatalf("a second run changed the file: %v %s\n%q", err, action, again)
-	}
-	if _, _, err := placeGuide(agentsEnd + "\n" + agentsBegin); err == nil {
-		t.Error("markers out of order were taken")
 	}
 }

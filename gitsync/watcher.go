@@ -1,12 +1,11 @@
-package watch
+package gitsync
 
 import (
-	"github.com/canon-md/canon/index/safepath"
-
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,18 +13,23 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/canon-md/canon/index/human"
+	"github.com/canon-md/canon/index/safepath"
 )
 
-// Files under the canon folder (git rev-parse --git-path canon).
+// The watcher's files under the canon folder (git rev-parse --git-path
+// canon): its lock and its status, which canon status and the MCP
+// server's freshness read. The watcher (gitsync/watch) writes them.
 const (
-	LockFile   = "watch.lock" // held by the running watcher, for its life
-	StatusFile = "watch.json" // what it is doing, for canon status
+	WatcherLockFile   = "watch.lock" // held by the running watcher, for its life
+	WatcherStatusFile = "watch.json" // what it is doing, for canon status
 )
 
-// Status is what a watcher says of itself in watch.json, rewritten
+// WatcherStatus is what a watcher says of itself in watch.json, rewritten
 // atomically at start, when events start to wait and after every sync.
 // Its JSON is part of canon status --json.
-type Status struct {
+type WatcherStatus struct {
 	PID       int       `json:"pid"`
 	StartedAt time.Time `json:"started_at"`
 	// Folders is the number of folders watched (worktree and git).
@@ -42,13 +46,13 @@ type Status struct {
 	UpdatedAt     time.Time  `json:"updated_at"`
 }
 
-// BusyError says another watcher already runs for the worktree.
-type BusyError struct {
+// WatcherBusyError says another watcher already runs for the worktree.
+type WatcherBusyError struct {
 	PID   int
 	Since time.Time // zero when it has not said
 }
 
-func (e *BusyError) Error() string {
+func (e *WatcherBusyError) Error() string {
 	who := "another canon watch"
 	if e.PID > 0 {
 		who = fmt.Sprintf("canon watch (pid %d", e.PID)
@@ -60,22 +64,22 @@ func (e *BusyError) Error() string {
 	return who + " already watches this worktree"
 }
 
-// Lock is the one-watcher-per-worktree lock. The kernel releases it when
+// WatcherLock is the one-watcher-per-worktree lock. The kernel releases it when
 // the process dies, however it dies, so a lock is never stale; the status
 // file a killed watcher leaves behind is recognised by its dead pid.
-type Lock struct {
+type WatcherLock struct {
 	fl        *flock.Flock
 	canonDir  string
 	startedAt time.Time
 }
 
-// Acquire takes the watcher lock of the worktree whose canon folder is
-// canonDir, or returns a *BusyError naming the watcher that holds it.
-func Acquire(canonDir string) (*Lock, error) {
+// AcquireWatcher takes the watcher lock of the worktree whose canon folder is
+// canonDir, or returns a *WatcherBusyError naming the watcher that holds it.
+func AcquireWatcher(canonDir string) (*WatcherLock, error) {
 	if err := os.MkdirAll(canonDir, 0o755); err != nil {
 		return nil, err
 	}
-	fl := flock.New(filepath.Join(canonDir, LockFile))
+	fl := flock.New(filepath.Join(canonDir, WatcherLockFile))
 	// A few tries: canon status takes the lock shared for an instant to
 	// see whether anyone holds it.
 	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
@@ -85,9 +89,9 @@ func Acquire(canonDir string) (*Lock, error) {
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("take the watcher lock: %w", err)
 		}
-		return nil, busy(canonDir)
+		return nil, watcherBusy(canonDir)
 	}
-	l := &Lock{fl: fl, canonDir: canonDir, startedAt: time.Now()}
+	l := &WatcherLock{fl: fl, canonDir: canonDir, startedAt: time.Now()}
 	f, err := os.OpenFile(fl.Path(), os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err == nil {
 		fmt.Fprintf(f, "%d %s\n", os.Getpid(), l.startedAt.UTC().Format(time.RFC3339Nano))
@@ -96,10 +100,10 @@ func Acquire(canonDir string) (*Lock, error) {
 	return l, nil
 }
 
-// busy reads who holds the lock: the lock file says pid and start time.
-func busy(canonDir string) error {
-	e := &BusyError{}
-	data, _ := os.ReadFile(filepath.Join(canonDir, LockFile))
+// watcherBusy reads who holds the lock: the lock file says pid and start time.
+func watcherBusy(canonDir string) error {
+	e := &WatcherBusyError{}
+	data, _ := os.ReadFile(filepath.Join(canonDir, WatcherLockFile))
 	fields := strings.Fields(string(data))
 	if len(fields) >= 1 {
 		e.PID, _ = strconv.Atoi(fields[0])
@@ -111,7 +115,7 @@ func busy(canonDir string) error {
 }
 
 // Write replaces the status file atomically.
-func (l *Lock) Write(st *Status) error {
+func (l *WatcherLock) Write(st *WatcherStatus) error {
 	st.UpdatedAt = time.Now().UTC()
 	data, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
@@ -128,7 +132,7 @@ func (l *Lock) Write(st *Status) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(l.canonDir, StatusFile))
+		err = os.Rename(f.Name(), filepath.Join(l.canonDir, WatcherStatusFile))
 	}
 	if err != nil {
 		os.Remove(f.Name())
@@ -137,52 +141,52 @@ func (l *Lock) Write(st *Status) error {
 }
 
 // Release removes the status file and lets the lock go: a clean stop.
-func (l *Lock) Release() {
-	os.Remove(filepath.Join(l.canonDir, StatusFile))
+func (l *WatcherLock) Release() {
+	os.Remove(filepath.Join(l.canonDir, WatcherStatusFile))
 	l.fl.Unlock()
 }
 
-// Observed is what canon status finds: a live watcher's status, or the
+// WatcherState is what canon status finds: a live watcher's status, or the
 // remains of one that did not stop cleanly.
-type Observed struct {
-	Running bool    `json:"running"`
-	Status  *Status `json:"status,omitempty"`
+type WatcherState struct {
+	Running bool           `json:"running"`
+	Status  *WatcherStatus `json:"status,omitempty"`
 	// StalePID is the pid a dead watcher's leftover status file names.
 	StalePID int `json:"stale_pid,omitempty"`
 }
 
-// Observe looks for the worktree's watcher without disturbing it: a
+// ObserveWatcher looks for the worktree's watcher without disturbing it: a
 // watcher runs when the lock is held and the status file's pid is alive.
-func Observe(canonDir string) (*Observed, error) {
-	var st *Status
-	data, err := os.ReadFile(filepath.Join(canonDir, StatusFile))
+func ObserveWatcher(canonDir string) (*WatcherState, error) {
+	var st *WatcherStatus
+	data, err := os.ReadFile(filepath.Join(canonDir, WatcherStatusFile))
 	switch {
 	case err == nil:
-		st = &Status{}
+		st = &WatcherStatus{}
 		if err := json.Unmarshal(data, st); err != nil {
 			st = nil // a file from an older canon, or damaged: as if absent
 		}
 	case !errors.Is(err, os.ErrNotExist):
 		return nil, err
 	}
-	held := lockHeld(filepath.Join(canonDir, LockFile))
+	held := watcherLockHeld(filepath.Join(canonDir, WatcherLockFile))
 	switch {
 	case held && st != nil && safepath.PIDAlive(st.PID):
-		return &Observed{Running: true, Status: st}, nil
+		return &WatcherState{Running: true, Status: st}, nil
 	case held:
 		// Starting up (no status yet): the lock file names it.
-		if b, ok := busy(canonDir).(*BusyError); ok && b.PID > 0 && safepath.PIDAlive(b.PID) {
-			return &Observed{Running: true, Status: &Status{PID: b.PID, StartedAt: b.Since}}, nil
+		if b, ok := watcherBusy(canonDir).(*WatcherBusyError); ok && b.PID > 0 && safepath.PIDAlive(b.PID) {
+			return &WatcherState{Running: true, Status: &WatcherStatus{PID: b.PID, StartedAt: b.Since}}, nil
 		}
 	case st != nil:
-		return &Observed{StalePID: st.PID}, nil
+		return &WatcherState{StalePID: st.PID}, nil
 	}
-	return &Observed{}, nil
+	return &WatcherState{}, nil
 }
 
-// lockHeld reports whether some process holds the lock, by taking it
+// watcherLockHeld reports whether some process holds the lock, by taking it
 // shared for an instant.
-func lockHeld(path string) bool {
+func watcherLockHeld(path string) bool {
 	if _, err := os.Stat(path); err != nil {
 		return false
 	}
@@ -196,4 +200,38 @@ func lockHeld(path string) bool {
 		return false
 	}
 	return true
+}
+
+// StartedAt is when the lock was taken: when the watcher started.
+func (l *WatcherLock) StartedAt() time.Time { return l.startedAt }
+
+// WriteText is canon status's watcher line (nothing when w is nil).
+func (w *WatcherState) WriteText(out io.Writer) {
+	if w == nil {
+		return
+	}
+	if !w.Running {
+		line := "not running; canon watch keeps the index in step with edits"
+		if w.StalePID > 0 {
+			line = fmt.Sprintf("not running (pid %d stopped without cleaning up; canon watch starts a new one)", w.StalePID)
+		}
+		fmt.Fprintf(out, "watcher   %s\n", line)
+		return
+	}
+	st := w.Status
+	line := fmt.Sprintf("pid %d", st.PID)
+	if !st.StartedAt.IsZero() {
+		line += " since " + human.Ago(st.StartedAt.Format(time.RFC3339))
+	}
+	switch {
+	case st.LastError != "":
+		line += "; failing: " + st.LastError
+	case st.PendingSince != nil:
+		line += fmt.Sprintf("; %d+ events waiting since %s", st.PendingEvents, human.Duration(time.Since(*st.PendingSince)))
+	case st.LastSyncAt != nil:
+		line += fmt.Sprintf("; idle, last sync %s ago (%d ms)", time.Since(*st.LastSyncAt).Round(time.Second), st.LastSyncMs)
+	default:
+		line += "; starting"
+	}
+	fmt.Fprintf(out, "watcher   %s\n", line)
 }

@@ -1,8 +1,7 @@
-package main
+package mcpserver
 
 import (
 	"context"
-	"io"
 	"os"
 	"sort"
 	"testing"
@@ -16,18 +15,17 @@ import (
 // repository CANON_BENCH_DIR (a generated corpus: go run ./scripts/gencorpus
 // -n 100000 -git -out DIR). It reports the medians and 90th percentiles.
 //
-//	CANON_BENCH_DIR=scripts/out/corpus-100000 go test -tags sqlite_fts5,urfave_cli_no_docs ./cmd/canon -run XXX -bench MCP -benchtime 200x
+//	CANON_BENCH_DIR=$PWD/scripts/out/corpus-100000 go test -tags sqlite_fts5,urfave_cli_no_docs ./cmd/internal/mcpserver -run XXX -bench MCP -benchtime 200x
 func BenchmarkMCP(b *testing.B) {
 	dir := os.Getenv("CANON_BENCH_DIR")
 	if dir == "" {
 		b.Skip("CANON_BENCH_DIR names no corpus")
 	}
-	e := &env{dir: dir, stdout: io.Discard, stderr: io.Discard, quiet: true}
-	srv, err := newMCPServer(e)
+	srv, err := New(dir, "test")
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer srv.close()
+	defer srv.Close()
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	if _, err := srv.server.Connect(ctx, st, nil); err != nil {

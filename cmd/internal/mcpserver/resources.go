@@ -1,0 +1,98 @@
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/graph"
+	"github.com/canon-md/canon/workset"
+)
+
+// addResources serves the canonical Markdown of a document and a
+// workset's plan and notes.
+func (m *Server) addResources() {
+	m.server.AddResourceTemplate(&mcp.ResourceTemplate{Name: "doc", URITemplate: "canon://doc/{key}", MIMEType: "text/markdown",
+		Description: "A document's Markdown, by node key, id or path."},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			uri := req.Params.URI
+			var data []byte
+			_, err := m.call(ctx, func(s *gitsync.Session) error {
+				doc, err := s.Store.FindOne(ctx, strings.TrimPrefix(uri, "canon://doc/"))
+				if err != nil {
+					return mcp.ResourceNotFoundError(uri)
+				}
+				data, err = os.ReadFile(filepath.Join(s.Repo.Root, filepath.FromSlash(doc.Path)))
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			return markdown(uri, data), nil
+		})
+	for _, f := range []string{"plan", "notes"} {
+		m.server.AddResourceTemplate(&mcp.ResourceTemplate{Name: "workset-" + f, URITemplate: "canon://workset/{name}/" + f, MIMEType: "text/markdown",
+			Description: "A workset's " + f + ".md."},
+			func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+				uri := req.Params.URI
+				name := strings.TrimSuffix(strings.TrimPrefix(uri, "canon://workset/"), "/"+f)
+				dir, err := workset.Folder(m.s.Repo.Root, name)
+				if err != nil {
+					return nil, mcp.ResourceNotFoundError(uri)
+				}
+				data, err := os.ReadFile(filepath.Join(dir, f+".md"))
+				if err != nil {
+					return nil, mcp.ResourceNotFoundError(uri)
+				}
+				return markdown(uri, data), nil
+			})
+	}
+}
+
+func markdown(uri string, data []byte) *mcp.ReadResourceResult {
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(data)}}}
+}
+
+// addPrompts makes a prompt of each query template: its pack, ready to
+// read, with the seeds or workset given as arguments.
+func (m *Server) addPrompts() error {
+	lib, err := graph.RepoLibrary(m.s.Repo.Root)
+	if err != nil {
+		return err
+	}
+	for _, name := range lib.Names() {
+		t, err := lib.Resolve(name)
+		if err != nil {
+			continue // a broken template of the repository's: canon query validate says why
+		}
+		m.server.AddPrompt(&mcp.Prompt{Name: name, Description: strings.TrimSpace(t.Description),
+			Arguments: []*mcp.PromptArgument{
+				{Name: "seed", Description: "a document to start from instead of the template's anchors"},
+				{Name: "workset", Description: "the workset an anchor workset: $workset means"},
+			}},
+			func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				in := queryIn{Template: name, Workset: req.Params.Arguments["workset"]}
+				if sd := req.Params.Arguments["seed"]; sd != "" {
+					in.Seeds = []string{sd}
+				}
+				var md string
+				f, err := m.call(ctx, func(s *gitsync.Session) error {
+					p, err := runTemplate(ctx, s, in)
+					if err == nil {
+						md = rendered(p)
+					}
+					return err
+				})
+				if err != nil {
+					return nil, explain(err)
+				}
+				text := strings.TrimRight(md, "\n") + "\n(" + f.text() + ")"
+				return &mcp.GetPromptResult{Description: t.Description, Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}}}, nil
+			})
+	}
+	return nil
+}

@@ -1,0 +1,191 @@
+// Package mcpserver is canon's second front end: canon mcp, the MCP server
+// agents use natively. Like the CLI (cmd/canon) it only turns requests into
+// one call each on the use-case layer (gitsync.Session, workset, graph,
+// index) and renders the answer: structured output and a compact text.
+// What it adds is its own: one long-lived session that every call catches
+// up first, and the freshness every answer carries.
+//
+// It sits at the top of the ladder beside cmd/canon (cmd → hooks →
+// gitsync, workset → graph → index) and must not hold a use case of its
+// own: a tool that needs more than one call gets a use case below.
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/hooks"
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/human"
+)
+
+// Server holds one session on the repository for its whole life; calls
+// take turns on it.
+type Server struct {
+	mu     sync.Mutex
+	s      *gitsync.Session
+	server *mcp.Server
+
+	// The working tree's drift from the index is a stat walk of every
+	// document: counted at the first call, then again in the background
+	// when the last count is older than driftEvery, so that an answer
+	// never waits for it (Freshness.WorkingTreeCheckedAt says when).
+	driftMu      sync.Mutex
+	drift        int
+	driftAt      time.Time
+	driftRunning bool
+	driftGen     int // bumped when the index moves: an older background count is dropped
+}
+
+const driftEvery = 2 * time.Second
+
+// New opens the repository around dir and makes the server: its tools,
+// resources and a prompt per query template. version names canon to the
+// client.
+func New(dir, version string) (*Server, error) {
+	s, err := gitsync.Open(dir, "canon mcp")
+	if err != nil {
+		return nil, err
+	}
+	s.OnSync(hooks.TellWorksets(nil, nil))
+	m := &Server{s: s}
+	m.server = mcp.NewServer(&mcp.Implementation{Name: "canon", Version: version}, &mcp.ServerOptions{
+		Instructions: "canon indexes this repository's Markdown (backlog items, ADRs, notes). Start with search or context; show reads one document; ready/blocked list open work. Every result says how fresh the index is.",
+	})
+	m.addTools()
+	m.addResources()
+	if err := m.addPrompts(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return m, nil
+}
+
+// Close releases the repository's index.
+func (m *Server) Close() { m.s.Close() }
+
+// Run serves one client over stdio until it goes or ctx ends.
+func (m *Server) Run(ctx context.Context) error {
+	return m.server.Run(ctx, &mcp.StdioTransport{})
+}
+
+// ListenAndServe serves streamable HTTP on addr, which must be a loopback
+// address: canon serves this machine only.
+func (m *Server) ListenAndServe(addr string) error {
+	if err := CheckAddr(addr); err != nil {
+		return err
+	}
+	return http.ListenAndServe(addr, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m.server }, nil))
+}
+
+// CheckAddr refuses an --http address another machine could reach.
+func CheckAddr(addr string) error {
+	if strings.HasPrefix(addr, "127.0.0.1:") || strings.HasPrefix(addr, "localhost:") || strings.HasPrefix(addr, "[::1]:") {
+		return nil
+	}
+	return fmt.Errorf("--http %s is not a loopback address; canon serves this machine only (127.0.0.1:PORT)", addr)
+}
+
+// Freshness says what an answer reflects.
+type Freshness struct {
+	IndexedCommit string `json:"indexed_commit"`
+	Head          string `json:"head"`
+	// WasBehind: the index was behind HEAD and this call caught up first.
+	WasBehind bool `json:"was_behind"`
+	// WorkingTreeDiffers counts the files edited, added or deleted since
+	// the last sync, which the answer does not reflect (canon sync or a
+	// running canon watch brings them in), as counted at
+	// WorkingTreeCheckedAt (at most a few seconds ago).
+	WorkingTreeDiffers   int    `json:"working_tree_differs"`
+	WorkingTreeCheckedAt string `json:"working_tree_checked_at"`
+	Watcher              bool   `json:"watcher"`
+	SyncedAt             string `json:"synced_at"`
+}
+
+func (f Freshness) text() string {
+	s := "index at " + human.Commit(f.IndexedCommit)
+	if f.WasBehind {
+		s += " (caught up with HEAD for this answer)"
+	}
+	if f.WorkingTreeDiffers > 0 {
+		s += fmt.Sprintf("; %s edited since the last sync not included", human.Plural(f.WorkingTreeDiffers, "file"))
+	}
+	return s
+}
+
+// call runs fn on the session once the index has caught up with HEAD, and
+// returns the freshness of its answer.
+func (m *Server) call(ctx context.Context, fn func(s *gitsync.Session) error) (Freshness, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.s
+	res, err := s.CatchUp(ctx)
+	if err != nil {
+		return Freshness{}, err
+	}
+	var f Freshness
+	f.WasBehind = res.Action != gitsync.ActionNone
+	meta, err := s.Store.AllMeta()
+	if err != nil {
+		return f, err
+	}
+	f.IndexedCommit, f.SyncedAt = meta[index.MetaHead], meta[index.MetaSyncedAt]
+	f.Head, _, _ = s.Repo.Head()
+	if f.WasBehind {
+		m.driftMu.Lock()
+		m.driftAt = time.Time{} // the index moved: count again now
+		m.driftGen++
+		m.driftMu.Unlock()
+	}
+	var at time.Time
+	if f.WorkingTreeDiffers, at, err = m.workingTreeDrift(s); err != nil {
+		return f, err
+	}
+	f.WorkingTreeCheckedAt = at.UTC().Format(time.RFC3339)
+	if w, err := gitsync.ObserveWatcher(s.Repo.CanonDir()); err == nil && w != nil {
+		f.Watcher = w.Running
+	}
+	return f, fn(s)
+}
+
+// workingTreeDrift returns the last count of working-tree files that
+// differ from the index and when it was made: counted now the first time,
+// afterwards refreshed in the background once it is older than driftEvery
+// (a sync of this server's also makes it stale: it recounts then).
+func (m *Server) workingTreeDrift(s *gitsync.Session) (int, time.Time, error) {
+	m.driftMu.Lock()
+	defer m.driftMu.Unlock()
+	count := func() (int, error) {
+		// A scope of its own: the session's serves the calls meanwhile.
+		return s.Store.Drift(index.NewScope(s.Repo.Root, s.Cfg, s.Repo.InfoExclude()))
+	}
+	if m.driftAt.IsZero() {
+		n, err := count()
+		if err != nil {
+			return 0, time.Time{}, err
+		}
+		m.drift, m.driftAt = n, time.Now()
+		return n, m.driftAt, nil
+	}
+	if time.Since(m.driftAt) > driftEvery && !m.driftRunning {
+		m.driftRunning = true
+		gen := m.driftGen
+		go func() {
+			n, err := count()
+			m.driftMu.Lock()
+			defer m.driftMu.Unlock()
+			m.driftRunning = false
+			if err == nil && gen == m.driftGen {
+				m.drift, m.driftAt = n, time.Now()
+			}
+		}()
+	}
+	return m.drift, m.driftAt, nil
+}

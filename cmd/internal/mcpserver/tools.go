@@ -1,0 +1,586 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/graph"
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/check"
+	"github.com/canon-md/canon/index/human"
+	"github.com/canon-md/canon/workset"
+)
+
+// Fresh is the freshness every tool's structured output ends with.
+type Fresh struct {
+	Freshness Freshness `json:"freshness"`
+}
+
+func (f *Fresh) fresh() *Freshness { return &f.Freshness }
+
+// add registers a tool: its handler makes its call on the session caught
+// up with HEAD, fills out and returns the compact text; the result is out
+// with its freshness and the text with a freshness line.
+func add[In, Out any, PO interface {
+	*Out
+	fresh() *Freshness
+}](m *Server, t *mcp.Tool, fn func(ctx context.Context, s *gitsync.Session, in In, out PO) (string, error)) {
+	mcp.AddTool(m.server, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		var out Out
+		var txt string
+		f, err := m.call(ctx, func(s *gitsync.Session) error {
+			var err error
+			txt, err = fn(ctx, s, in, &out)
+			return err
+		})
+		*PO(&out).fresh() = f
+		if err != nil {
+			return nil, out, explain(err)
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimRight(txt, "\n") + "\n(" + f.text() + ")"}}}, out, nil
+	})
+}
+
+// explain adds to an error what an agent can do about it.
+func explain(err error) error {
+	var nf *index.NotFoundError
+	if errors.As(err, &nf) {
+		return fmt.Errorf("%w; try the search tool", err)
+	}
+	return err
+}
+
+var (
+	readOnly    = &mcp.ToolAnnotations{ReadOnlyHint: true}
+	writes      = &mcp.ToolAnnotations{DestructiveHint: ptr(false)}
+	destructive = &mcp.ToolAnnotations{DestructiveHint: ptr(true)}
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// outSchema is a tool's output schema: an object with these properties and
+// freshness. It names the fields and stays short: the whole tools/list
+// answer must cost an agent little (the Go types behind the fields are
+// documented in docs/mcp.md).
+func outSchema(props ...string) *jsonschema.Schema {
+	sc := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"freshness": {Type: "object"}}}
+	for _, p := range props {
+		name, typ, _ := strings.Cut(p, ":") // NAME:TYPE
+		sc.Properties[name] = &jsonschema.Schema{Type: typ}
+	}
+	return sc
+}
+
+// rendered is what a text renderer writes.
+func rendered(v interface{ WriteText(w io.Writer) error }) string {
+	var b strings.Builder
+	v.WriteText(&b)
+	return b.String()
+}
+
+// page keeps the first limit items (def when limit is not above zero) and
+// says how many it cut.
+func page[T any](items []T, limit, def int) ([]T, int) {
+	if limit <= 0 {
+		limit = def
+	}
+	kept := items[:min(limit, len(items))]
+	if kept == nil {
+		kept = []T{}
+	}
+	return kept, len(items) - len(kept)
+}
+
+type (
+	searchIn struct {
+		Query string `json:"query" jsonschema:"words to find"`
+		Limit int    `json:"limit,omitempty" jsonschema:"default 10, at most 50"`
+		Kind  string `json:"kind,omitempty" jsonschema:"task, adr, doc, ..."`
+	}
+	searchOut struct {
+		Hits      []index.Hit `json:"hits"`
+		Truncated bool        `json:"truncated"`
+		Fresh
+	}
+	refIn struct {
+		Ref  string `json:"ref" jsonschema:"id, uid, node key or path"`
+		Text bool   `json:"text,omitempty" jsonschema:"with section texts"`
+	}
+	showOut struct {
+		Doc *index.DocView `json:"doc"`
+		Fresh
+	}
+	contextIn struct {
+		Query  string   `json:"query,omitempty" jsonschema:"full-text search for seeds"`
+		Seeds  []string `json:"seeds,omitempty" jsonschema:"documents to start from"`
+		For    string   `json:"for,omitempty" jsonschema:"a task, with the knowledge in its scope"`
+		Budget int      `json:"budget,omitempty" jsonschema:"estimated tokens"`
+	}
+	packOut struct {
+		Pack any `json:"pack"`
+		Fresh
+	}
+	neighborsIn struct {
+		Ref       string   `json:"ref" jsonschema:"id, uid, key or path"`
+		Depth     int      `json:"depth,omitempty" jsonschema:"1 to 4"`
+		Edges     []string `json:"edges,omitempty" jsonschema:"edge types (default all)"`
+		Direction string   `json:"direction,omitempty" jsonschema:"out, in, both"`
+	}
+	neighborsOut struct {
+		Root   index.DocRef    `json:"root"`
+		Nodes  []graph.Reached `json:"nodes"`
+		Capped bool            `json:"capped"`
+		Fresh
+	}
+	workIn struct {
+		Kinds []string `json:"kinds,omitempty" jsonschema:"task, bug, ..."`
+		Limit int      `json:"limit,omitempty" jsonschema:"default 20"`
+	}
+	readyOut struct {
+		Items     []graph.Item `json:"items"`
+		Truncated int          `json:"truncated"`
+		Fresh
+	}
+	blockedOut struct {
+		Items     []graph.BlockedItem `json:"items"`
+		Truncated int                 `json:"truncated"`
+		Fresh
+	}
+	checkIn struct {
+		Staged bool     `json:"staged,omitempty" jsonschema:"the staged change; new problems only"`
+		Paths  []string `json:"paths,omitempty" jsonschema:"working-tree files"`
+		All    bool     `json:"all,omitempty" jsonschema:"every document"`
+		Limit  int      `json:"limit,omitempty" jsonschema:"default 50"`
+	}
+	checkOut struct {
+		Summary   check.Summary   `json:"summary"`
+		Findings  []check.Finding `json:"findings"`
+		Truncated int             `json:"truncated"`
+		Fresh
+	}
+	noIn      struct{}
+	statusOut struct {
+		Documents int `json:"documents"`
+		Kinds     any `json:"kinds"`
+		Fresh
+	}
+	queryIn struct {
+		Template string   `json:"template" jsonschema:"a query template"`
+		Seeds    []string `json:"seeds,omitempty" jsonschema:"replace the anchors"`
+		Workset  string   `json:"workset,omitempty" jsonschema:"for workset: $workset anchors"`
+		Budget   int      `json:"budget,omitempty" jsonschema:"estimated tokens"`
+	}
+	worksetIn struct {
+		Name   string `json:"name" jsonschema:"the workset"`
+		Budget int    `json:"budget,omitempty" jsonschema:"estimated tokens (2000)"`
+	}
+	worksetsOut struct {
+		Worksets []workset.Info `json:"worksets"`
+		Fresh
+	}
+	worksetOut struct {
+		Workset *workset.Detail `json:"workset"`
+		Fresh
+	}
+	resumeOut struct {
+		Resume *workset.Resume `json:"resume"`
+		Fresh
+	}
+	worksetContextIn struct {
+		Name   string `json:"name" jsonschema:"the workset"`
+		Query  string `json:"query,omitempty" jsonschema:"more seeds from the workset"`
+		Budget int    `json:"budget,omitempty" jsonschema:"estimated tokens"`
+	}
+	worksetNewIn struct {
+		Name     string   `json:"name" jsonschema:"letters, digits, - _ ."`
+		Seeds    []string `json:"seeds,omitempty" jsonschema:"documents of the task"`
+		Query    string   `json:"query,omitempty" jsonschema:"or a full-text search"`
+		Template string   `json:"template,omitempty" jsonschema:"or a query template"`
+		Agent    string   `json:"agent,omitempty" jsonschema:"who works in it"`
+	}
+	worksetNewOut struct {
+		Workset *workset.Info `json:"workset"`
+		Fresh
+	}
+	noteIn struct {
+		Workset string `json:"workset"`
+		Target  string `json:"target" jsonschema:"the document (id, uid, path)"`
+		Kind    string `json:"kind,omitempty" jsonschema:"decision, risk, finding; none: worklog"`
+		Text    string `json:"text"`
+		Expect  string `json:"expect,omitempty" jsonschema:"notes_hash last seen; refused if changed"`
+	}
+	noteOut struct {
+		Note *workset.NoteResult `json:"note"`
+		Fresh
+	}
+	promoteIn struct {
+		Workset string `json:"workset"`
+		To      string `json:"to,omitempty" jsonschema:"self, parent, root, group, global, or a path"`
+		Agent   string `json:"agent,omitempty" jsonschema:"named in worklog lines"`
+		ADR     bool   `json:"adr,omitempty" jsonschema:"decisions become ADRs"`
+		Apply   bool   `json:"apply,omitempty" jsonschema:"write; else only the diff"`
+	}
+	promoteOut struct {
+		Promote *workset.Promoted `json:"promote"`
+		Fresh
+	}
+)
+
+// worksetEnv describes the session to the workset operations.
+func worksetEnv(ctx context.Context, s *gitsync.Session) (*workset.Env, error) {
+	return workset.NewEnv(ctx, s.Repo.Root, s.Store, s.Cfg, "canon mcp", s.Repo)
+}
+
+func (m *Server) addTools() {
+	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean"), Description: "Full-text search over sections (bm25).", Annotations: readOnly},
+		func(ctx context.Context, s *gitsync.Session, in searchIn, out *searchOut) (string, error) {
+			limit := in.Limit
+			if limit <= 0 {
+				limit = 10
+			}
+			limit = min(limit, 50)
+			hits, err := s.Store.Search(ctx, in.Query, index.SearchOptions{Limit: limit + 1, Kind: in.Kind})
+			if len(hits) > limit {
+				hits, out.Truncated = hits[:limit], true
+			}
+			out.Hits = hits
+			if err != nil {
+				return "", err
+			}
+			var b strings.Builder
+			for _, h := range out.Hits {
+				fmt.Fprintf(&b, "%s  %s  #%s  %s\n", h.ID, h.Title, h.Slug, h.Snippet)
+			}
+			if len(out.Hits) == 0 {
+				fmt.Fprintf(&b, "no matches for %q\n", in.Query)
+			}
+			if out.Truncated {
+				fmt.Fprintf(&b, "(more hits past the limit of %d)\n", limit)
+			}
+			return b.String(), nil
+		})
+
+	add(m, &mcp.Tool{Name: "show", OutputSchema: outSchema("doc:object"), Description: "One document: frontmatter, edges, sections, problems.", Annotations: readOnly},
+		func(ctx context.Context, s *gitsync.Session, in refIn, out *showOut) (string, error) {
+			var err error
+			if out.Doc, err = s.Show(ctx, in.Ref, in.Text); err != nil {
+				return "", err
+			}
+			return rendered(out.Doc), nil
+		})
+
+	add(m, &mcp.Tool{Name: "context", OutputSchema: outSchema("pack:object"), Description: "A bounded context pack: from a search, seed documents, or a task (for) with the knowledge in its scope.", Annotations: readOnly},
+		func(ctx context.Context, s *gitsync.Session, in contextIn, out *packOut) (string, error) {
+			opt := graph.OptionsFrom(s.Cfg.Context)
+			if in.Budget > 0 {
+				opt.Budget = in.Budget
+			}
+			g := graph.New(s.Store)
+			var p *graph.Pack
+			var err error
+			switch {
+			case in.For != "":
+				p, err = g.ScopedPack(ctx, graph.ScopedArgs{For: in.For, Options: opt, Shares: s.Cfg.Context.Scopes,
+					CommitPaths: func(ctx context.Context, t index.DocRef) ([]string, error) { return s.Repo.CommitPaths(ctx, t.ID, 200) }})
+			case in.Query == "" && len(in.Seeds) == 0:
+				return "", errors.New("context needs a query, seeds or for")
+			default:
+				opt.Query, opt.Seeds = in.Query, in.Seeds
+				p, err = g.Pack(ctx, opt)
+			}
+			if err != nil {
+				return "", err
+			}
+			out.Pack = p
+			return rendered(p), nil
+		})
+
+	add(m, &mcp.Tool{Name: "neighbors", OutputSchema: outSchema("root:object", "nodes:array", "capped:boolean"), Description: "Documents around one, along typed edges.", Annotations: readOnly},
+		func(ctx context.Context, s *gitsync.Session, in neighborsIn, out *neighborsOut) (string, error) {
+			depth := in.Depth
+			if depth <= 0 {
+				depth = 1
+			}
+			dir, err := graph.ParseDirection(in.Direction)
+			if err != nil {
+				return "", err
+			}
+			n, err := graph.New(s.Store).Neighbors(ctx, in.Ref, graph.ExpandOptions{Depth: min(depth, 4), Edges: in.Edges, Direction: dir, MaxNodes: 100})
+			if err != nil {
+				return "", err
+			}
+			out.Root, out.Nodes, out.Capped = n.Root, n.Nodes, n.NodeCapped
+			return rendered(n), nil
+		})
+
+	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("items:array", "truncated:integer"), Description: "Open work nothing blocks, by priority.", Annotations: readOnly},
+		func(ctx context.Context, s *gitsync.Session, in workIn, out *readyOut) (string, error) {
+			out.Items = []graph.Item{}
+			w, err := graph.New(s.Store).Work(ctx, graph.WorkOptions{States: s.Cfg.States, Kinds: in.Kinds})
+			if err != nil {
+				return "", err
+			}
+			out.Items, out.Truncated = page(w.Ready, in.Limit, 20)
+			var b strings.Builder
+			for _, it := range out.Items {
+				fmt.Fprintf(&b, "%s  %s  %s  %s\n", it.ID, it.Priority, it.State, it.Title)
+			}
+			return b.String() + cut(out.Truncated, "more"), nil
+		})
+	add(m, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("items:array", "truncated:integer"), Description: "Open work something blocks, with the blockers.", Annotations: readOnly},
+		func(ctx context.Context, s *gitsync.Session, in workIn, out *blockedOut) (string, error) {
+			out.Items = []graph.BlockedItem{}
+			w, err := graph.New(s.Store).Work(ctx, graph.WorkOptions{States: s.Cfg.States, Kinds: in.Kinds})
+			if err != nil {
+				return "", err
+			}
+			out.Items, out.Truncated = page(w.Blocked, in.Limit, 20)
+			var b strings.Builder
+			for _, it := range out.Items {
+				var by []string
+				for _, bl := range it.Blockers {
+					by = append(by, bl.ID)
+				}
+				fmt.Fprintf(&b, "%s  %s  %s  blocked by %s\n", it.ID, it.State, it.Title, strings.Join(by, ", "))
+			}
+			return b.String() + cut(out.Truncated, "more"), nil
+		})
+
+	add(m, &mcp.Tool{Name: "check", OutputSchema: outSchema("summary:object", "findings:array", "truncated:integer"), Description: "Validate documents: staged (new problems only), given paths, or all.", Annotations: readOnly},
+		func(ctx context.Context, s *gitsync.Session, in checkIn, out *checkOut) (string, error) {
+			var res *check.Result
+			var err error
+			switch {
+			case in.Staged:
+				res, err = s.CheckStaged(ctx, true, nil)
+			case in.All:
+				res, err = s.CheckAll(ctx)
+			case len(in.Paths) > 0:
+				res, err = s.CheckPaths(ctx, in.Paths)
+			default:
+				return "", errors.New("check needs staged: true, paths, or all: true")
+			}
+			if err != nil {
+				return "", err
+			}
+			out.Summary = res.Summary()
+			out.Findings, out.Truncated = page(res.Findings, in.Limit, 50)
+			var b strings.Builder
+			for _, fd := range out.Findings {
+				fmt.Fprintln(&b, fd)
+			}
+			fmt.Fprintf(&b, "%s, %s in %s (%s checked)\n", human.Plural(out.Summary.Errors, "error"), human.Plural(out.Summary.Warnings, "warning"),
+				human.Plural(out.Summary.Files, "file"), human.Plural(out.Summary.Checked, "file"))
+			return b.String() + cut(out.Truncated, "more findings"), nil
+		})
+
+	add(m, &mcp.Tool{Name: "status", OutputSchema: outSchema("documents:integer", "kinds:object"), Description: "The index: commit, counts, freshness.", Annotations: readOnly},
+		func(ctx context.Context, s *gitsync.Session, _ noIn, out *statusOut) (string, error) {
+			st, err := s.Status(ctx)
+			if err != nil {
+				return "", err
+			}
+			out.Documents, out.Kinds = st.Documents, st.Kinds
+			return fmt.Sprintf("%s indexed at %s; HEAD %s", human.Plural(out.Documents, "document"), human.Commit(st.IndexedHead), human.Commit(st.Head)), nil
+		})
+
+	add(m, &mcp.Tool{Name: "query_run", OutputSchema: outSchema("pack:object"), Description: "Run a query template (task-context, workflow-resume, ...).", Annotations: readOnly},
+		func(ctx context.Context, s *gitsync.Session, in queryIn, out *packOut) (string, error) {
+			p, err := runTemplate(ctx, s, in)
+			if err != nil {
+				return "", err
+			}
+			out.Pack = p
+			return rendered(p), nil
+		})
+
+	m.addWorksetTools()
+}
+
+// cut says how many items a bounded list left out.
+func cut(n int, what string) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("(%d %s past the limit)\n", n, what)
+}
+
+// runTemplate runs a query template: the query_run tool and the prompts.
+func runTemplate(ctx context.Context, s *gitsync.Session, in queryIn) (*graph.Pack, error) {
+	lib, err := graph.RepoLibrary(s.Repo.Root)
+	if err != nil {
+		return nil, err
+	}
+	t, err := lib.Resolve(in.Template)
+	if err != nil {
+		return nil, err
+	}
+	ro := graph.RunOptions{Base: graph.OptionsFrom(s.Cfg.Context), Seeds: in.Seeds, Workset: in.Workset,
+		WorksetSeeds: func(ctx context.Context, name string) ([]string, error) {
+			return workset.SeedKeys(ctx, &workset.Env{Root: s.Repo.Root}, name)
+		}}
+	if in.Budget > 0 {
+		ro.Budget = &in.Budget
+	}
+	return graph.New(s.Store).RunTemplate(ctx, t, ro)
+}
+
+func (m *Server) addWorksetTools() {
+	add(m, &mcp.Tool{Name: "workset_list", OutputSchema: outSchema("worksets:array"), Description: "The worksets: seeds, size, stale or fresh, unpromoted findings.", Annotations: readOnly},
+		func(ctx context.Context, s *gitsync.Session, _ noIn, out *worksetsOut) (string, error) {
+			we, err := worksetEnv(ctx, s)
+			if err != nil {
+				return "", err
+			}
+			if out.Worksets, err = workset.List(ctx, we); err != nil {
+				return "", err
+			}
+			var b strings.Builder
+			for _, w := range out.Worksets {
+				state := "fresh"
+				if w.Stale {
+					state = "stale"
+				}
+				fmt.Fprintf(&b, "%s  %s  %s, seeds %s, %d unpromoted\n", w.Name, state, human.Plural(w.Docs, "document"), strings.Join(w.Seeds, ","), w.Unpromoted)
+			}
+			if len(out.Worksets) == 0 {
+				b.WriteString("no worksets\n")
+			}
+			return b.String(), nil
+		})
+	add(m, &mcp.Tool{Name: "workset_show", OutputSchema: outSchema("workset:object"), Description: "One workset: members and why, stale reasons, findings.", Annotations: readOnly},
+		func(ctx context.Context, s *gitsync.Session, in worksetIn, out *worksetOut) (string, error) {
+			we, err := worksetEnv(ctx, s)
+			if err != nil {
+				return "", err
+			}
+			if out.Workset, err = workset.Show(ctx, we, in.Name); err != nil {
+				return "", err
+			}
+			w := out.Workset
+			var b strings.Builder
+			fmt.Fprintf(&b, "workset %s: %s, %d findings (%d unpromoted)\n", w.Name, human.Plural(w.Docs, "document"), w.Info.Findings, w.Unpromoted)
+			for _, r := range w.StaleReasons {
+				fmt.Fprintf(&b, "stale: %s\n", r)
+			}
+			for _, mb := range w.Members {
+				fmt.Fprintf(&b, "  %s  %s  [%s]\n", mb.ID, mb.Title, mb.Kind)
+			}
+			return b.String(), nil
+		})
+	add(m, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("resume:object"), Description: "Where a workset's task stands: goal, plan, decisions, what changed since the last checkpoint.", Annotations: readOnly},
+		func(ctx context.Context, s *gitsync.Session, in worksetIn, out *resumeOut) (string, error) {
+			we, err := worksetEnv(ctx, s)
+			if err != nil {
+				return "", err
+			}
+			budget := in.Budget
+			if budget <= 0 {
+				budget = 2000
+			}
+			if out.Resume, err = workset.BuildResume(ctx, we, in.Name, workset.ResumeOptions{Budget: budget}); err != nil {
+				return "", err
+			}
+			return out.Resume.Text(), nil
+		})
+	add(m, &mcp.Tool{Name: "workset_context", OutputSchema: outSchema("pack:object"), Description: "A context pack from a workset's own documents.", Annotations: readOnly},
+		func(ctx context.Context, s *gitsync.Session, in worksetContextIn, out *packOut) (string, error) {
+			we, err := worksetEnv(ctx, s)
+			if err != nil {
+				return "", err
+			}
+			opt := workset.ContextOptions{Query: in.Query}
+			if in.Budget > 0 {
+				opt.Budget = &in.Budget
+			}
+			p, _, err := workset.Context(ctx, we, in.Name, opt)
+			if err != nil {
+				return "", err
+			}
+			out.Pack = p
+			return rendered(p), nil
+		})
+	add(m, &mcp.Tool{Name: "workset_new", Description: "Make a workset for a task from seeds, a search or a template.", OutputSchema: outSchema("workset:object"), Annotations: writes},
+		func(ctx context.Context, s *gitsync.Session, in worksetNewIn, out *worksetNewOut) (string, error) {
+			we, err := worksetEnv(ctx, s)
+			if err != nil {
+				return "", err
+			}
+			if out.Workset, err = workset.Create(ctx, we, in.Name, workset.CreateOptions{
+				Spec: workset.Spec{Seeds: in.Seeds, Query: in.Query, Template: in.Template}, Agent: in.Agent}); err != nil {
+				return "", err
+			}
+			w := out.Workset
+			return fmt.Sprintf("created workset %s: %s, seeds %s; notes go to %s/notes.md", w.Name, human.Plural(w.Docs, "document"), strings.Join(w.Seeds, ", "), w.Path), nil
+		})
+	add(m, &mcp.Tool{Name: "note", Description: "Append a finding to a workset's notes.md (promote's format), atomically.", OutputSchema: outSchema("note:object"), Annotations: writes},
+		func(ctx context.Context, s *gitsync.Session, in noteIn, out *noteOut) (string, error) {
+			we, err := worksetEnv(ctx, s)
+			if err != nil {
+				return "", err
+			}
+			if out.Note, err = workset.AppendNote(ctx, we, in.Workset, workset.NoteArgs{Target: in.Target, Kind: in.Kind, Text: in.Text, Expect: in.Expect}); err != nil {
+				return "", err
+			}
+			return "appended: " + out.Note.Line, nil
+		})
+	add(m, &mcp.Tool{Name: "promote", Description: "Append a workset's findings to the canonical documents: a diff, or the writes with apply.", OutputSchema: outSchema("promote:object"), Annotations: destructive},
+		func(ctx context.Context, s *gitsync.Session, in promoteIn, out *promoteOut) (string, error) {
+			return promote(ctx, s, in, out)
+		})
+}
+
+// promote plans the promote against the working tree as it is, and shows
+// it (a dry run) or makes it (apply).
+func promote(ctx context.Context, s *gitsync.Session, in promoteIn, out *promoteOut) (string, error) {
+	// Targets are looked up in the working tree as it is.
+	if _, err := s.Reconcile(ctx); err != nil {
+		return "", err
+	}
+	to := in.To
+	switch to {
+	case "":
+		to = workset.ToSelf
+	case workset.ToSelf, workset.ToParent, workset.ToRoot, workset.ToGroup, workset.ToGlobal:
+	default:
+		rel, err := s.Repo.RepoPath(filepath.Join(s.Repo.Root, filepath.FromSlash(to)))
+		if err != nil {
+			return "", fmt.Errorf("to: %v; name self, parent, root, group, global, or a document inside the repository", err)
+		}
+		to = rel
+	}
+	we, err := worksetEnv(ctx, s)
+	if err != nil {
+		return "", err
+	}
+	plan, err := workset.PlanPromote(ctx, we, in.Workset, workset.PromoteOptions{To: to, Agent: in.Agent, ADR: in.ADR,
+		Scope: s.Scope, GlobalDocument: s.Cfg.Context.Scopes.GlobalDocument})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if !in.Apply {
+		out.Promote = workset.DryRun(plan)
+		out.Promote.WriteOutcomes(&b, "dry run")
+		return b.String() + out.Promote.Diff, nil
+	}
+	if out.Promote, err = workset.Promote(ctx, s, plan); err != nil {
+		return "", err
+	}
+	if out.Promote.Refused {
+		return "", fmt.Errorf("promote would leave %s canon check reports in the written files; nothing was written: %v", human.Plural(len(out.Promote.Introduced), "error"), out.Promote.Introduced)
+	}
+	out.Promote.WriteOutcomes(&b, "")
+	if len(out.Promote.Written) > 0 {
+		fmt.Fprintf(&b, "wrote %s; nothing is committed\n", strings.Join(out.Promote.Written, ", "))
+	}
+	return b.String(), nil
+}

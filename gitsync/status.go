@@ -1,0 +1,112 @@
+package gitsync
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/human"
+)
+
+// Status is canon status: where the index is, the commit it reflects, what
+// it holds, whether it is behind, the last count of problems and the
+// watcher. Its JSON is a documented contract (README).
+type Status struct {
+	Index         string `json:"index"` // relative to the root when inside it
+	Schema        int    `json:"schema"`
+	Head          string `json:"head"`
+	Branch        string `json:"branch"`
+	IndexedHead   string `json:"indexed_head"`
+	Behind        bool   `json:"behind"`
+	ConfigChanged bool   `json:"config_changed"`
+	SyncedAt      string `json:"synced_at"`
+	BuiltAt       string `json:"built_at"`
+	*index.Status
+	// Problems is what the last check of every document (check --all,
+	// canon problems, init) counted; null before there was one.
+	Problems *Checked      `json:"problems"`
+	Watcher  *WatcherState `json:"watcher"`
+}
+
+// Status reports the index as it is. It is the one use case that does not
+// catch up first: it says whether the index is behind.
+func (s *Session) Status(ctx context.Context) (*Status, error) {
+	head, ref, err := s.Repo.Head()
+	if err != nil {
+		return nil, err
+	}
+	meta, err := s.Store.AllMeta()
+	if err != nil {
+		return nil, err
+	}
+	counts, err := s.Store.Counts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	_, behind, err := s.Behind()
+	if err != nil {
+		return nil, err
+	}
+	rel, _ := filepath.Rel(s.Repo.Root, s.Store.Path())
+	st := &Status{
+		Index: filepath.ToSlash(rel), Schema: index.SchemaVersion, Head: head,
+		Branch: strings.TrimPrefix(ref, "refs/heads/"), IndexedHead: meta[index.MetaHead],
+		Behind: behind, ConfigChanged: meta[index.MetaConfig] != "" && meta[index.MetaConfig] != s.Cfg.IndexHash(),
+		SyncedAt: meta[index.MetaSyncedAt], BuiltAt: meta[index.MetaBuiltAt], Status: counts,
+	}
+	if st.Problems, err = s.LastChecked(); err != nil {
+		return nil, err
+	}
+	if st.Watcher, err = ObserveWatcher(s.Repo.CanonDir()); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// WriteText writes the status for a person, a line per subject.
+func (s *Status) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "index     %s (schema %d)\n", s.Index, s.Schema)
+	branch := s.Branch
+	if branch == "" {
+		branch = "detached"
+	}
+	head := human.Commit(s.Head)
+	switch {
+	case s.BuiltAt == "":
+		fmt.Fprintf(w, "head      %s (%s): not indexed yet; run canon index\n", head, branch)
+	case s.Behind && s.ConfigChanged:
+		fmt.Fprintf(w, "head      %s (%s): the configuration changed since the last build; any command rebuilds\n", head, branch)
+	case s.Behind:
+		fmt.Fprintf(w, "head      %s (%s): behind, the index reflects %s; any command catches up\n", head, branch, human.Commit(s.IndexedHead))
+	default:
+		fmt.Fprintf(w, "head      %s (%s): up to date\n", head, branch)
+	}
+	if s.SyncedAt != "" {
+		fmt.Fprintf(w, "synced    %s\n", human.Ago(s.SyncedAt))
+	}
+	s.Watcher.WriteText(w)
+	fmt.Fprintf(w, "documents %s", human.Thousands(s.Documents))
+	if len(s.Kinds) > 0 {
+		fmt.Fprintf(w, " (%s)", human.CountList(s.Kinds))
+	}
+	fmt.Fprintln(w)
+	if s.Skipped > 0 {
+		fmt.Fprintf(w, "skipped   %d files (see canon problems)\n", s.Skipped)
+	}
+	l := s.Links
+	fmt.Fprintf(w, "links     %s resolved, %d dangling, %d ambiguous, %d external, %d to other files\n",
+		human.Thousands(l.Resolved), l.Dangling, l.Ambiguous, l.External, l.Files)
+	fmt.Fprintf(w, "chunks    %s\n", human.Thousands(s.Chunks))
+	switch c := s.Problems; {
+	case c == nil:
+		fmt.Fprintln(w, "problems  not counted yet; canon problems lists them")
+	case c.Current:
+		fmt.Fprintf(w, "problems  %s, %s in %s (canon problems lists them)\n", human.Plural(c.Errors, "error"), human.Plural(c.Warnings, "warning"), human.Plural(c.Files, "file"))
+	default:
+		fmt.Fprintf(w, "problems  %s, %s at the last count, before the index moved; canon problems counts again\n", human.Plural(c.Errors, "error"), human.Plural(c.Warnings, "warning"))
+	}
+	return nil
+}

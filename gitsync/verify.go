@@ -1,0 +1,91 @@
+package gitsync
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/human"
+)
+
+// Verification is what canon verify found: the live index compared, row
+// by row, with a rebuild from nothing.
+type Verification struct {
+	// Differences are dump rows, "- " live or "+ " rebuilt.
+	Differences []string `json:"differences"`
+	Equal       bool     `json:"equal"`
+	Rows        int      `json:"rows"` // rows of the live index compared
+}
+
+// Verify rebuilds the index into a temporary file beside it and compares
+// the two. It holds the writer lock throughout, so that the live index
+// cannot move while it is compared; the temporary file is removed after
+// (and, if this process is killed, by the next session that opens).
+func (s *Session) Verify(ctx context.Context) (*Verification, error) {
+	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	live, err := s.Store.Dump(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tmpPath := VerifyPath(s.Repo.CanonDir())
+	defer func() {
+		for _, suffix := range []string{"", "-wal", "-shm", ".lock"} {
+			os.Remove(tmpPath + suffix)
+		}
+	}()
+	fresh, _, err := index.Open(tmpPath)
+	if err != nil {
+		return nil, err
+	}
+	defer fresh.Close()
+	files, err := s.Scope.Walk()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := fresh.Rebuild(ctx, s.Loader, files, nil, nil); err != nil {
+		return nil, fmt.Errorf("build the comparison index: %w", err)
+	}
+	rebuilt, err := fresh.Dump(ctx)
+	if err != nil {
+		return nil, err
+	}
+	diff := index.DiffDumps(live, rebuilt)
+	if diff == nil {
+		diff = []string{}
+	}
+	return &Verification{Differences: diff, Equal: len(diff) == 0, Rows: len(live)}, nil
+}
+
+// ExitCode is 1 when the index differs from the rebuild.
+func (v *Verification) ExitCode() int {
+	if v.Equal {
+		return 0
+	}
+	return 1
+}
+
+// WriteText says whether the index matches, or the first 40 differences
+// and what to do about them.
+func (v *Verification) WriteText(w io.Writer) error {
+	if v.Equal {
+		_, err := fmt.Fprintf(w, "the index matches a fresh rebuild (%s rows compared)\n", human.Thousands(v.Rows))
+		return err
+	}
+	fmt.Fprintf(w, "the index differs from a fresh rebuild in %d rows (- live, + rebuilt):\n", len(v.Differences))
+	for i, d := range v.Differences {
+		if i == 40 {
+			fmt.Fprintf(w, "  … and %d more (see --json)\n", len(v.Differences)-i)
+			break
+		}
+		fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(d, "\t", " | "))
+	}
+	_, err := fmt.Fprintln(w, "files edited since the last sync show up here too: run canon sync, then verify again; if differences remain, run canon index --full and report the bug")
+	return err
+}

@@ -1,0 +1,231 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/human"
+)
+
+// Text renderers of the graph's answers (canon graph, ready, blocked,
+// scope suggest). Their JSON is the documented shape.
+
+// Neighbors is canon graph neighbors: what an expansion from one document
+// reached, with the options it ran with.
+type Neighbors struct {
+	Root         index.DocRef `json:"root"`
+	Depth        int          `json:"depth"`
+	Edges        []string     `json:"edges"`
+	Direction    Direction    `json:"direction"`
+	Nodes        []Reached    `json:"nodes"`
+	NodeCapped   bool         `json:"node_capped"`
+	FanoutCapped int          `json:"fanout_capped"`
+}
+
+// Neighbors expands from one document (a reference as Find takes it).
+func (g *Graph) Neighbors(ctx context.Context, ref string, opt ExpandOptions) (*Neighbors, error) {
+	ex, err := g.Expand(ctx, []string{ref}, opt)
+	if err != nil {
+		return nil, err
+	}
+	edges := opt.Edges
+	if edges == nil {
+		edges = []string{}
+	}
+	return &Neighbors{Root: ex.Nodes[0].DocRef, Depth: opt.Depth, Edges: edges, Direction: opt.Direction,
+		Nodes: ex.Nodes[1:], NodeCapped: ex.NodeCapped, FanoutCapped: ex.FanoutCapped}, nil
+}
+
+// Describe is a document in one line: id, title, kind and state.
+func Describe(r index.DocRef) string {
+	tag := r.Kind
+	if r.State != "" {
+		tag += ", " + r.State
+	}
+	return fmt.Sprintf("%s  %s  [%s]", r.ID, r.Title, tag)
+}
+
+// WriteText lists the neighbours by depth, each with the edge that
+// reached it, and what the caps cut.
+func (n *Neighbors) WriteText(w io.Writer) error {
+	fmt.Fprintln(w, Describe(n.Root))
+	depth := 0
+	for _, r := range n.Nodes {
+		if r.Depth != depth {
+			depth = r.Depth
+			fmt.Fprintf(w, "depth %d\n", depth)
+		}
+		arrow := "→"
+		if r.Via.Direction == In {
+			arrow = "←"
+		}
+		from := ""
+		if r.Depth > 1 {
+			from = "  (from " + r.Via.FromID + ")"
+		}
+		fmt.Fprintf(w, "  %-12s %s %s%s\n", r.Via.Type, arrow, Describe(r.DocRef), from)
+	}
+	fmt.Fprintf(w, "%s within %s", human.Plural(len(n.Nodes), "neighbour"), human.Plural(depth, "hop"))
+	if n.NodeCapped {
+		fmt.Fprint(w, "; stopped at --max-nodes")
+	}
+	if n.FanoutCapped > 0 {
+		fmt.Fprintf(w, "; --max-per-node cut the neighbours of %s", human.Plural(n.FanoutCapped, "node"))
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// WriteText shows the path a step a line, or that there is none.
+func (r *PathResult) WriteText(w io.Writer) error {
+	if !r.Found {
+		_, err := fmt.Fprintf(w, "no path from %s to %s within %s\n", r.From.ID, r.To.ID, human.Plural(r.maxDepth, "hop"))
+		return err
+	}
+	for _, st := range r.Steps {
+		switch {
+		case st.Via == nil:
+			fmt.Fprintln(w, Describe(st.DocRef))
+		case st.Via.Direction == In:
+			fmt.Fprintf(w, "  <--%s-- %s\n", st.Via.Type, Describe(st.DocRef))
+		default:
+			fmt.Fprintf(w, "  --%s--> %s\n", st.Via.Type, Describe(st.DocRef))
+		}
+	}
+	_, err := fmt.Fprintln(w, human.Plural(len(r.Steps)-1, "hop"))
+	return err
+}
+
+// WriteText is the statistics a line each, cycles listed.
+func (st *Stats) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "nodes            %s%s\n", human.Thousands(st.Nodes), human.Counts(st.NodesByKind))
+	fmt.Fprintf(w, "edges            %s%s\n", human.Thousands(st.Edges), human.Counts(st.EdgesByType))
+	fmt.Fprintf(w, "dangling         %d%s\n", st.Dangling, human.Counts(st.DanglingByType))
+	fmt.Fprintf(w, "ambiguous        %d%s\n", st.Ambiguous, human.Counts(st.AmbiguousByType))
+	fmt.Fprintf(w, "components       %s weakly connected; the largest has %s; %d isolated\n",
+		human.Thousands(st.Components), human.Plural(st.LargestComponent, "node"), st.Isolated)
+	writeCycles(w, "parent cycles", st.ParentCycles)
+	writeCycles(w, "blocking cycles", st.BlockingCycles)
+	return nil
+}
+
+func writeCycles(w io.Writer, label string, cs []Cycle) {
+	if len(cs) == 0 {
+		fmt.Fprintf(w, "%-16s none\n", label)
+		return
+	}
+	fmt.Fprintf(w, "%-16s %d\n", label, len(cs))
+	for _, cy := range cs {
+		ids := make([]string, len(cy.Nodes))
+		for i, n := range cy.Nodes {
+			ids[i] = n.ID
+		}
+		if cy.Simple {
+			fmt.Fprintf(w, "  %s → %s\n", strings.Join(ids, " → "), ids[0])
+		} else {
+			fmt.Fprintf(w, "  %s (tangled: more than one cycle)\n", strings.Join(ids, ", "))
+		}
+	}
+}
+
+// Ready is canon ready: the open items none of whose blockers is open.
+type Ready struct{ *Work }
+
+// JSON is {"ready": [...]}.
+func (r Ready) JSON() any { return map[string]any{"ready": r.Work.Ready} }
+
+// WriteText is a line per item and the counts.
+func (r Ready) WriteText(w io.Writer) error {
+	wd := itemWidths(r.Work.Ready)
+	for _, it := range r.Work.Ready {
+		writeItem(w, it, wd)
+	}
+	_, err := fmt.Fprintf(w, "%d ready, %d blocked (canon blocked)\n", len(r.Work.Ready), len(r.Work.Blocked))
+	return err
+}
+
+// Blocked is canon blocked: the open items that wait, and for what.
+type Blocked struct{ *Work }
+
+// JSON is {"blocked": [...]}.
+func (b Blocked) JSON() any { return map[string]any{"blocked": b.Work.Blocked} }
+
+// WriteText is a line per item, and under it what it waits for.
+func (b Blocked) WriteText(w io.Writer) error {
+	items := make([]Item, len(b.Work.Blocked))
+	for i, x := range b.Work.Blocked {
+		items[i] = x.Item
+	}
+	wd := itemWidths(items)
+	for _, x := range b.Work.Blocked {
+		writeItem(w, x.Item, wd)
+		for _, bl := range x.Blockers {
+			how := bl.Edge
+			if bl.Via != "" {
+				how += ", through " + bl.ViaID
+			}
+			fmt.Fprintf(w, "    waits for %s (%s): %s  [%s]\n", bl.ID, bl.State, bl.Title, how)
+		}
+		if len(x.Blockers) == 0 {
+			fmt.Fprintln(w, "    its state is Blocked; no open blocker is recorded")
+		}
+		if x.InCycle {
+			fmt.Fprintln(w, "    in a blocking cycle: it waits, through others, for itself")
+		}
+	}
+	_, err := fmt.Fprintf(w, "%d blocked, %d ready (canon ready)\n", len(b.Work.Blocked), len(b.Work.Ready))
+	return err
+}
+
+type widths struct{ id, prio, state int }
+
+func itemWidths(items []Item) widths {
+	var w widths
+	for _, it := range items {
+		w.id = max(w.id, len(it.ID))
+		w.prio = max(w.prio, len(it.Priority))
+		w.state = max(w.state, len(it.State))
+	}
+	return w
+}
+
+func writeItem(out io.Writer, it Item, w widths) {
+	prio := it.Priority
+	if prio == "" {
+		prio = "-"
+	}
+	fmt.Fprintf(out, "%-*s  %-*s  %-*s  %s  [%s]\n", w.id, it.ID, max(w.prio, 1), prio, w.state, it.State, it.Title, it.Kind)
+}
+
+// Suggestions is canon scope suggest: knowledge used beyond its scope by
+// at least Min tasks or groups.
+type Suggestions struct {
+	Min         int               `json:"min"`
+	Suggestions []ScopeSuggestion `json:"suggestions"`
+}
+
+// WriteText is a line per candidate and how to move one.
+func (s *Suggestions) WriteText(w io.Writer) error {
+	if len(s.Suggestions) == 0 {
+		_, err := fmt.Fprintf(w, "no knowledge is used by %d or more tasks or groups beyond its scope\n", s.Min)
+		return err
+	}
+	for _, g := range s.Suggestions {
+		up := g.Up
+		if g.Up == "group" {
+			up = "group " + g.Group
+		}
+		what := "tasks"
+		from := g.Scope + " knowledge"
+		if g.Scope == "group" {
+			what = "groups inherit it"
+			from = "knowledge of group " + g.Group
+		}
+		fmt.Fprintf(w, "%s  %s (%s) → %s: %d %s: %s\n", g.ID, g.Title, from, up, len(g.Users), what, strings.Join(g.Users, ", "))
+	}
+	_, err := fmt.Fprintln(w, "move one with canon promote WORKSET --scope group|global, or set its scope: in the frontmatter")
+	return err
+}

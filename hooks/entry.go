@@ -1,0 +1,130 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/check"
+)
+
+// Front is what a hook entry point needs of the front end that runs it:
+// where to write, how it opens a session (notes, listeners, progress as
+// for every command), and how it turns an error into a sentence.
+type Front struct {
+	Stdout, Stderr io.Writer
+	Open           func(who string) (*gitsync.Session, error)
+	Explain        func(error) error
+}
+
+// RunPreCommit validates what is staged and returns the hook's exit status.
+// Validation errors refuse the commit (1); anything else going wrong is
+// one line on stderr and the commit goes on, except an index another
+// process holds past the wait: then nothing was validated, and a gate
+// that opens when it is busy is no gate.
+func RunPreCommit(ctx context.Context, dir string, f Front) int {
+	if os.Getenv("CANON_SKIP") == "1" {
+		return 0
+	}
+	// git's diff of the staged set runs while the index opens.
+	ahead := gitsync.AskStaged(ctx, dir)
+	defer ahead.Close()
+	s, err := f.Open("canon hook pre-commit")
+	if err != nil {
+		Report(f.Stderr, "pre-commit", f.Explain(err))
+		return 0
+	}
+	defer s.Close()
+	s.Store.Waiting = func(holder string) {
+		if holder == "" {
+			holder = "another canon process"
+		}
+		fmt.Fprintf(f.Stderr, "canon: pre-commit: waiting for the index, which %s is writing\n", holder)
+	}
+	if _, err := s.CatchUp(ctx); err != nil {
+		return preCommitFailed(f, err)
+	}
+	res, err := s.CheckStaged(ctx, true, ahead)
+	if err != nil {
+		return preCommitFailed(f, err)
+	}
+	if len(res.Findings) == 0 {
+		res.WriteOld(f.Stderr)
+		return 0
+	}
+	check.WriteText(f.Stderr, res.Findings, len(res.Checked))
+	res.WriteOld(f.Stderr)
+	if res.Summary().Errors == 0 {
+		return 0
+	}
+	fmt.Fprintln(f.Stderr, "canon: commit refused: fix the errors above and stage the fix (git commit --no-verify, or CANON_SKIP=1, skips canon)")
+	return 1
+}
+
+// preCommitFailed reports a check that could not run. An index locked past
+// the wait refuses the commit, naming the holder and the ways out; any
+// other failure is one line and the commit goes on (hooks fail open).
+func preCommitFailed(f Front, err error) int {
+	var le *index.LockedError
+	if errors.As(err, &le) {
+		fmt.Fprintf(f.Stderr, "canon: commit refused: nothing was validated, because %s and did not finish in time; commit again when it is done (or skip canon: git commit --no-verify, CANON_SKIP=1)\n", le.Error())
+		return 1
+	}
+	Report(f.Stderr, "pre-commit", f.Explain(err))
+	return 0
+}
+
+// RunCheckAll is canon check --all for pre-commit run --all-files (CI,
+// pre-commit.ci); it returns the exit status. Inside git commit, where git
+// sets GIT_INDEX_FILE for its hooks, it leaves the commit to canon-check,
+// which validates what is staged rather than every document.
+func RunCheckAll(ctx context.Context, f Front) (int, error) {
+	if os.Getenv("CANON_SKIP") == "1" || os.Getenv("GIT_INDEX_FILE") != "" {
+		return 0, nil
+	}
+	s, err := f.Open("canon hook check-all")
+	if err != nil {
+		return 0, err
+	}
+	defer s.Close()
+	res, err := s.Check(ctx, gitsync.CheckArgs{All: true})
+	if err != nil {
+		return 0, err
+	}
+	check.WriteText(f.Stdout, res.Findings, len(res.Checked))
+	if res.Summary().Errors > 0 {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// Entries are what canon hook takes: git's hooks, sync (what the
+// pre-commit framework's canon-sync calls) and check-all
+// (canon-check-all).
+var Entries = append(append([]string{}, Names...), "sync", "check-all")
+
+// Dispatch runs canon hook NAME ARGS in the repository around dir and
+// returns the exit status: pre-commit's and check-all's verdict, 0 for
+// every post-* hook, which reports a failure on one line and never fails
+// the git command.
+func Dispatch(ctx context.Context, dir, name string, args []string, f Front) (int, error) {
+	switch name {
+	case "pre-commit":
+		return RunPreCommit(ctx, dir, f), nil
+	case "check-all":
+		return RunCheckAll(ctx, f)
+	case "sync":
+		// Under the pre-commit framework, canon-sync runs for every post-*
+		// hook; its variables say which one, with git's arguments.
+		name, args = PreCommitEvent(os.Getenv)
+	}
+	note := func(msg string) { fmt.Fprintf(f.Stderr, "canon: %s\n", msg) }
+	if _, err := Run(ctx, Event{Name: name, Args: args, Dir: dir}, note); err != nil {
+		Report(f.Stderr, name, f.Explain(err))
+	}
+	return 0, nil
+}

@@ -1,0 +1,43 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// NotFoundError says a reference names no document.
+type NotFoundError struct{ Ref string }
+
+func (e *NotFoundError) Error() string { return fmt.Sprintf("no document is called %q", e.Ref) }
+
+// AmbiguousError says a reference names more than one document.
+type AmbiguousError struct {
+	Ref  string
+	Docs []DocRef
+}
+
+func (e *AmbiguousError) Error() string {
+	var names []string
+	for _, d := range e.Docs {
+		names = append(names, fmt.Sprintf("%s (%s)", d.Path, d.Key))
+	}
+	return fmt.Sprintf("%q names %d documents: %s; give the path or the node key", e.Ref, len(e.Docs), strings.Join(names, ", "))
+}
+
+// FindOne resolves a reference (key, uid, id, path, stem, ID@uidprefix,
+// NAMESPACE:ID) to exactly one document, or says why not with a
+// *NotFoundError or an *AmbiguousError.
+func (s *Store) FindOne(ctx context.Context, ref string) (*DocRef, error) {
+	docs, err := s.Find(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	switch len(docs) {
+	case 0:
+		return nil, &NotFoundError{Ref: ref}
+	case 1:
+		return &docs[0], nil
+	}
+	return nil, &AmbiguousError{Ref: ref, Docs: docs}
+}

@@ -1,0 +1,201 @@
+package index
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Text renderers of what the index answers (canon show, canon search). The
+// JSON of the same types is their documented shape.
+
+// Found is a search's answer: the query and its hits, best first.
+type Found struct {
+	Hits  []Hit  `json:"hits"`
+	Query string `json:"query"`
+}
+
+// NewFound wraps hits for output (none is [], not null).
+func NewFound(query string, hits []Hit) *Found {
+	if hits == nil {
+		hits = []Hit{}
+	}
+	return &Found{Hits: hits, Query: query}
+}
+
+// WriteText lists the hits: id, title and section; path:line and key; the
+// snippet.
+func (f *Found) WriteText(w io.Writer) error {
+	if len(f.Hits) == 0 {
+		_, err := fmt.Fprintf(w, "no matches for %q\n", f.Query)
+		return err
+	}
+	for i, h := range f.Hits {
+		section := ""
+		if h.Section != "" {
+			section = " › " + h.Section
+		}
+		fmt.Fprintf(w, "%d. %s  %s%s\n", i+1, h.ID, h.Title, section)
+		fmt.Fprintf(w, "   %s:%d  [%s]\n", QuotePath(h.Path), h.Line, h.Key)
+		if h.Snippet != "" {
+			fmt.Fprintf(w, "   %s\n", h.Snippet)
+		}
+	}
+	return nil
+}
+
+// WriteText shows one document: identity, frontmatter, edges out and in,
+// sections (with their text when the view holds it) and problems.
+func (v *DocView) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "%s  %s\n", v.ID, v.Title)
+	fmt.Fprintf(w, "key    %s\n", v.Key)
+	fmt.Fprintf(w, "path   %s\n", v.Path)
+	kind := v.Kind
+	if v.Type != "" && !strings.EqualFold(v.Type, v.Kind) {
+		kind += " (type " + v.Type + ")"
+	}
+	fmt.Fprintf(w, "kind   %s", kind)
+	if v.State != "" {
+		fmt.Fprintf(w, "   state %s", v.State)
+	}
+	fmt.Fprintln(w)
+	if fm := frontmatterLines(v.Frontmatter); len(fm) > 0 {
+		fmt.Fprintln(w, "\nfrontmatter")
+		for _, l := range fm {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	fmt.Fprintln(w, "\noutgoing")
+	if len(v.Outgoing) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, ed := range v.Outgoing {
+		fmt.Fprintf(w, "  %-12s %s\n", ed.Type, ed.describeOut())
+	}
+	fmt.Fprintln(w, "\nincoming")
+	if len(v.Incoming) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, ed := range v.Incoming {
+		fmt.Fprintf(w, "  %-12s ← %s  %s  (%s)\n", ed.Type, ed.Other.ID, ed.Other.Title, ed.where())
+	}
+	fmt.Fprintln(w, "\nsections")
+	for _, sec := range v.Sections {
+		name := sec.Heading
+		if name == "" {
+			name = "(before the first heading)"
+		}
+		fmt.Fprintf(w, "  %-32s %s  lines %d–%d\n", "#"+sec.Slug, name, sec.Line, sec.EndLine)
+		if t := strings.TrimRight(sec.Text, "\n"); t != "" { // --text
+			for _, line := range strings.Split(t, "\n") {
+				fmt.Fprintf(w, "    │ %s\n", line)
+			}
+		}
+	}
+	if len(v.Problems) > 0 {
+		fmt.Fprintln(w, "\nproblems")
+		for _, p := range v.Problems {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+	}
+	return nil
+}
+
+func (ed Edge) describeOut() string {
+	target := ed.Raw
+	if ed.Form == "wiki" || ed.Form == "embed" {
+		target = "[[" + ed.Raw + "]]"
+	}
+	if ed.Anchor != "" {
+		target += "#" + ed.Anchor
+	}
+	switch ed.Status {
+	case StatusOK:
+		return fmt.Sprintf("→ %s  %s  (%s)", ed.Other.ID, ed.Other.Title, ed.where())
+	case StatusSelf:
+		return fmt.Sprintf("→ this document %s  (%s)", target, ed.where())
+	case StatusExternal:
+		return fmt.Sprintf("→ %s  (external, %s)", target, ed.where())
+	case StatusFile:
+		return fmt.Sprintf("→ %s  (a file, not a document, %s)", target, ed.where())
+	}
+	return fmt.Sprintf("✗ %s  (%s, %s)", target, ed.Status, ed.where())
+}
+
+func (ed Edge) where() string {
+	if ed.Field != "" {
+		return fmt.Sprintf("%s, line %d", ed.Field, ed.Line)
+	}
+	return fmt.Sprintf("%s:%d", QuotePath(ed.Path), ed.Line)
+}
+
+// frontmatterLines renders frontmatter JSON (in source order) as YAML-like
+// lines for people: nested mappings indented, lists of scalars inline.
+func frontmatterLines(raw json.RawMessage) []string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var out []string
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	renderObject(dec, "", &out)
+	return out
+}
+
+func renderObject(dec *json.Decoder, indent string, out *[]string) {
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return
+		}
+		key := fmt.Sprint(tok)
+		val, err := dec.Token()
+		if err != nil {
+			return
+		}
+		switch val {
+		case json.Delim('{'):
+			*out = append(*out, indent+key+":")
+			renderObject(dec, indent+"  ", out)
+		case json.Delim('['):
+			*out = append(*out, indent+key+": "+renderArray(dec))
+		default:
+			*out = append(*out, indent+key+": "+scalar(val))
+		}
+	}
+	dec.Token() // the closing }
+}
+
+func renderArray(dec *json.Decoder) string {
+	var items []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch tok {
+		case json.Delim('['):
+			items = append(items, renderArray(dec))
+		case json.Delim('{'):
+			var nested []string
+			renderObject(dec, "", &nested)
+			items = append(items, "{"+strings.Join(nested, ", ")+"}")
+		default:
+			items = append(items, scalar(tok))
+		}
+	}
+	dec.Token() // the closing ]
+	return "[" + strings.Join(items, ", ") + "]"
+}
+
+func scalar(tok json.Token) string {
+	switch v := tok.(type) {
+	case nil:
+		return "null"
+	case string:
+		return v
+	}
+	return fmt.Sprint(tok)
+}
