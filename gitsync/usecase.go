@@ -2,6 +2,8 @@ package gitsync
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -34,4 +36,23 @@ func (r *Repo) HeadTime(ctx context.Context) time.Time {
 		return time.Now()
 	}
 	return t
+}
+
+// Ref reads a reference given on the command line: a path relative to the
+// working folder that names an existing file inside the repository becomes
+// repository-relative; anything else (an id, a key, a path from the root)
+// is returned as it is.
+func (r *Repo) Ref(arg string) string {
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return arg
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return arg
+	}
+	rel, err := filepath.Rel(r.Root, abs)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return arg
+	}
+	return filepath.ToSlash(rel)
 }

@@ -178,3 +178,50 @@ func (v *Validation) WriteText(w io.Writer) error {
 	}
 	return nil
 }
+
+// Overrides are one call's options over the configuration's (command-line
+// flags, a tool's arguments); nil (or "") keeps the configured value.
+type Overrides struct {
+	Depth, MaxPerNode, MaxNodes, Budget *int
+	Edges                               *string // comma-separated types
+	Direction                           *string // out, in or both
+}
+
+// OptionError is an option given out of its range: Option names it as
+// the command line does.
+type OptionError struct{ Option, Msg string }
+
+func (e *OptionError) Error() string { return e.Option + " " + e.Msg }
+
+// With lays o over opt and checks the result: depth 0 to 10, caps and
+// budget 0 or more, a direction that is one.
+func (opt PackOptions) With(o Overrides) (PackOptions, error) {
+	set := func(dst *int, v *int) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&opt.Depth, o.Depth)
+	set(&opt.MaxPerNode, o.MaxPerNode)
+	set(&opt.MaxNodes, o.MaxNodes)
+	set(&opt.Budget, o.Budget)
+	if o.Edges != nil {
+		opt.Edges = ParseEdges(*o.Edges)
+	}
+	switch {
+	case opt.Depth < 0 || opt.Depth > 10:
+		return opt, &OptionError{"depth", "must be between 0 and 10"}
+	case opt.MaxPerNode < 0 || opt.MaxNodes < 0:
+		return opt, &OptionError{"max-per-node", "and --max-nodes must be 0 or more"}
+	case opt.Budget < 0:
+		return opt, &OptionError{"budget", "must be 0 (no limit) or more"}
+	}
+	if o.Direction != nil {
+		d, err := ParseDirection(*o.Direction)
+		if err != nil {
+			return opt, &OptionError{"direction", strings.TrimPrefix(err.Error(), "direction ")}
+		}
+		opt.Direction = d
+	}
+	return opt, nil
+}

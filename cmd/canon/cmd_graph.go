@@ -48,38 +48,32 @@ func packFormat(c *cli.Context) error {
 
 // packOptions lays the command line over the configuration.
 func packOptions(c *cli.Context, s *gitsync.Session) (graph.PackOptions, error) {
-	opt := graph.OptionsFrom(s.Cfg.Context)
-	if c.IsSet("depth") {
-		opt.Depth = c.Int("depth")
+	opt, err := graph.OptionsFrom(s.Cfg.Context).With(graph.Overrides{
+		Depth: intFlag(c, "depth"), MaxPerNode: intFlag(c, "max-per-node"), MaxNodes: intFlag(c, "max-nodes"), Budget: intFlag(c, "budget"),
+		Edges: stringFlag(c, "edges"), Direction: stringFlag(c, "direction"),
+	})
+	var oe *graph.OptionError
+	if errors.As(err, &oe) {
+		return opt, fail(2, "--%v", oe)
 	}
-	if opt.Depth < 0 || opt.Depth > 10 {
-		return opt, fail(2, "--depth must be between 0 and 10")
+	return opt, err
+}
+
+// intFlag and stringFlag are a flag's value when it is given, else nil.
+func intFlag(c *cli.Context, name string) *int {
+	if !c.IsSet(name) {
+		return nil
 	}
-	if c.IsSet("edges") {
-		opt.Edges = graph.ParseEdges(c.String("edges"))
+	v := c.Int(name)
+	return &v
+}
+
+func stringFlag(c *cli.Context, name string) *string {
+	if !c.IsSet(name) {
+		return nil
 	}
-	if c.IsSet("direction") {
-		d, err := graph.ParseDirection(c.String("direction"))
-		if err != nil {
-			return opt, fail(2, "--%s", err)
-		}
-		opt.Direction = d
-	}
-	if c.IsSet("max-per-node") {
-		opt.MaxPerNode = c.Int("max-per-node")
-	}
-	if c.IsSet("max-nodes") {
-		opt.MaxNodes = c.Int("max-nodes")
-	}
-	if opt.MaxPerNode < 0 || opt.MaxNodes < 0 {
-		return opt, fail(2, "--max-per-node and --max-nodes must be 0 or more")
-	}
-	if c.IsSet("budget") {
-		if opt.Budget = c.Int("budget"); opt.Budget < 0 {
-			return opt, fail(2, "--budget must be 0 (no limit) or more")
-		}
-	}
-	return opt, nil
+	v := c.String(name)
+	return &v
 }
 
 // seeds reads --seed: paths made repository-relative, other references as
@@ -87,7 +81,7 @@ func packOptions(c *cli.Context, s *gitsync.Session) (graph.PackOptions, error) 
 func seeds(c *cli.Context, s *gitsync.Session) []string {
 	var out []string
 	for _, sd := range c.StringSlice("seed") {
-		out = append(out, relToRepo(s, sd))
+		out = append(out, s.Repo.Ref(sd))
 	}
 	return out
 }
@@ -139,7 +133,7 @@ func graphCommand(e *env) *cli.Command {
 					if err != nil {
 						return nil, err
 					}
-					return g.Neighbors(c.Context, relToRepo(s, c.Args().First()), graph.ExpandOptions{
+					return g.Neighbors(c.Context, s.Repo.Ref(c.Args().First()), graph.ExpandOptions{
 						Depth: opt.Depth, Edges: opt.Edges, Direction: opt.Direction,
 						MaxPerNode: setOr(c, "max-per-node", 0), MaxNodes: setOr(c, "max-nodes", 0),
 					})
@@ -267,7 +261,7 @@ func contextCommand(e *env) *cli.Command {
 					return g.Pack(c.Context, opt)
 				}
 				return g.ScopedPack(c.Context, graph.ScopedArgs{
-					For: relToRepo(s, task), Options: opt, Shares: s.Cfg.Context.Scopes,
+					For: s.Repo.Ref(task), Options: opt, Shares: s.Cfg.Context.Scopes,
 					CommitPaths: func(ctx context.Context, t index.DocRef) ([]string, error) { return s.Repo.CommitPaths(ctx, t.ID, 200) },
 				})
 			})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/canon-md/canon/cmd/internal/clirun"
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/hooks"
 	"github.com/canon-md/canon/index"
@@ -89,7 +90,7 @@ func hookCommand(e *env) *cli.Command {
 			code, err := hooks.Dispatch(c.Context, e.dir, name, c.Args().Tail(),
 				hooks.Front{Stdout: e.stdout, Stderr: e.stderr, Open: e.openNoSync, Explain: explainErr})
 			if err == nil && code != 0 {
-				return &silentExit{code: code}
+				return clirun.Quiet(code)
 			}
 			return err
 		},

@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -104,28 +102,10 @@ func showCommand(e *env) *cli.Command {
 				return fail(2, "show needs one document: an id, uid, node key or path; for example canon show KB-TSK-0042")
 			}
 			return e.with(c, "canon show", func(s *gitsync.Session) (output, error) {
-				return s.Show(c.Context, relToRepo(s, c.Args().First()), c.Bool("text"))
+				return s.Show(c.Context, s.Repo.Ref(c.Args().First()), c.Bool("text"))
 			})
 		},
 	}
-}
-
-// relToRepo turns a path given on the command line (relative to the
-// current folder) into a repo-relative one when it names an existing file;
-// any other reference is returned as it is.
-func relToRepo(s *gitsync.Session, arg string) string {
-	abs, err := filepath.Abs(arg)
-	if err != nil {
-		return arg
-	}
-	if _, err := os.Stat(abs); err != nil {
-		return arg
-	}
-	rel, err := filepath.Rel(s.Repo.Root, abs)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return arg
-	}
-	return filepath.ToSlash(rel)
 }
 
 func problemsCommand(e *env) *cli.Command {

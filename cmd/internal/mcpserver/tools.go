@@ -49,13 +49,14 @@ func add[In, Out any, PO interface {
 	})
 }
 
-// explain adds to an error what an agent can do about it.
+// explain makes an error the sentence an agent reads, with what it can do
+// about it (gitsync.Explain's, as the CLI's).
 func explain(err error) error {
 	var nf *index.NotFoundError
 	if errors.As(err, &nf) {
 		return fmt.Errorf("%w; try the search tool", err)
 	}
-	return err
+	return errors.New(gitsync.Explain(err, ""))
 }
 
 var (

@@ -1,4 +1,4 @@
-package main
+package clirun
 
 import (
 	"runtime/debug"
@@ -17,12 +17,12 @@ func TestBuildVersion(t *testing.T) {
 			{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "true"}}}, "0.1.0-dev+0123456789ab-dirty"},
 		{"nothing recorded", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "0.1.0-dev"},
 	} {
-		got := buildVersion(func() (*debug.BuildInfo, bool) { return tc.info, true })
+		got := buildVersion("0.1.0-dev", func() (*debug.BuildInfo, bool) { return tc.info, true })
 		if got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	if got := buildVersion(func() (*debug.BuildInfo, bool) { return nil, false }); got != "0.1.0-dev" {
+	if got := buildVersion("0.1.0-dev", func() (*debug.BuildInfo, bool) { return nil, false }); got != "0.1.0-dev" {
 		t.Errorf("no build info: %q", got)
 	}
 }
