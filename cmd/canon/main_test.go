@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/canon-md/canon/gitsync"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -18,8 +20,47 @@ var update = flag.Bool("update", false, "rewrite the expected output in the scri
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"canon": func() { os.Exit(run(os.Args, os.Stdout, os.Stderr)) },
+		"canon":          func() { os.Exit(run(os.Args, os.Stdout, os.Stderr)) },
+		"canon-holdlock": func() { os.Exit(holdLock(os.Args[1:])) },
 	})
+}
+
+// holdLock is the scripts' writer that never finishes by itself:
+// canon-holdlock WHO FILE opens the repository's index as canon does,
+// takes the writer lock as WHO and holds it until FILE exists. A script
+// that needs the lock held while other commands run (hostile_lock) cannot
+// rely on a real command being slow enough: on a loaded machine a slow
+// rebuild still finishes first. The lock line is written by the same code
+// (index.Store.Lock), so what the waiters read is what canon writes.
+func holdLock(args []string) int {
+	if len(args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: canon-holdlock WHO FILE")
+		return 2
+	}
+	who, release := args[0], args[1]
+	s, err := gitsync.Open(".", who)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "canon-holdlock:", err)
+		return 1
+	}
+	defer s.Close()
+	unlock, err := s.Store.Lock(context.Background(), s.Who, s.LockWait)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "canon-holdlock:", err)
+		return 1
+	}
+	defer unlock()
+	// A bound, so that a script that never releases cannot hang the
+	// suite; testscript kills it anyway when the script fails.
+	for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(release); err == nil {
+			return 0
+		}
+		if time.Now().After(deadline) {
+			fmt.Fprintln(os.Stderr, "canon-holdlock: never released:", release)
+			return 1
+		}
+	}
 }
 
 // TestScripts runs the end-to-end scripts in testdata/script: real git
