@@ -171,31 +171,28 @@ func (e *env) print(c *cli.Context, v output) error {
 // with opens a session caught up with HEAD, makes the command's one call
 // and prints what it returns.
 func (e *env) with(c *cli.Context, who string, call func(s *gitsync.Session) (output, error)) error {
-	s, err := e.open(c, who)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	v, err := call(s)
-	if err != nil {
-		return err
-	}
-	return e.print(c, v)
+	return e.printed(c, call)(e.open(c, who))
 }
 
 // withIndex is with for the commands that sync the index their own way
 // (status reports it as it is, sync and index reconcile, init rebuilds).
 func (e *env) withIndex(c *cli.Context, who string, call func(s *gitsync.Session) (output, error)) error {
-	s, err := e.openNoSync(who)
-	if err != nil {
-		return err
+	return e.printed(c, call)(e.openNoSync(who))
+}
+
+// printed makes the call on an opened session, closes it and prints.
+func (e *env) printed(c *cli.Context, call func(s *gitsync.Session) (output, error)) func(*gitsync.Session, error) error {
+	return func(s *gitsync.Session, err error) error {
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		v, err := call(s)
+		if err != nil {
+			return err
+		}
+		return e.print(c, v)
 	}
-	defer s.Close()
-	v, err := call(s)
-	if err != nil {
-		return err
-	}
-	return e.print(c, v)
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -21,21 +21,8 @@ func BenchmarkMCP(b *testing.B) {
 	if dir == "" {
 		b.Skip("CANON_BENCH_DIR names no corpus")
 	}
-	srv, err := New(dir, "test")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
-	ct, st := mcp.NewInMemoryTransports()
+	cs := connect(b, dir)
 	ctx := context.Background()
-	if _, err := srv.server.Connect(ctx, st, nil); err != nil {
-		b.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
 	for _, c := range []struct {
 		name string
 		args map[string]any

@@ -35,22 +35,29 @@ func mcpRepo(t *testing.T) (string, *mcp.ClientSession) {
 	gitIn(t, dir, "init", "-q", "-b", "main")
 	gitIn(t, dir, "add", "-A")
 	gitIn(t, dir, "commit", "-qm", "backlog")
+	return dir, connect(t, dir)
+}
+
+// connect makes a server on the repository in dir and connects the SDK's
+// client to it in process; both close when the test ends.
+func connect(tb testing.TB, dir string) *mcp.ClientSession {
+	tb.Helper()
 	srv, err := New(dir, "test")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(srv.Close)
+	tb.Cleanup(srv.Close)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	if _, err := srv.server.Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { cs.Close() })
-	return dir, cs
+	tb.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 func gitIn(t *testing.T, dir string, args ...string) {
@@ -190,20 +197,7 @@ func TestMCPSeveralServers(t *testing.T) {
 	call(t, first, "status", nil, nil)
 	var clients []*mcp.ClientSession
 	for range 4 {
-		srv, err := New(dir, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(srv.Close)
-		ct, st := mcp.NewInMemoryTransports()
-		if _, err := srv.server.Connect(context.Background(), st, nil); err != nil {
-			t.Fatal(err)
-		}
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent"}, nil).Connect(context.Background(), ct, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cs.Close() })
+		cs := connect(t, dir)
 		clients = append(clients, cs)
 	}
 	for i := range 3 {
