@@ -18,6 +18,7 @@ type readAhead struct {
 	scope *index.Scope
 	queue chan string
 	seen  map[string]bool // queued paths; only add touches it
+	limit int             // how many paths add queues in all
 	stop  atomic.Bool
 	wg    sync.WaitGroup
 	mu    sync.Mutex
@@ -25,8 +26,8 @@ type readAhead struct {
 }
 
 // startReadAhead starts one worker per core but the one the walk runs on.
-func startReadAhead(ld *index.Loader, scope *index.Scope) *readAhead {
-	r := &readAhead{ld: ld, scope: scope, queue: make(chan string, 4096), seen: map[string]bool{},
+func startReadAhead(ld *index.Loader, scope *index.Scope, limit int) *readAhead {
+	r := &readAhead{ld: ld, scope: scope, limit: limit, queue: make(chan string, 4096), seen: map[string]bool{},
 		done: map[string]*index.Loaded{}}
 	workers := max(runtime.GOMAXPROCS(0)-1, 1)
 	for range workers {
@@ -53,10 +54,10 @@ func startReadAhead(ld *index.Loader, scope *index.Scope) *readAhead {
 }
 
 // add queues a change whose file exists in the new tree, once, and no more
-// than one transaction's worth (index.SliceFiles) in all. It never waits: a full
-// queue only means loadInto reads that file itself.
+// than one transaction's worth (limit: the store's SliceFiles) in all. It
+// never waits: a full queue only means loadInto reads that file itself.
 func (r *readAhead) add(c TreeChange) {
-	if c.To == "" || r.seen[c.Path] || len(r.seen) >= index.SliceFiles {
+	if c.To == "" || r.seen[c.Path] || len(r.seen) >= r.limit {
 		return
 	}
 	select {

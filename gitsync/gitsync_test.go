@@ -363,13 +363,10 @@ func TestCatchUpLargeDiff(t *testing.T) {
 	if _, err := s.CatchUp(ctx); err != nil {
 		t.Fatal(err)
 	}
-	defer func(old int) { walkTrees = old }(walkTrees)
-	walkTrees = 8 // a one-document commit here reads 6
-	defer func(old int) { index.SliceFiles = old }(index.SliceFiles)
-	index.SliceFiles = 5 // step 0 reads 12 files: three transactions
+	s.maxTrees = 8         // a one-document commit here reads 6
+	s.Store.SliceFiles = 5 // step 0 reads 12 files: three transactions
 	transactions := 0
-	sliceApplied = func() { transactions++ }
-	defer func() { sliceApplied = nil }()
+	s.sliceApplied = func() { transactions++ }
 	var notes []string
 	s.Note = func(n string) { notes = append(notes, n) }
 	for step, edit := range []func(){
@@ -390,7 +387,7 @@ func TestCatchUpLargeDiff(t *testing.T) {
 		edit()
 		git(t, dir, "add", "-A")
 		git(t, dir, "commit", "-qm", fmt.Sprint("step ", step))
-		before := gitDiffs.Load()
+		before := s.gitDiffs
 		path := os.Getenv("PATH")
 		if step == 2 {
 			os.Setenv("PATH", t.TempDir())
@@ -400,7 +397,7 @@ func TestCatchUpLargeDiff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if asked := gitDiffs.Load() > before; asked != (step != 1) {
+		if asked := s.gitDiffs > before; asked != (step != 1) {
 			t.Errorf("step %d: asked git diff-tree = %v", step, asked)
 		}
 		if step == 0 && transactions != 2 {
@@ -454,12 +451,10 @@ func catchUpInterrupted(t *testing.T, back bool) {
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-qm", "two")
 
-	defer func(old int) { index.SliceFiles = old }(index.SliceFiles)
-	index.SliceFiles = 3
+	s.Store.SliceFiles = 3
 	ctx, cancel := context.WithCancel(context.Background())
 	slices := 0
-	sliceApplied = func() { slices++; cancel() }
-	defer func() { sliceApplied = nil }()
+	s.sliceApplied = func() { slices++; cancel() }
 	if _, err := s.CatchUp(ctx); err == nil || slices != 1 {
 		t.Fatalf("interrupted catch-up: err %v after %d transactions, want an error after 1", err, slices)
 	}
@@ -471,7 +466,7 @@ func catchUpInterrupted(t *testing.T, back bool) {
 		t.Fatalf("after an interruption the index records %s, pending %q; want %s and the commit it was going to",
 			meta[index.MetaHead], meta[index.MetaPending], base)
 	}
-	sliceApplied = nil
+	s.sliceApplied = nil
 	if back {
 		git(t, dir, "reset", "-q", "--hard", base)
 	}

@@ -40,6 +40,12 @@ type Session struct {
 
 	built  bool // the schema was just created: the index is empty
 	onSync []func(context.Context, *Session, *Result)
+
+	// Fields rather than globals, so that a test sets them on its own
+	// session while others run beside it.
+	maxTrees     int    // see defaultWalkTrees
+	sliceApplied func() // when set, runs after each transaction of a diff but the last
+	gitDiffs     int    // how many diffs this session asked of git diff-tree
 }
 
 // OnSync registers f to be told of every sync of this session that
@@ -96,6 +102,7 @@ func Open(dir, who string) (*Session, error) {
 		Who:      who,
 		LockWait: lockWait(),
 		built:    fresh,
+		maxTrees: defaultWalkTrees,
 	}, nil
 }
 
@@ -193,7 +200,7 @@ func (s *Session) catchUpLocked(ctx context.Context) (*Result, error) {
 	}
 	from := meta[index.MetaHead]
 	pending := strings.Fields(meta[index.MetaPending])
-	ahead := startReadAhead(s.Loader, s.Scope)
+	ahead := startReadAhead(s.Loader, s.Scope, s.Store.SliceFiles)
 	changes, err := s.treeDiff(ctx, from, head, ahead.add)
 	if err == nil && len(pending) > 0 {
 		changes, err = s.withPending(ctx, from, head, pending, changes)
@@ -251,14 +258,14 @@ func (s *Session) applyDiff(ctx context.Context, changes []TreeChange, ahead map
 	if err != nil {
 		return nil, err
 	}
-	// A diff over index.SliceFiles files is applied in several
+	// A diff over s.Store.SliceFiles files is applied in several
 	// transactions under the writer lock (ADR-0012). Only the last records
 	// the new commit: until then the index says it is behind and every
 	// command waits for the lock; the first records where this one is going,
 	// so that an interrupted one is put right (withPending).
 	return s.Store.ApplySlices(ctx, len(p.load), func(lo, hi int, last bool) (*index.Batch, error) {
-		if lo > 0 && sliceApplied != nil {
-			sliceApplied()
+		if lo > 0 && s.sliceApplied != nil {
+			s.sliceApplied()
 		}
 		b := index.NewBatch(s.Cfg)
 		if lo == 0 {
@@ -275,13 +282,10 @@ func (s *Session) applyDiff(ctx context.Context, changes []TreeChange, ahead map
 	})
 }
 
-// sliceApplied, when set (by tests), runs after each transaction but the last.
-var sliceApplied func()
-
 // treeDiff lists the documents that differ between two commits, handing
 // each to found as soon as it is known. It walks the trees with go-git (a
 // merkle walk: a one-document commit reads a handful of trees) and hands a
-// diff spanning more than walkTrees trees to git diff-tree, whose C inflate
+// diff spanning more than s.maxTrees trees to git diff-tree, whose C inflate
 // reads trees about three times as fast (ADR-0011). What go-git cannot read,
 // such as a SHA-256 repository, goes to git diff-tree too, with a note.
 func (s *Session) treeDiff(ctx context.Context, from, head string, found func(TreeChange)) ([]TreeChange, error) {
@@ -291,7 +295,7 @@ func (s *Session) treeDiff(ctx context.Context, from, head string, found func(Tr
 		found(c)
 	}
 	if s.Repo.ObjectFormat() == "sha1" {
-		err := s.walk(from, head, walkTrees, collect)
+		err := s.walk(from, head, s.maxTrees, collect)
 		switch {
 		case err == nil:
 			return changes, nil
@@ -299,6 +303,7 @@ func (s *Session) treeDiff(ctx context.Context, from, head string, found func(Tr
 			return nil, err
 		case errors.Is(err, ErrLargeDiff):
 			changes = nil // git lists them all again; found ignores repeats
+			s.gitDiffs++
 			gerr := DiffTreesGit(ctx, s.Repo, from, head, s.filter(), collect)
 			if gerr == nil {
 				return changes, nil
@@ -318,6 +323,7 @@ func (s *Session) treeDiff(ctx context.Context, from, head string, found func(Tr
 	} else {
 		s.note("this repository uses %s object ids, which go-git cannot read; asking git diff-tree for the differences", s.Repo.ObjectFormat())
 	}
+	s.gitDiffs++
 	if err := DiffTreesGit(ctx, s.Repo, from, head, s.filter(), collect); err != nil {
 		if _, verr := s.Repo.Git(ctx, "cat-file", "-e", from+"^{commit}"); verr != nil && from != "" {
 			return nil, fmt.Errorf("%s: %w", short(from), ErrMissingCommit)
@@ -345,10 +351,10 @@ func (s *Session) walk(from, head string, maxTrees int, fn func(TreeChange)) err
 	return objs.DiffTreesEach(fromTree, toTree, s.filter(), fn)
 }
 
-// walkTrees is how many trees a go-git walk reads before the diff goes to
-// git diff-tree: a commit touching a few documents reads a dozen; a branch
-// switch touching hundreds of folders would read thousands.
-var walkTrees = 128
+// defaultWalkTrees is how many trees a go-git walk reads before the diff
+// goes to git diff-tree: a commit touching a few documents reads a dozen;
+// a branch switch touching hundreds of folders would read thousands.
+const defaultWalkTrees = 128
 
 // filter keeps a tree diff to the documents in scope.
 func (s *Session) filter() Filter {

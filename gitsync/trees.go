@@ -10,7 +10,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -281,7 +280,6 @@ func DiffTreesGit(ctx context.Context, r *Repo, from, to string, f Filter, fn fu
 			from = emptyTreeSHA256
 		}
 	}
-	gitDiffs.Add(1)
 	args := []string{"diff-tree", "-r", "-z", "--no-renames", "--raw", from, to, "--"}
 	return r.GitStream(ctx, args, func(out *bufio.Reader) error {
 		for {
@@ -308,9 +306,6 @@ func DiffTreesGit(ctx context.Context, r *Repo, from, to string, f Filter, fn fu
 		}
 	})
 }
-
-// gitDiffs counts the diffs asked of git, for tests.
-var gitDiffs atomic.Int64
 
 // keepPath applies a Filter to a full path: every folder above it, then the
 // file.

@@ -40,7 +40,7 @@ func (s *Store) Rebuild(ctx context.Context, ld *Loader, files []FileInfo, meta 
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(160 << 20))
 	tmp := s.path + ".build"
 	removeDB(tmp)
-	st, err := buildInto(ctx, tmp, ld, files, meta, progress)
+	st, err := buildInto(ctx, tmp, ld, files, meta, progress, s.spillAt)
 	if err != nil {
 		removeDB(tmp)
 		return nil, err
@@ -58,7 +58,7 @@ func removeDB(path string) {
 	}
 }
 
-func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, meta map[string]string, progress func(done int)) (*Stats, error) {
+func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, meta map[string]string, progress func(done int), spillAt int) (*Stats, error) {
 	// No journal and no syncs while building: the file is not the index
 	// until it is renamed; a 32 MB page cache holds the build's working set.
 	// Sorts for the indexes go to temporary files: in memory they held
@@ -88,6 +88,7 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 	defer w.close()
 	w.ns = namespacesOf(ld.Cfg.Namespaces)
 	w.mem = make(memAliases, len(files)*3) // at most uid:, id: and stem: terms each
+	w.spillAt = spillAt
 	done := 0
 	err = ld.loadAll(ctx, files, runtime.GOMAXPROCS(0)-1, func(l *Loaded) error {
 		done++
@@ -689,19 +690,23 @@ func (s *Store) StoredFiles(ctx context.Context, paths []string) (map[string]Sto
 	return out, nil
 }
 
-// SliceFiles is how many changed files one transaction of a large update
-// reads and writes (ADR-0012): a catch-up or stat walk over more is applied
-// in several, so that memory stays bounded.
-var SliceFiles = 2000
+// DefaultSliceFiles is how many changed files one transaction of a large
+// update reads and writes (ADR-0012): a catch-up or stat walk over more is
+// applied in several, so that memory stays bounded.
+const DefaultSliceFiles = 2000
 
-// ApplySlices applies an update of n files SliceFiles at a time, each slice
+// ApplySlices applies an update of n files s.SliceFiles at a time, each slice
 // its own transaction, and says what changed in all. batch builds the
 // batch of files [lo, hi); last is true for the final one, which is where a
 // caller records what marks the update finished (the commit, the scan time).
 func (s *Store) ApplySlices(ctx context.Context, n int, batch func(lo, hi int, last bool) (*Batch, error)) (*Changes, error) {
 	var total *Changes
-	for lo := 0; ; lo += SliceFiles {
-		hi := min(lo+SliceFiles, n)
+	size := s.SliceFiles
+	if size <= 0 {
+		size = DefaultSliceFiles // a zero would never get past the first slice
+	}
+	for lo := 0; ; lo += size {
+		hi := min(lo+size, n)
 		last := hi >= n
 		b, err := batch(min(lo, n), hi, last)
 		if err != nil {

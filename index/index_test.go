@@ -133,16 +133,14 @@ func TestResolve(t *testing.T) {
 // appearing and vanishing, renames, skipped files; once with one
 // transaction per walk and once (slice 1) with one per changed file.
 func TestIncrementalEqualsRebuild(t *testing.T) {
-	for _, slice := range []int{SliceFiles, 1} {
+	for _, slice := range []int{DefaultSliceFiles, 1} {
 		t.Run(fmt.Sprint("slice ", slice), func(t *testing.T) {
-			defer func(old int) { SliceFiles = old }(SliceFiles)
-			SliceFiles = slice
-			incrementalEqualsRebuild(t)
+			incrementalEqualsRebuild(t, slice)
 		})
 	}
 }
 
-func incrementalEqualsRebuild(t *testing.T) {
+func incrementalEqualsRebuild(t *testing.T, slice int) {
 	ctx := context.Background()
 	root := t.TempDir()
 	cfg := config.Default()
@@ -209,6 +207,7 @@ func incrementalEqualsRebuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer live.Close()
+	live.SliceFiles = slice
 	ld := NewLoader(root, cfg)
 	if _, err := live.Rebuild(ctx, ld, mustWalk(t, root, cfg), nil, nil); err != nil {
 		t.Fatal(err)
@@ -288,13 +287,12 @@ func TestSpilledBuildEqualsInMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	dump := func(spill int) []string {
-		defer func(old int) { spillAt = old }(spillAt)
-		spillAt = spill
 		st, _, err := Open(filepath.Join(t.TempDir(), "i.db"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer st.Close()
+		st.spillAt = spill
 		if _, err := st.Rebuild(ctx, NewLoader(root, cfg), mustWalk(t, root, cfg), nil, nil); err != nil {
 			t.Fatal(err)
 		}

@@ -101,7 +101,7 @@ func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *Scope, meta ma
 			gone[st.oid] = p
 		}
 	}
-	// Files are read and written SliceFiles at a time, so that memory stays
+	// Files are read and written s.SliceFiles at a time, so that memory stays
 	// bounded when a formatter has rewritten every file. Deletions go last,
 	// once every rename has been paired, with the scan time and meta: an
 	// interrupted walk leaves the old scan time, and the next one reads

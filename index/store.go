@@ -31,6 +31,12 @@ type Store struct {
 	// Namespaces are the configuration's, for NAMESPACE:ID and search
 	// --namespace; the session that opens the store sets them.
 	Namespaces config.Namespaces
+	// SliceFiles is how many changed files one transaction of a large
+	// update reads and writes (ApplySlices); Open sets DefaultSliceFiles.
+	// A field, not a global, so that a test can make its own store apply
+	// in several transactions while other tests run beside it.
+	SliceFiles int
+	spillAt    int // see defaultSpillAt; tests make a build spill early
 }
 
 // Meta keys.
@@ -88,7 +94,7 @@ func Open(path string) (s *Store, needsBuild bool, err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, false, fmt.Errorf("create index folder: %w", err)
 	}
-	s = &Store{path: path, lock: flock.New(path + ".lock")}
+	s = &Store{path: path, lock: flock.New(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt}
 	if err := s.connect(); err != nil {
 		return nil, false, err
 	}

@@ -109,6 +109,7 @@ type writer struct {
 	spilled            bool             // pending links were written unresolved (status '')
 	srcPaths           map[int64]string // paths of the documents with pending links
 	mem                memAliases       // the batch's aliases, when resolving from memory
+	spillAt            int              // with mem: how many pending links to hold before spilling
 
 	updLink, delSkip, aliasQuery *sql.Stmt
 }
@@ -238,7 +239,7 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 		return 0, err
 	}
 	w.addPending(id, ld.Path, r.links)
-	if w.mem != nil && len(w.pending) >= spillAt {
+	if w.mem != nil && len(w.pending) >= w.spillAt {
 		if err := w.spill(); err != nil {
 			return 0, err
 		}
@@ -287,10 +288,11 @@ func (w *writer) flushDocs() error {
 	return nil
 }
 
-// spillAt bounds the links a full build holds in memory: past it they are
-// written unresolved and resolved at the end from the same alias map. A
-// 10k-document build never spills; a 100k one stays within its memory.
-var spillAt = 100_000
+// defaultSpillAt bounds the links a full build holds in memory: past it
+// they are written unresolved and resolved at the end from the same alias
+// map. A 10k-document build never spills; a 100k one stays within its
+// memory.
+const defaultSpillAt = 100_000
 
 func (w *writer) spill() error {
 	for i := range w.pending {
