@@ -59,6 +59,7 @@ func write(t *testing.T, dir, rel, content string) {
 }
 
 func TestHeadReadsRefsWithoutGit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
 	r, err := Discover(filepath.Join(dir))
@@ -93,6 +94,7 @@ func TestHeadReadsRefsWithoutGit(t *testing.T) {
 }
 
 func TestDiscoverLinkedWorktree(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	main := filepath.Join(dir, "main")
 	os.Mkdir(main, 0o755)
@@ -118,6 +120,7 @@ func TestDiscoverLinkedWorktree(t *testing.T) {
 }
 
 func TestDiffTrees(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
 	write(t, dir, "docs/a.md", "a")
@@ -172,6 +175,7 @@ func TestDiffTrees(t *testing.T) {
 }
 
 func TestStagedAndTree(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
 	r, _ := Discover(dir)
@@ -202,6 +206,7 @@ func TestStagedAndTree(t *testing.T) {
 }
 
 func TestParseRaw(t *testing.T) {
+	t.Parallel()
 	out := ":000000 100644 0000000000000000000000000000000000000000 1111111111111111111111111111111111111111 A\x00new file.md\x00" +
 		":100644 000000 2222222222222222222222222222222222222222 0000000000000000000000000000000000000000 D\x00old.md\x00" +
 		":160000 160000 3333333333333333333333333333333333333333 4444444444444444444444444444444444444444 M\x00sub\x00"
@@ -227,6 +232,7 @@ func TestScrubbedEnv(t *testing.T) {
 }
 
 func TestTreeFromHeadAndStaged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
 	write(t, dir, "Docs/A.md", "a")
@@ -256,6 +262,7 @@ func TestTreeFromHeadAndStaged(t *testing.T) {
 // folder and back, or a submodule and back, with a symbolic link and a
 // non-ASCII name.
 func TestDiffTreesMatchesGit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
 	steps := []func(){
@@ -421,6 +428,7 @@ func TestCatchUpLargeDiff(t *testing.T) {
 // puts it right, whether HEAD is still where the stopped one was going or
 // went back to the indexed commit (where a diff alone would list nothing).
 func TestCatchUpInterrupted(t *testing.T) {
+	t.Parallel()
 	for _, back := range []bool{false, true} {
 		t.Run(fmt.Sprint("back ", back), func(t *testing.T) { catchUpInterrupted(t, back) })
 	}
@@ -488,6 +496,7 @@ func catchUpInterrupted(t *testing.T, back bool) {
 // TestLoadIntoStaleReadAhead hands loadInto a read-ahead result for a file
 // that changed after it was read: it must read the file again.
 func TestLoadIntoStaleReadAhead(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
 	write(t, dir, "a.md", "---\nid: A-1\ntitle: First\n---\n# A\n")
@@ -518,6 +527,7 @@ func TestLoadIntoStaleReadAhead(t *testing.T) {
 // whichever path made it (a catch-up, a reconcile, the check's own
 // catch-up, written paths, a rebuild); a sync that changed nothing does not.
 func TestOnSync(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")

@@ -44,6 +44,7 @@ func packedRepo(t *testing.T) (dir string, commits []string) {
 // TestPackIndexAgreesWithGoGit reads every entry of a real pack index both
 // ways, with and without the reverse index.
 func TestPackIndexAgreesWithGoGit(t *testing.T) {
+	t.Parallel()
 	dir, _ := packedRepo(t)
 	idxs, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "pack-*.idx"))
 	if len(idxs) != 1 {
@@ -121,6 +122,7 @@ func TestPackIndexAgreesWithGoGit(t *testing.T) {
 // through packObjects (packed with deltas, and loose) with go-git's
 // storage.
 func TestPackObjectsReadsWhatGoGitReads(t *testing.T) {
+	t.Parallel()
 	dir, commits := packedRepo(t)
 	objects := filepath.Join(dir, ".git", "objects")
 	gg := filesystem.NewStorage(osfs.New(filepath.Join(dir, ".git")), cache.NewObjectLRUDefault())
@@ -177,6 +179,7 @@ func read(t *testing.T, o plumbing.EncodedObject) string {
 // TestPackIndexLargeOffsets: offsets past 2 GiB live in a table of their
 // own, which no pack a test can make reaches; a hand-made index can.
 func TestPackIndexLargeOffsets(t *testing.T) {
+	t.Parallel()
 	var data []byte
 	data = append(data, 0xff, 't', 'O', 'c', 0, 0, 0, 2)
 	for i := range 256 {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestLockAndStatus(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	l, err := AcquireWatcher(dir)
 	if err != nil {

@@ -26,6 +26,7 @@ func entryIDs(p *Pack) []string {
 }
 
 func TestPackWhy(t *testing.T) {
+	t.Parallel()
 	f := smallGraph(t)
 	ctx := context.Background()
 	p, err := f.g.Pack(ctx, packOpts("webhooks", "T3"))
@@ -73,6 +74,7 @@ func TestPackWhy(t *testing.T) {
 }
 
 func TestPackReranks(t *testing.T) {
+	t.Parallel()
 	f := smallGraph(t)
 	ctx := context.Background()
 	o := packOpts("", "T1")
@@ -97,6 +99,7 @@ func TestPackReranks(t *testing.T) {
 }
 
 func TestPackBudget(t *testing.T) {
+	t.Parallel()
 	f := smallGraph(t)
 	ctx := context.Background()
 	full, err := f.g.Pack(ctx, packOpts("webhooks", "T3"))
@@ -148,6 +151,7 @@ func TestPackBudget(t *testing.T) {
 }
 
 func TestPackCaps(t *testing.T) {
+	t.Parallel()
 	f := smallGraph(t)
 	o := packOpts("", "T1")
 	o.MaxNodes = 3
@@ -164,6 +168,7 @@ func TestPackCaps(t *testing.T) {
 // an order that gives rows other ids, once from nothing. Packs are equal,
 // and equal when asked twice.
 func TestPackDeterministic(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 30 {
 		id := fmt.Sprintf("T%02d", i)
@@ -230,6 +235,7 @@ func TestPackDeterministic(t *testing.T) {
 }
 
 func TestClip(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		max  int
@@ -256,6 +262,7 @@ func TestClip(t *testing.T) {
 // TestSearchTies checks the fast search path against the slow one: with
 // many sections scoring the same, FTS5's row-id order must never decide.
 func TestSearchTies(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 20 {
 		files[fmt.Sprintf("n/%02d.md", 19-i)] = fmt.Sprintf("---\nid: N%02d\n---\n# Same\nwebhook retry\n# Other\nwebhook\n", 19-i)

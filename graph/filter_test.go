@@ -9,6 +9,7 @@ import (
 )
 
 func TestCompileFilter(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		sql  string
@@ -43,6 +44,7 @@ func TestCompileFilter(t *testing.T) {
 }
 
 func TestCompileFilterRejects(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, err string }{
 		// Injection attempts.
 		{"state = 'x'; DROP TABLE docs", "';' is not allowed"},
@@ -95,6 +97,7 @@ func TestCompileFilterRejects(t *testing.T) {
 // TestFiltersRun runs compiled filters against a real index: they select
 // what they say, and the hostile ones never reach SQLite.
 func TestFiltersRun(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, map[string]string{
 		"a.md": item("A", "Task", "Ready", "priority: P0\ntags: [x]\nexternal:\n  jira_key: J-1\n", ""),
 		"b.md": item("B", "Task", "InProgress", "priority: P2\n", ""),

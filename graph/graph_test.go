@@ -103,6 +103,7 @@ func smallGraph(t *testing.T) *fixture {
 }
 
 func TestExpandOrder(t *testing.T) {
+	t.Parallel()
 	f := smallGraph(t)
 	ctx := context.Background()
 	ex, err := f.g.Expand(ctx, []string{"T1"}, ExpandOptions{Depth: 1})
@@ -147,6 +148,7 @@ func TestExpandOrder(t *testing.T) {
 }
 
 func TestExpandCaps(t *testing.T) {
+	t.Parallel()
 	f := smallGraph(t)
 	ctx := context.Background()
 	tests := []struct {
@@ -179,6 +181,7 @@ func TestExpandCaps(t *testing.T) {
 }
 
 func TestExpandSeedsAndErrors(t *testing.T) {
+	t.Parallel()
 	f := smallGraph(t)
 	ctx := context.Background()
 	// A seed reached again stays a seed, at depth 0.
@@ -197,6 +200,7 @@ func TestExpandSeedsAndErrors(t *testing.T) {
 }
 
 func TestPath(t *testing.T) {
+	t.Parallel()
 	f := smallGraph(t)
 	ctx := context.Background()
 	res, err := f.g.Path(ctx, "T3", "ADR-0", PathOptions{})
@@ -230,6 +234,7 @@ func TestPath(t *testing.T) {
 }
 
 func TestStats(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, map[string]string{
 		"a.md": item("A", "Task", "Ready", "parent: B\n", ""),
 		"b.md": item("B", "Task", "Ready", "parent: C\n", ""),
@@ -275,6 +280,7 @@ func TestStats(t *testing.T) {
 }
 
 func TestSCCLongChain(t *testing.T) {
+	t.Parallel()
 	// A chain far longer than a recursive Tarjan could take, closed into
 	// one cycle.
 	n := 200000
@@ -289,6 +295,7 @@ func TestSCCLongChain(t *testing.T) {
 }
 
 func TestExport(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, map[string]string{
 		"a.md": item("A", "Task", "Ready", "parent: B\n", "see [[b]] and [[b]]\n"),
 		"b.md": "---\nid: B\ntype: Story\ntitle: \"Say \\\"hi\\\" | #1\"\n---\n",

@@ -12,6 +12,7 @@ import (
 )
 
 func TestWork(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, map[string]string{
 		// Done blockers do not block.
 		"a.md":    item("A", "Task", "Ready", "priority: P1\nlinks:\n  blocked_by: [DONE]\n", ""),

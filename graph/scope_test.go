@@ -14,6 +14,7 @@ func scoped(key, scope, group string, paths, keywords []string) index.ScopedDoc 
 }
 
 func TestSelectScoped(t *testing.T) {
+	t.Parallel()
 	d := &index.ScopeData{
 		Task: index.ScopedTask{DocRef: index.DocRef{Key: "T"}, Group: "GA", Text: "Retry failed Webhook deliveries"},
 		Groups: map[string]index.DocRef{
@@ -83,6 +84,7 @@ func TestSelectScoped(t *testing.T) {
 }
 
 func TestPathMatches(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		glob, path string
 		want       bool
@@ -106,6 +108,7 @@ func TestPathMatches(t *testing.T) {
 }
 
 func TestContainsWord(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		text, word string
 		want       bool
@@ -128,6 +131,7 @@ func TestContainsWord(t *testing.T) {
 // in ScopeOrder; an entry that does not fit whole is listed, else omitted;
 // entries are never cut.
 func TestFillScoped(t *testing.T) {
+	t.Parallel()
 	entry := func(key, scope string, chars int) Entry {
 		return Entry{DocRef: index.DocRef{Key: key, ID: key, Title: key, Kind: "doc", Path: key + ".md"}, Scope: scope, Section: scopeTitle(scope),
 			Excerpts: []Excerpt{{Heading: "h", Line: 1, EndLine: 2, Text: strings.Repeat("x", chars)}}}

@@ -13,6 +13,7 @@ import (
 )
 
 func TestBuiltinTemplatesValid(t *testing.T) {
+	t.Parallel()
 	lib, err := LoadLibrary(Builtin(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -40,6 +41,7 @@ func TestBuiltinTemplatesValid(t *testing.T) {
 }
 
 func TestParseTemplate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, stem, yaml, err string
 	}{
@@ -70,6 +72,7 @@ func TestParseTemplate(t *testing.T) {
 }
 
 func TestValidateTemplate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, yaml string
 		errs       []string
@@ -126,6 +129,7 @@ output:
 }
 
 func TestLibraryOverrideAndExtends(t *testing.T) {
+	t.Parallel()
 	repo := fstest.MapFS{
 		"task-context.yaml": {Data: []byte("description: ours\nquery:\n  anchors: [{id: T1}]\n")},
 		"base.yaml":         {Data: []byte("query:\n  filters: [\"state != 'Dropped'\"]\n  expansion: {depth: 1, edge_types: [parent]}\n  budget: {max_tokens: 900}\n")},
@@ -168,6 +172,7 @@ func TestLibraryOverrideAndExtends(t *testing.T) {
 }
 
 func TestRunTemplate(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, map[string]string{
 		"t1.md":   item("T1", "Task", "Ready", "priority: P0\nupdated: 2025-02-20\ndecisions: [ADR-1]\nparent: S1\n", "# Goal\nGo.\n"),
 		"t2.md":   item("T2", "Task", "InProgress", "priority: P1\nupdated: 2024-01-01\nparent: S1\n", "# Goal\nGo on.\n"),

@@ -10,6 +10,7 @@ import (
 )
 
 func TestShims(t *testing.T) {
+	t.Parallel()
 	for _, name := range Names {
 		for _, chained := range []bool{false, true} {
 			s := string(Shim(name, chained))
@@ -32,6 +33,7 @@ func TestShims(t *testing.T) {
 }
 
 func TestInstallOneKeepsForeignHook(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	foreign := []byte("#!/bin/sh\necho mine\n")
 	p := filepath.Join(dir, "post-commit")

@@ -12,6 +12,7 @@ import (
 // snippet files canon prints and adds, which the integration tests
 // (cmd/canon TestHookManagers) run with the real managers.
 func TestREADMESnippets(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +50,7 @@ func TestREADMESnippets(t *testing.T) {
 }
 
 func TestHuskyAndLefthookSnippetsCoverEveryHook(t *testing.T) {
+	t.Parallel()
 	lines, entries := huskyLines(), lefthookEntries()
 	for _, name := range Names {
 		if !strings.Contains(lines[name], "canon hook "+name+` "$@"`) {
@@ -61,6 +63,7 @@ func TestHuskyAndLefthookSnippetsCoverEveryHook(t *testing.T) {
 }
 
 func TestAddToManagerCreatesTheSnippet(t *testing.T) {
+	t.Parallel()
 	for _, m := range []Manager{Lefthook, PreCommit} {
 		dir := t.TempDir()
 		if _, err := AddToManager(dir, m); err != nil {
@@ -81,6 +84,7 @@ func TestAddToManagerCreatesTheSnippet(t *testing.T) {
 }
 
 func TestPreCommitMinimalEdit(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, before, after string }{
 		{"flow types, repos before another key", `default_install_hook_types: [pre-commit, pre-push]  # ours
 repos:
@@ -150,6 +154,7 @@ repos:
 }
 
 func TestHuskyEdit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, ".husky"), 0o755)
 	os.WriteFile(filepath.Join(dir, ".husky", "pre-commit"), []byte("npm test"), 0o644) // no final newline
@@ -171,6 +176,7 @@ func TestHuskyEdit(t *testing.T) {
 }
 
 func TestPreCommitEvent(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		env  map[string]string
 		name string

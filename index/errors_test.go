@@ -12,6 +12,7 @@ import (
 // damaged index (the fix is a rebuild), a read-only database is a
 // permission problem with the path, anything else passes through.
 func TestExplain(t *testing.T) {
+	t.Parallel()
 	db, err := sql.Open(driverName, "file::memory:")
 	if err != nil {
 		t.Fatal(err)

@@ -82,6 +82,7 @@ func keysOf(t *testing.T, st *Store, paths ...string) []string {
 }
 
 func TestCopySubset(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src, srcPath := subsetIndex(t)
 	full, err := src.Dump(ctx)

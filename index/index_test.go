@@ -13,6 +13,7 @@ import (
 )
 
 func TestFTSQuery(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want, err string }{
 		{in: "token refresh", want: `"token" "refresh"`},
 		{in: `"token refresh" login`, want: `"token refresh" "login"`},
@@ -40,6 +41,7 @@ func TestFTSQuery(t *testing.T) {
 }
 
 func TestJoinRepo(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		base, target, want string
 		ok                 bool
@@ -60,6 +62,7 @@ func TestJoinRepo(t *testing.T) {
 }
 
 func TestPlan(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, form, raw, src string
 		plan                 string // terms joined by " | "
@@ -101,6 +104,7 @@ func TestPlan(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	mem := memAliases{
 		"id:kb-1":   {{id: 1, uid: "aaa1"}, {id: 2, uid: "bbb2"}},
 		"id:kb-2":   {{id: 3}},
@@ -133,8 +137,10 @@ func TestResolve(t *testing.T) {
 // appearing and vanishing, renames, skipped files; once with one
 // transaction per walk and once (slice 1) with one per changed file.
 func TestIncrementalEqualsRebuild(t *testing.T) {
+	t.Parallel()
 	for _, slice := range []int{DefaultSliceFiles, 1} {
 		t.Run(fmt.Sprint("slice ", slice), func(t *testing.T) {
+			t.Parallel()
 			incrementalEqualsRebuild(t, slice)
 		})
 	}
@@ -280,6 +286,7 @@ func mustWalk(t *testing.T, root string, cfg *config.Config) []FileInfo {
 // TestSpilledBuildEqualsInMemory builds the same tree twice, once holding
 // every link in memory and once spilling them after three, and compares.
 func TestSpilledBuildEqualsInMemory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cfg := config.Default()
 	root, err := filepath.Abs("../testdata/example")
@@ -311,6 +318,7 @@ func TestSpilledBuildEqualsInMemory(t *testing.T) {
 // A reference resolves inside its own document's namespace first, then in
 // the whole repository: ambiguous only if more than one remains.
 func TestResolveNamespaces(t *testing.T) {
+	t.Parallel()
 	ns := namespacesOf(config.Namespaces{{Path: "products/*"}})
 	mem := memAliases{
 		"id:adr-0004":  {{id: 1, path: "products/a/decisions/ADR-0004.md"}, {id: 2, path: "products/b/decisions/ADR-0004.md"}},
@@ -345,6 +353,7 @@ func TestResolveNamespaces(t *testing.T) {
 // Namespaces are id spaces: a wiki-link by file stem matching two files is
 // ambiguous wherever it is written.
 func TestResolveNamespacesStems(t *testing.T) {
+	t.Parallel()
 	ns := namespacesOf(config.Namespaces{{Path: "products/*"}})
 	mem := memAliases{"stem:readme": {{id: 1, path: "README.md"}, {id: 2, path: "products/a/README.md"}}}
 	l := link{form: FormWiki, raw: "README"}

@@ -17,6 +17,7 @@ import (
 // to a fresh build, keep the full-text index sound and searchable for the new
 // words only, and report the edges that changed.
 func TestInPlaceEdits(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root := t.TempDir()
 	cfg := config.Default()
@@ -143,6 +144,7 @@ func TestInPlaceEdits(t *testing.T) {
 // TestRenameUntitled moves a document with no title and no heading: its
 // first section is titled by its file name, as a full build titles it.
 func TestRenameUntitled(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root := t.TempDir()
 	cfg := config.Default()

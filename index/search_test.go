@@ -15,6 +15,7 @@ import (
 // hits at or above the limit's score; its answer must equal ranking every
 // match with its document (the plain query), ties at the limit included.
 func TestSearchEqualsFullRanking(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root := t.TempDir()
 	for i := range 40 {

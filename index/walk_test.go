@@ -11,6 +11,7 @@ import (
 // TestScopeIgnored checks nested .gitignore files: a folder without one
 // inherits its parent's patterns, and no further.
 func TestScopeIgnored(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	for rel, content := range map[string]string{
 		".gitignore":             "*.tmp.md\n",

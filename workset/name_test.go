@@ -8,6 +8,7 @@ import (
 )
 
 func TestValidateName(t *testing.T) {
+	t.Parallel()
 	good := []string{"fix-retries", "KB-TSK-0007", "a", "v1.2_final", "0day", strings.Repeat("x", MaxNameLen)}
 	for _, n := range good {
 		if err := ValidateName(n); err != nil {
@@ -47,6 +48,7 @@ func TestValidateName(t *testing.T) {
 }
 
 func TestFolderStaysInside(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	p, err := Folder(root, "fix-retries")
 	if err != nil || p != filepath.Join(root, ".cache", "worksets", "fix-retries") {

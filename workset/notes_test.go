@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseNotes(t *testing.T) {
+	t.Parallel()
 	in := strings.Join([]string{
 		"# Notes: fix",     // 1
 		"",                 // 2
@@ -71,6 +72,7 @@ func TestParseNotes(t *testing.T) {
 }
 
 func TestFindingHash(t *testing.T) {
+	t.Parallel()
 	a := FindingHash("KB-TSK-0042", KindWorklog, "the retries  never\nreset")
 	if b := FindingHash("kb-tsk-0042 ", KindWorklog, "the retries never reset"); a != b {
 		t.Error("case and whitespace changed the hash")
@@ -90,6 +92,7 @@ func TestFindingHash(t *testing.T) {
 }
 
 func TestNotesHeaderHasNoFindings(t *testing.T) {
+	t.Parallel()
 	h := NotesHeader("fix", []index.DocRef{{ID: "KB-TSK-0007", Title: "Retry", Kind: "task"}, {ID: "ADR-0005", Kind: "adr"}})
 	if !strings.HasPrefix(h, "# Notes: fix\n\n"+NotesMarker) {
 		t.Fatalf("header starts %q", h[:40])

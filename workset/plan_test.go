@@ -9,6 +9,7 @@ import (
 )
 
 func TestPlanItems(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -43,6 +44,7 @@ func TestPlanItems(t *testing.T) {
 }
 
 func TestIsCriteriaHeading(t *testing.T) {
+	t.Parallel()
 	for h, want := range map[string]bool{
 		"Acceptance Criteria": true, "acceptance criteria:": true, "Acceptance criteria (v2)": true,
 		"AC": true, "Definition of Done": true, "Criteria": false, "Goal": false, "": false,
@@ -54,6 +56,7 @@ func TestIsCriteriaHeading(t *testing.T) {
 }
 
 func TestRenderPlan(t *testing.T) {
+	t.Parallel()
 	got := RenderPlan("fix", []PlanSource{
 		{Doc: index.DocRef{ID: "KB-TSK-0007", Title: "Retry"}, Found: true, Criteria: "- [ ] a\n  - [x] b\n"},
 		{Doc: index.DocRef{ID: "KB-TSK-0008", Title: "Refresh"}},

@@ -18,6 +18,7 @@ const bom = "\xEF\xBB\xBF"
 var editNow = time.Date(2025, 3, 1, 12, 30, 0, 0, time.UTC)
 
 func TestSetUpdated(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in, want string
 		err            error // the reason it is left alone
@@ -79,6 +80,7 @@ func TestSetUpdated(t *testing.T) {
 }
 
 func TestAppendToList(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in, want string
 	}{
@@ -155,6 +157,7 @@ func TestAppendToList(t *testing.T) {
 // A nested field (links.blocked_by) is edited where it is; one that is not
 // there is not created, since where it belongs would be a guess.
 func TestAppendToListNested(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in, want string
 	}{
@@ -190,6 +193,7 @@ func TestAppendToListNested(t *testing.T) {
 }
 
 func TestAppendToSection(t *testing.T) {
+	t.Parallel()
 	const entry = "2025-03-01 12:30 [agent=codex] the retries never reset"
 	const text = "the retries never reset"
 	kano := j("---", "id: A-1", "---", "", "# Context", "", "Why.", "", "# Risks / Dependencies", "", "Blocks B-1.", "", "# Worklog", "", "2025-01-06 09:40 [agent=tom] Created.", "2025-01-24 13:00 [agent=codex] Merged.")
@@ -283,6 +287,7 @@ func TestAppendToSection(t *testing.T) {
 }
 
 func TestSplitLinesRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", "a", "a\n", "a\r\nb", bom + "a\r\nb\r\n", "a\n\nb\r\n", "\n"} {
 		if got := string(splitLines([]byte(s)).bytes()); got != s {
 			t.Errorf("%q came back as %q", s, got)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestADRSlug(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Keep the inbox table, drop the queue":                                      "keep-the-inbox-table-drop-the-queue",
 		"retry with exponential back-off, capped at ten minutes and then some more": "retry-with-exponential-back-off-capped-at-ten",
@@ -26,6 +27,7 @@ func TestADRSlug(t *testing.T) {
 }
 
 func TestStamp(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2025, 3, 1, 12, 30, 5, 0, time.FixedZone("", 3600))
 	for old, want := range map[string]string{
 		"2025-01-02":                "2025-03-01",
@@ -43,6 +45,7 @@ func TestStamp(t *testing.T) {
 }
 
 func TestSafePath(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	outside := t.TempDir()
 	write := func(rel string) {

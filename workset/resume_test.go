@@ -7,6 +7,7 @@ import (
 )
 
 func TestSectionChanges(t *testing.T) {
+	t.Parallel()
 	old := "---\nid: A\n---\nIntro.\n\n# Goal\n\nShip it.\n\n## Risks\n\nNone.\n\n## Gone\n\nBye.\n"
 	now := "---\nid: A\n---\nIntro, edited.\n\n# Goal\n\nShip it.\n\n## Risks\n\nSome.\n\n## New\n\nHello.\n"
 	got := sectionChanges("a.md", []byte(old), "a.md", []byte(now))
@@ -25,6 +26,7 @@ func TestSectionChanges(t *testing.T) {
 }
 
 func TestHandoffRoundTrip(t *testing.T) {
+	t.Parallel()
 	notes := "# Notes\n\n```go\nfmt.Println(\"a fence inside\")\n```\n\n- [T-1] decision: keep it\n"
 	fence := strings.Repeat("`", longestRun(notes, '`')+1)
 	doc := "---\ncanon_workset: 1\nname: login\nhead: abc\nexported_at: 2025-03-02T09:00:00Z\nseeds: [T-1]\ncheckpoints: []\n---\n# Hand-off: login\n\n" +

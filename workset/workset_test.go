@@ -69,6 +69,7 @@ func (f *fixture) sync() *index.Changes {
 }
 
 func TestWorksetLifecycle(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	e := f.env
@@ -180,6 +181,7 @@ func TestWorksetLifecycle(t *testing.T) {
 }
 
 func TestInvalidateWithoutWorksets(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	marked, err := Invalidate(context.Background(), root, nil, Sync{Action: SyncDiff, Changes: &index.Changes{Keys: []string{"A-1"}}})
 	if err != nil || marked != nil {
@@ -190,6 +192,7 @@ func TestInvalidateWithoutWorksets(t *testing.T) {
 // members.keys spares a sync the database of a workset it cannot affect;
 // without the file, the database answers.
 func TestInvalidateKeysFile(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	if _, err := Create(ctx, f.env, "alpha", CreateOptions{Spec: Spec{Seeds: []string{"A-1"}}}); err != nil {

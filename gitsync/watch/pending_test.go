@@ -11,6 +11,7 @@ var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 
 func TestDue(t *testing.T) {
+	t.Parallel()
 	const quiet, maxDelay = 150 * time.Millisecond, time.Second
 	tests := []struct {
 		name        string
@@ -42,12 +43,14 @@ func TestDue(t *testing.T) {
 }
 
 func TestDueZeroDebounce(t *testing.T) {
+	t.Parallel()
 	if ready, _ := due(t0, t0, t0, 0, 0); !ready {
 		t.Fatal("a zero debounce must sync at once")
 	}
 }
 
 func TestPendingCoalesces(t *testing.T) {
+	t.Parallel()
 	p := newPending()
 	if !p.empty() {
 		t.Fatal("new pending set not empty")
@@ -74,6 +77,7 @@ func TestPendingCoalesces(t *testing.T) {
 }
 
 func TestPendingTriggers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		fill func(p *pending)
@@ -98,6 +102,7 @@ func TestPendingTriggers(t *testing.T) {
 }
 
 func TestPendingRequestFullCountsNoEvent(t *testing.T) {
+	t.Parallel()
 	p := newPending()
 	p.requestFull(TriggerRescan, t0)
 	if p.events != 0 || p.full != TriggerRescan || p.first.IsZero() {
@@ -106,6 +111,7 @@ func TestPendingRequestFullCountsNoEvent(t *testing.T) {
 }
 
 func TestPendingMerge(t *testing.T) {
+	t.Parallel()
 	failed := newPending()
 	failed.addFile("a.md", t0)
 	failed.markGit(t0)
@@ -121,6 +127,7 @@ func TestPendingMerge(t *testing.T) {
 }
 
 func TestWithin(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		dir, rel string
 		want     bool

@@ -90,6 +90,7 @@ func (f *fixture) drain() *pending {
 }
 
 func TestInitialWatches(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, map[string]string{"items/a.md": "# A\n", ".cache/worksets/x/plan.md": "# plan\n"})
 	got := f.tree.sortedDirs()
 	want := []string{"", "items"} // not .git, not .cache, not node_modules
@@ -102,6 +103,7 @@ func TestInitialWatches(t *testing.T) {
 }
 
 func TestEditorSavePatterns(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		edit  func(f *fixture)
@@ -109,34 +111,34 @@ func TestEditorSavePatterns(t *testing.T) {
 		dirs  []string
 	}{
 		{"write in place", func(f *fixture) {
-			write(t, f.path("items/a.md"), "# A, edited\n")
+			write(f.t, f.path("items/a.md"), "# A, edited\n")
 		}, []string{"items/a.md"}, nil},
 		{"temporary file renamed over (vim, VS Code, JetBrains)", func(f *fixture) {
-			write(t, f.path("items/.a.md.swp"), "# A, saved\n")
+			write(f.t, f.path("items/.a.md.swp"), "# A, saved\n")
 			if err := os.Rename(f.path("items/.a.md.swp"), f.path("items/a.md")); err != nil {
-				t.Fatal(err)
+				f.t.Fatal(err)
 			}
 		}, []string{"items/a.md"}, nil},
 		{"backup then write (a.md~)", func(f *fixture) {
 			if err := os.Rename(f.path("items/a.md"), f.path("items/a.md~")); err != nil {
-				t.Fatal(err)
+				f.t.Fatal(err)
 			}
-			write(t, f.path("items/a.md"), "# A, saved\n")
+			write(f.t, f.path("items/a.md"), "# A, saved\n")
 		}, []string{"items/a.md"}, nil},
 		{"remove and create", func(f *fixture) {
 			os.Remove(f.path("items/a.md"))
-			write(t, f.path("items/a.md"), "# A, again\n")
+			write(f.t, f.path("items/a.md"), "# A, again\n")
 		}, []string{"items/a.md"}, nil},
 		{"chmod alone asks for nothing", func(f *fixture) {
 			os.Chmod(f.path("items/a.md"), 0o600)
 		}, nil, nil},
 		{"files that are not documents ask for nothing", func(f *fixture) {
-			write(t, f.path("items/notes.txt"), "x")
-			write(t, f.path("node_modules/pkg/readme.md"), "x")
+			write(f.t, f.path("items/notes.txt"), "x")
+			write(f.t, f.path("node_modules/pkg/readme.md"), "x")
 		}, nil, nil},
 		{"a new folder with files is one folder to look at", func(f *fixture) {
-			write(t, f.path("items/sub/deeper/n.md"), "# N\n")
-			write(t, f.path("items/sub/m.md"), "# M\n")
+			write(f.t, f.path("items/sub/deeper/n.md"), "# N\n")
+			write(f.t, f.path("items/sub/m.md"), "# M\n")
 		}, []string{"items/sub/deeper/n.md", "items/sub/m.md"}, []string{"items/sub"}},
 		{"a document renamed", func(f *fixture) {
 			os.Rename(f.path("items/a.md"), f.path("items/a2.md"))
@@ -144,6 +146,7 @@ func TestEditorSavePatterns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t, map[string]string{"items/a.md": "# A\n"})
 			tt.edit(f)
 			p := f.drain()
@@ -167,6 +170,7 @@ func TestEditorSavePatterns(t *testing.T) {
 }
 
 func TestFolderComesAndGoes(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, map[string]string{"items/sub/deeper/n.md": "# N\n"})
 	if got := f.tree.sortedDirs(); !reflect.DeepEqual(got, []string{"", "items", "items/sub", "items/sub/deeper"}) {
 		t.Fatalf("watched %v", got)
@@ -203,6 +207,7 @@ func TestFolderComesAndGoes(t *testing.T) {
 }
 
 func TestGitEvents(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, nil)
 	// A commit: the ref is written through a lock file and renamed.
 	write(t, f.path(".git/refs/heads/main.lock"), "0123\n")
@@ -237,6 +242,7 @@ func TestGitEvents(t *testing.T) {
 }
 
 func TestIgnoreAndConfigEvents(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, map[string]string{".canon/config.yaml": "roots: [.]\n", "drafts/d.md": "# D\n"})
 	write(t, f.path(".gitignore"), "/drafts/\n")
 	p := f.drain()

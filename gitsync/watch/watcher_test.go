@@ -145,6 +145,7 @@ func (r *running) watched(rel string) bool {
 }
 
 func TestOverflowReconcilesEverything(t *testing.T) {
+	t.Parallel()
 	root := gitRepo(t, map[string]string{"items/a.md": "# A\n", "other/b.md": "# B\n"})
 	r := startWatcher(t, root, Options{})
 	// An edit the watcher cannot see, then the kernel says it dropped
@@ -162,6 +163,7 @@ func TestOverflowReconcilesEverything(t *testing.T) {
 }
 
 func TestPeriodicRescan(t *testing.T) {
+	t.Parallel()
 	root := gitRepo(t, map[string]string{"items/a.md": "# A\n", "other/b.md": "# B\n"})
 	r := startWatcher(t, root, Options{Rescan: 100 * time.Millisecond})
 	r.unwatch("other")
@@ -173,6 +175,7 @@ func TestPeriodicRescan(t *testing.T) {
 }
 
 func TestFailedSyncIsRetried(t *testing.T) {
+	t.Parallel()
 	root := gitRepo(t, map[string]string{"items/a.md": "# A\n"})
 	r := startWatcher(t, root, Options{})
 	// Another process holds the writer lock (a long canon index --full).

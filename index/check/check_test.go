@@ -8,6 +8,7 @@ import (
 )
 
 func TestBadDate(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"2025-01-12":           "",
 		"2025-01-12T10:00:00Z": "",
@@ -25,6 +26,7 @@ func TestBadDate(t *testing.T) {
 }
 
 func TestNearest(t *testing.T) {
+	t.Parallel()
 	allowed := []string{"Proposed", "InProgress", "Done"}
 	for in, want := range map[string]string{"in progress": "InProgress", "in-progress": "InProgress", "DONE": "Done", "Doing": ""} {
 		if got := nearest(in, allowed); got != want {
@@ -34,6 +36,7 @@ func TestNearest(t *testing.T) {
 }
 
 func TestRelTo(t *testing.T) {
+	t.Parallel()
 	for _, tt := range [][3]string{
 		{"notes/a.md", "items/task/B.md", "../items/task/B.md"},
 		{"items/task/a.md", "items/task/B.md", "B.md"},
@@ -47,6 +50,7 @@ func TestRelTo(t *testing.T) {
 }
 
 func TestLineAnchors(t *testing.T) {
+	t.Parallel()
 	for a, want := range map[string]bool{"L10": true, "L10-L20": true, "L3C4": true, "Links": false, "L": false, "echo": false} {
 		if isLineAnchor(a) != want {
 			t.Errorf("isLineAnchor(%q) != %v", a, want)
@@ -55,6 +59,7 @@ func TestLineAnchors(t *testing.T) {
 }
 
 func TestFormats(t *testing.T) {
+	t.Parallel()
 	fs := []Finding{{Path: "a,b.md", Line: 3, Col: 2, Severity: "error", Rule: "broken-link", Message: "50% done\nnext"}}
 	var b strings.Builder
 	WriteGitHub(&b, fs)
@@ -74,6 +79,7 @@ func TestFormats(t *testing.T) {
 }
 
 func TestIntroduced(t *testing.T) {
+	t.Parallel()
 	f := func(rule, doc, target string, line int) Finding {
 		return Finding{Rule: rule, Doc: doc, Target: target, Line: line, Path: doc + ".md", Message: rule + " " + target}
 	}
@@ -106,6 +112,7 @@ func TestIntroduced(t *testing.T) {
 }
 
 func TestIDShaped(t *testing.T) {
+	t.Parallel()
 	for target, want := range map[string]bool{
 		" B-1#":              true,
 		" KB-TSK-0001#goal":  true,

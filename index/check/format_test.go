@@ -6,6 +6,7 @@ import (
 )
 
 func TestSARIFURI(t *testing.T) {
+	t.Parallel()
 	for path, want := range map[string]string{
 		"docs/a.md":          "docs/a.md",
 		"docs/a,b:c 100%.md": "docs/a%2Cb%3Ac%20100%25.md",

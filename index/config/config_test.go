@@ -8,6 +8,7 @@ import (
 )
 
 func TestTemplateIsTheDefault(t *testing.T) {
+	t.Parallel()
 	got, err := Parse(File, []byte(Template))
 	if err != nil {
 		t.Fatal(err)
@@ -25,6 +26,7 @@ func TestTemplateIsTheDefault(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		yaml    string
@@ -71,6 +73,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestParseSize(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]Size{"5MB": 5e6, "1 MiB": 1 << 20, "100": 100, "2k": 2048, "1.5kb": 1500} {
 		got, err := ParseSize(in)
 		if err != nil || got != want {
@@ -80,6 +83,7 @@ func TestParseSize(t *testing.T) {
 }
 
 func TestSectionsRejectUnknownKeys(t *testing.T) {
+	t.Parallel()
 	for _, y := range []string{"context: {nope: 1}", "check: {nope: 1}", "states: {nope: [x]}"} {
 		if _, err := Parse(File, []byte(y)); err == nil {
 			t.Errorf("Parse(%q) accepted an unknown key", y)

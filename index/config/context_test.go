@@ -6,6 +6,7 @@ import (
 )
 
 func TestContextSection(t *testing.T) {
+	t.Parallel()
 	c, err := Parse(File, []byte("context:\n  depth: 2\n  budget: 900\n  edges: [parent]\n  weights:\n    decay: 0.5\n    states: {InProgress: 2}\n    kinds: {ADR: 3}\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestWatchSection(t *testing.T) {
+	t.Parallel()
 	c, err := Parse(File, []byte("watch:\n  debounce: 50ms\n  rescan: off\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestWorksetSection(t *testing.T) {
+	t.Parallel()
 	c, err := Parse(File, []byte("workset:\n  ttl: 3d\n  max_docs: 50\n  enrich_distance: 1\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -31,6 +32,7 @@ func TestWorksetSection(t *testing.T) {
 }
 
 func TestParseTTL(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]time.Duration{"72h": 72 * time.Hour, "90m": 90 * time.Minute, "3d": 72 * time.Hour, "2w": 14 * 24 * time.Hour, "1.5d": 36 * time.Hour} {
 		got, err := ParseTTL(in)
 		if err != nil || got != want {

@@ -28,6 +28,7 @@ type hd struct {
 }
 
 func TestScanBodyLinks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		src  string
@@ -169,6 +170,7 @@ func TestScanBodyLinks(t *testing.T) {
 }
 
 func TestScanBodyCode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		src   string
@@ -228,6 +230,7 @@ func TestScanBodyCode(t *testing.T) {
 }
 
 func TestScanBodyHeadings(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		src  string
@@ -294,6 +297,7 @@ func TestScanBodyHeadings(t *testing.T) {
 }
 
 func TestScanBodySections(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		src   string
@@ -332,6 +336,7 @@ func TestScanBodySections(t *testing.T) {
 }
 
 func TestScanBodyPositions(t *testing.T) {
+	t.Parallel()
 	src := "---\n" + // line 5 of the file: the body starts after frontmatter
 		"Ünïcödé [a](a.md)\n" +
 		"\t[b](b.md) 日本語 [[c]]\n" +
@@ -359,6 +364,7 @@ func TestScanBodyPositions(t *testing.T) {
 
 // CRLF line endings must give exactly what LF gives.
 func TestScanBodyCRLF(t *testing.T) {
+	t.Parallel()
 	lf := backlogItem + "\n" + strings.Join([]string{
 		"Title", "===", "", "> quote [q](q.md)", "> # Q", "", "- a", "", "      code", "",
 		"[def]: d.md", "  'title'", "", "<!--", "c", "-->", "```", "# x", "```", "| a |", "|---|", "| [t](t.md) |",
@@ -375,6 +381,7 @@ func TestScanBodyCRLF(t *testing.T) {
 // the same holds after any prefix of the document is cut (unclosed fences
 // and comments swallow the rest, they never leak).
 func TestScanBodyNothingInCode(t *testing.T) {
+	t.Parallel()
 	doc := "```\n[a](a.md)\n```\n~~~~\n[[b]]\n~~~~\n    [c](c.md)\n\n`[d](d.md)`\n<!--\n[e](e.md)\n-->\n<pre>\nhttps://f.org\n</pre>"
 	for i := 0; i <= len(doc); i++ {
 		if links := ScanBody([]byte(doc[:i]), 1).Links; len(links) > 0 {
@@ -393,6 +400,7 @@ func TestScanBodyNothingInCode(t *testing.T) {
 // ScanBody reuses scratch memory across calls; concurrent calls must not
 // see each other's.
 func TestScanBodyConcurrent(t *testing.T) {
+	t.Parallel()
 	docs := []string{backlogItem, "# A\n> [x](x.md)\n> b", "- a\n  - b [[c]]\n\n# D\n", strings.Repeat("[l](l.md) ", 500)}
 	want := make([]Body, len(docs))
 	for i, d := range docs {

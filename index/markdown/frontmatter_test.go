@@ -14,6 +14,7 @@ func nested(open, close string, n int) string {
 // at its place, the other fields are still read, and what stays within
 // the bounds is read as before.
 func TestFrontmatterBounds(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		fm      string // between the --- lines (or +++ when it starts with "+")
@@ -74,6 +75,7 @@ func TestFrontmatterBounds(t *testing.T) {
 func itoa(n int) string { return thousands(n) }
 
 func TestFrontmatterTooLarge(t *testing.T) {
+	t.Parallel()
 	for _, delim := range []string{"---", "+++"} {
 		fm := "id: X\nblob: '" + strings.Repeat("x", MaxFrontmatterBytes) + "'\n"
 		d := Parse("a.md", []byte(delim+"\n"+fm+delim+"\n# T\n"), &Options{})
@@ -89,6 +91,7 @@ func TestFrontmatterTooLarge(t *testing.T) {
 // An alias is a copy at its own place: its position is the alias's, and
 // the anchored original keeps its own.
 func TestAliasPositions(t *testing.T) {
+	t.Parallel()
 	d := Parse("a.md", []byte("---\na: &x [1]\nb: *x\n---\n"), &Options{})
 	a, b := d.Frontmatter.Get("a"), d.Frontmatter.Get("b")
 	if a.Line != 2 || b.Line != 3 || b.Col != 4 {
@@ -97,6 +100,7 @@ func TestAliasPositions(t *testing.T) {
 }
 
 func TestThousands(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 20000: "20,000", 1234567: "1,234,567", -1000: "-1,000"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
@@ -107,6 +111,7 @@ func TestThousands(t *testing.T) {
 // Stored frontmatter is JSON for SQLite and Go alike, whatever bytes a
 // value holds (the fuzzer found \x7f written as Go's escape).
 func TestAppendJSONString(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", "plain", "q\"b\\", "\x00\x01\x1f\x7f", "\n\r\t", "é 漢 \u2028", "\xff\xfe bad", "</script>&"} {
 		got := appendJSONString(nil, s)
 		var back string

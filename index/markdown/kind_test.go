@@ -3,6 +3,7 @@ package markdown
 import "testing"
 
 func TestKind(t *testing.T) {
+	t.Parallel()
 	kinds := map[string]string{"adr": "adr", "task": "task"}
 	for _, tt := range []struct {
 		typ, id, path, want string

@@ -345,6 +345,7 @@ func gfmExamples(t *testing.T, dir string) []specExample {
 // repository's and the example backlog's). The differences that remain are
 // deliberate (knownDifference); anything else fails.
 func TestOracle(t *testing.T) {
+	t.Parallel()
 	dir := goldmarkDir(t)
 	data, err := os.ReadFile(filepath.Join(dir, "_test", "spec.json"))
 	if err != nil {

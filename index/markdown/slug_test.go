@@ -10,6 +10,7 @@ import (
 // github-slugger 2.0.0 (npm, the slug() export) run under Node 20; cases
 // marked "fixture" are taken from its test/fixtures.json.
 func TestSlug(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, text, want string
 	}{
@@ -65,6 +66,7 @@ func TestSlug(t *testing.T) {
 // Sequences from github-slugger's test/fixtures.json (one slugger for the
 // whole fixture file; the sequences here are its runs of related cases).
 func TestSluggerNext(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		texts []string
@@ -100,6 +102,7 @@ func TestSluggerNext(t *testing.T) {
 // strikethrough), the renderer behind github.com, except where a case says
 // otherwise.
 func TestHeadingText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, raw, want string
 	}{

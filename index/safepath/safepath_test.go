@@ -9,6 +9,7 @@ import (
 )
 
 func TestInside(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	repo := filepath.Join(base, "repo")
 	outside := filepath.Join(base, "outside")
@@ -69,6 +70,7 @@ func TestInside(t *testing.T) {
 }
 
 func TestRemoveAll(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	repo := filepath.Join(base, "repo")
 	outside := filepath.Join(base, "outside")

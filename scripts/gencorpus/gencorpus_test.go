@@ -48,6 +48,7 @@ func gen(t *testing.T, dir string, args ...string) string {
 }
 
 func TestSameSeedSameBytes(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	a, b, c := filepath.Join(tmp, "a"), filepath.Join(tmp, "b"), filepath.Join(tmp, "c")
 	out := gen(t, a, "-n", "200", "-adrs", "10", "-seed", "1")
@@ -156,6 +157,7 @@ func githubSlug(h string) string {
 // reference resolves, parent kinds follow the hierarchy, blocks and blocked_by are mirrored,
 // every body link reaches an existing file and heading.
 func TestCorpusIsConsistent(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gen(t, dir, "-n", "200", "-adrs", "10", "-seed", "7")
 	files := readTree(t, dir)
@@ -279,6 +281,7 @@ func hasHeading(body, slug string) bool {
 }
 
 func TestKindCounts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		n    int
@@ -301,6 +304,7 @@ func TestKindCounts(t *testing.T) {
 }
 
 func TestRelPath(t *testing.T) {
+	t.Parallel()
 	items := productRoot + "/items"
 	for _, tc := range []struct{ from, to, want string }{
 		{items + "/task/0000", items + "/task/0000", "f.md"},
@@ -316,6 +320,7 @@ func TestRelPath(t *testing.T) {
 }
 
 func TestRefusesNonEmptyOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "keep.md"), []byte("mine\n"), 0o644); err != nil {
 		t.Fatal(err)
