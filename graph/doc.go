@@ -16,4 +16,7 @@
 // arguments give the same result in the same order, whatever order the
 // index was built in, because ties are broken by node keys and source
 // positions, never by row ids.
+//
+// On the ladder cmd → hooks → gitsync, workset → graph → index, it sits
+// under workset (which selects through it) and the CLI, above index.
 package graph

@@ -1,6 +1,3 @@
-// Package hooks installs canon's git hook shims and is the entry point git
-// calls through them. It asks git where hooks live, chains hooks that were
-// there before, and never writes outside the repository's own folders.
 package hooks
 
 import (

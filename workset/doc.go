@@ -18,4 +18,8 @@
 // the changed node keys to Invalidate, which marks each workset holding
 // one stale with the reason. Every path it builds is checked to stay
 // inside .cache/worksets; names are validated before any path is built.
+//
+// On the ladder cmd → hooks → gitsync, workset → graph → index, it sits
+// beside gitsync, under hooks and cmd, above graph and index; it never
+// imports gitsync or hooks.
 package workset

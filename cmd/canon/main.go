@@ -1,6 +1,3 @@
-// Command canon keeps a derived index and graph of a Markdown knowledge base
-// in step with git. Each command fills its arguments and makes one call
-// into the package that does the work (README: How the code is laid out).
 package main
 
 import "github.com/canon-md/canon/cmd/internal/clirun"

@@ -15,4 +15,7 @@
 // writer lock. The package never walks the whole tree for an edit and never
 // imports workset: the caller hears about every sync through Options.OnSync
 // and hands the changed keys on.
+//
+// On the ladder cmd → hooks → gitsync, workset → graph → index, it sits
+// with gitsync, which it drives, under cmd (canon watch).
 package watch

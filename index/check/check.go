@@ -1,8 +1,3 @@
-// Package check validates documents as the index holds them: frontmatter
-// against per-kind schemas, references and links against the other
-// documents and against the tree git records. It reads through an
-// index.Querier, so it can look at a previewed index (the repository as a
-// commit will make it) as easily as at the live one. It never writes.
 package check
 
 import (

@@ -1,5 +1,3 @@
-// Package config loads canon's configuration, .canon/config.yaml, and holds
-// its defaults. It knows nothing of git, SQLite or the CLI.
 package config
 
 import (

@@ -1,6 +1,3 @@
-// Package indextest builds generated corpora and their indexes for the
-// benchmarks of the packages that read an index (graph, workset). It is for
-// tests only.
 package indextest
 
 import (

@@ -8,4 +8,9 @@
 // a syntax tree. Heading anchors (Slug, Slugger, HeadingText) reproduce the
 // ids GitHub gives headings, duplicate suffixes included, so that links to
 // "file.md#some-heading" can be checked offline.
+//
+// It owns the parse and nothing it does leaves the document: references
+// are reported as written, and resolving them is index's. On the ladder
+// cmd → hooks → gitsync, workset → graph → index, it is at the bottom
+// with index, which calls it; it imports nothing of canon's.
 package markdown
