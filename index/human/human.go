@@ -1,9 +1,3 @@
-// Package human writes numbers, counts, durations, times and commits the
-// way canon's text output shows them to a person: "3 files", "20,000",
-// "45ms", "3d 4h", "f469c8fdd4". Every package's text renderer uses it, so
-// that one command and another say the same thing the same way. It owns
-// no state and imports nothing of canon's; it sits at the bottom of the
-// ladder, under index.
 package human
 
 import (
