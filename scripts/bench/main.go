@@ -68,6 +68,7 @@ func mainErr() error {
 	casesFlag := flag.String("cases", "index,hook,check", "which cases to run")
 	canonBin := flag.String("canon", "bin/canon", "the canon binary to measure")
 	repos := flag.String("repo", "", "real repositories (clones or bare mirrors, comma separated) to measure the hooks on their own history; alone, it skips the generated corpora")
+	compareFlag := flag.String("compare", "", "OLD.json,NEW.json: print the rows two runs share side by side, and stop")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: scripts/bench.sh [-sizes 1000,10000] [-large] [-runs 5] [-hook-runs 20] [-cases index,hook,check] [-repo PATH,...]")
 		flag.PrintDefaults()
@@ -75,6 +76,13 @@ func mainErr() error {
 	flag.Parse()
 	if flag.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (see -h)", flag.Arg(0))
+	}
+	if *compareFlag != "" {
+		o, n, ok := strings.Cut(*compareFlag, ",")
+		if !ok {
+			return fmt.Errorf("-compare takes OLD.json,NEW.json")
+		}
+		return compare(os.Stdout, o, n)
 	}
 	var sizes []int
 	for _, s := range strings.Split(*sizesFlag, ",") {
