@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"fmt"
 	"sort"
 
 	"github.com/canon-md/canon/index"
@@ -47,56 +46,70 @@ type CycleNode struct {
 	ID  string `json:"id"`
 }
 
-// Stats reads the whole graph. It is the one graph query that reads every
-// link; its memory is a few words per document and per edge.
+// Stats reads the whole graph: every document, every resolved link
+// between two of them, and the counts of unresolved links. It is the one
+// graph query that reads every link; statsOf counts in memory, a few
+// words per document and per edge.
 func (g *Graph) Stats(ctx context.Context) (*Stats, error) {
+	nodes, err := g.st.Nodes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	unresolved, err := g.st.UnresolvedCounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	edges, err := g.st.EdgesOfTypes(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return statsOf(nodes, edges, unresolved), nil
+}
+
+// statsOf is Stats over a graph in memory. Edges whose ends are not both
+// among nodes, and edges from a node to itself, are not counted.
+func statsOf(nodes []index.Node, edges []index.DocEdge, unresolved []index.UnresolvedCount) *Stats {
 	st := &Stats{NodesByKind: map[string]int{}, EdgesByType: map[string]int{},
 		DanglingByType: map[string]int{}, AmbiguousByType: map[string]int{},
 		ParentCycles: []Cycle{}, BlockingCycles: []Cycle{}}
-	all, err := g.allNodes(ctx)
-	if err != nil {
-		return nil, err
+	// Dense positions in key order: cycles list their nodes by position.
+	if !sort.SliceIsSorted(nodes, func(i, j int) bool { return nodes[i].Key < nodes[j].Key }) {
+		nodes = append([]index.Node{}, nodes...)
+		sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].Key < nodes[j].Key })
 	}
-	st.Nodes = len(all.keys)
-	for _, k := range all.kinds {
-		st.NodesByKind[k]++
+	st.Nodes = len(nodes)
+	pos := make(map[index.DocID]int32, len(nodes))
+	for i, n := range nodes {
+		st.NodesByKind[n.Kind]++
+		pos[n.Doc] = int32(i)
 	}
-	rows, err := g.db.QueryContext(ctx, `SELECT type, status, count(*) FROM links WHERE status IN ('dangling', 'ambiguous') GROUP BY type, status`)
-	if err != nil {
-		return nil, fmt.Errorf("count links: %w", err)
-	}
-	for rows.Next() {
-		var typ, status string
-		var n int
-		if err := rows.Scan(&typ, &status, &n); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		if status == index.StatusDangling {
-			st.Dangling += n
-			st.DanglingByType[typ] += n
+	for _, c := range unresolved {
+		if c.Status == index.StatusDangling {
+			st.Dangling += c.N
+			st.DanglingByType[c.Type] += c.N
 		} else {
-			st.Ambiguous += n
-			st.AmbiguousByType[typ] += n
+			st.Ambiguous += c.N
+			st.AmbiguousByType[c.Type] += c.N
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 
-	n := len(all.keys)
+	n := len(nodes)
 	uf := newUnionFind(n)
 	parentAdj := make([][]int32, n)
 	waitAdj := make([][]int32, n)
 	degree := make([]int32, n)
-	err = g.eachEdge(ctx, all, func(src, dst int32, typ string) {
+	for _, e := range edges {
+		src, ok1 := pos[e.Src]
+		dst, ok2 := pos[e.Dst]
+		if !ok1 || !ok2 || src == dst {
+			continue
+		}
 		st.Edges++
-		st.EdgesByType[typ]++
+		st.EdgesByType[e.Type]++
 		uf.union(src, dst)
 		degree[src]++
 		degree[dst]++
-		switch typ {
+		switch e.Type {
 		case EdgeParent:
 			parentAdj[src] = append(parentAdj[src], dst)
 		case EdgeBlockedBy, EdgeDependsOn:
@@ -104,9 +117,6 @@ func (g *Graph) Stats(ctx context.Context) (*Stats, error) {
 		case EdgeBlocks:
 			waitAdj[dst] = append(waitAdj[dst], src)
 		}
-	})
-	if err != nil {
-		return nil, err
 	}
 	sizes := map[int32]int{}
 	for i := range n {
@@ -119,69 +129,9 @@ func (g *Graph) Stats(ctx context.Context) (*Stats, error) {
 	for _, s := range sizes {
 		st.LargestComponent = max(st.LargestComponent, s)
 	}
-	st.ParentCycles = cyclesOf(parentAdj, all)
-	st.BlockingCycles = cyclesOf(waitAdj, all)
-	return st, nil
-}
-
-// allNodes holds every document, indexed densely in key order.
-type allNodes struct {
-	ids    []int64
-	keys   []string
-	idents []string
-	kinds  []string
-	pos    map[int64]int32
-}
-
-func (g *Graph) allNodes(ctx context.Context) (*allNodes, error) {
-	rows, err := g.db.QueryContext(ctx, `SELECT `+index.DocRefColumns+`, d.id FROM docs d ORDER BY d.key`)
-	if err != nil {
-		return nil, fmt.Errorf("read documents: %w", err)
-	}
-	defer rows.Close()
-	a := &allNodes{pos: map[int64]int32{}}
-	for rows.Next() {
-		var id int64
-		ref, err := index.ScanDocRef(rows, &id)
-		if err != nil {
-			return nil, err
-		}
-		a.pos[id] = int32(len(a.ids))
-		a.ids = append(a.ids, id)
-		a.keys = append(a.keys, ref.Key)
-		a.idents = append(a.idents, ref.ID)
-		a.kinds = append(a.kinds, ref.Kind)
-	}
-	return a, rows.Err()
-}
-
-// eachEdge streams every resolved edge between two different documents,
-// as dense positions; it reads three columns a row and keeps nothing.
-func (g *Graph) eachEdge(ctx context.Context, a *allNodes, fn func(src, dst int32, typ string)) error {
-	rows, err := g.db.QueryContext(ctx, `SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src`)
-	if err != nil {
-		return fmt.Errorf("read links: %w", err)
-	}
-	defer rows.Close()
-	types := map[string]string{} // one copy of each type name
-	var src, dst int64
-	var raw []byte
-	for rows.Next() {
-		if err := rows.Scan(&src, &dst, &raw); err != nil {
-			return err
-		}
-		typ, ok := types[string(raw)]
-		if !ok {
-			typ = string(raw)
-			types[typ] = typ
-		}
-		s, ok1 := a.pos[src]
-		d, ok2 := a.pos[dst]
-		if ok1 && ok2 {
-			fn(s, d, typ)
-		}
-	}
-	return rows.Err()
+	st.ParentCycles = cyclesOf(parentAdj, nodes)
+	st.BlockingCycles = cyclesOf(waitAdj, nodes)
+	return st
 }
 
 type unionFind struct{ parent, rank []int32 }
@@ -218,7 +168,7 @@ func (u *unionFind) union(a, b int32) {
 
 // cyclesOf lists the strongly connected groups of more than one node, in
 // the order of their smallest key (positions are in key order already).
-func cyclesOf(adj [][]int32, a *allNodes) []Cycle {
+func cyclesOf(adj [][]int32, nodes []index.Node) []Cycle {
 	out := []Cycle{}
 	for _, comp := range sccs(adj) {
 		if len(comp) < 2 {
@@ -256,7 +206,7 @@ func cyclesOf(adj [][]int32, a *allNodes) []Cycle {
 		}
 		c := Cycle{Simple: simple}
 		for _, v := range order {
-			c.Nodes = append(c.Nodes, CycleNode{Key: a.keys[v], ID: a.idents[v]})
+			c.Nodes = append(c.Nodes, CycleNode{Key: nodes[v].Key, ID: nodes[v].ID})
 		}
 		out = append(out, c)
 	}

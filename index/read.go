@@ -1,0 +1,311 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// Typed reads for the packages above the index (graph, workset,
+// gitsync/watch). Each returns plain values named for what they hold, so
+// that the schema stays here: no other package writes SQL against the
+// index's tables.
+
+// DocID is a document's row id. It joins rows within one read of one
+// database and is never shown: outputs name documents by node key.
+type DocID int64
+
+// ChunkID is a section's row id (its chunks_fts rowid), under DocID's rules.
+type ChunkID int64
+
+// Node is a document with its row id.
+type Node struct {
+	Doc DocID
+	DocRef
+}
+
+// Link is a resolved link between two different documents, seen from At:
+// Other is the document at its other end, whichever way it points.
+type Link struct {
+	At, Other DocID
+	OtherKey  string // Other's node key
+	Type      string
+	Field     string // frontmatter field; '' for a body link
+	Seq       int    // position among its source document's links
+	Line      int    // where it is written in its source document
+}
+
+// DocEdge is a resolved link between two different documents: Src names
+// Dst.
+type DocEdge struct {
+	Src, Dst DocID
+	Type     string
+}
+
+// KeyedLink is a resolved link between two different documents, named by
+// their node keys.
+type KeyedLink struct {
+	Src, Dst, Type, Field string
+	Line                  int
+}
+
+// Chunk is a section's place in its document.
+type Chunk struct {
+	ID      ChunkID
+	Doc     DocID
+	Seq     int
+	Slug    string // '' for the text before the first heading
+	Heading string
+	Line    int
+	EndLine int
+}
+
+// WorkItem is a document as the ready/blocked view reads it.
+type WorkItem struct {
+	Node
+	Priority string // the frontmatter's priority as text ("" when absent)
+}
+
+// UnresolvedCount counts the links of one type whose reference named no
+// document (StatusDangling) or several (StatusAmbiguous).
+type UnresolvedCount struct {
+	Type, Status string
+	N            int
+}
+
+// docArgs turns row ids into query arguments (plain int64s, which the
+// driver takes without reflection).
+func docArgs(ids []DocID) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = int64(id)
+	}
+	return out
+}
+
+// typeCond is " AND col IN (?, ...)" for some edge types, with their
+// arguments; nothing for none (every type).
+func typeCond(col string, types []string) (string, []any) {
+	if len(types) == 0 {
+		return "", nil
+	}
+	return ` AND ` + col + ` IN (` + inList("%s", len(types)) + `)`, anys(types)
+}
+
+// DocIDOfKey is the row id of the document of key (the first by path
+// when the key is shared); ok is false when there is none.
+func (s *Store) DocIDOfKey(ctx context.Context, key string) (id DocID, ok bool, err error) {
+	var n int64
+	err = s.db.QueryRowContext(ctx, `SELECT id FROM docs WHERE key = ? ORDER BY path LIMIT 1`, key).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return DocID(n), true, nil
+}
+
+// DocRefs reads the DocRefs of some documents by row id.
+func (s *Store) DocRefs(ctx context.Context, ids []DocID) (map[DocID]DocRef, error) {
+	out := make(map[DocID]DocRef, len(ids))
+	err := eachIn(ctx, s.db, `SELECT `+docRefCols+`, d.id FROM docs d WHERE d.id IN (%s)`, nil, docArgs(ids), nil, func(r *sql.Rows) error {
+		var id int64
+		ref, err := scanDocRef(r, &id)
+		if err != nil {
+			return err
+		}
+		out[DocID(id)] = ref
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read documents: %w", err)
+	}
+	return out, nil
+}
+
+// LinksFrom reads the resolved links some documents write, of the given
+// types (none: every type), seen from their source.
+func (s *Store) LinksFrom(ctx context.Context, ids []DocID, types []string) ([]Link, error) {
+	return s.links(ctx, ids, types, "l.src", "l.dst")
+}
+
+// LinksTo reads the resolved links that point at some documents, of the
+// given types (none: every type), seen from their target.
+func (s *Store) LinksTo(ctx context.Context, ids []DocID, types []string) ([]Link, error) {
+	return s.links(ctx, ids, types, "l.dst", "l.src")
+}
+
+// links reads the links whose end at is one of ids; at and other name the
+// columns of the two ends.
+func (s *Store) links(ctx context.Context, ids []DocID, types []string, at, other string) ([]Link, error) {
+	cond, typeArgs := typeCond("l.type", types)
+	q := `SELECT ` + at + `, ` + other + `, o.key, l.type, l.field, l.seq, l.line
+		FROM links l JOIN docs o ON o.id = ` + other + `
+		WHERE ` + at + ` IN (%s) AND l.dst IS NOT NULL AND l.status = 'ok'` + cond
+	var out []Link
+	err := eachIn(ctx, s.db, q, nil, docArgs(ids), typeArgs, func(r *sql.Rows) error {
+		var l Link
+		var a, o int64
+		if err := r.Scan(&a, &o, &l.OtherKey, &l.Type, &l.Field, &l.Seq, &l.Line); err != nil {
+			return err
+		}
+		if a != o {
+			l.At, l.Other = DocID(a), DocID(o)
+			out = append(out, l)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read links: %w", err)
+	}
+	return out, nil
+}
+
+// ChunksOf reads the sections of some documents, in no particular order.
+func (s *Store) ChunksOf(ctx context.Context, docs []DocID) ([]Chunk, error) {
+	var out []Chunk
+	err := eachIn(ctx, s.db, `SELECT doc, id, seq, slug, heading, line, end_line FROM chunks WHERE doc IN (%s)`, nil, docArgs(docs), nil, func(r *sql.Rows) error {
+		var c Chunk
+		var doc, id int64
+		if err := r.Scan(&doc, &id, &c.Seq, &c.Slug, &c.Heading, &c.Line, &c.EndLine); err != nil {
+			return err
+		}
+		c.Doc, c.ID = DocID(doc), ChunkID(id)
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read sections: %w", err)
+	}
+	return out, nil
+}
+
+// ChunkTexts reads the text of some sections.
+func (s *Store) ChunkTexts(ctx context.Context, ids []ChunkID) (map[ChunkID]string, error) {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = int64(id)
+	}
+	out := make(map[ChunkID]string, len(ids))
+	err := eachIn(ctx, s.db, `SELECT rowid, body FROM chunks_fts WHERE rowid IN (%s)`, nil, args, nil, func(r *sql.Rows) error {
+		var id int64
+		var body string
+		if err := r.Scan(&id, &body); err != nil {
+			return err
+		}
+		out[ChunkID(id)] = body
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read section text: %w", err)
+	}
+	return out, nil
+}
+
+// Nodes reads every document, in node key order.
+func (s *Store) Nodes(ctx context.Context) ([]Node, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, d.id FROM docs d ORDER BY d.key`)
+	if err != nil {
+		return nil, fmt.Errorf("read documents: %w", err)
+	}
+	return scanAll(rows, func(r *sql.Rows) (Node, error) {
+		var id int64
+		ref, err := scanDocRef(r, &id)
+		return Node{Doc: DocID(id), DocRef: ref}, err
+	})
+}
+
+// WorkItems reads every document with its priority, in no particular
+// order.
+func (s *Store) WorkItems(ctx context.Context) ([]WorkItem, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), '')
+		FROM docs d`)
+	if err != nil {
+		return nil, fmt.Errorf("read items: %w", err)
+	}
+	return scanAll(rows, func(r *sql.Rows) (WorkItem, error) {
+		var id int64
+		var it WorkItem
+		ref, err := scanDocRef(r, &id, &it.Priority)
+		it.Doc, it.DocRef = DocID(id), ref
+		return it, err
+	})
+}
+
+// EdgesOfTypes reads every resolved link between two different documents
+// of the given types (none: every type), in no particular order. Each type
+// name is held once however many edges have it: at 100k documents this is
+// the largest read the graph makes.
+func (s *Store) EdgesOfTypes(ctx context.Context, types []string) ([]DocEdge, error) {
+	cond, args := typeCond("type", types)
+	rows, err := s.db.QueryContext(ctx, `SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src`+cond, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read links: %w", err)
+	}
+	names := map[string]string{}
+	var src, dst int64
+	var raw []byte
+	return scanAll(rows, func(r *sql.Rows) (DocEdge, error) {
+		if err := r.Scan(&src, &dst, &raw); err != nil {
+			return DocEdge{}, err
+		}
+		typ, ok := names[string(raw)]
+		if !ok {
+			typ = string(raw)
+			names[typ] = typ
+		}
+		return DocEdge{Src: DocID(src), Dst: DocID(dst), Type: typ}, nil
+	})
+}
+
+// UnresolvedCounts counts the dangling and the ambiguous links by type.
+func (s *Store) UnresolvedCounts(ctx context.Context) ([]UnresolvedCount, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT type, status, count(*) FROM links WHERE status IN (?, ?) GROUP BY type, status`,
+		StatusDangling, StatusAmbiguous)
+	if err != nil {
+		return nil, fmt.Errorf("count links: %w", err)
+	}
+	return scanAll(rows, func(r *sql.Rows) (UnresolvedCount, error) {
+		var c UnresolvedCount
+		return c, r.Scan(&c.Type, &c.Status, &c.N)
+	})
+}
+
+// EachDoc calls fn for every document in node key order. It streams, so
+// its memory stays flat however many documents there are.
+func (s *Store) EachDoc(ctx context.Context, fn func(DocRef) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+` FROM docs d ORDER BY d.key`)
+	if err != nil {
+		return fmt.Errorf("read documents: %w", err)
+	}
+	return eachRow(rows, func(r *sql.Rows) error {
+		ref, err := scanDocRef(r)
+		if err != nil {
+			return err
+		}
+		return fn(ref)
+	})
+}
+
+// EachLink calls fn for every resolved link between two different
+// documents of the given types (none: every type), in (source key, target
+// key, type, source position) order. It streams, as EachDoc does.
+func (s *Store) EachLink(ctx context.Context, types []string, fn func(KeyedLink) error) error {
+	cond, args := typeCond("l.type", types)
+	rows, err := s.db.QueryContext(ctx, `SELECT s.key, o.key, l.type, l.field, l.line
+		FROM links l JOIN docs s ON s.id = l.src JOIN docs o ON o.id = l.dst
+		WHERE l.status = 'ok' AND l.dst IS NOT NULL AND l.dst <> l.src`+cond+`
+		ORDER BY s.key, o.key, l.type, l.seq`, args...)
+	if err != nil {
+		return fmt.Errorf("read links: %w", err)
+	}
+	return eachRow(rows, func(r *sql.Rows) error {
+		var l KeyedLink
+		if err := r.Scan(&l.Src, &l.Dst, &l.Type, &l.Field, &l.Line); err != nil {
+			return err
+		}
+		return fn(l)
+	})
+}
