@@ -74,6 +74,16 @@ type UnresolvedCount struct {
 	N            int
 }
 
+// DocFile is where the index holds a document: its path and blob id.
+type DocFile struct{ Path, OID string }
+
+// IdentPath is a document's frontmatter id as written ("" when it has
+// none) and its path.
+type IdentPath struct{ Ident, Path string }
+
+// SectionBody is a section's heading and text.
+type SectionBody struct{ Heading, Body string }
+
 // docArgs turns row ids into query arguments (plain int64s, which the
 // driver takes without reflection).
 func docArgs(ids []DocID) []any {
@@ -307,5 +317,95 @@ func (s *Store) EachLink(ctx context.Context, types []string, fn func(KeyedLink)
 			return err
 		}
 		return fn(l)
+	})
+}
+
+// HasKeys says which of the node keys the index holds.
+func (s *Store) HasKeys(ctx context.Context, keys []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, k := range keys {
+		var one int
+		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM docs WHERE key = ? LIMIT 1`, k).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[k] = true
+	}
+	return out, nil
+}
+
+// FilesOfKeys says where the index holds the document of each key (the
+// first by path when a key is shared); a key it does not hold is absent.
+func (s *Store) FilesOfKeys(ctx context.Context, keys []string) (map[string]DocFile, error) {
+	stmt, err := s.db.PrepareContext(ctx, `SELECT path, oid FROM docs WHERE key = ? ORDER BY path LIMIT 1`)
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	out := make(map[string]DocFile, len(keys))
+	for _, k := range keys {
+		var f DocFile
+		err := stmt.QueryRowContext(ctx, k).Scan(&f.Path, &f.OID)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[k] = f
+	}
+	return out, nil
+}
+
+// KeyOfBlob is the node key of the one document whose content is the blob
+// oid: "" when no document, or more than one, has it.
+func (s *Store) KeyOfBlob(ctx context.Context, oid string) (string, error) {
+	var key string
+	err := s.db.QueryRowContext(ctx, `SELECT key FROM docs WHERE oid = ? GROUP BY oid HAVING count(*) = 1`, oid).Scan(&key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return key, err
+}
+
+// IdentsOfKind lists the documents of a kind by path, with their ids as
+// written.
+func (s *Store) IdentsOfKind(ctx context.Context, kind string) ([]IdentPath, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT ident, path FROM docs WHERE kind = ? ORDER BY path`, kind)
+	if err != nil {
+		return nil, err
+	}
+	return scanAll(rows, func(r *sql.Rows) (IdentPath, error) {
+		var d IdentPath
+		return d, r.Scan(&d.Ident, &d.Path)
+	})
+}
+
+// KeyLinkingTo is the node key of the first document (by path) of a kind
+// and title that links to the document of key to; "" when there is none.
+func (s *Store) KeyLinkingTo(ctx context.Context, to, kind, title string) (string, error) {
+	var key string
+	err := s.db.QueryRowContext(ctx, `SELECT d.key FROM docs d JOIN links l ON l.src = d.id
+		JOIN docs t ON t.id = l.dst WHERE d.kind = ? AND d.title = ? AND t.key = ? ORDER BY d.path LIMIT 1`, kind, title, to).Scan(&key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return key, err
+}
+
+// SectionBodies reads the sections of the documents of key, in order,
+// with their text.
+func (s *Store) SectionBodies(ctx context.Context, key string) ([]SectionBody, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT c.heading, f.body FROM chunks c JOIN docs d ON d.id = c.doc
+		JOIN chunks_fts f ON f.rowid = c.id WHERE d.key = ? ORDER BY c.seq`, key)
+	if err != nil {
+		return nil, err
+	}
+	return scanAll(rows, func(r *sql.Rows) (SectionBody, error) {
+		var b SectionBody
+		return b, r.Scan(&b.Heading, &b.Body)
 	})
 }
