@@ -396,6 +396,22 @@ func (s *Store) KeyLinkingTo(ctx context.Context, to, kind, title string) (strin
 	return key, err
 }
 
+// PathsUnder lists the paths the index holds under a folder, documents
+// and skipped files alike: a range scan of the path index ("dir/" up to
+// "dir0", '0' following '/').
+func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
+	lo, hi := dir+"/", dir+"0"
+	rows, err := s.db.QueryContext(ctx, `SELECT path FROM docs WHERE path >= ?1 AND path < ?2
+		UNION ALL SELECT path FROM skipped WHERE path >= ?1 AND path < ?2`, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	return scanAll(rows, func(r *sql.Rows) (string, error) {
+		var p string
+		return p, r.Scan(&p)
+	})
+}
+
 // SectionBodies reads the sections of the documents of key, in order,
 // with their text.
 func (s *Store) SectionBodies(ctx context.Context, key string) ([]SectionBody, error) {
