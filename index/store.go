@@ -310,16 +310,19 @@ func (s *Store) AllMeta() (map[string]string, error) {
 	if err != nil {
 		return nil, friendly(err, s.path)
 	}
-	defer rows.Close()
 	out := map[string]string{}
-	for rows.Next() {
+	err = eachRow(rows, func(r *sql.Rows) error {
 		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, err
+		if err := r.Scan(&k, &v); err != nil {
+			return err
 		}
 		out[k] = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // SetMeta writes meta keys in a transaction of their own.
