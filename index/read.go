@@ -117,6 +117,21 @@ func (s *Store) DocIDOfKey(ctx context.Context, key string) (id DocID, ok bool, 
 	return DocID(n), true, nil
 }
 
+// DocByKey is the document of key as the index holds it (the first by
+// path when a key is shared), with its blob id; nil when there is none.
+func (s *Store) DocByKey(ctx context.Context, key string) (*DocRef, string, error) {
+	row := s.db.QueryRowContext(ctx, `SELECT `+docRefCols+`, d.oid FROM docs d WHERE d.key = ? ORDER BY d.path LIMIT 1`, key)
+	var oid string
+	ref, err := scanDocRef(row, &oid)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return &ref, oid, nil
+}
+
 // DocRefs reads the DocRefs of some documents by row id.
 func (s *Store) DocRefs(ctx context.Context, ids []DocID) (map[DocID]DocRef, error) {
 	out := make(map[DocID]DocRef, len(ids))

@@ -140,7 +140,11 @@ func (s *Store) Refresh() error {
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
-// DB exposes the database to the packages that query it (graph, workset).
+// DB exposes the database itself.
+//
+// Deprecated: only gitsync/check.go and cmd promote still use it; being
+// removed. Everything else reads and writes through the Store's typed
+// methods, so that the schema has one owner.
 func (s *Store) DB() *sql.DB { return s.db }
 
 // Close releases the database.
