@@ -61,32 +61,45 @@ type Work struct {
 // The index reads every document and every blocking and parent link; the
 // rest (splitWork) works in memory.
 func (g *Graph) Work(ctx context.Context, opt WorkOptions) (*Work, error) {
-	items, err := g.st.WorkItems(ctx)
-	if err != nil {
+	wg := newWorkGraph(opt.States)
+	if err := g.st.EachWorkItem(ctx, wg.addItem); err != nil {
 		return nil, err
 	}
-	edges, err := g.st.EdgesOfTypes(ctx, []string{EdgeBlocks, EdgeBlockedBy, EdgeDependsOn, EdgeParent})
+	err := g.st.EachEdge(ctx, []string{EdgeBlocks, EdgeBlockedBy, EdgeDependsOn, EdgeParent}, wg.addEdge)
 	if err != nil {
 		return nil, fmt.Errorf("read blocking links: %w", err)
 	}
-	return splitWork(items, edges, opt), nil
+	return wg.split(opt.Kinds), nil
 }
 
 // splitWork is Work over a graph in memory: every document, and the
 // blocks, blocked_by, depends_on and parent edges among them (others are
 // ignored).
 func splitWork(items []index.WorkItem, edges []index.DocEdge, opt WorkOptions) *Work {
-	wg := newWorkGraph(items, edges, opt.States)
+	wg := newWorkGraph(opt.States)
+	for _, it := range items {
+		wg.addItem(it)
+	}
+	for _, e := range edges {
+		wg.addEdge(e)
+	}
+	return wg.split(opt.Kinds)
+}
+
+// split lists the open items of the given kinds (none: every kind) as
+// ready or blocked.
+func (wg *workGraph) split(kinds []string) *Work {
+	wg.finish()
 	inCycle := wg.blockingCycles()
 	work := &Work{Ready: []Item{}, Blocked: []BlockedItem{}}
 	for _, id := range wg.open {
 		d := wg.docs[id]
-		if !matchesKind(opt.Kinds, d.Kind) {
+		if !matchesKind(kinds, d.Kind) {
 			continue
 		}
 		item := Item{DocRef: d.DocRef, Priority: d.Priority}
 		blockers := wg.blockers(id)
-		stateBlocked := opt.States.IsBlocked(d.State)
+		stateBlocked := wg.states.IsBlocked(d.State)
 		if len(blockers) == 0 && !stateBlocked {
 			work.Ready = append(work.Ready, item)
 			continue
@@ -112,8 +125,10 @@ func itemLess(a, b Item) bool {
 	return a.Key < b.Key
 }
 
-// workGraph is the documents and who waits for whom, in memory.
+// workGraph is the documents and who waits for whom, in memory. It is
+// filled a document and an edge at a time, in any order, then finished.
 type workGraph struct {
+	states  config.States
 	docs    map[index.DocID]*workDoc
 	waits   map[index.DocID][]wait        // what each document waits for, by how and key
 	parents map[index.DocID][]index.DocID // each document's parents, by key
@@ -135,27 +150,35 @@ type wait struct {
 // the blocker's blocks, when both name the same blocker.
 var waitRank = map[string]int{EdgeBlockedBy: 0, EdgeDependsOn: 1, EdgeBlocks: 2}
 
-func newWorkGraph(items []index.WorkItem, edges []index.DocEdge, states config.States) *workGraph {
-	wg := &workGraph{docs: make(map[index.DocID]*workDoc, len(items)),
+func newWorkGraph(states config.States) *workGraph {
+	return &workGraph{states: states, docs: map[index.DocID]*workDoc{},
 		waits: map[index.DocID][]wait{}, parents: map[index.DocID][]index.DocID{}}
-	for _, it := range items {
-		wg.docs[it.Doc] = &workDoc{WorkItem: it, open: it.State != "" && !states.IsDone(it.State)}
+}
+
+func (wg *workGraph) addItem(it index.WorkItem) error {
+	wg.docs[it.Doc] = &workDoc{WorkItem: it, open: it.State != "" && !wg.states.IsDone(it.State)}
+	return nil
+}
+
+func (wg *workGraph) addEdge(e index.DocEdge) error {
+	if e.Src == e.Dst {
+		return nil
 	}
-	for _, e := range edges {
-		if e.Src == e.Dst {
-			continue
-		}
-		switch e.Type {
-		case EdgeParent:
-			wg.parents[e.Src] = append(wg.parents[e.Src], e.Dst)
-		case EdgeBlocks:
-			wg.waits[e.Dst] = append(wg.waits[e.Dst], wait{on: e.Src, edge: e.Type})
-		case EdgeBlockedBy, EdgeDependsOn:
-			wg.waits[e.Src] = append(wg.waits[e.Src], wait{on: e.Dst, edge: e.Type})
-		}
+	switch e.Type {
+	case EdgeParent:
+		wg.parents[e.Src] = append(wg.parents[e.Src], e.Dst)
+	case EdgeBlocks:
+		wg.waits[e.Dst] = append(wg.waits[e.Dst], wait{on: e.Src, edge: e.Type})
+	case EdgeBlockedBy, EdgeDependsOn:
+		wg.waits[e.Src] = append(wg.waits[e.Src], wait{on: e.Dst, edge: e.Type})
 	}
-	// Edges come in any order; sort them so that which edge names a
-	// blocker and which ancestor passes it on never depend on it.
+	return nil
+}
+
+// finish puts edges and open documents in key order, so that which edge
+// names a blocker and which ancestor passes it on never depend on the
+// order they came in.
+func (wg *workGraph) finish() {
 	for _, ws := range wg.waits {
 		sort.Slice(ws, func(i, j int) bool {
 			if ws[i].edge != ws[j].edge {
@@ -167,13 +190,13 @@ func newWorkGraph(items []index.WorkItem, edges []index.DocEdge, states config.S
 	for _, ps := range wg.parents {
 		sort.Slice(ps, func(i, j int) bool { return wg.key(ps[i]) < wg.key(ps[j]) })
 	}
+	wg.open = wg.open[:0]
 	for id, d := range wg.docs {
 		if d.open {
 			wg.open = append(wg.open, id)
 		}
 	}
 	sort.Slice(wg.open, func(i, j int) bool { return wg.key(wg.open[i]) < wg.key(wg.open[j]) })
-	return wg
 }
 
 func (wg *workGraph) key(id index.DocID) string {

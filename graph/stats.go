@@ -48,80 +48,122 @@ type CycleNode struct {
 
 // Stats reads the whole graph: every document, every resolved link
 // between two of them, and the counts of unresolved links. It is the one
-// graph query that reads every link; statsOf counts in memory, a few
-// words per document and per edge.
+// graph query that reads every link; it streams them into a statsGraph,
+// which keeps a few words per document and per edge.
 func (g *Graph) Stats(ctx context.Context) (*Stats, error) {
-	nodes, err := g.st.Nodes(ctx)
-	if err != nil {
+	sg := newStatsGraph()
+	if err := g.st.EachNode(ctx, sg.addNode); err != nil {
 		return nil, err
 	}
 	unresolved, err := g.st.UnresolvedCounts(ctx)
 	if err != nil {
 		return nil, err
 	}
-	edges, err := g.st.EdgesOfTypes(ctx, nil)
-	if err != nil {
+	sg.addUnresolved(unresolved)
+	sg.startEdges()
+	if err := g.st.EachEdge(ctx, nil, sg.addEdge); err != nil {
 		return nil, err
 	}
-	return statsOf(nodes, edges, unresolved), nil
+	return sg.finish(), nil
 }
 
 // statsOf is Stats over a graph in memory. Edges whose ends are not both
 // among nodes, and edges from a node to itself, are not counted.
 func statsOf(nodes []index.Node, edges []index.DocEdge, unresolved []index.UnresolvedCount) *Stats {
-	st := &Stats{NodesByKind: map[string]int{}, EdgesByType: map[string]int{},
-		DanglingByType: map[string]int{}, AmbiguousByType: map[string]int{},
-		ParentCycles: []Cycle{}, BlockingCycles: []Cycle{}}
-	// Dense positions in key order: cycles list their nodes by position.
 	if !sort.SliceIsSorted(nodes, func(i, j int) bool { return nodes[i].Key < nodes[j].Key }) {
 		nodes = append([]index.Node{}, nodes...)
 		sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].Key < nodes[j].Key })
 	}
-	st.Nodes = len(nodes)
-	pos := make(map[index.DocID]int32, len(nodes))
-	for i, n := range nodes {
-		st.NodesByKind[n.Kind]++
-		pos[n.Doc] = int32(i)
+	sg := newStatsGraph()
+	for _, n := range nodes {
+		sg.addNode(n)
 	}
-	for _, c := range unresolved {
-		if c.Status == index.StatusDangling {
-			st.Dangling += c.N
-			st.DanglingByType[c.Type] += c.N
-		} else {
-			st.Ambiguous += c.N
-			st.AmbiguousByType[c.Type] += c.N
-		}
-	}
-
-	n := len(nodes)
-	uf := newUnionFind(n)
-	parentAdj := make([][]int32, n)
-	waitAdj := make([][]int32, n)
-	degree := make([]int32, n)
+	sg.addUnresolved(unresolved)
+	sg.startEdges()
 	for _, e := range edges {
-		src, ok1 := pos[e.Src]
-		dst, ok2 := pos[e.Dst]
-		if !ok1 || !ok2 || src == dst {
-			continue
-		}
-		st.Edges++
-		st.EdgesByType[e.Type]++
-		uf.union(src, dst)
-		degree[src]++
-		degree[dst]++
-		switch e.Type {
-		case EdgeParent:
-			parentAdj[src] = append(parentAdj[src], dst)
-		case EdgeBlockedBy, EdgeDependsOn:
-			waitAdj[src] = append(waitAdj[src], dst)
-		case EdgeBlocks:
-			waitAdj[dst] = append(waitAdj[dst], src)
+		sg.addEdge(e)
+	}
+	return sg.finish()
+}
+
+// statsGraph counts a graph as it comes in: the nodes first, in key order
+// (a node's dense position is its rank, which orders cycles), then the
+// edges.
+type statsGraph struct {
+	st        *Stats
+	keys, ids []string // node keys and display ids, by position
+	pos       map[index.DocID]int32
+	uf        *unionFind
+	parentAdj [][]int32
+	waitAdj   [][]int32
+	degree    []int32
+}
+
+func newStatsGraph() *statsGraph {
+	return &statsGraph{pos: map[index.DocID]int32{}, st: &Stats{NodesByKind: map[string]int{}, EdgesByType: map[string]int{},
+		DanglingByType: map[string]int{}, AmbiguousByType: map[string]int{},
+		ParentCycles: []Cycle{}, BlockingCycles: []Cycle{}}}
+}
+
+func (sg *statsGraph) addNode(n index.Node) error {
+	sg.pos[n.Doc] = int32(len(sg.keys))
+	sg.keys = append(sg.keys, n.Key)
+	sg.ids = append(sg.ids, n.ID)
+	sg.st.Nodes++
+	sg.st.NodesByKind[n.Kind]++
+	return nil
+}
+
+func (sg *statsGraph) addUnresolved(counts []index.UnresolvedCount) {
+	for _, c := range counts {
+		if c.Status == index.StatusDangling {
+			sg.st.Dangling += c.N
+			sg.st.DanglingByType[c.Type] += c.N
+		} else {
+			sg.st.Ambiguous += c.N
+			sg.st.AmbiguousByType[c.Type] += c.N
 		}
 	}
+}
+
+// startEdges makes room for the edges of the nodes added.
+func (sg *statsGraph) startEdges() {
+	n := len(sg.keys)
+	sg.uf = newUnionFind(n)
+	sg.parentAdj = make([][]int32, n)
+	sg.waitAdj = make([][]int32, n)
+	sg.degree = make([]int32, n)
+}
+
+func (sg *statsGraph) addEdge(e index.DocEdge) error {
+	src, ok1 := sg.pos[e.Src]
+	dst, ok2 := sg.pos[e.Dst]
+	if !ok1 || !ok2 || src == dst {
+		return nil
+	}
+	sg.st.Edges++
+	sg.st.EdgesByType[e.Type]++
+	sg.uf.union(src, dst)
+	sg.degree[src]++
+	sg.degree[dst]++
+	switch e.Type {
+	case EdgeParent:
+		sg.parentAdj[src] = append(sg.parentAdj[src], dst)
+	case EdgeBlockedBy, EdgeDependsOn:
+		sg.waitAdj[src] = append(sg.waitAdj[src], dst)
+	case EdgeBlocks:
+		sg.waitAdj[dst] = append(sg.waitAdj[dst], src)
+	}
+	return nil
+}
+
+// finish counts components and finds the cycles.
+func (sg *statsGraph) finish() *Stats {
+	st := sg.st
 	sizes := map[int32]int{}
-	for i := range n {
-		sizes[uf.find(int32(i))]++
-		if degree[i] == 0 {
+	for i := range sg.keys {
+		sizes[sg.uf.find(int32(i))]++
+		if sg.degree[i] == 0 {
 			st.Isolated++
 		}
 	}
@@ -129,8 +171,8 @@ func statsOf(nodes []index.Node, edges []index.DocEdge, unresolved []index.Unres
 	for _, s := range sizes {
 		st.LargestComponent = max(st.LargestComponent, s)
 	}
-	st.ParentCycles = cyclesOf(parentAdj, nodes)
-	st.BlockingCycles = cyclesOf(waitAdj, nodes)
+	st.ParentCycles = cyclesOf(sg.parentAdj, sg.keys, sg.ids)
+	st.BlockingCycles = cyclesOf(sg.waitAdj, sg.keys, sg.ids)
 	return st
 }
 
@@ -168,7 +210,7 @@ func (u *unionFind) union(a, b int32) {
 
 // cyclesOf lists the strongly connected groups of more than one node, in
 // the order of their smallest key (positions are in key order already).
-func cyclesOf(adj [][]int32, nodes []index.Node) []Cycle {
+func cyclesOf(adj [][]int32, keys, ids []string) []Cycle {
 	out := []Cycle{}
 	for _, comp := range sccs(adj) {
 		if len(comp) < 2 {
@@ -206,7 +248,7 @@ func cyclesOf(adj [][]int32, nodes []index.Node) []Cycle {
 		}
 		c := Cycle{Simple: simple}
 		for _, v := range order {
-			c.Nodes = append(c.Nodes, CycleNode{Key: nodes[v].Key, ID: nodes[v].ID})
+			c.Nodes = append(c.Nodes, CycleNode{Key: keys[v], ID: ids[v]})
 		}
 		out = append(out, c)
 	}

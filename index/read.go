@@ -229,59 +229,67 @@ func (s *Store) ChunkTexts(ctx context.Context, ids []ChunkID) (map[ChunkID]stri
 	return out, nil
 }
 
-// Nodes reads every document, in node key order.
-func (s *Store) Nodes(ctx context.Context) ([]Node, error) {
+// The whole-graph reads (canon ready/blocked, canon graph stats) stream:
+// at 100k documents a slice of every row would double what the caller
+// keeps of them.
+
+// EachNode calls fn for every document, in node key order.
+func (s *Store) EachNode(ctx context.Context, fn func(Node) error) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, d.id FROM docs d ORDER BY d.key`)
 	if err != nil {
-		return nil, fmt.Errorf("read documents: %w", err)
+		return fmt.Errorf("read documents: %w", err)
 	}
-	return scanAll(rows, func(r *sql.Rows) (Node, error) {
+	return eachRow(rows, func(r *sql.Rows) error {
 		var id int64
 		ref, err := scanDocRef(r, &id)
-		return Node{Doc: DocID(id), DocRef: ref}, err
+		if err != nil {
+			return err
+		}
+		return fn(Node{Doc: DocID(id), DocRef: ref})
 	})
 }
 
-// WorkItems reads every document with its priority, in no particular
-// order.
-func (s *Store) WorkItems(ctx context.Context) ([]WorkItem, error) {
+// EachWorkItem calls fn for every document with its priority, in no
+// particular order.
+func (s *Store) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), '')
 		FROM docs d`)
 	if err != nil {
-		return nil, fmt.Errorf("read items: %w", err)
+		return fmt.Errorf("read items: %w", err)
 	}
-	return scanAll(rows, func(r *sql.Rows) (WorkItem, error) {
+	return eachRow(rows, func(r *sql.Rows) error {
 		var id int64
-		var it WorkItem
-		ref, err := scanDocRef(r, &id, &it.Priority)
-		it.Doc, it.DocRef = DocID(id), ref
-		return it, err
+		var prio string
+		ref, err := scanDocRef(r, &id, &prio)
+		if err != nil {
+			return err
+		}
+		return fn(WorkItem{Node: Node{Doc: DocID(id), DocRef: ref}, Priority: prio})
 	})
 }
 
-// EdgesOfTypes reads every resolved link between two different documents
-// of the given types (none: every type), in no particular order. Each type
-// name is held once however many edges have it: at 100k documents this is
-// the largest read the graph makes.
-func (s *Store) EdgesOfTypes(ctx context.Context, types []string) ([]DocEdge, error) {
+// EachEdge calls fn for every resolved link between two different
+// documents of the given types (none: every type), in no particular
+// order. Each type name is one string however many edges have it.
+func (s *Store) EachEdge(ctx context.Context, types []string, fn func(DocEdge) error) error {
 	cond, args := typeCond("type", types)
 	rows, err := s.db.QueryContext(ctx, `SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src`+cond, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read links: %w", err)
+		return fmt.Errorf("read links: %w", err)
 	}
 	names := map[string]string{}
 	var src, dst int64
-	var raw []byte
-	return scanAll(rows, func(r *sql.Rows) (DocEdge, error) {
+	var raw sql.RawBytes // valid until the next row: copied only for a new name
+	return eachRow(rows, func(r *sql.Rows) error {
 		if err := r.Scan(&src, &dst, &raw); err != nil {
-			return DocEdge{}, err
+			return err
 		}
 		typ, ok := names[string(raw)]
 		if !ok {
 			typ = string(raw)
 			names[typ] = typ
 		}
-		return DocEdge{Src: DocID(src), Dst: DocID(dst), Type: typ}, nil
+		return fn(DocEdge{Src: DocID(src), Dst: DocID(dst), Type: typ})
 	})
 }
 
