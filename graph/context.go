@@ -307,13 +307,9 @@ func (g *Graph) excerpts(ctx context.Context, entries []Entry, opt PackOptions) 
 	for i, e := range entries {
 		ids[i] = e.id
 	}
-	all, err := g.st.ChunksOf(ctx, ids)
+	chunks, err := g.st.ChunksOf(ctx, ids)
 	if err != nil {
 		return err
-	}
-	chunks := map[index.DocID][]index.Chunk{}
-	for _, c := range all {
-		chunks[c.Doc] = append(chunks[c.Doc], c)
 	}
 	chosen := make([][]index.Chunk, len(entries))
 	var want []index.ChunkID

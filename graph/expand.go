@@ -167,7 +167,7 @@ func expandLevel(ex *Expansion, seen map[index.DocID]int, frontier []index.DocID
 				return next
 			}
 			r := Reached{Depth: depth, id: l.Other, Via: &Via{
-				From: from.Key, FromID: from.ID, Type: l.Type, Direction: l.dir, Field: l.Field, Line: l.Line,
+				From: from.Key, FromID: from.ID, Type: l.Type, Direction: dirOf(l), Field: l.Field, Line: l.Line,
 			}}
 			seen[l.Other] = len(ex.Nodes)
 			ex.Nodes = append(ex.Nodes, r)

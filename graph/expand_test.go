@@ -35,12 +35,11 @@ func newMemGraph(t *testing.T, keys string, links ...string) *memGraph {
 			t.Fatalf("bad link %q", l)
 		}
 		seq[src]++
-		il := index.Link{Type: f[1], Seq: seq[src], Line: seq[src] + 1}
-		out, in := il, il
-		out.At, out.Other, out.OtherKey = src, dst, f[2]
-		in.At, in.Other, in.OtherKey = dst, src, f[0]
-		g.all[src] = append(g.all[src], link{Link: out, dir: Out})
-		g.all[dst] = append(g.all[dst], link{Link: in, dir: In})
+		out := link{At: src, Other: dst, OtherKey: f[2], Type: f[1], Seq: seq[src], Line: seq[src] + 1}
+		in := out
+		in.At, in.Other, in.OtherKey, in.Incoming = dst, src, f[0], true
+		g.all[src] = append(g.all[src], out)
+		g.all[dst] = append(g.all[dst], in)
 	}
 	return g
 }
@@ -50,7 +49,7 @@ func (g *memGraph) links(_ context.Context, ids []index.DocID, types []string, d
 	out := map[index.DocID][]link{}
 	for _, id := range ids {
 		for _, l := range g.all[id] {
-			if (len(types) == 0 || contains(types, l.Type)) && (dir == Both || dir == l.dir) {
+			if (len(types) == 0 || contains(types, l.Type)) && (dir == Both || dir == dirOf(l)) {
 				out[id] = append(out[id], l)
 			}
 		}

@@ -125,27 +125,31 @@ func (g *Graph) resolve(ctx context.Context, ref string) (node, error) {
 	return node{id: id, ref: docs[0]}, err
 }
 
-// link is one resolved edge seen from a node (At), and which way it
-// points.
-type link struct {
-	index.Link
-	dir Direction // Out: At → Other; In: Other → At
+// link is one resolved edge seen from a node (At).
+type link = index.Link
+
+// dirOf says which way a link points, seen from its node.
+func dirOf(l link) Direction {
+	if l.Incoming {
+		return In
+	}
+	return Out
 }
 
-// less orders a node's links: by edge type (structure first), outgoing
-// before incoming, then outgoing in source order and incoming by the
-// source's key. Row ids play no part.
-func (a link) less(b link) bool {
+// linkLess orders a node's links: by edge type (structure first),
+// outgoing before incoming, then outgoing in source order and incoming by
+// the source's key. Row ids play no part.
+func linkLess(a, b link) bool {
 	if ra, rb := typeRank(a.Type), typeRank(b.Type); ra != rb {
 		return ra < rb
 	}
 	if a.Type != b.Type {
 		return a.Type < b.Type
 	}
-	if a.dir != b.dir {
-		return a.dir == Out
+	if a.Incoming != b.Incoming {
+		return !a.Incoming
 	}
-	if a.dir == Out && a.Seq != b.Seq {
+	if !a.Incoming && a.Seq != b.Seq {
 		return a.Seq < b.Seq
 	}
 	if a.OtherKey != b.OtherKey {
@@ -157,33 +161,17 @@ func (a link) less(b link) bool {
 // links reads the resolved links of some nodes, in the given direction and
 // restricted to the given types (none means all), each node's sorted.
 func (g *Graph) links(ctx context.Context, ids []index.DocID, types []string, dir Direction) (map[index.DocID][]link, error) {
-	out := make(map[index.DocID][]link, len(ids))
-	add := func(ls []index.Link, d Direction) {
-		for _, l := range ls {
-			out[l.At] = append(out[l.At], link{Link: l, dir: d})
-		}
-	}
-	if dir != In {
-		ls, err := g.st.LinksFrom(ctx, ids, types)
-		if err != nil {
-			return nil, err
-		}
-		add(ls, Out)
-	}
-	if dir != Out {
-		ls, err := g.st.LinksTo(ctx, ids, types)
-		if err != nil {
-			return nil, err
-		}
-		add(ls, In)
+	out, err := g.st.LinksOf(ctx, ids, types, dir != In, dir != Out)
+	if err != nil {
+		return nil, err
 	}
 	sortLinks(out)
 	return out, nil
 }
 
-// sortLinks puts each node's links in link.less order.
+// sortLinks puts each node's links in linkLess order.
 func sortLinks(m map[index.DocID][]link) {
 	for _, ls := range m {
-		sort.Slice(ls, func(i, j int) bool { return ls[i].less(ls[j]) })
+		sort.Slice(ls, func(i, j int) bool { return linkLess(ls[i], ls[j]) })
 	}
 }

@@ -107,7 +107,7 @@ func (g *Graph) Path(ctx context.Context, from, to string, opt PathOptions) (*Pa
 		if i < len(edges) {
 			l := edges[i]
 			fr := refs[l.At]
-			st.Via = &Via{From: fr.Key, FromID: fr.ID, Type: l.Type, Direction: l.dir, Field: l.Field, Line: l.Line}
+			st.Via = &Via{From: fr.Key, FromID: fr.ID, Type: l.Type, Direction: dirOf(l), Field: l.Field, Line: l.Line}
 		}
 		res.Steps = append(res.Steps, st)
 	}

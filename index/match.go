@@ -75,10 +75,10 @@ func (s *Store) placeMatches(ctx context.Context, ms []ChunkMatch) error {
 		ids[i] = int64(m.Chunk)
 	}
 	places := make(map[ChunkID]place, len(ms))
+	var id, doc int64
+	var p place
 	err := eachIn(ctx, s.db, `SELECT c.id, c.doc, c.seq, c.slug, d.key FROM chunks c JOIN docs d ON d.id = c.doc
 			WHERE c.id IN (%s)`, nil, ids, nil, func(r *sql.Rows) error {
-		var id, doc int64
-		var p place
 		if err := r.Scan(&id, &doc, &p.seq, &p.slug, &p.key); err != nil {
 			return err
 		}

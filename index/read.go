@@ -26,7 +26,7 @@ type Node struct {
 }
 
 // Link is a resolved link between two different documents, seen from At:
-// Other is the document at its other end, whichever way it points.
+// Other is the document at its other end.
 type Link struct {
 	At, Other DocID
 	OtherKey  string // Other's node key
@@ -34,6 +34,7 @@ type Link struct {
 	Field     string // frontmatter field; '' for a body link
 	Seq       int    // position among its source document's links
 	Line      int    // where it is written in its source document
+	Incoming  bool   // Other → At; else At → Other
 }
 
 // DocEdge is a resolved link between two different documents: Src names
@@ -53,7 +54,6 @@ type KeyedLink struct {
 // Chunk is a section's place in its document.
 type Chunk struct {
 	ID      ChunkID
-	Doc     DocID
 	Seq     int
 	Slug    string // '' for the text before the first heading
 	Heading string
@@ -100,7 +100,7 @@ func typeCond(col string, types []string) (string, []any) {
 	if len(types) == 0 {
 		return "", nil
 	}
-	return ` AND ` + col + ` IN (` + inList("%s", len(types)) + `)`, anys(types)
+	return ` AND ` + col + ` IN (` + marks(len(types)) + `)`, anys(types)
 }
 
 // DocIDOfKey is the row id of the document of key (the first by path
@@ -135,8 +135,8 @@ func (s *Store) DocByKey(ctx context.Context, key string) (*DocRef, string, erro
 // DocRefs reads the DocRefs of some documents by row id.
 func (s *Store) DocRefs(ctx context.Context, ids []DocID) (map[DocID]DocRef, error) {
 	out := make(map[DocID]DocRef, len(ids))
+	var id int64
 	err := eachIn(ctx, s.db, `SELECT `+docRefCols+`, d.id FROM docs d WHERE d.id IN (%s)`, nil, docArgs(ids), nil, func(r *sql.Rows) error {
-		var id int64
 		ref, err := scanDocRef(r, &id)
 		if err != nil {
 			return err
@@ -150,55 +150,67 @@ func (s *Store) DocRefs(ctx context.Context, ids []DocID) (map[DocID]DocRef, err
 	return out, nil
 }
 
-// LinksFrom reads the resolved links some documents write, of the given
-// types (none: every type), seen from their source.
-func (s *Store) LinksFrom(ctx context.Context, ids []DocID, types []string) ([]Link, error) {
-	return s.links(ctx, ids, types, "l.src", "l.dst")
+// LinksOf reads the resolved links of some documents, of the given types
+// (none: every type), by the document they were read for: the links it
+// writes when out is set, those that point at it when in is set. A
+// document's links come in no particular order.
+func (s *Store) LinksOf(ctx context.Context, ids []DocID, types []string, out, in bool) (map[DocID][]Link, error) {
+	m := make(map[DocID][]Link, len(ids))
+	if out {
+		if err := s.links(ctx, m, ids, types, false); err != nil {
+			return nil, err
+		}
+	}
+	if in {
+		if err := s.links(ctx, m, ids, types, true); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
 }
 
-// LinksTo reads the resolved links that point at some documents, of the
-// given types (none: every type), seen from their target.
-func (s *Store) LinksTo(ctx context.Context, ids []DocID, types []string) ([]Link, error) {
-	return s.links(ctx, ids, types, "l.dst", "l.src")
-}
-
-// links reads the links whose end at is one of ids; at and other name the
-// columns of the two ends.
-func (s *Store) links(ctx context.Context, ids []DocID, types []string, at, other string) ([]Link, error) {
+// links adds to m the links whose source (or, incoming, target) is one of
+// ids.
+func (s *Store) links(ctx context.Context, m map[DocID][]Link, ids []DocID, types []string, incoming bool) error {
+	at, other := "l.src", "l.dst"
+	if incoming {
+		at, other = "l.dst", "l.src"
+	}
 	cond, typeArgs := typeCond("l.type", types)
 	q := `SELECT ` + at + `, ` + other + `, o.key, l.type, l.field, l.seq, l.line
 		FROM links l JOIN docs o ON o.id = ` + other + `
 		WHERE ` + at + ` IN (%s) AND l.dst IS NOT NULL AND l.status = 'ok'` + cond
-	var out []Link
+	// Scan targets live across rows: one allocation a query, not a row.
+	var l Link
+	var a, o int64
 	err := eachIn(ctx, s.db, q, nil, docArgs(ids), typeArgs, func(r *sql.Rows) error {
-		var l Link
-		var a, o int64
 		if err := r.Scan(&a, &o, &l.OtherKey, &l.Type, &l.Field, &l.Seq, &l.Line); err != nil {
 			return err
 		}
 		if a != o {
-			l.At, l.Other = DocID(a), DocID(o)
-			out = append(out, l)
+			l.At, l.Other, l.Incoming = DocID(a), DocID(o), incoming
+			m[l.At] = append(m[l.At], l)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read links: %w", err)
+		return fmt.Errorf("read links: %w", err)
 	}
-	return out, nil
+	return nil
 }
 
-// ChunksOf reads the sections of some documents, in no particular order.
-func (s *Store) ChunksOf(ctx context.Context, docs []DocID) ([]Chunk, error) {
-	var out []Chunk
+// ChunksOf reads the sections of some documents, by document, each
+// document's in no particular order.
+func (s *Store) ChunksOf(ctx context.Context, docs []DocID) (map[DocID][]Chunk, error) {
+	out := make(map[DocID][]Chunk, len(docs))
+	var c Chunk
+	var doc, id int64
 	err := eachIn(ctx, s.db, `SELECT doc, id, seq, slug, heading, line, end_line FROM chunks WHERE doc IN (%s)`, nil, docArgs(docs), nil, func(r *sql.Rows) error {
-		var c Chunk
-		var doc, id int64
 		if err := r.Scan(&doc, &id, &c.Seq, &c.Slug, &c.Heading, &c.Line, &c.EndLine); err != nil {
 			return err
 		}
-		c.Doc, c.ID = DocID(doc), ChunkID(id)
-		out = append(out, c)
+		c.ID = ChunkID(id)
+		out[DocID(doc)] = append(out[DocID(doc)], c)
 		return nil
 	})
 	if err != nil {
@@ -214,9 +226,9 @@ func (s *Store) ChunkTexts(ctx context.Context, ids []ChunkID) (map[ChunkID]stri
 		args[i] = int64(id)
 	}
 	out := make(map[ChunkID]string, len(ids))
+	var id int64
+	var body string
 	err := eachIn(ctx, s.db, `SELECT rowid, body FROM chunks_fts WHERE rowid IN (%s)`, nil, args, nil, func(r *sql.Rows) error {
-		var id int64
-		var body string
 		if err := r.Scan(&id, &body); err != nil {
 			return err
 		}

@@ -37,6 +37,11 @@ func scanAll[T any](rows *sql.Rows, scan func(*sql.Rows) (T, error)) ([]T, error
 	return out, err
 }
 
+// marks is n comma-separated placeholders.
+func marks(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
 // eachIn runs query, whose first %s stands for an IN list, over vals in
 // batches of batchSize, with pre before and post after the list's
 // arguments, calling fn for every row of every batch.
@@ -45,7 +50,7 @@ func eachIn(ctx context.Context, q Querier, query string, pre, vals, post []any,
 		part := vals[start:min(start+batchSize, len(vals))]
 		args := make([]any, 0, len(pre)+len(part)+len(post))
 		args = append(append(append(args, pre...), part...), post...)
-		rows, err := q.QueryContext(ctx, strings.Replace(query, "%s", inList("%s", len(part)), 1), args...)
+		rows, err := q.QueryContext(ctx, strings.Replace(query, "%s", marks(len(part)), 1), args...)
 		if err != nil {
 			return err
 		}

@@ -106,14 +106,14 @@ func filterSQL(filters []*Filter) (string, []any) {
 func (s *Store) DocsPassing(ctx context.Context, ids []DocID, filters []*Filter, excludeKinds []string) (map[DocID]bool, error) {
 	cond, args := filterSQL(filters)
 	if len(excludeKinds) > 0 {
-		cond += ` AND lower(d.kind) NOT IN (` + inList("%s", len(excludeKinds)) + `)`
+		cond += ` AND lower(d.kind) NOT IN (` + marks(len(excludeKinds)) + `)`
 		for _, k := range excludeKinds {
 			args = append(args, strings.ToLower(k))
 		}
 	}
 	out := make(map[DocID]bool, len(ids))
+	var id int64
 	err := eachIn(ctx, s.db, `SELECT d.id FROM docs d WHERE d.id IN (%s)`+cond, nil, docArgs(ids), args, func(r *sql.Rows) error {
-		var id int64
 		if err := r.Scan(&id); err != nil {
 			return err
 		}
