@@ -74,7 +74,8 @@ type UnresolvedCount struct {
 	N            int
 }
 
-// DocFile is where the index holds a document: its path and blob id.
+// DocFile is where the index holds a document: its path and blob id
+// (both "" for none).
 type DocFile struct{ Path, OID string }
 
 // IdentPath is a document's frontmatter id as written ("" when it has
@@ -373,24 +374,25 @@ func (s *Store) HasKeys(ctx context.Context, keys []string) (map[string]bool, er
 }
 
 // FilesOfKeys says where the index holds the document of each key (the
-// first by path when a key is shared); a key it does not hold is absent.
-func (s *Store) FilesOfKeys(ctx context.Context, keys []string) (map[string]DocFile, error) {
-	stmt, err := s.db.PrepareContext(ctx, `SELECT path, oid FROM docs WHERE key = ? ORDER BY path LIMIT 1`)
-	if err != nil {
-		return nil, err
-	}
-	defer stmt.Close()
-	out := make(map[string]DocFile, len(keys))
-	for _, k := range keys {
-		var f DocFile
-		err := stmt.QueryRowContext(ctx, k).Scan(&f.Path, &f.OID)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
+// first by path when a key is shared), in the order of keys: the zero
+// DocFile for a key it does not hold.
+func (s *Store) FilesOfKeys(ctx context.Context, keys []string) ([]DocFile, error) {
+	const q = `SELECT path, oid FROM docs WHERE key = ? ORDER BY path LIMIT 1`
+	row := func(k string) *sql.Row { return s.db.QueryRowContext(ctx, q, k) }
+	if len(keys) > 1 {
+		stmt, err := s.db.PrepareContext(ctx, q)
 		if err != nil {
 			return nil, err
 		}
-		out[k] = f
+		defer stmt.Close()
+		row = func(k string) *sql.Row { return stmt.QueryRowContext(ctx, k) }
+	}
+	out := make([]DocFile, len(keys))
+	for i, k := range keys {
+		err := row(k).Scan(&out[i].Path, &out[i].OID)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
 	}
 	return out, nil
 }

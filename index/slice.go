@@ -186,21 +186,21 @@ func addMember(ctx context.Context, tx *sql.Tx, m SliceMember) error {
 	return nil
 }
 
-// Members reads the members in the order they were chosen, each with the
-// document the slice holds for it (a member whose document is gone is
-// left out).
-func (sl *Slice) Members(ctx context.Context) ([]SliceMember, error) {
+// EachMember calls fn for every member in the order they were chosen,
+// each with the document the slice holds for it (a member whose document
+// is gone is left out).
+func (sl *Slice) EachMember(ctx context.Context, fn func(SliceMember) error) error {
 	rows, err := sl.db.QueryContext(ctx, `SELECT `+docRefCols+`, m.oid, m.seed, m.source, m.distance,
 			m.via_from, m.via_id, m.via_edge, m.via_dir, m.matched, m.added_at, m.added_by
 		FROM workset_members m JOIN docs d ON d.key = m.key ORDER BY m.pos, m.key`)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := []SliceMember{}
 	seen := map[string]bool{}
-	err = eachRow(rows, func(r *sql.Rows) error {
-		var m SliceMember
-		var matched, added string
+	// Scan targets live across rows: one allocation a query, not a row.
+	var m SliceMember
+	var matched, added string
+	return eachRow(rows, func(r *sql.Rows) error {
 		ref, err := scanDocRef(r, &m.OID, &m.Seed, &m.Source, &m.Distance,
 			&m.ViaFrom, &m.ViaID, &m.ViaEdge, &m.ViaDir, &matched, &added, &m.AddedBy)
 		if err != nil {
@@ -210,13 +210,11 @@ func (sl *Slice) Members(ctx context.Context) ([]SliceMember, error) {
 			return nil // two documents share the key: the first by join order
 		}
 		seen[ref.Key] = true
-		m.DocRef = ref
+		m.DocRef, m.Matched = ref, nil // a reused slice would be the last member's
 		json.Unmarshal([]byte(matched), &m.Matched)
 		m.AddedAt = parseSliceTime(added)
-		out = append(out, m)
-		return nil
+		return fn(m)
 	})
-	return out, err
 }
 
 // Manifest reads every manifest key.

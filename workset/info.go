@@ -190,13 +190,13 @@ func (h *handle) info(ctx context.Context, now time.Time) (*Info, error) {
 
 // members reads the members in the order they were chosen.
 func (h *handle) members(ctx context.Context) ([]Member, error) {
-	sms, err := h.st.Members(ctx)
+	out := []Member{}
+	err := h.st.EachMember(ctx, func(sm index.SliceMember) error {
+		out = append(out, memberOf(sm))
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("read members of %s: %w", h.name, err)
-	}
-	out := make([]Member, len(sms))
-	for i, sm := range sms {
-		out[i] = memberOf(sm)
 	}
 	return out, nil
 }

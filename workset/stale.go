@@ -238,11 +238,10 @@ func howNow(ctx context.Context, idx *index.Store, key string, how map[string][2
 	if err != nil {
 		return "", "", err
 	}
-	f, ok := files[key]
-	if !ok {
+	path := files[0].Path
+	if path == "" {
 		return HowDeleted, "", nil
 	}
-	path := f.Path
 	if c, ok := how[path]; ok && c[0] != HowDeleted {
 		return c[0], c[1], nil
 	}
@@ -287,14 +286,16 @@ func compare(ctx context.Context, ms []Member, idx *index.Store, skip map[string
 		return nil, err
 	}
 	var out []StaleReason
+	next := 0 // files[next] is the next member's
 	for _, mb := range ms {
 		if skip[mb.Key] {
 			continue
 		}
-		f, ok := files[mb.Key]
+		f := files[next]
+		next++
 		r := StaleReason{Key: mb.Key, ID: mb.ID, Path: mb.Path}
 		switch {
-		case !ok:
+		case f.Path == "":
 			r.How = HowDeleted
 		case f.OID != mb.OID:
 			r.How = HowModified
