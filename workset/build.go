@@ -122,7 +122,7 @@ func Create(ctx context.Context, e *Env, name string, opt CreateOptions) (*Info,
 		mSettings: jsonString(sel.settings), mSchema: itoa(index.SchemaVersion),
 	}
 	err = st.Copy(ctx, e.Index.Path(), sel.keys(), index.SliceCopy{Fresh: true,
-		Members: sliceMembers(addedAs(sel.members, now, "build")), Manifest: manifest})
+		Members: built(sel.members, now), Manifest: manifest})
 	if err != nil {
 		return nil, fmt.Errorf("build workset %s: %w", name, err)
 	}
@@ -250,7 +250,7 @@ func Refresh(ctx context.Context, e *Env, name string) (*RefreshResult, error) {
 	// The copy replaces the slice, its members and its staleness: what
 	// the spec selects now, then what --enrich added and still fits.
 	err = h.st.Copy(ctx, e.Index.Path(), keys, index.SliceCopy{Fresh: true,
-		Members: sliceMembers(append(addedAs(sel.members, now, "build"), keepRows...)),
+		Members: append(built(sel.members, now), sliceMembers(keepRows)...),
 		Manifest: map[string]string{
 			mBuilt: formatTime(now), mExpires: formatTime(now.Add(ttl)), mHead: e.Head,
 			mSettings: jsonString(sel.settings), mSchema: itoa(index.SchemaVersion),
@@ -389,12 +389,12 @@ func (e *Env) existingKeys(ctx context.Context, keys []string) (map[string]bool,
 	return e.Index.HasKeys(ctx, keys)
 }
 
-// addedAs stamps members with when and by what they were added.
-func addedAs(members []Member, at time.Time, by string) []Member {
-	out := make([]Member, len(members))
+// built is the records of members a build chose at a time.
+func built(members []Member, at time.Time) []index.SliceMember {
+	out := make([]index.SliceMember, len(members))
 	for i, mb := range members {
-		mb.AddedAt, mb.AddedBy = at, by
-		out[i] = mb
+		mb.AddedAt, mb.AddedBy = at, "build"
+		out[i] = sliceMember(mb)
 	}
 	return out
 }

@@ -74,14 +74,18 @@ func (h *handle) manifest(ctx context.Context) (map[string]string, error) {
 func sliceMembers(ms []Member) []index.SliceMember {
 	out := make([]index.SliceMember, len(ms))
 	for i, m := range ms {
-		sm := index.SliceMember{DocRef: m.DocRef, OID: m.OID, Seed: m.Seed, Source: m.Source, Distance: m.Distance,
-			Matched: m.Matched, AddedAt: m.AddedAt, AddedBy: m.AddedBy}
-		if m.Via != nil {
-			sm.ViaFrom, sm.ViaID, sm.ViaEdge, sm.ViaDir = m.Via.From, m.Via.FromID, m.Via.Edge, m.Via.Direction
-		}
-		out[i] = sm
+		out[i] = sliceMember(m)
 	}
 	return out
+}
+
+func sliceMember(m Member) index.SliceMember {
+	sm := index.SliceMember{DocRef: m.DocRef, OID: m.OID, Seed: m.Seed, Source: m.Source, Distance: m.Distance,
+		Matched: m.Matched, AddedAt: m.AddedAt, AddedBy: m.AddedBy}
+	if m.Via != nil {
+		sm.ViaFrom, sm.ViaID, sm.ViaEdge, sm.ViaDir = m.Via.From, m.Via.FromID, m.Via.Edge, m.Via.Direction
+	}
+	return sm
 }
 
 // memberOf is a member as its record in the workset's database says.
