@@ -11,7 +11,7 @@ import (
 
 // WorkOptions shape the ready/blocked view.
 type WorkOptions struct {
-	States config.States // which states are done; any other non-empty state is open
+	States config.States // which states are done (any other non-empty state is open) and which blocked
 	Kinds  []string      // list only these kinds (none: every kind)
 }
 
