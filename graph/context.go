@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -92,7 +91,7 @@ type Entry struct {
 	Excerpts []Excerpt `json:"excerpts"`
 	Tokens   int       `json:"tokens"`
 
-	id      int64
+	id      index.DocID
 	base    float64
 	hits    []chunkHit
 	order   int // discovery order, the last tie-break
@@ -189,7 +188,7 @@ func (g *Graph) Pack(ctx context.Context, opt PackOptions) (*Pack, error) {
 
 // pack expands from the seeds, ranks, groups into a template's sections
 // (when there are any) and fills the budget.
-func (g *Graph) pack(ctx context.Context, seeds []seed, opt PackOptions, keep func(context.Context, []int64) (map[int64]bool, error), sections []OutputSection) (*Pack, error) {
+func (g *Graph) pack(ctx context.Context, seeds []seed, opt PackOptions, keep func(context.Context, []index.DocID) (map[index.DocID]bool, error), sections []OutputSection) (*Pack, error) {
 	if opt.Direction == "" {
 		opt.Direction = Both
 	}
@@ -204,7 +203,7 @@ func (g *Graph) pack(ctx context.Context, seeds []seed, opt PackOptions, keep fu
 	// A document both given and found keeps the first reason, and the
 	// search's matches.
 	var nodes []node
-	bySeed := map[int64]*seed{}
+	bySeed := map[index.DocID]*seed{}
 	for i := range seeds {
 		s := &seeds[i]
 		if prev, ok := bySeed[s.id]; ok {
@@ -243,7 +242,7 @@ func (g *Graph) pack(ctx context.Context, seeds []seed, opt PackOptions, keep fu
 // weight of its best section; a neighbour its parent's base × decay × the
 // edge's weight) times the weights of its kind and state. Entries are
 // ordered given seeds first, then by score, depth and key.
-func (g *Graph) score(ex *Expansion, seeds map[int64]*seed, w config.Weights) []Entry {
+func (g *Graph) score(ex *Expansion, seeds map[index.DocID]*seed, w config.Weights) []Entry {
 	best := 0.0
 	for _, s := range seeds {
 		if s.search != nil && s.search.bm25 < best {
@@ -296,16 +295,6 @@ func (g *Graph) score(ex *Expansion, seeds map[int64]*seed, w config.Weights) []
 	return entries
 }
 
-// chunkRow is a section of an entry's document.
-type chunkRow struct {
-	id      int64
-	seq     int
-	slug    string
-	heading string
-	line    int
-	endLine int
-}
-
 // excerpts picks and reads the sections each entry quotes: a search seed
 // its matching sections (best first, up to opt.Sections); another seed its
 // opt.Sections heaviest sections; a neighbour its heaviest one. Sections
@@ -314,98 +303,71 @@ func (g *Graph) excerpts(ctx context.Context, entries []Entry, opt PackOptions) 
 	if len(entries) == 0 {
 		return nil
 	}
-	ids := make([]int64, len(entries))
+	ids := make([]index.DocID, len(entries))
 	for i, e := range entries {
 		ids[i] = e.id
 	}
-	chunks := map[int64][]chunkRow{}
-	err := inChunks(ids, func(part []int64) error {
-		rows, err := g.db.QueryContext(ctx, `SELECT doc, id, seq, slug, heading, line, end_line FROM chunks WHERE doc IN (`+placeholders(len(part))+`)`, idArgs(part)...)
-		if err != nil {
-			return fmt.Errorf("read sections: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var doc int64
-			var c chunkRow
-			if err := rows.Scan(&doc, &c.id, &c.seq, &c.slug, &c.heading, &c.line, &c.endLine); err != nil {
-				return err
-			}
-			chunks[doc] = append(chunks[doc], c)
-		}
-		return rows.Err()
-	})
+	chunks, err := g.st.ChunksOf(ctx, ids)
 	if err != nil {
 		return err
 	}
-	chosen := make([][]chunkRow, len(entries))
-	var want []int64
+	chosen := make([][]index.Chunk, len(entries))
+	var want []index.ChunkID
 	for i, e := range entries {
-		cs := chunks[e.id]
-		sort.Slice(cs, func(a, b int) bool { return cs[a].seq < cs[b].seq })
-		n := opt.Sections
-		if e.Why.Reason == ReasonNeighbour {
-			n = 1
-		}
-		var pick []chunkRow
-		if len(e.hits) > 0 {
-			for _, h := range e.hits {
-				for _, c := range cs {
-					if c.id == h.id && len(pick) < n && config.Weight(opt.Weights.Sections, c.slug) > 0 {
-						pick = append(pick, c)
-					}
-				}
-			}
-		}
-		if len(pick) == 0 {
-			byWeight := append([]chunkRow{}, cs...)
-			sort.SliceStable(byWeight, func(a, b int) bool {
-				return config.Weight(opt.Weights.Sections, byWeight[a].slug) > config.Weight(opt.Weights.Sections, byWeight[b].slug)
-			})
-			for _, c := range byWeight {
-				if len(pick) < n && config.Weight(opt.Weights.Sections, c.slug) > 0 && c.endLine > c.line {
-					pick = append(pick, c)
-				}
-			}
-		}
-		sort.Slice(pick, func(a, b int) bool { return pick[a].seq < pick[b].seq })
-		chosen[i] = pick
-		for _, c := range pick {
-			want = append(want, c.id)
+		chosen[i] = pickSections(e, chunks[e.id], opt)
+		for _, c := range chosen[i] {
+			want = append(want, c.ID)
 		}
 	}
-	text := map[int64]string{}
-	err = inChunks(want, func(part []int64) error {
-		rows, err := g.db.QueryContext(ctx, `SELECT rowid, body FROM chunks_fts WHERE rowid IN (`+placeholders(len(part))+`)`, idArgs(part)...)
-		if err != nil {
-			return fmt.Errorf("read section text: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			var body string
-			if err := rows.Scan(&id, &body); err != nil {
-				return err
-			}
-			text[id] = body
-		}
-		return rows.Err()
-	})
+	text, err := g.st.ChunkTexts(ctx, want)
 	if err != nil {
 		return err
 	}
 	for i := range entries {
 		for _, c := range chosen[i] {
-			t, cut := clip(strings.Trim(text[c.id], "\n"), opt.ExcerptChars)
+			t, cut := clip(strings.Trim(text[c.ID], "\n"), opt.ExcerptChars)
 			if t == "" {
 				continue
 			}
 			entries[i].Excerpts = append(entries[i].Excerpts, Excerpt{
-				Heading: c.heading, Slug: c.slug, Path: entries[i].Path, Line: c.line, EndLine: c.endLine, Text: t, Cut: cut,
+				Heading: c.Heading, Slug: c.Slug, Path: entries[i].Path, Line: c.Line, EndLine: c.EndLine, Text: t, Cut: cut,
 			})
 		}
 	}
 	return nil
+}
+
+// pickSections chooses the sections an entry quotes among its document's
+// (see excerpts), in document order.
+func pickSections(e Entry, cs []index.Chunk, opt PackOptions) []index.Chunk {
+	sort.Slice(cs, func(a, b int) bool { return cs[a].Seq < cs[b].Seq })
+	n := opt.Sections
+	if e.Why.Reason == ReasonNeighbour {
+		n = 1
+	}
+	var pick []index.Chunk
+	if len(e.hits) > 0 {
+		for _, h := range e.hits {
+			for _, c := range cs {
+				if c.ID == h.id && len(pick) < n && config.Weight(opt.Weights.Sections, c.Slug) > 0 {
+					pick = append(pick, c)
+				}
+			}
+		}
+	}
+	if len(pick) == 0 {
+		byWeight := append([]index.Chunk{}, cs...)
+		sort.SliceStable(byWeight, func(a, b int) bool {
+			return config.Weight(opt.Weights.Sections, byWeight[a].Slug) > config.Weight(opt.Weights.Sections, byWeight[b].Slug)
+		})
+		for _, c := range byWeight {
+			if len(pick) < n && config.Weight(opt.Weights.Sections, c.Slug) > 0 && c.EndLine > c.Line {
+				pick = append(pick, c)
+			}
+		}
+	}
+	sort.Slice(pick, func(a, b int) bool { return pick[a].Seq < pick[b].Seq })
+	return pick
 }
 
 // clip cuts a text near max characters, at a line end or a space when one

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
 )
 
@@ -276,8 +275,7 @@ func TestSearchTies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fq, _ := index.FTSQuery(q)
-		hits, err := f.g.sortedHits(ctx, q, fq, n*4)
+		hits, err := f.g.st.MatchesByScore(ctx, q, n*4)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,10 +2,14 @@
 // neighbour expansion, shortest paths, whole-graph statistics, exports,
 // context packs, the ready/blocked view of open work and query templates.
 //
-// It reads the index's tables (through index.Store.DB) and never writes
-// them; it knows nothing of git, hooks or the CLI. Nodes are named by their
-// canonical node key (docs.key); row ids are used inside one call to join
-// faster and never leave it.
+// It reads the index through its typed methods and writes no SQL: the
+// index loads (documents, links, sections, matches), and the algorithms
+// run over what it loaded. Ready/blocked (splitWork), statistics
+// (statsOf) and expansion (breadthFirst, reading a frontier at a time
+// through a small interface) need no database, so table tests drive them
+// from memory. It knows nothing of git, hooks or the CLI. Nodes are named
+// by their canonical node key (docs.key); row ids (index.DocID) are used
+// inside one call to join faster and never leave it.
 //
 // Every query that follows edges starts from its seeds and reads the links
 // of the current frontier only, a batch at a time; nothing here scans the

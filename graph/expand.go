@@ -16,7 +16,7 @@ type ExpandOptions struct {
 
 	// keep, when set, says which candidates may join; a rejected node is
 	// neither listed nor expanded through.
-	keep func(ctx context.Context, ids []int64) (map[int64]bool, error)
+	keep func(ctx context.Context, ids []index.DocID) (map[index.DocID]bool, error)
 }
 
 // Reached is a node an expansion reached, and how.
@@ -26,7 +26,7 @@ type Reached struct {
 	Seed  bool `json:"seed,omitempty"`
 	Via   *Via `json:"via,omitempty"` // nil for a seed
 
-	id int64
+	id index.DocID
 }
 
 // Via is the edge by which a neighbour was first reached.
@@ -66,9 +66,30 @@ func (g *Graph) Expand(ctx context.Context, seeds []string, opt ExpandOptions) (
 }
 
 func (g *Graph) expand(ctx context.Context, seeds []node, opt ExpandOptions) (*Expansion, error) {
+	return breadthFirst(ctx, g, seeds, opt)
+}
+
+// neighbourhood is what an expansion reads, a frontier at a time: the
+// links of the frontier's nodes, each node's in link.less order, and the
+// refs of the nodes it reached. The index answers (*Graph); tests answer
+// from memory.
+type neighbourhood interface {
+	links(ctx context.Context, ids []index.DocID, types []string, dir Direction) (map[index.DocID][]link, error)
+	refs(ctx context.Context, ids []index.DocID) (map[index.DocID]index.DocRef, error)
+}
+
+func (g *Graph) refs(ctx context.Context, ids []index.DocID) (map[index.DocID]index.DocRef, error) {
+	return g.st.DocRefs(ctx, ids)
+}
+
+// breadthFirst is the expansion itself: seeds first, as given, then each
+// depth in turn; within a depth the frontier's nodes in order, each one's
+// new neighbours in link order, until MaxPerNode (per node) or MaxNodes
+// (in all) stops it. What it reads comes from nb.
+func breadthFirst(ctx context.Context, nb neighbourhood, seeds []node, opt ExpandOptions) (*Expansion, error) {
 	ex := &Expansion{}
-	seen := make(map[int64]int, len(seeds)) // id → index in ex.Nodes
-	var frontier []int64
+	seen := make(map[index.DocID]int, len(seeds)) // id → index in ex.Nodes
+	var frontier []index.DocID
 	for _, s := range seeds {
 		if _, dup := seen[s.id]; dup {
 			continue
@@ -85,54 +106,16 @@ func (g *Graph) expand(ctx context.Context, seeds []node, opt ExpandOptions) (*E
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		links, err := g.links(ctx, frontier, opt.Edges, opt.Direction)
+		links, err := nb.links(ctx, frontier, opt.Edges, opt.Direction)
 		if err != nil {
 			return nil, err
 		}
-		var kept map[int64]bool
-		if opt.keep != nil {
-			var cands []int64
-			for _, f := range frontier {
-				for _, l := range links[f] {
-					if _, ok := seen[l.other]; !ok {
-						cands = append(cands, l.other)
-					}
-				}
-			}
-			if kept, err = opt.keep(ctx, uniq(cands)); err != nil {
-				return nil, err
-			}
+		kept, err := keptOf(ctx, opt, frontier, links, seen)
+		if err != nil {
+			return nil, err
 		}
-		var next []int64
-	level:
-		for _, f := range frontier {
-			from := ex.Nodes[seen[f]]
-			taken := 0
-			for _, l := range links[f] {
-				if _, ok := seen[l.other]; ok {
-					continue
-				}
-				if kept != nil && !kept[l.other] {
-					continue
-				}
-				if opt.MaxPerNode > 0 && taken >= opt.MaxPerNode {
-					ex.FanoutCapped++
-					break
-				}
-				if opt.MaxNodes > 0 && len(ex.Nodes) >= opt.MaxNodes {
-					ex.NodeCapped = true
-					break level
-				}
-				r := Reached{Depth: depth, id: l.other, Via: &Via{
-					From: from.Key, FromID: from.ID, Type: l.typ, Direction: l.dir, Field: l.field, Line: l.line,
-				}}
-				seen[l.other] = len(ex.Nodes)
-				ex.Nodes = append(ex.Nodes, r)
-				next = append(next, l.other)
-				taken++
-			}
-		}
-		refs, err := g.refs(ctx, next)
+		next := expandLevel(ex, seen, frontier, links, kept, depth, opt)
+		refs, err := nb.refs(ctx, next)
 		if err != nil {
 			return nil, err
 		}
@@ -144,8 +127,59 @@ func (g *Graph) expand(ctx context.Context, seeds []node, opt ExpandOptions) (*E
 	return ex, nil
 }
 
-func uniq(ids []int64) []int64 {
-	seen := make(map[int64]bool, len(ids))
+// keptOf asks opt.keep (when set) which of the frontier's new neighbours
+// may join; nil means all may.
+func keptOf(ctx context.Context, opt ExpandOptions, frontier []index.DocID, links map[index.DocID][]link, seen map[index.DocID]int) (map[index.DocID]bool, error) {
+	if opt.keep == nil {
+		return nil, nil
+	}
+	var cands []index.DocID
+	for _, f := range frontier {
+		for _, l := range links[f] {
+			if _, ok := seen[l.Other]; !ok {
+				cands = append(cands, l.Other)
+			}
+		}
+	}
+	return opt.keep(ctx, uniq(cands))
+}
+
+// expandLevel adds the nodes one depth reaches to ex and returns them, in
+// order: the next frontier.
+func expandLevel(ex *Expansion, seen map[index.DocID]int, frontier []index.DocID, links map[index.DocID][]link, kept map[index.DocID]bool, depth int, opt ExpandOptions) []index.DocID {
+	var next []index.DocID
+	for _, f := range frontier {
+		from := ex.Nodes[seen[f]]
+		taken := 0
+		for _, l := range links[f] {
+			if _, ok := seen[l.Other]; ok {
+				continue
+			}
+			if kept != nil && !kept[l.Other] {
+				continue
+			}
+			if opt.MaxPerNode > 0 && taken >= opt.MaxPerNode {
+				ex.FanoutCapped++
+				break
+			}
+			if opt.MaxNodes > 0 && len(ex.Nodes) >= opt.MaxNodes {
+				ex.NodeCapped = true
+				return next
+			}
+			r := Reached{Depth: depth, id: l.Other, Via: &Via{
+				From: from.Key, FromID: from.ID, Type: l.Type, Direction: dirOf(l), Field: l.Field, Line: l.Line,
+			}}
+			seen[l.Other] = len(ex.Nodes)
+			ex.Nodes = append(ex.Nodes, r)
+			next = append(next, l.Other)
+			taken++
+		}
+	}
+	return next
+}
+
+func uniq(ids []index.DocID) []index.DocID {
+	seen := make(map[index.DocID]bool, len(ids))
 	out := ids[:0]
 	for _, id := range ids {
 		if !seen[id] {

@@ -65,64 +65,30 @@ func (g *Graph) Export(ctx context.Context, opt ExportOptions, sink Sink) (*Expo
 	return out, sink.Close()
 }
 
-func typeFilter(col string, types []string) (string, []any) {
-	if len(types) == 0 {
-		return "", nil
-	}
-	args := make([]any, len(types))
-	for i, t := range types {
-		args[i] = t
-	}
-	return ` AND ` + col + ` IN (` + placeholders(len(types)) + `)`, args
-}
-
 func (g *Graph) exportAll(ctx context.Context, opt ExportOptions, sink Sink) (*Exported, error) {
 	out := &Exported{}
-	rows, err := g.db.QueryContext(ctx, `SELECT `+index.DocRefColumns+` FROM docs d ORDER BY d.key`)
-	if err != nil {
-		return nil, fmt.Errorf("read documents: %w", err)
-	}
-	for rows.Next() {
-		ref, err := index.ScanDocRef(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		if err := sink.Node(ref); err != nil {
-			rows.Close()
-			return nil, err
-		}
+	err := g.st.EachDoc(ctx, func(ref index.DocRef) error {
 		out.Nodes++
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return sink.Node(ref)
+	})
+	if err != nil {
 		return nil, err
 	}
-	cond, args := typeFilter("l.type", opt.Edges)
-	rows, err = g.db.QueryContext(ctx, `SELECT s.key, o.key, l.type, l.field, l.line
-		FROM links l JOIN docs s ON s.id = l.src JOIN docs o ON o.id = l.dst
-		WHERE l.status = 'ok' AND l.dst IS NOT NULL AND l.dst <> l.src`+cond+`
-		ORDER BY s.key, o.key, l.type, l.seq`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read links: %w", err)
-	}
-	defer rows.Close()
-	var prev ExportEdge
-	for rows.Next() {
-		var e ExportEdge
-		if err := rows.Scan(&e.Src, &e.Dst, &e.Type, &e.Field, &e.Line); err != nil {
-			return nil, err
+	// Several links of one type between the same two documents are one
+	// edge, at the first one's line.
+	var prev index.KeyedLink
+	err = g.st.EachLink(ctx, opt.Edges, func(l index.KeyedLink) error {
+		if out.Edges > 0 && l.Src == prev.Src && l.Dst == prev.Dst && l.Type == prev.Type {
+			return nil
 		}
-		if out.Edges > 0 && e.Src == prev.Src && e.Dst == prev.Dst && e.Type == prev.Type {
-			continue
-		}
-		if err := sink.Edge(e); err != nil {
-			return nil, err
-		}
-		prev = e
+		prev = l
 		out.Edges++
+		return sink.Edge(ExportEdge{Src: l.Src, Dst: l.Dst, Type: l.Type, Field: l.Field, Line: l.Line})
+	})
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func (g *Graph) exportFrom(ctx context.Context, opt ExportOptions, sink Sink) (*Exported, error) {
@@ -137,8 +103,8 @@ func (g *Graph) exportFrom(ctx context.Context, opt ExportOptions, sink Sink) (*
 	nodes := make([]Reached, len(ex.Nodes))
 	copy(nodes, ex.Nodes)
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].Key < nodes[j].Key })
-	in := make(map[int64]bool, len(nodes))
-	ids := make([]int64, len(nodes))
+	in := make(map[index.DocID]bool, len(nodes))
+	ids := make([]index.DocID, len(nodes))
 	for i, n := range nodes {
 		in[n.id] = true
 		ids[i] = n.id
@@ -151,36 +117,36 @@ func (g *Graph) exportFrom(ctx context.Context, opt ExportOptions, sink Sink) (*
 	if err != nil {
 		return nil, err
 	}
-	keys := make(map[int64]string, len(nodes))
+	keys := make(map[index.DocID]string, len(nodes))
 	for _, n := range nodes {
 		keys[n.id] = n.Key
 	}
 	var edges []link
 	for _, ls := range links {
 		for _, l := range ls {
-			if in[l.other] {
+			if in[l.Other] {
 				edges = append(edges, l)
 			}
 		}
 	}
 	sort.Slice(edges, func(i, j int) bool {
 		a, b := edges[i], edges[j]
-		if ka, kb := keys[a.at], keys[b.at]; ka != kb {
+		if ka, kb := keys[a.At], keys[b.At]; ka != kb {
 			return ka < kb
 		}
-		if a.otherKey != b.otherKey {
-			return a.otherKey < b.otherKey
+		if a.OtherKey != b.OtherKey {
+			return a.OtherKey < b.OtherKey
 		}
-		if a.typ != b.typ {
-			return a.typ < b.typ
+		if a.Type != b.Type {
+			return a.Type < b.Type
 		}
-		return a.seq < b.seq
+		return a.Seq < b.Seq
 	})
 	for i, l := range edges {
-		if i > 0 && l.at == edges[i-1].at && l.other == edges[i-1].other && l.typ == edges[i-1].typ {
+		if i > 0 && l.At == edges[i-1].At && l.Other == edges[i-1].Other && l.Type == edges[i-1].Type {
 			continue
 		}
-		if err := sink.Edge(ExportEdge{Src: keys[l.at], Dst: l.otherKey, Type: l.typ, Field: l.field, Line: l.line}); err != nil {
+		if err := sink.Edge(ExportEdge{Src: keys[l.At], Dst: l.OtherKey, Type: l.Type, Field: l.Field, Line: l.Line}); err != nil {
 			return nil, err
 		}
 		out.Edges++

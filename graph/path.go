@@ -54,8 +54,8 @@ func (g *Graph) Path(ctx context.Context, from, to string, opt PathOptions) (*Pa
 		opt.MaxVisited = 200000
 	}
 	res := &PathResult{From: a.ref, To: b.ref, Steps: []Step{}, maxDepth: opt.MaxDepth}
-	prev := map[int64]link{a.id: {}}
-	frontier := []int64{a.id}
+	prev := map[index.DocID]link{a.id: {}}
+	frontier := []index.DocID{a.id}
 	found := a.id == b.id
 	for depth := 1; depth <= opt.MaxDepth && len(frontier) > 0 && !found; depth++ {
 		if err := ctx.Err(); err != nil {
@@ -65,15 +65,15 @@ func (g *Graph) Path(ctx context.Context, from, to string, opt PathOptions) (*Pa
 		if err != nil {
 			return nil, err
 		}
-		var next []int64
+		var next []index.DocID
 	level:
 		for _, f := range frontier {
 			for _, l := range links[f] {
-				if _, ok := prev[l.other]; ok {
+				if _, ok := prev[l.Other]; ok {
 					continue
 				}
-				prev[l.other] = l
-				if l.other == b.id {
+				prev[l.Other] = l
+				if l.Other == b.id {
 					found = true
 					break level
 				}
@@ -81,7 +81,7 @@ func (g *Graph) Path(ctx context.Context, from, to string, opt PathOptions) (*Pa
 					res.Exhausted = true
 					break level
 				}
-				next = append(next, l.other)
+				next = append(next, l.Other)
 			}
 		}
 		if res.Exhausted {
@@ -93,14 +93,14 @@ func (g *Graph) Path(ctx context.Context, from, to string, opt PathOptions) (*Pa
 		return res, nil
 	}
 	res.Found = true
-	var ids []int64
+	var ids []index.DocID
 	var edges []link
-	for id := b.id; id != a.id; id = prev[id].at {
+	for id := b.id; id != a.id; id = prev[id].At {
 		ids = append(ids, id)
 		edges = append(edges, prev[id])
 	}
 	ids = append(ids, a.id)
-	refs, err := g.refs(ctx, ids)
+	refs, err := g.st.DocRefs(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -108,8 +108,8 @@ func (g *Graph) Path(ctx context.Context, from, to string, opt PathOptions) (*Pa
 		st := Step{DocRef: refs[ids[i]]}
 		if i < len(edges) {
 			l := edges[i]
-			fr := refs[l.at]
-			st.Via = &Via{From: fr.Key, FromID: fr.ID, Type: l.typ, Direction: l.dir, Field: l.field, Line: l.line}
+			fr := refs[l.At]
+			st.Via = &Via{From: fr.Key, FromID: fr.ID, Type: l.Type, Direction: dirOf(l), Field: l.Field, Line: l.Line}
 		}
 		res.Steps = append(res.Steps, st)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
@@ -12,7 +11,7 @@ import (
 
 // WorkOptions shape the ready/blocked view.
 type WorkOptions struct {
-	States config.States // which states are done; any other non-empty state is open
+	States config.States // which states are done (any other non-empty state is open) and which blocked
 	Kinds  []string      // list only these kinds (none: every kind)
 }
 
@@ -26,8 +25,8 @@ type Item struct {
 type BlockedItem struct {
 	Item
 	Blockers []Blocker `json:"blockers"`
-	// StateBlocked says the item's own state is Blocked (it may have no
-	// recorded blocker).
+	// StateBlocked says the item's own state is a blocked state
+	// (States.Blocked, by default Blocked); it may have no recorded blocker.
 	StateBlocked bool `json:"state_blocked"`
 	// InCycle says the item waits, directly or not, for itself.
 	InCycle bool `json:"in_cycle"`
@@ -54,191 +53,233 @@ type Work struct {
 // Work splits the open items into ready and blocked. An item is open when
 // its state is not empty and not a done state. It is blocked when an open
 // item blocks it (blocks, blocked_by, depends_on) or blocks one of its
-// ancestors along the parent chain, or when its state is Blocked.
-// Both lists are sorted by priority (missing last), display id and key.
-// Cycles in parents or blockers are walked once and reported, never
-// followed forever.
+// ancestors along the parent chain, or when its state is a blocked state
+// (States.Blocked). Both lists are sorted by priority (missing last),
+// display id and key. Cycles in parents or blockers are walked once and
+// reported, never followed forever.
+//
+// The index reads every document and every blocking and parent link; the
+// rest (splitWork) works in memory.
 func (g *Graph) Work(ctx context.Context, opt WorkOptions) (*Work, error) {
-	type doc struct {
-		ref      index.DocRef
-		priority string
-		open     bool
-	}
-	docs := map[int64]*doc{}
-	rows, err := g.db.QueryContext(ctx, `SELECT `+index.DocRefColumns+`, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), '')
-		FROM docs d`)
-	if err != nil {
-		return nil, fmt.Errorf("read items: %w", err)
-	}
-	for rows.Next() {
-		var id int64
-		var prio string
-		ref, err := index.ScanDocRef(rows, &id, &prio)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		docs[id] = &doc{ref: ref, priority: prio, open: ref.State != "" && !opt.States.IsDone(ref.State)}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	wg := newWorkGraph(opt.States)
+	if err := g.st.EachWorkItem(ctx, wg.addItem); err != nil {
 		return nil, err
 	}
-
-	type wait struct {
-		on   int64
-		edge string
-	}
-	waits := map[int64][]wait{}
-	parents := map[int64][]int64{}
-	rows, err = g.db.QueryContext(ctx, `SELECT src, dst, type FROM links
-		WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src AND type IN ('blocks', 'blocked_by', 'depends_on', 'parent')`)
+	err := g.st.EachEdge(ctx, []string{EdgeBlocks, EdgeBlockedBy, EdgeDependsOn, EdgeParent}, wg.addEdge)
 	if err != nil {
 		return nil, fmt.Errorf("read blocking links: %w", err)
 	}
-	for rows.Next() {
-		var src, dst int64
-		var typ string
-		if err := rows.Scan(&src, &dst, &typ); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		switch typ {
-		case EdgeParent:
-			parents[src] = append(parents[src], dst)
-		case EdgeBlocks:
-			waits[dst] = append(waits[dst], wait{on: src, edge: typ})
-		default:
-			waits[src] = append(waits[src], wait{on: dst, edge: typ})
-		}
+	return wg.split(opt.Kinds), nil
+}
+
+// splitWork is Work over a graph in memory: every document, and the
+// blocks, blocked_by, depends_on and parent edges among them (others are
+// ignored).
+func splitWork(items []index.WorkItem, edges []index.DocEdge, opt WorkOptions) *Work {
+	wg := newWorkGraph(opt.States)
+	for _, it := range items {
+		wg.addItem(it)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
+	for _, e := range edges {
+		wg.addEdge(e)
 	}
-	isOpen := func(id int64) bool { d := docs[id]; return d != nil && d.open }
-	// Links come in row order; sort them so that which edge names a
-	// blocker (the waiting item's own blocked_by or depends_on before the
-	// blocker's blocks) and which ancestor passes it on never depend on it.
-	waitRank := map[string]int{EdgeBlockedBy: 0, EdgeDependsOn: 1, EdgeBlocks: 2}
-	keyOf := func(id int64) string {
-		if d := docs[id]; d != nil {
-			return d.ref.Key
+	return wg.split(opt.Kinds)
+}
+
+// split lists the open items of the given kinds (none: every kind) as
+// ready or blocked.
+func (wg *workGraph) split(kinds []string) *Work {
+	wg.finish()
+	inCycle := wg.blockingCycles()
+	work := &Work{Ready: []Item{}, Blocked: []BlockedItem{}}
+	for _, id := range wg.open {
+		d := wg.docs[id]
+		if !matchesKind(kinds, d.Kind) {
+			continue
 		}
-		return ""
+		item := Item{DocRef: d.DocRef, Priority: d.Priority}
+		blockers := wg.blockers(id)
+		stateBlocked := wg.states.IsBlocked(d.State)
+		if len(blockers) == 0 && !stateBlocked {
+			work.Ready = append(work.Ready, item)
+			continue
+		}
+		work.Blocked = append(work.Blocked, BlockedItem{Item: item, Blockers: blockers, StateBlocked: stateBlocked, InCycle: inCycle[id]})
 	}
-	for _, ws := range waits {
+	sort.Slice(work.Ready, func(i, j int) bool { return itemLess(work.Ready[i], work.Ready[j]) })
+	sort.Slice(work.Blocked, func(i, j int) bool { return itemLess(work.Blocked[i].Item, work.Blocked[j].Item) })
+	return work
+}
+
+// itemLess orders items by priority (missing last), display id and key.
+func itemLess(a, b Item) bool {
+	if (a.Priority == "") != (b.Priority == "") {
+		return b.Priority == ""
+	}
+	if a.Priority != b.Priority {
+		return a.Priority < b.Priority
+	}
+	if a.ID != b.ID {
+		return a.ID < b.ID
+	}
+	return a.Key < b.Key
+}
+
+// workGraph is the documents and who waits for whom, in memory. It is
+// filled a document and an edge at a time, in any order, then finished.
+type workGraph struct {
+	states  config.States
+	docs    map[index.DocID]*workDoc
+	waits   map[index.DocID][]wait        // what each document waits for, by how and key
+	parents map[index.DocID][]index.DocID // each document's parents, by key
+	open    []index.DocID                 // the open documents, by key
+}
+
+type workDoc struct {
+	index.WorkItem
+	open bool
+}
+
+// wait says a document waits for another (on), and how it is written.
+type wait struct {
+	on   index.DocID
+	edge string // blocked_by or depends_on on the waiting one, blocks on the other
+}
+
+// waitRank puts the waiting item's own blocked_by and depends_on before
+// the blocker's blocks, when both name the same blocker.
+var waitRank = map[string]int{EdgeBlockedBy: 0, EdgeDependsOn: 1, EdgeBlocks: 2}
+
+func newWorkGraph(states config.States) *workGraph {
+	return &workGraph{states: states, docs: map[index.DocID]*workDoc{},
+		waits: map[index.DocID][]wait{}, parents: map[index.DocID][]index.DocID{}}
+}
+
+func (wg *workGraph) addItem(it index.WorkItem) error {
+	wg.docs[it.Doc] = &workDoc{WorkItem: it, open: it.State != "" && !wg.states.IsDone(it.State)}
+	return nil
+}
+
+func (wg *workGraph) addEdge(e index.DocEdge) error {
+	if e.Src == e.Dst {
+		return nil
+	}
+	switch e.Type {
+	case EdgeParent:
+		wg.parents[e.Src] = append(wg.parents[e.Src], e.Dst)
+	case EdgeBlocks:
+		wg.waits[e.Dst] = append(wg.waits[e.Dst], wait{on: e.Src, edge: e.Type})
+	case EdgeBlockedBy, EdgeDependsOn:
+		wg.waits[e.Src] = append(wg.waits[e.Src], wait{on: e.Dst, edge: e.Type})
+	}
+	return nil
+}
+
+// finish puts edges and open documents in key order, so that which edge
+// names a blocker and which ancestor passes it on never depend on the
+// order they came in.
+func (wg *workGraph) finish() {
+	for _, ws := range wg.waits {
 		sort.Slice(ws, func(i, j int) bool {
 			if ws[i].edge != ws[j].edge {
 				return waitRank[ws[i].edge] < waitRank[ws[j].edge]
 			}
-			return keyOf(ws[i].on) < keyOf(ws[j].on)
+			return wg.key(ws[i].on) < wg.key(ws[j].on)
 		})
 	}
-	for _, ps := range parents {
-		sort.Slice(ps, func(i, j int) bool { return keyOf(ps[i]) < keyOf(ps[j]) })
+	for _, ps := range wg.parents {
+		sort.Slice(ps, func(i, j int) bool { return wg.key(ps[i]) < wg.key(ps[j]) })
 	}
-
-	// Cycles among open items' direct waits.
-	var openIDs []int64
-	for id, d := range docs {
+	wg.open = wg.open[:0]
+	for id, d := range wg.docs {
 		if d.open {
-			openIDs = append(openIDs, id)
+			wg.open = append(wg.open, id)
 		}
 	}
-	sort.Slice(openIDs, func(i, j int) bool { return docs[openIDs[i]].ref.Key < docs[openIDs[j]].ref.Key })
-	pos := make(map[int64]int32, len(openIDs))
-	for i, id := range openIDs {
+	sort.Slice(wg.open, func(i, j int) bool { return wg.key(wg.open[i]) < wg.key(wg.open[j]) })
+}
+
+func (wg *workGraph) key(id index.DocID) string {
+	if d := wg.docs[id]; d != nil {
+		return d.Key
+	}
+	return ""
+}
+
+func (wg *workGraph) isOpen(id index.DocID) bool {
+	d := wg.docs[id]
+	return d != nil && d.open
+}
+
+// blockingCycles finds the open documents that wait, directly or not, for
+// themselves through other open documents.
+func (wg *workGraph) blockingCycles() map[index.DocID]bool {
+	pos := make(map[index.DocID]int32, len(wg.open))
+	for i, id := range wg.open {
 		pos[id] = int32(i)
 	}
-	adj := make([][]int32, len(openIDs))
-	for i, id := range openIDs {
-		for _, w := range waits[id] {
+	adj := make([][]int32, len(wg.open))
+	for i, id := range wg.open {
+		for _, w := range wg.waits[id] {
 			if p, ok := pos[w.on]; ok {
 				adj[i] = append(adj[i], p)
 			}
 		}
 	}
-	inCycle := map[int64]bool{}
+	inCycle := map[index.DocID]bool{}
 	for _, comp := range sccs(adj) {
 		if len(comp) > 1 {
 			for _, v := range comp {
-				inCycle[openIDs[v]] = true
+				inCycle[wg.open[v]] = true
 			}
 		}
 	}
+	return inCycle
+}
 
-	work := &Work{Ready: []Item{}, Blocked: []BlockedItem{}}
-	for _, id := range openIDs {
-		d := docs[id]
-		if !matchesKind(opt.Kinds, d.ref.Kind) {
-			continue
-		}
-		var blockers []Blocker
-		seen := map[int64]bool{id: true}
-		add := func(from int64, via *doc) {
-			for _, w := range waits[from] {
-				if seen[w.on] || !isOpen(w.on) {
-					continue
-				}
-				seen[w.on] = true
-				b := Blocker{DocRef: docs[w.on].ref, Edge: w.edge}
-				if via != nil {
-					b.Via, b.ViaID = via.ref.Key, via.ref.ID
-				}
-				blockers = append(blockers, b)
-			}
-		}
-		add(id, nil)
-		// The parent chain, breadth first, each ancestor once.
-		visited := map[int64]bool{id: true}
-		queue := append([]int64{}, parents[id]...)
-		for len(queue) > 0 {
-			a := queue[0]
-			queue = queue[1:]
-			if visited[a] {
+// blockers lists the open documents id waits for: its own first, then
+// those its ancestors wait for (breadth first up the parent chain, each
+// ancestor once), each blocker once, sorted by ancestor and key.
+func (wg *workGraph) blockers(id index.DocID) []Blocker {
+	blockers := []Blocker{}
+	seen := map[index.DocID]bool{id: true}
+	add := func(from index.DocID, via *workDoc) {
+		for _, w := range wg.waits[from] {
+			if seen[w.on] || !wg.isOpen(w.on) {
 				continue
 			}
-			visited[a] = true
-			if ad := docs[a]; ad != nil {
-				add(a, ad)
+			seen[w.on] = true
+			b := Blocker{DocRef: wg.docs[w.on].DocRef, Edge: w.edge}
+			if via != nil {
+				b.Via, b.ViaID = via.Key, via.ID
 			}
-			queue = append(queue, parents[a]...)
+			blockers = append(blockers, b)
 		}
-		item := Item{DocRef: d.ref, Priority: d.priority}
-		stateBlocked := strings.EqualFold(d.ref.State, "blocked")
-		if len(blockers) == 0 && !stateBlocked {
-			work.Ready = append(work.Ready, item)
+	}
+	add(id, nil)
+	visited := map[index.DocID]bool{id: true}
+	queue := append([]index.DocID{}, wg.parents[id]...)
+	for len(queue) > 0 {
+		a := queue[0]
+		queue = queue[1:]
+		if visited[a] {
 			continue
 		}
-		sort.SliceStable(blockers, func(i, j int) bool {
-			a, b := blockers[i], blockers[j]
-			if (a.Via == "") != (b.Via == "") {
-				return a.Via == ""
-			}
-			if a.Via != b.Via {
-				return a.Via < b.Via
-			}
-			return a.Key < b.Key
-		})
-		if blockers == nil {
-			blockers = []Blocker{}
+		visited[a] = true
+		if ad := wg.docs[a]; ad != nil {
+			add(a, ad)
 		}
-		work.Blocked = append(work.Blocked, BlockedItem{Item: item, Blockers: blockers, StateBlocked: stateBlocked, InCycle: inCycle[id]})
+		queue = append(queue, wg.parents[a]...)
 	}
-	sortItems := func(a, b Item) bool {
-		if (a.Priority == "") != (b.Priority == "") {
-			return b.Priority == ""
+	sort.SliceStable(blockers, func(i, j int) bool {
+		a, b := blockers[i], blockers[j]
+		if (a.Via == "") != (b.Via == "") {
+			return a.Via == ""
 		}
-		if a.Priority != b.Priority {
-			return a.Priority < b.Priority
-		}
-		if a.ID != b.ID {
-			return a.ID < b.ID
+		if a.Via != b.Via {
+			return a.Via < b.Via
 		}
 		return a.Key < b.Key
-	}
-	sort.Slice(work.Ready, func(i, j int) bool { return sortItems(work.Ready[i], work.Ready[j]) })
-	sort.Slice(work.Blocked, func(i, j int) bool { return sortItems(work.Blocked[i].Item, work.Blocked[j].Item) })
-	return work, nil
+	})
+	return blockers
 }

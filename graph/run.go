@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/canon-md/canon/index"
 )
 
 // RunOptions adjust one run of a template.
@@ -149,48 +151,13 @@ func (g *Graph) worksetAnchor(ctx context.Context, t *Template, a Anchor, ro Run
 // keeper makes the check that expansion applies to candidates: every
 // filter holds and the kind is not excluded. Nil when there is nothing to
 // check.
-func (g *Graph) keeper(filters []*Filter, exclude []string) func(context.Context, []int64) (map[int64]bool, error) {
+func (g *Graph) keeper(filters []*Filter, exclude []string) func(context.Context, []index.DocID) (map[index.DocID]bool, error) {
 	if len(filters) == 0 && len(exclude) == 0 {
 		return nil
 	}
-	cond, args := filterSQL(filters)
-	if len(exclude) > 0 {
-		cond += ` AND lower(d.kind) NOT IN (` + placeholders(len(exclude)) + `)`
-		for _, k := range exclude {
-			args = append(args, strings.ToLower(k))
-		}
+	return func(ctx context.Context, ids []index.DocID) (map[index.DocID]bool, error) {
+		return g.st.DocsPassing(ctx, ids, filters, exclude)
 	}
-	return func(ctx context.Context, ids []int64) (map[int64]bool, error) {
-		out := make(map[int64]bool, len(ids))
-		err := inChunks(ids, func(part []int64) error {
-			q := `SELECT d.id FROM docs d WHERE d.id IN (` + placeholders(len(part)) + `)` + cond
-			rows, err := g.db.QueryContext(ctx, q, idArgs(part, args...)...)
-			if err != nil {
-				return fmt.Errorf("apply filters: %w", err)
-			}
-			defer rows.Close()
-			for rows.Next() {
-				var id int64
-				if err := rows.Scan(&id); err != nil {
-					return err
-				}
-				out[id] = true
-			}
-			return rows.Err()
-		})
-		return out, err
-	}
-}
-
-// filterSQL joins compiled filters into " AND (...)" terms.
-func filterSQL(filters []*Filter) (string, []any) {
-	var b strings.Builder
-	var args []any
-	for _, f := range filters {
-		b.WriteString(" AND " + f.SQL)
-		args = append(args, f.Args...)
-	}
-	return b.String(), args
 }
 
 // anchor finds the documents one anchor selects, in its order.
@@ -203,52 +170,17 @@ func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*Filter, opt Pac
 		limit = 1000
 	}
 	if a.Search != "" {
-		found, err := g.searchSeeds(ctx, a.Search, limit)
-		if err != nil {
-			return nil, err
-		}
-		var ids []int64
-		for _, f := range found {
-			ids = append(ids, f.id)
-		}
-		ok := map[int64]bool{}
-		if keep := g.keeper(filters, nil); keep != nil {
-			if ok, err = keep(ctx, ids); err != nil {
-				return nil, err
-			}
-		}
-		var out []seed
-		for i := range found {
-			if len(filters) == 0 || ok[found[i].id] {
-				out = append(out, seed{node: found[i].node, source: SourceSearch, search: &found[i]})
-			}
-		}
-		return out, nil
+		return g.searchAnchor(ctx, a.Search, filters, limit)
 	}
-	var conds []string
-	var args []any
-	if a.Type != "" {
-		conds = append(conds, `(d.kind = ? COLLATE NOCASE OR d.type = ? COLLATE NOCASE)`)
-		args = append(args, a.Type, a.Type)
-	}
+	sel := index.DocSelect{Type: a.Type, Tag: a.Tag, State: a.State, Filters: filters,
+		SortBy: a.SortBy, Desc: a.Order == "desc", Limit: limit}
 	if a.ID != "" {
 		n, err := g.resolve(ctx, a.ID)
 		if err != nil {
 			return nil, err
 		}
-		conds = append(conds, `d.id = ?`)
-		args = append(args, n.id)
+		sel.Doc = &n.id
 	}
-	if a.Tag != "" {
-		conds = append(conds, `EXISTS (SELECT 1 FROM json_each(d.fm, '$.tags') WHERE value = ? COLLATE NOCASE)`)
-		args = append(args, a.Tag)
-	}
-	if a.State != "" {
-		conds = append(conds, `d.state = ? COLLATE NOCASE`)
-		args = append(args, a.State)
-	}
-	const dateExpr = `coalesce(json_extract(d.fm, '$.updated'), json_extract(d.fm, '$.date'), json_extract(d.fm, '$.created'))`
-	order := ""
 	if a.Recent != "" {
 		age, err := ParseAge(a.Recent)
 		if err != nil {
@@ -258,62 +190,52 @@ func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*Filter, opt Pac
 		if now != nil {
 			t = now()
 		}
-		conds = append(conds, dateExpr+` >= ?`)
-		args = append(args, t.UTC().Add(-age).Format("2006-01-02"))
-		order = dateExpr + ` DESC, `
+		sel.Since = t.UTC().Add(-age).Format("2006-01-02")
 	}
 	if a.Filter != "" {
 		f, err := CompileFilter(a.Filter)
 		if err != nil {
 			return nil, err
 		}
-		conds = append(conds, f.SQL)
-		args = append(args, f.Args...)
+		sel.Filter = f
 	}
-	where := "1"
-	if len(conds) > 0 {
-		where = strings.Join(conds, " AND ")
-	}
-	fsql, fargs := filterSQL(filters)
-	args = append(args, fargs...)
-	var sortArgs []any
-	if a.SortBy != "" {
-		expr, xa := nameExpr(a.SortBy)
-		dir := "ASC"
-		if a.Order == "desc" {
-			dir = "DESC"
-		}
-		// Documents without the field come last either way.
-		order = "(" + expr + ") IS NULL, (" + expr + ") " + dir + ", "
-		sortArgs = append(append(sortArgs, xa...), xa...)
-	}
-	args = append(args, sortArgs...)
-	args = append(args, limit)
-	q := `SELECT d.id FROM docs d WHERE ` + where + fsql + ` ORDER BY ` + order + `d.key LIMIT ?`
-	rows, err := g.db.QueryContext(ctx, q, args...)
+	ids, err := g.st.SelectDocs(ctx, sel)
 	if err != nil {
-		return nil, fmt.Errorf("select anchors: %w", err)
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	refs, err := g.refs(ctx, ids)
+	refs, err := g.st.DocRefs(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]seed, 0, len(ids))
 	for _, id := range ids {
 		out = append(out, seed{node: node{id: id, ref: refs[id]}, source: SourceAnchor})
+	}
+	return out, nil
+}
+
+// searchAnchor finds the documents a search anchor selects: the search's
+// seeds that pass the template's filters.
+func (g *Graph) searchAnchor(ctx context.Context, text string, filters []*Filter, limit int) ([]seed, error) {
+	found, err := g.searchSeeds(ctx, text, limit)
+	if err != nil {
+		return nil, err
+	}
+	var ids []index.DocID
+	for _, f := range found {
+		ids = append(ids, f.id)
+	}
+	ok := map[index.DocID]bool{}
+	if keep := g.keeper(filters, nil); keep != nil {
+		if ok, err = keep(ctx, ids); err != nil {
+			return nil, err
+		}
+	}
+	var out []seed
+	for i := range found {
+		if len(filters) == 0 || ok[found[i].id] {
+			out = append(out, seed{node: found[i].node, source: SourceSearch, search: &found[i]})
+		}
 	}
 	return out, nil
 }
@@ -325,11 +247,11 @@ func (g *Graph) group(ctx context.Context, entries []Entry, sections []OutputSec
 	if len(sections) == 0 {
 		return entries, omitted, nil
 	}
-	ids := make([]int64, len(entries))
+	ids := make([]index.DocID, len(entries))
 	for i, e := range entries {
 		ids[i] = e.id
 	}
-	passes := make([]map[int64]bool, len(sections)) // nil: no filter
+	passes := make([]map[index.DocID]bool, len(sections)) // nil: no filter
 	for i, s := range sections {
 		if s.Filter == "" {
 			continue
@@ -402,33 +324,12 @@ func matchesKind(types []string, kind string) bool {
 }
 
 // values reads one column or field of some entries.
-func (g *Graph) values(ctx context.Context, entries []Entry, name string) (map[int64]any, error) {
-	expr, xargs := nameExpr(name)
-	ids := make([]int64, len(entries))
+func (g *Graph) values(ctx context.Context, entries []Entry, name string) (map[index.DocID]any, error) {
+	ids := make([]index.DocID, len(entries))
 	for i, e := range entries {
 		ids[i] = e.id
 	}
-	out := map[int64]any{}
-	err := inChunks(ids, func(part []int64) error {
-		rows, err := g.db.QueryContext(ctx, `SELECT d.id, `+expr+` FROM docs d WHERE d.id IN (`+placeholders(len(part))+`)`, append(xargs, idArgs(part)...)...)
-		if err != nil {
-			return fmt.Errorf("read %s: %w", name, err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			var v any
-			if err := rows.Scan(&id, &v); err != nil {
-				return err
-			}
-			if b, ok := v.([]byte); ok {
-				v = string(b)
-			}
-			out[id] = v
-		}
-		return rows.Err()
-	})
-	return out, err
+	return g.st.FieldValues(ctx, ids, name)
 }
 
 // compareValues orders two SQL values: numbers by value, anything else as

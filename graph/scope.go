@@ -267,7 +267,7 @@ func (g *Graph) ScopedPack(ctx context.Context, a ScopedArgs) (*Pack, error) {
 	if err != nil {
 		return nil, err
 	}
-	neighbours := g.score(ex, map[int64]*seed{task.id: {node: task, source: SourceGiven}}, opt.Weights)
+	neighbours := g.score(ex, map[index.DocID]*seed{task.id: {node: task, source: SourceGiven}}, opt.Weights)
 	// Knowledge in scope goes under its own scope even when it is also a
 	// neighbour (the edge is noted); the rest of the neighbourhood is the
 	// task scope.

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"fmt"
 	"sort"
 
 	"github.com/canon-md/canon/index"
@@ -47,71 +46,124 @@ type CycleNode struct {
 	ID  string `json:"id"`
 }
 
-// Stats reads the whole graph. It is the one graph query that reads every
-// link; its memory is a few words per document and per edge.
+// Stats reads the whole graph: every document, every resolved link
+// between two of them, and the counts of unresolved links. It is the one
+// graph query that reads every link; it streams them into a statsGraph,
+// which keeps a few words per document and per edge.
 func (g *Graph) Stats(ctx context.Context) (*Stats, error) {
-	st := &Stats{NodesByKind: map[string]int{}, EdgesByType: map[string]int{},
-		DanglingByType: map[string]int{}, AmbiguousByType: map[string]int{},
-		ParentCycles: []Cycle{}, BlockingCycles: []Cycle{}}
-	all, err := g.allNodes(ctx)
+	sg := newStatsGraph()
+	if err := g.st.EachNode(ctx, sg.addNode); err != nil {
+		return nil, err
+	}
+	unresolved, err := g.st.UnresolvedCounts(ctx)
 	if err != nil {
 		return nil, err
 	}
-	st.Nodes = len(all.keys)
-	for _, k := range all.kinds {
-		st.NodesByKind[k]++
-	}
-	rows, err := g.db.QueryContext(ctx, `SELECT type, status, count(*) FROM links WHERE status IN ('dangling', 'ambiguous') GROUP BY type, status`)
-	if err != nil {
-		return nil, fmt.Errorf("count links: %w", err)
-	}
-	for rows.Next() {
-		var typ, status string
-		var n int
-		if err := rows.Scan(&typ, &status, &n); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		if status == index.StatusDangling {
-			st.Dangling += n
-			st.DanglingByType[typ] += n
-		} else {
-			st.Ambiguous += n
-			st.AmbiguousByType[typ] += n
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	sg.addUnresolved(unresolved)
+	sg.startEdges()
+	if err := g.st.EachEdge(ctx, nil, sg.addEdge); err != nil {
 		return nil, err
 	}
+	return sg.finish(), nil
+}
 
-	n := len(all.keys)
-	uf := newUnionFind(n)
-	parentAdj := make([][]int32, n)
-	waitAdj := make([][]int32, n)
-	degree := make([]int32, n)
-	err = g.eachEdge(ctx, all, func(src, dst int32, typ string) {
-		st.Edges++
-		st.EdgesByType[typ]++
-		uf.union(src, dst)
-		degree[src]++
-		degree[dst]++
-		switch typ {
-		case EdgeParent:
-			parentAdj[src] = append(parentAdj[src], dst)
-		case EdgeBlockedBy, EdgeDependsOn:
-			waitAdj[src] = append(waitAdj[src], dst)
-		case EdgeBlocks:
-			waitAdj[dst] = append(waitAdj[dst], src)
-		}
-	})
-	if err != nil {
-		return nil, err
+// statsOf is Stats over a graph in memory. Edges whose ends are not both
+// among nodes, and edges from a node to itself, are not counted.
+func statsOf(nodes []index.Node, edges []index.DocEdge, unresolved []index.UnresolvedCount) *Stats {
+	if !sort.SliceIsSorted(nodes, func(i, j int) bool { return nodes[i].Key < nodes[j].Key }) {
+		nodes = append([]index.Node{}, nodes...)
+		sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].Key < nodes[j].Key })
 	}
+	sg := newStatsGraph()
+	for _, n := range nodes {
+		sg.addNode(n)
+	}
+	sg.addUnresolved(unresolved)
+	sg.startEdges()
+	for _, e := range edges {
+		sg.addEdge(e)
+	}
+	return sg.finish()
+}
+
+// statsGraph counts a graph as it comes in: the nodes first, in key order
+// (a node's dense position is its rank, which orders cycles), then the
+// edges.
+type statsGraph struct {
+	st        *Stats
+	keys, ids []string // node keys and display ids, by position
+	pos       map[index.DocID]int32
+	uf        *unionFind
+	parentAdj [][]int32
+	waitAdj   [][]int32
+	degree    []int32
+}
+
+func newStatsGraph() *statsGraph {
+	return &statsGraph{pos: map[index.DocID]int32{}, st: &Stats{NodesByKind: map[string]int{}, EdgesByType: map[string]int{},
+		DanglingByType: map[string]int{}, AmbiguousByType: map[string]int{},
+		ParentCycles: []Cycle{}, BlockingCycles: []Cycle{}}}
+}
+
+func (sg *statsGraph) addNode(n index.Node) error {
+	sg.pos[n.Doc] = int32(len(sg.keys))
+	sg.keys = append(sg.keys, n.Key)
+	sg.ids = append(sg.ids, n.ID)
+	sg.st.Nodes++
+	sg.st.NodesByKind[n.Kind]++
+	return nil
+}
+
+func (sg *statsGraph) addUnresolved(counts []index.UnresolvedCount) {
+	for _, c := range counts {
+		if c.Status == index.StatusDangling {
+			sg.st.Dangling += c.N
+			sg.st.DanglingByType[c.Type] += c.N
+		} else {
+			sg.st.Ambiguous += c.N
+			sg.st.AmbiguousByType[c.Type] += c.N
+		}
+	}
+}
+
+// startEdges makes room for the edges of the nodes added.
+func (sg *statsGraph) startEdges() {
+	n := len(sg.keys)
+	sg.uf = newUnionFind(n)
+	sg.parentAdj = make([][]int32, n)
+	sg.waitAdj = make([][]int32, n)
+	sg.degree = make([]int32, n)
+}
+
+func (sg *statsGraph) addEdge(e index.DocEdge) error {
+	src, ok1 := sg.pos[e.Src]
+	dst, ok2 := sg.pos[e.Dst]
+	if !ok1 || !ok2 || src == dst {
+		return nil
+	}
+	sg.st.Edges++
+	sg.st.EdgesByType[e.Type]++
+	sg.uf.union(src, dst)
+	sg.degree[src]++
+	sg.degree[dst]++
+	switch e.Type {
+	case EdgeParent:
+		sg.parentAdj[src] = append(sg.parentAdj[src], dst)
+	case EdgeBlockedBy, EdgeDependsOn:
+		sg.waitAdj[src] = append(sg.waitAdj[src], dst)
+	case EdgeBlocks:
+		sg.waitAdj[dst] = append(sg.waitAdj[dst], src)
+	}
+	return nil
+}
+
+// finish counts components and finds the cycles.
+func (sg *statsGraph) finish() *Stats {
+	st := sg.st
 	sizes := map[int32]int{}
-	for i := range n {
-		sizes[uf.find(int32(i))]++
-		if degree[i] == 0 {
+	for i := range sg.keys {
+		sizes[sg.uf.find(int32(i))]++
+		if sg.degree[i] == 0 {
 			st.Isolated++
 		}
 	}
@@ -119,69 +171,9 @@ func (g *Graph) Stats(ctx context.Context) (*Stats, error) {
 	for _, s := range sizes {
 		st.LargestComponent = max(st.LargestComponent, s)
 	}
-	st.ParentCycles = cyclesOf(parentAdj, all)
-	st.BlockingCycles = cyclesOf(waitAdj, all)
-	return st, nil
-}
-
-// allNodes holds every document, indexed densely in key order.
-type allNodes struct {
-	ids    []int64
-	keys   []string
-	idents []string
-	kinds  []string
-	pos    map[int64]int32
-}
-
-func (g *Graph) allNodes(ctx context.Context) (*allNodes, error) {
-	rows, err := g.db.QueryContext(ctx, `SELECT `+index.DocRefColumns+`, d.id FROM docs d ORDER BY d.key`)
-	if err != nil {
-		return nil, fmt.Errorf("read documents: %w", err)
-	}
-	defer rows.Close()
-	a := &allNodes{pos: map[int64]int32{}}
-	for rows.Next() {
-		var id int64
-		ref, err := index.ScanDocRef(rows, &id)
-		if err != nil {
-			return nil, err
-		}
-		a.pos[id] = int32(len(a.ids))
-		a.ids = append(a.ids, id)
-		a.keys = append(a.keys, ref.Key)
-		a.idents = append(a.idents, ref.ID)
-		a.kinds = append(a.kinds, ref.Kind)
-	}
-	return a, rows.Err()
-}
-
-// eachEdge streams every resolved edge between two different documents,
-// as dense positions; it reads three columns a row and keeps nothing.
-func (g *Graph) eachEdge(ctx context.Context, a *allNodes, fn func(src, dst int32, typ string)) error {
-	rows, err := g.db.QueryContext(ctx, `SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src`)
-	if err != nil {
-		return fmt.Errorf("read links: %w", err)
-	}
-	defer rows.Close()
-	types := map[string]string{} // one copy of each type name
-	var src, dst int64
-	var raw []byte
-	for rows.Next() {
-		if err := rows.Scan(&src, &dst, &raw); err != nil {
-			return err
-		}
-		typ, ok := types[string(raw)]
-		if !ok {
-			typ = string(raw)
-			types[typ] = typ
-		}
-		s, ok1 := a.pos[src]
-		d, ok2 := a.pos[dst]
-		if ok1 && ok2 {
-			fn(s, d, typ)
-		}
-	}
-	return rows.Err()
+	st.ParentCycles = cyclesOf(sg.parentAdj, sg.keys, sg.ids)
+	st.BlockingCycles = cyclesOf(sg.waitAdj, sg.keys, sg.ids)
+	return st
 }
 
 type unionFind struct{ parent, rank []int32 }
@@ -218,7 +210,7 @@ func (u *unionFind) union(a, b int32) {
 
 // cyclesOf lists the strongly connected groups of more than one node, in
 // the order of their smallest key (positions are in key order already).
-func cyclesOf(adj [][]int32, a *allNodes) []Cycle {
+func cyclesOf(adj [][]int32, keys, ids []string) []Cycle {
 	out := []Cycle{}
 	for _, comp := range sccs(adj) {
 		if len(comp) < 2 {
@@ -256,7 +248,7 @@ func cyclesOf(adj [][]int32, a *allNodes) []Cycle {
 		}
 		c := Cycle{Simple: simple}
 		for _, v := range order {
-			c.Nodes = append(c.Nodes, CycleNode{Key: a.keys[v], ID: a.idents[v]})
+			c.Nodes = append(c.Nodes, CycleNode{Key: keys[v], ID: ids[v]})
 		}
 		out = append(out, c)
 	}

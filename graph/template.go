@@ -15,6 +15,8 @@ import (
 	"time"
 
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/canon-md/canon/index"
 )
 
 // Query templates are YAML files: the built-in ones embedded below, and a
@@ -357,7 +359,7 @@ func (t *Template) Validate() []error {
 				bad("%s.filter: %v", where, err)
 			}
 		}
-		if a.SortBy != "" && !validName(a.SortBy) {
+		if a.SortBy != "" && !index.ValidFilterName(a.SortBy) {
 			bad("%s.sort_by %q is not a column or field name", where, a.SortBy)
 		}
 		if a.Order != "" && a.Order != "asc" && a.Order != "desc" {
@@ -419,7 +421,7 @@ func (t *Template) Validate() []error {
 				bad("%s.filter: %v", where, err)
 			}
 		}
-		if s.SortBy != "" && s.SortBy != "rank" && !validName(s.SortBy) {
+		if s.SortBy != "" && s.SortBy != "rank" && !index.ValidFilterName(s.SortBy) {
 			bad("%s.sort_by %q is not rank, a column or a field name", where, s.SortBy)
 		}
 		if s.Order != "" && s.Order != "asc" && s.Order != "desc" {

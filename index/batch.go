@@ -34,14 +34,7 @@ func (w *writer) queryIn(query string, vals []any, scan func(*sql.Rows) error) e
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			if err := scan(rows); err != nil {
-				rows.Close()
-				return err
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err := eachRow(rows, scan); err != nil {
 			return err
 		}
 	}

@@ -554,16 +554,13 @@ func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
 		id        int64
 		form, raw string
 	}
-	var all []row
-	for rows.Next() {
+	all, err := scanAll(rows, func(rs *sql.Rows) (row, error) {
 		var r row
-		if err := rows.Scan(&r.id, &r.form, &r.raw); err != nil {
-			rows.Close()
-			return err
-		}
-		all = append(all, r)
+		return r, rs.Scan(&r.id, &r.form, &r.raw)
+	})
+	if err != nil {
+		return err
 	}
-	rows.Close()
 	for _, r := range all {
 		l := link{form: r.form, raw: r.raw}
 		plan(&l, to.Path)

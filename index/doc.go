@@ -3,12 +3,21 @@
 // index/markdown), resolves references (resolve.go: alias terms, match
 // keys, namespaces), writes full builds and incremental batches in one
 // transaction each, previews a batch without writing (Store.Preview), and
-// answers queries with typed methods.
+// answers queries with typed methods that return plain values: documents
+// by key, path or row id, links by type and direction, sections and their
+// text, full-text matches (read.go, match.go), documents chosen by
+// compiled query-template filters (filter.go, select.go). A workset's
+// database is an index too, with the workset's own tables beside it
+// (Slice, slice.go).
 //
-// It owns the schema: no other package should write SQL against its
-// tables. It knows nothing of git (paths and blob ids come in, rows go out),
-// of hooks or of the CLI; one writer at a time holds its lock file, readers
-// never wait for it.
+// It owns the schema: it is the only package that imports database/sql or
+// writes SQL against its tables (index/check reads them through a Querier,
+// gitsync/check.go and cmd promote through Store.DB, which is on its way
+// out). Row ids (DocID, ChunkID) may leave it to join within one call and
+// are never shown. Every row loop ends with rows.Err (rows.go). It knows
+// nothing of git (paths and blob ids come in, rows go out), of hooks or of
+// the CLI; one writer at a time holds its lock file, readers never wait
+// for it.
 //
 // On the ladder cmd → hooks → gitsync, workset → graph → index, it is the
 // bottom; its sub-packages markdown (parsing), config (settings) and check

@@ -73,7 +73,7 @@ func keysOf(t *testing.T, st *Store, paths ...string) []string {
 	var out []string
 	for _, p := range paths {
 		var k string
-		if err := st.DB().QueryRow(`SELECT key FROM docs WHERE path = ?`, p).Scan(&k); err != nil {
+		if err := st.db.QueryRow(`SELECT key FROM docs WHERE path = ?`, p).Scan(&k); err != nil {
 			t.Fatal(p, err)
 		}
 		out = append(out, k)

@@ -73,26 +73,27 @@ func (s *Store) Counts(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
+	err = eachRow(rows, func(r *sql.Rows) error {
 		var k string
 		var n int
-		if err := rows.Scan(&k, &n); err != nil {
-			rows.Close()
-			return nil, err
+		if err := r.Scan(&k, &n); err != nil {
+			return err
 		}
 		st.Kinds[k] = n
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	rows.Close()
 	rows, err = s.db.QueryContext(ctx, `SELECT status, count(*) FROM links GROUP BY status`)
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
+	err = eachRow(rows, func(r *sql.Rows) error {
 		var k string
 		var n int
-		if err := rows.Scan(&k, &n); err != nil {
-			rows.Close()
-			return nil, err
+		if err := r.Scan(&k, &n); err != nil {
+			return err
 		}
 		switch k {
 		case StatusOK:
@@ -108,8 +109,11 @@ func (s *Store) Counts(ctx context.Context) (*Status, error) {
 		case StatusSelf:
 			st.Links.SameFile = n
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	rows.Close()
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&st.Chunks); err != nil {
 		return nil, err
 	}
@@ -148,17 +152,18 @@ func (s *Store) namespaceList() string {
 	if err != nil {
 		return ""
 	}
-	defer rows.Close()
-	for rows.Next() {
+	// It decorates an error message: a failed read lists what was read.
+	eachRow(rows, func(r *sql.Rows) error {
 		var p string
-		if rows.Scan(&p) != nil {
-			break
+		if err := r.Scan(&p); err != nil {
+			return err
 		}
 		if name, _ := s.Namespaces.Of(p); name != "" && !seen[name] {
 			seen[name] = true
 			names = append(names, name)
 		}
-	}
+		return nil
+	})
 	if len(names) == 0 {
 		return "; no document is in a namespace (see namespaces: in .canon/config.yaml)"
 	}
@@ -436,16 +441,7 @@ func likePrefix(s string) string {
 }
 
 func collectRefs(rows *sql.Rows) ([]DocRef, error) {
-	defer rows.Close()
-	var out []DocRef
-	for rows.Next() {
-		r, err := scanDocRef(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return scanAll(rows, func(r *sql.Rows) (DocRef, error) { return scanDocRef(r) })
 }
 
 // Edge is one link of a document, seen from it.
@@ -548,16 +544,15 @@ func (s *Store) Show(ctx context.Context, key string, withText bool) (*DocView, 
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
+	v.Sections, err = scanAll(rows, func(r *sql.Rows) (Section, error) {
 		var sec Section
-		if err := rows.Scan(&sec.Slug, &sec.Heading, &sec.Level, &sec.Line, &sec.EndLine, &sec.Text); err != nil {
-			rows.Close()
-			return nil, err
-		}
+		err := r.Scan(&sec.Slug, &sec.Heading, &sec.Level, &sec.Line, &sec.EndLine, &sec.Text)
 		sec.Chunk = v.Key + "#" + sec.Slug
-		v.Sections = append(v.Sections, sec)
+		return sec, err
+	})
+	if err != nil {
+		return nil, err
 	}
-	rows.Close()
 	v.Problems = []Problem{} // the caller checks the document (gitsync.DocProblems)
 	return &v, nil
 }
@@ -571,22 +566,23 @@ func (s *Store) edges(ctx context.Context, cond, other string, id int64) ([]Edge
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []Edge{}
-	for rows.Next() {
+	out, err := scanAll(rows, func(r *sql.Rows) (Edge, error) {
 		var e Edge
 		var key, ident, path, kind, title, state sql.NullString
-		if err := rows.Scan(&e.Type, &e.Field, &e.Form, &e.Raw, &e.Anchor, &e.Path, &e.Line, &e.Col, &e.Status,
+		if err := r.Scan(&e.Type, &e.Field, &e.Form, &e.Raw, &e.Anchor, &e.Path, &e.Line, &e.Col, &e.Status,
 			&key, &ident, &path, &kind, &title, &state); err != nil {
-			return nil, err
+			return e, err
 		}
 		if key.Valid {
 			r := docRef(key.String, ident.String, path.String, kind.String, title.String, state.String)
 			e.Other = &r
 		}
-		out = append(out, e)
+		return e, nil
+	})
+	if out == nil {
+		out = []Edge{}
 	}
-	return out, rows.Err()
+	return out, err
 }
 
 // SortProblems orders problems the way every output shows them.
@@ -660,17 +656,19 @@ func CandidatePaths(ctx context.Context, q Querier, srcPath, form, raw string) (
 			return nil, err
 		}
 		var paths []string
-		for rows.Next() {
+		err = eachRow(rows, func(r *sql.Rows) error {
 			var p, uid string
-			if err := rows.Scan(&p, &uid); err != nil {
-				rows.Close()
-				return nil, err
+			if err := r.Scan(&p, &uid); err != nil {
+				return err
 			}
 			if (keep == nil || keep(p)) && (l.uidPrefix == "" || strings.HasPrefix(strings.ToLower(uid), l.uidPrefix)) {
 				paths = append(paths, p)
 			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
-		rows.Close()
 		if len(paths) >= 2 {
 			return paths, nil
 		}

@@ -148,22 +148,19 @@ func (s *Store) scopedDocs(ctx context.Context, where string, args ...any) ([]Sc
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []ScopedDoc
-	for rows.Next() {
+	return scanAll(rows, func(r *sql.Rows) (ScopedDoc, error) {
 		var sd ScopedDoc
 		var cond string
-		ref, err := scanDocRef(rows, &sd.id, &sd.Scope, &cond, &sd.Group)
+		ref, err := scanDocRef(r, &sd.id, &sd.Scope, &cond, &sd.Group)
 		if err != nil {
-			return nil, err
+			return sd, err
 		}
 		sd.DocRef = ref
 		sd.Scope = strings.ToLower(strings.TrimSpace(sd.Scope))
 		sd.Paths = stringList(cond, "paths")
 		sd.Keywords = stringList(cond, "keywords_in_task")
-		out = append(out, sd)
-	}
-	return out, rows.Err()
+		return sd, nil
+	})
 }
 
 // edgeTarget is the key of the first resolved edge of a type from a
@@ -186,16 +183,10 @@ func (s *Store) edgeTargets(ctx context.Context, id int64, typ string) ([]string
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
+	return scanAll(rows, func(r *sql.Rows) (string, error) {
 		var k string
-		if err := rows.Scan(&k); err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, rows.Err()
+		return k, r.Scan(&k)
+	})
 }
 
 // docText is a document's section text, in order.
@@ -204,17 +195,17 @@ func (s *Store) docText(ctx context.Context, id int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer rows.Close()
 	var b strings.Builder
-	for rows.Next() {
+	err = eachRow(rows, func(r *sql.Rows) error {
 		var t string
-		if err := rows.Scan(&t); err != nil {
-			return "", err
+		if err := r.Scan(&t); err != nil {
+			return err
 		}
 		b.WriteString(t)
 		b.WriteByte('\n')
-	}
-	return b.String(), rows.Err()
+		return nil
+	})
+	return b.String(), err
 }
 
 // stringList reads a list of strings (or one string) at a top-level field

@@ -60,6 +60,9 @@ func TestSearchEqualsFullRanking(t *testing.T) {
 			h.DocRef, h.Chunk, h.Snippet = ref, ref.Key+"#"+h.Slug, oneLine(h.Snippet)
 			out = append(out, h)
 		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
 		return out
 	}
 	for _, text := range []string{"tokens", "session", "refresh tokens", "expire", "nothingmatches"} {

@@ -146,7 +146,11 @@ func (s *Store) Refresh() error {
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
-// DB exposes the database to the packages that query it (graph, workset).
+// DB exposes the database itself.
+//
+// Deprecated: only gitsync/check.go and cmd promote still use it; being
+// removed. Everything else reads and writes through the Store's typed
+// methods, so that the schema has one owner.
 func (s *Store) DB() *sql.DB { return s.db }
 
 // Close releases the database.
@@ -316,16 +320,19 @@ func (s *Store) AllMeta() (map[string]string, error) {
 	if err != nil {
 		return nil, friendly(err, s.path)
 	}
-	defer rows.Close()
 	out := map[string]string{}
-	for rows.Next() {
+	err = eachRow(rows, func(r *sql.Rows) error {
 		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, err
+		if err := r.Scan(&k, &v); err != nil {
+			return err
 		}
 		out[k] = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // SetMeta writes meta keys in a transaction of their own.

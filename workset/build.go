@@ -3,7 +3,6 @@ package workset
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -110,27 +109,21 @@ func Create(ctx context.Context, e *Env, name string, opt CreateOptions) (*Info,
 			safepath.RemoveAll(tmp, e.Root)
 		}
 	}()
-	st, _, err := index.Open(filepath.Join(tmp, DBFile))
+	st, _, err := index.OpenSlice(ctx, filepath.Join(tmp, DBFile))
 	if err != nil {
 		return nil, err
 	}
 	h := &handle{name: name, dir: tmp, st: st}
 	defer func() { st.Close() }()
-	if _, err := st.DB().ExecContext(ctx, worksetDDL); err != nil {
-		return nil, err
-	}
 	now := e.Now.UTC()
 	manifest := map[string]string{
 		mName: name, mCreated: formatTime(now), mBuilt: formatTime(now), mExpires: formatTime(now.Add(opt.TTL)),
 		mTTL: ttlString(opt.TTL), mAgent: opt.Agent, mHead: e.Head, mSpec: jsonString(opt.Spec),
 		mSettings: jsonString(sel.settings), mSchema: itoa(index.SchemaVersion),
 	}
-	if _, err := st.CopySubset(ctx, e.Index.Path(), sel.keys(), index.SubsetOptions{Replace: true}, func(tx *sql.Tx) error {
-		if err := insertMembers(ctx, tx, sel.members, now, "build"); err != nil {
-			return err
-		}
-		return setManifest(ctx, tx, manifest)
-	}); err != nil {
+	err = st.Copy(ctx, e.Index.Path(), sel.keys(), index.SliceCopy{Fresh: true,
+		Members: built(sel.members, now), Manifest: manifest})
+	if err != nil {
 		return nil, fmt.Errorf("build workset %s: %w", name, err)
 	}
 	if err := writeKeys(tmp, sel.keys()); err != nil {
@@ -144,7 +137,7 @@ func Create(ctx context.Context, e *Env, name string, opt CreateOptions) (*Info,
 	if err != nil {
 		return nil, err
 	}
-	if err := setManifest(ctx, st.DB(), map[string]string{mPlanHash: hashText(plan)}); err != nil {
+	if err := st.SetManifest(ctx, map[string]string{mPlanHash: hashText(plan)}); err != nil {
 		return nil, err
 	}
 	files := map[string]string{
@@ -254,25 +247,14 @@ func Refresh(ctx context.Context, e *Env, name string) (*RefreshResult, error) {
 	if err := writeKeys(h.dir, keys, keysOf(old)); err != nil {
 		return nil, err
 	}
-	_, err = h.st.CopySubset(ctx, e.Index.Path(), keys, index.SubsetOptions{Replace: true}, func(tx *sql.Tx) error {
-		for _, q := range []string{`DELETE FROM workset_members`, `DELETE FROM workset_stale`} {
-			if _, err := tx.ExecContext(ctx, q); err != nil {
-				return err
-			}
-		}
-		if err := insertMembers(ctx, tx, sel.members, now, "build"); err != nil {
-			return err
-		}
-		for _, mb := range keepRows {
-			if err := insertMember(ctx, tx, mb); err != nil {
-				return err
-			}
-		}
-		return setManifest(ctx, tx, map[string]string{
+	// The copy replaces the slice, its members and its staleness: what
+	// the spec selects now, then what --enrich added and still fits.
+	err = h.st.Copy(ctx, e.Index.Path(), keys, index.SliceCopy{Fresh: true,
+		Members: append(built(sel.members, now), sliceMembers(keepRows)...),
+		Manifest: map[string]string{
 			mBuilt: formatTime(now), mExpires: formatTime(now.Add(ttl)), mHead: e.Head,
 			mSettings: jsonString(sel.settings), mSchema: itoa(index.SchemaVersion),
-		})
-	})
+		}})
 	if err != nil {
 		return nil, fmt.Errorf("refresh workset %s: %w", name, err)
 	}
@@ -315,7 +297,7 @@ func Refresh(ctx context.Context, e *Env, name string) (*RefreshResult, error) {
 		if err := safepath.WriteFile(planPath, []byte(plan), 0o644, e.Root); err != nil {
 			return nil, fmt.Errorf("write %s: %w", PlanFile, err)
 		}
-		if err := setManifest(ctx, h.db(), map[string]string{mPlanHash: hashText(plan)}); err != nil {
+		if err := h.st.SetManifest(ctx, map[string]string{mPlanHash: hashText(plan)}); err != nil {
 			return nil, err
 		}
 		res.PlanRewritten = true
@@ -404,52 +386,17 @@ func (e *Env) selectMembers(ctx context.Context, spec Spec) (*selection, error) 
 
 // existingKeys says which of the keys the repository's index holds.
 func (e *Env) existingKeys(ctx context.Context, keys []string) (map[string]bool, error) {
-	out := map[string]bool{}
-	for _, k := range keys {
-		var one int
-		err := e.Index.DB().QueryRowContext(ctx, `SELECT 1 FROM docs WHERE key = ? LIMIT 1`, k).Scan(&one)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out[k] = true
-	}
-	return out, nil
+	return e.Index.HasKeys(ctx, keys)
 }
 
-func insertMembers(ctx context.Context, tx *sql.Tx, members []Member, at time.Time, by string) error {
-	for _, mb := range members {
-		mb.AddedAt, mb.AddedBy = at, by
-		if err := insertMember(ctx, tx, mb); err != nil {
-			return err
-		}
+// built is the records of members a build chose at a time.
+func built(members []Member, at time.Time) []index.SliceMember {
+	out := make([]index.SliceMember, len(members))
+	for i, mb := range members {
+		mb.AddedAt, mb.AddedBy = at, "build"
+		out[i] = sliceMember(mb)
 	}
-	return nil
-}
-
-// insertMember writes a member's provenance; its path and blob id are
-// those of the copied row.
-func insertMember(ctx context.Context, tx *sql.Tx, mb Member) error {
-	via := Via{}
-	if mb.Via != nil {
-		via = *mb.Via
-	}
-	matched := mb.Matched
-	if matched == nil {
-		matched = []string{}
-	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO workset_members(key, pos, path, oid, seed, source, distance, via_from, via_id, via_edge, via_dir, matched, added_at, added_by)
-		SELECT ?, (SELECT coalesce(max(pos), 0) + 1 FROM workset_members), d.path, d.oid, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-		FROM docs d WHERE d.key = ? ORDER BY d.path LIMIT 1
-		ON CONFLICT(key) DO NOTHING`,
-		mb.Key, mb.Seed, mb.Source, mb.Distance, via.From, via.FromID, via.Edge, via.Direction, jsonString(matched),
-		formatTime(mb.AddedAt), mb.AddedBy, mb.Key)
-	if err != nil {
-		return fmt.Errorf("record member %s: %w", mb.Key, err)
-	}
-	return nil
+	return out
 }
 
 // seedRefs lists the seed members in the order they were chosen.
@@ -473,26 +420,16 @@ func (h *handle) renderPlan(ctx context.Context, seeds []index.DocRef) (string, 
 	var sources []PlanSource
 	for _, s := range seeds {
 		ps := PlanSource{Doc: s}
-		rows, err := h.db().QueryContext(ctx, `SELECT c.heading, f.body FROM chunks c JOIN docs d ON d.id = c.doc
-			JOIN chunks_fts f ON f.rowid = c.id WHERE d.key = ? ORDER BY c.seq`, s.Key)
+		sections, err := h.st.SectionBodies(ctx, s.Key)
 		if err != nil {
 			return "", err
 		}
 		var texts []string
-		for rows.Next() {
-			var heading, body string
-			if err := rows.Scan(&heading, &body); err != nil {
-				rows.Close()
-				return "", err
-			}
-			if IsCriteriaHeading(heading) {
+		for _, sec := range sections {
+			if IsCriteriaHeading(sec.Heading) {
 				ps.Found = true
-				texts = append(texts, body)
+				texts = append(texts, sec.Body)
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return "", err
 		}
 		ps.Criteria = strings.Join(texts, "\n\n")
 		sources = append(sources, ps)

@@ -12,7 +12,9 @@
 // RecordPromoted; syncing the index afterwards is the caller's part.
 // Selection reuses the graph package (the same expansion,
 // templates and context packs as canon context), and the rows are copied
-// by index.CopySubset, so everything that reads an index reads a workset.
+// by index.Slice.Copy, so everything that reads an index reads a workset.
+// The database's schema, the workset's tables included, belongs to the
+// index package (index/slice.go): this one writes no SQL.
 //
 // It knows nothing of git, hooks or the CLI: the caller of a sync hands
 // the changed node keys to Invalidate, which marks each workset holding

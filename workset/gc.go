@@ -2,7 +2,6 @@ package workset
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/safepath"
 )
 
@@ -177,21 +177,16 @@ func RecordPromoted(ctx context.Context, root, name string, ps []Promotion) erro
 		return err
 	}
 	defer h.close()
-	return h.st.Tx(ctx, func(tx *sql.Tx) error {
-		for _, p := range ps {
-			hash := p.Hash
-			if hash == "" {
-				hash = FindingHash(p.Target, p.Kind, p.Text)
-			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO workset_promoted(hash, target, kind, text, dest_key, dest_path, promoted_at, agent)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(hash) DO NOTHING`,
-				hash, p.Target, p.Kind, collapse(p.Text), p.DestKey, p.DestPath, formatTime(p.At), p.Agent)
-			if err != nil {
-				return fmt.Errorf("record promoted finding: %w", err)
-			}
+	recs := make([]index.SlicePromoted, len(ps))
+	for i, p := range ps {
+		hash := p.Hash
+		if hash == "" {
+			hash = FindingHash(p.Target, p.Kind, p.Text)
 		}
-		return nil
-	})
+		recs[i] = index.SlicePromoted{Hash: hash, Target: p.Target, Kind: p.Kind, Text: collapse(p.Text),
+			DestKey: p.DestKey, DestPath: p.DestPath, At: p.At, Agent: p.Agent}
+	}
+	return h.st.AddPromoted(ctx, recs)
 }
 
 // Findings reads the findings of a workset's notes.md and whether each was

@@ -225,7 +225,7 @@ func Import(ctx context.Context, e *Env, data []byte, opt ImportOptions) (*Info,
 	}
 	if files[PlanFile] != "" {
 		// plan.md is the hand-off's now: refresh must not rewrite it.
-		if err := setManifest(ctx, h.db(), map[string]string{mPlanHash: "imported"}); err != nil {
+		if err := h.st.SetManifest(ctx, map[string]string{mPlanHash: "imported"}); err != nil {
 			return nil, err
 		}
 	}

@@ -193,37 +193,15 @@ func (h *handle) info(ctx context.Context, now time.Time) (*Info, error) {
 
 // members reads the members in the order they were chosen.
 func (h *handle) members(ctx context.Context) ([]Member, error) {
-	rows, err := h.db().QueryContext(ctx, `SELECT `+index.DocRefColumns+`, m.oid, m.seed, m.source, m.distance,
-			m.via_from, m.via_id, m.via_edge, m.via_dir, m.matched, m.added_at, m.added_by
-		FROM workset_members m JOIN docs d ON d.key = m.key ORDER BY m.pos, m.key`)
+	out := []Member{}
+	err := h.st.EachMember(ctx, func(sm index.SliceMember) error {
+		out = append(out, memberOf(sm))
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("read members of %s: %w", h.name, err)
 	}
-	defer rows.Close()
-	out := []Member{}
-	seen := map[string]bool{}
-	for rows.Next() {
-		var mb Member
-		var via Via
-		var matched, added string
-		ref, err := index.ScanDocRef(rows, &mb.OID, &mb.Seed, &mb.Source, &mb.Distance,
-			&via.From, &via.FromID, &via.Edge, &via.Direction, &matched, &added, &mb.AddedBy)
-		if err != nil {
-			return nil, err
-		}
-		if seen[ref.Key] {
-			continue
-		}
-		seen[ref.Key] = true
-		mb.DocRef = ref
-		if via.From != "" {
-			mb.Via = &via
-		}
-		json.Unmarshal([]byte(matched), &mb.Matched)
-		mb.AddedAt = parseTime(added)
-		out = append(out, mb)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func folderSize(dir string) int64 {
@@ -259,11 +237,10 @@ func (h *handle) findings(ctx context.Context) ([]FindingState, error) {
 	out := []FindingState{}
 	for _, f := range ParseNotes(string(data)) {
 		fs := FindingState{Finding: f}
-		var at, dest string
-		err := h.db().QueryRowContext(ctx, `SELECT promoted_at, dest_path FROM workset_promoted WHERE hash = ?`, f.Hash).Scan(&at, &dest)
-		if err == nil {
-			t := parseTime(at)
-			fs.Promoted, fs.PromotedAt, fs.DestPath = true, &t, dest
+		// A record that cannot be read counts as not promoted.
+		if p, ok, err := h.st.Promoted(ctx, f.Hash); err == nil && ok {
+			t := p.At
+			fs.Promoted, fs.PromotedAt, fs.DestPath = true, &t, p.DestPath
 		}
 		out = append(out, fs)
 	}

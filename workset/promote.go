@@ -327,9 +327,9 @@ func (p *planner) resolve(f Finding) (*index.DocRef, string, error) {
 		return nil, "", err
 	}
 	if m := p.members[old[0].Key]; m != nil {
-		var key string
-		err := p.e.Index.DB().QueryRowContext(p.ctx, `SELECT key FROM docs WHERE oid = ? GROUP BY oid HAVING count(*) = 1`, m.OID).Scan(&key)
-		if err == nil {
+		// The one document holding the member's content, under a new key.
+		key, err := p.e.Index.KeyOfBlob(p.ctx, m.OID)
+		if err == nil && key != "" {
 			if now, err := p.e.Index.Find(p.ctx, key); err == nil && len(now) == 1 {
 				return &now[0], "", nil
 			}
@@ -680,17 +680,13 @@ func (p *planner) loadADRs() error {
 	if p.adrs != nil {
 		return nil
 	}
-	rows, err := p.e.Index.DB().QueryContext(p.ctx, `SELECT ident, path FROM docs WHERE kind = 'adr' ORDER BY path`)
+	adrs, err := p.e.Index.IdentsOfKind(p.ctx, "adr")
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
 	s := &adrSeries{width: 4, taken: map[string]bool{}}
-	for rows.Next() {
-		var d adrDoc
-		if err := rows.Scan(&d.ident, &d.path); err != nil {
-			return err
-		}
+	for _, a := range adrs {
+		d := adrDoc{ident: a.Ident, path: a.Path}
 		digits := ""
 		if m := adrIDRE.FindStringSubmatch(d.ident); m != nil {
 			digits = m[1]
@@ -706,7 +702,7 @@ func (p *planner) loadADRs() error {
 		s.docs = append(s.docs, d)
 	}
 	p.adrs = s
-	return rows.Err()
+	return nil
 }
 
 // adrPlace picks the ADR folder for an item: the one holding ADRs that
@@ -860,17 +856,8 @@ func (p *planner) promoteADR(o *Outcome, item *FileChange, text string) error {
 // existingADR finds an ADR that already records the decision for the item
 // (same title, related to it): a promote interrupted before it recorded.
 func (p *planner) existingADR(item *index.DocRef, text string) (*index.DocRef, error) {
-	rows, err := p.e.Index.DB().QueryContext(p.ctx, `SELECT d.key FROM docs d JOIN links l ON l.src = d.id
-		JOIN docs t ON t.id = l.dst WHERE d.kind = 'adr' AND d.title = ? AND t.key = ? ORDER BY d.path LIMIT 1`, text, item.Key)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		return nil, rows.Err()
-	}
-	var key string
-	if err := rows.Scan(&key); err != nil {
+	key, err := p.e.Index.KeyLinkingTo(p.ctx, item.Key, "adr", text)
+	if err != nil || key == "" {
 		return nil, err
 	}
 	refs, err := p.e.Index.Find(p.ctx, key)

@@ -25,16 +25,6 @@ import (
 // the sections they changed, documents the workset would now select, and
 // findings not yet promoted (ADR-0019).
 
-// checkpointDDL is created with the workset's other tables.
-const checkpointDDL = `
-CREATE TABLE IF NOT EXISTS workset_checkpoints (
-	seq  INTEGER PRIMARY KEY,
-	at   TEXT NOT NULL,      -- RFC 3339
-	head TEXT NOT NULL,      -- the commit the index reflected
-	data TEXT NOT NULL       -- the Checkpoint, JSON
-);
-`
-
 // Checkpoint is a snapshot of a workset's progress.
 type Checkpoint struct {
 	Seq        int                `json:"seq" yaml:"seq"`
@@ -108,17 +98,12 @@ func RecordCheckpoint(ctx context.Context, e *Env, name string, opt CheckpointOp
 }
 
 func (h *handle) insertCheckpoint(ctx context.Context, cp *Checkpoint) error {
-	if _, err := h.db().ExecContext(ctx, checkpointDDL); err != nil {
-		return err
-	}
-	var seq int
-	if err := h.db().QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM workset_checkpoints`).Scan(&seq); err != nil {
+	seq, err := h.st.NextCheckpoint(ctx)
+	if err != nil {
 		return err
 	}
 	cp.Seq = seq
-	_, err := h.db().ExecContext(ctx, `INSERT INTO workset_checkpoints (seq, at, head, data) VALUES (?, ?, ?, ?)`,
-		cp.Seq, formatTime(cp.At), cp.Head, jsonString(cp))
-	if err != nil {
+	if err := h.st.AddCheckpoint(ctx, cp.Seq, cp.At, cp.Head, jsonString(cp)); err != nil {
 		return fmt.Errorf("record the checkpoint of %s: %w", h.name, err)
 	}
 	return nil
@@ -126,27 +111,19 @@ func (h *handle) insertCheckpoint(ctx context.Context, cp *Checkpoint) error {
 
 // checkpoints reads the checkpoints, oldest first.
 func (h *handle) checkpoints(ctx context.Context) ([]Checkpoint, error) {
-	if _, err := h.db().ExecContext(ctx, checkpointDDL); err != nil {
-		return nil, err
-	}
-	rows, err := h.db().QueryContext(ctx, `SELECT data FROM workset_checkpoints ORDER BY seq`)
+	datas, err := h.st.Checkpoints(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	out := []Checkpoint{}
-	for rows.Next() {
-		var data string
-		if err := rows.Scan(&data); err != nil {
-			return nil, err
-		}
+	for _, data := range datas {
 		var cp Checkpoint
 		if err := json.Unmarshal([]byte(data), &cp); err != nil {
 			return nil, fmt.Errorf("a checkpoint of %s is damaged: %w", h.name, err)
 		}
 		out = append(out, cp)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Checkpoints lists a workset's checkpoints, oldest first.

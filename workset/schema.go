@@ -2,7 +2,6 @@ package workset
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -16,52 +15,6 @@ import (
 
 	"github.com/canon-md/canon/index"
 )
-
-// The workset's own tables, next to the index's (see index/schema.go).
-// They are not content tables, so an index schema migration keeps them.
-const worksetDDL = `
-CREATE TABLE IF NOT EXISTS workset_manifest (
-	key   TEXT PRIMARY KEY,
-	value TEXT NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS workset_members (
-	key      TEXT PRIMARY KEY,      -- node key
-	pos      INTEGER NOT NULL,      -- order of selection: seeds first, as given
-	path     TEXT NOT NULL,         -- repo-relative, when copied
-	oid      TEXT NOT NULL,         -- blob id when copied: what staleness and promote compare
-	seed     INTEGER NOT NULL,      -- 1 for a seed
-	source   TEXT NOT NULL,         -- given, search, anchor (seeds); neighbour; enrich
-	distance INTEGER NOT NULL,      -- hops from the seeds
-	via_from TEXT NOT NULL,         -- node key of the member it was reached from ('' for a seed)
-	via_id   TEXT NOT NULL,         -- its display id
-	via_edge TEXT NOT NULL,         -- edge type
-	via_dir  TEXT NOT NULL,         -- out: via_from -> this; in: this -> via_from
-	matched  TEXT NOT NULL,         -- search terms that matched, JSON list
-	added_at TEXT NOT NULL,         -- RFC 3339
-	added_by TEXT NOT NULL          -- build, or the query of an enriching search
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS workset_stale (
-	seq         INTEGER PRIMARY KEY,
-	key         TEXT NOT NULL,      -- the member that changed
-	path        TEXT NOT NULL,
-	how         TEXT NOT NULL,      -- modified, deleted, renamed, links, schema
-	detail      TEXT NOT NULL,      -- renamed: the new path
-	sync        TEXT NOT NULL,      -- diff, reconcile, rebuild, check
-	from_commit TEXT NOT NULL,
-	to_commit   TEXT NOT NULL,
-	at          TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS workset_promoted (
-	hash        TEXT PRIMARY KEY,   -- Finding.Hash
-	target      TEXT NOT NULL,      -- as written in notes.md
-	kind        TEXT NOT NULL,
-	text        TEXT NOT NULL,
-	dest_key    TEXT NOT NULL,      -- the document it went into
-	dest_path   TEXT NOT NULL,
-	promoted_at TEXT NOT NULL,      -- RFC 3339
-	agent       TEXT NOT NULL
-) WITHOUT ROWID;
-`
 
 // Manifest keys.
 const (
@@ -83,7 +36,7 @@ const (
 type handle struct {
 	name string
 	dir  string
-	st   *index.Store
+	st   *index.Slice
 }
 
 // openHandle opens the database of an existing workset. A database whose
@@ -94,15 +47,11 @@ func openHandle(ctx context.Context, root, name string) (*handle, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, migrated, err := index.Open(filepath.Join(dir, DBFile))
+	st, migrated, err := index.OpenSlice(ctx, filepath.Join(dir, DBFile))
 	if err != nil {
 		return nil, fmt.Errorf("open workset %s: %w", name, err)
 	}
 	h := &handle{name: name, dir: dir, st: st}
-	if _, err := st.DB().ExecContext(ctx, worksetDDL); err != nil {
-		st.Close()
-		return nil, fmt.Errorf("open workset %s: %w", name, err)
-	}
 	if migrated {
 		err := h.markStale(ctx, []StaleReason{{How: HowSchema, Sync: SyncCheck, At: Now().UTC()}})
 		if err != nil {
@@ -115,38 +64,38 @@ func openHandle(ctx context.Context, root, name string) (*handle, error) {
 
 func (h *handle) close() error { return h.st.Close() }
 
-func (h *handle) db() *sql.DB { return h.st.DB() }
-
 // manifest reads every manifest key.
 func (h *handle) manifest(ctx context.Context) (map[string]string, error) {
-	rows, err := h.db().QueryContext(ctx, `SELECT key, value FROM workset_manifest`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, err
-		}
-		out[k] = v
-	}
-	return out, rows.Err()
+	return h.st.Manifest(ctx)
 }
 
-type execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+// sliceMembers turns members into the records the workset's database
+// keeps of them.
+func sliceMembers(ms []Member) []index.SliceMember {
+	out := make([]index.SliceMember, len(ms))
+	for i, m := range ms {
+		out[i] = sliceMember(m)
+	}
+	return out
 }
 
-func setManifest(ctx context.Context, x execer, kv map[string]string) error {
-	for k, v := range kv {
-		if _, err := x.ExecContext(ctx, `INSERT INTO workset_manifest(key, value) VALUES (?, ?)
-			ON CONFLICT(key) DO UPDATE SET value = excluded.value`, k, v); err != nil {
-			return fmt.Errorf("write workset manifest: %w", err)
-		}
+func sliceMember(m Member) index.SliceMember {
+	sm := index.SliceMember{DocRef: m.DocRef, OID: m.OID, Seed: m.Seed, Source: m.Source, Distance: m.Distance,
+		Matched: m.Matched, AddedAt: m.AddedAt, AddedBy: m.AddedBy}
+	if m.Via != nil {
+		sm.ViaFrom, sm.ViaID, sm.ViaEdge, sm.ViaDir = m.Via.From, m.Via.FromID, m.Via.Edge, m.Via.Direction
 	}
-	return nil
+	return sm
+}
+
+// memberOf is a member as its record in the workset's database says.
+func memberOf(sm index.SliceMember) Member {
+	m := Member{DocRef: sm.DocRef, OID: sm.OID, Seed: sm.Seed, Source: sm.Source, Distance: sm.Distance,
+		Matched: sm.Matched, AddedAt: sm.AddedAt, AddedBy: sm.AddedBy}
+	if sm.ViaFrom != "" {
+		m.Via = &Via{From: sm.ViaFrom, FromID: sm.ViaID, Edge: sm.ViaEdge, Direction: sm.ViaDir}
+	}
+	return m
 }
 
 // writeKeys writes members.keys atomically: the union of the key lists,

@@ -2,7 +2,6 @@ package workset
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -193,14 +192,7 @@ func (h *handle) enrich(ctx context.Context, e *Env, ms []Member, hits []SearchH
 	if err := writeKeys(h.dir, keysOf(ms), keysOf(add)); err != nil {
 		return nil, err
 	}
-	_, err = h.st.CopySubset(ctx, e.Index.Path(), keysOf(add), index.SubsetOptions{}, func(tx *sql.Tx) error {
-		for _, mb := range add {
-			if err := insertMember(ctx, tx, mb); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err = h.st.Copy(ctx, e.Index.Path(), keysOf(add), index.SliceCopy{Members: sliceMembers(add)})
 	if err != nil {
 		return nil, fmt.Errorf("enrich workset %s: %w", h.name, err)
 	}
@@ -254,7 +246,7 @@ func Context(ctx context.Context, e *Env, name string, opt ContextOptions) (*gra
 	if opt.Budget != nil {
 		po.Budget = *opt.Budget
 	}
-	p, err := graph.New(h.st).Pack(ctx, po)
+	p, err := graph.New(h.st.Store).Pack(ctx, po)
 	if err != nil {
 		return nil, nil, err
 	}

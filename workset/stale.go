@@ -2,7 +2,6 @@ package workset
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -235,13 +234,13 @@ func invalidateOne(ctx context.Context, root, name string, idx *index.Store, s S
 // it was copied from (an earlier change moved it): by where the index holds
 // its key now.
 func howNow(ctx context.Context, idx *index.Store, key string, how map[string][2]string) (string, string, error) {
-	var path string
-	err := idx.DB().QueryRowContext(ctx, `SELECT path FROM docs WHERE key = ? ORDER BY path LIMIT 1`, key).Scan(&path)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return HowDeleted, "", nil
-	case err != nil:
+	files, err := idx.FilesOfKeys(ctx, []string{key})
+	if err != nil {
 		return "", "", err
+	}
+	path := files[0].Path
+	if path == "" {
+		return HowDeleted, "", nil
 	}
 	if c, ok := how[path]; ok && c[0] != HowDeleted {
 		return c[0], c[1], nil
@@ -276,28 +275,32 @@ func changeKinds(ch *index.Changes) map[string][2]string {
 // another blob, another path, or none under the key. skip names members
 // already known to be stale.
 func compare(ctx context.Context, ms []Member, idx *index.Store, skip map[string]bool) ([]StaleReason, error) {
-	stmt, err := idx.DB().PrepareContext(ctx, `SELECT path, oid FROM docs WHERE key = ? ORDER BY path LIMIT 1`)
+	keys := make([]string, 0, len(ms))
+	for _, mb := range ms {
+		if !skip[mb.Key] {
+			keys = append(keys, mb.Key)
+		}
+	}
+	files, err := idx.FilesOfKeys(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
-	defer stmt.Close()
 	var out []StaleReason
+	next := 0 // files[next] is the next member's
 	for _, mb := range ms {
 		if skip[mb.Key] {
 			continue
 		}
-		var path, oid string
-		err := stmt.QueryRowContext(ctx, mb.Key).Scan(&path, &oid)
+		f := files[next]
+		next++
 		r := StaleReason{Key: mb.Key, ID: mb.ID, Path: mb.Path}
 		switch {
-		case errors.Is(err, sql.ErrNoRows):
+		case f.Path == "":
 			r.How = HowDeleted
-		case err != nil:
-			return nil, err
-		case oid != mb.OID:
+		case f.OID != mb.OID:
 			r.How = HowModified
-		case path != mb.Path:
-			r.How, r.Detail = HowRenamed, path
+		case f.Path != mb.Path:
+			r.How, r.Detail = HowRenamed, f.Path
 		default:
 			continue
 		}
@@ -342,40 +345,31 @@ func (h *handle) catchDrift(ctx context.Context, e *Env) error {
 
 // markStale records reasons, once each.
 func (h *handle) markStale(ctx context.Context, reasons []StaleReason) error {
-	return h.st.Tx(ctx, func(tx *sql.Tx) error {
-		for _, r := range reasons {
-			_, err := tx.ExecContext(ctx, `INSERT INTO workset_stale(key, path, how, detail, sync, from_commit, to_commit, at)
-				SELECT ?, ?, ?, ?, ?, ?, ?, ?
-				WHERE NOT EXISTS (SELECT 1 FROM workset_stale WHERE key = ? AND how = ? AND detail = ? AND to_commit = ?)`,
-				r.Key, r.Path, r.How, r.Detail, r.Sync, r.From, r.Commit, formatTime(r.At), r.Key, r.How, r.Detail, r.Commit)
-			if err != nil {
-				return fmt.Errorf("mark workset %s stale: %w", h.name, err)
-			}
-		}
-		return nil
-	})
+	recs := make([]index.SliceStale, len(reasons))
+	for i, r := range reasons {
+		recs[i] = index.SliceStale{Key: r.Key, Path: r.Path, How: r.How, Detail: r.Detail, Sync: r.Sync,
+			From: r.From, To: r.Commit, At: r.At}
+	}
+	if err := h.st.AddStale(ctx, recs); err != nil {
+		return fmt.Errorf("mark workset %s stale: %w", h.name, err)
+	}
+	return nil
 }
 
 // staleReasons reads the recorded reasons, oldest first.
 func (h *handle) staleReasons(ctx context.Context) ([]StaleReason, error) {
-	rows, err := h.db().QueryContext(ctx, `SELECT s.key, coalesce(d.ident, ''), s.path, s.how, s.detail, s.sync, s.from_commit, s.to_commit, s.at
-		FROM workset_stale s LEFT JOIN docs d ON d.key = s.key ORDER BY s.seq`)
+	recs, err := h.st.Stale(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []StaleReason{}
-	for rows.Next() {
-		var r StaleReason
-		var at string
-		if err := rows.Scan(&r.Key, &r.ID, &r.Path, &r.How, &r.Detail, &r.Sync, &r.From, &r.Commit, &at); err != nil {
-			return nil, err
-		}
+	out := make([]StaleReason, len(recs))
+	for i, s := range recs {
+		r := StaleReason{Key: s.Key, ID: s.Ident, Path: s.Path, How: s.How, Detail: s.Detail, Sync: s.Sync,
+			From: s.From, Commit: s.To, At: s.At}
 		if r.ID == "" && r.Path != "" {
 			r.ID = markdown.Stem(r.Path)
 		}
-		r.At = parseTime(at)
-		out = append(out, r)
+		out[i] = r
 	}
-	return out, rows.Err()
+	return out, nil
 }

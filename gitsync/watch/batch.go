@@ -2,7 +2,6 @@ package watch
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"io/fs"
 	"os"
@@ -12,27 +11,6 @@ import (
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
 )
-
-// storedUnder lists the paths the index holds under a folder: a range
-// scan of the path index ("dir/" up to "dir0", '0' following '/').
-func storedUnder(ctx context.Context, db *sql.DB, dir string) ([]string, error) {
-	lo, hi := dir+"/", dir+"0"
-	rows, err := db.QueryContext(ctx, `SELECT path FROM docs WHERE path >= ?1 AND path < ?2
-		UNION ALL SELECT path FROM skipped WHERE path >= ?1 AND path < ?2`, lo, hi)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
-}
 
 // documentsUnder lists the document paths on disk under a folder, by the
 // rules of a full walk: ignored folders and other repositories skipped.
@@ -75,13 +53,12 @@ func documentsUnder(s *gitsync.Session, dir string) ([]string, error) {
 // with the content of a deleted document is a rename, a path update. The
 // caller holds the writer lock.
 func pathBatch(ctx context.Context, s *gitsync.Session, p *pending) (*index.Batch, int, error) {
-	db := s.Store.DB()
 	cand := map[string]bool{}
 	for f := range p.files {
 		cand[f] = true
 	}
 	for _, d := range p.outermostDirs() {
-		under, err := storedUnder(ctx, db, d)
+		under, err := s.Store.PathsUnder(ctx, d)
 		if err != nil {
 			return nil, 0, err
 		}

@@ -430,6 +430,9 @@ func (c *checker) duplicates() error {
 				shared = append(shared, v)
 			}
 			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
 		}
 		for _, v := range shared {
 			if err := c.duplicate(dim.col, dim.lineCol, dim.rule, dim.what, v); err != nil {
@@ -463,6 +466,9 @@ func (c *checker) duplicate(col, lineCol, rule, what, val string) error {
 		locs = append(locs, l)
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
 	// Ids are unique within a namespace: documents in two of them may
 	// share one. A uid is unique everywhere.
 	nsOf := func(p string) string {

@@ -273,6 +273,9 @@ func (c *checker) anchors(ls []*lnk) error {
 			slugs[id][slug] = true
 		}
 		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
 		// Anchors HTML defines (<a id="fn1">) work on GitHub too.
 		rows, err = c.q.QueryContext(c.ctx, `SELECT id, anchors FROM docs WHERE id IN (`+placeholders(len(part))+`) AND anchors <> ''`, part...)
 		if err != nil {
@@ -290,6 +293,9 @@ func (c *checker) anchors(ls []*lnk) error {
 			}
 		}
 		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
 	}
 	for _, l := range ls {
 		set := slugs[c.anchorDoc(l)]
@@ -523,6 +529,9 @@ func (c *checker) hasEdge(src, dst int64, typ string) bool {
 				}
 			}
 			rows.Close()
+			if rows.Err() != nil {
+				c.inverse = nil // a partial set would invent missing edges: ask one by one
+			}
 		}
 	}
 	if c.inverse != nil {

@@ -1,4 +1,4 @@
-package graph
+package index
 
 import (
 	"fmt"
@@ -56,8 +56,8 @@ const (
 	maxInList      = 200
 )
 
-// columns are the names that are docs columns rather than frontmatter.
-var columns = map[string]string{
+// filterColumns are the names that are docs columns rather than frontmatter.
+var filterColumns = map[string]string{
 	"key": "d.key", "id": "d.ident", "uid": "d.uid", "path": "d.path",
 	"kind": "d.kind", "type": "d.type", "title": "d.title", "state": "d.state",
 }
@@ -391,7 +391,7 @@ func (p *parser) operand() (string, error) {
 	if p.peek().kind == tLParen {
 		return "", p.fail(t, "unknown function %s: filters have no functions, only comparisons", t.text)
 	}
-	if col, ok := columns[strings.ToLower(t.text)]; ok {
+	if col, ok := filterColumns[strings.ToLower(t.text)]; ok {
 		return "(" + col + " COLLATE NOCASE)", nil
 	}
 	p.args = append(p.args, jsonPath(t.text))
@@ -435,15 +435,16 @@ func jsonPath(name string) string {
 	return b.String()
 }
 
-// validName says whether s can name a column or field (sort_by keys).
-func validName(s string) bool {
+// ValidFilterName says whether s can name a column or field, as a
+// template's sort_by does.
+func ValidFilterName(s string) bool {
 	toks, err := lex(s)
 	return err == nil && len(toks) == 2 && toks[0].kind == tName
 }
 
 // nameExpr is the SQL for a column or field name, with its argument.
 func nameExpr(name string) (string, []any) {
-	if col, ok := columns[strings.ToLower(name)]; ok {
+	if col, ok := filterColumns[strings.ToLower(name)]; ok {
 		return col, nil
 	}
 	return "json_extract(d.fm, ?)", []any{jsonPath(name)}

@@ -1,0 +1,238 @@
+package graph
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/config"
+)
+
+// memItems makes work items from "ID:Kind:State:Priority" specs; the row
+// id is the position plus one, the key the id.
+func memItems(specs ...string) []index.WorkItem {
+	out := make([]index.WorkItem, len(specs))
+	for i, s := range specs {
+		f := strings.Split(s+":::", ":")
+		out[i] = index.WorkItem{Node: index.Node{Doc: index.DocID(i + 1),
+			DocRef: index.DocRef{Key: f[0], ID: f[0], Path: f[0] + ".md", Kind: f[1], Title: f[0], State: f[2]}}, Priority: f[3]}
+	}
+	return out
+}
+
+// memEdges makes edges from "SRC type DST" specs over items' ids.
+func memEdges(t *testing.T, items []index.WorkItem, specs ...string) []index.DocEdge {
+	t.Helper()
+	id := map[string]index.DocID{}
+	for _, it := range items {
+		id[it.Key] = it.Doc
+	}
+	var out []index.DocEdge
+	for _, s := range specs {
+		f := strings.Fields(s)
+		src, ok1 := id[f[0]]
+		dst, ok2 := id[f[2]]
+		if len(f) != 3 || !ok1 || !ok2 {
+			t.Fatalf("bad edge %q", s)
+		}
+		out = append(out, index.DocEdge{Src: src, Dst: dst, Type: f[1]})
+	}
+	return out
+}
+
+// workLines writes a Work as lines: "ID" for a ready item; for a blocked
+// one "ID: BLOCKER/edge[/via VIA] ..." with [state] and [cycle] marks.
+func workLines(w *Work) (ready, blocked []string) {
+	for _, it := range w.Ready {
+		ready = append(ready, it.ID)
+	}
+	for _, b := range w.Blocked {
+		line := b.ID
+		if b.StateBlocked {
+			line += " [state]"
+		}
+		if b.InCycle {
+			line += " [cycle]"
+		}
+		line += ":"
+		for _, bl := range b.Blockers {
+			line += " " + bl.ID + "/" + bl.Edge
+			if bl.Via != "" {
+				line += "/via " + bl.ViaID
+			}
+		}
+		blocked = append(blocked, line)
+	}
+	return ready, blocked
+}
+
+func TestSplitWork(t *testing.T) {
+	custom := config.DefaultStates()
+	custom.Blocked = []string{"OnHold"}
+	tests := []struct {
+		name    string
+		items   []string
+		edges   []string
+		states  *config.States // nil: the defaults
+		kinds   []string
+		ready   []string
+		blocked []string
+	}{
+		{
+			name:  "no edges: every open item is ready, done and stateless ones are not items",
+			items: []string{"A:task:Ready", "B:task:Done", "C:doc:", "D:task:InProgress"},
+			ready: []string{"A", "D"},
+		},
+		{
+			name:    "a chain waits one link at a time",
+			items:   []string{"A:task:Ready", "B:task:Ready", "C:task:Ready"},
+			edges:   []string{"C blocked_by B", "B blocked_by A"},
+			ready:   []string{"A"},
+			blocked: []string{"B: A/blocked_by", "C: B/blocked_by"},
+		},
+		{
+			name:  "a done blocker blocks nothing",
+			items: []string{"A:task:Ready", "B:task:Done"},
+			edges: []string{"A blocked_by B", "A depends_on B", "B blocks A"},
+			ready: []string{"A"},
+		},
+		{
+			name:    "blocks is written on the blocker",
+			items:   []string{"A:task:Ready", "B:task:Ready"},
+			edges:   []string{"A blocks B"},
+			ready:   []string{"A"},
+			blocked: []string{"B: A/blocks"},
+		},
+		{
+			name:    "one blocker named three ways is listed once, by the waiting item's own edge",
+			items:   []string{"A:task:Ready", "B:task:Ready"},
+			edges:   []string{"A blocks B", "B depends_on A", "B blocked_by A"},
+			ready:   []string{"A"},
+			blocked: []string{"B: A/blocked_by"},
+		},
+		{
+			name:  "blockers are inherited up the parent chain, nearest first",
+			items: []string{"E:epic:InProgress", "F:feature:Ready", "K:task:Ready", "X:task:Ready", "Y:task:Ready", "Z:task:Ready"},
+			edges: []string{"K parent F", "F parent E", "E blocked_by X", "F depends_on Y", "K blocked_by Z"},
+			ready: []string{"X", "Y", "Z"},
+			blocked: []string{
+				"E: X/blocked_by",
+				"F: Y/depends_on X/blocked_by/via E",
+				"K: Z/blocked_by X/blocked_by/via E Y/depends_on/via F",
+			},
+		},
+		{
+			name:  "a done ancestor still passes its open blockers on",
+			items: []string{"E:epic:Done", "K:task:Ready", "X:task:Ready"},
+			edges: []string{"K parent E", "E blocked_by X"},
+			ready: []string{"X"},
+			blocked: []string{
+				"K: X/blocked_by/via E",
+			},
+		},
+		{
+			name:    "a parent cycle is walked once",
+			items:   []string{"P1:epic:InProgress", "P2:epic:InProgress", "K:task:Ready", "X:task:Review"},
+			edges:   []string{"P1 parent P2", "P2 parent P1", "K parent P1", "P2 blocked_by X"},
+			ready:   []string{"X"},
+			blocked: []string{"K: X/blocked_by/via P2", "P1: X/blocked_by/via P2", "P2: X/blocked_by"},
+		},
+		{
+			name:    "a blocking cycle is marked on each of its items",
+			items:   []string{"X:task:Ready", "Y:task:Ready", "Z:task:Ready"},
+			edges:   []string{"X blocked_by Y", "Y blocked_by X", "Z blocked_by X"},
+			blocked: []string{"X [cycle]: Y/blocked_by", "Y [cycle]: X/blocked_by", "Z: X/blocked_by"},
+		},
+		{
+			name:    "a cycle through a done item is no cycle",
+			items:   []string{"X:task:Ready", "Y:task:Done"},
+			edges:   []string{"X blocked_by Y", "Y blocked_by X"},
+			ready:   []string{"X"},
+			blocked: nil,
+		},
+		{
+			name:    "an unknown state counts as open",
+			items:   []string{"A:task:Someday", "B:task:Ready"},
+			edges:   []string{"B blocked_by A"},
+			ready:   []string{"A"},
+			blocked: []string{"B: A/blocked_by"},
+		},
+		{
+			name:    "the Blocked state blocks without a recorded blocker, without case",
+			items:   []string{"A:task:Blocked", "B:task:blocked", "C:task:Ready"},
+			ready:   []string{"C"},
+			blocked: []string{"A [state]:", "B [state]:"},
+		},
+		{
+			name:    "blocked states come from the configuration",
+			items:   []string{"A:task:Blocked", "B:task:onhold"},
+			states:  &custom,
+			ready:   []string{"A"},
+			blocked: []string{"B [state]:"},
+		},
+		{
+			name:    "kinds narrow the lists, not the blockers",
+			items:   []string{"A:bug:Ready", "B:task:Ready", "C:task:Ready"},
+			edges:   []string{"C blocked_by A"},
+			kinds:   []string{"Task"},
+			ready:   []string{"B"},
+			blocked: []string{"C: A/blocked_by"},
+		},
+		{
+			name:  "sorted by priority (missing last), then id",
+			items: []string{"D:task:Ready", "C:task:Ready:P2", "B:task:Ready:P0", "A:task:Ready"},
+			ready: []string{"B", "C", "A", "D"},
+		},
+		{
+			name:  "other edge types are ignored",
+			items: []string{"A:task:Ready", "B:task:Ready"},
+			edges: []string{"A relates B", "B references A"},
+			ready: []string{"A", "B"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			items := memItems(tt.items...)
+			states := config.DefaultStates()
+			if tt.states != nil {
+				states = *tt.states
+			}
+			w := splitWork(items, memEdges(t, items, tt.edges...), WorkOptions{States: states, Kinds: tt.kinds})
+			ready, blocked := workLines(w)
+			if !reflect.DeepEqual(ready, tt.ready) {
+				t.Errorf("ready = %q, want %q", ready, tt.ready)
+			}
+			if !reflect.DeepEqual(blocked, tt.blocked) {
+				t.Errorf("blocked = %q, want %q", blocked, tt.blocked)
+			}
+			if w.Ready == nil || w.Blocked == nil {
+				t.Error("empty lists must be [], not null, in JSON")
+			}
+		})
+	}
+}
+
+// TestSplitWorkOrderFree checks that the order edges and items arrive in
+// decides nothing.
+func TestSplitWorkOrderFree(t *testing.T) {
+	items := memItems("E:epic:InProgress", "F:epic:InProgress", "K:task:Ready", "X:task:Ready", "Y:task:Ready")
+	edges := memEdges(t, items, "K parent F", "K parent E", "E blocked_by Y", "F blocked_by X", "F blocked_by Y", "Y blocks K")
+	want := fmt.Sprint(workLines(splitWork(items, edges, WorkOptions{States: config.DefaultStates()})))
+	for i := range 6 {
+		ri := append([]index.WorkItem{}, items...)
+		re := append([]index.DocEdge{}, edges...)
+		for j := range re {
+			k := (j*7 + i) % len(re)
+			re[j], re[k] = re[k], re[j]
+		}
+		for j := range ri {
+			k := (j*3 + i) % len(ri)
+			ri[j], ri[k] = ri[k], ri[j]
+		}
+		if got := fmt.Sprint(workLines(splitWork(ri, re, WorkOptions{States: config.DefaultStates()}))); got != want {
+			t.Fatalf("shuffle %d: %s, want %s", i, got, want)
+		}
+	}
+}

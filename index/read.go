@@ -1,0 +1,464 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// Typed reads for the packages above the index (graph, workset,
+// gitsync/watch). Each returns plain values named for what they hold, so
+// that the schema stays here: no other package writes SQL against the
+// index's tables.
+
+// DocID is a document's row id. It joins rows within one read of one
+// database and is never shown: outputs name documents by node key.
+type DocID int64
+
+// ChunkID is a section's row id (its chunks_fts rowid), under DocID's rules.
+type ChunkID int64
+
+// Node is a document with its row id.
+type Node struct {
+	Doc DocID
+	DocRef
+}
+
+// Link is a resolved link between two different documents, seen from At:
+// Other is the document at its other end.
+type Link struct {
+	At, Other DocID
+	OtherKey  string // Other's node key
+	Type      string
+	Field     string // frontmatter field; '' for a body link
+	Seq       int    // position among its source document's links
+	Line      int    // where it is written in its source document
+	Incoming  bool   // Other → At; else At → Other
+}
+
+// DocEdge is a resolved link between two different documents: Src names
+// Dst.
+type DocEdge struct {
+	Src, Dst DocID
+	Type     string
+}
+
+// KeyedLink is a resolved link between two different documents, named by
+// their node keys.
+type KeyedLink struct {
+	Src, Dst, Type, Field string
+	Line                  int
+}
+
+// Chunk is a section's place in its document.
+type Chunk struct {
+	ID      ChunkID
+	Seq     int
+	Slug    string // '' for the text before the first heading
+	Heading string
+	Line    int
+	EndLine int
+}
+
+// WorkItem is a document as the ready/blocked view reads it.
+type WorkItem struct {
+	Node
+	Priority string // the frontmatter's priority as text ("" when absent)
+}
+
+// UnresolvedCount counts the links of one type whose reference named no
+// document (StatusDangling) or several (StatusAmbiguous).
+type UnresolvedCount struct {
+	Type, Status string
+	N            int
+}
+
+// DocFile is where the index holds a document: its path and blob id
+// (both "" for none).
+type DocFile struct{ Path, OID string }
+
+// IdentPath is a document's frontmatter id as written ("" when it has
+// none) and its path.
+type IdentPath struct{ Ident, Path string }
+
+// SectionBody is a section's heading and text.
+type SectionBody struct{ Heading, Body string }
+
+// docArgs turns row ids into query arguments (plain int64s, which the
+// driver takes without reflection).
+func docArgs(ids []DocID) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = int64(id)
+	}
+	return out
+}
+
+// typeCond is " AND col IN (?, ...)" for some edge types, with their
+// arguments; nothing for none (every type).
+func typeCond(col string, types []string) (string, []any) {
+	if len(types) == 0 {
+		return "", nil
+	}
+	return ` AND ` + col + ` IN (` + marks(len(types)) + `)`, anys(types)
+}
+
+// DocIDOfKey is the row id of the document of key (the first by path
+// when the key is shared); ok is false when there is none.
+func (s *Store) DocIDOfKey(ctx context.Context, key string) (id DocID, ok bool, err error) {
+	var n int64
+	err = s.db.QueryRowContext(ctx, `SELECT id FROM docs WHERE key = ? ORDER BY path LIMIT 1`, key).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return DocID(n), true, nil
+}
+
+// DocByKey is the document of key as the index holds it (the first by
+// path when a key is shared), with its blob id; nil when there is none.
+func (s *Store) DocByKey(ctx context.Context, key string) (*DocRef, string, error) {
+	row := s.db.QueryRowContext(ctx, `SELECT `+docRefCols+`, d.oid FROM docs d WHERE d.key = ? ORDER BY d.path LIMIT 1`, key)
+	var oid string
+	ref, err := scanDocRef(row, &oid)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return &ref, oid, nil
+}
+
+// DocRefs reads the DocRefs of some documents by row id.
+func (s *Store) DocRefs(ctx context.Context, ids []DocID) (map[DocID]DocRef, error) {
+	out := make(map[DocID]DocRef, len(ids))
+	var id int64
+	err := eachIn(ctx, s.db, `SELECT `+docRefCols+`, d.id FROM docs d WHERE d.id IN (%s)`, nil, docArgs(ids), nil, func(r *sql.Rows) error {
+		ref, err := scanDocRef(r, &id)
+		if err != nil {
+			return err
+		}
+		out[DocID(id)] = ref
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read documents: %w", err)
+	}
+	return out, nil
+}
+
+// LinksOf reads the resolved links of some documents, of the given types
+// (none: every type), by the document they were read for: the links it
+// writes when out is set, those that point at it when in is set. A
+// document's links come in no particular order.
+func (s *Store) LinksOf(ctx context.Context, ids []DocID, types []string, out, in bool) (map[DocID][]Link, error) {
+	m := make(map[DocID][]Link, len(ids))
+	if out {
+		if err := s.links(ctx, m, ids, types, false); err != nil {
+			return nil, err
+		}
+	}
+	if in {
+		if err := s.links(ctx, m, ids, types, true); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// links adds to m the links whose source (or, incoming, target) is one of
+// ids.
+func (s *Store) links(ctx context.Context, m map[DocID][]Link, ids []DocID, types []string, incoming bool) error {
+	at, other := "l.src", "l.dst"
+	if incoming {
+		at, other = "l.dst", "l.src"
+	}
+	cond, typeArgs := typeCond("l.type", types)
+	q := `SELECT ` + at + `, ` + other + `, o.key, l.type, l.field, l.seq, l.line
+		FROM links l JOIN docs o ON o.id = ` + other + `
+		WHERE ` + at + ` IN (%s) AND l.dst IS NOT NULL AND l.status = 'ok'` + cond
+	// Scan targets live across rows: one allocation a query, not a row.
+	var l Link
+	var a, o int64
+	err := eachIn(ctx, s.db, q, nil, docArgs(ids), typeArgs, func(r *sql.Rows) error {
+		if err := r.Scan(&a, &o, &l.OtherKey, &l.Type, &l.Field, &l.Seq, &l.Line); err != nil {
+			return err
+		}
+		if a != o {
+			l.At, l.Other, l.Incoming = DocID(a), DocID(o), incoming
+			m[l.At] = append(m[l.At], l)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read links: %w", err)
+	}
+	return nil
+}
+
+// ChunksOf reads the sections of some documents, by document, each
+// document's in no particular order.
+func (s *Store) ChunksOf(ctx context.Context, docs []DocID) (map[DocID][]Chunk, error) {
+	out := make(map[DocID][]Chunk, len(docs))
+	var c Chunk
+	var doc, id int64
+	err := eachIn(ctx, s.db, `SELECT doc, id, seq, slug, heading, line, end_line FROM chunks WHERE doc IN (%s)`, nil, docArgs(docs), nil, func(r *sql.Rows) error {
+		if err := r.Scan(&doc, &id, &c.Seq, &c.Slug, &c.Heading, &c.Line, &c.EndLine); err != nil {
+			return err
+		}
+		c.ID = ChunkID(id)
+		out[DocID(doc)] = append(out[DocID(doc)], c)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read sections: %w", err)
+	}
+	return out, nil
+}
+
+// ChunkTexts reads the text of some sections.
+func (s *Store) ChunkTexts(ctx context.Context, ids []ChunkID) (map[ChunkID]string, error) {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = int64(id)
+	}
+	out := make(map[ChunkID]string, len(ids))
+	var id int64
+	var body string
+	err := eachIn(ctx, s.db, `SELECT rowid, body FROM chunks_fts WHERE rowid IN (%s)`, nil, args, nil, func(r *sql.Rows) error {
+		if err := r.Scan(&id, &body); err != nil {
+			return err
+		}
+		out[ChunkID(id)] = body
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read section text: %w", err)
+	}
+	return out, nil
+}
+
+// The whole-graph reads (canon ready/blocked, canon graph stats) stream:
+// at 100k documents a slice of every row would double what the caller
+// keeps of them.
+
+// EachNode calls fn for every document, in node key order.
+func (s *Store) EachNode(ctx context.Context, fn func(Node) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, d.id FROM docs d ORDER BY d.key`)
+	if err != nil {
+		return fmt.Errorf("read documents: %w", err)
+	}
+	return eachRow(rows, func(r *sql.Rows) error {
+		var id int64
+		ref, err := scanDocRef(r, &id)
+		if err != nil {
+			return err
+		}
+		return fn(Node{Doc: DocID(id), DocRef: ref})
+	})
+}
+
+// EachWorkItem calls fn for every document with its priority, in no
+// particular order.
+func (s *Store) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), '')
+		FROM docs d`)
+	if err != nil {
+		return fmt.Errorf("read items: %w", err)
+	}
+	return eachRow(rows, func(r *sql.Rows) error {
+		var id int64
+		var prio string
+		ref, err := scanDocRef(r, &id, &prio)
+		if err != nil {
+			return err
+		}
+		return fn(WorkItem{Node: Node{Doc: DocID(id), DocRef: ref}, Priority: prio})
+	})
+}
+
+// EachEdge calls fn for every resolved link between two different
+// documents of the given types (none: every type), in no particular
+// order. Each type name is one string however many edges have it.
+func (s *Store) EachEdge(ctx context.Context, types []string, fn func(DocEdge) error) error {
+	cond, args := typeCond("type", types)
+	rows, err := s.db.QueryContext(ctx, `SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src`+cond, args...)
+	if err != nil {
+		return fmt.Errorf("read links: %w", err)
+	}
+	names := map[string]string{}
+	var src, dst int64
+	var raw sql.RawBytes // valid until the next row: copied only for a new name
+	return eachRow(rows, func(r *sql.Rows) error {
+		if err := r.Scan(&src, &dst, &raw); err != nil {
+			return err
+		}
+		typ, ok := names[string(raw)]
+		if !ok {
+			typ = string(raw)
+			names[typ] = typ
+		}
+		return fn(DocEdge{Src: DocID(src), Dst: DocID(dst), Type: typ})
+	})
+}
+
+// UnresolvedCounts counts the dangling and the ambiguous links by type.
+func (s *Store) UnresolvedCounts(ctx context.Context) ([]UnresolvedCount, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT type, status, count(*) FROM links WHERE status IN (?, ?) GROUP BY type, status`,
+		StatusDangling, StatusAmbiguous)
+	if err != nil {
+		return nil, fmt.Errorf("count links: %w", err)
+	}
+	return scanAll(rows, func(r *sql.Rows) (UnresolvedCount, error) {
+		var c UnresolvedCount
+		return c, r.Scan(&c.Type, &c.Status, &c.N)
+	})
+}
+
+// EachDoc calls fn for every document in node key order. It streams, so
+// its memory stays flat however many documents there are.
+func (s *Store) EachDoc(ctx context.Context, fn func(DocRef) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+` FROM docs d ORDER BY d.key`)
+	if err != nil {
+		return fmt.Errorf("read documents: %w", err)
+	}
+	return eachRow(rows, func(r *sql.Rows) error {
+		ref, err := scanDocRef(r)
+		if err != nil {
+			return err
+		}
+		return fn(ref)
+	})
+}
+
+// EachLink calls fn for every resolved link between two different
+// documents of the given types (none: every type), in (source key, target
+// key, type, source position) order. It streams, as EachDoc does.
+func (s *Store) EachLink(ctx context.Context, types []string, fn func(KeyedLink) error) error {
+	cond, args := typeCond("l.type", types)
+	rows, err := s.db.QueryContext(ctx, `SELECT s.key, o.key, l.type, l.field, l.line
+		FROM links l JOIN docs s ON s.id = l.src JOIN docs o ON o.id = l.dst
+		WHERE l.status = 'ok' AND l.dst IS NOT NULL AND l.dst <> l.src`+cond+`
+		ORDER BY s.key, o.key, l.type, l.seq`, args...)
+	if err != nil {
+		return fmt.Errorf("read links: %w", err)
+	}
+	return eachRow(rows, func(r *sql.Rows) error {
+		var l KeyedLink
+		if err := r.Scan(&l.Src, &l.Dst, &l.Type, &l.Field, &l.Line); err != nil {
+			return err
+		}
+		return fn(l)
+	})
+}
+
+// HasKeys says which of the node keys the index holds.
+func (s *Store) HasKeys(ctx context.Context, keys []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, k := range keys {
+		var one int
+		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM docs WHERE key = ? LIMIT 1`, k).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[k] = true
+	}
+	return out, nil
+}
+
+// FilesOfKeys says where the index holds the document of each key (the
+// first by path when a key is shared), in the order of keys: the zero
+// DocFile for a key it does not hold.
+func (s *Store) FilesOfKeys(ctx context.Context, keys []string) ([]DocFile, error) {
+	const q = `SELECT path, oid FROM docs WHERE key = ? ORDER BY path LIMIT 1`
+	row := func(k string) *sql.Row { return s.db.QueryRowContext(ctx, q, k) }
+	if len(keys) > 1 {
+		stmt, err := s.db.PrepareContext(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		defer stmt.Close()
+		row = func(k string) *sql.Row { return stmt.QueryRowContext(ctx, k) }
+	}
+	out := make([]DocFile, len(keys))
+	for i, k := range keys {
+		err := row(k).Scan(&out[i].Path, &out[i].OID)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// KeyOfBlob is the node key of the one document whose content is the blob
+// oid: "" when no document, or more than one, has it.
+func (s *Store) KeyOfBlob(ctx context.Context, oid string) (string, error) {
+	var key string
+	err := s.db.QueryRowContext(ctx, `SELECT key FROM docs WHERE oid = ? GROUP BY oid HAVING count(*) = 1`, oid).Scan(&key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return key, err
+}
+
+// IdentsOfKind lists the documents of a kind by path, with their ids as
+// written.
+func (s *Store) IdentsOfKind(ctx context.Context, kind string) ([]IdentPath, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT ident, path FROM docs WHERE kind = ? ORDER BY path`, kind)
+	if err != nil {
+		return nil, err
+	}
+	return scanAll(rows, func(r *sql.Rows) (IdentPath, error) {
+		var d IdentPath
+		return d, r.Scan(&d.Ident, &d.Path)
+	})
+}
+
+// KeyLinkingTo is the node key of the first document (by path) of a kind
+// and title that links to the document of key to; "" when there is none.
+func (s *Store) KeyLinkingTo(ctx context.Context, to, kind, title string) (string, error) {
+	var key string
+	err := s.db.QueryRowContext(ctx, `SELECT d.key FROM docs d JOIN links l ON l.src = d.id
+		JOIN docs t ON t.id = l.dst WHERE d.kind = ? AND d.title = ? AND t.key = ? ORDER BY d.path LIMIT 1`, kind, title, to).Scan(&key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return key, err
+}
+
+// PathsUnder lists the paths the index holds under a folder, documents
+// and skipped files alike: a range scan of the path index ("dir/" up to
+// "dir0", '0' following '/').
+func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
+	lo, hi := dir+"/", dir+"0"
+	rows, err := s.db.QueryContext(ctx, `SELECT path FROM docs WHERE path >= ?1 AND path < ?2
+		UNION ALL SELECT path FROM skipped WHERE path >= ?1 AND path < ?2`, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	return scanAll(rows, func(r *sql.Rows) (string, error) {
+		var p string
+		return p, r.Scan(&p)
+	})
+}
+
+// SectionBodies reads the sections of the documents of key, in order,
+// with their text.
+func (s *Store) SectionBodies(ctx context.Context, key string) ([]SectionBody, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT c.heading, f.body FROM chunks c JOIN docs d ON d.id = c.doc
+		JOIN chunks_fts f ON f.rowid = c.id WHERE d.key = ? ORDER BY c.seq`, key)
+	if err != nil {
+		return nil, err
+	}
+	return scanAll(rows, func(r *sql.Rows) (SectionBody, error) {
+		var b SectionBody
+		return b, r.Scan(&b.Heading, &b.Body)
+	})
+}
