@@ -389,7 +389,12 @@ func (s *Session) checkSide(ctx context.Context, sd *side, full, linkPaths []str
 	var outLinks []string
 	// The repository uses wiki-links if one works as it is or as the side
 	// leaves it: deleting the note they link to makes errors, not warnings.
-	wikiBefore, err := index.WikiLinksWork(ctx, s.Store.DB())
+	var wikiBefore bool
+	err := s.Store.Read(func(q index.Querier) error {
+		var err error
+		wikiBefore, err = index.WikiLinksWork(ctx, q)
+		return err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -406,17 +411,17 @@ func (s *Session) checkSide(ctx context.Context, sd *side, full, linkPaths []str
 		for _, p := range full {
 			isFull[p] = true
 		}
-		ids, err := idsByPath(ctx, q, full)
+		ids, err := index.DocIDsOfPaths(ctx, q, full)
 		if err != nil {
 			return err
 		}
 		for _, p := range full {
 			if id, ok := ids[p]; ok {
-				in.Docs = append(in.Docs, id)
+				in.Docs = append(in.Docs, int64(id))
 				res.Checked = append(res.Checked, p)
 			}
 		}
-		skipped, err := skippedPaths(ctx, q, full)
+		skipped, err := index.SkippedAmong(ctx, q, full)
 		if err != nil {
 			return err
 		}
@@ -428,23 +433,12 @@ func (s *Session) checkSide(ctx context.Context, sd *side, full, linkPaths []str
 		for _, p := range linkPaths {
 			linkSet[p] = true
 		}
-		for _, key := range keys {
-			rows, err := q.QueryContext(ctx, `SELECT path FROM docs WHERE key = ?`, key)
-			if err != nil {
-				return err
-			}
-			for rows.Next() {
-				var p string
-				if err := rows.Scan(&p); err != nil {
-					rows.Close()
-					return err
-				}
-				linkSet[p] = true
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
-			}
+		keyPaths, err := index.PathsOfKeys(ctx, q, keys)
+		if err != nil {
+			return err
+		}
+		for _, p := range keyPaths {
+			linkSet[p] = true
 		}
 		for p := range linkSet {
 			if !isFull[p] {
@@ -452,13 +446,13 @@ func (s *Session) checkSide(ctx context.Context, sd *side, full, linkPaths []str
 			}
 		}
 		sort.Strings(outLinks)
-		lids, err := idsByPath(ctx, q, outLinks)
+		lids, err := index.DocIDsOfPaths(ctx, q, outLinks)
 		if err != nil {
 			return err
 		}
 		for _, p := range outLinks {
 			if id, ok := lids[p]; ok {
-				in.LinksOnly = append(in.LinksOnly, id)
+				in.LinksOnly = append(in.LinksOnly, int64(id))
 				res.Checked = append(res.Checked, p)
 			}
 		}
@@ -466,71 +460,12 @@ func (s *Session) checkSide(ctx context.Context, sd *side, full, linkPaths []str
 		return err
 	}
 	if sd.batch == nil {
-		return res, outLinks, run(s.Store.DB(), nil)
+		return res, outLinks, s.Store.Read(func(q index.Querier) error { return run(q, nil) })
 	}
 	err = s.Store.Preview(ctx, sd.batch, func(q index.Querier, ch *index.Changes) error {
 		return run(q, ch.Keys)
 	})
 	return res, outLinks, err
-}
-
-// idsByPath finds the documents at the given paths.
-func idsByPath(ctx context.Context, q index.Querier, paths []string) (map[string]int64, error) {
-	out := map[string]int64{}
-	for start := 0; start < len(paths); start += 500 {
-		part := paths[start:min(start+500, len(paths))]
-		args := make([]any, len(part))
-		for i, p := range part {
-			args[i] = p
-		}
-		rows, err := q.QueryContext(ctx, `SELECT id, path FROM docs WHERE path IN (`+strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`)`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var id int64
-			var p string
-			if err := rows.Scan(&id, &p); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[p] = id
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// skippedPaths lists which of the paths are files the index skipped.
-func skippedPaths(ctx context.Context, q index.Querier, paths []string) ([]string, error) {
-	var out []string
-	for start := 0; start < len(paths); start += 500 {
-		part := paths[start:min(start+500, len(paths))]
-		args := make([]any, len(part))
-		for i, p := range part {
-			args[i] = p
-		}
-		rows, err := q.QueryContext(ctx, `SELECT path FROM skipped WHERE path IN (`+strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`) ORDER BY path`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var p string
-			if err := rows.Scan(&p); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out = append(out, p)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 // CheckAll validates every document (for CI) as the index holds them; the
@@ -539,32 +474,27 @@ func skippedPaths(ctx context.Context, q index.Querier, paths []string) ([]strin
 // problems and the counts of init and status come from here too: one set
 // of rules. The counts are recorded (index.MetaChecked) for canon status.
 func (s *Session) CheckAll(ctx context.Context) (*check.Result, error) {
-	f, err := check.Run(ctx, s.Store.DB(), check.Input{Cfg: s.Cfg, Tree: &GitTree{Repo: s.Repo}})
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		sum := check.Summarize(f, 0)
-		head, _ := s.Store.Meta(index.MetaHead)
-		synced, _ := s.Store.Meta(index.MetaSyncedAt)
-		// Best effort: a count another writer keeps from being recorded
-		// is only status's loss.
-		s.Store.SetMeta(ctx, map[string]string{index.MetaChecked: fmt.Sprintf("%d %d %d %s %s", sum.Errors, sum.Warnings, sum.Files, nonEmpty(head, "-"), nonEmpty(synced, "-"))})
-	}()
-	rows, err := s.Store.DB().QueryContext(ctx, `SELECT path FROM docs UNION SELECT path FROM skipped ORDER BY 1`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	res := &check.Result{Findings: f}
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return nil, err
+	res := &check.Result{}
+	err := s.Store.Read(func(q index.Querier) error {
+		var err error
+		if res.Findings, err = check.Run(ctx, q, check.Input{Cfg: s.Cfg, Tree: &GitTree{Repo: s.Repo}}); err != nil {
+			return err
 		}
-		res.Checked = append(res.Checked, p)
+		res.Checked, err = index.AllPaths(ctx, q)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	return res, rows.Err()
+	sum := check.Summarize(res.Findings, 0)
+	head, _ := s.Store.Meta(index.MetaHead)
+	synced, _ := s.Store.Meta(index.MetaSyncedAt)
+	id, _ := s.Store.Meta(index.MetaSyncID)
+	// Best effort: a count another writer keeps from being recorded is
+	// only status's loss.
+	s.Store.SetMeta(ctx, map[string]string{index.MetaChecked: fmt.Sprintf("%d %d %d %s %s %s", sum.Errors, sum.Warnings, sum.Files,
+		nonEmpty(head, "-"), nonEmpty(synced, "-"), nonEmpty(id, "-"))})
+	return res, nil
 }
 
 // RepoPath turns a path given on the command line (relative to the current
@@ -598,17 +528,21 @@ func nonEmpty(s, or string) string {
 // DocProblems validates one document with every rule, as check --all
 // would, and returns what it finds in that document (canon show).
 func (s *Session) DocProblems(ctx context.Context, path string) ([]check.Finding, error) {
-	ids, err := idsByPath(ctx, s.Store.DB(), []string{path})
-	if err != nil {
-		return nil, err
-	}
-	in := check.Input{Cfg: s.Cfg, Docs: []int64{}, Tree: &GitTree{Repo: s.Repo}}
-	if id, ok := ids[path]; ok {
-		in.Docs = append(in.Docs, id)
-	} else {
-		in.Skipped = []string{path}
-	}
-	fs, err := check.Run(ctx, s.Store.DB(), in)
+	var fs []check.Finding
+	err := s.Store.Read(func(q index.Querier) error {
+		ids, err := index.DocIDsOfPaths(ctx, q, []string{path})
+		if err != nil {
+			return err
+		}
+		in := check.Input{Cfg: s.Cfg, Docs: []int64{}, Tree: &GitTree{Repo: s.Repo}}
+		if id, ok := ids[path]; ok {
+			in.Docs = append(in.Docs, int64(id))
+		} else {
+			in.Skipped = []string{path}
+		}
+		fs, err = check.Run(ctx, q, in)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -640,11 +574,15 @@ func (s *Session) LastChecked() (*Checked, error) {
 		return nil, err
 	}
 	var c Checked
-	if _, err := fmt.Sscanf(v, "%d %d %d %s %s", &c.Errors, &c.Warnings, &c.Files, &c.Head, &c.SyncedAt); err != nil {
+	var id string
+	if n, _ := fmt.Sscanf(v, "%d %d %d %s %s %s", &c.Errors, &c.Warnings, &c.Files, &c.Head, &c.SyncedAt, &id); n < 5 {
 		return nil, nil
 	}
 	head, _ := s.Store.Meta(index.MetaHead)
 	synced, _ := s.Store.Meta(index.MetaSyncedAt)
-	c.Current = c.Head == nonEmpty(head, "-") && c.SyncedAt == nonEmpty(synced, "-")
+	nowID, _ := s.Store.Meta(index.MetaSyncID)
+	// Two syncs can fall in the same second of synced_at: the sync id
+	// tells them apart (a count recorded before it existed has none).
+	c.Current = c.Head == nonEmpty(head, "-") && c.SyncedAt == nonEmpty(synced, "-") && (id == "" || id == nonEmpty(nowID, "-"))
 	return &c, nil
 }

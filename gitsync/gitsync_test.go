@@ -581,3 +581,44 @@ func TestOnSync(t *testing.T) {
 	}
 	want("one of each", "diff:b.md", "reconcile:a.md", "reconcile:b.md", "rebuild:")
 }
+
+// TestLastCheckedMovesWithEverySync: the count check --all records is
+// current until the next sync, even one in the same second (synced_at's
+// resolution), and a new check makes it current again.
+func TestLastCheckedMovesWithEverySync(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	write(t, dir, "a.md", "# A\n\n[gone](gone.md)\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "one")
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	current := func(step string, want bool) {
+		t.Helper()
+		c, err := s.LastChecked()
+		if err != nil || c == nil || c.Current != want || c.Errors != 1 {
+			t.Fatalf("%s: %+v, %v; want current %v with 1 error", step, c, err, want)
+		}
+	}
+	if _, err := s.CheckAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	current("after check --all", true)
+	write(t, dir, "b.md", "# B\n")
+	if _, err := s.SyncPaths(ctx, []string{"b.md"}); err != nil { // well within the second
+		t.Fatal(err)
+	}
+	current("after a sync", false)
+	if _, err := s.CheckAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	current("after checking again", true)
+}

@@ -116,7 +116,7 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 		return nil, fmt.Errorf("assign keys: %w", err)
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
-	m := map[string]string{MetaBuiltAt: now, MetaSyncedAt: now}
+	m := map[string]string{MetaBuiltAt: now, MetaSyncedAt: now, MetaSyncID: newSyncID()}
 	for k, v := range meta {
 		m[k] = v
 	}
@@ -507,7 +507,7 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 	sort.Strings(ch.Modified)
 	sort.Strings(ch.Deleted)
 	sort.Slice(ch.Renamed, func(i, j int) bool { return ch.Renamed[i][0] < ch.Renamed[j][0] })
-	meta := map[string]string{MetaSyncedAt: time.Now().UTC().Format(time.RFC3339)}
+	meta := map[string]string{MetaSyncedAt: time.Now().UTC().Format(time.RFC3339), MetaSyncID: newSyncID()}
 	for k, v := range b.Meta {
 		meta[k] = v
 	}

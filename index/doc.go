@@ -11,9 +11,10 @@
 // (Slice, slice.go).
 //
 // It owns the schema: it is the only package that imports database/sql or
-// writes SQL against its tables (index/check reads them through a Querier,
-// gitsync/check.go and cmd promote through Store.DB, which is on its way
-// out). Row ids (DocID, ChunkID) may leave it to join within one call and
+// writes SQL against its tables; index/check reads them through a
+// Querier, which the live database (Store.Read) and a preview
+// (Store.Preview) hand out, and which other packages only pass back to
+// index's functions (checkreads.go). Row ids (DocID, ChunkID) may leave it to join within one call and
 // are never shown. Every row loop ends with rows.Err (rows.go). It knows
 // nothing of git (paths and blob ids come in, rows go out), of hooks or of
 // the CLI; one writer at a time holds its lock file, readers never wait

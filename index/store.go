@@ -44,16 +44,19 @@ const (
 	MetaHead     = "head"      // the commit the index reflects ("" before the first commit)
 	MetaConfig   = "config"    // config.IndexHash of the build
 	MetaSyncedAt = "synced_at" // RFC 3339 time of the last sync
-	MetaScanNs   = "scan_ns"   // start of the last stat walk, for the racy-timestamp rule
-	MetaBuiltAt  = "built_at"  // RFC 3339 time of the last full build
+	// MetaSyncID changes with every sync, even two in the same second
+	// (synced_at's resolution): what tells whether the index moved.
+	MetaSyncID  = "sync_id"
+	MetaScanNs  = "scan_ns"  // start of the last stat walk, for the racy-timestamp rule
+	MetaBuiltAt = "built_at" // RFC 3339 time of the last full build
 	// MetaPending lists, space-separated, the commits of catch-ups that were
 	// applied in slices and did not finish: the index may hold some of their
 	// files ("" when none).
 	MetaPending = "pending"
 	// MetaChecked is what the last check of every document found:
-	// "ERRORS WARNINGS FILES HEAD SYNCED_AT", the last two saying which
-	// state of the index it was (canon status shows it, and whether the
-	// index has moved since).
+	// "ERRORS WARNINGS FILES HEAD SYNCED_AT SYNC_ID", the last three saying
+	// which state of the index it was (canon status shows it, and whether
+	// the index has moved since).
 	MetaChecked = "checked"
 )
 
@@ -145,13 +148,6 @@ func (s *Store) Refresh() error {
 
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
-
-// DB exposes the database itself.
-//
-// Deprecated: only gitsync/check.go and cmd promote still use it; being
-// removed. Everything else reads and writes through the Store's typed
-// methods, so that the schema has one owner.
-func (s *Store) DB() *sql.DB { return s.db }
 
 // Close releases the database.
 func (s *Store) Close() error { return s.db.Close() }
@@ -352,3 +348,6 @@ func setMeta(tx *sql.Tx, kv map[string]string) error {
 // friendly turns SQLite's terse errors into sentences that say what to do
 // (Explain, with this database's path).
 func friendly(err error, path string) error { return Explain(err, path) }
+
+// newSyncID is a MetaSyncID: unique to this sync.
+func newSyncID() string { return strconv.FormatInt(time.Now().UnixNano(), 36) }

@@ -1,0 +1,73 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Reads canon check needs of the index, on the live database or on a
+// preview of it (Store.Read, Store.Preview): both hand out a Querier, and
+// these functions are the only SQL run over it outside index/check.
+
+// Read hands fn the database as it is, for reads that also run over a
+// preview (the check's functions below, index/check's Run).
+func (s *Store) Read(fn func(q Querier) error) error { return fn(s.db) }
+
+// DocIDsOfPaths finds the documents at the given paths: path → row id.
+func DocIDsOfPaths(ctx context.Context, q Querier, paths []string) (map[string]DocID, error) {
+	out := make(map[string]DocID, len(paths))
+	err := eachIn(ctx, q, `SELECT id, path FROM docs WHERE path IN (%s)`, nil, anys(paths), nil, func(r *sql.Rows) error {
+		var id DocID
+		var p string
+		if err := r.Scan(&id, &p); err != nil {
+			return err
+		}
+		out[p] = id
+		return nil
+	})
+	return out, err
+}
+
+// SkippedAmong lists which of the paths are files the index skipped, in
+// path order.
+func SkippedAmong(ctx context.Context, q Querier, paths []string) ([]string, error) {
+	var out []string
+	err := eachIn(ctx, q, `SELECT path FROM skipped WHERE path IN (%s) ORDER BY path`, nil, anys(paths), nil, func(r *sql.Rows) error {
+		var p string
+		if err := r.Scan(&p); err != nil {
+			return err
+		}
+		out = append(out, p)
+		return nil
+	})
+	return out, err
+}
+
+// PathsOfKeys lists the paths of the documents with the given node keys
+// (a duplicated key has several).
+func PathsOfKeys(ctx context.Context, q Querier, keys []string) ([]string, error) {
+	var out []string
+	err := eachIn(ctx, q, `SELECT path FROM docs WHERE key IN (%s)`, nil, anys(keys), nil, func(r *sql.Rows) error {
+		var p string
+		if err := r.Scan(&p); err != nil {
+			return err
+		}
+		out = append(out, p)
+		return nil
+	})
+	return out, err
+}
+
+// AllPaths lists every document and skipped file, in path order: what
+// check --all looked at.
+func AllPaths(ctx context.Context, q Querier) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT path FROM docs UNION SELECT path FROM skipped ORDER BY 1`)
+	if err != nil {
+		return nil, err
+	}
+	return scanAll(rows, func(r *sql.Rows) (string, error) {
+		var p string
+		err := r.Scan(&p)
+		return p, err
+	})
+}
