@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/canon-md/canon/index"
 )
 
 // SyncWritten syncs the index with files a writer (promote, check --fix)
@@ -15,6 +17,16 @@ func (s *Session) SyncWritten(ctx context.Context, paths []string) error {
 	_, err := s.SyncPaths(ctx, paths)
 	return err
 }
+
+// SyncWorkingTree reconciles the index with the working tree (a writer
+// that looks targets up there, as promote does, needs it as it is).
+func (s *Session) SyncWorkingTree(ctx context.Context) error {
+	_, err := s.Reconcile(ctx)
+	return err
+}
+
+// Documents is which files are documents: where a writer may write.
+func (s *Session) Documents() *index.Scope { return s.Scope }
 
 // GitText runs git in the repository (scrubbed environment) and returns
 // its output as text: what the workset package's Env.Git wants.

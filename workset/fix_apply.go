@@ -20,10 +20,15 @@ type Fixed struct {
 	After *check.Result
 }
 
-// Fix writes the plan's fixes (with a dry run: nothing), syncs the files
-// written and checks again with recheck: the exit status is that second
-// check's.
-func Fix(ctx context.Context, repo Repository, plan *FixPlan, dryRun bool, recheck func() (*check.Result, error)) (*Fixed, error) {
+// Fix is canon check --fix: it plans the mechanical fixes the findings
+// carry in the repository at root, writes them (with a dry run: nothing),
+// syncs the files written and checks again with recheck: the exit status
+// is that second check's.
+func Fix(ctx context.Context, repo Repository, root string, findings []check.Finding, dryRun bool, recheck func() (*check.Result, error)) (*Fixed, error) {
+	plan, err := PlanFixes(root, repo.Documents(), findings)
+	if err != nil {
+		return nil, err
+	}
 	out := &Fixed{Plan: plan, DryRun: dryRun}
 	if dryRun {
 		return out, nil
@@ -38,7 +43,6 @@ func Fix(ctx context.Context, repo Repository, plan *FixPlan, dryRun bool, reche
 	if werr != nil {
 		return nil, fmt.Errorf("%w (written before that: %s)", werr, strings.Join(written, ", "))
 	}
-	var err error
 	if out.After, err = recheck(); err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/index/human"
 )
@@ -20,6 +21,45 @@ type Repository interface {
 	CheckPlanned(ctx context.Context, files map[string][]byte) (*check.Result, error)
 	SyncWritten(ctx context.Context, paths []string) error
 	CheckPaths(ctx context.Context, paths []string) (*check.Result, error)
+	// SyncWorkingTree brings the index to the working tree as it is.
+	SyncWorkingTree(ctx context.Context) error
+	// Documents is which files are documents: where canon may write.
+	Documents() *index.Scope
+}
+
+// PromoteArgs say what canon promote does with a workset's findings.
+type PromoteArgs struct {
+	Workset string
+	// To is where findings go: self (or ""), parent, root, group, global,
+	// or the repository-relative path of one document.
+	To    string
+	Agent string // named in worklog lines ("": the workset's agent)
+	ADR   bool   // each decision: becomes a new ADR
+	Apply bool   // write; else a dry run
+}
+
+// PromoteWorkset is canon promote (and the MCP tool): the index brought to
+// the working tree as it is (targets are looked up there, and the check
+// compares with it), the plan, then its diff (a dry run) or the promote
+// transaction.
+func PromoteWorkset(ctx context.Context, repo Repository, e *Env, a PromoteArgs) (*Promoted, error) {
+	if err := repo.SyncWorkingTree(ctx); err != nil {
+		return nil, err
+	}
+	to := a.To
+	if to == "" {
+		to = ToSelf
+	}
+	plan, err := PlanPromote(ctx, e, a.Workset, PromoteOptions{
+		To: to, Agent: a.Agent, ADR: a.ADR, Scope: repo.Documents(), GlobalDocument: e.Config.Context.Scopes.GlobalDocument,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !a.Apply {
+		return DryRun(plan), nil
+	}
+	return Promote(ctx, repo, plan)
 }
 
 // Promoted is what promote did, or would do with a dry run. Its JSON is

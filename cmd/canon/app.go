@@ -145,7 +145,8 @@ func (e *env) notef(format string, args ...any) {
 
 // output is what a command prints: its documented JSON with --json (the
 // value JSON() returns, when it has that method), else its text. A result
-// with a non-zero ExitCode ends the command with that code.
+// with a non-zero ExitCode ends the command with that code; one with an
+// Err ends it with that error after printing.
 type output interface{ WriteText(io.Writer) error }
 
 func (e *env) print(c *cli.Context, v output) error {
@@ -164,6 +165,9 @@ func (e *env) print(c *cli.Context, v output) error {
 	}
 	if x, ok := v.(interface{ ExitCode() int }); ok && x.ExitCode() != 0 {
 		return clirun.Quiet(x.ExitCode())
+	}
+	if x, ok := v.(interface{ Err() error }); ok {
+		return x.Err() // the sentence that ends what was printed (promote refused)
 	}
 	return nil
 }

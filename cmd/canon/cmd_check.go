@@ -75,11 +75,7 @@ func checkCommand(e *env) *cli.Command {
 				if err != nil || !c.Bool("fix") {
 					return &check.Report{Result: res, Format: format, Version: version, Severities: s.Cfg.Check.Rules}, err
 				}
-				plan, err := workset.PlanFixes(s.Repo.Root, s.Scope, res.Findings)
-				if err != nil {
-					return nil, err
-				}
-				return workset.Fix(c.Context, s, plan, c.Bool("dry-run"), func() (*check.Result, error) {
+				return workset.Fix(c.Context, s, s.Repo.Root, res.Findings, c.Bool("dry-run"), func() (*check.Result, error) {
 					return s.Check(c.Context, gitsync.CheckArgs{All: args.All, NewFrom: args.NewFrom, Paths: args.Paths})
 				})
 			})

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -48,54 +49,49 @@ func promoteCommand(e *env) *cli.Command {
 				}
 				to = sc
 			}
-			s, err := e.openNoSync("canon promote")
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			// The index must hold the working tree as it is: targets are
-			// looked up there, and the check compares with it.
-			if _, err := s.Reconcile(c.Context); err != nil {
-				return err
-			}
-			if to, err = promoteTo(s, to); err != nil {
-				return fail(2, "--to %v; name self, parent, root, or a document inside the repository", err)
-			}
-			we, err := workset.NewEnv(c.Context, s.Repo.Root, s.Store, s.Cfg, "canon promote", s.Repo)
-			if err != nil {
-				return worksetError(err)
-			}
-			plan, err := workset.PlanPromote(c.Context, we, name, workset.PromoteOptions{
-				To: to, Agent: c.String("agent"), ADR: c.Bool("adr"), Scope: s.Scope, GlobalDocument: s.Cfg.Context.Scopes.GlobalDocument,
+			return e.with(c, "canon promote", func(s *gitsync.Session) (output, error) {
+				to, err := promoteTo(s, to)
+				if err != nil {
+					return nil, fail(2, "--to %v; name self, parent, root, or a document inside the repository", err)
+				}
+				we, err := workset.NewEnv(c.Context, s.Repo.Root, s.Store, s.Cfg, "canon promote", s.Repo)
+				if err != nil {
+					return nil, worksetError(err)
+				}
+				res, err := workset.PromoteWorkset(c.Context, s, we, workset.PromoteArgs{
+					Workset: name, To: to, Agent: c.String("agent"), ADR: c.Bool("adr"), Apply: !c.Bool("dry-run")})
+				switch {
+				case errors.Is(err, workset.ErrPromoteTarget):
+					flag := "--to"
+					if c.IsSet("scope") {
+						flag = "--scope " + c.String("scope") + ":"
+					}
+					return nil, fail(2, "%s %s", flag, strings.TrimPrefix(err.Error(), workset.ErrPromoteTarget.Error()+": "))
+				case err != nil:
+					return nil, worksetError(err)
+				case res.DryRun:
+					return dryRun{res, e.stderr}, nil
+				}
+				return res, nil
 			})
-			if errors.Is(err, workset.ErrPromoteTarget) {
-				flag := "--to"
-				if c.IsSet("scope") {
-					flag = "--scope " + c.String("scope") + ":"
-				}
-				return fail(2, "%s %s", flag, strings.TrimPrefix(err.Error(), workset.ErrPromoteTarget.Error()+": "))
-			}
-			if err != nil {
-				return worksetError(err)
-			}
-			if c.Bool("dry-run") {
-				res := workset.DryRun(plan)
-				if !c.Bool("json") {
-					res.WriteOutcomes(e.stderr, "dry run")
-					defer fmt.Fprintln(e.stderr, "dry run: nothing was written; the diff is on stdout")
-				}
-				return e.print(c, res)
-			}
-			res, err := workset.Promote(c.Context, s, plan)
-			if err != nil {
-				return err
-			}
-			if err := e.print(c, res); err != nil {
-				return err
-			}
-			return res.Err()
 		},
 	}
+}
+
+// dryRun prints promote --dry-run: the diff on stdout, then what would
+// become of each finding on stderr.
+type dryRun struct {
+	*workset.Promoted
+	stderr io.Writer
+}
+
+func (d dryRun) WriteText(w io.Writer) error {
+	if err := d.Promoted.WriteText(w); err != nil {
+		return err
+	}
+	d.WriteOutcomes(d.stderr, "dry run")
+	_, err := fmt.Fprintln(d.stderr, "dry run: nothing was written; the diff is on stdout")
+	return err
 }
 
 // promoteTo reads --to: a scope word as it is, else a path made

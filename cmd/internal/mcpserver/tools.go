@@ -539,18 +539,11 @@ func (m *Server) addWorksetTools() {
 		})
 }
 
-// promote plans the promote against the working tree as it is, and shows
-// it (a dry run) or makes it (apply).
+// promote shows the promote of a workset (a dry run) or makes it (apply).
 func promote(ctx context.Context, s *gitsync.Session, in promoteIn, out *promoteOut) (string, error) {
-	// Targets are looked up in the working tree as it is.
-	if _, err := s.Reconcile(ctx); err != nil {
-		return "", err
-	}
 	to := in.To
 	switch to {
-	case "":
-		to = workset.ToSelf
-	case workset.ToSelf, workset.ToParent, workset.ToRoot, workset.ToGroup, workset.ToGlobal:
+	case "", workset.ToSelf, workset.ToParent, workset.ToRoot, workset.ToGroup, workset.ToGlobal:
 	default:
 		rel, err := s.Repo.RepoPath(filepath.Join(s.Repo.Root, filepath.FromSlash(to)))
 		if err != nil {
@@ -562,26 +555,22 @@ func promote(ctx context.Context, s *gitsync.Session, in promoteIn, out *promote
 	if err != nil {
 		return "", err
 	}
-	plan, err := workset.PlanPromote(ctx, we, in.Workset, workset.PromoteOptions{To: to, Agent: in.Agent, ADR: in.ADR,
-		Scope: s.Scope, GlobalDocument: s.Cfg.Context.Scopes.GlobalDocument})
+	p, err := workset.PromoteWorkset(ctx, s, we, workset.PromoteArgs{Workset: in.Workset, To: to, Agent: in.Agent, ADR: in.ADR, Apply: in.Apply})
 	if err != nil {
 		return "", err
 	}
+	out.Promote = p
 	var b strings.Builder
-	if !in.Apply {
-		out.Promote = workset.DryRun(plan)
-		out.Promote.WriteOutcomes(&b, "dry run")
-		return b.String() + out.Promote.Diff, nil
+	switch {
+	case p.DryRun:
+		p.WriteOutcomes(&b, "dry run")
+		return b.String() + p.Diff, nil
+	case p.Refused:
+		return "", fmt.Errorf("promote would leave %s canon check reports in the written files; nothing was written: %v", human.Plural(len(p.Introduced), "error"), p.Introduced)
 	}
-	if out.Promote, err = workset.Promote(ctx, s, plan); err != nil {
-		return "", err
-	}
-	if out.Promote.Refused {
-		return "", fmt.Errorf("promote would leave %s canon check reports in the written files; nothing was written: %v", human.Plural(len(out.Promote.Introduced), "error"), out.Promote.Introduced)
-	}
-	out.Promote.WriteOutcomes(&b, "")
-	if len(out.Promote.Written) > 0 {
-		fmt.Fprintf(&b, "wrote %s; nothing is committed\n", strings.Join(out.Promote.Written, ", "))
+	p.WriteOutcomes(&b, "")
+	if len(p.Written) > 0 {
+		fmt.Fprintf(&b, "wrote %s; nothing is committed\n", strings.Join(p.Written, ", "))
 	}
 	return b.String(), nil
 }
