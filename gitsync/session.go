@@ -84,7 +84,7 @@ func Open(dir, who string) (*Session, error) {
 		return nil, err
 	}
 	removeStaleVerify(repo.CanonDir())
-	st, fresh, err := index.Open(repo.IndexPath())
+	st, fresh, err := index.OpenIndex(repo.IndexPath())
 	if err != nil {
 		return nil, err
 	}
