@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/safepath"
 )
 
@@ -556,7 +556,7 @@ func VerifyPath(canonDir string) string {
 	return filepath.Join(canonDir, fmt.Sprintf("verify-%d.db", os.Getpid()))
 }
 
-var verifyFile = regexp.MustCompile(`^verify-([0-9]+)\.db(-wal|-shm|-journal|\.lock)?$`)
+var verifyFile = lazyre.MustCompile(`^verify-([0-9]+)\.db(-wal|-shm|-journal|\.lock)?$`)
 
 // removeStaleVerify deletes the comparison indexes of verify processes that
 // are gone: each can be as large as the index.

@@ -2,6 +2,7 @@ package index
 
 import (
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/safepath"
 
 	"context"
@@ -11,7 +12,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -358,7 +358,7 @@ func (s *Store) writeHolder(line string) {
 	}
 }
 
-var holderPID = regexp.MustCompile(`^pid ([0-9]+) `)
+var holderPID = lazyre.MustCompile(`^pid ([0-9]+) `)
 
 // Holder says which process holds the writer lock, as it wrote itself
 // down: "" when the line is missing or names a process that is gone.

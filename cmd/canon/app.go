@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -22,6 +21,7 @@ import (
 	"github.com/canon-md/canon/hooks"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/lazyre"
 )
 
 // version is set by the build (-ldflags "-X main.version=...").
@@ -218,9 +218,9 @@ func setUsageErrors(cmds []*cli.Command) {
 }
 
 var (
-	undefinedFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
-	badFlagValue  = regexp.MustCompile(`^invalid value "(.*)" for flag -+([^:]+): (.*)$`)
-	missingValue  = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
+	undefinedFlag = lazyre.MustCompile(`^flag provided but not defined: -+(.+)$`)
+	badFlagValue  = lazyre.MustCompile(`^invalid value "(.*)" for flag -+([^:]+): (.*)$`)
+	missingValue  = lazyre.MustCompile(`^flag needs an argument: -+(.+)$`)
 )
 
 func usageError(c *cli.Context, err error, _ bool) error {
