@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -190,9 +191,8 @@ func nextEntry(data []byte) (treeEntry, []byte, error) {
 	return e, data[nul+1+20:], nil
 }
 
-// entries reads a tree, checking that its entries are well formed and in
-// git's order: the walk below merges two trees in that order.
-func (o *Objects) entries(h plumbing.Hash) ([]byte, error) {
+// readTree reads a tree's entries as stored.
+func (o *Objects) readTree(h plumbing.Hash) ([]byte, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
@@ -206,18 +206,76 @@ func (o *Objects) entries(h plumbing.Hash) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read tree %s: %w", h, err)
 	}
-	var prev treeEntry
-	for rest, i := data, 0; len(rest) > 0; i++ {
-		e, next, err := nextEntry(rest)
-		if err != nil {
-			return nil, fmt.Errorf("read tree %s: %w", h, err)
-		}
-		if i > 0 && compareEntries(&prev, &e) >= 0 {
-			return nil, fmt.Errorf("tree %s is not sorted as git sorts trees", h)
-		}
-		prev, rest = e, next
-	}
 	return data, nil
+}
+
+// checked is what checkTree found besides errors: head is where the last
+// entry ending at or before the byte keep ends (0 if none), beforeHead
+// that entry; tail is where the first entry starting at or after the byte
+// from starts (len(data) if none), atTail that entry.
+type checked struct {
+	head, tail         int
+	beforeHead, atTail treeEntry
+	hasBefore, hasAt   bool
+}
+
+// checkTree checks that the entries of data are well formed and in git's
+// order (the walk below merges two trees in that order), after prev and
+// before next when they are set.
+func checkTree(h plumbing.Hash, data []byte, prev, next *treeEntry, keep, from int) (checked, error) {
+	c := checked{tail: len(data)}
+	at := 0
+	var last treeEntry
+	have := prev != nil
+	if have {
+		last = *prev
+	}
+	for rest := data; len(rest) > 0; {
+		e, more, err := nextEntry(rest)
+		if err != nil {
+			return c, fmt.Errorf("read tree %s: %w", h, err)
+		}
+		if have && compareEntries(&last, &e) >= 0 {
+			return c, fmt.Errorf("tree %s is not sorted as git sorts trees", h)
+		}
+		end := len(data) - len(more)
+		if end <= keep {
+			c.head, c.beforeHead, c.hasBefore = end, e, true
+		}
+		if at >= from && !c.hasAt {
+			c.tail, c.atTail, c.hasAt = at, e, true
+		}
+		last, have, rest, at = e, true, more, end
+	}
+	if next != nil && have && compareEntries(&last, next) >= 0 {
+		return c, fmt.Errorf("tree %s is not sorted as git sorts trees", h)
+	}
+	return c, nil
+}
+
+// commonPrefix is how many bytes a and b share at their start.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && binary.LittleEndian.Uint64(a[i:]) == binary.LittleEndian.Uint64(b[i:]) {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffix is how many bytes a and b share at their end, at most limit.
+func commonSuffix(a, b []byte, limit int) int {
+	i := 0
+	for i+8 <= limit && binary.LittleEndian.Uint64(a[len(a)-i-8:]) == binary.LittleEndian.Uint64(b[len(b)-i-8:]) {
+		i += 8
+	}
+	for i < limit && a[len(a)-i-1] == b[len(b)-i-1] {
+		i++
+	}
+	return i
 }
 
 // compareEntries orders tree entries as git does: by name, a folder's name
@@ -240,7 +298,7 @@ func nameByte(e *treeEntry, i int) byte {
 	return 0
 }
 
-// treeCursor steps through a tree that entries has checked.
+// treeCursor steps through entries that checkTree has checked.
 type treeCursor struct{ rest []byte }
 
 func (c *treeCursor) next() (treeEntry, bool) {
@@ -255,18 +313,53 @@ func (c *treeCursor) next() (treeEntry, bool) {
 // diff merges the sorted entries of two trees: an entry on one side only, or
 // on both with another hash or mode, is a change; a folder is descended
 // into only then.
+//
+// Two versions of a folder usually share most of their entries, byte for
+// byte, at the start and at the end of the tree (a change of one document
+// in a folder of thousands): those are checked once, in a, and skipped; the
+// merge reads only what lies between.
 func (o *Objects) diff(dir string, a, b plumbing.Hash, f Filter, emit func(TreeChange)) error {
 	if a == b {
 		return nil
 	}
-	ta, err := o.entries(a)
+	ta, err := o.readTree(a)
 	if err != nil {
 		return err
 	}
-	tb, err := o.entries(b)
+	tb, err := o.readTree(b)
 	if err != nil {
 		return err
 	}
+	// ta[:head] and tb[:head] are the same entries, as are ta[tail:] and
+	// tb[len(tb)-len(ta)+tail:].
+	p := commonPrefix(ta, tb)
+	s := commonSuffix(ta, tb, min(len(ta), len(tb))-p)
+	ca, err := checkTree(a, ta, nil, nil, p, len(ta)-s)
+	if err != nil {
+		return err
+	}
+	head, tail := ca.head, ca.tail
+	midB := tb[head : len(tb)-(len(ta)-tail)]
+	var before, after *treeEntry
+	if ca.hasBefore {
+		before = &ca.beforeHead
+	}
+	if ca.hasAt {
+		after = &ca.atTail
+	}
+	if _, err := checkTree(b, midB, before, after, 0, len(midB)); err != nil {
+		// The middle of b does not end where the shared end starts (an
+		// entry straddles it), or b is malformed: check b whole.
+		if _, err := checkTree(b, tb, nil, nil, 0, len(tb)); err != nil {
+			return err
+		}
+		head, tail, midB = 0, len(ta), tb
+	}
+	return o.merge(dir, ta[head:tail], midB, f, emit)
+}
+
+// merge walks two checked runs of entries in git's order.
+func (o *Objects) merge(dir string, ta, tb []byte, f Filter, emit func(TreeChange)) error {
 	ca, cb := treeCursor{ta}, treeCursor{tb}
 	ea, okA := ca.next()
 	eb, okB := cb.next()
