@@ -38,8 +38,9 @@ type Session struct {
 	// build; it returns the callback and a func to call when done.
 	Progress func(total int) (step func(done int), finish func())
 
-	built  bool // the schema was just created: the index is empty
-	onSync []func(context.Context, *Session, *Result)
+	built   bool // the schema was just created: the index is empty
+	onSync  []func(context.Context, *Session, *Result)
+	prewalk *Prewalk // a hook's walk started before the session opened (UsePrewalk)
 }
 
 // OnSync registers f to be told of every sync of this session that
@@ -289,6 +290,9 @@ func (s *Session) treeDiff(ctx context.Context, from, head string, found func(Tr
 	collect := func(c TreeChange) {
 		changes = append(changes, c)
 		found(c)
+	}
+	if pre, ok := s.takePrewalk(from, head, found); ok {
+		return pre, nil
 	}
 	if s.Repo.ObjectFormat() == "sha1" {
 		err := s.walk(from, head, walkTrees, collect)
