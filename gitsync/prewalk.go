@@ -75,15 +75,15 @@ func (p *Prewalk) run(r *Repo, from string, parentOfHead bool) error {
 	return objs.DiffTreesEach(fromTree, toTree, Filter{}, func(c TreeChange) { p.changes = append(p.changes, c) })
 }
 
-// result returns the walk's changes if it diffed from and to and ended
-// without an error. It waits for the walk only when it is the one wanted.
-func (p *Prewalk) result(from, to string) ([]TreeChange, bool) {
+// result returns the walk's changes and error if it diffed from and to
+// (matched). It waits for the walk only when it is the one wanted.
+func (p *Prewalk) result(from, to string) (changes []TreeChange, matched bool, err error) {
 	<-p.known
 	if p.from != from || p.to != to {
-		return nil, false
+		return nil, false, nil
 	}
 	<-p.done
-	return p.changes, p.err == nil
+	return p.changes, true, p.err
 }
 
 // firstParent reads the first parent of a commit ("" for a root commit).
@@ -112,24 +112,24 @@ func (o *Objects) firstParent(commit string) (string, error) {
 func (s *Session) UsePrewalk(p *Prewalk) { s.prewalk = p }
 
 // takePrewalk hands found the changes of the session's Prewalk, filtered as
-// a walk of its own would be, if it diffed from and head.
-func (s *Session) takePrewalk(from, head string, found func(TreeChange)) ([]TreeChange, bool) {
+// a walk of its own would be, if it diffed from and head (took); err is
+// the prewalk's error then, such as ErrLargeDiff.
+func (s *Session) takePrewalk(from, head string, found func(TreeChange)) (changes []TreeChange, took bool, err error) {
 	p := s.prewalk
 	s.prewalk = nil
 	if p == nil {
-		return nil, false
+		return nil, false, nil
 	}
-	all, ok := p.result(from, head)
-	if !ok {
-		return nil, false
+	all, matched, err := p.result(from, head)
+	if !matched || err != nil {
+		return nil, matched, err
 	}
 	f := s.filter()
-	var changes []TreeChange
 	for _, c := range all {
 		if keepPath(c.Path, f) {
 			changes = append(changes, c)
 			found(c)
 		}
 	}
-	return changes, true
+	return changes, true, nil
 }

@@ -2,6 +2,7 @@ package gitsync
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"sort"
 	"testing"
@@ -38,15 +39,15 @@ func TestPrewalk(t *testing.T) {
 
 	// The commit's parent is where the index stands: the prewalk serves.
 	p := StartPrewalk(s.Repo, "", true)
-	all, ok := p.result(first, second)
-	if !ok || len(all) != 3 {
-		t.Fatalf("prewalk of %s..%s: %v, %v; want three changes", first, second, all, ok)
+	all, ok, err := p.result(first, second)
+	if !ok || err != nil || len(all) != 3 {
+		t.Fatalf("prewalk of %s..%s: %v, %v, %v; want three changes", first, second, all, err, ok)
 	}
 	s.UsePrewalk(StartPrewalk(s.Repo, "", true))
 	var found []string
-	got, ok := s.takePrewalk(first, second, func(c TreeChange) { found = append(found, c.Path) })
+	got, ok, err := s.takePrewalk(first, second, func(c TreeChange) { found = append(found, c.Path) })
 	sort.Strings(found)
-	if !ok || len(got) != 2 || !reflect.DeepEqual(found, []string{"notes/a.md", "notes/c.md"}) {
+	if !ok || err != nil || len(got) != 2 || !reflect.DeepEqual(found, []string{"notes/a.md", "notes/c.md"}) {
 		t.Fatalf("takePrewalk = %v, %v (found %v); want the two notes, node_modules left out", got, ok, found)
 	}
 	s.UsePrewalk(StartPrewalk(s.Repo, "", true))
@@ -63,12 +64,36 @@ func TestPrewalk(t *testing.T) {
 	git(t, dir, "commit", "-qam", "three")
 	third := git(t, dir, "rev-parse", "HEAD")
 	wrong := StartPrewalk(s.Repo, third, false)
-	if _, ok := wrong.result(second, third); ok {
+	if _, ok, _ := wrong.result(second, third); ok {
 		t.Fatal("a prewalk from another commit was taken")
 	}
 	s.UsePrewalk(StartPrewalk(s.Repo, third, false))
 	if res, err := s.CatchUp(ctx); err != nil || res.Action != ActionDiff || len(res.Changes.Modified) != 1 {
 		t.Fatalf("CatchUp after a wrong guess = %+v, %v", res, err)
+	}
+	if d := diffFromRebuild(t, s); len(d) > 0 {
+		t.Fatalf("the index differs from a rebuild: %v", d)
+	}
+
+	// A prewalk that passed the walk's budget sends the catch-up to git
+	// diff-tree at once.
+	defer func(old int) { walkTrees = old }(walkTrees)
+	walkTrees = 1
+	write(t, dir, "notes/deeper/d.md", "# D\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "four")
+	four := git(t, dir, "rev-parse", "HEAD")
+	large := StartPrewalk(s.Repo, "", true)
+	if _, ok, err := large.result(third, four); !ok || !errors.Is(err, ErrLargeDiff) {
+		t.Fatalf("a prewalk past the budget: %v, %v", ok, err)
+	}
+	s.UsePrewalk(StartPrewalk(s.Repo, "", true))
+	before := gitDiffs.Load()
+	if res, err := s.CatchUp(ctx); err != nil || res.Action != ActionDiff || len(res.Changes.Added) != 1 {
+		t.Fatalf("CatchUp after a large prewalk = %+v, %v", res, err)
+	}
+	if gitDiffs.Load() != before+1 {
+		t.Fatal("git diff-tree was not asked")
 	}
 	if d := diffFromRebuild(t, s); len(d) > 0 {
 		t.Fatalf("the index differs from a rebuild: %v", d)

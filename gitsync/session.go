@@ -291,11 +291,17 @@ func (s *Session) treeDiff(ctx context.Context, from, head string, found func(Tr
 		changes = append(changes, c)
 		found(c)
 	}
-	if pre, ok := s.takePrewalk(from, head, found); ok {
+	pre, took, perr := s.takePrewalk(from, head, found)
+	if took && perr == nil {
 		return pre, nil
 	}
 	if s.Repo.ObjectFormat() == "sha1" {
-		err := s.walk(from, head, walkTrees, collect)
+		var err error
+		if took && errors.Is(perr, ErrLargeDiff) {
+			err = perr // the hook's prewalk read walkTrees trees already
+		} else {
+			err = s.walk(from, head, walkTrees, collect)
+		}
 		switch {
 		case err == nil:
 			return changes, nil
