@@ -58,6 +58,9 @@ var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON (a stable, documen
 
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
+	if runPostHook(e, args) {
+		return 0
+	}
 	app := newApp(e)
 	setUsageErrors(app.Commands)
 	ctx, stop := stopOnSignal(stderr)
