@@ -280,8 +280,9 @@ func (s *Session) applyDiff(ctx context.Context, changes []TreeChange, ahead map
 var sliceApplied func()
 
 // treeDiff lists the documents that differ between two commits, handing
-// each to found as soon as it is known. It walks the trees with go-git (a
-// merkle walk: a one-document commit reads a handful of trees) and hands a
+// each to found as soon as it is known. It walks the trees (a merkle walk:
+// a one-document commit reads a handful of trees; a hook's Prewalk may
+// have done it already, on the other core) and hands a
 // diff spanning more than walkTrees trees to git diff-tree, whose C inflate
 // reads trees about three times as fast (ADR-0011). What go-git cannot read,
 // such as a SHA-256 repository, goes to git diff-tree too, with a note.

@@ -26,9 +26,10 @@ import (
 // repository (garbage-collected, or beyond a shallow clone's edge).
 var ErrMissingCommit = errors.New("commit not in the repository")
 
-// Objects reads commits and trees through go-git's object storage only: no
-// worktree, no index file, no config, so none of go-git's gaps around
-// worktreeConfig, skipHash or sparse indexes apply.
+// Objects reads commits and trees from the object database only (packs and
+// loose objects through packObjects, anything else through go-git's object
+// storage): no worktree, no index file, no config, so none of go-git's gaps
+// around worktreeConfig, skipHash or sparse indexes apply.
 type Objects struct {
 	// packs reads the packs and loose objects without go-git's open cost
 	// (packindex.go); gogit is go-git's storage, opened only if needed.
