@@ -32,3 +32,26 @@ func mapFile(path string) ([]byte, func(), error) {
 	}
 	return data, func() { syscall.Munmap(data) }, nil
 }
+
+// mapPack maps a pack file. Unlike mapFile it never falls back to reading
+// the file whole (a pack can be gigabytes): the caller reads it through the
+// file instead.
+func mapPack(path string) ([]byte, func(), error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.Size() == 0 || int64(int(st.Size())) != st.Size() {
+		return nil, nil, syscall.EINVAL
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, nil, err
+	}
+	return data, func() { syscall.Munmap(data) }, nil
+}

@@ -1,7 +1,9 @@
 package gitsync
 
 import (
+	"bufio"
 	"bytes"
+	"compress/zlib"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -9,15 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/go-git/go-billy/v5"
-	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
-	"github.com/go-git/go-git/v5/plumbing/format/objfile"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
@@ -32,7 +31,8 @@ import (
 // since 2.41), so an open reads two files and decodes nothing.
 
 // packIndex is a version 2 pack index read in place. It implements
-// go-git's idxfile.Index, so go-git's packfile reader decodes the objects.
+// go-git's idxfile.Index (the tests hold it to go-git's decoder);
+// packread.go decodes the objects, looking them up by id only.
 type packIndex struct {
 	data  []byte // the whole .idx
 	n     int    // objects
@@ -207,11 +207,13 @@ func (e *packEntries) Next() (*idxfile.Entry, error) {
 func (e *packEntries) Close() error { return nil }
 
 // packObjects reads objects from the repository's packs (through
-// packIndex) and loose objects; anything else (an alternate object store,
-// an index of another version) goes to go-git's storage, opened only then.
+// packIndex and packread.go) and loose objects; anything else (an alternate
+// object store, an index of another version) goes to go-git's storage,
+// opened only then.
 type packObjects struct {
 	dir   string // the objects folder
 	packs []*packRef
+	z     inflater
 
 	fallback func() storerFallback
 }
@@ -220,10 +222,10 @@ type packObjects struct {
 type storerFallback = storer.EncodedObjectStorer
 
 type packRef struct {
-	idx  *packIndex
-	path string // the .pack
-	pf   *packfile.Packfile
-	file billy.File
+	idx   *packIndex
+	path  string // the .pack
+	data  *packData
+	cache baseCache
 }
 
 // openPackObjects lists the packs of the objects folder dir and reads
@@ -251,28 +253,26 @@ func (po *packObjects) Close() error {
 	var first error
 	for _, p := range po.packs {
 		defer p.idx.close()
-		if p.file != nil {
-			if err := p.file.Close(); err != nil && first == nil {
+		if p.data != nil {
+			if err := p.data.close(); err != nil && first == nil {
 				first = err
 			}
-			p.file, p.pf = nil, nil
+			p.data = nil
 		}
+		p.cache = baseCache{}
 	}
 	return first
 }
 
-func (p *packRef) packfile() (*packfile.Packfile, error) {
-	if p.pf == nil {
-		f, err := osfs.Default.Open(p.path)
+func (p *packRef) packData() (*packData, error) {
+	if p.data == nil {
+		d, err := openPackData(p.path)
 		if err != nil {
 			return nil, err
 		}
-		p.file = f
-		// No filesystem: go-git then returns whole objects in memory, which
-		// is what commits and trees are read for.
-		p.pf = packfile.NewPackfile(p.idx, nil, f, 0)
+		p.data = d
 	}
-	return p.pf, nil
+	return p.data, nil
 }
 
 // EncodedObject implements storer.EncodedObjectStorer.
@@ -290,56 +290,99 @@ func (po *packObjects) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (pl
 	return obj, nil
 }
 
+// read returns h as a go-git object (for the storer interface).
 func (po *packObjects) read(h plumbing.Hash) (plumbing.EncodedObject, error) {
+	t, data, err := po.raw(h)
+	if err != nil {
+		return nil, err
+	}
+	obj := &plumbing.MemoryObject{}
+	obj.SetType(t)
+	obj.SetSize(int64(len(data)))
+	if _, err := obj.Write(data); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// raw returns h's type and content from the packs or loose objects, or
+// plumbing.ErrObjectNotFound. The content may be shared with a cache:
+// callers must not change it.
+func (po *packObjects) raw(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	t, data, err := po.rawAt(h, 0)
+	if err != nil {
+		return plumbing.InvalidObject, nil, err
+	}
+	return objectType(t), data, nil
+}
+
+func (po *packObjects) rawAt(h plumbing.Hash, depth int) (byte, []byte, error) {
 	for _, p := range po.packs {
 		off, err := p.idx.FindOffset(h)
 		if err != nil {
 			continue
 		}
-		pf, err := p.packfile()
+		t, data, err := p.object(off, &po.z, po.rawAt, depth)
 		if err != nil {
-			return nil, err
+			return 0, nil, fmt.Errorf("read %s from %s: %w", h, filepath.Base(p.path), err)
 		}
-		obj, err := pf.GetByOffset(off)
-		if err != nil {
-			return nil, fmt.Errorf("read %s from %s: %w", h, filepath.Base(p.path), err)
-		}
-		return obj, nil
+		return t, data, nil
 	}
 	return po.loose(h)
 }
 
-// loose reads h from objects/xx/yyyy.
-func (po *packObjects) loose(h plumbing.Hash) (plumbing.EncodedObject, error) {
+func packTypeOf(t plumbing.ObjectType) byte {
+	switch t {
+	case plumbing.CommitObject:
+		return packCommit
+	case plumbing.TreeObject:
+		return packTree
+	case plumbing.BlobObject:
+		return packBlob
+	case plumbing.TagObject:
+		return packTag
+	}
+	return 0
+}
+
+// loose reads h from objects/xx/yyyy: a zlib stream of "TYPE SIZE\0"
+// and the content.
+func (po *packObjects) loose(h plumbing.Hash) (byte, []byte, error) {
 	hex := h.String()
 	f, err := os.Open(filepath.Join(po.dir, hex[:2], hex[2:]))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, plumbing.ErrObjectNotFound
+		return 0, nil, plumbing.ErrObjectNotFound
 	}
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	defer f.Close()
-	r, err := objfile.NewReader(f)
+	bad := func(what string) error { return fmt.Errorf("read loose object %s: %s", hex, what) }
+	zr, err := zlib.NewReader(bufio.NewReader(f))
 	if err != nil {
-		return nil, fmt.Errorf("read loose object %s: %w", hex, err)
+		return 0, nil, bad(err.Error())
 	}
-	defer r.Close()
-	t, size, err := r.Header()
+	defer zr.Close()
+	br := bufio.NewReaderSize(zr, 512)
+	head, err := br.ReadSlice(0)
 	if err != nil {
-		return nil, fmt.Errorf("read loose object %s: %w", hex, err)
+		return 0, nil, bad("no header")
 	}
-	obj := &plumbing.MemoryObject{}
-	obj.SetType(t)
-	obj.SetSize(size)
-	w, err := obj.Writer()
-	if err != nil {
-		return nil, err
+	name, size, ok := strings.Cut(string(head[:len(head)-1]), " ")
+	n, perr := strconv.ParseInt(size, 10, 64)
+	t, terr := plumbing.ParseObjectType(name)
+	if !ok || perr != nil || n < 0 || terr != nil || packTypeOf(t) == 0 {
+		return 0, nil, bad("a malformed header")
 	}
-	if _, err := io.Copy(w, r); err != nil {
-		return nil, fmt.Errorf("read loose object %s: %w", hex, err)
+	if st, err := f.Stat(); err == nil && n > st.Size()*1032 {
+		return 0, nil, bad("larger than its file can hold")
 	}
-	return obj, nil
+	data := make([]byte, n+1)
+	got, err := io.ReadFull(br, data)
+	if int64(got) != n || (err != io.ErrUnexpectedEOF && err != io.EOF) {
+		return 0, nil, bad("not as long as its header says")
+	}
+	return packTypeOf(t), data[:n], nil
 }
 
 // The rest of storer.EncodedObjectStorer is go-git's.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/safepath"
 )
 
@@ -43,9 +43,10 @@ type Session struct {
 
 	// Fields rather than globals, so that a test sets them on its own
 	// session while others run beside it.
-	maxTrees     int    // see defaultWalkTrees
-	sliceApplied func() // when set, runs after each transaction of a diff but the last
-	gitDiffs     int    // how many diffs this session asked of git diff-tree
+	maxTrees     int      // see defaultWalkTrees
+	sliceApplied func()   // when set, runs after each transaction of a diff but the last
+	gitDiffs     int      // how many diffs this session asked of git diff-tree
+	prewalk      *Prewalk // a hook's walk started before the session opened (UsePrewalk)
 }
 
 // OnSync registers f to be told of every sync of this session that
@@ -90,7 +91,7 @@ func Open(dir, who string) (*Session, error) {
 		return nil, err
 	}
 	removeStaleVerify(repo.CanonDir())
-	st, fresh, err := index.Open(repo.IndexPath())
+	st, fresh, err := index.OpenIndex(repo.IndexPath())
 	if err != nil {
 		return nil, err
 	}
@@ -283,8 +284,9 @@ func (s *Session) applyDiff(ctx context.Context, changes []TreeChange, ahead map
 }
 
 // treeDiff lists the documents that differ between two commits, handing
-// each to found as soon as it is known. It walks the trees with go-git (a
-// merkle walk: a one-document commit reads a handful of trees) and hands a
+// each to found as soon as it is known. It walks the trees (a merkle walk:
+// a one-document commit reads a handful of trees; a hook's Prewalk may
+// have done it already, on the other core) and hands a
 // diff spanning more than s.maxTrees trees to git diff-tree, whose C inflate
 // reads trees about three times as fast (ADR-0011). What go-git cannot read,
 // such as a SHA-256 repository, goes to git diff-tree too, with a note.
@@ -294,8 +296,17 @@ func (s *Session) treeDiff(ctx context.Context, from, head string, found func(Tr
 		changes = append(changes, c)
 		found(c)
 	}
+	pre, took, perr := s.takePrewalk(from, head, found)
+	if took && perr == nil {
+		return pre, nil
+	}
 	if s.Repo.ObjectFormat() == "sha1" {
-		err := s.walk(from, head, s.maxTrees, collect)
+		var err error
+		if took && errors.Is(perr, ErrLargeDiff) {
+			err = perr // the hook's prewalk read its budget of trees already
+		} else {
+			err = s.walk(from, head, s.maxTrees, collect)
+		}
 		switch {
 		case err == nil:
 			return changes, nil
@@ -562,7 +573,7 @@ func VerifyPath(canonDir string) string {
 	return filepath.Join(canonDir, fmt.Sprintf("verify-%d.db", os.Getpid()))
 }
 
-var verifyFile = regexp.MustCompile(`^verify-([0-9]+)\.db(-wal|-shm|-journal|\.lock)?$`)
+var verifyFile = lazyre.MustCompile(`^verify-([0-9]+)\.db(-wal|-shm|-journal|\.lock)?$`)
 
 // removeStaleVerify deletes the comparison indexes of verify processes that
 // are gone: each can be as large as the index.

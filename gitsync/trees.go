@@ -2,20 +2,21 @@ package gitsync
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"path"
 	"path/filepath"
-	"strings"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
@@ -24,11 +25,11 @@ import (
 // repository (garbage-collected, or beyond a shallow clone's edge).
 var ErrMissingCommit = errors.New("commit not in the repository")
 
-// Objects reads commits and trees through go-git's object storage only: no
-// worktree, no index file, no config, so none of go-git's gaps around
-// worktreeConfig, skipHash or sparse indexes apply.
+// Objects reads commits and trees from the object database only (packs and
+// loose objects through packObjects, anything else through go-git's object
+// storage): no worktree, no index file, no config, so none of go-git's gaps
+// around worktreeConfig, skipHash or sparse indexes apply.
 type Objects struct {
-	st storer.EncodedObjectStorer
 	// packs reads the packs and loose objects without go-git's open cost
 	// (packindex.go); gogit is go-git's storage, opened only if needed.
 	packs *packObjects
@@ -47,11 +48,7 @@ var ErrLargeDiff = errors.New("the trees differ in many folders")
 // open until Close.
 func OpenObjects(r *Repo) *Objects {
 	o := &Objects{dir: r.CommonDir}
-	if o.packs = openPackObjects(filepath.Join(r.CommonDir, "objects"), o.goGit); o.packs != nil {
-		o.st = o.packs
-	} else {
-		o.st = o.goGit()
-	}
+	o.packs = openPackObjects(filepath.Join(r.CommonDir, "objects"), o.goGit)
 	return o
 }
 
@@ -84,14 +81,42 @@ func (o *Objects) CommitTree(commit string) (plumbing.Hash, error) {
 	if commit == "" {
 		return plumbing.ZeroHash, nil
 	}
-	c, err := object.GetCommit(o.st, plumbing.NewHash(commit))
-	if errors.Is(err, plumbing.ErrObjectNotFound) {
+	t, data, err := o.raw(plumbing.NewHash(commit))
+	if errors.Is(err, plumbing.ErrObjectNotFound) || err == nil && t != plumbing.CommitObject {
 		return plumbing.ZeroHash, fmt.Errorf("%s: %w", short(commit), ErrMissingCommit)
 	}
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("read commit %s: %w", short(commit), err)
 	}
-	return c.TreeHash, nil
+	// A commit starts with its tree: "tree HEX\n".
+	hex, ok := bytes.CutPrefix(data, []byte("tree "))
+	if !ok || len(hex) < 41 || hex[40] != '\n' || !plumbing.IsHash(string(hex[:40])) {
+		return plumbing.ZeroHash, fmt.Errorf("read commit %s: it does not start with its tree", short(commit))
+	}
+	return plumbing.NewHash(string(hex[:40])), nil
+}
+
+// raw reads an object's type and content, which the caller must not
+// change: from the packs and loose objects through packObjects, else
+// through go-git's storage.
+func (o *Objects) raw(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	if o.packs != nil {
+		t, data, err := o.packs.raw(h)
+		if !errors.Is(err, plumbing.ErrObjectNotFound) {
+			return t, data, err
+		}
+	}
+	obj, err := o.goGit().EncodedObject(plumbing.AnyObject, h)
+	if err != nil {
+		return plumbing.InvalidObject, nil, err
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return plumbing.InvalidObject, nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	return obj.Type(), data, err
 }
 
 func short(h string) string {
@@ -133,79 +158,230 @@ func (o *Objects) DiffTreesEach(a, b plumbing.Hash, f Filter, fn func(TreeChange
 	return o.diff("", a, b, f, fn)
 }
 
-// entries reads a tree's entries, checking that they are in git's order:
-// the walk below merges two trees in that order.
-func (o *Objects) entries(h plumbing.Hash) ([]object.TreeEntry, error) {
+// treeEntry is one entry of a tree as git stores it ("MODE NAME\0" and
+// the 20 bytes of the id), read in place: a walk compares thousands of
+// entries that are the same on both sides, and needs names and ids only
+// of the few that differ.
+type treeEntry struct {
+	name []byte
+	mode filemode.FileMode
+	hash []byte
+}
+
+// nextEntry reads the entry at the start of data, as go-git's Tree.Decode
+// would (an octal mode of at most 32 bits), and returns the rest.
+func nextEntry(data []byte) (treeEntry, []byte, error) {
+	sp := bytes.IndexByte(data, ' ')
+	if sp <= 0 {
+		return treeEntry{}, nil, errors.New("a tree entry without a mode")
+	}
+	var mode uint64
+	for _, c := range data[:sp] {
+		if c < '0' || c > '7' || mode > 0xffffffff>>3 {
+			return treeEntry{}, nil, fmt.Errorf("a tree entry's mode %q is not a file mode", data[:sp])
+		}
+		mode = mode<<3 | uint64(c-'0')
+	}
+	data = data[sp+1:]
+	nul := bytes.IndexByte(data, 0)
+	if nul < 0 || len(data) < nul+1+20 {
+		return treeEntry{}, nil, errors.New("a tree entry ends early")
+	}
+	e := treeEntry{name: data[:nul], mode: filemode.FileMode(mode), hash: data[nul+1 : nul+1+20]}
+	return e, data[nul+1+20:], nil
+}
+
+// readTree reads a tree's entries as stored.
+func (o *Objects) readTree(h plumbing.Hash) ([]byte, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
 	if o.trees++; o.MaxTrees > 0 && o.trees > o.MaxTrees {
 		return nil, ErrLargeDiff
 	}
-	t, err := object.GetTree(o.st, h)
+	t, data, err := o.raw(h)
+	if err == nil && t != plumbing.TreeObject {
+		err = plumbing.ErrObjectNotFound
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read tree %s: %w", h, err)
 	}
-	for i := 1; i < len(t.Entries); i++ {
-		if compareEntries(&t.Entries[i-1], &t.Entries[i]) >= 0 {
-			return nil, fmt.Errorf("tree %s is not sorted as git sorts trees", h)
-		}
+	return data, nil
+}
+
+// checked is what checkTree found besides errors: head is where the last
+// entry ending at or before the byte keep ends (0 if none), beforeHead
+// that entry; tail is where the first entry starting at or after the byte
+// from starts (len(data) if none), atTail that entry.
+type checked struct {
+	head, tail         int
+	beforeHead, atTail treeEntry
+	hasBefore, hasAt   bool
+}
+
+// checkTree checks that the entries of data are well formed and in git's
+// order (the walk below merges two trees in that order), after prev and
+// before next when they are set.
+func checkTree(h plumbing.Hash, data []byte, prev, next *treeEntry, keep, from int) (checked, error) {
+	c := checked{tail: len(data)}
+	at := 0
+	var last treeEntry
+	have := prev != nil
+	if have {
+		last = *prev
 	}
-	return t.Entries, nil
+	for rest := data; len(rest) > 0; {
+		e, more, err := nextEntry(rest)
+		if err != nil {
+			return c, fmt.Errorf("read tree %s: %w", h, err)
+		}
+		if have && compareEntries(&last, &e) >= 0 {
+			return c, fmt.Errorf("tree %s is not sorted as git sorts trees", h)
+		}
+		end := len(data) - len(more)
+		if end <= keep {
+			c.head, c.beforeHead, c.hasBefore = end, e, true
+		}
+		if at >= from && !c.hasAt {
+			c.tail, c.atTail, c.hasAt = at, e, true
+		}
+		last, have, rest, at = e, true, more, end
+	}
+	if next != nil && have && compareEntries(&last, next) >= 0 {
+		return c, fmt.Errorf("tree %s is not sorted as git sorts trees", h)
+	}
+	return c, nil
+}
+
+// commonPrefix is how many bytes a and b share at their start.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && binary.LittleEndian.Uint64(a[i:]) == binary.LittleEndian.Uint64(b[i:]) {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffix is how many bytes a and b share at their end, at most limit.
+func commonSuffix(a, b []byte, limit int) int {
+	i := 0
+	for i+8 <= limit && binary.LittleEndian.Uint64(a[len(a)-i-8:]) == binary.LittleEndian.Uint64(b[len(b)-i-8:]) {
+		i += 8
+	}
+	for i < limit && a[len(a)-i-1] == b[len(b)-i-1] {
+		i++
+	}
+	return i
 }
 
 // compareEntries orders tree entries as git does: by name, a folder's name
 // compared as if it ended in a slash.
-func compareEntries(a, b *object.TreeEntry) int {
-	n := min(len(a.Name), len(b.Name))
-	if c := strings.Compare(a.Name[:n], b.Name[:n]); c != 0 {
+func compareEntries(a, b *treeEntry) int {
+	n := min(len(a.name), len(b.name))
+	if c := bytes.Compare(a.name[:n], b.name[:n]); c != 0 {
 		return c
 	}
 	return cmp.Compare(nameByte(a, n), nameByte(b, n))
 }
 
-func nameByte(e *object.TreeEntry, i int) byte {
+func nameByte(e *treeEntry, i int) byte {
 	switch {
-	case i < len(e.Name):
-		return e.Name[i]
-	case e.Mode == filemode.Dir:
+	case i < len(e.name):
+		return e.name[i]
+	case e.mode == filemode.Dir:
 		return '/'
 	}
 	return 0
 }
 
+// treeCursor steps through entries that checkTree has checked.
+type treeCursor struct{ rest []byte }
+
+func (c *treeCursor) next() (treeEntry, bool) {
+	if len(c.rest) == 0 {
+		return treeEntry{}, false
+	}
+	e, rest, _ := nextEntry(c.rest) // checked by entries
+	c.rest = rest
+	return e, true
+}
+
 // diff merges the sorted entries of two trees: an entry on one side only, or
 // on both with another hash or mode, is a change; a folder is descended
 // into only then.
+//
+// Two versions of a folder usually share most of their entries, byte for
+// byte, at the start and at the end of the tree (a change of one document
+// in a folder of thousands): those are checked once, in a, and skipped; the
+// merge reads only what lies between.
 func (o *Objects) diff(dir string, a, b plumbing.Hash, f Filter, emit func(TreeChange)) error {
 	if a == b {
 		return nil
 	}
-	ea, err := o.entries(a)
+	ta, err := o.readTree(a)
 	if err != nil {
 		return err
 	}
-	eb, err := o.entries(b)
+	tb, err := o.readTree(b)
 	if err != nil {
 		return err
 	}
-	i, j := 0, 0
-	for i < len(ea) || j < len(eb) {
-		var x, y *object.TreeEntry
+	// ta[:head] and tb[:head] are the same entries, as are ta[tail:] and
+	// tb[len(tb)-len(ta)+tail:].
+	p := commonPrefix(ta, tb)
+	s := commonSuffix(ta, tb, min(len(ta), len(tb))-p)
+	ca, err := checkTree(a, ta, nil, nil, p, len(ta)-s)
+	if err != nil {
+		return err
+	}
+	head, tail := ca.head, ca.tail
+	midB := tb[head : len(tb)-(len(ta)-tail)]
+	var before, after *treeEntry
+	if ca.hasBefore {
+		before = &ca.beforeHead
+	}
+	if ca.hasAt {
+		after = &ca.atTail
+	}
+	if _, err := checkTree(b, midB, before, after, 0, len(midB)); err != nil {
+		// The middle of b does not end where the shared end starts (an
+		// entry straddles it), or b is malformed: check b whole.
+		if _, err := checkTree(b, tb, nil, nil, 0, len(tb)); err != nil {
+			return err
+		}
+		head, tail, midB = 0, len(ta), tb
+	}
+	return o.merge(dir, ta[head:tail], midB, f, emit)
+}
+
+// merge walks two checked runs of entries in git's order.
+func (o *Objects) merge(dir string, ta, tb []byte, f Filter, emit func(TreeChange)) error {
+	ca, cb := treeCursor{ta}, treeCursor{tb}
+	ea, okA := ca.next()
+	eb, okB := cb.next()
+	for okA || okB {
+		c := 0
 		switch {
-		case j >= len(eb):
-			x, i = &ea[i], i+1
-		case i >= len(ea):
-			y, j = &eb[j], j+1
+		case !okB:
+			c = -1
+		case !okA:
+			c = 1
 		default:
-			switch c := compareEntries(&ea[i], &eb[j]); {
-			case c < 0:
-				x, i = &ea[i], i+1
-			case c > 0:
-				y, j = &eb[j], j+1
-			default:
-				x, y, i, j = &ea[i], &eb[j], i+1, j+1
-			}
+			c = compareEntries(&ea, &eb)
+		}
+		var x, y *treeEntry
+		xa, yb := ea, eb
+		if c <= 0 {
+			x = &xa
+			ea, okA = ca.next()
+		}
+		if c >= 0 {
+			y = &yb
+			eb, okB = cb.next()
 		}
 		if err := o.change(dir, x, y, f, emit); err != nil {
 			return err
@@ -216,37 +392,37 @@ func (o *Objects) diff(dir string, a, b plumbing.Hash, f Filter, emit func(TreeC
 
 // change handles one name of a merged pair of trees; x or y is nil when the
 // name is on one side only.
-func (o *Objects) change(dir string, x, y *object.TreeEntry, f Filter, emit func(TreeChange)) error {
-	if x != nil && y != nil && x.Hash == y.Hash && x.Mode == y.Mode {
+func (o *Objects) change(dir string, x, y *treeEntry, f Filter, emit func(TreeChange)) error {
+	if x != nil && y != nil && x.mode == y.mode && bytes.Equal(x.hash, y.hash) {
 		return nil
 	}
-	name := ""
+	var name []byte
 	if x != nil {
-		name = x.Name
+		name = x.name
 	} else {
-		name = y.Name
+		name = y.name
 	}
-	p := name
+	p := string(name)
 	if dir != "" {
-		p = dir + "/" + name
+		p = dir + "/" + p
 	}
-	xTree := x != nil && x.Mode == filemode.Dir
-	yTree := y != nil && y.Mode == filemode.Dir
+	xTree := x != nil && x.mode == filemode.Dir
+	yTree := y != nil && y.mode == filemode.Dir
 	if xTree || yTree {
 		if f.Dir != nil && !f.Dir(p) {
 			return nil
 		}
 		var ha, hb plumbing.Hash
 		if xTree {
-			ha = x.Hash
+			copy(ha[:], x.hash)
 		}
 		if yTree {
-			hb = y.Hash
+			copy(hb[:], y.hash)
 		}
 		return o.diff(p, ha, hb, f, emit)
 	}
-	xFile := x != nil && isFile(x.Mode)
-	yFile := y != nil && isFile(y.Mode)
+	xFile := x != nil && isFile(x.mode)
+	yFile := y != nil && isFile(y.mode)
 	if !xFile && !yFile {
 		return nil // submodules
 	}
@@ -255,10 +431,10 @@ func (o *Objects) change(dir string, x, y *object.TreeEntry, f Filter, emit func
 	}
 	c := TreeChange{Path: p}
 	if xFile {
-		c.From = x.Hash.String()
+		c.From = hex.EncodeToString(x.hash)
 	}
 	if yFile {
-		c.To = y.Hash.String()
+		c.To = hex.EncodeToString(y.hash)
 	}
 	if c.From != c.To {
 		emit(c)

@@ -68,3 +68,13 @@ func (r *Repo) Ref(arg string) string {
 	}
 	return filepath.ToSlash(rel)
 }
+
+// ShownIndexPath is the index's path as messages show it: relative to the
+// working tree when it is inside it (.git/canon/index.db).
+func (r *Repo) ShownIndexPath() string {
+	p := r.IndexPath()
+	if rel, err := filepath.Rel(r.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}

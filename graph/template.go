@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/lazyre"
 )
 
 // Query templates are YAML files: the built-in ones embedded below, and a
@@ -139,7 +139,7 @@ func (e *TemplateError) Error() string {
 	return fmt.Sprintf("%s: %s", e.Source, e.Msg)
 }
 
-var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+var nameRE = lazyre.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
 // ParseTemplate reads one template file; source names it in errors and
 // stem is the file name without .yaml, which the name must equal.

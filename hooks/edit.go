@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/safepath"
 
 	"bytes"
@@ -290,7 +291,7 @@ func lefthookInsertPoint(lines []string, key, val *yaml.Node) (at int, indent st
 	return 0, "", false, fmt.Errorf("it has no commands or jobs (indented %q); add canon's command by hand: %w", ind, ErrByHand)
 }
 
-var lefthookEntryRe = regexp.MustCompile(`^(\s*)(canon:|- name: canon)\s*$`)
+var lefthookEntryRe = lazyre.MustCompile(`^(\s*)(canon:|- name: canon)\s*$`)
 
 func removeLefthook(root string) ([]Edit, error) {
 	name, err := lefthookFile(root)
@@ -355,7 +356,7 @@ func removeLefthook(root string) ([]Edit, error) {
 	return edits, writeKeepingMode(root, p, []byte(text), 0o644)
 }
 
-var lefthookHookRe = regexp.MustCompile(`^[a-z-]+:\s*$`)
+var lefthookHookRe = lazyre.MustCompile(`^[a-z-]+:\s*$`)
 
 // --- pre-commit: canon's repository in .pre-commit-config.yaml ---
 
@@ -473,7 +474,7 @@ func addPreCommit(root string) ([]Edit, error) {
 	return edits, writeKeepingMode(root, p, []byte(text), 0o644)
 }
 
-var canonRepoRe = regexp.MustCompile(`^(\s*)- repo: ` + regexp.QuoteMeta(canonRepoURL) + `\s*$`)
+var canonRepoRe = lazyre.MustCompile(`^(\s*)- repo: ` + regexp.QuoteMeta(canonRepoURL) + `\s*$`)
 
 func removePreCommit(root string) ([]Edit, error) {
 	p := filepath.Join(root, preCommitConfig)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/canon-md/canon/gitsync"
@@ -27,7 +28,11 @@ const origSuffix = ".canon-orig"
 //go:embed shim.sh.tmpl
 var shimText string
 
-var shimTmpl = template.Must(template.New("shim").Parse(shimText))
+// shimTmpl is parsed at first use: every canon process, hooks included,
+// would otherwise parse it at start-up (ADR-0021).
+var shimTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("shim").Parse(shimText))
+})
 
 // Shim renders the shim for one hook.
 func Shim(name string, chained bool) []byte {
@@ -42,7 +47,7 @@ func Shim(name string, chained bool) []byte {
 		}
 	}
 	var b bytes.Buffer
-	if err := shimTmpl.Execute(&b, data); err != nil {
+	if err := shimTmpl().Execute(&b, data); err != nil {
 		panic(err) // the template is ours and fixed
 	}
 	return b.Bytes()

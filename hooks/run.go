@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
@@ -61,11 +62,13 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 	if os.Getenv("CANON_SKIP") == "1" {
 		return &Outcome{Skipped: "CANON_SKIP=1"}, nil
 	}
+	pre := startPrewalk(ev)
 	s, err := gitsync.Open(ev.Dir, "canon hook "+ev.Name)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
+	s.UsePrewalk(pre)
 	s.Note = note
 	out := &Outcome{}
 	s.OnSync(TellWorksets(note, func(m []workset.Marked) { out.Stale = append(out.Stale, m...) }))
@@ -104,6 +107,30 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 	}
 	out.Result = res
 	return out, nil
+}
+
+// startPrewalk starts, for the hooks that move HEAD by one step, the diff
+// from where the index most likely stands (git's previous HEAD, the new
+// commit's parent) to HEAD, while the session opens (gitsync.Prewalk). nil
+// when there is no good guess, or during a rebase.
+func startPrewalk(ev Event) *gitsync.Prewalk {
+	repo, err := gitsync.Discover(ev.Dir)
+	if err != nil || rebasing(repo) {
+		return nil
+	}
+	switch {
+	case ev.Name == "post-commit":
+		return gitsync.StartPrewalk(repo, "", true, 0)
+	case ev.Name == "post-checkout" && len(ev.Args) >= 3 && ev.Args[2] == "1" && plumbingHash(ev.Args[0]):
+		return gitsync.StartPrewalk(repo, ev.Args[0], false, 0)
+	}
+	return nil
+}
+
+// plumbingHash reports a full hex commit id other than git's null id
+// (post-checkout's previous HEAD after a clone).
+func plumbingHash(s string) bool {
+	return len(s) == 40 && strings.Trim(s, "0123456789abcdef") == "" && strings.Trim(s, "0") != ""
 }
 
 // PreCommitEvent tells which git hook the pre-commit framework is running

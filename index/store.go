@@ -2,15 +2,16 @@ package index
 
 import (
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/safepath"
 
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -21,10 +22,11 @@ import (
 
 // Store is the index database of one worktree.
 type Store struct {
-	db   *sql.DB
-	path string
-	lock *flock.Flock
-	file os.FileInfo // the database file as opened, to notice a rebuild's swap
+	db     *sql.DB
+	path   string
+	driver string // driverName, or keepWALDriver for OpenIndex
+	lock   *flock.Flock
+	file   os.FileInfo // the database file as opened, to notice a rebuild's swap
 	// Waiting, when set, hears once that Lock has waited two seconds for
 	// the holder it names (a hook can say why it is slow).
 	Waiting func(holder string)
@@ -81,9 +83,21 @@ func (e *LockedError) Unwrap() error { return ErrLocked }
 // documents.
 const driverName = "sqlite3_canon"
 
+// keepWALDriver is driverName whose connections also leave the WAL
+// unmerged when they close (noCheckpointOnClose): the repository's index,
+// which every hook opens, writes and closes (OpenIndex).
+const keepWALDriver = "sqlite3_canon_keep_wal"
+
 func init() {
 	sql.Register(driverName, &sqlite3.SQLiteDriver{
 		ConnectHook: func(c *sqlite3.SQLiteConn) error {
+			_, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil)
+			return err
+		},
+	})
+	sql.Register(keepWALDriver, &sqlite3.SQLiteDriver{
+		ConnectHook: func(c *sqlite3.SQLiteConn) error {
+			noCheckpointOnClose(c)
 			_, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil)
 			return err
 		},
@@ -94,10 +108,44 @@ func init() {
 // schema to SchemaVersion. needsBuild is true when the content tables were
 // (re)created and hold nothing yet.
 func Open(path string) (s *Store, needsBuild bool, err error) {
+	return open(path, driverName)
+}
+
+// OpenIndex is Open for a repository's index (.git/canon/index.db): closing
+// it leaves the WAL for the next process instead of checkpointing it, the
+// one cost of a hook that grew with nothing it did (ADR-0021).
+func OpenIndex(path string) (s *Store, needsBuild bool, err error) {
+	dropForeignWAL(path)
+	return open(path, keepWALDriver)
+}
+
+// dropForeignWAL removes the WAL and shared-memory files beside a database
+// file that is not SQLite's (another tool overwrote it, or a disk damaged
+// it): SQLite would lay the old index's pages over it. Without them the
+// file is reported for what it is, and canon index --full replaces it.
+func dropForeignWAL(path string) {
+	if _, err := os.Lstat(path + "-wal"); err != nil {
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	head := make([]byte, 16)
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	if n == 0 || n == len(head) && string(head) == "SQLite format 3\x00" {
+		return // empty (SQLite drops the WAL itself) or a database
+	}
+	os.Remove(path + "-wal")
+	os.Remove(path + "-shm")
+}
+
+func open(path, driver string) (s *Store, needsBuild bool, err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, false, fmt.Errorf("create index folder: %w", err)
 	}
-	s = &Store{path: path, lock: flock.New(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt}
+	s = &Store{path: path, lock: flock.New(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
 	if err := s.connect(); err != nil {
 		return nil, false, err
 	}
@@ -111,7 +159,7 @@ func Open(path string) (s *Store, needsBuild bool, err error) {
 
 func (s *Store) connect() error {
 	dsn := "file:" + s.path + "?_busy_timeout=10000&_journal_mode=WAL&_foreign_keys=on&_synchronous=NORMAL&_txlock=immediate&cache=private"
-	db, err := sql.Open(driverName, dsn)
+	db, err := sql.Open(s.driver, dsn)
 	if err != nil {
 		return fmt.Errorf("open index: %w", err)
 	}
@@ -150,7 +198,44 @@ func (s *Store) Refresh() error {
 func (s *Store) Path() string { return s.path }
 
 // Close releases the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	if s.driver == keepWALDriver {
+		s.trimWAL()
+	}
+	return s.db.Close()
+}
+
+// walTrimBytes is how large a WAL OpenIndex's Close lets pass before it
+// merges it into the database and empties it: 512 pages, half of SQLite's
+// wal_autocheckpoint, so that a commit never checkpoints before Close can.
+// Every first opener reads the whole WAL back (about half a millisecond a
+// megabyte), so it stays small; a hook of a few documents writes a few
+// hundred kilobytes.
+const walTrimBytes = 2 << 20
+
+// trimWAL checkpoints the WAL into the database and truncates it once it
+// has grown past walTrimBytes. Closing does not (noCheckpointOnClose), and
+// SQLite's own checkpoints cannot empty a WAL that several processes wrote
+// in turn: each first opener recovers the WAL and forgets what was merged.
+// A reader in the middle of a query makes it give up at once; a later
+// Close tries again.
+func (s *Store) trimWAL() {
+	st, err := os.Stat(s.path + "-wal")
+	if err != nil || st.Size() <= walTrimBytes {
+		return
+	}
+	ctx := context.Background()
+	c, err := s.db.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err != nil {
+		return
+	}
+	c.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	c.ExecContext(ctx, `PRAGMA busy_timeout = 10000`)
+}
 
 func (s *Store) migrate() (bool, error) {
 	var version int
@@ -279,7 +364,7 @@ func (s *Store) writeHolder(line string) {
 	}
 }
 
-var holderPID = regexp.MustCompile(`^pid ([0-9]+) `)
+var holderPID = lazyre.MustCompile(`^pid ([0-9]+) `)
 
 // Holder says which process holds the writer lock, as it wrote itself
 // down: "" when the line is missing or names a process that is gone.

@@ -4,11 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/lazyre"
 )
 
 // Finding kinds. A finding without a kind prefix is a worklog entry.
@@ -46,10 +46,10 @@ func FindingHash(target, kind, text string) string {
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 var (
-	headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
-	itemRE    = regexp.MustCompile(`^([ \t]*)(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]+(.*))?$`)
-	fenceRE   = regexp.MustCompile("^ {0,3}(```+|~~~+)")
-	kindRE    = regexp.MustCompile(`(?i)^(decision|risk|finding)[ \t]*:[ \t]*`)
+	headingRE = lazyre.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
+	itemRE    = lazyre.MustCompile(`^([ \t]*)(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]+(.*))?$`)
+	fenceRE   = lazyre.MustCompile("^ {0,3}(```+|~~~+)")
+	kindRE    = lazyre.MustCompile(`(?i)^(decision|risk|finding)[ \t]*:[ \t]*`)
 )
 
 // ParseNotes reads the findings of a notes.md (see NotesHeader for the

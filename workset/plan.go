@@ -2,10 +2,10 @@ package workset
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/lazyre"
 )
 
 // PlanItem is one step of plan.md.
@@ -31,9 +31,9 @@ func IsCriteriaHeading(h string) bool {
 }
 
 var (
-	planItemRE  = regexp.MustCompile(`^([ \t]*)(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]+(?:\[([ xX])\](?:[ \t]+|$))?(.*))?$`)
-	planHeadRE  = regexp.MustCompile(`^ {0,3}#{1,6}([ \t]|$)`)
-	planFenceRE = regexp.MustCompile("^ {0,3}(```|~~~)")
+	planItemRE  = lazyre.MustCompile(`^([ \t]*)(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]+(?:\[([ xX])\](?:[ \t]+|$))?(.*))?$`)
+	planHeadRE  = lazyre.MustCompile(`^ {0,3}#{1,6}([ \t]|$)`)
+	planFenceRE = lazyre.MustCompile("^ {0,3}(```|~~~)")
 )
 
 // PlanItems turns an Acceptance Criteria section into checklist items:

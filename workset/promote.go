@@ -10,7 +10,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/safepath"
 )
@@ -669,11 +669,11 @@ type adrDoc struct {
 }
 
 var (
-	adrIDRE   = regexp.MustCompile(`(?i)^ADR-(\d+)$`)
-	adrStemRE = regexp.MustCompile(`(?i)^(?:ADR-)?(\d+)`)
-	slugRE    = regexp.MustCompile(`[a-z0-9]+`)
+	adrIDRE   = lazyre.MustCompile(`(?i)^ADR-(\d+)$`)
+	adrStemRE = lazyre.MustCompile(`(?i)^(?:ADR-)?(\d+)`)
+	slugRE    = lazyre.MustCompile(`[a-z0-9]+`)
 	// numberedRE reads ADR file names that start with the number: 0007-slug.md.
-	numberedRE = regexp.MustCompile(`^(\d+)([-_])`)
+	numberedRE = lazyre.MustCompile(`^(\d+)([-_])`)
 )
 
 func (p *planner) loadADRs() error {

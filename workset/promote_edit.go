@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 )
 
@@ -203,12 +204,12 @@ func scalarToken(rest string) (token, after string, ok bool) {
 }
 
 var (
-	dateTimeRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}([T ])\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$`)
-	dateMinRE   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$`)
-	tomlDateRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
-	bulletRE    = regexp.MustCompile(`^( {0,3})([-*+])[ \t]+\S`)
-	orderedRE   = regexp.MustCompile(`^( {0,3})(\d{1,9})([.)])[ \t]+\S`)
-	listIndexRE = regexp.MustCompile(`^[ \t]*-[ \t]+`)
+	dateTimeRE  = lazyre.MustCompile(`^\d{4}-\d{2}-\d{2}([T ])\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$`)
+	dateMinRE   = lazyre.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$`)
+	tomlDateRE  = lazyre.MustCompile(`^\d{4}-\d{2}-\d{2}`)
+	bulletRE    = lazyre.MustCompile(`^( {0,3})([-*+])[ \t]+\S`)
+	orderedRE   = lazyre.MustCompile(`^( {0,3})(\d{1,9})([.)])[ \t]+\S`)
+	listIndexRE = lazyre.MustCompile(`^[ \t]*-[ \t]+`)
 )
 
 // stamp writes now in the layout of old: a date stays a date, a date-time

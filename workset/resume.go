@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/safepath"
 )
@@ -151,7 +151,7 @@ func currentDoc(ctx context.Context, e *Env, key string) (*docNow, error) {
 	return &docNow{ref: *ref, path: ref.Path, oid: oid}, nil
 }
 
-var planBoxRE = regexp.MustCompile(`^([ \t]*)(?:[-*+]|[0-9]{1,9}[.)])[ \t]+\[([ xX])\][ \t]+(.*)$`)
+var planBoxRE = lazyre.MustCompile(`^([ \t]*)(?:[-*+]|[0-9]{1,9}[.)])[ \t]+\[([ xX])\][ \t]+(.*)$`)
 
 // planItems reads the checkbox items of plan.md (nothing when it is gone).
 func (h *handle) planItems() ([]PlanItem, error) {
@@ -251,7 +251,7 @@ type SectionChange struct {
 	How     string `json:"how"` // changed, added, removed
 }
 
-var errorLineRE = regexp.MustCompile(`(?i)^[ \t]*(?:[-*+][ \t]+)?(error|failed|failure|blocker)[ \t]*:[ \t]*(.+)$`)
+var errorLineRE = lazyre.MustCompile(`(?i)^[ \t]*(?:[-*+][ \t]+)?(error|failed|failure|blocker)[ \t]*:[ \t]*(.+)$`)
 
 // BuildResume assembles the resume pack of a workset.
 func BuildResume(ctx context.Context, e *Env, name string, opt ResumeOptions) (*Resume, error) {

@@ -1,13 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -31,7 +30,12 @@ type env struct {
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON (a stable, documented shape)"}
 
 func run(args []string, stdout, stderr io.Writer) int {
-	return clirun.Run(newApp(&env{stdout: stdout, stderr: stderr}), args, stderr, explain)
+	e := &env{stdout: stdout, stderr: stderr}
+	if isPostHook(args) {
+		e.dir = "."
+		return clirun.Direct(stderr, func(ctx context.Context) int { return e.hook(ctx, args[2], args[3:]) })
+	}
+	return clirun.Run(newApp(e), args, stderr, explain)
 }
 
 // explain turns an error into the sentence canon prints: a usage error's
@@ -128,11 +132,11 @@ func (e *env) openNoSync(who string) (*gitsync.Session, error) {
 func (e *env) opened(s *gitsync.Session, err error) (*gitsync.Session, error) {
 	if err != nil {
 		if r, derr := gitsync.Discover(e.dir); derr == nil {
-			indexPathHint = relIndexPath(r)
+			indexPathHint = r.ShownIndexPath()
 		}
 		return nil, err
 	}
-	indexPathHint = relIndexPath(s.Repo)
+	indexPathHint = s.Repo.ShownIndexPath()
 	s.Note = func(msg string) { e.notef("%s", msg) }
 	s.OnSync(hooks.TellWorksets(func(msg string) { e.notef("%s", msg) }, nil))
 	s.Progress = human.Progress(e.stderr) // nil unless stderr is a terminal
@@ -192,7 +196,7 @@ func (e *env) printed(c *cli.Context, call func(s *gitsync.Session) (output, err
 		}
 		defer s.Close()
 		v, err := call(s)
-		if err != nil {
+		if err != nil || v == nil { // nil: the call wrote its own output
 			return err
 		}
 		return e.print(c, v)
@@ -204,14 +208,4 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
-}
-
-// relIndexPath shows the index path relative to the working tree when it is
-// inside it (.git/canon/index.db).
-func relIndexPath(r *gitsync.Repo) string {
-	p := r.IndexPath()
-	if rel, err := filepath.Rel(r.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
-	}
-	return p
 }

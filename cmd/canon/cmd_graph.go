@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -205,7 +204,7 @@ func graphCommand(e *env) *cli.Command {
 					opt := graph.ExportOptions{Roots: c.StringSlice("root"), Depth: c.Int("depth"), Edges: graph.ParseEdges(c.String("edges")), Direction: dir}
 					res, err := g.ExportTo(c.Context, opt, format, out, s.Repo.Root, e.stdout)
 					if res == nil {
-						return nothing{}, err // the export went to stdout
+						return nil, err // the export itself went to stdout
 					}
 					return res, err
 				})
@@ -221,12 +220,6 @@ func setOr(c *cli.Context, name string, def int) int {
 	}
 	return def
 }
-
-// nothing is the output of a command whose output is already written.
-type nothing struct{}
-
-func (nothing) WriteText(io.Writer) error { return nil }
-func (nothing) JSON() any                 { return nil }
 
 func contextCommand(e *env) *cli.Command {
 	return &cli.Command{

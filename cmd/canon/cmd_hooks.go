@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -84,17 +86,34 @@ func hookCommand(e *env) *cli.Command {
 				// fails a pre-commit hook and shows in every other.
 				return fail(2, "there is no hook %q; canon hook takes %s", name, strings.Join(hooks.Entries, ", "))
 			}
-			if r, err := gitsync.Discover(e.dir); err == nil {
-				indexPathHint = relIndexPath(r)
-			}
-			code, err := hooks.Dispatch(c.Context, e.dir, name, c.Args().Tail(),
-				hooks.Front{Stdout: e.stdout, Stderr: e.stderr, Open: e.openNoSync, Explain: explainErr})
-			if err == nil && code != 0 {
+			if code := e.hook(c.Context, name, c.Args().Tail()); code != 0 {
 				return clirun.Quiet(code)
 			}
-			return err
+			return nil
 		},
 	}
+}
+
+// hook runs canon hook NAME ARGS and returns its exit status.
+func (e *env) hook(ctx context.Context, name string, args []string) int {
+	if r, err := gitsync.Discover(e.dir); err == nil {
+		indexPathHint = r.ShownIndexPath()
+	}
+	code, err := hooks.Dispatch(ctx, e.dir, name, args,
+		hooks.Front{Stdout: e.stdout, Stderr: e.stderr, Open: e.openNoSync, Explain: explainErr})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "canon: error: %s\n", explain(err))
+		return 1
+	}
+	return code
+}
+
+// isPostHook says args are canon hook post-* as canon's shims run it (no
+// global flag before hook): that runs without building the command line
+// interface, which git would wait for after every commit and checkout
+// (ADR-0021).
+func isPostHook(args []string) bool {
+	return len(args) >= 3 && args[1] == "hook" && strings.HasPrefix(args[2], "post-") && slices.Contains(hooks.Entries, args[2])
 }
 
 // plainErr is an error already explained for a person; it keeps the

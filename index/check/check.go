@@ -10,6 +10,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 )
 
@@ -188,7 +189,7 @@ func (c *checker) addFix(path string, line, col int, rule, target, msg string, f
 	c.findings[len(c.findings)-1].Fix = fix
 }
 
-var lineNumber = regexp.MustCompile(`\bline \d+`)
+var lineNumber = lazyre.MustCompile(`\bline \d+`)
 
 // storedTarget is the target of a problem the parser stored: its message,
 // without the line numbers some carry ("first on line 3"), which move
@@ -503,7 +504,7 @@ func (c *checker) duplicate(col, lineCol, rule, what, val string) error {
 }
 
 // idLike is the shape of a work item's id: PREFIX-NNN, PREFIX-TSK-0001.
-var idLike = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*-[0-9]+$`)
+var idLike = lazyre.MustCompile(`^[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*-[0-9]+$`)
 
 // idShaped reports whether a wiki-link finding's target (" NAME#ANCHOR")
 // names something shaped like an id: meant as a reference, whatever the

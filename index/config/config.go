@@ -191,6 +191,21 @@ type fileConfig struct {
 	Watch       yaml.Node         `yaml:"watch"`
 }
 
+// fromTemplate is Parse(File, Template) without the parse: the defaults,
+// with the rules the template names marked configured (every rule but
+// wiki-link, whose default adapts to the repository). TestTemplateShortcut
+// holds the two equal.
+func fromTemplate() *Config {
+	cfg := Default()
+	cfg.Check.Configured = map[string]bool{}
+	for rule := range DefaultRules() {
+		if rule != "wiki-link" {
+			cfg.Check.Configured[rule] = true
+		}
+	}
+	return cfg
+}
+
 // Load reads .canon/config.yaml under root. A missing file gives the defaults.
 func Load(root string) (*Config, error) {
 	path := filepath.Join(root, File)
@@ -201,6 +216,10 @@ func Load(root string) (*Config, error) {
 		cfg = Default()
 	case err != nil:
 		return nil, fmt.Errorf("read config: %w", err)
+	case string(data) == Template:
+		// The file canon init wrote, unchanged: what parsing it gives is
+		// known, and parsing 8 KB of commented YAML was a tenth of a hook.
+		cfg = fromTemplate()
 	default:
 		if cfg, err = Parse(File, data); err != nil {
 			return nil, err

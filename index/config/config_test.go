@@ -2,6 +2,8 @@ package config
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -91,5 +93,31 @@ func TestSectionsRejectUnknownKeys(t *testing.T) {
 	}
 	if _, err := Parse(File, []byte("states: {open: [Done]}")); err == nil {
 		t.Error("a state both open and done was accepted")
+	}
+}
+
+// TestTemplateShortcut: Load skips parsing a file equal to Template; what
+// it uses instead must be what parsing it gives.
+func TestTemplateShortcut(t *testing.T) {
+	parsed, err := Parse(File, []byte(Template))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fromTemplate(); !reflect.DeepEqual(got, parsed) {
+		t.Fatalf("fromTemplate() and Parse(Template) differ:\n%+v\n%+v", got, parsed)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(File)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, File), []byte(Template), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(loaded, parsed) {
+		t.Fatal("Load of the template differs from parsing it")
 	}
 }

@@ -1,7 +1,6 @@
 package markdown
 
 import (
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -9,6 +8,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/canon-md/canon/index/lazyre"
 )
 
 // LinkForm is how a link is written.
@@ -908,7 +909,7 @@ func (s *scanner) closeBracket(i, end int) int {
 
 // tagAttr finds an id or name attribute in a start tag: name = "value",
 // 'value' or value (HTML's three forms).
-var tagAttr = regexp.MustCompile(`(?is)\s(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>` + "`" + `]+))`)
+var tagAttr = lazyre.MustCompile(`(?is)\s(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>` + "`" + `]+))`)
 
 // htmlAnchors records the id and name attributes of the start tags in
 // text, comments skipped.

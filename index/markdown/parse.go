@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/canon-md/canon/index/lazyre"
 )
 
 // Severity of a problem.
@@ -294,14 +295,14 @@ func isNoneWord(s string) bool {
 }
 
 // An ADR's id: ADR-NNNN (a product prefix allowed: KABSD-ADR-0010).
-var adrID = regexp.MustCompile(`^(?i)(?:[a-z][a-z0-9]*-)?adr[-_ ]?[0-9]+$`)
+var adrID = lazyre.MustCompile(`^(?i)(?:[a-z][a-z0-9]*-)?adr[-_ ]?[0-9]+$`)
 
 // An ADR's file name: ADR-NNNN, alone or followed by a slug.
-var adrStem = regexp.MustCompile(`^(?i)adr[-_ ]?[0-9]+(?:[-_ .].*)?$`)
+var adrStem = lazyre.MustCompile(`^(?i)adr[-_ ]?[0-9]+(?:[-_ .].*)?$`)
 
 // What an ADR's file name may also hold without being one: a document that
 // goes with the decision (ADR-0003-appendix_x.md).
-var adrCompanion = regexp.MustCompile(`(?i)(?:^|[-_ .])(?:appendix|annex|attachment|supplement|notes?|diagram)(?:$|[-_ .0-9])`)
+var adrCompanion = lazyre.MustCompile(`(?i)(?:^|[-_ .])(?:appendix|annex|attachment|supplement|notes?|diagram)(?:$|[-_ .0-9])`)
 
 // Kind derives a document's kind: from its type through the kinds mapping
 // (an unknown type is kept as written), else by convention: an ADR-NNNN id,

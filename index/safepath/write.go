@@ -6,10 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/canon-md/canon/index/lazyre"
 )
 
 // tempMark is in the name of every temporary file canon writes:
@@ -18,7 +19,7 @@ import (
 // removes it once its process is gone.
 const tempMark = ".canon-tmp-"
 
-var tempName = regexp.MustCompile(`^\..+\.canon-tmp-([0-9]+)-[0-9]+$`)
+var tempName = lazyre.MustCompile(`^\..+\.canon-tmp-([0-9]+)-[0-9]+$`)
 
 var tempSeq atomic.Int64
 

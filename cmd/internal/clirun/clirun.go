@@ -7,13 +7,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"regexp"
 	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/canon-md/canon/index/lazyre"
 )
 
 // Exit is an error that ends the program with Code. Msg is one plain
@@ -120,9 +121,9 @@ func setUsageErrors(cmds []*cli.Command) {
 }
 
 var (
-	undefinedFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
-	badFlagValue  = regexp.MustCompile(`^invalid value "(.*)" for flag -+([^:]+): (.*)$`)
-	missingValue  = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
+	undefinedFlag = lazyre.MustCompile(`^flag provided but not defined: -+(.+)$`)
+	badFlagValue  = lazyre.MustCompile(`^invalid value "(.*)" for flag -+([^:]+): (.*)$`)
+	missingValue  = lazyre.MustCompile(`^flag needs an argument: -+(.+)$`)
 )
 
 func usageError(c *cli.Context, err error, _ bool) error {
@@ -231,6 +232,15 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 		}
 	}
 	return nil
+}
+
+// Direct runs fn with the signal handling Run gives a command, for an
+// entry point that skips the command line's parsing (canon's post-*
+// hooks, which git waits for after every commit and checkout).
+func Direct(stderr io.Writer, fn func(ctx context.Context) int) int {
+	ctx, stop := stopOnSignal(stderr)
+	defer stop()
+	return fn(ctx)
 }
 
 // Main runs the program's run function with os.Args and exits with its
