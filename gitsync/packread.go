@@ -169,6 +169,12 @@ type inflater struct {
 	zr io.ReadCloser
 }
 
+// maxObjectSize bounds an object canon inflates: the trees and commits a
+// walk reads and the documents it indexes (5 MB by default) are far
+// smaller; a repository that says otherwise gets an error, not an
+// allocation of whatever its pack claims.
+const maxObjectSize = 256 << 20
+
 // inflate reads the zlib stream at off, which must hold exactly size
 // bytes.
 func (z *inflater) inflate(d *packData, off, size int64) ([]byte, error) {
@@ -187,9 +193,19 @@ func (z *inflater) inflate(d *packData, off, size int64) ([]byte, error) {
 	if size > d.size*1032 { // zlib cannot expand more than about 1032:1
 		return nil, errBadPack("an object larger than its pack can hold")
 	}
-	// One byte more than the size, to tell a stream that holds more.
-	buf := make([]byte, size+1)
-	n, err := io.ReadFull(z.zr, buf)
+	if size > maxObjectSize {
+		return nil, errBadPack(fmt.Sprintf("an object of %d bytes, more than canon reads (%d)", size, maxObjectSize))
+	}
+	// One byte more than the size, to tell a stream that holds more. The
+	// buffer grows with what the stream really holds: a header that lies
+	// about a large size costs nothing until the bytes are there.
+	var b bytes.Buffer
+	b.Grow(int(min(size+1, 1<<20)))
+	_, err = b.ReadFrom(io.LimitReader(z.zr, size+1))
+	buf, n := b.Bytes(), b.Len()
+	if err == nil && int64(n) < size+1 {
+		err = io.ErrUnexpectedEOF
+	}
 	switch {
 	case int64(n) == size && (err == io.ErrUnexpectedEOF || err == io.EOF):
 		return buf[:size], nil

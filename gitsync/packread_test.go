@@ -2,6 +2,7 @@ package gitsync
 
 import (
 	"bytes"
+	"compress/zlib"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,4 +153,51 @@ func TestApplyDelta(t *testing.T) {
 			t.Errorf("delta % x applied", bad)
 		}
 	}
+}
+
+// TestInflateDistrustsTheHeader: a pack that claims an object far larger
+// than its stream holds, or larger than canon reads, is a damaged pack,
+// not an allocation of what it claims (a hostile clone).
+func TestInflateDistrustsTheHeader(t *testing.T) {
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	w.Write([]byte("tree 0123456789"))
+	w.Close()
+	pack := append(z.Bytes(), make([]byte, 400<<10)...) // room for the 1032:1 bound
+	d := &packData{mapped: pack, size: int64(len(pack))}
+	for _, c := range []struct {
+		name string
+		size int64
+		want string
+	}{
+		{"as it is", 15, ""},
+		{"a little larger", 16, "shorter than its header says"},
+		{"claims 200 MiB", 200 << 20, "shorter than its header says"},
+		{"past canon's bound", 300 << 20, "more than canon reads"},
+		{"past the pack's bound", 1 << 40, "larger than its pack can hold"},
+	} {
+		var inf inflater
+		got, err := inf.inflate(d, 0, c.size)
+		switch {
+		case c.want == "" && (err != nil || string(got) != "tree 0123456789"):
+			t.Errorf("%s: %q, %v", c.name, got, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
+		}
+	}
+}
+
+// FuzzApplyDelta: whatever a pack's delta holds, applying it ends in a
+// result or a damaged-pack error, never a panic or a runaway allocation.
+func FuzzApplyDelta(f *testing.F) {
+	base := []byte("0123456789abcdef")
+	f.Add(base, []byte{16, 4, 0x91, 2, 4})          // copy 4 bytes from offset 2
+	f.Add(base, []byte{16, 3, 3, 'x', 'y', 'z'})    // insert xyz
+	f.Add(base, []byte{16, 0xff, 0xff, 0xff, 0x0f}) // a result size that cannot be
+	f.Add(base, []byte{16, 1, 0x80})                // a copy of 0x10000 bytes
+	f.Fuzz(func(t *testing.T, base, delta []byte) {
+		if _, err := applyDelta(base, delta); err != nil && !strings.HasPrefix(err.Error(), "damaged pack: ") {
+			t.Fatalf("error %v is not a damaged pack", err)
+		}
+	})
 }
