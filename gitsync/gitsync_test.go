@@ -58,6 +58,25 @@ func write(t *testing.T, dir, rel, content string) {
 	}
 }
 
+// committed makes a repository holding files, commits them and opens a
+// session on it, closed when the test ends. The index is not built yet.
+func committed(t *testing.T, files map[string]string) (string, *Session) {
+	t.Helper()
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	for p, c := range files {
+		write(t, dir, p, c)
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "one")
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return dir, s
+}
+
 func TestHeadReadsRefsWithoutGit(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -529,16 +548,7 @@ func TestLoadIntoStaleReadAhead(t *testing.T) {
 func TestOnSync(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	write(t, dir, "a.md", "# A\n")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-qm", "one")
-	s, err := Open(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	dir, s := committed(t, map[string]string{"a.md": "# A\n"})
 	var got []string
 	s.OnSync(func(_ context.Context, _ *Session, res *Result) {
 		keys := ""
@@ -588,16 +598,7 @@ func TestOnSync(t *testing.T) {
 func TestLastCheckedMovesWithEverySync(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	write(t, dir, "a.md", "# A\n\n[gone](gone.md)\n")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-qm", "one")
-	s, err := Open(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	dir, s := committed(t, map[string]string{"a.md": "# A\n\n[gone](gone.md)\n"})
 	if _, err := s.CatchUp(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,30 @@ import (
 // mapFile maps the file at path read-only: a pack index is searched, not
 // read, so only the pages a binary search touches are ever loaded. The
 // mapping lives as long as the process (a hook's, or a watcher's, which
-// reopens objects at each sync and unmaps through unmap).
+// reopens objects at each sync and unmaps through unmap). A file system
+// that cannot map gets the file read instead.
 func mapFile(path string) ([]byte, func(), error) {
+	data, unmap, err := mmapReadOnly(path)
+	if err != nil { // a file that cannot be opened fails here too
+		data, err := os.ReadFile(path)
+		return data, func() {}, err
+	}
+	return data, unmap, nil
+}
+
+// mapPack maps a pack file. Unlike mapFile it never falls back to reading
+// the file whole (a pack can be gigabytes): the caller reads it through the
+// file instead.
+func mapPack(path string) ([]byte, func(), error) {
+	data, unmap, err := mmapReadOnly(path)
+	if err == nil && len(data) == 0 {
+		return nil, nil, syscall.EINVAL
+	}
+	return data, unmap, err
+}
+
+// mmapReadOnly maps the whole file at path; an empty file maps to nothing.
+func mmapReadOnly(path string) ([]byte, func(), error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -24,29 +46,7 @@ func mapFile(path string) ([]byte, func(), error) {
 	if st.Size() == 0 {
 		return nil, func() {}, nil
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
-	if err != nil {
-		// Some file systems cannot map: read it instead.
-		data, err := os.ReadFile(path)
-		return data, func() {}, err
-	}
-	return data, func() { syscall.Munmap(data) }, nil
-}
-
-// mapPack maps a pack file. Unlike mapFile it never falls back to reading
-// the file whole (a pack can be gigabytes): the caller reads it through the
-// file instead.
-func mapPack(path string) ([]byte, func(), error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if st.Size() == 0 || int64(int(st.Size())) != st.Size() {
+	if int64(int(st.Size())) != st.Size() {
 		return nil, nil, syscall.EINVAL
 	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)

@@ -15,18 +15,8 @@ import (
 // equal to a rebuild.
 func TestPrewalk(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	write(t, dir, "notes/a.md", "# A\n")
-	write(t, dir, "notes/b.md", "# B\n[a](a.md)\n")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-qm", "one")
+	dir, s := committed(t, map[string]string{"notes/a.md": "# A\n", "notes/b.md": "# B\n[a](a.md)\n"})
 	first := git(t, dir, "rev-parse", "HEAD")
-	s, err := Open(dir, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	if _, err := s.CatchUp(ctx); err != nil {
 		t.Fatal(err)
 	}

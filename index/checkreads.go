@@ -31,23 +31,20 @@ func DocIDsOfPaths(ctx context.Context, q Querier, paths []string) (map[string]D
 // SkippedAmong lists which of the paths are files the index skipped, in
 // path order.
 func SkippedAmong(ctx context.Context, q Querier, paths []string) ([]string, error) {
-	var out []string
-	err := eachIn(ctx, q, `SELECT path FROM skipped WHERE path IN (%s) ORDER BY path`, nil, anys(paths), nil, func(r *sql.Rows) error {
-		var p string
-		if err := r.Scan(&p); err != nil {
-			return err
-		}
-		out = append(out, p)
-		return nil
-	})
-	return out, err
+	return pathsIn(ctx, q, `SELECT path FROM skipped WHERE path IN (%s) ORDER BY path`, paths)
 }
 
 // PathsOfKeys lists the paths of the documents with the given node keys
 // (a duplicated key has several).
 func PathsOfKeys(ctx context.Context, q Querier, keys []string) ([]string, error) {
+	return pathsIn(ctx, q, `SELECT path FROM docs WHERE key IN (%s)`, keys)
+}
+
+// pathsIn runs a query whose %s is an IN list of vals and returns its
+// one column of paths.
+func pathsIn(ctx context.Context, q Querier, query string, vals []string) ([]string, error) {
 	var out []string
-	err := eachIn(ctx, q, `SELECT path FROM docs WHERE key IN (%s)`, nil, anys(keys), nil, func(r *sql.Rows) error {
+	err := eachIn(ctx, q, query, nil, anys(vals), nil, func(r *sql.Rows) error {
 		var p string
 		if err := r.Scan(&p); err != nil {
 			return err

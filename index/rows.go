@@ -60,3 +60,18 @@ func eachIn(ctx context.Context, q Querier, query string, pre, vals, post []any,
 	}
 	return nil
 }
+
+// keyValues reads a two-column key and value table (meta, a workset's
+// manifest) into a map.
+func keyValues(rows *sql.Rows) (map[string]string, error) {
+	out := map[string]string{}
+	err := eachRow(rows, func(r *sql.Rows) error {
+		var k, v string
+		if err := r.Scan(&k, &v); err != nil {
+			return err
+		}
+		out[k] = v
+		return nil
+	})
+	return out, err
+}

@@ -223,16 +223,7 @@ func (sl *Slice) Manifest(ctx context.Context) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]string{}
-	err = eachRow(rows, func(r *sql.Rows) error {
-		var k, v string
-		if err := r.Scan(&k, &v); err != nil {
-			return err
-		}
-		out[k] = v
-		return nil
-	})
-	return out, err
+	return keyValues(rows)
 }
 
 // SetManifest sets manifest keys, keeping the others.

@@ -401,19 +401,7 @@ func (s *Store) AllMeta() (map[string]string, error) {
 	if err != nil {
 		return nil, friendly(err, s.path)
 	}
-	out := map[string]string{}
-	err = eachRow(rows, func(r *sql.Rows) error {
-		var k, v string
-		if err := r.Scan(&k, &v); err != nil {
-			return err
-		}
-		out[k] = v
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return keyValues(rows)
 }
 
 // SetMeta writes meta keys in a transaction of their own.
