@@ -42,6 +42,13 @@ func mcpRepo(t *testing.T) (string, *mcp.ClientSession) {
 // client to it in process; both close when the test ends.
 func connect(tb testing.TB, dir string) *mcp.ClientSession {
 	tb.Helper()
+	_, cs := serve(tb, dir)
+	return cs
+}
+
+// serve is connect that also returns the server.
+func serve(tb testing.TB, dir string) (*Server, *mcp.ClientSession) {
+	tb.Helper()
 	srv, err := New(dir, "test")
 	if err != nil {
 		tb.Fatal(err)
@@ -57,7 +64,7 @@ func connect(tb testing.TB, dir string) *mcp.ClientSession {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { cs.Close() })
-	return cs
+	return srv, cs
 }
 
 func gitIn(t *testing.T, dir string, args ...string) {
