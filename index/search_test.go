@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/canon-md/canon/index/config"
@@ -75,5 +76,75 @@ func TestSearchEqualsFullRanking(t *testing.T) {
 				t.Errorf("search %q limit %d:\n got  %+v\n want %+v", text, limit, got, want)
 			}
 		}
+	}
+}
+
+// TestBuildMergesFullText: a full build writes the full-text rows in runs
+// (more than one run here) and merges FTS5's index into one segment, which
+// a lookup by row id seeks once per term; it leaves FTS5's own merge
+// settings for the syncs, and an index FTS5 finds sound.
+func TestBuildMergesFullText(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := t.TempDir()
+	docs, sections := 130, 40 // 5,200 rows: more than ftsHold
+	for i := range docs {
+		var b strings.Builder
+		fmt.Fprintf(&b, "---\nid: D%03d\n---\n", i)
+		for j := range sections {
+			fmt.Fprintf(&b, "## Part %d\n\nword%d and word%d\n\n", j, i, j)
+		}
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("d%03d.md", i)), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := config.Default()
+	st, _, err := Open(filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Rebuild(ctx, NewLoader(root, cfg), mustWalk(t, root, cfg), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.db.Exec(`INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')`); err != nil {
+		t.Fatalf("integrity-check: %v", err)
+	}
+	var rows, chunks int
+	if err := st.db.QueryRow(`SELECT (SELECT count(*) FROM chunks_fts), (SELECT count(*) FROM chunks)`).Scan(&rows, &chunks); err != nil {
+		t.Fatal(err)
+	}
+	if rows != chunks || rows < ftsHold {
+		t.Errorf("%d full-text rows for %d sections (want equal, above %d)", rows, chunks, ftsHold)
+	}
+	settings := map[string]int{}
+	cfgRows, err := st.db.Query(`SELECT k, v FROM chunks_fts_config WHERE k IN ('automerge', 'crisismerge')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cfgRows.Next() {
+		var k string
+		var v int
+		if err := cfgRows.Scan(&k, &v); err != nil {
+			t.Fatal(err)
+		}
+		settings[k] = v
+	}
+	cfgRows.Close()
+	if !reflect.DeepEqual(settings, ftsDefaultSettings) {
+		t.Errorf("FTS5 settings after a build: %v, want %v", settings, ftsDefaultSettings)
+	}
+	// The structure record (FTS5's %_data row 10): a 4-byte cookie, then
+	// the number of levels and of segments (varints, one byte here).
+	var structure []byte
+	if err := st.db.QueryRow(`SELECT block FROM chunks_fts_data WHERE id = 10`).Scan(&structure); err != nil {
+		t.Fatal(err)
+	}
+	if len(structure) < 6 || structure[5] != 1 {
+		t.Errorf("the full-text index has %d segments after a build, want 1", structure[5])
+	}
+	hits, err := st.Search(ctx, fmt.Sprintf("word%d word%d", docs-1, sections-1), SearchOptions{Limit: 1})
+	if err != nil || len(hits) != 1 || hits[0].Slug != fmt.Sprintf("part-%d", sections-1) {
+		t.Errorf("the last section written: %+v, %v", hits, err)
 	}
 }
