@@ -31,62 +31,34 @@ type chunkHit struct {
 // the best 4n sections. Ties break on the node key and the section's
 // position, never on row ids.
 //
-// The fast path lets FTS5 sort by rank itself (index.MatchesByRank), and
-// reads nothing else per match. FTS5 breaks ties by row id, so rows that
-// tie with the last one returned may be cut arbitrarily: they are
-// dropped, and when that leaves fewer than n documents, the slow path
-// sorts every match by score, key and position (index.MatchesByScore).
+// When the best 4n fill the limit, the sections scoring the same as the
+// last one are left out, and the whole 4n used only when that leaves fewer
+// than n documents: the rule of the ranking this replaced (FTS5's ORDER BY
+// rank, whose ties at the limit fell by row id), kept so that every pack
+// stays the same (ADR-0023).
 func (g *Graph) searchSeeds(ctx context.Context, text string, n int) ([]searchSeed, error) {
 	if n <= 0 || strings.TrimSpace(text) == "" {
 		return nil, nil
 	}
 	limit := n * 4
-	hits, err := g.st.MatchesByRank(ctx, text, limit)
-	if err != nil {
-		return nil, err
-	}
-	sortMatches(hits)
-	dropped := false
-	if len(hits) == limit {
-		dropped = true
-		hits = dropLastTies(hits)
-	}
-	out, err := g.groupHits(ctx, hits, n)
-	if err != nil {
-		return nil, err
-	}
-	if dropped && len(out) < n {
-		// Some rows were dropped as ties: sort every match.
-		if hits, err = g.st.MatchesByScore(ctx, text, limit); err != nil {
+	hits, err := g.st.MatchesByScore(ctx, text, limit)
+	if err != nil || len(hits) < limit {
+		if err != nil {
 			return nil, err
 		}
-		if out, err = g.groupHits(ctx, hits, n); err != nil {
-			return nil, err
-		}
+		return g.groupHits(ctx, hits, n)
 	}
-	return out, nil
+	out, err := g.groupHits(ctx, dropLastTies(hits), n)
+	if err != nil || len(out) == n {
+		return out, err
+	}
+	return g.groupHits(ctx, hits, n)
 }
 
-// sortMatches orders matches by score, node key and position: FTS5's rank
-// order with the ties broken without row ids.
-func sortMatches(ms []index.ChunkMatch) {
-	sort.SliceStable(ms, func(i, j int) bool {
-		a, b := ms[i], ms[j]
-		if a.BM25 != b.BM25 {
-			return a.BM25 < b.BM25
-		}
-		if a.Key != b.Key {
-			return a.Key < b.Key
-		}
-		return a.Seq < b.Seq
-	})
-}
-
-// dropLastTies drops the matches scoring the same as the last one: a
-// limited rank query may have cut some of them.
+// dropLastTies returns the matches that score better than the last one.
 func dropLastTies(ms []index.ChunkMatch) []index.ChunkMatch {
 	last := ms[len(ms)-1].BM25
-	kept := ms[:0]
+	var kept []index.ChunkMatch
 	for _, m := range ms {
 		if m.BM25 != last {
 			kept = append(kept, m)

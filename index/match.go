@@ -31,82 +31,34 @@ func matchError(err error, text string) error {
 	return fmt.Errorf("search: %w", err)
 }
 
-// MatchesByRank is the fast way to the best limit sections for text (as
-// FTSQuery reads it): FTS5 sorts by its own rank, so highlight() runs for
-// the returned rows only. FTS5 breaks ties by row id, so the caller must
-// not trust the order among equal scores, nor that rows tying with the
-// last one are all there (MatchesByScore is exact).
-func (s *Store) MatchesByRank(ctx context.Context, text string, limit int) ([]ChunkMatch, error) {
-	q, err := FTSQuery(text)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT rowid, rank, `+highlightCols+`
-		FROM chunks_fts WHERE chunks_fts MATCH ? AND rank MATCH 'bm25(10.0, 4.0, 1.0)' ORDER BY rank LIMIT ?`, q, limit)
-	if err != nil {
-		return nil, matchError(err, text)
-	}
-	ms, err := scanAll(rows, func(r *sql.Rows) (ChunkMatch, error) {
-		var m ChunkMatch
-		var id int64
-		var title, heading, body string
-		if err := r.Scan(&id, &m.BM25, &title, &heading, &body); err != nil {
-			return m, err
-		}
-		m.Chunk, m.Terms = ChunkID(id), highlighted(title, heading, body)
-		return m, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return ms, s.placeMatches(ctx, ms)
-}
+// rankedCTE scores every section matching ?1 once (FTS5's bm25 with the
+// title weighing 10, the heading 4, the text 1) and keeps the rows at or
+// above the score of the ?2-th best (ties included): the query that joins
+// it reads the chunks and documents of those rows only. A common word
+// matches thousands of sections; reading each one's rows cost more than
+// ranking them, and FTS5's own ORDER BY rank is slower than scoring into a
+// table and sorting it (it carries every row's position lists through its
+// sorter).
+const rankedCTE = `WITH r AS MATERIALIZED (SELECT rowid AS rid, bm25(chunks_fts, 10.0, 4.0, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?1),
+	kept AS (SELECT rid, score FROM r WHERE score <= coalesce((SELECT score FROM r ORDER BY score LIMIT 1 OFFSET ?2), 1e308))`
 
-// placeMatches fills in the document, position and slug of each match.
-func (s *Store) placeMatches(ctx context.Context, ms []ChunkMatch) error {
-	type place struct {
-		doc  DocID
-		seq  int
-		slug string
-		key  string
-	}
-	ids := make([]any, len(ms))
-	for i, m := range ms {
-		ids[i] = int64(m.Chunk)
-	}
-	places := make(map[ChunkID]place, len(ms))
-	var id, doc int64
-	var p place
-	err := eachIn(ctx, s.db, `SELECT c.id, c.doc, c.seq, c.slug, d.key FROM chunks c JOIN docs d ON d.id = c.doc
-			WHERE c.id IN (%s)`, nil, ids, nil, func(r *sql.Rows) error {
-		if err := r.Scan(&id, &doc, &p.seq, &p.slug, &p.key); err != nil {
-			return err
-		}
-		p.doc = DocID(doc)
-		places[ChunkID(id)] = p
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for i := range ms {
-		p := places[ms[i].Chunk]
-		ms[i].Doc, ms[i].Seq, ms[i].Slug, ms[i].Key = p.doc, p.seq, p.slug, p.key
-	}
-	return nil
-}
-
-// MatchesByScore is the exact way to the best limit sections for text:
-// every match sorted by score, node key and position in SQL, then the
-// highlights of the ones returned.
+// MatchesByScore returns the best limit sections for text (as FTSQuery
+// reads it), ordered by score, node key and position, with the words each
+// matched: every match is scored once, only those at or above the
+// limit-th score are joined to their documents, and only the ones
+// returned are highlighted.
 func (s *Store) MatchesByScore(ctx context.Context, text string, limit int) ([]ChunkMatch, error) {
 	q, err := FTSQuery(text)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc, c.seq, c.slug, d.key, bm25(chunks_fts, 10.0, 4.0, 1.0) AS s
-		FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
-		WHERE chunks_fts MATCH ? ORDER BY s, d.key, c.seq LIMIT ?`, q, limit)
+	if limit <= 0 {
+		return nil, nil
+	}
+	rows, err := s.db.QueryContext(ctx, rankedCTE+`
+		SELECT c.id, c.doc, c.seq, c.slug, d.key, kept.score
+		FROM kept JOIN chunks c ON c.id = kept.rid JOIN docs d ON d.id = c.doc
+		ORDER BY kept.score, d.key, c.seq LIMIT ?3`, q, limit-1, limit)
 	if err != nil {
 		return nil, matchError(err, text)
 	}
@@ -117,16 +69,28 @@ func (s *Store) MatchesByScore(ctx context.Context, text string, limit int) ([]C
 		m.Chunk, m.Doc = ChunkID(id), DocID(doc)
 		return m, err
 	})
+	if err != nil || len(ms) == 0 {
+		return ms, err
+	}
+	ids := make([]any, len(ms))
+	for i, m := range ms {
+		ids[i] = int64(m.Chunk)
+	}
+	terms := make(map[ChunkID][]string, len(ms))
+	err = eachIn(ctx, s.db, `SELECT rowid, `+highlightCols+` FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (%s)`, []any{q}, ids, nil, func(r *sql.Rows) error {
+		var id int64
+		var title, heading, body string
+		if err := r.Scan(&id, &title, &heading, &body); err != nil {
+			return err
+		}
+		terms[ChunkID(id)] = highlighted(title, heading, body)
+		return nil
+	})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("highlight: %w", err)
 	}
 	for i := range ms {
-		var title, heading, body string
-		err := s.db.QueryRowContext(ctx, `SELECT `+highlightCols+` FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?`, q, int64(ms[i].Chunk)).Scan(&title, &heading, &body)
-		if err != nil {
-			return nil, fmt.Errorf("highlight: %w", err)
-		}
-		ms[i].Terms = highlighted(title, heading, body)
+		ms[i].Terms = terms[ms[i].Chunk]
 	}
 	return ms, nil
 }

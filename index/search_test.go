@@ -79,6 +79,72 @@ func TestSearchEqualsFullRanking(t *testing.T) {
 	}
 }
 
+// TestMatchesEqualFullRanking: MatchesByScore scores every match once and
+// joins and highlights only the ones it keeps; its answer must equal
+// ranking every match with its document and highlighting each (the plain
+// query), ties at the limit included.
+func TestMatchesEqualFullRanking(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := t.TempDir()
+	for i := range 40 {
+		body := "# Tokens\n\nsession tokens expire\n"
+		if i%3 == 0 {
+			body += "\n## Refresh\n\nrefresh tokens tokens before expiry, session by session\n"
+		}
+		p := filepath.Join(root, fmt.Sprintf("n/%02d/doc%02d.md", 39-i, i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("---\nid: D%02d\ntitle: Doc %d\n---\n%s", i, i, body)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := config.Default()
+	st, _, err := Open(filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Rebuild(ctx, NewLoader(root, cfg), mustWalk(t, root, cfg), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	full := func(text string, limit int) []ChunkMatch {
+		q, _ := FTSQuery(text)
+		rows, err := st.db.QueryContext(ctx, `SELECT c.id, c.doc, c.seq, c.slug, d.key, bm25(chunks_fts, 10.0, 4.0, 1.0) AS s, `+highlightCols+`
+			FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
+			WHERE chunks_fts MATCH ? ORDER BY s, d.key, c.seq LIMIT ?`, q, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []ChunkMatch
+		for rows.Next() {
+			var m ChunkMatch
+			var id, doc int64
+			var title, heading, body string
+			if err := rows.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.BM25, &title, &heading, &body); err != nil {
+				t.Fatal(err)
+			}
+			m.Chunk, m.Doc, m.Terms = ChunkID(id), DocID(doc), highlighted(title, heading, body)
+			out = append(out, m)
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for _, text := range []string{"tokens", "session", "refresh tokens", "expire", "doc", "nothingmatches"} {
+		for _, limit := range []int{1, 3, 10, 13, 14, 40, 100} {
+			got, err := st.MatchesByScore(ctx, text, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := full(text, limit); !reflect.DeepEqual(got, want) {
+				t.Errorf("matches %q limit %d:\n got  %+v\n want %+v", text, limit, got, want)
+			}
+		}
+	}
+}
+
 // TestBuildMergesFullText: a full build writes the full-text rows in runs
 // (more than one run here) and merges FTS5's index into one segment, which
 // a lookup by row id seeks once per term; it leaves FTS5's own merge
