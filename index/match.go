@@ -42,6 +42,28 @@ func matchError(err error, text string) error {
 const rankedCTE = `WITH r AS MATERIALIZED (SELECT rowid AS rid, bm25(chunks_fts, 10.0, 4.0, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?1),
 	kept AS (SELECT rid, score FROM r WHERE score <= coalesce((SELECT score FROM r ORDER BY score LIMIT 1 OFFSET ?2), 1e308))`
 
+// matchedCount is the column that says how many sections matched in all
+// (of rankedCTE's r): what chooses how to read the highlights.
+const matchedCount = `(SELECT count(*) FROM r)`
+
+// someOfMatches is the condition that picks the rows %s (an IN list) among
+// the matches of a full-text query that matched total sections, for the
+// auxiliary functions (snippets, highlights), which run only while FTS5
+// reads a match. FTS5 can look each row up (a seek into every term's list
+// of rows, 10 to 45 µs a row at 10k to 100k documents: the list of a
+// term that few sections hold has no index of its own and is read from
+// its start) or read every match again (about 0.6 µs a match) and keep
+// the wanted ones: the unary + keeps the row ids from FTS5, so that it
+// reads them all. It looks up when the matches are more than 32 per row
+// wanted, or when it does not know how many matched (total 0) (ADR-0023).
+// Either way the rows and their texts are the same.
+func someOfMatches(total, wanted int) string {
+	if total == 0 || total > 32*wanted {
+		return `rowid IN (%s)`
+	}
+	return `+rowid IN (%s)`
+}
+
 // MatchesByScore returns the best limit sections for text (as FTSQuery
 // reads it), ordered by score, node key and position, with the words each
 // matched: every match is scored once, only those at or above the
@@ -56,16 +78,17 @@ func (s *Store) MatchesByScore(ctx context.Context, text string, limit int) ([]C
 		return nil, nil
 	}
 	rows, err := s.db.QueryContext(ctx, rankedCTE+`
-		SELECT c.id, c.doc, c.seq, c.slug, d.key, kept.score
+		SELECT c.id, c.doc, c.seq, c.slug, d.key, kept.score, `+matchedCount+`
 		FROM kept JOIN chunks c ON c.id = kept.rid JOIN docs d ON d.id = c.doc
 		ORDER BY kept.score, d.key, c.seq LIMIT ?3`, q, limit-1, limit)
 	if err != nil {
 		return nil, matchError(err, text)
 	}
+	var total int
 	ms, err := scanAll(rows, func(r *sql.Rows) (ChunkMatch, error) {
 		var m ChunkMatch
 		var id, doc int64
-		err := r.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.BM25)
+		err := r.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.BM25, &total)
 		m.Chunk, m.Doc = ChunkID(id), DocID(doc)
 		return m, err
 	})
@@ -77,7 +100,7 @@ func (s *Store) MatchesByScore(ctx context.Context, text string, limit int) ([]C
 		ids[i] = int64(m.Chunk)
 	}
 	terms := make(map[ChunkID][]string, len(ms))
-	err = eachIn(ctx, s.db, `SELECT rowid, `+highlightCols+` FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (%s)`, []any{q}, ids, nil, func(r *sql.Rows) error {
+	err = eachIn(ctx, s.db, `SELECT rowid, `+highlightCols+` FROM chunks_fts WHERE chunks_fts MATCH ? AND `+someOfMatches(total, len(ids)), []any{q}, ids, nil, func(r *sql.Rows) error {
 		var id int64
 		var title, heading, body string
 		if err := r.Scan(&id, &title, &heading, &body); err != nil {

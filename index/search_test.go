@@ -80,9 +80,10 @@ func TestSearchEqualsFullRanking(t *testing.T) {
 }
 
 // TestMatchesEqualFullRanking: MatchesByScore scores every match once and
-// joins and highlights only the ones it keeps; its answer must equal
-// ranking every match with its document and highlighting each (the plain
-// query), ties at the limit included.
+// joins and highlights only the ones it keeps (looking their rows up, or
+// reading the matches again: the limits below make it do both); its answer
+// must equal ranking every match with its document and highlighting each
+// (the plain query), ties at the limit included.
 func TestMatchesEqualFullRanking(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
