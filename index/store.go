@@ -88,17 +88,29 @@ const driverName = "sqlite3_canon"
 // which every hook opens, writes and closes (OpenIndex).
 const keepWALDriver = "sqlite3_canon_keep_wal"
 
+// connectPragmas set up every connection: temporary data in memory, and
+// a page cache of 16 MB instead of SQLite's 2 MB. A search at 100k
+// documents reads the sizes of thousands of sections from FTS5's docsize
+// table; with 2 MB a long-lived process (canon mcp, the watcher) read
+// them back from the file at every query (the search's ranking: 6.6 → 5.5
+// ms). The cache fills only with pages a connection reads.
+const connectPragmas = `PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16384`
+
+// defaultCacheSize is connectPragmas' cache_size, for a write that raises
+// it to put it back.
+const defaultCacheSize = `PRAGMA cache_size = -16384`
+
 func init() {
 	sql.Register(driverName, &sqlite3.SQLiteDriver{
 		ConnectHook: func(c *sqlite3.SQLiteConn) error {
-			_, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil)
+			_, err := c.Exec(connectPragmas, nil)
 			return err
 		},
 	})
 	sql.Register(keepWALDriver, &sqlite3.SQLiteDriver{
 		ConnectHook: func(c *sqlite3.SQLiteConn) error {
 			noCheckpointOnClose(c)
-			_, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil)
+			_, err := c.Exec(connectPragmas, nil)
 			return err
 		},
 	})
