@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -434,6 +435,26 @@ func TestMCPOutputSchemas(t *testing.T) {
 	for name := range schemas {
 		if !called[name] {
 			t.Errorf("tool %s is not called here", name)
+		}
+	}
+}
+
+// TestDriftDue: a background count of the drift waits driftEvery, and
+// driftSpacing times as long as the last count took when that is longer.
+func TestDriftDue(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		ago, took time.Duration
+		due       bool
+	}{
+		{"fresh", time.Second, 50 * time.Millisecond, false},
+		{"old enough", 2100 * time.Millisecond, 50 * time.Millisecond, true},
+		{"a slow walk waits longer", 3 * time.Second, 500 * time.Millisecond, false},
+		{"then it is due", 5100 * time.Millisecond, 500 * time.Millisecond, true},
+	} {
+		m := &Server{driftAt: time.Now().Add(-c.ago), driftTook: c.took}
+		if got := m.driftDue(); got != c.due {
+			t.Errorf("%s: due %v, want %v", c.name, got, c.due)
 		}
 	}
 }
