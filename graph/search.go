@@ -41,18 +41,18 @@ func (g *Graph) searchSeeds(ctx context.Context, text string, n int) ([]searchSe
 		return nil, nil
 	}
 	limit := n * 4
-	hits, err := g.st.MatchesByScore(ctx, text, limit)
-	if err != nil || len(hits) < limit {
-		if err != nil {
-			return nil, err
-		}
-		return g.groupHits(ctx, hits, n)
+	r, err := g.st.RankSections(ctx, text, limit)
+	if err != nil {
+		return nil, err
 	}
-	out, err := g.groupHits(ctx, dropLastTies(hits), n)
+	if len(r.Matches) < limit {
+		return g.groupHits(ctx, r, r.Matches, n)
+	}
+	out, err := g.groupHits(ctx, r, dropLastTies(r.Matches), n)
 	if err != nil || len(out) == n {
 		return out, err
 	}
-	return g.groupHits(ctx, hits, n)
+	return g.groupHits(ctx, r, r.Matches, n)
 }
 
 // dropLastTies returns the matches that score better than the last one.
@@ -67,44 +67,49 @@ func dropLastTies(ms []index.ChunkMatch) []index.ChunkMatch {
 	return kept
 }
 
-// groupHits groups sorted hits by document: the first n documents, each
-// with its sections and the words they matched.
-func (g *Graph) groupHits(ctx context.Context, hits []index.ChunkMatch, n int) ([]searchSeed, error) {
+// groupHits groups sorted hits (of r) by document: the first n documents,
+// each with its sections and the words they matched. Only the sections of
+// those documents are highlighted.
+func (g *Graph) groupHits(ctx context.Context, r *index.Ranked, hits []index.ChunkMatch, n int) ([]searchSeed, error) {
 	var out []searchSeed
-	terms := []map[string]bool{}
+	var ids []index.ChunkID
 	at := map[index.DocID]int{}
 	for _, h := range hits {
 		ch := chunkHit{id: h.Chunk, seq: h.Seq, slug: h.Slug, bm25: h.BM25}
-		if i, ok := at[h.Doc]; ok {
+		i, ok := at[h.Doc]
+		switch {
+		case ok:
 			out[i].chunks = append(out[i].chunks, ch)
-			for _, t := range h.Terms {
-				terms[i][t] = true
-			}
+		case len(out) == n:
 			continue
+		default:
+			at[h.Doc] = len(out)
+			out = append(out, searchSeed{node: node{id: h.Doc}, bm25: h.BM25, chunks: []chunkHit{ch}})
 		}
-		if len(out) == n {
-			continue
-		}
-		at[h.Doc] = len(out)
-		out = append(out, searchSeed{node: node{id: h.Doc}, bm25: h.BM25, chunks: []chunkHit{ch}})
-		set := map[string]bool{}
-		for _, t := range h.Terms {
-			set[t] = true
-		}
-		terms = append(terms, set)
+		ids = append(ids, h.Chunk)
 	}
-	ids := make([]index.DocID, len(out))
+	terms, err := g.st.MatchedTerms(ctx, r, ids)
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]index.DocID, len(out))
 	for i, s := range out {
-		ids[i] = s.id
+		docs[i] = s.id
 	}
-	refs, err := g.st.DocRefs(ctx, ids)
+	refs, err := g.st.DocRefs(ctx, docs)
 	if err != nil {
 		return nil, err
 	}
 	for i := range out {
 		out[i].ref = refs[out[i].id]
-		out[i].matched = make([]string, 0, len(terms[i]))
-		for t := range terms[i] {
+		set := map[string]bool{}
+		for _, c := range out[i].chunks {
+			for _, t := range terms[c.id] {
+				set[t] = true
+			}
+		}
+		out[i].matched = make([]string, 0, len(set))
+		for t := range set {
 			out[i].matched = append(out[i].matched, t)
 		}
 		sort.Strings(out[i].matched)

@@ -64,18 +64,26 @@ func someOfMatches(total, wanted int) string {
 	return `+rowid IN (%s)`
 }
 
-// MatchesByScore returns the best limit sections for text (as FTSQuery
-// reads it), ordered by score, node key and position, with the words each
-// matched: every match is scored once, only those at or above the
-// limit-th score are joined to their documents, and only the ones
-// returned are highlighted.
-func (s *Store) MatchesByScore(ctx context.Context, text string, limit int) ([]ChunkMatch, error) {
+// Ranked is the best sections for a full-text query, in order, and how
+// many sections matched in all.
+type Ranked struct {
+	Matches []ChunkMatch // without their Terms: MatchedTerms reads them
+	Total   int
+	query   string // as FTSQuery made it
+}
+
+// RankSections returns the best limit sections for text (as FTSQuery
+// reads it), ordered by score, node key and position: every match is
+// scored once, and only those at or above the limit-th score are joined
+// to their documents.
+func (s *Store) RankSections(ctx context.Context, text string, limit int) (*Ranked, error) {
 	q, err := FTSQuery(text)
 	if err != nil {
 		return nil, err
 	}
+	r := &Ranked{query: q}
 	if limit <= 0 {
-		return nil, nil
+		return r, nil
 	}
 	rows, err := s.db.QueryContext(ctx, rankedCTE+`
 		SELECT c.id, c.doc, c.seq, c.slug, d.key, kept.score, `+matchedCount+`
@@ -84,26 +92,32 @@ func (s *Store) MatchesByScore(ctx context.Context, text string, limit int) ([]C
 	if err != nil {
 		return nil, matchError(err, text)
 	}
-	var total int
-	ms, err := scanAll(rows, func(r *sql.Rows) (ChunkMatch, error) {
+	r.Matches, err = scanAll(rows, func(rs *sql.Rows) (ChunkMatch, error) {
 		var m ChunkMatch
 		var id, doc int64
-		err := r.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.BM25, &total)
+		err := rs.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.BM25, &r.Total)
 		m.Chunk, m.Doc = ChunkID(id), DocID(doc)
 		return m, err
 	})
-	if err != nil || len(ms) == 0 {
-		return ms, err
+	return r, err
+}
+
+// MatchedTerms returns the words each of the sections ids (among r's
+// matches) matched, lower-cased, as FTS5 highlights them in the title, the
+// heading and a window of the text.
+func (s *Store) MatchedTerms(ctx context.Context, r *Ranked, ids []ChunkID) (map[ChunkID][]string, error) {
+	terms := make(map[ChunkID][]string, len(ids))
+	if len(ids) == 0 {
+		return terms, nil
 	}
-	ids := make([]any, len(ms))
-	for i, m := range ms {
-		ids[i] = int64(m.Chunk)
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = int64(id)
 	}
-	terms := make(map[ChunkID][]string, len(ms))
-	err = eachIn(ctx, s.db, `SELECT rowid, `+highlightCols+` FROM chunks_fts WHERE chunks_fts MATCH ? AND `+someOfMatches(total, len(ids)), []any{q}, ids, nil, func(r *sql.Rows) error {
+	err := eachIn(ctx, s.db, `SELECT rowid, `+highlightCols+` FROM chunks_fts WHERE chunks_fts MATCH ? AND `+someOfMatches(r.Total, len(ids)), []any{r.query}, args, nil, func(rs *sql.Rows) error {
 		var id int64
 		var title, heading, body string
-		if err := r.Scan(&id, &title, &heading, &body); err != nil {
+		if err := rs.Scan(&id, &title, &heading, &body); err != nil {
 			return err
 		}
 		terms[ChunkID(id)] = highlighted(title, heading, body)
@@ -112,10 +126,30 @@ func (s *Store) MatchesByScore(ctx context.Context, text string, limit int) ([]C
 	if err != nil {
 		return nil, fmt.Errorf("highlight: %w", err)
 	}
-	for i := range ms {
-		ms[i].Terms = terms[ms[i].Chunk]
+	return terms, nil
+}
+
+// MatchesByScore is RankSections with the words every section matched.
+func (s *Store) MatchesByScore(ctx context.Context, text string, limit int) ([]ChunkMatch, error) {
+	r, err := s.RankSections(ctx, text, limit)
+	if err != nil || len(r.Matches) == 0 {
+		if err != nil {
+			return nil, err
+		}
+		return r.Matches, nil
 	}
-	return ms, nil
+	ids := make([]ChunkID, len(r.Matches))
+	for i, m := range r.Matches {
+		ids[i] = m.Chunk
+	}
+	terms, err := s.MatchedTerms(ctx, r, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range r.Matches {
+		r.Matches[i].Terms = terms[r.Matches[i].Chunk]
+	}
+	return r.Matches, nil
 }
 
 // highlighted lists the lower-cased words between \x02 and \x03 marks.

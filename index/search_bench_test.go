@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkSearchFloor measures Store.Search (the 10 best sections and one
-// more, as the MCP search tool asks) and MatchesByScore (the 40 best, as a
+// more, as the MCP search tool asks) and RankSections (the 40 best, as a
 // context pack's seeds ask) against their floor, in the same loop, the
 // order turning each round: FTS5 scoring every match with bm25 and nothing
 // else (what any exact ranking must do), and the match alone (count(*)).
@@ -57,7 +57,7 @@ func BenchmarkSearchFloor(b *testing.B) {
 		{"match", rows(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`)},
 		{"bm25", rows(`SELECT rowid, bm25(chunks_fts, 10.0, 4.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?`)},
 		{"search", func() error { _, err := st.Search(ctx, text, SearchOptions{Limit: 11}); return err }},
-		{"seeds", func() error { _, err := st.MatchesByScore(ctx, text, 40); return err }},
+		{"rank40", func() error { _, err := st.RankSections(ctx, text, 40); return err }},
 	}
 	for _, s := range steps {
 		if err := s.run(); err != nil { // warm the page cache
