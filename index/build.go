@@ -263,7 +263,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 			if _, err := tx.Exec(`PRAGMA cache_size = -32768`); err != nil {
 				return err
 			}
-			defer tx.Exec(defaultCacheSize)
+			defer tx.Exec(s.cacheSizePragma())
 		}
 		w, err := newWriter(tx)
 		if err != nil {

@@ -18,8 +18,8 @@ import (
 // order turning each round: FTS5 scoring every match with bm25 and nothing
 // else (what any exact ranking must do), and the match alone (count(*)).
 // The index is CANON_BENCH_DIR's (.git/canon/index.db of a generated
-// corpus, indexed once: canon index --full), the query "webhook retry"
-// (CANON_BENCH_QUERY).
+// corpus, indexed once: canon index --full), kept in pages as canon mcp
+// keeps it, the query "webhook retry" (CANON_BENCH_QUERY).
 //
 //	CANON_BENCH_DIR=$PWD/scripts/out/corpus-100000 go test -tags sqlite_fts5 ./index -run XXX -bench SearchFloor -benchtime 200x
 func BenchmarkSearchFloor(b *testing.B) {
@@ -36,6 +36,9 @@ func BenchmarkSearchFloor(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
+	if err := st.KeepPages(); err != nil { // as canon mcp does
+		b.Fatal(err)
+	}
 	ctx := context.Background()
 	q, err := FTSQuery(text)
 	if err != nil {

@@ -215,3 +215,30 @@ func TestBuildMergesFullText(t *testing.T) {
 		t.Errorf("the last section written: %+v, %v", hits, err)
 	}
 }
+
+// TestKeepPages: a store that keeps pages gives every connection its page
+// cache, and one that does not leaves SQLite's.
+func TestKeepPages(t *testing.T) {
+	t.Parallel()
+	st, _, err := Open(filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	size := func() int {
+		var n int
+		if err := st.db.QueryRow(`PRAGMA cache_size`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := size(); n != -2000 {
+		t.Errorf("cache_size %d, want SQLite's -2000", n)
+	}
+	if err := st.KeepPages(); err != nil {
+		t.Fatal(err)
+	}
+	if n := size(); n != -keptPages || st.cacheSizePragma() != fmt.Sprintf("PRAGMA cache_size = -%d", keptPages) {
+		t.Errorf("cache_size %d (%s), want -%d", n, st.cacheSizePragma(), keptPages)
+	}
+}

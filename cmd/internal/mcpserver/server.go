@@ -60,6 +60,10 @@ func New(dir, version string) (*Server, error) {
 		return nil, err
 	}
 	s.OnSync(hooks.TellWorksets(nil, nil))
+	if err := s.Store.KeepPages(); err != nil {
+		s.Close()
+		return nil, err
+	}
 	m := &Server{s: s}
 	m.server = mcp.NewServer(&mcp.Implementation{Name: "canon", Version: version}, &mcp.ServerOptions{
 		Instructions: "canon indexes this repository's Markdown (backlog items, ADRs, notes). Start with search or context; show reads one document; ready/blocked list open work. Every result says how fresh the index is.",
