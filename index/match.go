@@ -129,29 +129,6 @@ func (s *Store) MatchedTerms(ctx context.Context, r *Ranked, ids []ChunkID) (map
 	return terms, nil
 }
 
-// MatchesByScore is RankSections with the words every section matched.
-func (s *Store) MatchesByScore(ctx context.Context, text string, limit int) ([]ChunkMatch, error) {
-	r, err := s.RankSections(ctx, text, limit)
-	if err != nil || len(r.Matches) == 0 {
-		if err != nil {
-			return nil, err
-		}
-		return r.Matches, nil
-	}
-	ids := make([]ChunkID, len(r.Matches))
-	for i, m := range r.Matches {
-		ids[i] = m.Chunk
-	}
-	terms, err := s.MatchedTerms(ctx, r, ids)
-	if err != nil {
-		return nil, err
-	}
-	for i := range r.Matches {
-		r.Matches[i].Terms = terms[r.Matches[i].Chunk]
-	}
-	return r.Matches, nil
-}
-
 // highlighted lists the lower-cased words between \x02 and \x03 marks.
 func highlighted(texts ...string) []string {
 	out := []string{}

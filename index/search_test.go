@@ -79,11 +79,12 @@ func TestSearchEqualsFullRanking(t *testing.T) {
 	}
 }
 
-// TestMatchesEqualFullRanking: MatchesByScore scores every match once and
-// joins and highlights only the ones it keeps (looking their rows up, or
-// reading the matches again: the limits below make it do both); its answer
-// must equal ranking every match with its document and highlighting each
-// (the plain query), ties at the limit included.
+// TestMatchesEqualFullRanking: RankSections scores every match once and
+// joins only the ones it keeps, MatchedTerms highlights given sections
+// (looking their rows up, or reading the matches again: the limits below
+// make it do both); together they must equal ranking every match with its
+// document and highlighting each (the plain query), ties at the limit
+// included.
 func TestMatchesEqualFullRanking(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -135,7 +136,7 @@ func TestMatchesEqualFullRanking(t *testing.T) {
 	}
 	for _, text := range []string{"tokens", "session", "refresh tokens", "expire", "doc", "nothingmatches"} {
 		for _, limit := range []int{1, 3, 10, 13, 14, 40, 100} {
-			got, err := st.MatchesByScore(ctx, text, limit)
+			got, err := matchesByScore(ctx, st, text, limit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -241,4 +242,24 @@ func TestKeepPages(t *testing.T) {
 	if n := size(); n != -keptPages || st.cacheSizePragma() != fmt.Sprintf("PRAGMA cache_size = -%d", keptPages) {
 		t.Errorf("cache_size %d (%s), want -%d", n, st.cacheSizePragma(), keptPages)
 	}
+}
+
+// matchesByScore is RankSections with the words every section matched.
+func matchesByScore(ctx context.Context, s *Store, text string, limit int) ([]ChunkMatch, error) {
+	r, err := s.RankSections(ctx, text, limit)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]ChunkID, len(r.Matches))
+	for i, m := range r.Matches {
+		ids[i] = m.Chunk
+	}
+	terms, err := s.MatchedTerms(ctx, r, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range r.Matches {
+		r.Matches[i].Terms = terms[r.Matches[i].Chunk]
+	}
+	return r.Matches, nil
 }
