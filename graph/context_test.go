@@ -275,11 +275,11 @@ func TestSearchTies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hits, err := f.g.st.MatchesByScore(ctx, q, n*4)
+		r, err := f.g.st.RankSections(ctx, q, n*4)
 		if err != nil {
 			t.Fatal(err)
 		}
-		slow, err := f.g.groupHits(ctx, hits, n)
+		slow, err := f.g.groupHits(ctx, r, r.Matches, n)
 		if err != nil {
 			t.Fatal(err)
 		}

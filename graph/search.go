@@ -31,62 +31,34 @@ type chunkHit struct {
 // the best 4n sections. Ties break on the node key and the section's
 // position, never on row ids.
 //
-// The fast path lets FTS5 sort by rank itself (index.MatchesByRank), and
-// reads nothing else per match. FTS5 breaks ties by row id, so rows that
-// tie with the last one returned may be cut arbitrarily: they are
-// dropped, and when that leaves fewer than n documents, the slow path
-// sorts every match by score, key and position (index.MatchesByScore).
+// When the best 4n fill the limit, the sections scoring the same as the
+// last one are left out, and the whole 4n used only when that leaves fewer
+// than n documents: the rule of the ranking this replaced (FTS5's ORDER BY
+// rank, whose ties at the limit fell by row id), kept so that every pack
+// stays the same (ADR-0023).
 func (g *Graph) searchSeeds(ctx context.Context, text string, n int) ([]searchSeed, error) {
 	if n <= 0 || strings.TrimSpace(text) == "" {
 		return nil, nil
 	}
 	limit := n * 4
-	hits, err := g.st.MatchesByRank(ctx, text, limit)
+	r, err := g.st.RankSections(ctx, text, limit)
 	if err != nil {
 		return nil, err
 	}
-	sortMatches(hits)
-	dropped := false
-	if len(hits) == limit {
-		dropped = true
-		hits = dropLastTies(hits)
+	if len(r.Matches) < limit {
+		return g.groupHits(ctx, r, r.Matches, n)
 	}
-	out, err := g.groupHits(ctx, hits, n)
-	if err != nil {
-		return nil, err
+	out, err := g.groupHits(ctx, r, dropLastTies(r.Matches), n)
+	if err != nil || len(out) == n {
+		return out, err
 	}
-	if dropped && len(out) < n {
-		// Some rows were dropped as ties: sort every match.
-		if hits, err = g.st.MatchesByScore(ctx, text, limit); err != nil {
-			return nil, err
-		}
-		if out, err = g.groupHits(ctx, hits, n); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return g.groupHits(ctx, r, r.Matches, n)
 }
 
-// sortMatches orders matches by score, node key and position: FTS5's rank
-// order with the ties broken without row ids.
-func sortMatches(ms []index.ChunkMatch) {
-	sort.SliceStable(ms, func(i, j int) bool {
-		a, b := ms[i], ms[j]
-		if a.BM25 != b.BM25 {
-			return a.BM25 < b.BM25
-		}
-		if a.Key != b.Key {
-			return a.Key < b.Key
-		}
-		return a.Seq < b.Seq
-	})
-}
-
-// dropLastTies drops the matches scoring the same as the last one: a
-// limited rank query may have cut some of them.
+// dropLastTies returns the matches that score better than the last one.
 func dropLastTies(ms []index.ChunkMatch) []index.ChunkMatch {
 	last := ms[len(ms)-1].BM25
-	kept := ms[:0]
+	var kept []index.ChunkMatch
 	for _, m := range ms {
 		if m.BM25 != last {
 			kept = append(kept, m)
@@ -95,44 +67,49 @@ func dropLastTies(ms []index.ChunkMatch) []index.ChunkMatch {
 	return kept
 }
 
-// groupHits groups sorted hits by document: the first n documents, each
-// with its sections and the words they matched.
-func (g *Graph) groupHits(ctx context.Context, hits []index.ChunkMatch, n int) ([]searchSeed, error) {
+// groupHits groups sorted hits (of r) by document: the first n documents,
+// each with its sections and the words they matched. Only the sections of
+// those documents are highlighted.
+func (g *Graph) groupHits(ctx context.Context, r *index.Ranked, hits []index.ChunkMatch, n int) ([]searchSeed, error) {
 	var out []searchSeed
-	terms := []map[string]bool{}
+	var ids []index.ChunkID
 	at := map[index.DocID]int{}
 	for _, h := range hits {
 		ch := chunkHit{id: h.Chunk, seq: h.Seq, slug: h.Slug, bm25: h.BM25}
-		if i, ok := at[h.Doc]; ok {
+		i, ok := at[h.Doc]
+		switch {
+		case ok:
 			out[i].chunks = append(out[i].chunks, ch)
-			for _, t := range h.Terms {
-				terms[i][t] = true
-			}
+		case len(out) == n:
 			continue
+		default:
+			at[h.Doc] = len(out)
+			out = append(out, searchSeed{node: node{id: h.Doc}, bm25: h.BM25, chunks: []chunkHit{ch}})
 		}
-		if len(out) == n {
-			continue
-		}
-		at[h.Doc] = len(out)
-		out = append(out, searchSeed{node: node{id: h.Doc}, bm25: h.BM25, chunks: []chunkHit{ch}})
-		set := map[string]bool{}
-		for _, t := range h.Terms {
-			set[t] = true
-		}
-		terms = append(terms, set)
+		ids = append(ids, h.Chunk)
 	}
-	ids := make([]index.DocID, len(out))
+	terms, err := g.st.MatchedTerms(ctx, r, ids)
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]index.DocID, len(out))
 	for i, s := range out {
-		ids[i] = s.id
+		docs[i] = s.id
 	}
-	refs, err := g.st.DocRefs(ctx, ids)
+	refs, err := g.st.DocRefs(ctx, docs)
 	if err != nil {
 		return nil, err
 	}
 	for i := range out {
 		out[i].ref = refs[out[i].id]
-		out[i].matched = make([]string, 0, len(terms[i]))
-		for t := range terms[i] {
+		set := map[string]bool{}
+		for _, c := range out[i].chunks {
+			for _, t := range terms[c.id] {
+				set[t] = true
+			}
+		}
+		out[i].matched = make([]string, 0, len(set))
+		for t := range set {
 			out[i].matched = append(out[i].matched, t)
 		}
 		sort.Strings(out[i].matched)

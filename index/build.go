@@ -81,6 +81,11 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 			return nil, fmt.Errorf("create index tables: %w", err)
 		}
 	}
+	// FTS5 merges its segments as they come (automerge); a build writes
+	// them all at once and merges once at the end instead (ftsBuildSettings).
+	if err := ftsSettings(tx, ftsBuildSettings); err != nil {
+		return nil, err
+	}
 	w, err := newWriter(tx)
 	if err != nil {
 		return nil, err
@@ -89,6 +94,7 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 	w.ns = namespacesOf(ld.Cfg.Namespaces)
 	w.mem = make(memAliases, len(files)*3) // at most uid:, id: and stem: terms each
 	w.spillAt = spillAt
+	w.fts.hold = ftsHold
 	done := 0
 	err = ld.loadAll(ctx, files, runtime.GOMAXPROCS(0)-1, func(l *Loaded) error {
 		done++
@@ -123,6 +129,12 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 	if err := setMeta(tx, m); err != nil {
 		return nil, err
 	}
+	if _, err := tx.Exec(`INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')`); err != nil {
+		return nil, fmt.Errorf("merge the full-text index: %w", err)
+	}
+	if err := ftsSettings(tx, ftsDefaultSettings); err != nil {
+		return nil, err
+	}
 	if _, err := tx.Exec(`PRAGMA user_version = ` + strconv.Itoa(SchemaVersion)); err != nil {
 		return nil, err
 	}
@@ -135,6 +147,34 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 		}
 	}
 	return st, db.Close()
+}
+
+// ftsHold is how many full-text rows a full build holds before it writes
+// them, one after the other. FTS5 writes the terms it has pending as a new
+// segment whenever a statement opens a savepoint, and every multi-row
+// insert into another table does: written between them, a build of 10k
+// documents made 1,255 segments of a few pages, which automerge rewrote
+// level after level (a third of the build's time), and left 13, each of
+// which a query that looks rows up by id (snippets, highlights) must seek
+// (ADR-0023).
+const ftsHold = 4096
+
+// The FTS5 settings of a build (no merging as segments come, except when
+// one level holds 64 of them, then one merge of everything at the end) and
+// FTS5's defaults, which the index keeps for the small writes of a sync.
+var (
+	ftsBuildSettings   = map[string]int{"automerge": 0, "crisismerge": 64}
+	ftsDefaultSettings = map[string]int{"automerge": 4, "crisismerge": 16}
+)
+
+// ftsSettings writes FTS5 configuration values (stored in the index).
+func ftsSettings(tx *sql.Tx, kv map[string]int) error {
+	for _, k := range []string{"automerge", "crisismerge"} {
+		if _, err := tx.Exec(`INSERT INTO chunks_fts(chunks_fts, rank) VALUES(?, ?)`, k, kv[k]); err != nil {
+			return fmt.Errorf("configure the full-text index (%s): %w", k, err)
+		}
+	}
+	return nil
 }
 
 // swapIn renames a complete database over the live one. The live file's WAL
@@ -223,7 +263,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 			if _, err := tx.Exec(`PRAGMA cache_size = -32768`); err != nil {
 				return err
 			}
-			defer tx.Exec(`PRAGMA cache_size = -2000`)
+			defer tx.Exec(s.cacheSizePragma())
 		}
 		w, err := newWriter(tx)
 		if err != nil {

@@ -31,104 +31,102 @@ func matchError(err error, text string) error {
 	return fmt.Errorf("search: %w", err)
 }
 
-// MatchesByRank is the fast way to the best limit sections for text (as
-// FTSQuery reads it): FTS5 sorts by its own rank, so highlight() runs for
-// the returned rows only. FTS5 breaks ties by row id, so the caller must
-// not trust the order among equal scores, nor that rows tying with the
-// last one are all there (MatchesByScore is exact).
-func (s *Store) MatchesByRank(ctx context.Context, text string, limit int) ([]ChunkMatch, error) {
+// rankedCTE scores every section matching ?1 once (FTS5's bm25 with the
+// title weighing 10, the heading 4, the text 1) and keeps the rows at or
+// above the score of the ?2-th best (ties included): the query that joins
+// it reads the chunks and documents of those rows only. A common word
+// matches thousands of sections; reading each one's rows cost more than
+// ranking them, and FTS5's own ORDER BY rank is slower than scoring into a
+// table and sorting it (it carries every row's position lists through its
+// sorter).
+const rankedCTE = `WITH r AS MATERIALIZED (SELECT rowid AS rid, bm25(chunks_fts, 10.0, 4.0, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?1),
+	kept AS (SELECT rid, score FROM r WHERE score <= coalesce((SELECT score FROM r ORDER BY score LIMIT 1 OFFSET ?2), 1e308))`
+
+// matchedCount is the column that says how many sections matched in all
+// (of rankedCTE's r): what chooses how to read the highlights.
+const matchedCount = `(SELECT count(*) FROM r)`
+
+// someOfMatches is the condition that picks the rows %s (an IN list) among
+// the matches of a full-text query that matched total sections, for the
+// auxiliary functions (snippets, highlights), which run only while FTS5
+// reads a match. FTS5 can look each row up (a seek into every term's list
+// of rows, 10 to 45 µs a row at 10k to 100k documents: the list of a
+// term that few sections hold has no index of its own and is read from
+// its start) or read every match again (about 0.6 µs a match) and keep
+// the wanted ones: the unary + keeps the row ids from FTS5, so that it
+// reads them all. It looks up when the matches are more than 32 per row
+// wanted, or when it does not know how many matched (total 0) (ADR-0023).
+// Either way the rows and their texts are the same.
+func someOfMatches(total, wanted int) string {
+	if total == 0 || total > 32*wanted {
+		return `rowid IN (%s)`
+	}
+	return `+rowid IN (%s)`
+}
+
+// Ranked is the best sections for a full-text query, in order, and how
+// many sections matched in all.
+type Ranked struct {
+	Matches []ChunkMatch // without their Terms: MatchedTerms reads them
+	Total   int
+	query   string // as FTSQuery made it
+}
+
+// RankSections returns the best limit sections for text (as FTSQuery
+// reads it), ordered by score, node key and position: every match is
+// scored once, and only those at or above the limit-th score are joined
+// to their documents.
+func (s *Store) RankSections(ctx context.Context, text string, limit int) (*Ranked, error) {
 	q, err := FTSQuery(text)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT rowid, rank, `+highlightCols+`
-		FROM chunks_fts WHERE chunks_fts MATCH ? AND rank MATCH 'bm25(10.0, 4.0, 1.0)' ORDER BY rank LIMIT ?`, q, limit)
+	r := &Ranked{query: q}
+	if limit <= 0 {
+		return r, nil
+	}
+	rows, err := s.db.QueryContext(ctx, rankedCTE+`
+		SELECT c.id, c.doc, c.seq, c.slug, d.key, kept.score, `+matchedCount+`
+		FROM kept JOIN chunks c ON c.id = kept.rid JOIN docs d ON d.id = c.doc
+		ORDER BY kept.score, d.key, c.seq LIMIT ?3`, q, limit-1, limit)
 	if err != nil {
 		return nil, matchError(err, text)
 	}
-	ms, err := scanAll(rows, func(r *sql.Rows) (ChunkMatch, error) {
-		var m ChunkMatch
-		var id int64
-		var title, heading, body string
-		if err := r.Scan(&id, &m.BM25, &title, &heading, &body); err != nil {
-			return m, err
-		}
-		m.Chunk, m.Terms = ChunkID(id), highlighted(title, heading, body)
-		return m, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return ms, s.placeMatches(ctx, ms)
-}
-
-// placeMatches fills in the document, position and slug of each match.
-func (s *Store) placeMatches(ctx context.Context, ms []ChunkMatch) error {
-	type place struct {
-		doc  DocID
-		seq  int
-		slug string
-		key  string
-	}
-	ids := make([]any, len(ms))
-	for i, m := range ms {
-		ids[i] = int64(m.Chunk)
-	}
-	places := make(map[ChunkID]place, len(ms))
-	var id, doc int64
-	var p place
-	err := eachIn(ctx, s.db, `SELECT c.id, c.doc, c.seq, c.slug, d.key FROM chunks c JOIN docs d ON d.id = c.doc
-			WHERE c.id IN (%s)`, nil, ids, nil, func(r *sql.Rows) error {
-		if err := r.Scan(&id, &doc, &p.seq, &p.slug, &p.key); err != nil {
-			return err
-		}
-		p.doc = DocID(doc)
-		places[ChunkID(id)] = p
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for i := range ms {
-		p := places[ms[i].Chunk]
-		ms[i].Doc, ms[i].Seq, ms[i].Slug, ms[i].Key = p.doc, p.seq, p.slug, p.key
-	}
-	return nil
-}
-
-// MatchesByScore is the exact way to the best limit sections for text:
-// every match sorted by score, node key and position in SQL, then the
-// highlights of the ones returned.
-func (s *Store) MatchesByScore(ctx context.Context, text string, limit int) ([]ChunkMatch, error) {
-	q, err := FTSQuery(text)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.doc, c.seq, c.slug, d.key, bm25(chunks_fts, 10.0, 4.0, 1.0) AS s
-		FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
-		WHERE chunks_fts MATCH ? ORDER BY s, d.key, c.seq LIMIT ?`, q, limit)
-	if err != nil {
-		return nil, matchError(err, text)
-	}
-	ms, err := scanAll(rows, func(r *sql.Rows) (ChunkMatch, error) {
+	r.Matches, err = scanAll(rows, func(rs *sql.Rows) (ChunkMatch, error) {
 		var m ChunkMatch
 		var id, doc int64
-		err := r.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.BM25)
+		err := rs.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.BM25, &r.Total)
 		m.Chunk, m.Doc = ChunkID(id), DocID(doc)
 		return m, err
 	})
-	if err != nil {
-		return nil, err
+	return r, err
+}
+
+// MatchedTerms returns the words each of the sections ids (among r's
+// matches) matched, lower-cased, as FTS5 highlights them in the title, the
+// heading and a window of the text.
+func (s *Store) MatchedTerms(ctx context.Context, r *Ranked, ids []ChunkID) (map[ChunkID][]string, error) {
+	terms := make(map[ChunkID][]string, len(ids))
+	if len(ids) == 0 {
+		return terms, nil
 	}
-	for i := range ms {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = int64(id)
+	}
+	err := eachIn(ctx, s.db, `SELECT rowid, `+highlightCols+` FROM chunks_fts WHERE chunks_fts MATCH ? AND `+someOfMatches(r.Total, len(ids)), []any{r.query}, args, nil, func(rs *sql.Rows) error {
+		var id int64
 		var title, heading, body string
-		err := s.db.QueryRowContext(ctx, `SELECT `+highlightCols+` FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?`, q, int64(ms[i].Chunk)).Scan(&title, &heading, &body)
-		if err != nil {
-			return nil, fmt.Errorf("highlight: %w", err)
+		if err := rs.Scan(&id, &title, &heading, &body); err != nil {
+			return err
 		}
-		ms[i].Terms = highlighted(title, heading, body)
+		terms[ChunkID(id)] = highlighted(title, heading, body)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("highlight: %w", err)
 	}
-	return ms, nil
+	return terms, nil
 }
 
 // highlighted lists the lower-cased words between \x02 and \x03 marks.

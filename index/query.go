@@ -209,16 +209,16 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 	// sections, and reading each one's document row cost most of a search.
 	// Snippets are made for the hits kept only. A filter (kind,
 	// namespace) needs the documents first: then every match is joined.
-	query := `SELECT ` + docRefCols + `, c.line, c.heading, c.slug, c.id, bm25(chunks_fts, 10.0, 4.0, 1.0) AS score
+	query := `SELECT ` + docRefCols + `, c.line, c.heading, c.slug, c.id, bm25(chunks_fts, 10.0, 4.0, 1.0) AS score, 0
 		FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
 		WHERE chunks_fts MATCH ?` + where + `
 		ORDER BY score, d.path, c.seq LIMIT ?`
+	total := 0 // the sections that matched in all, 0 when not counted
 	if where == "" {
-		query = `WITH r AS MATERIALIZED (SELECT rowid AS rid, bm25(chunks_fts, 10.0, 4.0, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?)
-			SELECT ` + docRefCols + `, c.line, c.heading, c.slug, c.id, r.score
-			FROM r JOIN chunks c ON c.id = r.rid JOIN docs d ON d.id = c.doc
-			WHERE r.score <= coalesce((SELECT score FROM r ORDER BY score LIMIT 1 OFFSET ?), 1e308)
-			ORDER BY r.score, d.path, c.seq LIMIT ?`
+		query = rankedCTE + `
+			SELECT ` + docRefCols + `, c.line, c.heading, c.slug, c.id, kept.score, ` + matchedCount + `
+			FROM kept JOIN chunks c ON c.id = kept.rid JOIN docs d ON d.id = c.doc
+			ORDER BY kept.score, d.path, c.seq LIMIT ?3`
 		args = []any{q, opt.Limit - 1, opt.Limit}
 	}
 	rows, err := s.db.QueryContext(ctx, query, args...)
@@ -233,7 +233,7 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 	for rows.Next() {
 		var h Hit
 		var id int64
-		ref, err := scanDocRef(rows, &h.Line, &h.Section, &h.Slug, &id, &h.Score)
+		ref, err := scanDocRef(rows, &h.Line, &h.Section, &h.Slug, &id, &h.Score, &total)
 		if err != nil {
 			rows.Close()
 			return nil, err
@@ -250,7 +250,7 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 	if len(ids) > 0 {
 		snips := make(map[int64]string, len(ids))
 		srows, err := s.db.QueryContext(ctx, `SELECT rowid, snippet(chunks_fts, 2, '**', '**', '…', 16)
-			FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (`+inList("%s", len(ids))+`)`, append([]any{q}, ids...)...)
+			FROM chunks_fts WHERE chunks_fts MATCH ? AND `+inList(someOfMatches(total, len(ids)), len(ids)), append([]any{q}, ids...)...)
 		if err != nil {
 			return nil, friendly(err, s.path)
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/canon-md/canon/index/config"
@@ -76,4 +77,189 @@ func TestSearchEqualsFullRanking(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMatchesEqualFullRanking: RankSections scores every match once and
+// joins only the ones it keeps, MatchedTerms highlights given sections
+// (looking their rows up, or reading the matches again: the limits below
+// make it do both); together they must equal ranking every match with its
+// document and highlighting each (the plain query), ties at the limit
+// included.
+func TestMatchesEqualFullRanking(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := t.TempDir()
+	for i := range 40 {
+		body := "# Tokens\n\nsession tokens expire\n"
+		if i%3 == 0 {
+			body += "\n## Refresh\n\nrefresh tokens tokens before expiry, session by session\n"
+		}
+		p := filepath.Join(root, fmt.Sprintf("n/%02d/doc%02d.md", 39-i, i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("---\nid: D%02d\ntitle: Doc %d\n---\n%s", i, i, body)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := config.Default()
+	st, _, err := Open(filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Rebuild(ctx, NewLoader(root, cfg), mustWalk(t, root, cfg), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	full := func(text string, limit int) []ChunkMatch {
+		q, _ := FTSQuery(text)
+		rows, err := st.db.QueryContext(ctx, `SELECT c.id, c.doc, c.seq, c.slug, d.key, bm25(chunks_fts, 10.0, 4.0, 1.0) AS s, `+highlightCols+`
+			FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
+			WHERE chunks_fts MATCH ? ORDER BY s, d.key, c.seq LIMIT ?`, q, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []ChunkMatch
+		for rows.Next() {
+			var m ChunkMatch
+			var id, doc int64
+			var title, heading, body string
+			if err := rows.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.BM25, &title, &heading, &body); err != nil {
+				t.Fatal(err)
+			}
+			m.Chunk, m.Doc, m.Terms = ChunkID(id), DocID(doc), highlighted(title, heading, body)
+			out = append(out, m)
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for _, text := range []string{"tokens", "session", "refresh tokens", "expire", "doc", "nothingmatches"} {
+		for _, limit := range []int{1, 3, 10, 13, 14, 40, 100} {
+			got, err := matchesByScore(ctx, st, text, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := full(text, limit); !reflect.DeepEqual(got, want) {
+				t.Errorf("matches %q limit %d:\n got  %+v\n want %+v", text, limit, got, want)
+			}
+		}
+	}
+}
+
+// TestBuildMergesFullText: a full build writes the full-text rows in runs
+// (more than one run here) and merges FTS5's index into one segment, which
+// a lookup by row id seeks once per term; it leaves FTS5's own merge
+// settings for the syncs, and an index FTS5 finds sound.
+func TestBuildMergesFullText(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root := t.TempDir()
+	docs, sections := 130, 40 // 5,200 rows: more than ftsHold
+	for i := range docs {
+		var b strings.Builder
+		fmt.Fprintf(&b, "---\nid: D%03d\n---\n", i)
+		for j := range sections {
+			fmt.Fprintf(&b, "## Part %d\n\nword%d and word%d\n\n", j, i, j)
+		}
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("d%03d.md", i)), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := config.Default()
+	st, _, err := Open(filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Rebuild(ctx, NewLoader(root, cfg), mustWalk(t, root, cfg), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.db.Exec(`INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')`); err != nil {
+		t.Fatalf("integrity-check: %v", err)
+	}
+	var rows, chunks int
+	if err := st.db.QueryRow(`SELECT (SELECT count(*) FROM chunks_fts), (SELECT count(*) FROM chunks)`).Scan(&rows, &chunks); err != nil {
+		t.Fatal(err)
+	}
+	if rows != chunks || rows < ftsHold {
+		t.Errorf("%d full-text rows for %d sections (want equal, above %d)", rows, chunks, ftsHold)
+	}
+	settings := map[string]int{}
+	cfgRows, err := st.db.Query(`SELECT k, v FROM chunks_fts_config WHERE k IN ('automerge', 'crisismerge')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cfgRows.Next() {
+		var k string
+		var v int
+		if err := cfgRows.Scan(&k, &v); err != nil {
+			t.Fatal(err)
+		}
+		settings[k] = v
+	}
+	cfgRows.Close()
+	if !reflect.DeepEqual(settings, ftsDefaultSettings) {
+		t.Errorf("FTS5 settings after a build: %v, want %v", settings, ftsDefaultSettings)
+	}
+	// The structure record (FTS5's %_data row 10): a 4-byte cookie, then
+	// the number of levels and of segments (varints, one byte here).
+	var structure []byte
+	if err := st.db.QueryRow(`SELECT block FROM chunks_fts_data WHERE id = 10`).Scan(&structure); err != nil {
+		t.Fatal(err)
+	}
+	if len(structure) < 6 || structure[5] != 1 {
+		t.Errorf("the full-text index has %d segments after a build, want 1", structure[5])
+	}
+	hits, err := st.Search(ctx, fmt.Sprintf("word%d word%d", docs-1, sections-1), SearchOptions{Limit: 1})
+	if err != nil || len(hits) != 1 || hits[0].Slug != fmt.Sprintf("part-%d", sections-1) {
+		t.Errorf("the last section written: %+v, %v", hits, err)
+	}
+}
+
+// TestKeepPages: a store that keeps pages gives every connection its page
+// cache, and one that does not leaves SQLite's.
+func TestKeepPages(t *testing.T) {
+	t.Parallel()
+	st, _, err := Open(filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	size := func() int {
+		var n int
+		if err := st.db.QueryRow(`PRAGMA cache_size`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := size(); n != -2000 {
+		t.Errorf("cache_size %d, want SQLite's -2000", n)
+	}
+	if err := st.KeepPages(); err != nil {
+		t.Fatal(err)
+	}
+	if n := size(); n != -keptPages || st.cacheSizePragma() != fmt.Sprintf("PRAGMA cache_size = -%d", keptPages) {
+		t.Errorf("cache_size %d (%s), want -%d", n, st.cacheSizePragma(), keptPages)
+	}
+}
+
+// matchesByScore is RankSections with the words every section matched.
+func matchesByScore(ctx context.Context, s *Store, text string, limit int) ([]ChunkMatch, error) {
+	r, err := s.RankSections(ctx, text, limit)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]ChunkID, len(r.Matches))
+	for i, m := range r.Matches {
+		ids[i] = m.Chunk
+	}
+	terms, err := s.MatchedTerms(ctx, r, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range r.Matches {
+		r.Matches[i].Terms = terms[r.Matches[i].Chunk]
+	}
+	return r.Matches, nil
 }

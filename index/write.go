@@ -18,8 +18,11 @@ type bulk struct {
 	row    string // (?, ?)
 	cols   int
 	per    int
-	stmts  map[int]*sql.Stmt // prepared per row count: re-preparing costs more than inserting
-	args   []any
+	// hold, when above per, is how many rows wait before they go out, per
+	// rows a statement (see ftsHold).
+	hold  int
+	stmts map[int]*sql.Stmt // prepared per row count: re-preparing costs more than inserting
+	args  []any
 	// parent is flushed before this table's rows go out, so a row never
 	// references a document that is still buffered.
 	parent *bulk
@@ -37,7 +40,7 @@ func (b *bulk) sql(rows int) string {
 
 func (b *bulk) add(vals ...any) error {
 	b.args = append(b.args, vals...)
-	if len(b.args) < b.cols*b.per {
+	if len(b.args) < b.cols*max(b.per, b.hold) {
 		return nil
 	}
 	return b.flush()
@@ -65,13 +68,20 @@ func (b *bulk) flush() error {
 	if err := b.parent.flush(); err != nil {
 		return err
 	}
-	st, err := b.stmt(len(b.args) / b.cols)
-	if err != nil {
-		return err
-	}
-	_, err = st.Exec(b.args...)
+	args := b.args
 	b.args = b.args[:0]
-	return err
+	for len(args) > 0 {
+		n := min(len(args)/b.cols, b.per)
+		st, err := b.stmt(n)
+		if err != nil {
+			return err
+		}
+		if _, err := st.Exec(args[:n*b.cols]...); err != nil {
+			return err
+		}
+		args = args[n*b.cols:]
+	}
+	return nil
 }
 
 func (b *bulk) close() {

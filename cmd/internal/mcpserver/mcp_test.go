@@ -10,7 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -42,6 +44,13 @@ func mcpRepo(t *testing.T) (string, *mcp.ClientSession) {
 // client to it in process; both close when the test ends.
 func connect(tb testing.TB, dir string) *mcp.ClientSession {
 	tb.Helper()
+	_, cs := serve(tb, dir)
+	return cs
+}
+
+// serve is connect that also returns the server.
+func serve(tb testing.TB, dir string) (*Server, *mcp.ClientSession) {
+	tb.Helper()
 	srv, err := New(dir, "test")
 	if err != nil {
 		tb.Fatal(err)
@@ -57,7 +66,7 @@ func connect(tb testing.TB, dir string) *mcp.ClientSession {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { cs.Close() })
-	return cs
+	return srv, cs
 }
 
 func gitIn(t *testing.T, dir string, args ...string) {
@@ -357,5 +366,95 @@ func TestMCPWorksets(t *testing.T) {
 	gp, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "workflow-resume", Arguments: map[string]string{"workset": "tokens"}})
 	if err != nil || !strings.Contains(gp.Messages[0].Content.(*mcp.TextContent).Text, "KB-TSK-0002: Refresh tokens") {
 		t.Errorf("workflow-resume prompt: %v %+v", err, gp)
+	}
+}
+
+// TestMCPOutputSchemas calls every tool and checks each answer against
+// the output schema tools/list gives for it: the server marshals its
+// results itself and does not check them at run time (ADR-0023).
+func TestMCPOutputSchemas(t *testing.T) {
+	_, cs := mcpRepo(t)
+	ctx := context.Background()
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"workset_list", nil},
+		{"search", map[string]any{"query": "tokens"}},
+		{"search", map[string]any{"query": "nothingmatches"}},
+		{"search", map[string]any{"query": "tokens", "kind": "adr"}},
+		{"neighbors", map[string]any{"ref": "notes/link.md"}},
+		{"ready", map[string]any{"kinds": []string{"adr"}}},
+		{"blocked", map[string]any{"kinds": []string{"adr"}}},
+		{"check", map[string]any{"staged": true}},
+		{"check", map[string]any{"paths": []string{"items/KB-TSK-0001.md"}}},
+		{"show", map[string]any{"ref": "KB-TSK-0002", "text": true}},
+		{"context", map[string]any{"query": "tokens", "budget": 400}},
+		{"context", map[string]any{"seeds": []string{"KB-TSK-0002"}}},
+		{"neighbors", map[string]any{"ref": "KB-TSK-0002"}},
+		{"ready", nil},
+		{"blocked", nil},
+		{"check", map[string]any{"all": true}},
+		{"status", nil},
+		{"query_run", map[string]any{"template": "task-context", "seeds": []string{"KB-TSK-0002"}}},
+		{"workset_new", map[string]any{"name": "w1", "seeds": []string{"KB-TSK-0001"}}},
+		{"workset_list", nil},
+		{"workset_show", map[string]any{"name": "w1"}},
+		{"workset_context", map[string]any{"name": "w1"}},
+		{"workset_resume", map[string]any{"name": "w1"}},
+		{"note", map[string]any{"workset": "w1", "target": "KB-TSK-0001", "text": "tokens expire after an hour"}},
+		{"promote", map[string]any{"workset": "w1"}},
+	}
+	schemas := map[string]*jsonschema.Resolved{}
+	for _, tool := range list.Tools {
+		data, _ := json.Marshal(tool.OutputSchema)
+		var schema jsonschema.Schema
+		if err := json.Unmarshal(data, &schema); err != nil {
+			t.Fatalf("%s: %v", tool.Name, err)
+		}
+		if schemas[tool.Name], err = schema.Resolve(nil); err != nil {
+			t.Fatalf("%s: %v", tool.Name, err)
+		}
+	}
+	called := map[string]bool{}
+	for _, c := range calls {
+		res := call(t, cs, c.tool, c.args, nil)
+		if res.IsError {
+			t.Errorf("%s %v: %s", c.tool, c.args, textOf(res))
+			continue
+		}
+		if err := schemas[c.tool].Validate(res.StructuredContent); err != nil {
+			t.Errorf("%s %v: the answer does not fit its schema: %v", c.tool, c.args, err)
+		}
+		called[c.tool] = true
+	}
+	for name := range schemas {
+		if !called[name] {
+			t.Errorf("tool %s is not called here", name)
+		}
+	}
+}
+
+// TestDriftDue: a background count of the drift waits driftEvery, and
+// driftSpacing times as long as the last count took when that is longer.
+func TestDriftDue(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		ago, took time.Duration
+		due       bool
+	}{
+		{"fresh", time.Second, 50 * time.Millisecond, false},
+		{"old enough", 2100 * time.Millisecond, 50 * time.Millisecond, true},
+		{"a slow walk waits longer", 3 * time.Second, 500 * time.Millisecond, false},
+		{"then it is due", 5100 * time.Millisecond, 500 * time.Millisecond, true},
+	} {
+		m := &Server{driftAt: time.Now().Add(-c.ago), driftTook: c.took}
+		if got := m.driftDue(); got != c.due {
+			t.Errorf("%s: due %v, want %v", c.name, got, c.due)
+		}
 	}
 }

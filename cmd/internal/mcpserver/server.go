@@ -25,16 +25,31 @@ type Server struct {
 
 	// The working tree's drift from the index is a stat walk of every
 	// document: counted at the first call, then again in the background
-	// when the last count is older than driftEvery, so that an answer
+	// when the last count is old enough (driftDue), so that an answer
 	// never waits for it (Freshness.WorkingTreeCheckedAt says when).
 	driftMu      sync.Mutex
 	drift        int
-	driftAt      time.Time
+	driftAt      time.Time     // when the last count ended
+	driftTook    time.Duration // how long it took
 	driftRunning bool
 	driftGen     int // bumped when the index moves: an older background count is dropped
 }
 
-const driftEvery = 2 * time.Second
+// A background count of the drift starts once the last one is driftEvery
+// old, and not before it has been driftSpacing times as long as that
+// count took: the counts take at most a tenth of a core. At 10k
+// documents a count is a walk of about 60 ms (every 2 s); at 100k about
+// 0.5 s, every 2 s it took a quarter of a core from the answers (their
+// p90 rose by half), now about every 5 s (ADR-0023).
+const (
+	driftEvery   = 2 * time.Second
+	driftSpacing = 10
+)
+
+// driftDue reports whether the last count is old enough for another.
+func (m *Server) driftDue() bool {
+	return time.Since(m.driftAt) > max(driftEvery, driftSpacing*m.driftTook)
+}
 
 // New opens the repository around dir and makes the server: its tools,
 // resources and a prompt per query template. version names canon to the
@@ -45,6 +60,10 @@ func New(dir, version string) (*Server, error) {
 		return nil, err
 	}
 	s.OnSync(hooks.TellWorksets(nil, nil))
+	if err := s.Store.KeepPages(); err != nil {
+		s.Close()
+		return nil, err
+	}
 	m := &Server{s: s}
 	m.server = mcp.NewServer(&mcp.Implementation{Name: "canon", Version: version}, &mcp.ServerOptions{
 		Instructions: "canon indexes this repository's Markdown (backlog items, ADRs, notes). Start with search or context; show reads one document; ready/blocked list open work. Every result says how fresh the index is.",
@@ -152,28 +171,30 @@ func (m *Server) call(ctx context.Context, fn func(s *gitsync.Session) error) (F
 func (m *Server) workingTreeDrift(s *gitsync.Session) (int, time.Time, error) {
 	m.driftMu.Lock()
 	defer m.driftMu.Unlock()
-	count := func() (int, error) {
+	count := func() (int, time.Duration, error) {
 		// A scope of its own: the session's serves the calls meanwhile.
-		return s.Store.Drift(index.NewScope(s.Repo.Root, s.Cfg, s.Repo.InfoExclude()))
+		start := time.Now()
+		n, err := s.Store.Drift(index.NewScope(s.Repo.Root, s.Cfg, s.Repo.InfoExclude()))
+		return n, time.Since(start), err
 	}
 	if m.driftAt.IsZero() {
-		n, err := count()
+		n, took, err := count()
 		if err != nil {
 			return 0, time.Time{}, err
 		}
-		m.drift, m.driftAt = n, time.Now()
+		m.drift, m.driftAt, m.driftTook = n, time.Now(), took
 		return n, m.driftAt, nil
 	}
-	if time.Since(m.driftAt) > driftEvery && !m.driftRunning {
+	if m.driftDue() && !m.driftRunning {
 		m.driftRunning = true
 		gen := m.driftGen
 		go func() {
-			n, err := count()
+			n, took, err := count()
 			m.driftMu.Lock()
 			defer m.driftMu.Unlock()
 			m.driftRunning = false
 			if err == nil && gen == m.driftGen {
-				m.drift, m.driftAt = n, time.Now()
+				m.drift, m.driftAt, m.driftTook = n, time.Now(), took
 			}
 		}()
 	}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,11 +30,32 @@ func (f *Fresh) fresh() *Freshness { return &f.Freshness }
 // add registers a tool: its handler makes its call on the session caught
 // up with HEAD, fills out and returns the compact text; the result is out
 // with its freshness and the text with a freshness line.
+//
+// The input is checked as the SDK's typed tools check it (the schema
+// inferred from In, then decoded); the output is marshalled once. The
+// SDK's typed tools would decode that JSON again into maps, check it
+// against the output schema, and marshal the maps: a third of what a
+// context pack's call cost beyond the pack (ADR-0023). Each output's shape
+// is fixed by its Go type; TestMCPOutputSchemas checks every tool's
+// answers against their schemas.
 func add[In, Out any, PO interface {
 	*Out
 	fresh() *Freshness
 }](m *Server, t *mcp.Tool, fn func(ctx context.Context, s *gitsync.Session, in In, out PO) (string, error)) {
-	mcp.AddTool(m.server, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+	schema, err := jsonschema.For[In](&jsonschema.ForOptions{})
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", t.Name, err))
+	}
+	input, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", t.Name, err))
+	}
+	t.InputSchema = schema
+	m.server.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		in, err := decodeArgs[In](req.Params.Arguments, input)
+		if err != nil {
+			return failed(err), nil
+		}
 		var out Out
 		var txt string
 		f, err := m.call(ctx, func(s *gitsync.Session) error {
@@ -43,10 +65,49 @@ func add[In, Out any, PO interface {
 		})
 		*PO(&out).fresh() = f
 		if err != nil {
-			return nil, out, explain(err)
+			return failed(explain(err)), nil
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimRight(txt, "\n") + "\n(" + f.text() + ")"}}}, out, nil
+		data, err := json.Marshal(out)
+		if err != nil {
+			return nil, fmt.Errorf("marshaling output: %w", err)
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: strings.TrimRight(txt, "\n") + "\n(" + f.text() + ")"}},
+			StructuredContent: json.RawMessage(data),
+		}, nil
 	})
+}
+
+// decodeArgs checks a call's arguments against the input schema, with the
+// SDK's words for what is wrong, and decodes them. The schema admits no
+// property it does not name, so decoding cannot match a name in another
+// case.
+func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, error) {
+	var in In
+	args := map[string]any{}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return in, fmt.Errorf("validating \"arguments\": unmarshaling arguments: %w", err)
+		}
+	}
+	if err := schema.ApplyDefaults(&args); err != nil {
+		return in, fmt.Errorf("validating \"arguments\": applying schema defaults:\n%w", err)
+	}
+	if err := schema.Validate(&args); err != nil {
+		return in, fmt.Errorf("validating \"arguments\": %w", err)
+	}
+	data, err := json.Marshal(args)
+	if err == nil {
+		err = json.Unmarshal(data, &in)
+	}
+	return in, err
+}
+
+// failed is a tool's answer that it could not do what was asked.
+func failed(err error) *mcp.CallToolResult {
+	var res mcp.CallToolResult
+	res.SetError(err)
+	return &res
 }
 
 // explain makes an error the sentence an agent reads, with what it can do
@@ -253,6 +314,9 @@ func (m *Server) addTools() {
 				hits, out.Truncated = hits[:limit], true
 			}
 			out.Hits = hits
+			if out.Hits == nil {
+				out.Hits = []index.Hit{} // the schema says array: no matches is [], not null
+			}
 			if err != nil {
 				return "", err
 			}
