@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/canon-md/canon/index"
 )
 
 // FuzzCompileFilter feeds arbitrary text to the filter compiler. Whatever
@@ -33,9 +35,9 @@ func FuzzCompileFilter(f *testing.F) {
 	})
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, text string) {
-		flt, err := CompileFilter(text)
+		flt, err := index.CompileFilter(text)
 		if err != nil {
-			var fe *FilterError
+			var fe *index.FilterError
 			if !errors.As(err, &fe) || fe.Msg == "" {
 				t.Fatalf("%q: an error that is not a FilterError: %v", text, err)
 			}

@@ -34,13 +34,13 @@ func TestCompileFilter(t *testing.T) {
 		{"a-b <> 'x'", `((json_extract(d.fm, ?) COLLATE NOCASE) IS NOT ?)`, []any{`$."a-b"`, "x"}},
 	}
 	for _, tt := range tests {
-		f, err := CompileFilter(tt.in)
+		f, err := index.CompileFilter(tt.in)
 		if err != nil {
-			t.Errorf("CompileFilter(%q): %v", tt.in, err)
+			t.Errorf("index.CompileFilter(%q): %v", tt.in, err)
 			continue
 		}
 		if f.SQL != tt.sql || !reflect.DeepEqual(f.Args, tt.args) {
-			t.Errorf("CompileFilter(%q) =\n  %s %#v\nwant\n  %s %#v", tt.in, f.SQL, f.Args, tt.sql, tt.args)
+			t.Errorf("index.CompileFilter(%q) =\n  %s %#v\nwant\n  %s %#v", tt.in, f.SQL, f.Args, tt.sql, tt.args)
 		}
 	}
 }
@@ -88,10 +88,10 @@ func TestCompileFilterRejects(t *testing.T) {
 		{"a = '" + strings.Repeat("x", 3000) + "'", "at most"},
 	}
 	for _, tt := range tests {
-		_, err := CompileFilter(tt.in)
-		var fe *FilterError
+		_, err := index.CompileFilter(tt.in)
+		var fe *index.FilterError
 		if err == nil || !errors.As(err, &fe) || !strings.Contains(err.Error(), tt.err) {
-			t.Errorf("CompileFilter(%.60q) err = %v, want a FilterError containing %q", tt.in, err, tt.err)
+			t.Errorf("index.CompileFilter(%.60q) err = %v, want a FilterError containing %q", tt.in, err, tt.err)
 		}
 	}
 }
@@ -109,7 +109,7 @@ func TestFiltersRun(t *testing.T) {
 	ctx := context.Background()
 	run := func(text string) []string {
 		t.Helper()
-		flt, err := CompileFilter(text)
+		flt, err := index.CompileFilter(text)
 		if err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}
@@ -155,7 +155,7 @@ func TestFiltersRun(t *testing.T) {
 
 // filterKeys runs a compiled filter against an index: the keys of the
 // documents it selects, in key order.
-func filterKeys(ctx context.Context, st *index.Store, flt *Filter) ([]string, error) {
+func filterKeys(ctx context.Context, st *index.Store, flt *index.Filter) ([]string, error) {
 	ids, err := st.SelectDocs(ctx, index.DocSelect{Filter: flt, Limit: -1})
 	if err != nil {
 		return nil, err

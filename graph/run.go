@@ -68,9 +68,9 @@ func (g *Graph) RunTemplate(ctx context.Context, t *Template, ro RunOptions) (*P
 	if ro.MaxNodes != nil {
 		opt.MaxNodes = *ro.MaxNodes
 	}
-	var filters []*Filter
+	var filters []*index.Filter
 	for _, f := range t.Query.Filters {
-		cf, err := CompileFilter(f)
+		cf, err := index.CompileFilter(f)
 		if err != nil {
 			return nil, err
 		}
@@ -151,7 +151,7 @@ func (g *Graph) worksetAnchor(ctx context.Context, t *Template, a Anchor, ro Run
 // keeper makes the check that expansion applies to candidates: every
 // filter holds and the kind is not excluded. Nil when there is nothing to
 // check.
-func (g *Graph) keeper(filters []*Filter, exclude []string) func(context.Context, []index.DocID) (map[index.DocID]bool, error) {
+func (g *Graph) keeper(filters []*index.Filter, exclude []string) func(context.Context, []index.DocID) (map[index.DocID]bool, error) {
 	if len(filters) == 0 && len(exclude) == 0 {
 		return nil
 	}
@@ -161,7 +161,7 @@ func (g *Graph) keeper(filters []*Filter, exclude []string) func(context.Context
 }
 
 // anchor finds the documents one anchor selects, in its order.
-func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*Filter, opt PackOptions, now func() time.Time) ([]seed, error) {
+func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*index.Filter, opt PackOptions, now func() time.Time) ([]seed, error) {
 	limit := a.Limit
 	if limit == 0 {
 		limit = opt.MaxNodes
@@ -193,7 +193,7 @@ func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*Filter, opt Pac
 		sel.Since = t.UTC().Add(-age).Format("2006-01-02")
 	}
 	if a.Filter != "" {
-		f, err := CompileFilter(a.Filter)
+		f, err := index.CompileFilter(a.Filter)
 		if err != nil {
 			return nil, err
 		}
@@ -216,7 +216,7 @@ func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*Filter, opt Pac
 
 // searchAnchor finds the documents a search anchor selects: the search's
 // seeds that pass the template's filters.
-func (g *Graph) searchAnchor(ctx context.Context, text string, filters []*Filter, limit int) ([]seed, error) {
+func (g *Graph) searchAnchor(ctx context.Context, text string, filters []*index.Filter, limit int) ([]seed, error) {
 	found, err := g.searchSeeds(ctx, text, limit)
 	if err != nil {
 		return nil, err
@@ -256,11 +256,11 @@ func (g *Graph) group(ctx context.Context, entries []Entry, sections []OutputSec
 		if s.Filter == "" {
 			continue
 		}
-		f, err := CompileFilter(s.Filter)
+		f, err := index.CompileFilter(s.Filter)
 		if err != nil {
 			return nil, nil, err
 		}
-		if passes[i], err = g.keeper([]*Filter{f}, nil)(ctx, ids); err != nil {
+		if passes[i], err = g.keeper([]*index.Filter{f}, nil)(ctx, ids); err != nil {
 			return nil, nil, err
 		}
 	}

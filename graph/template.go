@@ -355,7 +355,7 @@ func (t *Template) Validate() []error {
 			}
 		}
 		if a.Filter != "" {
-			if _, err := CompileFilter(a.Filter); err != nil {
+			if _, err := index.CompileFilter(a.Filter); err != nil {
 				bad("%s.filter: %v", where, err)
 			}
 		}
@@ -373,7 +373,7 @@ func (t *Template) Validate() []error {
 		}
 	}
 	for i, f := range t.Query.Filters {
-		if _, err := CompileFilter(f); err != nil {
+		if _, err := index.CompileFilter(f); err != nil {
 			bad("query.filters[%d]: %v", i, err)
 		}
 	}
@@ -417,7 +417,7 @@ func (t *Template) Validate() []error {
 		}
 		names[s.Name] = true
 		if s.Filter != "" {
-			if _, err := CompileFilter(s.Filter); err != nil {
+			if _, err := index.CompileFilter(s.Filter); err != nil {
 				bad("%s.filter: %v", where, err)
 			}
 		}

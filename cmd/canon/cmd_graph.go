@@ -87,7 +87,7 @@ func seeds(c *cli.Context, s *gitsync.Session) []string {
 
 // graphError turns the graph package's known errors into sentences.
 func graphError(err error) error {
-	var fe *graph.FilterError
+	var fe *index.FilterError
 	var te *graph.TemplateError
 	var oe *graph.OutError
 	switch {
