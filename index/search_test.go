@@ -18,29 +18,7 @@ import (
 func TestSearchEqualsFullRanking(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	root := t.TempDir()
-	for i := range 40 {
-		// Sections of the same words in many documents tie on score; their
-		// paths break the tie.
-		body := "# Tokens\n\nsession tokens expire\n"
-		if i%3 == 0 {
-			body += "\n## Refresh\n\nrefresh tokens tokens before expiry, session by session\n"
-		}
-		p := filepath.Join(root, fmt.Sprintf("n/%02d/doc%02d.md", 39-i, i))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(fmt.Sprintf("---\ntitle: Doc %d\n---\n%s", i, body)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg := config.Default()
-	st, _, err := Open(filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.Rebuild(ctx, NewLoader(root, cfg), mustWalk(t, root, cfg), nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	st := tokensIndex(t, 1, false)
 	full := func(text string, limit int) []Hit {
 		q, _ := FTSQuery(text)
 		rows, err := st.db.QueryContext(ctx, `SELECT `+docRefCols+`, c.line, c.heading, c.slug,
@@ -88,27 +66,7 @@ func TestSearchEqualsFullRanking(t *testing.T) {
 func TestMatchesEqualFullRanking(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	root := t.TempDir()
-	for i := range 40 {
-		body := "# Tokens\n\nsession tokens expire\n"
-		if i%3 == 0 {
-			body += "\n## Refresh\n\nrefresh tokens tokens before expiry, session by session\n"
-		}
-		p := filepath.Join(root, fmt.Sprintf("n/%02d/doc%02d.md", 39-i, i))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(fmt.Sprintf("---\nid: D%02d\ntitle: Doc %d\n---\n%s", i, i, body)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg := config.Default()
-	st, _, err := Open(filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := st.Rebuild(ctx, NewLoader(root, cfg), mustWalk(t, root, cfg), nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	st := tokensIndex(t, 2, true)
 	full := func(text string, limit int) []ChunkMatch {
 		q, _ := FTSQuery(text)
 		rows, err := st.db.QueryContext(ctx, `SELECT c.id, c.doc, c.seq, c.slug, d.key, bm25(chunks_fts, 10.0, 4.0, 1.0) AS s, `+highlightCols+`
@@ -262,4 +220,39 @@ func matchesByScore(ctx context.Context, s *Store, text string, limit int) ([]Ch
 		r.Matches[i].Terms = terms[r.Matches[i].Chunk]
 	}
 	return r.Matches, nil
+}
+
+// tokensIndex builds an index of 40 documents made of the same few words,
+// so that sections tie on score and their paths (which run the other way
+// from the documents' numbers) break the tie; every third document has
+// refreshes "Refresh" sections, and withIDs gives each an id. It is
+// closed when the test ends.
+func tokensIndex(t *testing.T, refreshes int, withIDs bool) *Store {
+	t.Helper()
+	root := t.TempDir()
+	for i := range 40 {
+		body := "# Tokens\n\nsession tokens expire\n"
+		if i%3 == 0 {
+			body += strings.Repeat("\n## Refresh\n\nrefresh tokens tokens before expiry, session by session\n", refreshes)
+		}
+		fm := fmt.Sprintf("title: Doc %d\n", i)
+		if withIDs {
+			fm = fmt.Sprintf("id: D%02d\n", i) + fm
+		}
+		p := filepath.Join(root, fmt.Sprintf("n/%02d/doc%02d.md", 39-i, i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("---\n"+fm+"---\n"+body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := config.Default()
+	st, _, err := Open(filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if _, err := st.Rebuild(context.Background(), NewLoader(root, cfg), mustWalk(t, root, cfg), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
