@@ -62,7 +62,11 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 	if os.Getenv("CANON_SKIP") == "1" {
 		return &Outcome{Skipped: "CANON_SKIP=1"}, nil
 	}
-	pre := startPrewalk(ev)
+	repo, _ := gitsync.Discover(ev.Dir) // an error is gitsync.Open's to report
+	if pid := watcherSyncs(repo); pid > 0 {
+		return &Outcome{Skipped: fmt.Sprintf("canon watch (pid %d) brings the index up to date", pid)}, nil
+	}
+	pre := startPrewalk(repo, ev)
 	s, err := gitsync.Open(ev.Dir, "canon hook "+ev.Name)
 	if err != nil {
 		return nil, err
@@ -109,13 +113,29 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 	return out, nil
 }
 
+// watcherSyncs returns the pid of the canon watch that keeps repo's
+// worktree in step, or 0 when none runs (or CANON_WATCH_HANDOFF=0). The
+// watcher watches HEAD and the branch refs, and syncs after every move, so
+// a post-* hook that ran beside it would only do the same work twice and
+// make one of the two wait for the index's lock (ADR-0024). The hook shim
+// makes the same test in sh before canon even starts.
+func watcherSyncs(repo *gitsync.Repo) int {
+	if repo == nil || os.Getenv("CANON_WATCH_HANDOFF") == "0" {
+		return 0
+	}
+	st, err := gitsync.ObserveWatcher(repo.CanonDir())
+	if err != nil || !st.Running || st.Status == nil || st.Status.UpdatedAt.IsZero() {
+		return 0 // not yet running: no status file written
+	}
+	return st.Status.PID
+}
+
 // startPrewalk starts, for the hooks that move HEAD by one step, the diff
 // from where the index most likely stands (git's previous HEAD, the new
 // commit's parent) to HEAD, while the session opens (gitsync.Prewalk). nil
 // when there is no good guess, or during a rebase.
-func startPrewalk(ev Event) *gitsync.Prewalk {
-	repo, err := gitsync.Discover(ev.Dir)
-	if err != nil || rebasing(repo) {
+func startPrewalk(repo *gitsync.Repo, ev Event) *gitsync.Prewalk {
+	if repo == nil || rebasing(repo) {
 		return nil
 	}
 	switch {

@@ -246,14 +246,27 @@ func (w *Watcher) wake() {
 	}
 }
 
+// gitQuiet is the quiet time once HEAD or a branch has moved, when the
+// configured one is longer. git writes the working tree before it moves
+// HEAD or a branch (checkout, reset, merge), so the move is the end of the
+// burst; what follows it is git's own bookkeeping (the ref's lock file, the
+// reflog, ORIG_HEAD). The post-* hooks leave their work to a running
+// watcher (ADR-0024), so this is how soon after a commit or a checkout the
+// index has it. A file event that still comes later is one more sync.
+const gitQuiet = 20 * time.Millisecond
+
 // settle waits until the pending set is due (see due). It returns false
 // when ctx ends first.
 func (w *Watcher) settle(ctx context.Context) bool {
 	for {
 		w.mu.Lock()
-		first, last := w.p.first, w.p.last
+		first, last, moved := w.p.first, w.p.last, w.p.git
 		w.mu.Unlock()
-		ready, wait := due(first, last, time.Now(), w.opt.Debounce, w.opt.MaxDelay)
+		quiet := w.opt.Debounce
+		if moved {
+			quiet = min(quiet, gitQuiet)
+		}
+		ready, wait := due(first, last, time.Now(), quiet, w.opt.MaxDelay)
 		if ready || first.IsZero() {
 			return true
 		}
