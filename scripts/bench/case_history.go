@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -170,6 +171,9 @@ func (b *bench) benchHistory(h *history) error {
 			return err
 		}
 	}
+	if err := b.historyHandoff(c, h); err != nil {
+		return err
+	}
 	if _, err := git(h.dir, "checkout", "-q", "--detach", h.head); err != nil {
 		return err
 	}
@@ -227,4 +231,114 @@ func (b *bench) historyJump(c *corpus, h *history) error {
 	logf("[%s] jump: canon %.1f ms, diff-tree %.1f ms, git checkout %.1f ms (medians)", h.name,
 		median(hook.Samples), median(diff.Samples), median(co.Samples))
 	return nil
+}
+
+// historyHandoff times the same commits with canon watch running. The shim
+// git runs (the one canon hooks install writes) finds the live watcher and
+// leaves the work to it (ADR-0024): its time is what git waits for. The
+// second figure is how long after git the watcher has the commit indexed,
+// most of it the watcher's quiet time (watch.debounce, 150 ms).
+func (b *bench) historyHandoff(c *corpus, h *history) error {
+	diff := b.row(c, "history", "floor: `git diff-tree -r PARENT COMMIT`, beside canon watch", "ms", nil, nil)
+	commit := b.row(c, "history", "the post-commit shim with canon watch running (it hands off), one document changed", "ms", tHistCommit, diff)
+	back := b.row(c, "history", "the post-checkout shim with canon watch running (it hands off), one commit back", "ms", tHistCheckout, diff)
+	fresh := b.row(c, "history", "from git's move to the commit indexed by canon watch (its 150 ms quiet time included)", "ms", nil, nil)
+
+	if _, err := b.canonRun(c, "hooks", "install", "--manager", "git"); err != nil {
+		return err
+	}
+	defer b.canonRun(c, "hooks", "uninstall")
+	hooksDir, err := git(h.dir, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	if err != nil {
+		return err
+	}
+	bin, err := filepath.Abs(filepath.Dir(b.canon))
+	if err != nil {
+		return err
+	}
+	shimEnv := append(canonEnv(), "PATH="+bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	shim := func(name string, args ...string) (proc, error) {
+		p, err := run(h.dir, shimEnv, "sh", append([]string{filepath.Join(hooksDir, name)}, args...)...)
+		if err == nil && strings.TrimSpace(p.stderr) != "" {
+			err = fmt.Errorf("the %s shim reported: %s", name, strings.TrimSpace(p.stderr))
+		}
+		return p, err
+	}
+
+	w := exec.Command(b.canon, "watch", "--quiet")
+	w.Dir, w.Env = h.dir, canonEnv()
+	if err := w.Start(); err != nil {
+		return err
+	}
+	defer func() {
+		w.Process.Signal(os.Interrupt)
+		w.Wait()
+	}()
+	status := filepath.Join(h.dir, ".git", "canon", "watch.json")
+	if _, err := waitFor(10*time.Second, func() bool { _, err := os.Stat(status); return err == nil }); err != nil {
+		return fmt.Errorf("canon watch did not start: %w", err)
+	}
+	indexed := func(commit string) (time.Duration, error) {
+		return waitFor(10*time.Second, func() bool { got, _ := indexedHead(h.dir); return got == commit })
+	}
+
+	series := time.Now()
+	for i, pc := range h.picks {
+		run_ := i - 1 // the first pick is the warm-up
+		if b.spent(series, c, "history hand-off", run_, len(h.picks)-1) {
+			break
+		}
+		parent, next := pc[0], pc[1]
+		if _, err := git(h.dir, "checkout", "-q", "--detach", parent); err != nil {
+			return err
+		}
+		if _, err := indexed(parent); err != nil {
+			return fmt.Errorf("canon watch did not index %.12s: %w", parent, err)
+		}
+		if _, err := git(h.dir, "checkout", "-q", "--detach", next); err != nil {
+			return err
+		}
+		moved := time.Now()
+		p, err := shim("post-commit")
+		if err != nil {
+			return err
+		}
+		d, err := run(h.dir, gitEnv(), "git", "diff-tree", "-r", parent, next)
+		if err != nil {
+			return err
+		}
+		if _, err := indexed(next); err != nil {
+			return fmt.Errorf("canon watch did not index %.12s: %w", next, err)
+		}
+		took := time.Since(moved)
+		if _, err := git(h.dir, "checkout", "-q", "--detach", parent); err != nil {
+			return err
+		}
+		q, err := shim("post-checkout", next, parent, "1")
+		if err != nil {
+			return err
+		}
+		if run_ < 0 {
+			continue
+		}
+		commit.add(ms(p.wall))
+		back.add(ms(q.wall))
+		diff.add(ms(d.wall))
+		fresh.add(ms(took))
+	}
+	logf("[%s] hand-off to canon watch: post-commit shim %.1f ms, post-checkout shim %.1f ms, diff-tree %.1f ms; indexed %.0f ms after git (medians)",
+		h.name, median(commit.Samples), median(back.Samples), median(diff.Samples), median(fresh.Samples))
+	return nil
+}
+
+// waitFor polls cond every 2 ms until it holds, and says how long that took.
+func waitFor(limit time.Duration, cond func() bool) (time.Duration, error) {
+	start := time.Now()
+	for !cond() {
+		if time.Since(start) > limit {
+			return 0, fmt.Errorf("not within %s", limit)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return time.Since(start), nil
 }
