@@ -276,6 +276,9 @@ func (w *Watcher) settle(ctx context.Context) bool {
 			t.Stop()
 			return false
 		case <-t.C:
+		case <-w.kick:
+			// A new event: a move of HEAD shortens the wait (gitQuiet).
+			t.Stop()
 		}
 	}
 }

@@ -211,3 +211,24 @@ func TestFailedSyncIsRetried(t *testing.T) {
 	unlock()
 	r.waitSync(touched("items/a.md"))
 }
+
+// A move of HEAD ends a burst: the watcher syncs soon after it (gitQuiet),
+// not after its configured quiet time, even when an edit made before it
+// had already started that wait. Here the quiet time is an hour.
+func TestMoveOfHEADSyncsWithoutTheQuietTime(t *testing.T) {
+	t.Parallel()
+	root := gitRepo(t, map[string]string{"items/a.md": "# A\n"})
+	r := startWatcher(t, root, Options{Debounce: time.Hour, MaxDelay: time.Hour})
+	write(t, filepath.Join(root, "items/a.md"), "# A, committed\n")
+	time.Sleep(50 * time.Millisecond) // the edit's event is in: the hour-long wait has begun
+	cmd := exec.Command("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-am", "edit")
+	cmd.Dir = root
+	cmd.Env = append(gitsync.ScrubbedEnv(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+	rep := r.waitSync(touched("items/a.md"))
+	if rep.Result.To == "" || rep.Trigger != TriggerGit {
+		t.Fatalf("trigger %s, to %q", rep.Trigger, rep.Result.To)
+	}
+}
