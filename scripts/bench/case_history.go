@@ -237,12 +237,12 @@ func (b *bench) historyJump(c *corpus, h *history) error {
 // git runs (the one canon hooks install writes) finds the live watcher and
 // leaves the work to it (ADR-0024): its time is what git waits for. The
 // second figure is how long after git the watcher has the commit indexed,
-// most of it the watcher's quiet time (watch.debounce, 150 ms).
+// most of it the quiet time the watcher keeps after a move of HEAD (20 ms).
 func (b *bench) historyHandoff(c *corpus, h *history) error {
 	diff := b.row(c, "history", "floor: `git diff-tree -r PARENT COMMIT`, beside canon watch", "ms", nil, nil)
 	commit := b.row(c, "history", "the post-commit shim with canon watch running (it hands off), one document changed", "ms", tHistCommit, diff)
 	back := b.row(c, "history", "the post-checkout shim with canon watch running (it hands off), one commit back", "ms", tHistCheckout, diff)
-	fresh := b.row(c, "history", "from git's move to the commit indexed by canon watch (its 150 ms quiet time included)", "ms", nil, nil)
+	fresh := b.row(c, "history", "from git's move to the commit indexed by canon watch (its 20 ms quiet time after a move included)", "ms", nil, nil)
 
 	if _, err := b.canonRun(c, "hooks", "install", "--manager", "git"); err != nil {
 		return err
