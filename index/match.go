@@ -31,20 +31,27 @@ func matchError(err error, text string) error {
 	return fmt.Errorf("search: %w", err)
 }
 
-// rankedCTE scores every section matching ?1 once (FTS5's bm25 with the
-// title weighing 10, the heading 4, the text 1) and keeps the rows at or
-// above the score of the ?2-th best (ties included): the query that joins
-// it reads the chunks and documents of those rows only. A common word
+// rankedCTE scores every section matching ?1 once (rank: rankExpr's
+// canon_bm25, FTS5's bm25 with the title weighing 10, the heading 4, the
+// text 1, asked for the ?2+1 best) and keeps the rows at or above the
+// score of the (?2+1)-th best (ties included): the query that joins it
+// reads the chunks and documents of those rows only. A common word
 // matches thousands of sections; reading each one's rows cost more than
 // ranking them, and FTS5's own ORDER BY rank is slower than scoring into a
 // table and sorting it (it carries every row's position lists through its
-// sorter).
-const rankedCTE = `WITH r AS MATERIALIZED (SELECT rowid AS rid, bm25(chunks_fts, 10.0, 4.0, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?1),
+// sorter). Rows canon_bm25 already knows cannot be kept score NULL and
+// are not stored: r holds the candidates only (at 100k documents, storing
+// the 2,384 matches of "webhook retry" cost 0.5 ms of a 4 ms search).
+func rankedCTE(rank string) string {
+	return `WITH r AS MATERIALIZED (SELECT rid, score FROM (SELECT rowid AS rid, ` + rank + ` AS score FROM chunks_fts WHERE chunks_fts MATCH ?1) WHERE score IS NOT NULL),
 	kept AS (SELECT rid, score FROM r WHERE score <= coalesce((SELECT score FROM r ORDER BY score LIMIT 1 OFFSET ?2), 1e308))`
+}
 
-// matchedCount is the column that says how many sections matched in all
-// (of rankedCTE's r): what chooses how to read the highlights.
-const matchedCount = `(SELECT count(*) FROM r)`
+// matchedCount is the column that says how many sections matched in all,
+// when rankedCTE knows (0 when not): what chooses how to read the
+// highlights. Fewer candidates than the ?3 asked for means canon_bm25
+// left none out, so they are all the matches.
+const matchedCount = `(SELECT CASE WHEN count(*) < ?3 THEN count(*) ELSE 0 END FROM r)`
 
 // someOfMatches is the condition that picks the rows %s (an IN list) among
 // the matches of a full-text query that matched total sections, for the
@@ -68,8 +75,8 @@ func someOfMatches(total, wanted int) string {
 // many sections matched in all.
 type Ranked struct {
 	Matches []ChunkMatch // without their Terms: MatchedTerms reads them
-	Total   int
-	query   string // as FTSQuery made it
+	Total   int          // how many sections matched, when known (0 when not)
+	query   string       // as FTSQuery made it
 }
 
 // RankSections returns the best limit sections for text (as FTSQuery
@@ -85,21 +92,43 @@ func (s *Store) RankSections(ctx context.Context, text string, limit int) (*Rank
 	if limit <= 0 {
 		return r, nil
 	}
-	rows, err := s.db.QueryContext(ctx, rankedCTE+`
-		SELECT c.id, c.doc, c.seq, c.slug, d.key, kept.score, `+matchedCount+`
-		FROM kept JOIN chunks c ON c.id = kept.rid JOIN docs d ON d.id = c.doc
-		ORDER BY kept.score, d.key, c.seq LIMIT ?3`, q, limit-1, limit)
-	if err != nil {
-		return nil, matchError(err, text)
-	}
-	r.Matches, err = scanAll(rows, func(rs *sql.Rows) (ChunkMatch, error) {
-		var m ChunkMatch
-		var id, doc int64
-		err := rs.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.BM25, &r.Total)
-		m.Chunk, m.Doc = ChunkID(id), DocID(doc)
-		return m, err
+	err = s.read(ctx, func(tx *sql.Tx) error {
+		rank, err := s.rankExpr(ctx, tx, q, limit)
+		if err != nil {
+			return matchError(err, text)
+		}
+		rows, err := tx.QueryContext(ctx, rankedCTE(rank)+`
+			SELECT c.id, c.doc, c.seq, c.slug, d.key, kept.score, `+matchedCount+`
+			FROM kept JOIN chunks c ON c.id = kept.rid JOIN docs d ON d.id = c.doc
+			ORDER BY kept.score, d.key, c.seq LIMIT ?3`, q, limit-1, limit)
+		if err != nil {
+			return matchError(err, text)
+		}
+		r.Matches, err = scanAll(rows, func(rs *sql.Rows) (ChunkMatch, error) {
+			var m ChunkMatch
+			var id, doc int64
+			err := rs.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.BM25, &r.Total)
+			m.Chunk, m.Doc = ChunkID(id), DocID(doc)
+			return m, err
+		})
+		return err
 	})
 	return r, err
+}
+
+// read runs fn in one read transaction: its queries see the index as of
+// the first of them, whatever commits meanwhile (a ranking's counts and the
+// rows they score come from the same index).
+func (s *Store) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return friendly(err, s.path)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // MatchedTerms returns the words each of the sections ids (among r's

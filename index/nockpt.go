@@ -18,6 +18,7 @@ import "C"
 import (
 	"reflect"
 	"strings"
+	"unsafe"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
@@ -33,9 +34,16 @@ import (
 // sqlite3_db_config, so the handle is read from its connection, and a
 // driver that keeps it elsewhere leaves SQLite's default.
 func noCheckpointOnClose(c *sqlite3.SQLiteConn) bool {
+	db := connHandle(c)
+	return db != nil && C.canon_no_ckpt_on_close(db) == 1
+}
+
+// connHandle is the sqlite3* of a go-sqlite3 connection, which it does
+// not export (its field db), or nil when the driver keeps it elsewhere.
+func connHandle(c *sqlite3.SQLiteConn) unsafe.Pointer {
 	f := reflect.ValueOf(c).Elem().FieldByName("db")
 	if !f.IsValid() || f.Kind() != reflect.Pointer || f.IsNil() || !strings.HasSuffix(f.Type().Elem().Name(), "sqlite3") {
-		return false
+		return nil
 	}
-	return C.canon_no_ckpt_on_close(f.UnsafePointer()) == 1
+	return f.UnsafePointer()
 }

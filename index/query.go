@@ -209,67 +209,80 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 	// sections, and reading each one's document row cost most of a search.
 	// Snippets are made for the hits kept only. A filter (kind,
 	// namespace) needs the documents first: then every match is joined.
-	query := `SELECT ` + docRefCols + `, c.line, c.heading, c.slug, c.id, bm25(chunks_fts, 10.0, 4.0, 1.0) AS score, 0
-		FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
-		WHERE chunks_fts MATCH ?` + where + `
-		ORDER BY score, d.path, c.seq LIMIT ?`
-	total := 0 // the sections that matched in all, 0 when not counted
-	if where == "" {
-		query = rankedCTE + `
-			SELECT ` + docRefCols + `, c.line, c.heading, c.slug, c.id, kept.score, ` + matchedCount + `
-			FROM kept JOIN chunks c ON c.id = kept.rid JOIN docs d ON d.id = c.doc
-			ORDER BY kept.score, d.path, c.seq LIMIT ?3`
-		args = []any{q, opt.Limit - 1, opt.Limit}
-	}
-	rows, err := s.db.QueryContext(ctx, query, args...)
-	if err != nil {
+	failed := func(err error) error {
 		if strings.Contains(err.Error(), "fts5") {
-			return nil, fmt.Errorf("%w: %q: %v", ErrBadQuery, text, err)
+			return fmt.Errorf("%w: %q: %v", ErrBadQuery, text, err)
 		}
-		return nil, friendly(err, s.path)
+		return friendly(err, s.path)
 	}
 	var out []Hit
-	var ids []any
-	for rows.Next() {
-		var h Hit
-		var id int64
-		ref, err := scanDocRef(rows, &h.Line, &h.Section, &h.Slug, &id, &h.Score, &total)
-		if err != nil {
-			rows.Close()
-			return nil, err
+	err = s.read(ctx, func(tx *sql.Tx) error {
+		keep := 0 // a filter comes after the ranking: every match is a candidate
+		if where == "" {
+			keep = opt.Limit
 		}
-		h.DocRef = ref
-		h.Chunk = ref.Key + "#" + h.Slug
-		out = append(out, h)
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if len(ids) > 0 {
+		rank, err := s.rankExpr(ctx, tx, q, keep)
+		if err != nil {
+			return failed(err)
+		}
+		query := `SELECT ` + docRefCols + `, c.line, c.heading, c.slug, c.id, ` + rank + ` AS score, 0
+			FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
+			WHERE chunks_fts MATCH ?` + where + `
+			ORDER BY score, d.path, c.seq LIMIT ?`
+		total := 0 // the sections that matched in all, 0 when not counted
+		if where == "" {
+			query = rankedCTE(rank) + `
+				SELECT ` + docRefCols + `, c.line, c.heading, c.slug, c.id, kept.score, ` + matchedCount + `
+				FROM kept JOIN chunks c ON c.id = kept.rid JOIN docs d ON d.id = c.doc
+				ORDER BY kept.score, d.path, c.seq LIMIT ?3`
+			args = []any{q, opt.Limit - 1, opt.Limit}
+		}
+		rows, err := tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return failed(err)
+		}
+		var ids []any
+		err = eachRow(rows, func(rows *sql.Rows) error {
+			var h Hit
+			var id int64
+			ref, err := scanDocRef(rows, &h.Line, &h.Section, &h.Slug, &id, &h.Score, &total)
+			if err != nil {
+				return err
+			}
+			h.DocRef = ref
+			h.Chunk = ref.Key + "#" + h.Slug
+			out = append(out, h)
+			ids = append(ids, id)
+			return nil
+		})
+		if err != nil || len(ids) == 0 {
+			return err
+		}
 		snips := make(map[int64]string, len(ids))
-		srows, err := s.db.QueryContext(ctx, `SELECT rowid, snippet(chunks_fts, 2, '**', '**', '…', 16)
+		srows, err := tx.QueryContext(ctx, `SELECT rowid, snippet(chunks_fts, 2, '**', '**', '…', 16)
 			FROM chunks_fts WHERE chunks_fts MATCH ? AND `+inList(someOfMatches(total, len(ids)), len(ids)), append([]any{q}, ids...)...)
 		if err != nil {
-			return nil, friendly(err, s.path)
+			return friendly(err, s.path)
 		}
-		for srows.Next() {
+		err = eachRow(srows, func(rows *sql.Rows) error {
 			var id int64
 			var sn string
-			if err := srows.Scan(&id, &sn); err != nil {
-				srows.Close()
-				return nil, err
+			if err := rows.Scan(&id, &sn); err != nil {
+				return err
 			}
 			snips[id] = sn
-		}
-		srows.Close()
-		if err := srows.Err(); err != nil {
-			return nil, err
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		for i := range out {
 			out[i].Snippet = oneLine(snips[ids[i].(int64)])
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(out) == 0 && opt.Namespace != "" && !s.hasNamespace(ctx, opt.Namespace) {
 		return nil, fmt.Errorf("%w: there is no namespace %q%s", ErrNoNamespace, opt.Namespace, s.namespaceList())

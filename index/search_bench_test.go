@@ -15,8 +15,10 @@ import (
 // BenchmarkSearchFloor measures Store.Search (the 10 best sections and one
 // more, as the MCP search tool asks) and RankSections (the 40 best, as a
 // context pack's seeds ask) against their floor, in the same loop, the
-// order turning each round: FTS5 scoring every match with bm25 and nothing
-// else (what any exact ranking must do), and the match alone (count(*)).
+// order turning each round: the match alone (count(*)), FTS5's bm25
+// scoring every match (which counts each phrase's matches again for every
+// query), and canon_bm25 scoring every match with the counts it remembers
+// (the same scores, ADR-0025).
 // The index is CANON_BENCH_DIR's (.git/canon/index.db of a generated
 // corpus, indexed once: canon index --full), kept in pages as canon mcp
 // keeps it, the query "webhook retry" (CANON_BENCH_QUERY).
@@ -59,6 +61,13 @@ func BenchmarkSearchFloor(b *testing.B) {
 	}{
 		{"match", rows(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`)},
 		{"bm25", rows(`SELECT rowid, bm25(chunks_fts, 10.0, 4.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?`)},
+		{"canon_bm25", func() error {
+			rank, err := st.rankExpr(ctx, st.db, q, 0)
+			if err != nil {
+				return err
+			}
+			return rows(`SELECT rowid, ` + rank + ` FROM chunks_fts WHERE chunks_fts MATCH ?`)()
+		}},
 		{"search", func() error { _, err := st.Search(ctx, text, SearchOptions{Limit: 11}); return err }},
 		{"rank40", func() error { _, err := st.RankSections(ctx, text, 40); return err }},
 	}

@@ -40,6 +40,7 @@ type Store struct {
 	SliceFiles int
 	spillAt    int // see defaultSpillAt; tests make a build spill early
 	pageCache  int // KiB of page cache a connection keeps (KeepPages); 0: SQLite's 2 MB
+	counts     phraseCounts
 }
 
 // Meta keys.
@@ -92,15 +93,19 @@ const keepWALDriver = "sqlite3_canon_keep_wal"
 func init() {
 	sql.Register(driverName, &sqlite3.SQLiteDriver{
 		ConnectHook: func(c *sqlite3.SQLiteConn) error {
-			_, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil)
-			return err
+			if _, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil); err != nil {
+				return err
+			}
+			return registerRank(c)
 		},
 	})
 	sql.Register(keepWALDriver, &sqlite3.SQLiteDriver{
 		ConnectHook: func(c *sqlite3.SQLiteConn) error {
 			noCheckpointOnClose(c)
-			_, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil)
-			return err
+			if _, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil); err != nil {
+				return err
+			}
+			return registerRank(c)
 		},
 	})
 }

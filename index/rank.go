@@ -1,0 +1,326 @@
+//go:build cgo
+
+package index
+
+/*
+#cgo LDFLAGS: -lm
+#include <math.h>
+#include <string.h>
+
+// The part of SQLite's public FTS5 interface (sqlite3.h, "FTS5 EXTENSION
+// REGISTRATION API" and "EXTENSION API FUNCTIONS") this file calls: the
+// leading members of the two structs, in SQLite's order. The structs are a
+// stable ABI that only ever grows at the end.
+typedef struct sqlite3 sqlite3;
+typedef struct sqlite3_stmt sqlite3_stmt;
+typedef struct sqlite3_context sqlite3_context;
+typedef struct sqlite3_value sqlite3_value;
+typedef long long sqlite3_int64;
+typedef struct Fts5Context Fts5Context;
+typedef struct Fts5ExtensionApi Fts5ExtensionApi;
+struct Fts5ExtensionApi {
+	int iVersion;
+	void *(*xUserData)(Fts5Context*);
+	int (*xColumnCount)(Fts5Context*);
+	int (*xRowCount)(Fts5Context*, sqlite3_int64 *pnRow);
+	int (*xColumnTotalSize)(Fts5Context*, int iCol, sqlite3_int64 *pnToken);
+	void *xTokenize;
+	int (*xPhraseCount)(Fts5Context*);
+	int (*xPhraseSize)(Fts5Context*, int iPhrase);
+	int (*xInstCount)(Fts5Context*, int *pnInst);
+	int (*xInst)(Fts5Context*, int iIdx, int *piPhrase, int *piCol, int *piOff);
+	sqlite3_int64 (*xRowid)(Fts5Context*);
+	int (*xColumnText)(Fts5Context*, int iCol, const char **pz, int *pn);
+	int (*xColumnSize)(Fts5Context*, int iCol, int *pnToken);
+	int (*xQueryPhrase)(Fts5Context*, int iPhrase, void *pUserData, int(*)(const Fts5ExtensionApi*, Fts5Context*, void*));
+	int (*xSetAuxdata)(Fts5Context*, void *pAux, void(*xDelete)(void*));
+	void *(*xGetAuxdata)(Fts5Context*, int bClear);
+};
+typedef void (*fts5_extension_function)(const Fts5ExtensionApi*, Fts5Context*, sqlite3_context*, int, sqlite3_value**);
+typedef struct fts5_api fts5_api;
+struct fts5_api {
+	int iVersion;
+	void *xCreateTokenizer;
+	void *xFindTokenizer;
+	int (*xCreateFunction)(fts5_api*, const char*, void*, fts5_extension_function, void (*)(void*));
+};
+int sqlite3_prepare_v2(sqlite3*, const char*, int, sqlite3_stmt**, const char**);
+int sqlite3_bind_pointer(sqlite3_stmt*, int, void*, const char*, void(*)(void*));
+int sqlite3_step(sqlite3_stmt*);
+int sqlite3_finalize(sqlite3_stmt*);
+double sqlite3_value_double(sqlite3_value*);
+sqlite3_int64 sqlite3_value_int64(sqlite3_value*);
+void sqlite3_result_double(sqlite3_context*, double);
+void sqlite3_result_error_code(sqlite3_context*, int);
+void *sqlite3_malloc64(unsigned long long);
+void sqlite3_free(void*);
+
+// What canon_bm25 works out once per query, as bm25's Fts5Bm25Data.
+typedef struct {
+	int nPhrase;
+	double avgdl;
+	double *aIDF;
+	double *aFreq;
+	sqlite3_int64 lastRow; // the row scored last, and its answer: a query
+	double lastScore;      // may ask for a row's score twice (WHERE and
+	int lastKept;          // SELECT), which must not count it twice
+	int nKeep;    // K, when the query asked for its K best only (else 0)
+	int nTop;     // scores in aTop so far
+	double *aTop; // the K best scores so far, a heap with the worst on top
+} canonRankData;
+
+// canonKeep reports whether score can still be among the K best, and
+// remembers it when it is. Lower is better. A score equal to the K-th
+// best so far is kept: ties with the K-th are part of the answer.
+static int canonKeep(canonRankData *p, double score) {
+	if (p->nTop < p->nKeep) {
+		int i = p->nTop++;
+		p->aTop[i] = score;
+		while (i > 0 && p->aTop[(i-1)/2] < p->aTop[i]) {
+			double t = p->aTop[i]; p->aTop[i] = p->aTop[(i-1)/2]; p->aTop[(i-1)/2] = t;
+			i = (i-1)/2;
+		}
+		return 1;
+	}
+	if (score > p->aTop[0]) return 0;
+	if (score < p->aTop[0]) {
+		int i = 0;
+		p->aTop[0] = score;
+		for (;;) {
+			int l = 2*i+1, r = l+1, m = i;
+			if (l < p->nTop && p->aTop[l] > p->aTop[m]) m = l;
+			if (r < p->nTop && p->aTop[r] > p->aTop[m]) m = r;
+			if (m == i) break;
+			double t = p->aTop[i]; p->aTop[i] = p->aTop[m]; p->aTop[m] = t;
+			i = m;
+		}
+	}
+	return 1;
+}
+
+static int canonCountCb(const Fts5ExtensionApi *pApi, Fts5Context *pFts, void *pUser) {
+	(*(sqlite3_int64*)pUser)++;
+	return 0;
+}
+
+// canon_bm25(tbl, W_1 .. W_ncol, HITS_1 .. HITS_nphrase [, K]) is FTS5's
+// bm25 with the column weights W, the same arithmetic in the same order (so
+// the same doubles), except for where each phrase's number of matching rows
+// comes from: bm25 counts them for every query by reading the phrase's
+// whole list of rows (xQueryPhrase), canon_bm25 takes them from its
+// arguments when there is one per phrase, and counts as bm25 does
+// otherwise. With K (after the counts), a row whose score is worse than
+// the K-th best scored so far in the query is NULL: it cannot be among
+// the K best (ties included), and the caller sorts only the others.
+static void canonBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
+	const double k1 = 1.2;
+	const double b = 0.75;
+	int rc = 0;
+	int nCol = pApi->xColumnCount(pFts);
+	int nWeight = nVal < nCol ? nVal : nCol;
+	canonRankData *p = (canonRankData*)pApi->xGetAuxdata(pFts, 0);
+	if (p == 0) {
+		int nPhrase = pApi->xPhraseCount(pFts);
+		int given = nVal - nWeight >= nPhrase;
+		int nKeep = 0;
+		if (nVal - nWeight == nPhrase + 1) {
+			sqlite3_int64 k = sqlite3_value_int64(apVal[nVal - 1]);
+			nKeep = k > 0 && k <= 100000 ? (int)k : 0;
+		}
+		sqlite3_int64 nRow = 0, nToken = 0;
+		unsigned long long nByte = sizeof(canonRankData) + (nPhrase*2 + nKeep)*sizeof(double);
+		p = (canonRankData*)sqlite3_malloc64(nByte);
+		if (p == 0) {
+			sqlite3_result_error_code(pCtx, 7); // SQLITE_NOMEM
+			return;
+		}
+		memset(p, 0, nByte);
+		p->nPhrase = nPhrase;
+		p->aIDF = (double*)&p[1];
+		p->aFreq = &p->aIDF[nPhrase];
+		p->nKeep = nKeep;
+		p->aTop = &p->aFreq[nPhrase];
+		p->lastRow = -1;
+		p->lastKept = -1;
+		rc = pApi->xRowCount(pFts, &nRow);
+		if (rc == 0) rc = pApi->xColumnTotalSize(pFts, -1, &nToken);
+		if (rc == 0) p->avgdl = (double)nToken / (double)nRow;
+		for (int i = 0; rc == 0 && i < nPhrase; i++) {
+			sqlite3_int64 nHit = 0;
+			if (given) {
+				nHit = sqlite3_value_int64(apVal[nWeight + i]);
+			} else {
+				rc = pApi->xQueryPhrase(pFts, i, (void*)&nHit, canonCountCb);
+			}
+			double idf = log((nRow - nHit + 0.5) / (nHit + 0.5));
+			if (idf <= 0.0) idf = 1e-6;
+			p->aIDF[i] = idf;
+		}
+		if (rc == 0) rc = pApi->xSetAuxdata(pFts, p, sqlite3_free);
+		else sqlite3_free(p);
+		if (rc != 0) {
+			sqlite3_result_error_code(pCtx, rc);
+			return;
+		}
+	}
+	sqlite3_int64 row = pApi->xRowid(pFts);
+	if (p->lastKept >= 0 && row == p->lastRow) {
+		if (p->lastKept) sqlite3_result_double(pCtx, p->lastScore);
+		return;
+	}
+	double score = 0.0;
+	int nInst = 0;
+	memset(p->aFreq, 0, sizeof(double) * p->nPhrase);
+	rc = pApi->xInstCount(pFts, &nInst);
+	for (int i = 0; rc == 0 && i < nInst; i++) {
+		int ip, ic, io;
+		rc = pApi->xInst(pFts, i, &ip, &ic, &io);
+		if (rc == 0) {
+			double w = (nWeight > ic) ? sqlite3_value_double(apVal[ic]) : 1.0;
+			p->aFreq[ip] += w;
+		}
+	}
+	double D = 0.0;
+	if (rc == 0) {
+		int nTok;
+		rc = pApi->xColumnSize(pFts, -1, &nTok);
+		D = (double)nTok;
+	}
+	if (rc != 0) {
+		sqlite3_result_error_code(pCtx, rc);
+		return;
+	}
+	for (int i = 0; i < p->nPhrase; i++) {
+		score += p->aIDF[i] * ((p->aFreq[i] * (k1 + 1.0)) / (p->aFreq[i] + k1 * (1 - b + b * D / p->avgdl)));
+	}
+	score = -1.0 * score;
+	p->lastRow = row;
+	p->lastScore = score;
+	p->lastKept = p->nKeep == 0 || canonKeep(p, score);
+	if (p->lastKept) sqlite3_result_double(pCtx, score); // else NULL
+}
+
+// canon_register_rank adds canon_bm25 to the connection db: 0 when done.
+static int canon_register_rank(void *db) {
+	fts5_api *api = 0;
+	sqlite3_stmt *st = 0;
+	if (sqlite3_prepare_v2((sqlite3*)db, "SELECT fts5(?1)", -1, &st, 0) != 0) return -1;
+	sqlite3_bind_pointer(st, 1, (void*)&api, "fts5_api_ptr", 0);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (api == 0 || api->iVersion < 2) return -2;
+	return api->xCreateFunction(api, "canon_bm25", 0, canonBm25, 0);
+}
+*/
+import "C"
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	sqlite3 "github.com/mattn/go-sqlite3"
+)
+
+// registerRank adds canon_bm25 to a new connection: FTS5's bm25, told
+// how many rows each phrase matches instead of counting them again for
+// every query (rankFor, ADR-0025).
+func registerRank(c *sqlite3.SQLiteConn) error {
+	db := connHandle(c)
+	if db == nil {
+		return errors.New("register canon_bm25: go-sqlite3 keeps its connection handle elsewhere than this canon knows")
+	}
+	if rc := C.canon_register_rank(db); rc != 0 {
+		return fmt.Errorf("register canon_bm25: SQLite's FTS5 refused it (code %d)", int(rc))
+	}
+	return nil
+}
+
+// phraseCounts remembers, for the full-text index as it was when its
+// structure record read gen, how many sections each phrase of a query
+// matches: bm25's document frequencies, which FTS5 counts again for every
+// query by reading each phrase's whole list of rows (2 of the 5 ms a
+// two-word search took at 100k documents). FTS5 rewrites its structure
+// record in every transaction that changes the index, so a different
+// record means counting again.
+type phraseCounts struct {
+	mu   sync.Mutex
+	gen  []byte
+	hits map[string]int64
+}
+
+// maxCountedPhrases bounds the memory of phraseCounts: past it, the counts
+// start again from nothing.
+const maxCountedPhrases = 4096
+
+// rankExpr is the score of a section for the full-text query q (as
+// FTSQuery makes it), read through x inside the transaction that runs the
+// query: canon_bm25 with the title weighing 10, the heading 4, the text 1,
+// and each phrase's count of matching sections. The scores are bm25's, to
+// the last bit (TestCanonBM25IsBM25). keep > 0 makes the score NULL for a
+// section that cannot be among the keep best (see canon_bm25).
+func (s *Store) rankExpr(ctx context.Context, x Querier, q string, keep int) (string, error) {
+	phrases := ftsPhrases(q)
+	var gen []byte
+	if err := x.QueryRowContext(ctx, `SELECT block FROM chunks_fts_data WHERE id = 10`).Scan(&gen); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", err
+	}
+	c := &s.counts
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !bytes.Equal(gen, c.gen) || len(c.hits) > maxCountedPhrases {
+		c.gen, c.hits = gen, map[string]int64{}
+	}
+	var b strings.Builder
+	b.WriteString(`canon_bm25(chunks_fts, 10.0, 4.0, 1.0`)
+	for _, p := range phrases {
+		n, ok := c.hits[p]
+		if !ok {
+			if err := x.QueryRowContext(ctx, `SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, p).Scan(&n); err != nil {
+				return "", err
+			}
+			c.hits[p] = n
+		}
+		b.WriteString(", ")
+		b.WriteString(strconv.FormatInt(n, 10))
+	}
+	if keep > 0 {
+		b.WriteString(", ")
+		b.WriteString(strconv.Itoa(keep))
+	}
+	b.WriteString(")")
+	return b.String(), nil
+}
+
+// ftsPhrases lists the phrases of a query FTSQuery made, in order: each
+// "..." (with its * when it is a prefix), not the operators between them.
+// FTS5 numbers a query's phrases in that order. A phrase never holds a
+// quote: FTSQuery keeps letters, digits and spaces.
+func ftsPhrases(q string) []string {
+	var out []string
+	for len(q) > 0 {
+		if q[0] != '"' {
+			i := strings.IndexByte(q, ' ')
+			if i < 0 {
+				break
+			}
+			q = q[i+1:]
+			continue
+		}
+		end := strings.IndexByte(q[1:], '"') + 2
+		if end < 2 {
+			break
+		}
+		if end < len(q) && q[end] == '*' {
+			end++
+		}
+		out = append(out, q[:end])
+		q = strings.TrimPrefix(q[end:], " ")
+	}
+	return out
+}
