@@ -47,11 +47,11 @@ func rankedCTE(rank string) string {
 	kept AS (SELECT rid, score FROM r WHERE score <= coalesce((SELECT score FROM r ORDER BY score LIMIT 1 OFFSET ?2), 1e308))`
 }
 
-// matchedCount is the column that says how many sections matched in all,
-// when rankedCTE knows (0 when not): what chooses how to read the
-// highlights. Fewer candidates than the ?3 asked for means canon_bm25
-// left none out, so they are all the matches.
-const matchedCount = `(SELECT CASE WHEN count(*) < ?3 THEN count(*) ELSE 0 END FROM r)`
+// matchedCount is the column that says how many sections matched in all
+// (canon_bm25 scored each once; r holds only the candidates): what chooses
+// how to read the highlights. It is read as the rows come, once r is
+// complete.
+const matchedCount = `canon_bm25_scored()`
 
 // someOfMatches is the condition that picks the rows %s (an IN list) among
 // the matches of a full-text query that matched total sections, for the
@@ -75,7 +75,7 @@ func someOfMatches(total, wanted int) string {
 // many sections matched in all.
 type Ranked struct {
 	Matches []ChunkMatch // without their Terms: MatchedTerms reads them
-	Total   int          // how many sections matched, when known (0 when not)
+	Total   int          // how many sections matched
 	query   string       // as FTSQuery made it
 }
 

@@ -54,6 +54,20 @@ void sqlite3_result_double(sqlite3_context*, double);
 void sqlite3_result_error_code(sqlite3_context*, int);
 void *sqlite3_malloc64(unsigned long long);
 void sqlite3_free(void*);
+void *sqlite3_user_data(sqlite3_context*);
+void sqlite3_result_int64(sqlite3_context*, sqlite3_int64);
+int sqlite3_create_function(sqlite3*, const char*, int, int, void*, void (*)(sqlite3_context*, int, sqlite3_value**), void (*)(sqlite3_context*, int, sqlite3_value**), void (*)(sqlite3_context*));
+
+// What canon_bm25 tells canon_bm25_scored on the same connection: how
+// many rows the latest query it ranked has scored.
+typedef struct {
+	sqlite3_int64 nScored;
+} canonRankConn;
+
+static void canonScored(sqlite3_context *ctx, int nVal, sqlite3_value **apVal) {
+	canonRankConn *c = (canonRankConn*)sqlite3_user_data(ctx);
+	sqlite3_result_int64(ctx, c->nScored);
+}
 
 // What canon_bm25 works out once per query, as bm25's Fts5Bm25Data.
 typedef struct {
@@ -118,8 +132,10 @@ static void canonBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_c
 	int rc = 0;
 	int nCol = pApi->xColumnCount(pFts);
 	int nWeight = nVal < nCol ? nVal : nCol;
+	canonRankConn *conn = (canonRankConn*)pApi->xUserData(pFts);
 	canonRankData *p = (canonRankData*)pApi->xGetAuxdata(pFts, 0);
 	if (p == 0) {
+		conn->nScored = 0;
 		int nPhrase = pApi->xPhraseCount(pFts);
 		int given = nVal - nWeight >= nPhrase;
 		int nKeep = 0;
@@ -168,6 +184,7 @@ static void canonBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_c
 		if (p->lastKept) sqlite3_result_double(pCtx, p->lastScore);
 		return;
 	}
+	conn->nScored++;
 	double score = 0.0;
 	int nInst = 0;
 	memset(p->aFreq, 0, sizeof(double) * p->nPhrase);
@@ -200,7 +217,9 @@ static void canonBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_c
 	if (p->lastKept) sqlite3_result_double(pCtx, score); // else NULL
 }
 
-// canon_register_rank adds canon_bm25 to the connection db: 0 when done.
+// canon_register_rank adds canon_bm25 and canon_bm25_scored (how many
+// rows the connection's latest canon_bm25 query scored) to the connection
+// db: 0 when done.
 static int canon_register_rank(void *db) {
 	fts5_api *api = 0;
 	sqlite3_stmt *st = 0;
@@ -209,7 +228,13 @@ static int canon_register_rank(void *db) {
 	sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (api == 0 || api->iVersion < 2) return -2;
-	return api->xCreateFunction(api, "canon_bm25", 0, canonBm25, 0);
+	canonRankConn *c = (canonRankConn*)sqlite3_malloc64(sizeof(canonRankConn));
+	if (c == 0) return 7; // SQLITE_NOMEM
+	c->nScored = 0;
+	// FTS5 frees c when the connection closes.
+	int rc = api->xCreateFunction(api, "canon_bm25", (void*)c, canonBm25, sqlite3_free);
+	if (rc != 0) return rc;
+	return sqlite3_create_function((sqlite3*)db, "canon_bm25_scored", 0, 1, (void*)c, canonScored, 0, 0); // SQLITE_UTF8, not deterministic
 }
 */
 import "C"

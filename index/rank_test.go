@@ -149,6 +149,18 @@ func TestCanonBM25IsBM25(t *testing.T) {
 			if got := kept(rank, q, k); got != want {
 				t.Fatalf("%q, the %d best: %s keeps\n%s\nbm25 keeps\n%s", text, k, rank, got, want)
 			}
+			// How many matched in all, though r holds the candidates only.
+			var n int
+			if err := st.db.QueryRow(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, q).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			r, err := st.RankSections(ctx, text, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n > 0 && r.Total != n {
+				t.Fatalf("%q, the %d best: Total %d, but %d sections match", text, k, r.Total, n)
+			}
 		}
 	}
 
