@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -46,6 +47,9 @@ const (
 	driftSpacing = 10
 )
 
+// gcPercent is the server's GOGC (see New).
+const gcPercent = 400
+
 // driftDue reports whether the last count is old enough for another.
 func (m *Server) driftDue() bool {
 	return time.Since(m.driftAt) > max(driftEvery, driftSpacing*m.driftTook)
@@ -55,6 +59,11 @@ func (m *Server) driftDue() bool {
 // resources and a prompt per query template. version names canon to the
 // client.
 func New(dir, version string) (*Server, error) {
+	// A server lives long and answers one call at a time: it keeps its
+	// garbage four times as long as Go's default before collecting it. At
+	// 100k documents that took 0.2 ms off a search's 5 and 0.7 ms off a
+	// context pack's 10, for 14 MB more resident memory (ADR-0025).
+	debug.SetGCPercent(gcPercent)
 	s, err := gitsync.Open(dir, "canon mcp")
 	if err != nil {
 		return nil, err
