@@ -211,7 +211,7 @@ func (w *WatcherState) WriteText(out io.Writer) {
 		return
 	}
 	if !w.Running {
-		line := "not running; canon watch keeps the index in step with edits"
+		line := "not running; canon watch keeps the index in step with edits and does the hooks' work"
 		if w.StalePID > 0 {
 			line = fmt.Sprintf("not running (pid %d stopped without cleaning up; canon watch starts a new one)", w.StalePID)
 		}
