@@ -146,10 +146,7 @@ func (b *bench) benchHistory(h *history) error {
 			return err
 		}
 		// One commit back, as `git checkout PARENT` would.
-		if _, err := git(h.dir, "checkout", "-q", "--detach", parent); err != nil {
-			return err
-		}
-		q, err := b.hook(c, parent, "post-checkout", next, parent, "1")
+		q, err := oneBack(h, pc, func() (proc, error) { return b.hook(c, parent, "post-checkout", next, parent, "1") })
 		if err != nil {
 			return err
 		}
@@ -311,10 +308,7 @@ func (b *bench) historyHandoff(c *corpus, h *history) error {
 			return fmt.Errorf("canon watch did not index %.12s: %w", next, err)
 		}
 		took := time.Since(moved)
-		if _, err := git(h.dir, "checkout", "-q", "--detach", parent); err != nil {
-			return err
-		}
-		q, err := shim("post-checkout", next, parent, "1")
+		q, err := oneBack(h, pc, func() (proc, error) { return shim("post-checkout", next, parent, "1") })
 		if err != nil {
 			return err
 		}
@@ -329,6 +323,15 @@ func (b *bench) historyHandoff(c *corpus, h *history) error {
 	logf("[%s] hand-off to canon watch: post-commit shim %.1f ms, post-checkout shim %.1f ms, diff-tree %.1f ms; indexed %.0f ms after git (medians)",
 		h.name, median(commit.Samples), median(back.Samples), median(diff.Samples), median(fresh.Samples))
 	return nil
+}
+
+// oneBack moves h from the commit pc[1] back to its parent pc[0], as `git
+// checkout PARENT` would, and runs the hook git would run after it.
+func oneBack(h *history, pc [2]string, hook func() (proc, error)) (proc, error) {
+	if _, err := git(h.dir, "checkout", "-q", "--detach", pc[0]); err != nil {
+		return proc{}, err
+	}
+	return hook()
 }
 
 // waitFor polls cond every 2 ms until it holds, and says how long that took.
