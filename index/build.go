@@ -196,6 +196,7 @@ func (s *Store) swapIn(tmp string) error {
 	}
 	s.db.SetMaxIdleConns(2)
 	s.file, _ = os.Stat(s.path)
+	s.counts.forget()
 	return err
 }
 

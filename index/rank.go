@@ -267,16 +267,25 @@ func registerRank(c *sqlite3.SQLiteConn) error {
 }
 
 // phraseCounts remembers, for the full-text index as it was when its
-// structure record read gen, how many sections each phrase of a query
-// matches: bm25's document frequencies, which FTS5 counts again for every
-// query by reading each phrase's whole list of rows (2 of the 5 ms a
-// two-word search took at 100k documents). FTS5 rewrites its structure
-// record in every transaction that changes the index, so a different
-// record means counting again.
+// averages and structure records read gen, how many sections each phrase
+// of a query matches: bm25's document frequencies, which FTS5 counts again
+// for every query by reading each phrase's whole list of rows (2 of the 5
+// ms a two-word search took at 100k documents). FTS5 rewrites its
+// structure record in every transaction that changes the index (and its
+// averages, the number of rows and of tokens, in nearly all), so a
+// different gen means counting again; a full build's new file (Refresh,
+// swapIn) forgets the counts too.
 type phraseCounts struct {
 	mu   sync.Mutex
 	gen  []byte
 	hits map[string]int64
+}
+
+// forget drops every count.
+func (c *phraseCounts) forget() {
+	c.mu.Lock()
+	c.gen, c.hits = nil, nil
+	c.mu.Unlock()
 }
 
 // maxCountedPhrases bounds the memory of phraseCounts: past it, the counts
@@ -292,7 +301,16 @@ const maxCountedPhrases = 4096
 func (s *Store) rankExpr(ctx context.Context, x Querier, q string, keep int) (string, error) {
 	phrases := ftsPhrases(q)
 	var gen []byte
-	if err := x.QueryRowContext(ctx, `SELECT block FROM chunks_fts_data WHERE id = 10`).Scan(&gen); err != nil && !errors.Is(err, sql.ErrNoRows) {
+	rows, err := x.QueryContext(ctx, `SELECT block FROM chunks_fts_data WHERE id IN (1, 10) ORDER BY id`)
+	if err != nil {
+		return "", err
+	}
+	if err := eachRow(rows, func(rs *sql.Rows) error {
+		var b []byte
+		err := rs.Scan(&b)
+		gen = append(append(gen, b...), 0xff)
+		return err
+	}); err != nil {
 		return "", err
 	}
 	c := &s.counts

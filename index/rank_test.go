@@ -178,6 +178,14 @@ func TestCanonBM25IsBM25(t *testing.T) {
 		t.Fatal(err)
 	}
 	compare("after an update")
+
+	// A full build puts a new file in place: the counts go with the old.
+	other := t.TempDir()
+	rankCorpus(t, other, 120, 3)
+	if _, err := st.Rebuild(ctx, NewLoader(other, cfg), mustWalk(t, other, cfg), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	compare("after a full build")
 }
 
 func mustRead(t *testing.T, path string) []byte {

@@ -231,6 +231,7 @@ func (s *Store) Refresh() error {
 	s.db.SetMaxIdleConns(0)
 	s.db.SetMaxIdleConns(2)
 	s.file = now
+	s.counts.forget()
 	return nil
 }
 
