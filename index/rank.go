@@ -288,6 +288,11 @@ func (c *phraseCounts) forget() {
 	c.mu.Unlock()
 }
 
+// maxRankedPhrases is the most phrases rankExpr passes counts for:
+// SQLite takes at most 1,000 arguments to a function (a query pasted from
+// a page of text can have more words).
+const maxRankedPhrases = 900
+
 // maxCountedPhrases bounds the memory of phraseCounts: past it, the counts
 // start again from nothing.
 const maxCountedPhrases = 4096
@@ -300,6 +305,11 @@ const maxCountedPhrases = 4096
 // section that cannot be among the keep best (see canon_bm25).
 func (s *Store) rankExpr(ctx context.Context, x Querier, q string, keep int) (string, error) {
 	phrases := ftsPhrases(q)
+	if len(phrases) > maxRankedPhrases {
+		// Past SQLite's limit of arguments to a function: canon_bm25
+		// counts for itself, as bm25 does.
+		return `canon_bm25(chunks_fts, 10.0, 4.0, 1.0)`, nil
+	}
 	var gen []byte
 	rows, err := x.QueryContext(ctx, `SELECT block FROM chunks_fts_data WHERE id IN (1, 10) ORDER BY id`)
 	if err != nil {

@@ -82,7 +82,8 @@ func TestCanonBM25IsBM25(t *testing.T) {
 		t.Fatal(err)
 	}
 	queries := []string{"webhook", "webhook retry", "alpha OR ledger", "payment NOT audit", `"session token"`,
-		"web*", `"gamma delta" expiry`, "retry OR webhook NOT beta", "nothingmatches", "alpha beta gamma delta"}
+		"web*", `"gamma delta" expiry`, "retry OR webhook NOT beta", "nothingmatches", "alpha beta gamma delta",
+		"webhook OR nothingmatches"}
 	compare := func(when string) {
 		t.Helper()
 		for _, text := range queries {
@@ -186,6 +187,33 @@ func TestCanonBM25IsBM25(t *testing.T) {
 		t.Fatal(err)
 	}
 	compare("after a full build")
+}
+
+// A query with more words than SQLite takes arguments to a function is
+// ranked all the same: canon_bm25 counts for itself then.
+func TestCanonBM25ManyPhrases(t *testing.T) {
+	t.Parallel()
+	st := tokensIndex(t, 1, true)
+	ctx := context.Background()
+	text := strings.Repeat("session tokens ", 600)
+	hits, err := st.Search(ctx, text, SearchOptions{Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 5 {
+		t.Fatalf("%d hits, want 5", len(hits))
+	}
+	q, _ := FTSQuery(text)
+	rank, err := st.rankExpr(ctx, st.db, q, 5)
+	if err != nil || strings.Count(rank, ",") != 3 {
+		t.Fatalf("rank %s, %v: want canon_bm25 counting for itself", rank, err)
+	}
+	want := scores(t, st.db, `bm25(chunks_fts, 10.0, 4.0, 1.0)`, q)
+	for id, got := range scores(t, st.db, rank, q) {
+		if got != want[id] {
+			t.Fatalf("section %d: %v, bm25 %v", id, got, want[id])
+		}
+	}
 }
 
 func mustRead(t *testing.T, path string) []byte {
