@@ -148,3 +148,39 @@ func writeDefaultConfig(root, detected string) (bool, error) {
 	}
 	return true, nil
 }
+
+// Optimized is what canon index --optimize did: the full-text index merged
+// into one segment.
+type Optimized struct{ *index.Merged }
+
+// JSON is the documented shape of canon index --optimize.
+func (o Optimized) JSON() any {
+	return struct {
+		SegmentsBefore int   `json:"segments_before"`
+		SegmentsAfter  int   `json:"segments_after"`
+		ElapsedMs      int64 `json:"elapsed_ms"`
+	}{o.Before, o.After, o.Elapsed.Milliseconds()}
+}
+
+// WriteText is its one line.
+func (o Optimized) WriteText(w io.Writer) error {
+	if o.Before <= 1 {
+		_, err := fmt.Fprintf(w, "the full-text index is one segment already: nothing to merge\n")
+		return err
+	}
+	_, err := fmt.Fprintf(w, "merged the full-text index from %d segments into %d in %s\n", o.Before, o.After, human.Duration(o.Elapsed))
+	return err
+}
+
+// Optimize merges the full-text index into one segment, under the writer
+// lock, without catching up: searches then read each term once
+// (index.Store.MergeFullText).
+func (s *Session) Optimize(ctx context.Context) (Optimized, error) {
+	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
+	if err != nil {
+		return Optimized{}, err
+	}
+	defer unlock()
+	m, err := s.Store.MergeFullText(ctx)
+	return Optimized{m}, err
+}

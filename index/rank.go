@@ -248,6 +248,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
@@ -376,4 +377,39 @@ func ftsPhrases(q string) []string {
 		q = strings.TrimPrefix(q[end:], " ")
 	}
 	return out
+}
+
+// Merged is what MergeFullText did.
+type Merged struct {
+	Before, After int           // full-text segments
+	Elapsed       time.Duration // how long it took
+}
+
+// MergeFullText merges the full-text index into one segment (FTS5's
+// optimize), as a full build leaves it. Every sync adds a segment and FTS5
+// merges them four at a time; a search reads each term in each segment
+// (at 100k documents, 4.8 ms with one segment, 5.3 ms with six; ADR-0025).
+// The caller holds the writer lock.
+func (s *Store) MergeFullText(ctx context.Context) (*Merged, error) {
+	start := time.Now()
+	m := &Merged{}
+	err := s.Tx(ctx, func(tx *sql.Tx) error {
+		count := func(n *int) error {
+			return tx.QueryRowContext(ctx, `SELECT count(DISTINCT segid) FROM chunks_fts_idx`).Scan(n)
+		}
+		if err := count(&m.Before); err != nil {
+			return err
+		}
+		if m.Before > 1 {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')`); err != nil {
+				return err
+			}
+		}
+		return count(&m.After)
+	})
+	if err != nil {
+		return nil, friendly(err, s.path)
+	}
+	m.Elapsed = time.Since(start)
+	return m, nil
 }

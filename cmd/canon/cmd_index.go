@@ -27,25 +27,26 @@ func indexCommand(e *env) *cli.Command {
 		Usage: "bring the index up to date with the working tree (--full: rebuild it from nothing)",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "full", Usage: "rebuild from nothing instead of reading only what changed"},
+			&cli.BoolFlag{Name: "optimize", Usage: "merge the full-text index into one segment, as a rebuild leaves it (searches slow down a little as syncs add segments)"},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
-			if !c.Bool("full") {
+			switch {
+			case c.Bool("optimize") && c.Bool("full"):
+				return fail(2, "--full and --optimize do not go together: a rebuild leaves the full-text index in one segment already; drop one of them")
+			case c.Bool("optimize"):
+				return e.withIndex(c, "canon index --optimize", func(s *gitsync.Session) (output, error) { return s.Optimize(c.Context) })
+			case !c.Bool("full"):
 				return e.withIndex(c, "canon index", func(s *gitsync.Session) (output, error) { return s.Reconcile(c.Context) })
 			}
 			s, recreated, err := gitsync.OpenToRebuild(e.dir, "canon index --full")
-			if s, err = e.opened(s, err); err != nil {
-				return err
-			}
-			defer s.Close()
 			if recreated {
 				e.notef("the index database was damaged; removing it and building a new one")
 			}
-			res, err := s.Rebuild(c.Context, "")
-			if err != nil {
-				return err
-			}
-			return e.print(c, gitsync.Built{Result: res})
+			return e.printed(c, func(s *gitsync.Session) (output, error) {
+				res, err := s.Rebuild(c.Context, "")
+				return gitsync.Built{Result: res}, err
+			})(e.opened(s, err))
 		},
 	}
 }
