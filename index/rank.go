@@ -117,15 +117,15 @@ static int canonCountCb(const Fts5ExtensionApi *pApi, Fts5Context *pFts, void *p
 	return 0;
 }
 
-// canon_bm25(tbl, W_1 .. W_ncol, HITS_1 .. HITS_nphrase [, K]) is FTS5's
-// bm25 with the column weights W, the same arithmetic in the same order (so
-// the same doubles), except for where each phrase's number of matching rows
-// comes from: bm25 counts them for every query by reading the phrase's
-// whole list of rows (xQueryPhrase), canon_bm25 takes them from its
-// arguments when there is one per phrase, and counts as bm25 does
-// otherwise. With K (after the counts), a row whose score is worse than
-// the K-th best scored so far in the query is NULL: it cannot be among
-// the K best (ties included), and the caller sorts only the others.
+// canon_bm25(tbl, W_1 .. W_ncol [, K [, HITS_1 .. HITS_nphrase]]) is
+// FTS5's bm25 with the column weights W, the same arithmetic in the same
+// order (so the same doubles), except for where each phrase's number of
+// matching rows comes from: bm25 counts them for every query by reading
+// the phrase's whole list of rows (xQueryPhrase), canon_bm25 takes them
+// from its arguments when there is one per phrase, and counts as bm25 does
+// otherwise. With K > 0, a row whose score is worse than the K-th best
+// scored so far in the query is NULL: it cannot be among the K best (ties
+// included), and the caller sorts only the others.
 static void canonBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
 	const double k1 = 1.2;
 	const double b = 0.75;
@@ -137,12 +137,12 @@ static void canonBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_c
 	if (p == 0) {
 		conn->nScored = 0;
 		int nPhrase = pApi->xPhraseCount(pFts);
-		int given = nVal - nWeight >= nPhrase;
 		int nKeep = 0;
-		if (nVal - nWeight == nPhrase + 1) {
-			sqlite3_int64 k = sqlite3_value_int64(apVal[nVal - 1]);
+		if (nVal > nWeight) {
+			sqlite3_int64 k = sqlite3_value_int64(apVal[nWeight]);
 			nKeep = k > 0 && k <= 100000 ? (int)k : 0;
 		}
+		int given = nVal - nWeight - 1 == nPhrase;
 		sqlite3_int64 nRow = 0, nToken = 0;
 		unsigned long long nByte = sizeof(canonRankData) + (nPhrase*2 + nKeep)*sizeof(double);
 		p = (canonRankData*)sqlite3_malloc64(nByte);
@@ -164,7 +164,7 @@ static void canonBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_c
 		for (int i = 0; rc == 0 && i < nPhrase; i++) {
 			sqlite3_int64 nHit = 0;
 			if (given) {
-				nHit = sqlite3_value_int64(apVal[nWeight + i]);
+				nHit = sqlite3_value_int64(apVal[nWeight + 1 + i]);
 			} else {
 				rc = pApi->xQueryPhrase(pFts, i, (void*)&nHit, canonCountCb);
 			}
@@ -301,15 +301,19 @@ const maxCountedPhrases = 4096
 // rankExpr is the score of a section for the full-text query q (as
 // FTSQuery makes it), read through x inside the transaction that runs the
 // query: canon_bm25 with the title weighing 10, the heading 4, the text 1,
-// and each phrase's count of matching sections. The scores are bm25's, to
+// and, in a store that keeps its pages (KeepPages: a process that asks
+// many questions), each phrase's count of matching sections. The scores are bm25's, to
 // the last bit (TestCanonBM25IsBM25). keep > 0 makes the score NULL for a
 // section that cannot be among the keep best (see canon_bm25).
 func (s *Store) rankExpr(ctx context.Context, x Querier, q string, keep int) (string, error) {
 	phrases := ftsPhrases(q)
-	if len(phrases) > maxRankedPhrases {
-		// Past SQLite's limit of arguments to a function: canon_bm25
-		// counts for itself, as bm25 does.
-		return `canon_bm25(chunks_fts, 10.0, 4.0, 1.0)`, nil
+	if s.pageCache != keptPages || len(phrases) > maxRankedPhrases {
+		// A one-shot command would count once either way, and a count of
+		// its own costs it a statement more per phrase (canon search at 10k:
+		// +0.3 ms); past SQLite's limit of arguments to a function there is
+		// no room for the counts. canon_bm25 counts for itself then, as
+		// bm25 does.
+		return rankWithout(keep), nil
 	}
 	var gen []byte
 	rows, err := x.QueryContext(ctx, `SELECT block FROM chunks_fts_data WHERE id IN (1, 10) ORDER BY id`)
@@ -331,7 +335,7 @@ func (s *Store) rankExpr(ctx context.Context, x Querier, q string, keep int) (st
 		c.gen, c.hits = gen, map[string]int64{}
 	}
 	var b strings.Builder
-	b.WriteString(`canon_bm25(chunks_fts, 10.0, 4.0, 1.0`)
+	b.WriteString(strings.TrimSuffix(rankWithout(keep), ")")) // the counts follow K
 	for _, p := range phrases {
 		n, ok := c.hits[p]
 		if !ok {
@@ -343,12 +347,14 @@ func (s *Store) rankExpr(ctx context.Context, x Querier, q string, keep int) (st
 		b.WriteString(", ")
 		b.WriteString(strconv.FormatInt(n, 10))
 	}
-	if keep > 0 {
-		b.WriteString(", ")
-		b.WriteString(strconv.Itoa(keep))
-	}
 	b.WriteString(")")
 	return b.String(), nil
+}
+
+// rankWithout is canon_bm25 counting the phrases itself, asked for the
+// keep best (0: all).
+func rankWithout(keep int) string {
+	return `canon_bm25(chunks_fts, 10.0, 4.0, 1.0, ` + strconv.Itoa(max(keep, 0)) + `)`
 }
 
 // ftsPhrases lists the phrases of a query FTSQuery made, in order: each

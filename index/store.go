@@ -196,8 +196,10 @@ const keptPages = 16384
 // FTS5's docsize table, and with 2 MB read them back from the file at
 // every query (its ranking: 6.6 → 5.5 ms). A one-shot command does
 // without: it reads most pages once, and a larger cache only made it
-// fault in fresh memory for each (canon search at 100k: +0.7 ms). Call it
-// before the store is used by anything else: it reconnects.
+// fault in fresh memory for each (canon search at 100k: +0.7 ms). Such a
+// store also remembers how many sections each searched phrase matches
+// (rankExpr). Call it before the store is used by anything else: it
+// reconnects.
 func (s *Store) KeepPages() error {
 	old, was := s.db, s.pageCache
 	s.pageCache = keptPages
