@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,7 +50,7 @@ func (g *memGraph) links(_ context.Context, ids []index.DocID, types []string, d
 	out := map[index.DocID][]link{}
 	for _, id := range ids {
 		for _, l := range g.all[id] {
-			if (len(types) == 0 || contains(types, l.Type)) && (dir == Both || dir == dirOf(l)) {
+			if (len(types) == 0 || slices.Contains(types, l.Type)) && (dir == Both || dir == dirOf(l)) {
 				out[id] = append(out[id], l)
 			}
 		}
@@ -73,15 +74,6 @@ func (g *memGraph) seeds(keys ...string) []node {
 		out = append(out, node{id: g.id[k], ref: index.DocRef{Key: k, ID: strings.ToUpper(k)}})
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // reachedLines writes an expansion as "key@depth<FROM/type/dir" lines.
@@ -180,7 +172,7 @@ func TestBreadthFirst(t *testing.T) {
 				opt.keep = func(_ context.Context, ids []index.DocID) (map[index.DocID]bool, error) {
 					ok := map[index.DocID]bool{}
 					for _, id := range ids {
-						ok[id] = contains(tt.keep, g.keys[id-1])
+						ok[id] = slices.Contains(tt.keep, g.keys[id-1])
 					}
 					return ok, nil
 				}

@@ -1,18 +1,19 @@
 package hooks
 
 import (
-	"github.com/canon-md/canon/index/lazyre"
-	"github.com/canon-md/canon/index/safepath"
-
 	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/canon-md/canon/index/lazyre"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // Edit is one change canon made (or would make) to a hook manager's
@@ -410,7 +411,7 @@ func addPreCommit(root string) ([]Edit, error) {
 		}
 		var missing []string
 		for _, n := range Names {
-			if !contains(have, n) {
+			if !slices.Contains(have, n) {
 				missing = append(missing, n)
 			}
 		}
@@ -584,13 +585,4 @@ func endsLine(s, suffix string) bool {
 		s = s[:i]
 	}
 	return strings.HasSuffix(strings.TrimSpace(s), suffix)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

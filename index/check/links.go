@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -391,7 +392,7 @@ func (c *checker) graphRules(l *lnk) {
 			return
 		}
 		allowed = c.parentKinds(src.path, allowed)
-		if contains(allowed, l.dstKind) {
+		if slices.Contains(allowed, l.dstKind) {
 			return
 		}
 		c.add(src.path, l.line, l.col, "parent-kind", l.raw+" "+l.dstKind, fmt.Sprintf("the parent of %s must be %s, but %s is %s; choose a parent of the right kind",
@@ -436,15 +437,6 @@ func (c *checker) parentKinds(path string, allowed []string) []string {
 	}
 	add(allowed, 0)
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // symmetry warns when A blocks B but B does not say it is blocked by A (and
