@@ -255,7 +255,7 @@ import (
 
 // registerRank adds canon_bm25 to a new connection: FTS5's bm25, told
 // how many rows each phrase matches instead of counting them again for
-// every query (rankFor, ADR-0025).
+// every query (rankExpr, ADR-0025).
 func registerRank(c *sqlite3.SQLiteConn) error {
 	db := connHandle(c)
 	if db == nil {
@@ -302,9 +302,10 @@ const maxCountedPhrases = 4096
 // FTSQuery makes it), read through x inside the transaction that runs the
 // query: canon_bm25 with the title weighing 10, the heading 4, the text 1,
 // and, in a store that keeps its pages (KeepPages: a process that asks
-// many questions), each phrase's count of matching sections. The scores are bm25's, to
-// the last bit (TestCanonBM25IsBM25). keep > 0 makes the score NULL for a
-// section that cannot be among the keep best (see canon_bm25).
+// many questions), each phrase's count of matching sections. The scores
+// are bm25's, to the last bit (TestCanonBM25IsBM25). keep > 0 makes the
+// score NULL for a section that cannot be among the keep best (see
+// canon_bm25).
 func (s *Store) rankExpr(ctx context.Context, x Querier, q string, keep int) (string, error) {
 	phrases := ftsPhrases(q)
 	if s.pageCache != keptPages || len(phrases) > maxRankedPhrases {
@@ -394,9 +395,8 @@ type Merged struct {
 // MergeFullText merges the full-text index into one segment (FTS5's
 // optimize), as a full build leaves it. Every sync adds a segment and FTS5
 // merges them four at a time; a search reads each term in each segment
-// (at 100k documents, 4.8 ms with one segment, 5.3 ms with six; ADR-0025);
-// 1.45 s at 100k.
-// The caller holds the writer lock.
+// (at 100k documents, 4.8 ms with one segment, 5.3 ms with six; ADR-0025).
+// It took 1.45 s at 100k. The caller holds the writer lock.
 func (s *Store) MergeFullText(ctx context.Context) (*Merged, error) {
 	start := time.Now()
 	m := &Merged{}

@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
-	"time"
+
+	"github.com/canon-md/canon/index/indextest/rounds"
 )
 
 // BenchmarkSearchFloor measures Store.Search (the 10 best sections and one
@@ -55,47 +54,21 @@ func BenchmarkSearchFloor(b *testing.B) {
 			return eachRow(r, func(*sql.Rows) error { return nil })
 		}
 	}
-	steps := []struct {
-		name string
-		run  func() error
-	}{
-		{"match", rows(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`)},
-		{"bm25", rows(`SELECT rowid, bm25(chunks_fts, 10.0, 4.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?`)},
-		{"canon_bm25", func() error {
+	steps := []rounds.Step{
+		{Name: "match", Run: rows(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`)},
+		{Name: "bm25", Run: rows(`SELECT rowid, bm25(chunks_fts, 10.0, 4.0, 1.0) FROM chunks_fts WHERE chunks_fts MATCH ?`)},
+		{Name: "canon_bm25", Run: func() error {
 			rank, err := st.rankExpr(ctx, st.db, q, 0)
 			if err != nil {
 				return err
 			}
 			return rows(`SELECT rowid, ` + rank + ` FROM chunks_fts WHERE chunks_fts MATCH ?`)()
 		}},
-		{"search", func() error { _, err := st.Search(ctx, text, SearchOptions{Limit: 11}); return err }},
-		{"rank40", func() error { _, err := st.RankSections(ctx, text, 40); return err }},
+		{Name: "search", Run: func() error { _, err := st.Search(ctx, text, SearchOptions{Limit: 11}); return err }},
+		{Name: "rank40", Run: func() error { _, err := st.RankSections(ctx, text, 40); return err }},
 	}
-	for _, s := range steps {
-		if err := s.run(); err != nil { // warm the page cache
-			b.Fatal(err)
-		}
-	}
-	times := make([][]float64, len(steps))
-	b.ResetTimer()
-	for i := range b.N {
-		for k := range steps {
-			j := (i + k) % len(steps)
-			start := time.Now()
-			if err := steps[j].run(); err != nil {
-				b.Fatal(err)
-			}
-			times[j] = append(times[j], float64(time.Since(start).Microseconds())/1000)
-		}
-	}
-	b.StopTimer()
-	var line []string
+	times := rounds.Times(b, fmt.Sprintf("%q, ", text), steps)
 	for j, s := range steps {
-		t := times[j]
-		sort.Float64s(t)
-		p50, p90 := t[len(t)/2], t[len(t)*9/10]
-		b.ReportMetric(p50, s.name+"-p50-ms")
-		line = append(line, fmt.Sprintf("%s %.2f / %.2f", s.name, p50, p90))
+		b.ReportMetric(rounds.P(times[j], 50), s.Name+"-p50-ms")
 	}
-	b.Logf("%q, p50 / p90 ms (%d rounds): %s", text, b.N, strings.Join(line, ", "))
 }

@@ -4,16 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sort"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/indextest/rounds"
 )
 
 // BenchmarkMCP measures, from the client's side of an in-memory
@@ -37,71 +35,37 @@ func BenchmarkMCP(b *testing.B) {
 	srv, cs := serve(b, dir)
 	ctx := context.Background()
 	const query = "webhook retry"
-	tool := func(name string, args map[string]any) func() {
-		return func() {
+	tool := func(name string, args map[string]any) func() error {
+		return func() error {
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-			if err != nil || res.IsError {
-				b.Fatalf("%s: %v %+v", name, err, res)
+			if err == nil && res.IsError {
+				err = fmt.Errorf("%+v", res)
 			}
+			return err
 		}
 	}
-	must := func(err error) {
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	steps := []struct {
-		name string
-		run  func()
-	}{
-		{"search", tool("search", map[string]any{"query": query})},
-		{"context", tool("context", map[string]any{"query": query, "budget": 4000})},
-		{"ping", func() { must(cs.Ping(ctx, nil)) }},
-		{"fresh", func() {
+	steps := []rounds.Step{
+		{Name: "search", Run: tool("search", map[string]any{"query": query})},
+		{Name: "context", Run: tool("context", map[string]any{"query": query, "budget": 4000})},
+		{Name: "ping", Run: func() error { return cs.Ping(ctx, nil) }},
+		{Name: "fresh", Run: func() error {
 			_, err := srv.call(ctx, func(*gitsync.Session) error { return nil })
-			must(err)
+			return err
 		}},
-		{"search-inproc", func() {
+		{Name: "search-inproc", Run: func() error {
 			_, err := srv.s.Store.Search(ctx, query, index.SearchOptions{Limit: 11})
-			must(err)
+			return err
 		}},
-		{"pack-inproc", func() {
+		{Name: "pack-inproc", Run: func() error {
 			opt := graph.OptionsFrom(srv.s.Cfg.Context)
 			opt.Budget, opt.Query = 4000, query
 			_, err := graph.New(srv.s.Store).Pack(ctx, opt)
-			must(err)
+			return err
 		}},
 	}
-	for _, s := range steps {
-		s.run() // warm: the first call may build the index
+	times := rounds.Times(b, "", steps)
+	for j, s := range steps[:2] { // the two calls are the figures
+		b.ReportMetric(rounds.P(times[j], 50), s.Name+"-p50-ms")
+		b.ReportMetric(rounds.P(times[j], 90), s.Name+"-p90-ms")
 	}
-	load := func() string {
-		data, _ := os.ReadFile("/proc/loadavg")
-		return strings.Join(strings.Fields(string(data))[:min(3, len(strings.Fields(string(data))))], " ")
-	}
-	b.Logf("load average before: %s", load())
-	times := make([][]float64, len(steps))
-	b.ResetTimer()
-	for i := range b.N {
-		for k := range steps {
-			j := (i + k) % len(steps)
-			start := time.Now()
-			steps[j].run()
-			times[j] = append(times[j], float64(time.Since(start).Microseconds())/1000)
-		}
-	}
-	b.StopTimer()
-	b.Logf("load average after: %s", load())
-	var line []string
-	for j, s := range steps {
-		t := times[j]
-		sort.Float64s(t)
-		p50, p90 := t[len(t)/2], t[len(t)*9/10]
-		if j < 2 { // the two calls are the figures
-			b.ReportMetric(p50, s.name+"-p50-ms")
-			b.ReportMetric(p90, s.name+"-p90-ms")
-		}
-		line = append(line, fmt.Sprintf("%s %.2f / %.2f", s.name, p50, p90))
-	}
-	b.Logf("p50 / p90 ms (%d rounds): %s", b.N, strings.Join(line, ", "))
 }
