@@ -139,10 +139,7 @@ func (s *Store) MatchedTerms(ctx context.Context, r *Ranked, ids []ChunkID) (map
 	if len(ids) == 0 {
 		return terms, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = int64(id)
-	}
+	args := idArgs(ids)
 	err := eachIn(ctx, s.db, `SELECT rowid, `+highlightCols+` FROM chunks_fts WHERE chunks_fts MATCH ? AND `+someOfMatches(r.Total, len(ids)), []any{r.query}, args, nil, func(rs *sql.Rows) error {
 		var id int64
 		var title, heading, body string

@@ -85,9 +85,9 @@ type IdentPath struct{ Ident, Path string }
 // SectionBody is a section's heading and text.
 type SectionBody struct{ Heading, Body string }
 
-// docArgs turns row ids into query arguments (plain int64s, which the
-// driver takes without reflection).
-func docArgs(ids []DocID) []any {
+// idArgs turns row ids (documents, sections) into query arguments (plain
+// int64s, which the driver takes without reflection).
+func idArgs[T ~int64](ids []T) []any {
 	out := make([]any, len(ids))
 	for i, id := range ids {
 		out[i] = int64(id)
@@ -137,7 +137,7 @@ func (s *Store) DocByKey(ctx context.Context, key string) (*DocRef, string, erro
 func (s *Store) DocRefs(ctx context.Context, ids []DocID) (map[DocID]DocRef, error) {
 	out := make(map[DocID]DocRef, len(ids))
 	var id int64
-	err := eachIn(ctx, s.db, `SELECT `+docRefCols+`, d.id FROM docs d WHERE d.id IN (%s)`, nil, docArgs(ids), nil, func(r *sql.Rows) error {
+	err := eachIn(ctx, s.db, `SELECT `+docRefCols+`, d.id FROM docs d WHERE d.id IN (%s)`, nil, idArgs(ids), nil, func(r *sql.Rows) error {
 		ref, err := scanDocRef(r, &id)
 		if err != nil {
 			return err
@@ -184,7 +184,7 @@ func (s *Store) links(ctx context.Context, m map[DocID][]Link, ids []DocID, type
 	// Scan targets live across rows: one allocation a query, not a row.
 	var l Link
 	var a, o int64
-	err := eachIn(ctx, s.db, q, nil, docArgs(ids), typeArgs, func(r *sql.Rows) error {
+	err := eachIn(ctx, s.db, q, nil, idArgs(ids), typeArgs, func(r *sql.Rows) error {
 		if err := r.Scan(&a, &o, &l.OtherKey, &l.Type, &l.Field, &l.Seq, &l.Line); err != nil {
 			return err
 		}
@@ -206,7 +206,7 @@ func (s *Store) ChunksOf(ctx context.Context, docs []DocID) (map[DocID][]Chunk, 
 	out := make(map[DocID][]Chunk, len(docs))
 	var c Chunk
 	var doc, id int64
-	err := eachIn(ctx, s.db, `SELECT doc, id, seq, slug, heading, line, end_line FROM chunks WHERE doc IN (%s)`, nil, docArgs(docs), nil, func(r *sql.Rows) error {
+	err := eachIn(ctx, s.db, `SELECT doc, id, seq, slug, heading, line, end_line FROM chunks WHERE doc IN (%s)`, nil, idArgs(docs), nil, func(r *sql.Rows) error {
 		if err := r.Scan(&doc, &id, &c.Seq, &c.Slug, &c.Heading, &c.Line, &c.EndLine); err != nil {
 			return err
 		}
@@ -222,10 +222,7 @@ func (s *Store) ChunksOf(ctx context.Context, docs []DocID) (map[DocID][]Chunk, 
 
 // ChunkTexts reads the text of some sections.
 func (s *Store) ChunkTexts(ctx context.Context, ids []ChunkID) (map[ChunkID]string, error) {
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = int64(id)
-	}
+	args := idArgs(ids)
 	out := make(map[ChunkID]string, len(ids))
 	var id int64
 	var body string

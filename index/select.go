@@ -113,7 +113,7 @@ func (s *Store) DocsPassing(ctx context.Context, ids []DocID, filters []*Filter,
 	}
 	out := make(map[DocID]bool, len(ids))
 	var id int64
-	err := eachIn(ctx, s.db, `SELECT d.id FROM docs d WHERE d.id IN (%s)`+cond, nil, docArgs(ids), args, func(r *sql.Rows) error {
+	err := eachIn(ctx, s.db, `SELECT d.id FROM docs d WHERE d.id IN (%s)`+cond, nil, idArgs(ids), args, func(r *sql.Rows) error {
 		if err := r.Scan(&id); err != nil {
 			return err
 		}
@@ -131,7 +131,7 @@ func (s *Store) DocsPassing(ctx context.Context, ids []DocID, filters []*Filter,
 func (s *Store) FieldValues(ctx context.Context, ids []DocID, name string) (map[DocID]any, error) {
 	expr, xargs := nameExpr(name)
 	out := map[DocID]any{}
-	err := eachIn(ctx, s.db, `SELECT d.id, `+expr+` FROM docs d WHERE d.id IN (%s)`, xargs, docArgs(ids), nil, func(r *sql.Rows) error {
+	err := eachIn(ctx, s.db, `SELECT d.id, `+expr+` FROM docs d WHERE d.id IN (%s)`, xargs, idArgs(ids), nil, func(r *sql.Rows) error {
 		var id int64
 		var v any
 		if err := r.Scan(&id, &v); err != nil {
