@@ -22,24 +22,26 @@ func memItems(specs ...string) []index.WorkItem {
 	return out
 }
 
-// memEdges makes edges from "SRC type DST" specs over items' ids.
+// memEdges makes edges from "SRC type DST" specs over items' ids
+// (memDocEdges), every key an item's.
 func memEdges(t *testing.T, items []index.WorkItem, specs ...string) []index.DocEdge {
 	t.Helper()
-	id := map[string]index.DocID{}
-	for _, it := range items {
-		id[it.Key] = it.Doc
+	nodes := make([]index.Node, len(items))
+	for i, it := range items {
+		nodes[i] = it.Node
 	}
-	var out []index.DocEdge
 	for _, s := range specs {
-		f := strings.Fields(s)
-		src, ok1 := id[f[0]]
-		dst, ok2 := id[f[2]]
-		if len(f) != 3 || !ok1 || !ok2 {
+		if len(strings.Fields(s)) != 3 {
 			t.Fatalf("bad edge %q", s)
 		}
-		out = append(out, index.DocEdge{Src: src, Dst: dst, Type: f[1]})
 	}
-	return out
+	edges := memDocEdges(nodes, specs...)
+	for i, e := range edges {
+		if e.Src == 999 || e.Dst == 999 {
+			t.Fatalf("bad edge %q: no such item", specs[i])
+		}
+	}
+	return edges
 }
 
 // workLines writes a Work as lines: "ID" for a ready item; for a blocked
