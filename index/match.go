@@ -23,12 +23,13 @@ type ChunkMatch struct {
 // \x02 ... \x03 in the title, the heading and a window of the text.
 const highlightCols = `highlight(chunks_fts, 0, char(2), char(3)), highlight(chunks_fts, 1, char(2), char(3)), snippet(chunks_fts, 2, char(2), char(3), '', 64)`
 
-// matchError says whether a failed search was the query's fault.
-func matchError(err error, text string) error {
+// matchError says whether a failed search was the query's fault; any
+// other failure is the database's, said as Explain says it.
+func (s *Store) matchError(err error, text string) error {
 	if strings.Contains(err.Error(), "fts5") {
 		return fmt.Errorf("%w: %q: %v", ErrBadQuery, text, err)
 	}
-	return fmt.Errorf("search: %w", err)
+	return friendly(fmt.Errorf("search: %w", err), s.path)
 }
 
 // rankedCTE scores every section matching ?1 once (rank: rankExpr's
@@ -95,14 +96,14 @@ func (s *Store) RankSections(ctx context.Context, text string, limit int) (*Rank
 	err = s.read(ctx, func(tx *sql.Tx) error {
 		rank, err := s.rankExpr(ctx, tx, q, limit)
 		if err != nil {
-			return matchError(err, text)
+			return s.matchError(err, text)
 		}
 		rows, err := tx.QueryContext(ctx, rankedCTE(rank)+`
 			SELECT c.id, c.doc, c.seq, c.slug, d.key, kept.score, `+matchedCount+`
 			FROM kept JOIN chunks c ON c.id = kept.rid JOIN docs d ON d.id = c.doc
 			ORDER BY kept.score, d.key, c.seq LIMIT ?3`, q, limit-1, limit)
 		if err != nil {
-			return matchError(err, text)
+			return s.matchError(err, text)
 		}
 		r.Matches, err = scanAll(rows, func(rs *sql.Rows) (ChunkMatch, error) {
 			var m ChunkMatch

@@ -209,12 +209,6 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 	// sections, and reading each one's document row cost most of a search.
 	// Snippets are made for the hits kept only. A filter (kind,
 	// namespace) needs the documents first: then every match is joined.
-	failed := func(err error) error {
-		if strings.Contains(err.Error(), "fts5") {
-			return fmt.Errorf("%w: %q: %v", ErrBadQuery, text, err)
-		}
-		return friendly(err, s.path)
-	}
 	var out []Hit
 	err = s.read(ctx, func(tx *sql.Tx) error {
 		keep := 0 // a filter comes after the ranking: every match is a candidate
@@ -223,7 +217,7 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 		}
 		rank, err := s.rankExpr(ctx, tx, q, keep)
 		if err != nil {
-			return failed(err)
+			return s.matchError(err, text)
 		}
 		query := `SELECT ` + docRefCols + `, c.line, c.heading, c.slug, c.id, ` + rank + ` AS score, 0
 			FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
@@ -239,7 +233,7 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 		}
 		rows, err := tx.QueryContext(ctx, query, args...)
 		if err != nil {
-			return failed(err)
+			return s.matchError(err, text)
 		}
 		var ids []any
 		err = eachRow(rows, func(rows *sql.Rows) error {
