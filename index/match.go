@@ -19,10 +19,6 @@ type ChunkMatch struct {
 	Terms []string // the words that matched, lower-cased, as FTS5 highlighted them
 }
 
-// highlightCols are the auxiliary functions that mark matched words with
-// \x02 ... \x03 in the title, the heading and a window of the text.
-const highlightCols = `highlight(chunks_fts, 0, char(2), char(3)), highlight(chunks_fts, 1, char(2), char(3)), snippet(chunks_fts, 2, char(2), char(3), '', 64)`
-
 // matchError says whether a failed search was the query's fault; any
 // other failure is the database's, said as Explain says it.
 func (s *Store) matchError(err error, text string) error {
@@ -53,24 +49,6 @@ func rankedCTE(rank string) string {
 // how to read the highlights. It is read as the rows come, once r is
 // complete.
 const matchedCount = `canon_bm25_scored()`
-
-// someOfMatches is the condition that picks the rows %s (an IN list) among
-// the matches of a full-text query that matched total sections, for the
-// auxiliary functions (snippets, highlights), which run only while FTS5
-// reads a match. FTS5 can look each row up (a seek into every term's list
-// of rows, 10 to 45 µs a row at 10k to 100k documents: the list of a
-// term that few sections hold has no index of its own and is read from
-// its start) or read every match again (about 0.6 µs a match) and keep
-// the wanted ones: the unary + keeps the row ids from FTS5, so that it
-// reads them all. It looks up when the matches are more than 32 per row
-// wanted, or when it does not know how many matched (total 0) (ADR-0023).
-// Either way the rows and their texts are the same.
-func someOfMatches(total, wanted int) string {
-	if total == 0 || total > 32*wanted {
-		return `rowid IN (%s)`
-	}
-	return `+rowid IN (%s)`
-}
 
 // Ranked is the best sections for a full-text query, in order, and how
 // many sections matched in all.
@@ -140,18 +118,19 @@ func (s *Store) MatchedTerms(ctx context.Context, r *Ranked, ids []ChunkID) (map
 	if len(ids) == 0 {
 		return terms, nil
 	}
-	args := idArgs(ids)
-	err := eachIn(ctx, s.db, `SELECT rowid, `+highlightCols+` FROM chunks_fts WHERE chunks_fts MATCH ? AND `+someOfMatches(r.Total, len(ids)), []any{r.query}, args, nil, func(rs *sql.Rows) error {
-		var id int64
-		var title, heading, body string
-		if err := rs.Scan(&id, &title, &heading, &body); err != nil {
-			return err
-		}
-		terms[ChunkID(id)] = highlighted(title, heading, body)
-		return nil
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		return eachHighlight(ctx, tx, r.query, idArgs(ids), r.Total, markCols, func(rs *sql.Rows) error {
+			var id int64
+			var title, heading, body string
+			if err := rs.Scan(&id, &title, &heading, &body); err != nil {
+				return err
+			}
+			terms[ChunkID(id)] = highlighted(title, heading, body)
+			return nil
+		})
 	})
 	if err != nil {
-		return nil, fmt.Errorf("highlight: %w", err)
+		return nil, friendly(fmt.Errorf("highlight: %w", err), s.path)
 	}
 	return terms, nil
 }

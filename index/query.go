@@ -253,12 +253,7 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 			return err
 		}
 		snips := make(map[int64]string, len(ids))
-		srows, err := tx.QueryContext(ctx, `SELECT rowid, snippet(chunks_fts, 2, '**', '**', '…', 16)
-			FROM chunks_fts WHERE chunks_fts MATCH ? AND `+inList(someOfMatches(total, len(ids)), len(ids)), append([]any{q}, ids...)...)
-		if err != nil {
-			return friendly(err, s.path)
-		}
-		err = eachRow(srows, func(rows *sql.Rows) error {
+		err = eachHighlight(ctx, tx, q, ids, total, snippetCol, func(rows *sql.Rows) error {
 			var id int64
 			var sn string
 			if err := rows.Scan(&id, &sn); err != nil {
@@ -268,7 +263,7 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 			return nil
 		})
 		if err != nil {
-			return err
+			return friendly(fmt.Errorf("search: %w", err), s.path)
 		}
 		for i := range out {
 			out[i].Snippet = oneLine(snips[ids[i].(int64)])

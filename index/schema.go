@@ -11,6 +11,10 @@ var contentTables = []string{"links", "aliases", "chunks", "chunks_fts", "proble
 
 const metaDDL = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`
 
+// ftsColumns are chunks_fts's columns and tokenizer, which the scratch
+// table that highlights a read's hits repeats (hits.go).
+const ftsColumns = `title, heading, body, tokenize = 'porter unicode61 remove_diacritics 2'`
+
 // tableDDL creates the content tables without their secondary indexes; a full
 // build creates those after loading, which is much faster than maintaining
 // them row by row.
@@ -76,7 +80,7 @@ CREATE TABLE chunks (
 	end_line INTEGER NOT NULL,
 	hash     INTEGER NOT NULL           -- hash of its chunks_fts row (see inplace.go)
 );
-CREATE VIRTUAL TABLE chunks_fts USING fts5(title, heading, body, tokenize = 'porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE chunks_fts USING fts5(` + ftsColumns + `);
 CREATE TABLE problems (
 	doc      INTEGER REFERENCES docs(id) ON DELETE CASCADE,
 	path     TEXT NOT NULL,

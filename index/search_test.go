@@ -17,8 +17,16 @@ import (
 // match with its document (the plain query), ties at the limit included.
 func TestSearchEqualsFullRanking(t *testing.T) {
 	t.Parallel()
+	for _, segments := range []int{1, 6} { // its snippets read from chunks_fts, or from the scratch table
+		t.Run(fmt.Sprint(segments, " segments"), func(t *testing.T) {
+			t.Parallel()
+			searchEqualsFullRanking(t, segmented(t, tokensIndex(t, 1, false), segments))
+		})
+	}
+}
+
+func searchEqualsFullRanking(t *testing.T, st *Store) {
 	ctx := context.Background()
-	st := tokensIndex(t, 1, false)
 	full := func(text string, limit int) []Hit {
 		q, _ := FTSQuery(text)
 		rows, err := st.db.QueryContext(ctx, `SELECT `+docRefCols+`, c.line, c.heading, c.slug,
@@ -59,17 +67,25 @@ func TestSearchEqualsFullRanking(t *testing.T) {
 
 // TestMatchesEqualFullRanking: RankSections scores every match once and
 // joins only the ones it keeps, MatchedTerms highlights given sections
-// (looking their rows up, or reading the matches again: the limits below
-// make it do both); together they must equal ranking every match with its
-// document and highlighting each (the plain query), ties at the limit
-// included.
+// (from chunks_fts, or a scratch table, hits.go); together they must equal
+// ranking every match with its document and highlighting each with
+// chunks_fts's own highlight() and snippet() (the plain query), ties at the
+// limit included.
 func TestMatchesEqualFullRanking(t *testing.T) {
 	t.Parallel()
+	for _, segments := range []int{1, 6} { // its highlights read from chunks_fts, or from the scratch table
+		t.Run(fmt.Sprint(segments, " segments"), func(t *testing.T) {
+			t.Parallel()
+			matchesEqualFullRanking(t, segmented(t, tokensIndex(t, 2, true), segments))
+		})
+	}
+}
+
+func matchesEqualFullRanking(t *testing.T, st *Store) {
 	ctx := context.Background()
-	st := tokensIndex(t, 2, true)
 	full := func(text string, limit int) []ChunkMatch {
 		q, _ := FTSQuery(text)
-		rows, err := st.db.QueryContext(ctx, `SELECT c.id, c.doc, c.seq, c.slug, d.key, bm25(chunks_fts, 10.0, 4.0, 1.0) AS s, `+highlightCols+`
+		rows, err := st.db.QueryContext(ctx, `SELECT c.id, c.doc, c.seq, c.slug, d.key, bm25(chunks_fts, 10.0, 4.0, 1.0) AS s, highlight(chunks_fts, 0, char(2), char(3)), highlight(chunks_fts, 1, char(2), char(3)), snippet(chunks_fts, 2, char(2), char(3), '', 64)
 			FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
 			WHERE chunks_fts MATCH ? ORDER BY s, d.key, c.seq LIMIT ?`, q, limit)
 		if err != nil {
