@@ -194,8 +194,12 @@ func mdPlan(l *link, srcPath, dest string) {
 	}
 	p, ok := mdPath(srcPath, dest)
 	switch {
-	case !ok:
+	case !ok && p == outOfRepo:
 		l.status = StatusDangling // it leaves the repository
+	case !ok && p == onGitHub:
+		l.status = StatusExternal // ../../wiki from the root (see joinRepo)
+	case !ok:
+		l.status = StatusFile // the repository's root folder: "/", "docs/.."
 	case p == srcPath:
 		l.status = StatusSelf
 	case !IsMarkdown(p) || l.form == FormImage:
@@ -285,16 +289,36 @@ func trimMD(p string) string {
 	return p
 }
 
+// Where joinRepo says a target leads when it is not a path in the
+// repository (its first result with ok false).
+const (
+	repoRoot  = ""           // the repository's root folder itself
+	outOfRepo = "\x00out"    // above the root, where GitHub serves nothing
+	onGitHub  = "\x00github" // the repository's own pages on GitHub, or another repository's
+)
+
+// gitHubPages are the pages GitHub serves under /OWNER/REPO/ besides the
+// files: where ../../wiki from the root leads.
+var gitHubPages = map[string]bool{
+	"wiki": true, "issues": true, "pulls": true, "pull": true, "releases": true, "actions": true,
+	"discussions": true, "projects": true, "security": true, "pulse": true, "graphs": true,
+	"network": true, "tags": true, "branches": true, "commits": true, "commit": true,
+	"compare": true, "labels": true, "milestones": true, "blob": true, "tree": true, "raw": true,
+	"blame": true, "stargazers": true, "watchers": true, "forks": true, "contributors": true,
+	"community": true, "packages": true, "deployments": true, "activity": true, "archive": true,
+}
+
 // joinRepo joins a relative target onto a repo folder and cleans it; ok is
-// false when the result leaves the repository.
+// false when the result is not a path inside the repository, and the path
+// is then repoRoot, outOfRepo or onGitHub. GitHub shows a file at
+// /OWNER/REPO/blob/BRANCH/PATH, so from the root ../ is blob/ (nothing),
+// ../../ the repository's pages (../../wiki, ../../issues), ../../../ the
+// owner's other repositories.
 func joinRepo(base, target string) (string, bool) {
 	p := path.Clean(path.Join("/", base, target))
-	if p == "/" {
-		return "", false
-	}
 	// path.Join with a leading "/" already clamps "..", so detect escapes by
 	// counting: a target that climbs above the root is not in the repo.
-	depth := 0
+	depth, lowest, after := 0, 0, ""
 	if base != "" && base != "." {
 		depth = strings.Count(base, "/") + 1
 	}
@@ -302,13 +326,24 @@ func joinRepo(base, target string) (string, bool) {
 		switch seg {
 		case "..":
 			depth--
-			if depth < 0 {
-				return "", false
+			if depth < lowest {
+				lowest, after = depth, ""
 			}
 		case ".", "":
 		default:
+			if depth == lowest && after == "" {
+				after = seg
+			}
 			depth++
 		}
+	}
+	switch {
+	case lowest <= -3 || lowest == -2 && gitHubPages[after]:
+		return onGitHub, false
+	case lowest < 0:
+		return outOfRepo, false
+	case p == "/":
+		return repoRoot, false
 	}
 	return p[1:], true
 }

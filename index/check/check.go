@@ -269,7 +269,7 @@ func (c *checker) fields() error {
 				continue
 			}
 			if why := badDate(s); why != "" {
-				c.addAt(d, f, "date-format", s, fmt.Sprintf("%s %q is not a date: %s; write it as YYYY-MM-DD", f, s, why))
+				c.addAt(d, f, "date-format", s, fmt.Sprintf("%s %q is not a date: %s; write it as YYYY-MM-DD (a time may follow)", f, s, why))
 			}
 		}
 	}
@@ -284,9 +284,16 @@ func (c *checker) addAt(d *doc, field, rule, value, msg string) {
 	c.add(d.path, p[0], p[1], rule, field+"="+value, msg)
 }
 
+// stateSynonym names the other field a document's state may be written
+// in: a schema that requires one is satisfied by the other.
+var stateSynonym = map[string]string{"state": "status", "status": "state"}
+
 func (c *checker) schema(d *doc, s *config.Schema) {
 	for _, f := range s.Required {
 		v, ok := d.value(f)
+		if alt := stateSynonym[f]; alt != "" && (!ok || v == nil || v == "") {
+			v, ok = d.value(alt) // canon reads either as the state (markdown.Document.State)
+		}
 		if !ok || v == nil || v == "" {
 			c.add(d.path, 1, 1, "required-field", f, fmt.Sprintf("%s needs %s; add %s: to the frontmatter", article(d.kind), f, f))
 		}
@@ -379,17 +386,46 @@ func badDate(s string) string {
 	if _, err := time.Parse(time.RFC3339, s); err == nil {
 		return ""
 	}
-	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+	day, rest := s, ""
+	if len(s) > 10 && (s[10] == 'T' || s[10] == 't' || s[10] == ' ' || s[10] == '\t') {
+		day, rest = s[:10], s[11:]
+	}
+	if len(day) != 10 || day[4] != '-' || day[7] != '-' {
 		return "the form is not YYYY-MM-DD"
 	}
-	if _, err := time.Parse("2006-01-02", s); err != nil {
-		var month, day int
-		fmt.Sscanf(s[5:7], "%d", &month)
-		fmt.Sscanf(s[8:10], "%d", &day)
+	if _, err := time.Parse("2006-01-02", day); err != nil {
+		var month, d int
+		fmt.Sscanf(day[5:7], "%d", &month)
+		fmt.Sscanf(day[8:10], "%d", &d)
 		if month < 1 || month > 12 {
 			return fmt.Sprintf("there is no month %d", month)
 		}
-		return fmt.Sprintf("day %d does not exist in that month", day)
+		return fmt.Sprintf("day %d does not exist in that month", d)
+	}
+	if rest != "" {
+		return badTimeOfDay(rest)
+	}
+	return ""
+}
+
+// timeOfDay is what may follow a date and a T or spaces, as YAML's
+// timestamps, Jekyll and Hugo write it: 10:30, 10:30:00, 9:05:07.25, then a
+// zone (Z, +01:00, +0100, -7) or none.
+var timeOfDay = lazyre.MustCompile(`^[ \t]*([0-9]{1,2}):([0-9]{2})(?::([0-9]{2})(?:\.[0-9]+)?)?(?:[ \t]*(?:Z|[+-][0-9]{1,2}(?::?[0-9]{2})?))?$`)
+
+// badTimeOfDay says what is wrong with the time that follows a date, or ""
+// (the hour is below 24, the minute below 60, the second below 61).
+func badTimeOfDay(s string) string {
+	m := timeOfDay.FindStringSubmatch(s)
+	if m == nil {
+		return "the time after the date is not HH:MM[:SS] with an optional zone"
+	}
+	var h, mi, sec int
+	fmt.Sscanf(m[1], "%d", &h)
+	fmt.Sscanf(m[2], "%d", &mi)
+	fmt.Sscanf(m[3], "%d", &sec)
+	if h > 23 || mi > 59 || sec > 60 {
+		return fmt.Sprintf("there is no time %s", strings.TrimSpace(s))
 	}
 	return ""
 }

@@ -17,6 +17,19 @@ func TestBadDate(t *testing.T) {
 		"2025-13-45":           "there is no month 13",
 		"12.01.2025":           "the form is not YYYY-MM-DD",
 		"2025-1-2":             "the form is not YYYY-MM-DD",
+		// the times YAML, Jekyll and Hugo write after a date
+		"2024-01-15 10:30:00 +0100": "",
+		"2023-01-15 10:30:00":       "",
+		"2023-01-15T10:30:00":       "",
+		"2023-01-15 9:05":           "",
+		"2023-01-15t10:30:00.25Z":   "",
+		"2023-01-15 10:30:00 -7":    "",
+		"2023-01-15 10:30:00-07:00": "",
+		"2023-01-15 24:00":          "there is no time 24:00",
+		"2023-01-15 10:61":          "there is no time 10:61",
+		"2023-01-15 noon":           "the time after the date is not HH:MM[:SS] with an optional zone",
+		"2023-02-30 10:00":          "day 30 does not exist in that month",
+		"2023-01-15x10:00":          "the form is not YYYY-MM-DD",
 	}
 	for in, want := range tests {
 		if got := badDate(in); got != want {
