@@ -10,6 +10,7 @@ import (
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
+	"github.com/canon-md/canon/index/config"
 )
 
 // Front is what a hook entry point needs of the front end that runs it:
@@ -24,8 +25,9 @@ type Front struct {
 // RunPreCommit validates what is staged and returns the hook's exit status.
 // Validation errors refuse the commit (1); anything else going wrong is
 // one line on stderr and the commit goes on, except an index another
-// process holds past the wait: then nothing was validated, and a gate
-// that opens when it is busy is no gate.
+// process holds past the wait or a configuration canon cannot read: then
+// nothing was validated, and a gate that opens when it is busy or
+// misconfigured is no gate (preCommitFailed).
 func RunPreCommit(ctx context.Context, dir string, f Front) int {
 	if os.Getenv("CANON_SKIP") == "1" {
 		return 0
@@ -35,8 +37,7 @@ func RunPreCommit(ctx context.Context, dir string, f Front) int {
 	defer ahead.Close()
 	s, err := f.Open("canon hook pre-commit")
 	if err != nil {
-		Report(f.Stderr, "pre-commit", f.Explain(err))
-		return 0
+		return preCommitFailed(f, err)
 	}
 	defer s.Close()
 	s.Store.Waiting = func(holder string) {
@@ -65,13 +66,20 @@ func RunPreCommit(ctx context.Context, dir string, f Front) int {
 	return 1
 }
 
-// preCommitFailed reports a check that could not run. An index locked past
-// the wait refuses the commit, naming the holder and the ways out; any
-// other failure is one line and the commit goes on (hooks fail open).
+// preCommitFailed reports a check that could not run. Two causes refuse
+// the commit, naming the ways out: an index locked past the wait, and a
+// configuration canon cannot read (the rules the gate applies are in it:
+// a typo in it would open the gate for every commit after it, silently).
+// Any other failure is one line and the commit goes on (hooks fail open).
 func preCommitFailed(f Front, err error) int {
 	var le *index.LockedError
-	if errors.As(err, &le) {
+	var ce *config.Error
+	switch {
+	case errors.As(err, &le):
 		fmt.Fprintf(f.Stderr, "canon: commit refused: nothing was validated, because %s and did not finish in time; commit again when it is done (or skip canon: git commit --no-verify, CANON_SKIP=1)\n", le.Error())
+		return 1
+	case errors.As(err, &ce):
+		fmt.Fprintf(f.Stderr, "canon: commit refused: nothing was validated, because the configuration has an error: %v; fix it and commit again (or skip canon: git commit --no-verify, CANON_SKIP=1)\n", ce)
 		return 1
 	}
 	Report(f.Stderr, "pre-commit", f.Explain(err))
