@@ -298,8 +298,9 @@ func oneLine(s string) string {
 
 // FTSQuery turns what a person types into an FTS5 query: every word must
 // occur (in any form the stemmer folds together), "quoted phrases" stay
-// phrases, a trailing * makes a prefix, and OR / NOT between words work as
-// in FTS5. Everything else is quoted, so no input is an FTS5 syntax error.
+// phrases, a trailing * makes a prefix, and OR / AND / NOT between words
+// work as in FTS5 (operands says how). Everything else is quoted, so no
+// input is an FTS5 syntax error (FuzzFTSQuery).
 func FTSQuery(text string) (string, error) {
 	var parts []string
 	rest := strings.TrimSpace(text)
@@ -327,9 +328,7 @@ func FTSQuery(text string) (string, error) {
 		}
 		switch word {
 		case "OR", "NOT", "AND":
-			if len(parts) > 0 && rest != "" {
-				parts = append(parts, word)
-			}
+			parts = append(parts, word)
 			continue
 		}
 		prefix := strings.HasSuffix(word, "*")
@@ -343,10 +342,41 @@ func FTSQuery(text string) (string, error) {
 		}
 		parts = append(parts, p)
 	}
+	parts = operands(parts)
 	if len(parts) == 0 {
 		return "", fmt.Errorf("%w: %q has no words to search for", ErrBadQuery, text)
 	}
 	return strings.Join(parts, " "), nil
+}
+
+// operands makes FTS5 operators of the OR, AND and NOT in parts that stand
+// between two phrases: several in a row are one (NOT if any is: "a AND NOT
+// b" is FTS5's "a NOT b"; else the last), and one with no phrase before or
+// after it is dropped ("OR b" is "b"). When there is no phrase at all,
+// the operators are the words searched for ("NOT", "OR OR").
+func operands(parts []string) []string {
+	isOp := func(p string) bool { return p == "OR" || p == "AND" || p == "NOT" }
+	var out []string
+	op := ""
+	for _, p := range parts {
+		if isOp(p) {
+			if op != "NOT" {
+				op = p
+			}
+			continue
+		}
+		if op != "" && len(out) > 0 {
+			out = append(out, op)
+		}
+		op = ""
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		for _, p := range parts {
+			out = append(out, `"`+strings.ToLower(p)+`"`)
+		}
+	}
+	return out
 }
 
 // ftsWords keeps letters, digits and inner spaces: what the unicode61
