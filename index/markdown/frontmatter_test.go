@@ -123,3 +123,30 @@ func TestAppendJSONString(t *testing.T) {
 		}
 	}
 }
+
+// TestNotAMappingIsMarkdown: text or a list between two --- lines at the
+// top is no frontmatter but a thematic break and Markdown: nothing in it
+// is lost (its heading, its text), one warning says how it was read; a
+// mapping, an empty block and a broken mapping are frontmatter as before.
+func TestNotAMappingIsMarkdown(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, src, title, format string
+		headings, problems       int
+	}{
+		{"heading and text", "---\n\n# Title\n\nSome intro text.\n\n---\n\nMore\n", "Title", "", 1, 1},
+		{"a list", "---\n- a\n- b\n---\n# After\n", "After", "", 1, 1},
+		{"fields", "---\ntitle: T\n---\n# Head\n", "T", "yaml", 1, 0},
+		{"empty", "---\n---\n# Head\n", "Head", "yaml", 1, 0},
+		{"broken fields", "---\ntitle: [T\n---\n# Head\n", "Head", "yaml", 1, 1},
+	} {
+		d := Parse("a.md", []byte(c.src), &Options{})
+		if d.Title != c.title || d.Format != c.format || len(d.Body.Headings) != c.headings || len(d.Problems) != c.problems {
+			t.Errorf("%s: title %q, format %q, %d headings, problems %+v; want %q, %q, %d, %d problems", c.name, d.Title, d.Format, len(d.Body.Headings), d.Problems, c.title, c.format, c.headings, c.problems)
+		}
+	}
+	d := Parse("a.md", []byte("---\n\n# Title\n\nSome intro text.\n\n---\n\nMore\n"), &Options{})
+	if d.BodyLine != 1 || d.Problems[0].Severity != Warning || d.Body.Headings[0].Line != 3 {
+		t.Errorf("body line %d, problem %+v, heading %+v; want 1, a warning, line 3", d.BodyLine, d.Problems[0], d.Body.Headings[0])
+	}
+}

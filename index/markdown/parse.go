@@ -139,15 +139,19 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 		case res.root.Kind == Null:
 			// "---\n---" or only comments: an empty frontmatter.
 		default:
-			d.Problems = append(d.Problems, Problem{Line: fmFirstLine, Col: 1, Rule: RuleFrontmatter, Severity: Error,
-				Message: "frontmatter is not a mapping of fields; write it as key: value lines"})
+			// A text or a list between two --- lines is no frontmatter: a
+			// file that opens with a thematic break (---, a heading, text,
+			// ---). Read as Markdown, all of it, as CommonMark does.
+			d.Format, body, d.BodyLine = "", src, 1
+			d.Problems = append(d.Problems, Problem{Line: fmFirstLine, Col: 1, Rule: RuleFrontmatter, Severity: Warning,
+				Message: "the lines between the --- at the top are not key: value fields, so canon reads them as Markdown; write them as key: value lines if they are frontmatter"})
 		}
 	}
 	d.readIdentity()
 	d.readRefs(opt.Edges)
-	d.Body = ScanBody(body, bodyLine)
+	d.Body = ScanBody(body, d.BodyLine)
 	if n := d.Body.HeadingsDropped; n > 0 {
-		d.Problems = append(d.Problems, Problem{Line: bodyLine, Col: 1, Rule: RuleBudget, Severity: Warning,
+		d.Problems = append(d.Problems, Problem{Line: d.BodyLine, Col: 1, Rule: RuleBudget, Severity: Warning,
 			Message: fmt.Sprintf("the document has %s headings; canon indexes the first %s and reads the other %s as text; split the document", thousands(MaxHeadings+n), thousands(MaxHeadings), thousands(n))})
 	}
 	for _, u := range d.Body.UnusedDefinitions {
@@ -155,7 +159,7 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 			Message: fmt.Sprintf("the link reference definition [%s] is used by nothing in this document, so GitHub shows no link; use it or remove the line", u.Text)})
 	}
 	if n := d.Body.LinksDropped; n > 0 {
-		d.Problems = append(d.Problems, Problem{Line: bodyLine, Col: 1, Rule: RuleBudget, Severity: Warning,
+		d.Problems = append(d.Problems, Problem{Line: d.BodyLine, Col: 1, Rule: RuleBudget, Severity: Warning,
 			Message: fmt.Sprintf("the document has %s links; canon indexes and checks the first %s and skips the other %s; split the document", thousands(MaxLinks+n), thousands(MaxLinks), thousands(n))})
 	}
 	if d.Title == "" {
