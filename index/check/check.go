@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -78,6 +79,9 @@ type checker struct {
 	// inverse holds, when many documents are checked, every resolved
 	// blocks/blocked_by edge as "src dst type", loaded at once.
 	inverse map[string]bool
+	// kano is whether any indexed document has a Kano-shaped id: 0 not
+	// asked yet, 1 yes, -1 no (follows).
+	kano int
 }
 
 // Run checks and returns the findings, sorted, with severities from the
@@ -256,7 +260,11 @@ func (c *checker) fields() error {
 	ck := &c.in.Cfg.Check
 	for _, d := range c.full() {
 		if schema, ok := ck.Schemas[d.kind]; ok && (d.typ != "" || d.kind == "adr") {
-			c.schema(d, &schema)
+			if ok, err := c.follows(d); err != nil {
+				return err
+			} else if ok {
+				c.schema(d, &schema)
+			}
 		}
 		for _, f := range ck.Dates {
 			v, ok := d.value(f)
@@ -282,6 +290,63 @@ func (c *checker) fields() error {
 func (c *checker) addAt(d *doc, field, rule, value, msg string) {
 	p := d.pos[field]
 	c.add(d.path, p[0], p[1], rule, field+"="+value, msg)
+}
+
+// kanoID is the shape of a Kano work item's id: KB-TSK-0001, APP-EPIC-12.
+var kanoID = lazyre.MustCompile(`^[A-Za-z][A-Za-z0-9]*-(EPIC?|FTR|USR|TSK|BUG)-[0-9]+$`)
+
+// follows reports whether the schema of d's kind applies to d. A schema the
+// configuration sets applies to every document of its kind; a default one
+// (Kano's, DESIGN.md §2) applies where Kano's convention is the
+// repository's: to an ADR, an item with a Kano-shaped id or none, an item
+// of a Kano product, and every item of a repository where any document has
+// a Kano-shaped id (there "TSK-2" is a mistake). A repository with
+// conventions of its own (Backlog.md's "type: bug" with "id: BACK-534",
+// "priority: high", "status: To Do") is not held to Kano's: the repo's
+// convention wins over a default.
+func (c *checker) follows(d *doc) (bool, error) {
+	switch {
+	case c.in.Cfg.Check.SchemasSet[d.kind], d.kind == "adr", d.ident == "", kanoID.MatchString(d.ident):
+		return true, nil
+	}
+	if _, ns := c.in.Cfg.Namespaces.Of(d.path); ns != nil {
+		return true, nil
+	}
+	if c.kano == 0 {
+		// LIKE finds the candidates (a Kano repository's first rows are
+		// Kano's); the pattern decides.
+		rows, err := c.q.QueryContext(c.ctx, `SELECT ident FROM docs WHERE ident LIKE '%-TSK-%' OR ident LIKE '%-BUG-%' OR ident LIKE '%-USR-%' OR ident LIKE '%-FTR-%' OR ident LIKE '%-EPI%-%'`)
+		if err != nil {
+			return false, err
+		}
+		c.kano = -1
+		err = eachIdent(rows, func(id string) bool {
+			if kanoID.MatchString(id) {
+				c.kano = 1
+				return false
+			}
+			return true
+		})
+		if err != nil {
+			return false, err
+		}
+	}
+	return c.kano > 0, nil
+}
+
+// eachIdent calls fn with each row's one text column until fn returns false.
+func eachIdent(rows *sql.Rows, fn func(string) bool) error {
+	defer rows.Close()
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return err
+		}
+		if !fn(s) {
+			break
+		}
+	}
+	return rows.Err()
 }
 
 // stateSynonym names the other field a document's state may be written

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -27,6 +28,10 @@ type Check struct {
 	// Configured names the rules the configuration sets, so that a default
 	// that adapts to the repository (wiki-link) yields to a choice.
 	Configured map[string]bool `yaml:"-" json:"-"`
+	// SchemasSet names the kinds whose schema the configuration sets: a
+	// default schema checks only the documents that follow its convention
+	// (canon check says which), a configured one checks them all.
+	SchemasSet map[string]bool `yaml:"-" json:"-"`
 }
 
 // Schema is what documents of one kind must hold.
@@ -147,6 +152,14 @@ func (c *Check) merge(n *yaml.Node) error {
 			if _, err := regexp.Compile(s.IDPattern); err != nil {
 				return fmt.Errorf("check.schemas.%s.id_pattern: %v", kind, err)
 			}
+		}
+		if def, ok := DefaultCheck().Schemas[kind]; !ok || !reflect.DeepEqual(def, *s) {
+			// The template canon init writes repeats the defaults: a
+			// schema equal to the default is the default.
+			if c.SchemasSet == nil {
+				c.SchemasSet = map[string]bool{}
+			}
+			c.SchemasSet[kind] = true
 		}
 		c.Schemas[kind] = *s
 	}
