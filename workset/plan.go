@@ -46,9 +46,9 @@ func PlanItems(section string) []PlanItem {
 	last := -1        // index in out of the last list item
 	para := -1        // index in out of the paragraph being read
 	blank := false    // a blank line since the last text
-	inFence := false
+	inFence, inComment := false, false
 	for _, line := range strings.Split(strings.ReplaceAll(section, "\r\n", "\n"), "\n") {
-		if planFenceRE.MatchString(line) {
+		if !inComment && planFenceRE.MatchString(line) {
 			inFence = !inFence
 			last, para = -1, -1
 			continue
@@ -56,6 +56,10 @@ func PlanItems(section string) []PlanItem {
 		if inFence || planHeadRE.MatchString(line) {
 			continue
 		}
+		// HTML comments show nothing (<!-- AC:BEGIN --> and its kind
+		// mark sections for tools); a line that held only a comment ends
+		// a paragraph, as the HTML block it is does.
+		line, inComment = uncomment(line, inComment)
 		if strings.TrimSpace(line) == "" {
 			blank, para = true, -1
 			continue
@@ -87,6 +91,33 @@ func PlanItems(section string) []PlanItem {
 		blank = false
 	}
 	return out
+}
+
+// uncomment removes the HTML comments from line, inComment saying whether
+// one opened on an earlier line is still open; it returns the rest and
+// whether a comment is open at the end.
+func uncomment(line string, inComment bool) (string, bool) {
+	var b strings.Builder
+	for {
+		if inComment {
+			end := strings.Index(line, "-->")
+			if end < 0 {
+				return b.String(), true
+			}
+			line, inComment = line[end+3:], false
+			continue
+		}
+		start := strings.Index(line, "<!--")
+		if start < 0 {
+			if b.Len() == 0 {
+				return line, false
+			}
+			b.WriteString(line)
+			return b.String(), false
+		}
+		b.WriteString(line[:start])
+		line, inComment = line[start+4:], true
+	}
 }
 
 // RenderPlan writes plan.md: per seed, its acceptance criteria as a

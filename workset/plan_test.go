@@ -32,6 +32,10 @@ func TestPlanItems(t *testing.T) {
 		{name: "crlf and empty items", in: "- [ ] one\r\n-\r\n- [ ]\r\n- two\r\n",
 			want: []PlanItem{{Text: "one"}, {Text: "two"}}},
 		{name: "empty", in: "\n\n", want: nil},
+		{name: "HTML comments (Backlog.md's markers)", in: "<!-- AC:BEGIN -->\n- [x] #1 one\n- [ ] #2 two <!-- a note --> still two\n<!-- AC:END -->\n<!--\n- not an item\n-->\nafter",
+			want: []PlanItem{{Text: "#1 one", Done: true}, {Text: "#2 two still two"}, {Text: "after"}}},
+		{name: "a comment in a fence stays", in: "```\n<!--\n```\n- one\n",
+			want: []PlanItem{{Text: "one"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
