@@ -115,7 +115,7 @@ func ScanBody(src []byte, firstLine int) Body {
 	}
 	s := scanners.Get().(*scanner)
 	*s = scanner{
-		doc: loneCRs(string(src)), first: firstLine,
+		doc: loneCRs(string(src)), first: firstLine, commentAt: -1,
 		// Keep the scratch slices of the last document.
 		heads: s.heads[:0], stack: s.stack[:0], paraStarts: s.paraStarts[:0], openers: s.openers[:0], segs: s.segs[:0],
 	}
@@ -180,8 +180,16 @@ type container struct {
 
 type scanner struct {
 	// doc is the whole body as one string; every Raw, Dest, Text and
-	// section Text is a substring of it, so that scanning costs one copy.
+	// section Text is a substring of it, so that scanning costs one copy
+	// (a section that holds a comment block is put together from pieces).
 	doc   string
+	// comments are the byte spans of doc (whole lines, line endings
+	// included) of the HTML blocks outside any container that hold one
+	// comment and nothing else (<!-- SECTION:PLAN:BEGIN -->): GitHub shows
+	// nothing of them, so section texts leave them out. commentAt is where
+	// an open one began, -1 when none is open.
+	comments  [][2]int
+	commentAt int
 	first int // file line of doc's first line
 	last  int // file line of doc's last line
 	body  Body
@@ -271,6 +279,9 @@ func (s *scanner) scan() {
 	}
 	s.last = ln - 1
 	s.endPara()
+	if s.commentAt >= 0 && s.html == htmlUntil {
+		s.comments = append(s.comments, [2]int{s.commentAt, len(s.doc)}) // never closed: it runs to the end
+	}
 	s.settleLinks()
 	s.finishHeadings()
 	s.sections()
@@ -306,6 +317,7 @@ func (s *scanner) line(start, end, next, ln int) {
 			case htmlUntil:
 				if strings.Contains(doc[pos:end], s.htmlClose) {
 					s.html = htmlNone
+					s.endComment(doc[pos:end], next)
 				}
 				if s.htmlClose == ">" || s.htmlClose == "?>" || s.htmlClose == "]]>" {
 					return // declarations, processing instructions, CDATA: no tags
@@ -481,10 +493,15 @@ func (s *scanner) leaf(start, end, next, ln, pos, col, matched int) {
 			if closer != "-->" && closer != "?>" && closer != "]]>" && closer != ">" {
 				s.htmlAnchors(doc[p:end])
 			}
+			if closer == "-->" && len(s.stack) == 0 {
+				s.commentAt = start
+			}
 			switch {
-			case kind == htmlUntil && strings.Contains(doc[p:end], closer),
-				kind == htmlRaw && hasRawClose(doc[p:end]):
+			case kind == htmlUntil && strings.Contains(doc[p:end], closer):
 				s.html = htmlNone // it ends on its first line
+				s.endComment(doc[p+4:end], next)
+			case kind == htmlRaw && hasRawClose(doc[p:end]):
+				s.html = htmlNone
 			}
 			return
 		}
@@ -1360,17 +1377,49 @@ func (s *scanner) position(at int) (int, int) {
 	return s.cur.line, s.cur.col
 }
 
+// endComment ends the comment block open since s.commentAt (if any) on
+// the line whose rest is tail, before offset next: it is recorded when
+// nothing follows its "-->".
+func (s *scanner) endComment(tail string, next int) {
+	if s.commentAt < 0 {
+		return
+	}
+	k := strings.Index(tail, "-->")
+	if k >= 0 && isBlank(tail[k+3:]) {
+		s.comments = append(s.comments, [2]int{s.commentAt, next})
+	}
+	s.commentAt = -1
+}
+
+// uncommented is doc[from:to] without the comment blocks in it.
+func (s *scanner) uncommented(from, to int) string {
+	var b strings.Builder
+	at := from
+	for _, c := range s.comments {
+		if c[1] <= at || c[0] >= to {
+			continue
+		}
+		b.WriteString(s.doc[at:max(at, c[0])])
+		at = min(c[1], to)
+	}
+	if at == from {
+		return s.doc[from:to]
+	}
+	b.WriteString(s.doc[at:to])
+	return b.String()
+}
+
 // sections cuts the body into the preamble and one section per heading.
 func (s *scanner) sections() {
 	hs := s.body.Headings
 	if len(hs) == 0 {
-		if text := sectionText(s.doc); text != "" {
+		if text := sectionText(s.uncommented(0, len(s.doc))); text != "" {
 			s.body.Sections = []Section{{Heading: -1, Start: s.first, End: s.last, Text: text}}
 		}
 		return
 	}
 	s.body.Sections = make([]Section, 0, len(hs)+1)
-	if text := sectionText(s.doc[:s.heads[0].start]); text != "" {
+	if text := sectionText(s.uncommented(0, s.heads[0].start)); text != "" {
 		s.body.Sections = append(s.body.Sections, Section{Heading: -1, Start: s.first, End: hs[0].Line - 1, Text: text})
 	}
 	for i, h := range hs {
@@ -1380,7 +1429,7 @@ func (s *scanner) sections() {
 		}
 		text := ""
 		if from := s.heads[i].body; from < endOff {
-			text = sectionText(s.doc[from:endOff])
+			text = sectionText(s.uncommented(from, endOff))
 		}
 		s.body.Sections = append(s.body.Sections, Section{Heading: i, Slug: h.Slug, Start: h.Line, End: end, Text: text})
 	}

@@ -324,6 +324,16 @@ func TestScanBodySections(t *testing.T) {
 		{"no trailing newline", "# A\ntext", 1,
 			[]Section{{Heading: 0, Slug: "a", Start: 1, End: 2, Text: "text"}}},
 		{"empty body", "", 1, nil},
+		{"comment blocks are left out", "<!-- top -->\nintro\n# A\n<!-- SECTION:BEGIN -->\nbody a\n<!--\nmany\nlines -->\nmore a\n<!-- END -->\n# B\n<!-- x --> shown\n   <!-- indented -->\nb\n", 1,
+			[]Section{
+				{Heading: -1, Start: 1, End: 2, Text: "intro"},
+				{Heading: 0, Slug: "a", Start: 3, End: 10, Text: "body a\nmore a"},
+				{Heading: 1, Slug: "b", Start: 11, End: 14, Text: "<!-- x --> shown\nb"},
+			}},
+		{"comments in code, a list, a quote stay", "# A\n```\n<!-- c -->\n```\n- <!-- l -->\n> <!-- q -->\n", 1,
+			[]Section{{Heading: 0, Slug: "a", Start: 1, End: 6, Text: "```\n<!-- c -->\n```\n- <!-- l -->\n> <!-- q -->"}}},
+		{"a comment never closed runs to the end", "# A\ntext\n<!-- open\n# not a heading\n", 1,
+			[]Section{{Heading: 0, Slug: "a", Start: 1, End: 4, Text: "text"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -434,6 +444,7 @@ func fmtLinks(links []Link) string {
 // checkBody asserts ScanBody's invariants for any input.
 func checkBody(t *testing.T, src []byte, first int, b Body) {
 	t.Helper()
+	src = []byte(loneCRs(string(src))) // a lone CR ends a line, as in CommonMark
 	lines := strings.Count(string(src), "\n")
 	if len(src) > 0 && src[len(src)-1] != '\n' {
 		lines++
