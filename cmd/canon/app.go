@@ -67,6 +67,9 @@ func newApp(e *env) *cli.App {
 		},
 		Before: func(c *cli.Context) error {
 			e.dir = c.String("C")
+			if info, err := os.Stat(e.dir); err != nil || !info.IsDir() {
+				return fail(2, "there is no folder %s; give -C a folder inside a repository", e.dir)
+			}
 			return nil
 		},
 		Writer:          e.stdout,

@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/canon-md/canon/index/lazyre"
 )
 
 // Dir is the repo-relative folder holding canon's committed configuration.
@@ -58,7 +60,7 @@ type Size int64
 func (s *Size) UnmarshalYAML(n *yaml.Node) error {
 	v, err := ParseSize(n.Value)
 	if err != nil {
-		return fmt.Errorf("line %d: %w", n.Line, err)
+		return err // the file's line comes with it (yamlError)
 	}
 	*s = v
 	return nil
@@ -162,6 +164,24 @@ func Default() *Config {
 	}
 }
 
+// list is a list of texts that may be written as one text: "roots: docs"
+// is "roots: [docs]".
+type list []string
+
+// UnmarshalYAML reads a sequence of texts, or one text as a list of one.
+func (l *list) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+		*l = list{n.Value}
+		return nil
+	}
+	var xs []string
+	if err := n.Load(&xs); err != nil {
+		return err
+	}
+	*l = xs
+	return nil
+}
+
 // Error is a configuration file problem with its position.
 type Error struct {
 	Path string
@@ -178,8 +198,8 @@ func (e *Error) Error() string {
 
 // fileConfig is the file's shape; pointers tell "absent" from "empty".
 type fileConfig struct {
-	Roots       []string          `yaml:"roots"`
-	Exclude     []string          `yaml:"exclude"`
+	Roots       list              `yaml:"roots"`
+	Exclude     list              `yaml:"exclude"`
 	MaxFileSize *Size             `yaml:"max_file_size"`
 	Edges       map[string]string `yaml:"edges"`
 	Kinds       map[string]string `yaml:"kinds"`
@@ -273,7 +293,7 @@ func Parse(name string, data []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&fc); err != nil {
-		return nil, yamlError(name, err)
+		return nil, yamlError(name, data, err)
 	}
 	if fc.Roots != nil {
 		cfg.Roots = nil
@@ -322,22 +342,22 @@ func Parse(name string, data []byte) (*Config, error) {
 	// field would not capture the node in yaml v4.)
 	if fc.Context.Kind != 0 {
 		if err := cfg.Context.merge(&fc.Context); err != nil {
-			return nil, yamlError(name, err)
+			return nil, yamlError(name, data, err)
 		}
 	}
 	if fc.Check.Kind != 0 {
 		if err := cfg.Check.merge(&fc.Check); err != nil {
-			return nil, yamlError(name, err)
+			return nil, yamlError(name, data, err)
 		}
 	}
 	if fc.Workset.Kind != 0 {
 		if err := cfg.Workset.merge(&fc.Workset); err != nil {
-			return nil, yamlError(name, err)
+			return nil, yamlError(name, data, err)
 		}
 	}
 	if fc.Watch.Kind != 0 {
 		if err := cfg.Watch.merge(&fc.Watch); err != nil {
-			return nil, yamlError(name, err)
+			return nil, yamlError(name, data, err)
 		}
 	}
 	return cfg, nil
@@ -358,7 +378,7 @@ func cleanRoot(r string) (string, error) {
 	return c, nil
 }
 
-func yamlError(name string, err error) error {
+func yamlError(name string, data []byte, err error) error {
 	var le *yaml.LoadError
 	if !errors.As(err, &le) {
 		return &Error{Path: name, Msg: err.Error()}
@@ -367,8 +387,48 @@ func yamlError(name string, err error) error {
 	var field string
 	if _, scanErr := fmt.Sscanf(msg, "field %s not found", &field); scanErr == nil {
 		msg = fmt.Sprintf("unknown key %q; see the comments canon init writes for the keys", field)
+	} else if m := cannotConstruct.FindStringSubmatch(msg); m != nil {
+		// "cannot construct !!str `x` into []string": say it as the
+		// file's author reads it.
+		what := "a " + map[string]string{"!!str": "text", "!!seq": "list", "!!map": "mapping", "!!int": "number", "!!bool": "true or false", "!!float": "number"}[m[1]]
+		if what == "a " {
+			what = "this value"
+		}
+		if m[2] != "" {
+			what += " (" + m[2] + ")"
+		}
+		want := "a value of another kind there"
+		switch {
+		case strings.HasPrefix(m[3], "[]"):
+			want = "a list: [a, b], or one \"- item\" a line"
+		case strings.HasPrefix(m[3], "map["), strings.HasPrefix(m[3], "config."):
+			want = "key: value lines"
+		case m[3] == "int" || m[3] == "int64" || m[3] == "float64":
+			want = "a number"
+		case m[3] == "bool":
+			want = "true or false"
+		case m[3] == "string":
+			want = "a text"
+		}
+		msg = fmt.Sprintf("%s is %s; write %s", keyAt(data, le.Mark.Line), what, want)
 	}
 	return &Error{Path: name, Line: le.Mark.Line, Msg: msg}
+}
+
+// cannotConstruct is the YAML decoder's message for a value of the wrong
+// kind: its tag, the value (for a scalar) and the Go type wanted.
+var cannotConstruct = lazyre.MustCompile("^cannot (?:construct|unmarshal) (!![a-z]+)(?: `([^`]*)`)? into (.+)$")
+
+// keyAt is the key written on line (1-based) of data, or "the value".
+func keyAt(data []byte, line int) string {
+	lines := strings.Split(string(data), "\n")
+	if line >= 1 && line <= len(lines) {
+		t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(lines[line-1]), "- "))
+		if k, _, ok := strings.Cut(t, ":"); ok && k != "" && !strings.ContainsAny(k, " \t\"'[{") {
+			return k
+		}
+	}
+	return "the value"
 }
 
 // IndexHash fingerprints the settings that shape the index's content. When it

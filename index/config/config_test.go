@@ -46,7 +46,12 @@ func TestParse(t *testing.T) {
 		}},
 		{name: "kind case folded", yaml: "kinds: {Spike: task}", check: func(c *Config) bool { return c.Kinds["spike"] == "task" }},
 		{name: "unknown key", yaml: "rots: [x]", wantErr: `:1: unknown key "rots"`},
-		{name: "bad size", yaml: "max_file_size: lots", wantErr: "not a size"},
+		{name: "one root as a text", yaml: "roots: docs\nexclude: drafts/**", check: func(c *Config) bool {
+			return reflect.DeepEqual(c.Roots, []string{"docs"}) && reflect.DeepEqual(c.Exclude, []string{"drafts/**"})
+		}},
+		{name: "bad size", yaml: "max_file_size: lots", wantErr: `config.yaml:1: size "lots" is not a size; write it like 5MB or 512KiB`},
+		{name: "a text for a list", yaml: "check:\n  dates: due", wantErr: `config.yaml:2: dates is a text (due); write a list: [a, b], or one "- item" a line`},
+		{name: "a list for a mapping", yaml: "edges: [implements]", wantErr: `config.yaml:1: edges is a list; write key: value lines`},
 		{name: "root escapes", yaml: "roots: [../x]", wantErr: "leaves the repository"},
 		{name: "absolute root", yaml: "roots: [/etc]", wantErr: "absolute"},
 		{name: "syntax", yaml: "roots: [a\nexclude: x", wantErr: "config.yaml:"},

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -137,7 +138,12 @@ func usageError(c *cli.Context, err error, _ bool) error {
 	msg := err.Error()
 	switch {
 	case undefinedFlag.MatchString(msg):
-		msg = "there is no flag --" + undefinedFlag.FindStringSubmatch(msg)[1]
+		flag := undefinedFlag.FindStringSubmatch(msg)[1]
+		msg = "there is no flag --" + flag
+		if len(flag) > 1 && slices.Contains(os.Args, "-"+flag) {
+			// canon search unsafe -trait: a word, meant as text.
+			msg = "there is no flag -" + flag + " (an argument that starts with - is read as a flag; put arguments like it after --)"
+		}
 	case badFlagValue.MatchString(msg):
 		m := badFlagValue.FindStringSubmatch(msg)
 		msg = fmt.Sprintf("--%s %q is not a valid value", m[2], m[1])
