@@ -37,6 +37,9 @@ type Inspection struct {
 	// CanonOnPath says the hooks find canon on PATH; without it they do
 	// nothing, so canon runs on neither commit nor checkout.
 	CanonOnPath bool `json:"canon_on_path"`
+	// Fix is the command that makes canon run where it does not:
+	// canon hooks install, or a manager's own step (npx husky).
+	Fix string `json:"fix,omitempty"`
 
 	root string
 }
@@ -91,6 +94,18 @@ func Inspect(ctx context.Context, r *gitsync.Repo) (*Inspection, error) {
 				"canon's shims are in husky's folder %s (%s): husky rewrites it on its next run (npm install runs it), and a chained husky hook skips your .husky scripts; run canon hooks uninstall, then canon hooks install --manager husky",
 				rel(loc.Dir), strings.Join(ours, ", ")))
 		}
+	}
+	rep.Fix = "canon hooks install"
+	if !isHuskyDir(loc.Dir) && managerCallsCanon(r.Root, Husky) {
+		// canon hooks install --manager husky added canon to .husky, but
+		// husky is not set up in this clone (npm install was not run):
+		// git does not run .husky's scripts until it is.
+		for i := range rep.Hooks {
+			if h := &rep.Hooks[i]; !h.RunsCanon {
+				h.Why = "git does not run .husky/" + h.Name + ", which calls canon, until husky is set up in this clone (core.hooksPath is not .husky/_)"
+			}
+		}
+		rep.Fix = "npx husky (npm install runs it too)"
 	}
 	if _, err := exec.LookPath("canon"); err == nil {
 		rep.CanonOnPath = true

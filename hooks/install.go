@@ -221,8 +221,14 @@ func Setup(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (*InstallRe
 					break
 				}
 			}
-			res.Manager, res.Config, res.Snippet = f.Manager, f.Config, Snippet(f.Manager)
-			res.Next = nextStep(f.Manager, loc)
+			res.Manager, res.Config, res.Next = f.Manager, f.Config, nextStep(f.Manager, loc)
+			if managerCallsCanon(r.Root, f.Manager) {
+				// Added before (--manager): what is left is the manager's
+				// own step, not the lines again.
+				res.Notes = append(res.Notes, fmt.Sprintf("%s's configuration (%s) already calls canon for every hook", f.Manager, f.Config))
+				return res, nil
+			}
+			res.Snippet = Snippet(f.Manager)
 			return res, nil
 		}
 	}

@@ -200,6 +200,26 @@ func mentionsCanon(v any) bool {
 	return false
 }
 
+// managerCallsCanon reports whether m's configuration in root calls canon
+// for every hook canon needs.
+func managerCallsCanon(root string, m Manager) bool {
+	for _, name := range Names {
+		var ok bool
+		switch m {
+		case Husky:
+			ok, _ = huskyRunsCanon(filepath.Join(root, ".husky", "_"), name)
+		case Lefthook:
+			ok, _ = lefthookRunsCanon(root, name)
+		case PreCommit:
+			ok = preCommitRunsCanon(root, name)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // huskyRunsCanon reports whether husky's script for the hook, in the folder
 // above husky's hooks folder, calls canon.
 func huskyRunsCanon(hooksDir, name string) (bool, string) {

@@ -125,7 +125,7 @@ func (rep *Inspection) WriteText(w io.Writer) error {
 		if !rep.Checkout {
 			not = append(not, "checkout")
 		}
-		fmt.Fprintf(w, "CANON WILL NOT RUN on the next %s: the index falls behind until a canon command catches up; run canon hooks install\n", strings.Join(not, " or "))
+		fmt.Fprintf(w, "CANON WILL NOT RUN on the next %s: the index falls behind until a canon command catches up; run %s\n", strings.Join(not, " or "), rep.Fix)
 	}
 	for _, p := range rep.Problems {
 		fmt.Fprintf(w, "problem: %s\n", p)
