@@ -61,11 +61,11 @@ type Initialized struct {
 	Config        string `json:"config"`
 	ConfigWritten bool   `json:"config_written"`
 	// DetectedNamespaces are the namespaces canon found (Kano products),
-	// null when none.
+	// empty when none.
 	DetectedNamespaces []config.Namespace `json:"detected_namespaces"`
 	Documents          int                `json:"documents"`
 	ElapsedMs          int64              `json:"elapsed_ms"`
-	Index              string             `json:"index"`
+	Index              string             `json:"index"` // relative to the root when inside it, as status says it
 	// Problems is check --all's count: one set of rules everywhere.
 	Problems int `json:"problems"`
 	Skipped  int `json:"skipped_files"`
@@ -93,8 +93,12 @@ func (s *Session) Init(ctx context.Context) (*Initialized, error) {
 	if err != nil {
 		return nil, err
 	}
+	rel, err := filepath.Rel(s.Repo.Root, s.Store.Path())
+	if err != nil || strings.HasPrefix(rel, "..") {
+		rel = s.Store.Path()
+	}
 	in := &Initialized{
-		Config: config.File, ConfigWritten: written, Index: s.Store.Path(),
+		Config: config.File, ConfigWritten: written, Index: filepath.ToSlash(rel), DetectedNamespaces: []config.Namespace{},
 		Documents: counts.Documents, Skipped: counts.Skipped, Problems: len(checked.Findings),
 		ElapsedMs: res.Stats.Elapsed.Milliseconds(), stats: res.Stats,
 	}

@@ -189,9 +189,12 @@ type InstallResult struct {
 	Edits   []Edit   `json:"edits,omitempty"`   // what canon changed in it
 	// Snippet is set when a manager was found and not named: canon wrote
 	// nothing, and this is what to add to Config.
-	Snippet string   `json:"snippet,omitempty"`
-	Next    string   `json:"next,omitempty"` // the command that makes the manager pick it up
-	Notes   []string `json:"notes"`
+	Snippet string `json:"snippet,omitempty"`
+	// Configured is set when a manager was found and not named, and its
+	// configuration already calls canon for every hook: no snippet.
+	Configured bool     `json:"already_configured,omitempty"`
+	Next       string   `json:"next,omitempty"` // the command that makes the manager pick it up
+	Notes      []string `json:"notes"`
 
 	root string
 }
@@ -223,9 +226,9 @@ func Setup(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (*InstallRe
 			}
 			res.Manager, res.Config, res.Next = f.Manager, f.Config, nextStep(f.Manager, loc)
 			if managerCallsCanon(r.Root, f.Manager) {
-				// Added before (--manager): what is left is the manager's
-				// own step, not the lines again.
-				res.Notes = append(res.Notes, fmt.Sprintf("%s's configuration (%s) already calls canon for every hook", f.Manager, f.Config))
+				// Added before (--manager, or by hand): what is left is the
+				// manager's own step, not the lines again.
+				res.Configured = true
 				return res, nil
 			}
 			res.Snippet = Snippet(f.Manager)

@@ -20,6 +20,13 @@ func (r *InstallResult) JSON() any {
 // WriteText says what install or uninstall did, or, where a hook manager
 // runs the hooks and was not named, what to add to its configuration.
 func (r *InstallResult) WriteText(w io.Writer) error {
+	if r.Configured {
+		fmt.Fprintf(w, "%s runs this repository's hooks (%s), so canon wrote no shims; its configuration already calls canon for every hook.\n", r.Manager, r.Config)
+		if r.Next != "" {
+			fmt.Fprintf(w, "now run: %s\n", r.Next)
+		}
+		return nil
+	}
 	if r.Snippet != "" {
 		fmt.Fprintf(w, "%s runs this repository's hooks (%s), so canon wrote no shims: %s.\n", r.Manager, r.Config, managerWhy(r.Manager))
 		next := r.Next
@@ -76,6 +83,25 @@ func managerTarget(m Manager, config string) string {
 		return ".pre-commit-config.yaml"
 	}
 	return config
+}
+
+// JSON is the inspection with the hooks folder and each hook's path
+// relative to the root, as install's JSON says them.
+func (rep *Inspection) JSON() any {
+	out := *rep
+	out.Dir = relTo(rep.root, rep.Dir)
+	out.Hooks = make([]HookReport, len(rep.Hooks))
+	for i, h := range rep.Hooks {
+		h.Path = relTo(rep.root, h.Path)
+		out.Hooks[i] = h
+	}
+	if out.Managers == nil {
+		out.Managers = []Found{}
+	}
+	if out.Problems == nil {
+		out.Problems = []string{}
+	}
+	return &out
 }
 
 // WriteText says where the hooks are, what each one runs, whether canon
