@@ -95,7 +95,7 @@ func Open(dir, who string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.Namespaces = cfg.Namespaces
+	st.Namespaces, st.KnownKinds = cfg.Namespaces, cfg.KnownKinds()
 	return &Session{
 		Repo: repo, Cfg: cfg, Store: st,
 		Scope:    index.NewScope(repo.Root, cfg, repo.InfoExclude()),

@@ -69,7 +69,14 @@ func (g *Graph) Work(ctx context.Context, opt WorkOptions) (*Work, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read blocking links: %w", err)
 	}
-	return wg.split(opt.Kinds), nil
+	w := wg.split(opt.Kinds)
+	if len(w.Ready) == 0 && len(w.Blocked) == 0 && len(opt.Kinds) > 0 {
+		// --kind nope lists nothing: say so when no document has it.
+		if err := g.st.NoKind(ctx, opt.Kinds...); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
 }
 
 // splitWork is Work over a graph in memory: every document, and the

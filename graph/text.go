@@ -35,6 +35,12 @@ func (g *Graph) Neighbors(ctx context.Context, ref string, opt ExpandOptions) (*
 	if edges == nil {
 		edges = []string{}
 	}
+	if len(ex.Nodes) == 1 && len(edges) > 0 {
+		// --edges bogus finds nothing: say so when no link has the type.
+		if err := g.st.NoEdgeType(ctx, edges...); err != nil {
+			return nil, err
+		}
+	}
 	return &Neighbors{Root: ex.Nodes[0].DocRef, Depth: opt.Depth, Edges: edges, Direction: opt.Direction,
 		Nodes: ex.Nodes[1:], NodeCapped: ex.NodeCapped, FanoutCapped: ex.FanoutCapped}, nil
 }

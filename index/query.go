@@ -142,8 +142,69 @@ type SearchOptions struct {
 	Namespace string
 }
 
-// ErrNoNamespace is a namespace name no configured namespace has.
-var ErrNoNamespace = errors.New("unknown namespace")
+// NothingNamed is an option that names nothing: a namespace no configured
+// namespace has, a kind no document has. Flag is the option.
+type NothingNamed struct {
+	Flag, Msg string
+}
+
+func (e *NothingNamed) Error() string { return e.Msg }
+
+// noNamespace is the NothingNamed of a namespace name nothing has.
+func (s *Store) noNamespace(name string) error {
+	return &NothingNamed{Flag: "namespace", Msg: fmt.Sprintf("there is no namespace %q%s", name, s.namespaceList())}
+}
+
+// NoKind returns, when no document has one of kinds that the configuration
+// does not name either, the NothingNamed that says so and lists the kinds
+// the index holds; nil when each has one.
+func (s *Store) NoKind(ctx context.Context, kinds ...string) error {
+	var unknown []string
+	for _, k := range kinds {
+		if !s.KnownKinds[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	return s.noneOf(ctx, "kind", `docs`, `kind`, "no document is of kind %q; the kinds here are %s", unknown)
+}
+
+// NoEdgeType is NoKind for the types of links (--edges).
+func (s *Store) NoEdgeType(ctx context.Context, types ...string) error {
+	return s.noneOf(ctx, "edges", `links`, `type`, "no link is of type %q; the types here are %s", types)
+}
+
+// noneOf returns the NothingNamed of the first of vals no row of table has
+// in column (msg says it, with the value and the values there), or nil.
+func (s *Store) noneOf(ctx context.Context, flag, table, column, msg string, vals []string) error {
+	for _, v := range vals {
+		var one int
+		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM `+table+` WHERE `+column+` = ? LIMIT 1`, v).Scan(&one)
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		var have []string
+		rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT `+column+` FROM `+table+` ORDER BY 1`)
+		if err != nil {
+			return err
+		}
+		if err := eachRow(rows, func(r *sql.Rows) error {
+			var h string
+			err := r.Scan(&h)
+			have = append(have, h)
+			return err
+		}); err != nil {
+			return err
+		}
+		if len(have) == 0 {
+			have = []string{"none"}
+		}
+		return &NothingNamed{Flag: flag, Msg: fmt.Sprintf(msg, v, strings.Join(have, ", "))}
+	}
+	return nil
+}
 
 func (s *Store) namespaceList() string {
 	seen := map[string]bool{}
@@ -193,7 +254,7 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 	if opt.Namespace != "" {
 		folders := s.Namespaces.Folders(opt.Namespace)
 		if len(folders) == 0 {
-			return nil, fmt.Errorf("%w: there is no namespace %q%s", ErrNoNamespace, opt.Namespace, s.namespaceList())
+			return nil, s.noNamespace(opt.Namespace)
 		}
 		var or []string
 		for _, f := range folders {
@@ -274,7 +335,12 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 		return nil, err
 	}
 	if len(out) == 0 && opt.Namespace != "" && !s.hasNamespace(ctx, opt.Namespace) {
-		return nil, fmt.Errorf("%w: there is no namespace %q%s", ErrNoNamespace, opt.Namespace, s.namespaceList())
+		return nil, s.noNamespace(opt.Namespace)
+	}
+	if len(out) == 0 && opt.Kind != "" {
+		if err := s.NoKind(ctx, opt.Kind); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

@@ -33,6 +33,10 @@ type Store struct {
 	// Namespaces are the configuration's, for NAMESPACE:ID and search
 	// --namespace; the session that opens the store sets them.
 	Namespaces config.Namespaces
+	// KnownKinds are the kinds the configuration names (kinds:, the check
+	// schemas, doc and adr): asked for, one that no document has yet is
+	// an empty answer, not an unknown kind (NoKind).
+	KnownKinds map[string]bool
 	// SliceFiles is how many changed files one transaction of a large
 	// update reads and writes (ApplySlices); Open sets DefaultSliceFiles.
 	// A field, not a global, so that a test can make its own store apply

@@ -199,6 +199,9 @@ func (e *env) printed(c *cli.Context, call func(s *gitsync.Session) (output, err
 		}
 		defer s.Close()
 		v, err := call(s)
+		if nn := (*index.NothingNamed)(nil); errors.As(err, &nn) {
+			return fail(2, "--%s: %s", nn.Flag, nn.Msg) // --kind nope: a usage error
+		}
 		if err != nil || v == nil { // nil: the call wrote its own output
 			return err
 		}

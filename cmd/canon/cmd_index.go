@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -83,9 +82,6 @@ func searchCommand(e *env) *cli.Command {
 			}
 			return e.with(c, "canon search", func(s *gitsync.Session) (output, error) {
 				hits, err := s.Store.Search(c.Context, q, index.SearchOptions{Limit: c.Int("limit"), Kind: c.String("kind"), Namespace: c.String("namespace")})
-				if errors.Is(err, index.ErrNoNamespace) {
-					return nil, fail(2, "--namespace: %s", strings.TrimPrefix(err.Error(), index.ErrNoNamespace.Error()+": "))
-				}
 				return index.NewFound(q, hits), err
 			})
 		},

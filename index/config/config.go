@@ -431,6 +431,19 @@ func keyAt(data []byte, line int) string {
 	return "the value"
 }
 
+// KnownKinds are the kinds the configuration names: the kinds types map
+// to, those with a check schema, doc and adr.
+func (c *Config) KnownKinds() map[string]bool {
+	out := map[string]bool{"doc": true, "adr": true}
+	for _, k := range c.Kinds {
+		out[k] = true
+	}
+	for k := range c.Check.Schemas {
+		out[k] = true
+	}
+	return out
+}
+
 // IndexHash fingerprints the settings that shape the index's content. When it
 // changes, the index is rebuilt.
 func (c *Config) IndexHash() string {

@@ -182,7 +182,7 @@ type scanner struct {
 	// doc is the whole body as one string; every Raw, Dest, Text and
 	// section Text is a substring of it, so that scanning costs one copy
 	// (a section that holds a comment block is put together from pieces).
-	doc   string
+	doc string
 	// comments are the byte spans of doc (whole lines, line endings
 	// included) of the HTML blocks outside any container that hold one
 	// comment and nothing else (<!-- SECTION:PLAN:BEGIN -->): GitHub shows
@@ -190,14 +190,14 @@ type scanner struct {
 	// an open one began, -1 when none is open.
 	comments  [][2]int
 	commentAt int
-	first int // file line of doc's first line
-	last  int // file line of doc's last line
-	body  Body
-	slugs Slugger
-	heads []headSpan      // one per heading
-	refs  map[string]bool // labels of the reference definitions (labelKey)
-	used  map[string]bool // labels references use (labelKey)
-	defs  []defLink       // definitions recorded as links
+	first     int // file line of doc's first line
+	last      int // file line of doc's last line
+	body      Body
+	slugs     Slugger
+	heads     []headSpan      // one per heading
+	refs      map[string]bool // labels of the reference definitions (labelKey)
+	used      map[string]bool // labels references use (labelKey)
+	defs      []defLink       // definitions recorded as links
 	// wikiLabels holds the text between "[[" and "]]" of each wiki link,
 	// by position: where it is a defined reference label, CommonMark sees
 	// a reference link in brackets, so there is no wiki link.
