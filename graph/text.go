@@ -74,6 +74,9 @@ func (n *Neighbors) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "  %-12s %s %s%s\n", r.Via.Type, arrow, Describe(r.DocRef), from)
 	}
+	if len(n.Nodes) == 0 {
+		depth = n.Depth // none within the depth asked for, not "within 0 hops"
+	}
 	fmt.Fprintf(w, "%s within %s", human.Plural(len(n.Nodes), "neighbour"), human.Plural(depth, "hop"))
 	if n.NodeCapped {
 		fmt.Fprint(w, "; stopped at --max-nodes")
