@@ -69,6 +69,9 @@ type Initialized struct {
 	// Problems is check --all's count: one set of rules everywhere.
 	Problems int `json:"problems"`
 	Skipped  int `json:"skipped_files"`
+	// HooksRun says canon runs on the next commit and checkout (canon
+	// hooks status); the front end that can ask sets it.
+	HooksRun bool `json:"hooks_run"`
 
 	stats *index.Stats
 }
@@ -130,6 +133,9 @@ func (in *Initialized) WriteText(w io.Writer) error {
 	writeBuilt(w, in.stats)
 	if in.Problems > 0 {
 		fmt.Fprintf(w, "%s found; list them with canon problems\n", human.Plural(in.Problems, "problem"))
+	}
+	if in.HooksRun {
+		return nil
 	}
 	_, err := fmt.Fprintln(w, "next: canon hooks install, so that commits and checkouts keep the index fresh")
 	return err

@@ -19,8 +19,16 @@ type AmbiguousError struct {
 
 func (e *AmbiguousError) Error() string {
 	var names []string
-	for _, d := range e.Docs {
-		names = append(names, fmt.Sprintf("%s (%s)", d.Path, d.Key))
+	for i, d := range e.Docs {
+		if i == 10 {
+			names = append(names, fmt.Sprintf("and %d more", len(e.Docs)-i))
+			break
+		}
+		name := d.Path
+		if d.Key != d.Path {
+			name += " (" + d.Key + ")" // a key of its own: an id or a uid
+		}
+		names = append(names, name)
 	}
 	return fmt.Sprintf("%q names %d documents: %s; give the path or the node key", e.Ref, len(e.Docs), strings.Join(names, ", "))
 }

@@ -34,11 +34,15 @@ func (f *Found) WriteText(w io.Writer) error {
 	}
 	for i, h := range f.Hits {
 		section := ""
-		if h.Section != "" {
+		if h.Section != "" && h.Section != h.Title {
 			section = " › " + h.Section
 		}
-		fmt.Fprintf(w, "%d. %s  %s%s\n", i+1, h.ID, h.Title, section)
-		fmt.Fprintf(w, "   %s:%d  [%s]\n", QuotePath(h.Path), h.Line, h.Key)
+		fmt.Fprintf(w, "%d. %s%s\n", i+1, idTitle(h.ID, h.Title), section)
+		key := "  [" + h.Key + "]"
+		if h.Key == h.Path {
+			key = "" // a document without an id or uid is keyed by its path
+		}
+		fmt.Fprintf(w, "   %s:%d%s\n", QuotePath(h.Path), h.Line, key)
 		if h.Snippet != "" {
 			fmt.Fprintf(w, "   %s\n", h.Snippet)
 		}
@@ -49,7 +53,7 @@ func (f *Found) WriteText(w io.Writer) error {
 // WriteText shows one document: identity, frontmatter, edges out and in,
 // sections (with their text when the view holds it) and problems.
 func (v *DocView) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "%s  %s\n", v.ID, v.Title)
+	fmt.Fprintln(w, idTitle(v.ID, v.Title))
 	fmt.Fprintf(w, "key    %s\n", v.Key)
 	fmt.Fprintf(w, "path   %s\n", v.Path)
 	kind := v.Kind
@@ -198,4 +202,13 @@ func scalar(tok json.Token) string {
 		return v
 	}
 	return fmt.Sprint(tok)
+}
+
+// idTitle is a document's id and title on one line: the title once when it
+// says the same as the id (a page named after its file), none when empty.
+func idTitle(id, title string) string {
+	if title == "" || strings.EqualFold(strings.ReplaceAll(title, " ", "-"), id) {
+		return id
+	}
+	return id + "  " + title
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/hooks"
 	"github.com/canon-md/canon/index"
 )
 
@@ -15,7 +16,13 @@ func initCommand(e *env) *cli.Command {
 		Usage: "write a commented default .canon/config.yaml (if there is none) and build the index",
 		Flags: []cli.Flag{jsonFlag},
 		Action: func(c *cli.Context) error {
-			return e.withIndex(c, "canon init", func(s *gitsync.Session) (output, error) { return s.Init(c.Context) })
+			return e.withIndex(c, "canon init", func(s *gitsync.Session) (output, error) {
+				in, err := s.Init(c.Context)
+				if rep, ierr := hooks.Inspect(c.Context, s.Repo); err == nil && ierr == nil {
+					in.HooksRun = rep.Commit && rep.Checkout // then there is no next step to name
+				}
+				return in, err
+			})
 		},
 	}
 }

@@ -137,7 +137,7 @@ func CountList(m map[string]int) string {
 	slices.Sort(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+		parts[i] = k + " " + Thousands(m[k])
 	}
 	return strings.Join(parts, ", ")
 }
