@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path"
+	"sort"
+	"strings"
 )
 
 // Typed reads for the packages above the index (graph, workset,
@@ -416,6 +419,36 @@ func (s *Store) IdentsOfKind(ctx context.Context, kind string) ([]IdentPath, err
 		var d IdentPath
 		return d, r.Scan(&d.Ident, &d.Path)
 	})
+}
+
+// DecisionFolders lists, sorted, the folders of indexed documents whose
+// last segment says they hold decisions (decisions, adr, adrs, without
+// case): where a repository with no ADR yet keeps them (Backlog.md's
+// backlog/decisions, docs/adr).
+func (s *Store) DecisionFolders(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT path FROM docs WHERE path LIKE '%decisions/%' OR path LIKE '%adr/%' OR path LIKE '%adrs/%'`)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	err = eachRow(rows, func(r *sql.Rows) error {
+		var p string
+		if err := r.Scan(&p); err != nil {
+			return err
+		}
+		dir := path.Dir(p)
+		switch strings.ToLower(path.Base(dir)) {
+		case "decisions", "adr", "adrs":
+			seen[dir] = true
+		}
+		return nil
+	})
+	out := make([]string, 0, len(seen))
+	for d := range seen {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out, err
 }
 
 // KeyLinkingTo is the node key of the first document (by path) of a kind

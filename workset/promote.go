@@ -657,10 +657,11 @@ func (p *PromotePlan) Record(ctx context.Context, written []string) error {
 // adrSeries is what the repository's ADRs say about the next one: the
 // highest number, the digits, and where the ADRs live.
 type adrSeries struct {
-	docs  []adrDoc
-	max   int
-	width int
-	taken map[string]bool // paths and ids planned in this run
+	docs    []adrDoc
+	max     int
+	width   int
+	taken   map[string]bool // paths and ids planned in this run
+	folders []string        // with no ADR yet: the folders for decisions (DecisionFolders)
 }
 
 type adrDoc struct {
@@ -701,14 +702,20 @@ func (p *planner) loadADRs() error {
 		}
 		s.docs = append(s.docs, d)
 	}
+	if len(s.docs) == 0 {
+		if s.folders, err = p.e.Index.DecisionFolders(p.ctx); err != nil {
+			return err
+		}
+	}
 	p.adrs = s
 	return nil
 }
 
 // adrPlace picks the ADR folder for an item: the one holding ADRs that
 // shares the longest leading path with the item (a product's own
-// decisions/), then the one holding most; "decisions" under the first
-// root when the repository has none. The file name follows that folder's
+// decisions/), then the one holding most; with no ADR yet, a folder of
+// documents named decisions, adr or adrs (the nearest, then the
+// shallowest); else "decisions" under the first root. The file name follows that folder's
 // newest ADR: ADR-0007_slug.md, ADR-0007-slug.md, 0007-slug.md.
 func (p *planner) adrPlace(item *index.DocRef, id string, n int, slug string) string {
 	type folder struct {
@@ -739,6 +746,17 @@ func (p *planner) adrPlace(item *index.DocRef, id string, n int, slug string) st
 	dir, name := "decisions", id+"_"+slug+".md"
 	if roots := p.e.Config.Roots; len(roots) > 0 && roots[0] != "." {
 		dir = path.Join(roots[0], "decisions")
+	}
+	if best == nil && len(p.adrs.folders) > 0 {
+		// No ADR yet, but a folder for decisions (backlog/decisions):
+		// the one nearest the item, then the shallowest.
+		dir = p.adrs.folders[0]
+		for _, f := range p.adrs.folders[1:] {
+			a, b := commonSegments(path.Dir(item.Path), f), commonSegments(path.Dir(item.Path), dir)
+			if a > b || a == b && strings.Count(f, "/") < strings.Count(dir, "/") {
+				dir = f
+			}
+		}
 	}
 	if best != nil {
 		dir = best.dir

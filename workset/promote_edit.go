@@ -229,8 +229,12 @@ func stamp(old string, now time.Time) string {
 	return now.Format("2006-01-02")
 }
 
-// SetUpdated sets the frontmatter field `updated` to now's date by
-// editing its one line, keeping quotes, a trailing comment and the layout
+// updatedFields are the names a repository may give the date of a
+// document's last change; SetUpdated sets the first one the document has.
+var updatedFields = []string{"updated", "updated_date", "updated_at", "last_updated", "lastmod", "last_modified_at", "modified", "date_modified"}
+
+// SetUpdated sets the frontmatter field `updated` (or the first of
+// updatedFields the document has) to now's date by editing its one line, keeping quotes, a trailing comment and the layout
 // of a date-time; it adds the line after the last field when there is
 // none. A document without frontmatter, or whose frontmatter does not
 // parse, is left alone (changed false, and the reason in err).
@@ -241,7 +245,14 @@ func SetUpdated(content []byte, now time.Time) (out []byte, changed bool, err er
 	if err != nil {
 		return content, false, err
 	}
-	f := d.Frontmatter.Field("updated")
+	name := "updated"
+	for _, n := range updatedFields {
+		if d.Frontmatter.Field(n) != nil {
+			name = n // the repository's own (Backlog.md's updated_date, Hugo's lastmod)
+			break
+		}
+	}
+	f := d.Frontmatter.Field(name)
 	if f == nil {
 		v := now.Format("2006-01-02")
 		line := fieldIndent(d, l) + "updated: " + v
@@ -252,19 +263,19 @@ func SetUpdated(content []byte, now time.Time) (out []byte, changed bool, err er
 		return l.bytes(), true, nil
 	}
 	if f.Value != nil && (f.Value.Kind == markdown.List || f.Value.Kind == markdown.Map) {
-		return content, false, fmt.Errorf("its updated field is not a date")
+		return content, false, fmt.Errorf("its %s field is not a date", name)
 	}
 	i := f.Line - 1
 	if i < 1 || i >= closing {
-		return content, false, fmt.Errorf("its updated field could not be located")
+		return content, false, fmt.Errorf("its %s field could not be located", name)
 	}
-	m := keyLineRE(d.Format, "updated").FindStringSubmatch(l.text[i])
+	m := keyLineRE(d.Format, name).FindStringSubmatch(l.text[i])
 	if m == nil {
-		return content, false, fmt.Errorf("its updated field is not on a line of its own")
+		return content, false, fmt.Errorf("its %s field is not on a line of its own", name)
 	}
 	token, after, ok := scalarToken(m[3])
 	if !ok {
-		return content, false, fmt.Errorf("its updated field is not a plain date")
+		return content, false, fmt.Errorf("its %s field is not a plain date", name)
 	}
 	inner, quote := token, ""
 	if token != "" && (token[0] == '"' || token[0] == '\'') {
