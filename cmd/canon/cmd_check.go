@@ -26,7 +26,9 @@ func checkCommand(e *env) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
-			if c.Bool("json") {
+			if c.Bool("json") && c.IsSet("format") && format != check.FormatJSON {
+				return fail(2, "--json and --format %s ask for two formats; give one", format)
+			} else if c.Bool("json") {
 				format = check.FormatJSON
 			}
 			switch format {

@@ -37,6 +37,9 @@ var formatFlag = &cli.StringFlag{Name: "format", Value: "md", Usage: "`md` (Mark
 func packFormat(c *cli.Context) error {
 	switch f := c.String("format"); f {
 	case "", "md", "markdown":
+		if c.Bool("json") && c.IsSet("format") {
+			return fail(2, "--json and --format %s ask for two formats; give one", f)
+		}
 		return nil
 	case "json":
 		return c.Set("json", "true")
@@ -187,6 +190,9 @@ func graphCommand(e *env) *cli.Command {
 				format, out := c.String("format"), c.String("out")
 				switch format {
 				case graph.FormatDOT, graph.FormatMermaid, graph.FormatJSONL:
+					if c.Bool("json") && c.IsSet("format") {
+						return fail(2, "--json and --format %s ask for two formats; give one", format)
+					}
 				default:
 					return fail(2, "--format %q is not dot, mermaid or jsonl", format)
 				}
