@@ -26,8 +26,8 @@ func checkCommand(e *env) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
-			if c.Bool("json") && c.IsSet("format") && format != check.FormatJSON {
-				return fail(2, "--json and --format %s ask for two formats; give one", format)
+			if err := twoFormats(c, check.FormatJSON); err != nil {
+				return err
 			} else if c.Bool("json") {
 				format = check.FormatJSON
 			}

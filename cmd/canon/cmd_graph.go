@@ -33,14 +33,19 @@ func expandFlags(capsFromConfig bool) []cli.Flag {
 // formatFlag is --format md|json of the commands that print a pack.
 var formatFlag = &cli.StringFlag{Name: "format", Value: "md", Usage: "`md` (Markdown for a prompt) or json (see docs/context-pack.md)"}
 
+// twoFormats refuses --json beside an explicit --format other than json.
+func twoFormats(c *cli.Context, json string) error {
+	if f := c.String("format"); c.Bool("json") && c.IsSet("format") && f != json {
+		return fail(2, "--json and --format %s ask for two formats; give one", f)
+	}
+	return nil
+}
+
 // packFormat reads --format md|json: json is --json.
 func packFormat(c *cli.Context) error {
 	switch f := c.String("format"); f {
 	case "", "md", "markdown":
-		if c.Bool("json") && c.IsSet("format") {
-			return fail(2, "--json and --format %s ask for two formats; give one", f)
-		}
-		return nil
+		return twoFormats(c, "json")
 	case "json":
 		return c.Set("json", "true")
 	default:
@@ -190,8 +195,8 @@ func graphCommand(e *env) *cli.Command {
 				format, out := c.String("format"), c.String("out")
 				switch format {
 				case graph.FormatDOT, graph.FormatMermaid, graph.FormatJSONL:
-					if c.Bool("json") && c.IsSet("format") {
-						return fail(2, "--json and --format %s ask for two formats; give one", format)
+					if err := twoFormats(c, "json"); err != nil {
+						return err
 					}
 				default:
 					return fail(2, "--format %q is not dot, mermaid or jsonl", format)
