@@ -367,6 +367,12 @@ func (e *Env) selectMembers(ctx context.Context, spec Spec) (*selection, error) 
 		}
 	}
 	if len(p.Entries) == 0 {
+		switch {
+		case spec.Template != "" && len(spec.Seeds) == 0:
+			return nil, fmt.Errorf("%w: the template %s matched no document here; give it --seed ID, or see what it asks for with canon query show %s", ErrEmpty, spec.Template, spec.Template)
+		case strings.TrimSpace(spec.Query) != "" && len(spec.Seeds) == 0:
+			return nil, fmt.Errorf("%w: no document matches the query %q; try other words, or --seed ID", ErrEmpty, spec.Query)
+		}
 		return nil, fmt.Errorf("%w: the seeds, query or template selected no document", ErrEmpty)
 	}
 	sel := &selection{settings: Settings{Depth: p.Settings.Depth, Edges: p.Settings.Edges, Direction: string(p.Settings.Direction),
