@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -24,6 +25,10 @@ type Status struct {
 	ConfigChanged bool   `json:"config_changed"`
 	SyncedAt      string `json:"synced_at"`
 	BuiltAt       string `json:"built_at"`
+	// MissingRoots are the configured roots that are not folders in the
+	// working tree (a typo, or a folder not made yet): nothing is indexed
+	// from them.
+	MissingRoots []string `json:"missing_roots"`
 	*index.Status
 	// Problems is what the last check of every document (check --all,
 	// canon problems, init) counted; null before there was one.
@@ -50,12 +55,18 @@ func (s *Session) Status(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
+	missing := []string{}
+	for _, r := range s.Cfg.Roots {
+		if info, err := os.Stat(filepath.Join(s.Repo.Root, filepath.FromSlash(r))); err != nil || !info.IsDir() {
+			missing = append(missing, r)
+		}
+	}
 	rel, _ := filepath.Rel(s.Repo.Root, s.Store.Path())
 	st := &Status{
 		Index: filepath.ToSlash(rel), Schema: index.SchemaVersion, Head: head,
 		Branch: strings.TrimPrefix(ref, "refs/heads/"), IndexedHead: meta[index.MetaHead],
 		Behind: behind, ConfigChanged: meta[index.MetaConfig] != "" && meta[index.MetaConfig] != s.Cfg.IndexHash(),
-		SyncedAt: meta[index.MetaSyncedAt], BuiltAt: meta[index.MetaBuiltAt], Status: counts,
+		SyncedAt: meta[index.MetaSyncedAt], BuiltAt: meta[index.MetaBuiltAt], Status: counts, MissingRoots: missing,
 	}
 	if st.Problems, err = s.LastChecked(); err != nil {
 		return nil, err
@@ -88,6 +99,9 @@ func (s *Status) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "synced    %s\n", human.Ago(s.SyncedAt))
 	}
 	s.Watcher.WriteText(w)
+	for _, r := range s.MissingRoots {
+		fmt.Fprintf(w, "root      %s is not a folder here, so nothing is indexed from it (roots: in .canon/config.yaml)\n", r)
+	}
 	fmt.Fprintf(w, "documents %s", human.Thousands(s.Documents))
 	if len(s.Kinds) > 0 {
 		fmt.Fprintf(w, " (%s)", human.CountList(s.Kinds))
