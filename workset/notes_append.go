@@ -9,6 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
 
 	"github.com/canon-md/canon/index/safepath"
 )
@@ -58,6 +61,17 @@ func AppendNote(ctx context.Context, e *Env, name string, a NoteArgs) (*NoteResu
 		return nil, fmt.Errorf("kind %q is not decision, risk, finding or empty (a worklog line)", a.Kind)
 	}
 	path := filepath.Join(dir, NotesFile)
+	// Writers take turns (three agents appending at once lost a third of
+	// their notes to each other's renames): an exclusive lock beside
+	// notes.md for the read, the check and the rename. A person's editor
+	// takes no lock; the hash check below still sees its save.
+	fl := flock.New(path + ".lock")
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if ok, err := fl.TryLockContext(lctx, 5*time.Millisecond); err != nil || !ok {
+		return nil, fmt.Errorf("%w: another writer held it for 10 s; try again", ErrNotesChanged)
+	}
+	defer fl.Unlock()
 	read := func() ([]byte, string, error) {
 		data, err := os.ReadFile(path)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {

@@ -1,7 +1,12 @@
 package workset
 
 import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/canon-md/canon/index"
@@ -108,5 +113,53 @@ func TestNotesHeaderHasNoFindings(t *testing.T) {
 	// Appending after the header works.
 	if f := ParseNotes(h + "- [KB-TSK-0007] done\n"); len(f) != 1 || f[0].Line != strings.Count(h, "\n")+1 {
 		t.Fatalf("findings after the header: %+v", f)
+	}
+}
+
+// TestAppendNoteConcurrent: agents appending at once take turns; every
+// note lands, and none is reported written that is not there.
+func TestAppendNoteConcurrent(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	dir, err := Folder(root, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, DBFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := &Env{Root: root}
+	const writers, each = 6, 25
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*each)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				if _, err := AppendNote(context.Background(), e, "w", NoteArgs{Target: "KB-TSK-0001", Text: fmt.Sprintf("note %d-%d", w, i)}); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("append refused: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, NotesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for w := range writers {
+		for i := range each {
+			if line := fmt.Sprintf("- [KB-TSK-0001] note %d-%d\n", w, i); !strings.Contains(string(data), line) {
+				t.Errorf("lost %q", line)
+			}
+		}
 	}
 }
