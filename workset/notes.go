@@ -254,7 +254,9 @@ func headingTarget(text string) (string, bool) {
 
 // refLike says whether a bracketed or heading token can be a reference: no
 // spaces, and a letter and a digit (ids such as KB-TSK-0042 and ADR-0007,
-// uids) or a path ending in .md. Dates, checkboxes and words are not.
+// uids), a path ending in .md, or a file stem or path joined by - _ or /
+// (checkout-runbook, docs/glossary). Dates, checkboxes and single words
+// ([WIP], [TODO]) are not.
 func refLike(t string) bool {
 	if t == "" || len(t) > 200 || strings.ContainsFunc(t, unicode.IsSpace) {
 		return false
@@ -262,7 +264,10 @@ func refLike(t string) bool {
 	if strings.HasSuffix(strings.ToLower(t), ".md") {
 		return true
 	}
-	return strings.ContainsFunc(t, unicode.IsLetter) && strings.ContainsFunc(t, unicode.IsDigit)
+	if !strings.ContainsFunc(t, unicode.IsLetter) {
+		return false
+	}
+	return strings.ContainsFunc(t, unicode.IsDigit) || strings.ContainsAny(strings.Trim(t, "-_/"), "-_/")
 }
 
 // NotesMarker starts the comment that explains notes.md; promote and the

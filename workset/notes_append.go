@@ -87,9 +87,13 @@ func AppendNote(ctx context.Context, e *Env, name string, a NoteArgs) (*NoteResu
 	if a.Expect != "" && a.Expect != hash {
 		return nil, fmt.Errorf("%w since you read it; read it again (workset_show or the file) and append then", ErrNotesChanged)
 	}
-	line := "- [" + target + "] " + text
+	tagged := "[" + target + "]"
+	if !refLike(target) {
+		tagged = "[[" + target + "]]" // "glossary": [glossary] would read as a plain word
+	}
+	line := "- " + tagged + " " + text
 	if kind != "" && kind != "worklog" {
-		line = "- [" + target + "] " + kind + ": " + text
+		line = "- " + tagged + " " + kind + ": " + text
 	}
 	out := append([]byte{}, data...)
 	if len(out) > 0 && out[len(out)-1] != '\n' {

@@ -163,3 +163,37 @@ func TestAppendNoteConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestNoteTargetsReadBack: what the note tool appends is what promote
+// reads, whatever the target (an id, a stem without digits, a path); a
+// stem joined by - _ or / reads as a target by hand too, a single word
+// does not.
+func TestNoteTargetsReadBack(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	dir, _ := Folder(root, "w")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, DBFile), nil, 0o644)
+	e := &Env{Root: root}
+	targets := []string{"KB-TSK-0001", "glossary", "docs/notes/glossary.md", "checkout-runbook", "Runbook"}
+	for _, tg := range targets {
+		if _, err := AppendNote(context.Background(), e, "w", NoteArgs{Target: tg, Kind: "finding", Text: "about " + tg}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, NotesFile))
+	got := ParseNotes(string(data))
+	if len(got) != len(targets) {
+		t.Fatalf("%d findings read back from\n%s", len(got), data)
+	}
+	for i, f := range got {
+		if f.Target != targets[i] || f.Kind != "finding" || f.Text != "about "+targets[i] {
+			t.Errorf("finding %d = %+v, want target %q", i, f, targets[i])
+		}
+	}
+	for tok, want := range map[string]bool{"checkout-runbook": true, "docs/glossary": true, "KB-1": true, "WIP": false, "TODO": false, "-": false, "2025-01-02": false, "a_b": true} {
+		if refLike(tok) != want {
+			t.Errorf("refLike(%q) = %v, want %v", tok, !want, want)
+		}
+	}
+}
