@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/canon-md/canon/index"
@@ -235,10 +236,14 @@ func (h *handle) findings(ctx context.Context) ([]FindingState, error) {
 		return nil, err
 	}
 	out := []FindingState{}
+	dests := map[string]string{} // destination path → its text, whitespace collapsed; "\x00" when it cannot be read
 	for _, f := range ParseNotes(string(data)) {
 		fs := FindingState{Finding: f}
-		// A record that cannot be read counts as not promoted.
-		if p, ok, err := h.st.Promoted(ctx, f.Hash); err == nil && ok {
+		// A record that cannot be read counts as not promoted; so does
+		// one whose text its destination no longer holds (git reset
+		// --hard, git checkout -- FILE threw the promoted line away):
+		// promote writes it again, and gc and rm keep the notes.
+		if p, ok, err := h.st.Promoted(ctx, f.Hash); err == nil && ok && h.holds(dests, p.DestPath, f.Text) {
 			t := p.At
 			fs.Promoted, fs.PromotedAt, fs.DestPath = true, &t, p.DestPath
 		}
@@ -246,4 +251,20 @@ func (h *handle) findings(ctx context.Context) ([]FindingState, error) {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out, nil
+}
+
+// holds reports whether the file at the repository path dest still says
+// text (whitespace aside); a file that cannot be read (moved, removed)
+// is not doubted. texts caches what was read.
+func (h *handle) holds(texts map[string]string, dest, text string) bool {
+	got, ok := texts[dest]
+	if !ok {
+		data, err := os.ReadFile(filepath.Join(h.root, filepath.FromSlash(dest)))
+		got = "\x00"
+		if err == nil {
+			got = collapse(string(data))
+		}
+		texts[dest] = got
+	}
+	return got == "\x00" || strings.Contains(got, collapse(text))
 }

@@ -36,6 +36,7 @@ const (
 type handle struct {
 	name string
 	dir  string
+	root string // the repository's root folder
 	st   *index.Slice
 }
 
@@ -51,7 +52,7 @@ func openHandle(ctx context.Context, root, name string) (*handle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open workset %s: %w", name, err)
 	}
-	h := &handle{name: name, dir: dir, st: st}
+	h := &handle{name: name, dir: dir, root: root, st: st}
 	if migrated {
 		err := h.markStale(ctx, []StaleReason{{How: HowSchema, Sync: SyncCheck, At: Now().UTC()}})
 		if err != nil {

@@ -172,6 +172,18 @@ func TestWorksetLifecycle(t *testing.T) {
 	if err := RecordPromoted(ctx, f.root, "alpha", []Promotion{{Finding: fs[0].Finding, DestKey: "B-1", DestPath: "items/b.md", At: later}}); err != nil {
 		t.Fatal(err)
 	}
+	// Recorded, but the text is not in items/b.md (git reset --hard threw
+	// the promoted line away): still unpromoted, so gc keeps the notes.
+	if r := gc(later, false); len(r.Kept) != 1 || r.Kept[0].Unpromoted != 1 {
+		t.Fatalf("gc after a promotion whose text is gone: %+v", r)
+	}
+	b, err := os.ReadFile(filepath.Join(f.root, "items", "b.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(f.root, "items", "b.md"), append(b, "\n- 2025-03-01 "+fs[0].Text+"\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if r := gc(later, false); len(r.Removed) != 1 || len(r.Kept) != 0 {
 		t.Fatalf("gc after promotion: %+v", r)
 	}
