@@ -131,7 +131,14 @@ func ParseNotes(text string) []Finding {
 			continue
 		}
 		// A line of text continues the item or paragraph above it, or
-		// starts a paragraph.
+		// starts a paragraph; an error line at the margin ("error: build
+		// broke", appended under a finding) is the agent's own record, as
+		// resume reads it: it ends the finding and is none.
+		if line == strings.TrimLeft(line, " \t") && errorLineRE.MatchString(line) {
+			flush()
+			ignoring = true
+			continue
+		}
 		switch {
 		case cur != nil:
 			parts = append(parts, line)

@@ -197,3 +197,14 @@ func TestNoteTargetsReadBack(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorLineEndsAFinding: an error line appended under a finding is not
+// part of its text (promote would write it, and the finding would count
+// as new); resume reads it as an error line.
+func TestErrorLineEndsAFinding(t *testing.T) {
+	t.Parallel()
+	got := ParseNotes("- [KB-TSK-0009] risk: sneaky kind in text\nerror: build broke\n- [KB-TSK-0009] finding: wrapped\n  over two lines\n")
+	if len(got) != 2 || got[0].Text != "sneaky kind in text" || got[1].Text != "wrapped over two lines" {
+		t.Fatalf("findings = %+v", got)
+	}
+}
