@@ -165,6 +165,25 @@ func (s *Session) CatchUp(ctx context.Context) (*Result, error) {
 	return s.locked(ctx, func() (*Result, error) { return s.catchUpLocked(ctx) })
 }
 
+// Fresh is CatchUp for the commands that answer from the index (search,
+// show, context, MCP calls): it also reads again the files a reconcile
+// had read from the working tree when git has since put something else
+// there without a hook (stash, reset --hard at the same HEAD, checkout --
+// FILE): a stat of each (Store.WorktreeChanged), a reconcile only when one
+// changed. Edits the index never read stay for canon sync or canon watch.
+// The hooks keep to CatchUp: they follow HEAD.
+func (s *Session) Fresh(ctx context.Context) (*Result, error) {
+	res, err := s.CatchUp(ctx)
+	if err != nil || res.Action == ActionRebuild {
+		return res, err
+	}
+	n, err := s.Store.WorktreeChanged(s.Repo.Root)
+	if err != nil || n == 0 {
+		return res, err
+	}
+	return s.Reconcile(ctx)
+}
+
 // locked runs a sync under the writer lock and, once the lock is released,
 // tells the OnSync listeners what it changed.
 func (s *Session) locked(ctx context.Context, sync func() (*Result, error)) (*Result, error) {

@@ -29,6 +29,10 @@ type Status struct {
 	// working tree (a typo, or a folder not made yet): nothing is indexed
 	// from them.
 	MissingRoots []string `json:"missing_roots"`
+	// WorktreeChanged counts the files the index read from the working
+	// tree that git has since changed without a hook (stash, reset --hard):
+	// any other command reads them again (Store.WorktreeChanged).
+	WorktreeChanged int `json:"worktree_changed"`
 	*index.Status
 	// Problems is what the last check of every document (check --all,
 	// canon problems, init) counted; null before there was one.
@@ -61,12 +65,16 @@ func (s *Session) Status(ctx context.Context) (*Status, error) {
 			missing = append(missing, r)
 		}
 	}
+	changed, err := s.Store.WorktreeChanged(s.Repo.Root)
+	if err != nil {
+		return nil, err
+	}
 	rel, _ := filepath.Rel(s.Repo.Root, s.Store.Path())
 	st := &Status{
 		Index: filepath.ToSlash(rel), Schema: index.SchemaVersion, Head: head,
 		Branch: strings.TrimPrefix(ref, "refs/heads/"), IndexedHead: meta[index.MetaHead],
 		Behind: behind, ConfigChanged: meta[index.MetaConfig] != "" && meta[index.MetaConfig] != s.Cfg.IndexHash(),
-		SyncedAt: meta[index.MetaSyncedAt], BuiltAt: meta[index.MetaBuiltAt], Status: counts, MissingRoots: missing,
+		SyncedAt: meta[index.MetaSyncedAt], BuiltAt: meta[index.MetaBuiltAt], Status: counts, MissingRoots: missing, WorktreeChanged: changed,
 	}
 	if st.Problems, err = s.LastChecked(); err != nil {
 		return nil, err
@@ -94,6 +102,9 @@ func (s *Status) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "head      %s (%s): behind, the index reflects %s; any command catches up\n", head, branch, human.Commit(s.IndexedHead))
 	default:
 		fmt.Fprintf(w, "head      %s (%s): up to date\n", head, branch)
+	}
+	if s.WorktreeChanged > 0 {
+		fmt.Fprintf(w, "worktree  %s the index read changed since (git stash, reset --hard); any command reads them again\n", human.Plural(s.WorktreeChanged, "file"))
 	}
 	if s.SyncedAt != "" {
 		fmt.Fprintf(w, "synced    %s\n", human.Ago(s.SyncedAt))

@@ -2,9 +2,13 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"math"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -107,6 +111,11 @@ func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *Scope, meta ma
 	// interrupted walk leaves the old scan time, and the next one reads
 	// again what changed since.
 	renamedFrom := map[string]bool{}
+	prevWorktree, err := s.Meta(MetaWorktree)
+	if err != nil {
+		return nil, err
+	}
+	var read []string // paths whose content this walk read anew
 	return s.ApplySlices(ctx, len(candidates), func(lo, hi int, last bool) (*Batch, error) {
 		b := NewBatch(ld.Cfg)
 		err := ld.LoadAll(ctx, candidates[lo:hi], func(l *Loaded) error {
@@ -118,8 +127,10 @@ func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *Scope, meta ma
 				from := gone[l.OID]
 				renamedFrom[from] = true
 				b.Renames = append(b.Renames, Rename{From: from, To: l.FileInfo})
+				read = append(read, from, l.Path)
 			default:
 				b.Upserts = append(b.Upserts, l)
+				read = append(read, l.Path)
 			}
 			return nil
 		})
@@ -129,12 +140,94 @@ func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *Scope, meta ma
 		for _, p := range deletes {
 			if !renamedFrom[p] {
 				b.Deletes = append(b.Deletes, p)
+				read = append(read, p)
 			}
 		}
 		b.Meta[MetaScanNs] = strconv.FormatInt(scanStart, 10)
+		if len(read) > 0 {
+			b.Meta[MetaWorktree] = worktreeSet(prevWorktree, read)
+		}
 		for k, v := range meta {
 			b.Meta[k] = v
 		}
 		return b, nil
 	})
+}
+
+// maxWorktreePaths bounds MetaWorktree: the oldest paths leave first.
+const maxWorktreePaths = 4096
+
+// worktreeSet adds paths to the MetaWorktree list prev (one a line), each
+// once, the newest last, at most maxWorktreePaths.
+func worktreeSet(prev string, paths []string) string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	newer := map[string]bool{}
+	for _, p := range paths {
+		newer[p] = true
+	}
+	for _, p := range strings.Split(prev, "\n") {
+		if !newer[p] {
+			add(p)
+		}
+	}
+	for _, p := range paths {
+		add(p)
+	}
+	if len(out) > maxWorktreePaths {
+		out = out[len(out)-maxWorktreePaths:]
+	}
+	return strings.Join(out, "\n")
+}
+
+// WorktreeChanged counts the paths of MetaWorktree whose file under root
+// is not what the index last read of it: a size or time that differs, a
+// file gone that the index holds, a file back that it does not. Those are
+// the working-tree contents git put back without a hook (stash, reset
+// --hard, checkout -- FILE, all at the same HEAD); a stat each, reading
+// nothing.
+func (s *Store) WorktreeChanged(root string) (int, error) {
+	list, err := s.Meta(MetaWorktree)
+	if err != nil || list == "" {
+		return 0, err
+	}
+	paths := strings.Split(list, "\n")
+	stored := make(map[string]fileStat, len(paths))
+	for start := 0; start < len(paths); start += batchSize {
+		part := anys(paths[start:min(start+batchSize, len(paths))])
+		q := inList(`SELECT path, size, mtime FROM docs WHERE path IN (%s)`, len(part)) + ` UNION ALL ` +
+			inList(`SELECT path, size, mtime FROM skipped WHERE path IN (%s)`, len(part))
+		rows, err := s.db.Query(q, append(append([]any{}, part...), part...)...)
+		if err != nil {
+			return 0, friendly(err, s.path)
+		}
+		err = eachRow(rows, func(r *sql.Rows) error {
+			var p string
+			var f fileStat
+			err := r.Scan(&p, &f.size, &f.mtime)
+			stored[p] = f
+			return err
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	n := 0
+	for _, p := range paths {
+		st, known := stored[p]
+		info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+		switch {
+		case err != nil && known, err == nil && !known:
+			n++
+		case err == nil && (info.Size() != st.size || info.ModTime().UnixNano() != st.mtime):
+			n++
+		}
+	}
+	return n, nil
 }

@@ -61,6 +61,11 @@ const (
 	// applied in slices and did not finish: the index may hold some of their
 	// files ("" when none).
 	MetaPending = "pending"
+	// MetaWorktree lists, one a line, the paths whose content a reconcile
+	// read from the working tree (edited, added, deleted, renamed), most
+	// recent last, at most maxWorktreePaths: where the index may hold what
+	// git stash or reset --hard later put back (WorktreeChanged).
+	MetaWorktree = "worktree"
 	// MetaChecked is what the last check of every document found:
 	// "ERRORS WARNINGS FILES HEAD SYNCED_AT SYNC_ID", the last three saying
 	// which state of the index it was (canon status shows it, and whether

@@ -114,7 +114,7 @@ func (e *env) open(c *cli.Context, who string) (*gitsync.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.CatchUp(c.Context)
+	res, err := s.Fresh(c.Context)
 	if err != nil {
 		s.Close()
 		return nil, err

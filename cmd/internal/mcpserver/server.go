@@ -154,7 +154,7 @@ func (m *Server) call(ctx context.Context, fn func(s *gitsync.Session) error) (F
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := m.s
-	res, err := s.CatchUp(ctx)
+	res, err := s.Fresh(ctx)
 	if err != nil {
 		return Freshness{}, err
 	}
