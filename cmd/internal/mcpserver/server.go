@@ -101,7 +101,7 @@ func (m *Server) Close() { m.s.Close() }
 
 // Run serves one client over stdio until it goes or ctx ends.
 func (m *Server) Run(ctx context.Context) error {
-	return m.server.Run(ctx, &mcp.StdioTransport{})
+	return m.server.Run(ctx, stdioTransport(os.Stdin, os.Stdout))
 }
 
 // ListenAndServe serves streamable HTTP on addr, which must be a loopback

@@ -1,0 +1,65 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+)
+
+// bufioReader is a buffered reader as stdioTransport makes one.
+func bufioReader(s string) *bufio.Reader { return bufio.NewReaderSize(strings.NewReader(s), 64<<10) }
+
+// TestStdioAnswersWhatIsNoMessage: lines that are not JSON-RPC messages are
+// answered (-32700 not JSON, -32600 no message, with its id when it has
+// one) and not passed on; messages and batches are passed on whole, in
+// order; blank lines vanish; a line past the bound is answered, not kept.
+func TestStdioAnswersWhatIsNoMessage(t *testing.T) {
+	t.Parallel()
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`,
+		`hello`,
+		``,
+		`{"foo":1}`,
+		`{"jsonrpc":"2.0","id":7,"foo":1}`,
+		`42`,
+		`[{"jsonrpc":"2.0","id":3,"method":"ping"}]`,
+		`{"jsonrpc":"2.0","id":"x","result":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}   `,
+		`{"half":`,
+	}, "\n")
+	var out bytes.Buffer
+	r := &messageReader{in: bufioReader(in), out: &out}
+	passed, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantPassed := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`,
+		`[{"jsonrpc":"2.0","id":3,"method":"ping"}]`,
+		`{"jsonrpc":"2.0","id":"x","result":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	}, "\n") + "\n"
+	if string(passed) != wantPassed {
+		t.Errorf("passed on:\n%s\nwant:\n%s", passed, wantPassed)
+	}
+	wantAnswers := []string{
+		`{"error":{"code":-32700,"message":"Parse error: the line is not JSON"},"id":null,"jsonrpc":"2.0"}`,
+		`{"error":{"code":-32600,"message":"Invalid Request: a message has \"jsonrpc\": \"2.0\" and a method (or a result or an error)"},"id":null,"jsonrpc":"2.0"}`,
+		`{"error":{"code":-32600,"message":"Invalid Request: a message has \"jsonrpc\": \"2.0\" and a method (or a result or an error)"},"id":7,"jsonrpc":"2.0"}`,
+		`{"error":{"code":-32600,"message":"Invalid Request: a message is a JSON object"},"id":null,"jsonrpc":"2.0"}`,
+		`{"error":{"code":-32700,"message":"Parse error: the line is not JSON"},"id":null,"jsonrpc":"2.0"}`,
+	}
+	if got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n"); strings.Join(got, "\n") != strings.Join(wantAnswers, "\n") {
+		t.Errorf("answers:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantAnswers, "\n"))
+	}
+
+	long := strings.Repeat("x", maxLine+10) + "\n" + `{"jsonrpc":"2.0","id":9,"method":"ping"}` + "\n"
+	out.Reset()
+	r = &messageReader{in: bufioReader(long), out: &out}
+	passed, _ = io.ReadAll(r)
+	if string(passed) != `{"jsonrpc":"2.0","id":9,"method":"ping"}`+"\n" || !strings.Contains(out.String(), "-32700") {
+		t.Errorf("after a line past the bound: passed %q, answered %q", passed, out.String())
+	}
+}
