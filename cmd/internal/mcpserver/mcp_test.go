@@ -358,6 +358,12 @@ func TestMCPWorksets(t *testing.T) {
 	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "canon://doc/NOPE"}); err == nil {
 		t.Error("a resource of no document was read")
 	}
+	for _, uri := range []string{"canon://doc/notes/link.md", "canon://doc/notes%2Flink.md"} { // by path: slashes as they are, or escaped
+		rr, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err != nil || !strings.HasPrefix(rr.Contents[0].Text, "# Links\n") {
+			t.Errorf("%s: %v %+v", uri, err, rr)
+		}
+	}
 
 	ps, err := cs.ListPrompts(ctx, nil)
 	if err != nil || len(ps.Prompts) != 5 {

@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,20 +12,30 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
+	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/workset"
 )
 
 // addResources serves the canonical Markdown of a document and a
 // workset's plan and notes.
 func (m *Server) addResources() {
-	m.server.AddResourceTemplate(&mcp.ResourceTemplate{Name: "doc", URITemplate: "canon://doc/{key}", MIMEType: "text/markdown",
-		Description: "A document's Markdown, by node key, id or path."},
+	// {+key}: a path's slashes are part of it (canon://doc/docs/a.md).
+	m.server.AddResourceTemplate(&mcp.ResourceTemplate{Name: "doc", URITemplate: "canon://doc/{+key}", MIMEType: "text/markdown",
+		Description: "A document's Markdown, by node key, id or path (slashes as they are, or %2F)."},
 		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			uri := req.Params.URI
+			key := strings.TrimPrefix(uri, "canon://doc/")
+			if k, err := url.PathUnescape(key); err == nil {
+				key = k
+			}
 			var data []byte
 			_, err := m.call(ctx, func(s *gitsync.Session) error {
-				doc, err := s.Store.FindOne(ctx, strings.TrimPrefix(uri, "canon://doc/"))
-				if err != nil {
+				doc, err := s.Store.FindOne(ctx, key)
+				var amb *index.AmbiguousError
+				switch {
+				case errors.As(err, &amb):
+					return err // which documents, and how to name one
+				case err != nil:
 					return mcp.ResourceNotFoundError(uri)
 				}
 				data, err = os.ReadFile(filepath.Join(s.Repo.Root, filepath.FromSlash(doc.Path)))
