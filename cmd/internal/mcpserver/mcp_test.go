@@ -137,6 +137,23 @@ func TestMCPTools(t *testing.T) {
 	if show.Doc.ID != "KB-TSK-0002" || show.Doc.Title != "Refresh tokens" {
 		t.Errorf("show: %+v", show)
 	}
+	// Arguments the CLI refuses are refused here too, with what to give.
+	for _, bad := range []struct {
+		tool string
+		args map[string]any
+		says string
+	}{
+		{"search", map[string]any{"query": "tokens", "limit": -5}, "limit is -5; give a positive number"},
+		{"context", map[string]any{"query": "tokens", "budget": -1}, "budget is -1"},
+		{"context", map[string]any{"for": "KB-TSK-0001", "query": "tokens"}, "not both"},
+		{"neighbors", map[string]any{"ref": "KB-TSK-0001", "depth": 9}, "depth is at most 4"},
+		{"check", map[string]any{"paths": []string{"notes/link.md"}, "all": true}, "check takes one of"},
+		{"ready", map[string]any{"limit": -1}, "limit is -1"},
+	} {
+		if r := call(t, cs, bad.tool, bad.args, nil); !r.IsError || !strings.Contains(textOf(r), bad.says) {
+			t.Errorf("%s %v: %v %s", bad.tool, bad.args, r.IsError, textOf(r))
+		}
+	}
 	if r := call(t, cs, "show", map[string]any{"ref": "NOPE"}, nil); !r.IsError || !strings.Contains(textOf(r), `no document is called "NOPE"`) {
 		t.Errorf("show of nothing: %v %s", r.IsError, textOf(r))
 	}

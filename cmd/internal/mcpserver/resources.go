@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/canon-md/canon/gitsync"
@@ -100,7 +101,10 @@ func (m *Server) addPrompts() error {
 					return err
 				})
 				if err != nil {
-					return nil, explain(err)
+					// What a prompt cannot answer is its arguments' doing (no
+					// workset, a seed that names nothing): JSON-RPC's invalid
+					// params, not the SDK's code 0.
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: explain(err).Error()}
 				}
 				text := strings.TrimRight(md, "\n") + "\n(" + f.text() + ")"
 				return &mcp.GetPromptResult{Description: t.Description, Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}}}, nil

@@ -117,8 +117,12 @@ func explain(err error) error {
 	if errors.As(err, &nf) {
 		return fmt.Errorf("%w; try the search tool", err)
 	}
-	return errors.New(gitsync.Explain(err, ""))
+	return errors.New(cliWords.Replace(gitsync.Explain(err, "")))
 }
+
+// cliWords turns the command line's options that use cases name in their
+// messages into the arguments of the MCP tools and prompts.
+var cliWords = strings.NewReplacer("--workset NAME", "the workset argument", "--seed ID", "a seed", "Give --seed", "Give a seed")
 
 var (
 	readOnly    = &mcp.ToolAnnotations{ReadOnlyHint: true}
@@ -241,6 +245,9 @@ type (
 		Budget   int      `json:"budget,omitempty" jsonschema:"estimated tokens"`
 	}
 	worksetIn struct {
+		Name string `json:"name" jsonschema:"the workset"`
+	}
+	resumeIn struct {
 		Name   string `json:"name" jsonschema:"the workset"`
 		Budget int    `json:"budget,omitempty" jsonschema:"estimated tokens (2000)"`
 	}
@@ -296,6 +303,22 @@ type (
 	}
 )
 
+// negative refuses a number below zero an agent gave; 0 is what JSON sends
+// for an argument left out, so it means the default.
+func negative(name string, v int) error {
+	if v < 0 {
+		return fmt.Errorf("%s is %d; give a positive number, or leave it out for the default", name, v)
+	}
+	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // worksetEnv describes the session to the workset operations.
 func worksetEnv(ctx context.Context, s *gitsync.Session) (*workset.Env, error) {
 	return workset.NewEnv(ctx, s.Repo.Root, s.Store, s.Cfg, "canon mcp", s.Repo)
@@ -304,6 +327,9 @@ func worksetEnv(ctx context.Context, s *gitsync.Session) (*workset.Env, error) {
 func (m *Server) addTools() {
 	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean"), Description: "Full-text search over sections (bm25).", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in searchIn, out *searchOut) (string, error) {
+			if err := negative("limit", in.Limit); err != nil {
+				return "", err
+			}
 			limit := in.Limit
 			if limit <= 0 {
 				limit = 10
@@ -344,6 +370,12 @@ func (m *Server) addTools() {
 
 	add(m, &mcp.Tool{Name: "context", OutputSchema: outSchema("pack:object"), Description: "A bounded context pack: from a search, seed documents, or a task (for) with the knowledge in its scope.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in contextIn, out *packOut) (string, error) {
+			if err := negative("budget", in.Budget); err != nil {
+				return "", err
+			}
+			if in.For != "" && (in.Query != "" || len(in.Seeds) > 0) {
+				return "", errors.New("give for (a task and its scope), or query and seeds, not both")
+			}
 			opt := graph.OptionsFrom(s.Cfg.Context)
 			if in.Budget > 0 {
 				opt.Budget = in.Budget
@@ -370,6 +402,12 @@ func (m *Server) addTools() {
 
 	add(m, &mcp.Tool{Name: "neighbors", OutputSchema: outSchema("root:object", "nodes:array", "capped:boolean"), Description: "Documents around one, along typed edges.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in neighborsIn, out *neighborsOut) (string, error) {
+			if err := negative("depth", in.Depth); err != nil {
+				return "", err
+			}
+			if in.Depth > 4 {
+				return "", fmt.Errorf("depth is at most 4 (%d given): four hops already reach most of a backlog", in.Depth)
+			}
 			depth := in.Depth
 			if depth <= 0 {
 				depth = 1
@@ -389,6 +427,9 @@ func (m *Server) addTools() {
 	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("items:array", "truncated:integer"), Description: "Open work nothing blocks, by priority.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *readyOut) (string, error) {
 			out.Items = []graph.Item{}
+			if err := negative("limit", in.Limit); err != nil {
+				return "", err
+			}
 			w, err := graph.New(s.Store).Work(ctx, graph.WorkOptions{States: s.Cfg.States, Kinds: in.Kinds})
 			if err != nil {
 				return "", err
@@ -403,6 +444,9 @@ func (m *Server) addTools() {
 	add(m, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("items:array", "truncated:integer"), Description: "Open work something blocks, with the blockers.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *blockedOut) (string, error) {
 			out.Items = []graph.BlockedItem{}
+			if err := negative("limit", in.Limit); err != nil {
+				return "", err
+			}
 			w, err := graph.New(s.Store).Work(ctx, graph.WorkOptions{States: s.Cfg.States, Kinds: in.Kinds})
 			if err != nil {
 				return "", err
@@ -421,6 +465,12 @@ func (m *Server) addTools() {
 
 	add(m, &mcp.Tool{Name: "check", OutputSchema: outSchema("summary:object", "findings:array", "truncated:integer"), Description: "Validate documents: staged (new problems only), given paths, or all.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in checkIn, out *checkOut) (string, error) {
+			if err := negative("limit", in.Limit); err != nil {
+				return "", err
+			}
+			if n := btoi(in.Staged) + btoi(in.All) + btoi(len(in.Paths) > 0); n > 1 {
+				return "", errors.New("check takes one of staged: true, paths, all: true")
+			}
 			var res *check.Result
 			var err error
 			switch {
@@ -480,6 +530,9 @@ func cut(n int, what string) string {
 
 // runTemplate runs a query template: the query_run tool and the prompts.
 func runTemplate(ctx context.Context, s *gitsync.Session, in queryIn) (*graph.Pack, error) {
+	if err := negative("budget", in.Budget); err != nil {
+		return nil, err
+	}
 	lib, err := graph.RepoLibrary(s.Repo.Root)
 	if err != nil {
 		return nil, err
@@ -542,7 +595,10 @@ func (m *Server) addWorksetTools() {
 			return b.String(), nil
 		})
 	add(m, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("resume:object"), Description: "Where a workset's task stands: goal, plan, decisions, what changed since the last checkpoint.", Annotations: readOnly},
-		func(ctx context.Context, s *gitsync.Session, in worksetIn, out *resumeOut) (string, error) {
+		func(ctx context.Context, s *gitsync.Session, in resumeIn, out *resumeOut) (string, error) {
+			if err := negative("budget", in.Budget); err != nil {
+				return "", err
+			}
 			we, err := worksetEnv(ctx, s)
 			if err != nil {
 				return "", err
@@ -558,6 +614,9 @@ func (m *Server) addWorksetTools() {
 		})
 	add(m, &mcp.Tool{Name: "workset_context", OutputSchema: outSchema("pack:object"), Description: "A context pack from a workset's own documents.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in worksetContextIn, out *packOut) (string, error) {
+			if err := negative("budget", in.Budget); err != nil {
+				return "", err
+			}
 			we, err := worksetEnv(ctx, s)
 			if err != nil {
 				return "", err
