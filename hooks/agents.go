@@ -73,12 +73,21 @@ func WriteGuide(root, path string) (*Guide, error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	out, action, err := PlaceGuide(string(old))
+	crlf := strings.Contains(string(old), "\r\n")
+	out, action, err := PlaceGuide(strings.ReplaceAll(string(old), "\r\n", "\n"))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if crlf {
+		out = strings.ReplaceAll(out, "\n", "\r\n") // the file's own line endings
+	}
 	if out == string(old) {
 		return &Guide{Path: path, Action: "unchanged"}, nil
+	}
+	// A folder the file names that is not there yet (docs/agents/AGENTS.md)
+	// is made, inside the repository only.
+	if err := safepath.MkdirAll(filepath.Dir(abs), 0o755, root); err != nil {
+		return nil, fmt.Errorf("make the folder of %s: %w; give a file inside the repository", path, err)
 	}
 	if err := safepath.WriteFile(abs, []byte(out), 0o644, root); err != nil {
 		return nil, fmt.Errorf("write %s: %w; give a file inside the repository", path, err)
