@@ -246,7 +246,11 @@ func (r *GCResult) WriteText(w io.Writer) error {
 	for _, d := range r.Debris {
 		fmt.Fprintf(w, "%s debris %s\n", verb, d)
 	}
-	_, err := fmt.Fprintf(w, "%d removed, %d kept, %d not expired\n", len(r.Removed), len(r.Kept), r.Live)
+	removed := "removed"
+	if r.dryRun {
+		removed = "would be removed (dry run)"
+	}
+	_, err := fmt.Fprintf(w, "%d %s, %d kept, %d not expired\n", len(r.Removed), removed, len(r.Kept), r.Live)
 	return err
 }
 

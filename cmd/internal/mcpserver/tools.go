@@ -436,6 +436,9 @@ func (m *Server) addTools() {
 			}
 			out.Items, out.Truncated = page(w.Ready, in.Limit, 20)
 			var b strings.Builder
+			if len(out.Items) == 0 {
+				b.WriteString("no open item is ready\n")
+			}
 			for _, it := range out.Items {
 				fmt.Fprintf(&b, "%s  %s  %s  %s\n", it.ID, it.Priority, it.State, it.Title)
 			}
@@ -453,6 +456,9 @@ func (m *Server) addTools() {
 			}
 			out.Items, out.Truncated = page(w.Blocked, in.Limit, 20)
 			var b strings.Builder
+			if len(out.Items) == 0 {
+				b.WriteString("no open item is blocked\n")
+			}
 			for _, it := range out.Items {
 				var by []string
 				for _, bl := range it.Blockers {
