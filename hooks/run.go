@@ -46,7 +46,9 @@ func TellWorksets(note func(string), marked func([]workset.Marked)) func(context
 			return
 		}
 		for _, m := range stale {
-			note(m.String())
+			if !m.Already { // said when it became stale; refresh clears it
+				note(m.String())
+			}
 		}
 		if err != nil {
 			note(fmt.Sprintf("could not mark worksets stale (the next workset command will): %v", err))

@@ -116,6 +116,9 @@ type Sync struct {
 type Marked struct {
 	Workset string        `json:"workset"`
 	Reasons []StaleReason `json:"reasons"`
+	// Already says the workset was stale before this sync: a person was
+	// told then (TellWorksets says it once, until refresh).
+	Already bool `json:"already_stale"`
 }
 
 // String says it for a person, on one line.
@@ -164,13 +167,13 @@ func Invalidate(ctx context.Context, root string, idx *index.Store, s Sync) ([]M
 				continue
 			}
 		}
-		reasons, err := invalidateOne(ctx, root, n, idx, s)
+		reasons, already, err := invalidateOne(ctx, root, n, idx, s)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("workset %s: %w", n, err))
 			continue
 		}
 		if len(reasons) > 0 {
-			out = append(out, Marked{Workset: n, Reasons: reasons})
+			out = append(out, Marked{Workset: n, Reasons: reasons, Already: already})
 		}
 	}
 	return out, errors.Join(errs...)
@@ -185,17 +188,16 @@ func anyIn(keys []string, set map[string]bool) bool {
 	return false
 }
 
-func invalidateOne(ctx context.Context, root, name string, idx *index.Store, s Sync) ([]StaleReason, error) {
+func invalidateOne(ctx context.Context, root, name string, idx *index.Store, s Sync) (reasons []StaleReason, already bool, err error) {
 	h, ms, err := openMembers(ctx, root, name)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer h.close()
-	var reasons []StaleReason
 	now := Now().UTC()
 	if s.Changes == nil {
 		if reasons, err = compare(ctx, ms, idx, nil); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	} else {
 		changed := make(map[string]bool, len(s.Changes.Keys))
@@ -211,7 +213,7 @@ func invalidateOne(ctx context.Context, root, name string, idx *index.Store, s S
 			if c, ok := how[mb.Path]; ok {
 				r.How, r.Detail = c[0], c[1]
 			} else if r.How, r.Detail, err = howNow(ctx, idx, mb.Key, how); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			reasons = append(reasons, r)
 		}
@@ -220,14 +222,17 @@ func invalidateOne(ctx context.Context, root, name string, idx *index.Store, s S
 		reasons[i].Sync, reasons[i].From, reasons[i].Commit, reasons[i].At = s.Action, s.From, s.To, now
 	}
 	if len(reasons) == 0 {
-		return nil, nil
+		return nil, false, nil
 	}
 	unlock, err := h.st.Lock(ctx, s.Who, 10*time.Second)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer unlock()
-	return reasons, h.markStale(ctx, reasons)
+	if prev, err := h.staleReasons(ctx); err == nil && len(prev) > 0 {
+		already = true
+	}
+	return reasons, already, h.markStale(ctx, reasons)
 }
 
 // howNow says how a member changed when the change does not name the path
