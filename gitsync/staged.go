@@ -407,6 +407,16 @@ func uniq(s []string) []string {
 	return out
 }
 
+// Sparse reports a sparse checkout: this worktree's info/sparse-checkout
+// exists (no process when it does not) and git says core.sparseCheckout.
+func (t *GitTree) Sparse(ctx context.Context) bool {
+	if _, err := os.Stat(filepath.Join(t.Repo.GitDir, "info", "sparse-checkout")); err != nil {
+		return false
+	}
+	out, err := t.Repo.Git(ctx, "config", "--bool", "core.sparseCheckout")
+	return err == nil && strings.TrimSpace(string(out)) == "true"
+}
+
 // Submodules lists the paths .gitmodules declares (read once): links into
 // them are not checked.
 func (t *GitTree) Submodules(ctx context.Context) ([]string, error) {

@@ -31,6 +31,9 @@ type Tree interface {
 	// Submodules lists the paths of the repository's submodules: canon
 	// cannot look inside them.
 	Submodules(ctx context.Context) ([]string, error)
+	// Sparse reports a sparse checkout: documents outside it are in git
+	// but not in the working tree, so not in the index.
+	Sparse(ctx context.Context) bool
 }
 
 // Input says what to check.
@@ -82,6 +85,8 @@ type checker struct {
 	// kano is whether any indexed document has a Kano-shaped id: 0 not
 	// asked yet, 1 yes, -1 no (follows).
 	kano int
+	// isSparse is the same for a sparse checkout (sparse).
+	isSparse int
 }
 
 // Run checks and returns the findings, sorted, with severities from the
@@ -290,6 +295,17 @@ func (c *checker) fields() error {
 func (c *checker) addAt(d *doc, field, rule, value, msg string) {
 	p := d.pos[field]
 	c.add(d.path, p[0], p[1], rule, field+"="+value, msg)
+}
+
+// sparse reports, once per run, a sparse checkout (Tree.Sparse).
+func (c *checker) sparse() bool {
+	if c.isSparse == 0 {
+		c.isSparse = -1
+		if c.in.Tree != nil && c.in.Tree.Sparse(c.ctx) {
+			c.isSparse = 1
+		}
+	}
+	return c.isSparse > 0
 }
 
 // kanoID is the shape of a Kano work item's id: KB-TSK-0001, APP-EPIC-12.
@@ -668,6 +684,12 @@ func (c *checker) finish() ([]Finding, error) {
 				sev = config.SeverityWarning
 				f.Message += " (a warning: no id has spaces, and some tools name a page by its title)"
 			}
+		}
+		if (f.Rule == markdown.RuleDanglingRef || f.Rule == markdown.RuleWikiLink) && sev == config.SeverityError && !c.in.Cfg.Check.Configured[f.Rule] && c.sparse() {
+			// The document named may be one of those git has and this
+			// sparse checkout leaves out of the working tree.
+			sev = config.SeverityWarning
+			f.Message += " (a warning: this is a sparse checkout, and the document may be outside it)"
 		}
 		if f.Rule == "duplicate-id" && sev == config.SeverityError && !c.in.Cfg.Check.Configured[f.Rule] && !idLike.MatchString(f.Target) {
 			// "overview" in two folders of a documentation site: ids that
