@@ -95,7 +95,7 @@ func Open(dir, who string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.Namespaces, st.KnownKinds = cfg.Namespaces, cfg.KnownKinds()
+	st.Namespaces, st.KnownKinds, st.KnownEdges = cfg.Namespaces, cfg.KnownKinds(), cfg.KnownEdges()
 	return &Session{
 		Repo: repo, Cfg: cfg, Store: st,
 		Scope:    index.NewScope(repo.Root, cfg, repo.InfoExclude()),
@@ -177,7 +177,7 @@ func (s *Session) Fresh(ctx context.Context) (*Result, error) {
 	if err != nil || res.Action == ActionRebuild {
 		return res, err
 	}
-	n, err := s.Store.WorktreeChanged(s.Repo.Root)
+	n, err := s.Store.WorktreeChanged(s.Scope)
 	if err != nil || n == 0 {
 		return res, err
 	}

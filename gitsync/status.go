@@ -65,7 +65,7 @@ func (s *Session) Status(ctx context.Context) (*Status, error) {
 			missing = append(missing, r)
 		}
 	}
-	changed, err := s.Store.WorktreeChanged(s.Repo.Root)
+	changed, err := s.Store.WorktreeChanged(s.Scope)
 	if err != nil {
 		return nil, err
 	}

@@ -159,18 +159,24 @@ func (s *Store) noNamespace(name string) error {
 // does not name either, the NothingNamed that says so and lists the kinds
 // the index holds; nil when each has one.
 func (s *Store) NoKind(ctx context.Context, kinds ...string) error {
-	var unknown []string
-	for _, k := range kinds {
-		if !s.KnownKinds[k] {
-			unknown = append(unknown, k)
-		}
-	}
-	return s.noneOf(ctx, "kind", `docs`, `kind`, "no document is of kind %q; the kinds here are %s", unknown)
+	return s.noneOf(ctx, "kind", `docs`, `kind`, "no document is of kind %q; the kinds here are %s", unknownOf(s.KnownKinds, kinds))
 }
 
-// NoEdgeType is NoKind for the types of links (--edges).
+// NoEdgeType is NoKind for the types of links (--edges): a type the
+// configuration names is known, with links or without.
 func (s *Store) NoEdgeType(ctx context.Context, types ...string) error {
-	return s.noneOf(ctx, "edges", `links`, `type`, "no link is of type %q; the types here are %s", types)
+	return s.noneOf(ctx, "edges", `links`, `type`, "no link is of type %q; the types here are %s", unknownOf(s.KnownEdges, types))
+}
+
+// unknownOf keeps the values known does not hold.
+func unknownOf(known map[string]bool, vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		if !known[v] {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // noneOf returns the NothingNamed of the first of vals no row of table has

@@ -186,13 +186,14 @@ func worktreeSet(prev string, paths []string) string {
 	return strings.Join(out, "\n")
 }
 
-// WorktreeChanged counts the paths of MetaWorktree whose file under root
-// is not what the index last read of it: a size or time that differs, a
+// WorktreeChanged counts the paths of MetaWorktree whose file in scope is
+// not what the index last read of it: a size or time that differs, a
 // file gone that the index holds, a file back that it does not. Those are
 // the working-tree contents git put back without a hook (stash, reset
 // --hard, checkout -- FILE, all at the same HEAD); a stat each, reading
 // nothing.
-func (s *Store) WorktreeChanged(root string) (int, error) {
+func (s *Store) WorktreeChanged(scope *Scope) (int, error) {
+	root := scope.root
 	list, err := s.Meta(MetaWorktree)
 	if err != nil || list == "" {
 		return 0, err
@@ -223,9 +224,11 @@ func (s *Store) WorktreeChanged(root string) (int, error) {
 		st, known := stored[p]
 		info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
 		switch {
-		case err != nil && known, err == nil && !known:
+		case err != nil && known:
 			n++
-		case err == nil && (info.Size() != st.size || info.ModTime().UnixNano() != st.mtime):
+		case err == nil && !known && scope.IsDocumentPath(p):
+			n++ // back, where a walk would list it (not a file now ignored)
+		case err == nil && known && (info.Size() != st.size || info.ModTime().UnixNano() != st.mtime):
 			n++
 		}
 	}

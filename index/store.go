@@ -37,6 +37,8 @@ type Store struct {
 	// schemas, doc and adr): asked for, one that no document has yet is
 	// an empty answer, not an unknown kind (NoKind).
 	KnownKinds map[string]bool
+	// KnownEdges are the edge types the configuration names (NoEdgeType).
+	KnownEdges map[string]bool
 	// SliceFiles is how many changed files one transaction of a large
 	// update reads and writes (ApplySlices); Open sets DefaultSliceFiles.
 	// A field, not a global, so that a test can make its own store apply

@@ -444,6 +444,16 @@ func (c *Config) KnownKinds() map[string]bool {
 	return out
 }
 
+// KnownEdges are the edge types the configuration names (the types its
+// fields map to) and canon's own: references (links) and group.
+func (c *Config) KnownEdges() map[string]bool {
+	out := map[string]bool{"references": true, "group": true}
+	for _, t := range c.Edges {
+		out[t] = true
+	}
+	return out
+}
+
 // IndexHash fingerprints the settings that shape the index's content. When it
 // changes, the index is rebuilt.
 func (c *Config) IndexHash() string {

@@ -11,7 +11,7 @@ import (
 )
 
 // The SDK's stdio transport ends the session at the first line that is not
-// a JSON-RPC message (a stray "hello" from a shell, a half-written line):
+// a JSON-RPC message it reads (a batch included) (a stray "hello" from a shell, a half-written line):
 // the server exits and every answer still owed is lost. canon's stdio
 // answers such a line itself, as JSON-RPC says (-32700 for a line that is
 // not JSON, -32600 for JSON that is no message), and goes on; the SDK sees
@@ -95,13 +95,15 @@ func (m *messageReader) readLine() ([]byte, error) {
 }
 
 // notAMessage is the JSON-RPC error answer to a line that is not a message
-// (nil for one that is, or for a batch, which the SDK reads itself).
+// the SDK can read (nil for one that is).
 func notAMessage(line []byte) []byte {
 	if !json.Valid(line) {
 		return errorAnswer(nil, -32700, "Parse error: the line is not JSON")
 	}
 	if line[0] == '[' {
-		return nil
+		// The SDK ends a session at a batch once the protocol is
+		// 2025-06-18 or later, which dropped batches; no client needs them.
+		return errorAnswer(nil, -32600, "Invalid Request: batches are not supported; send one message a line")
 	}
 	var msg struct {
 		JSONRPC string          `json:"jsonrpc"`
@@ -113,10 +115,22 @@ func notAMessage(line []byte) []byte {
 	if line[0] != '{' || json.Unmarshal(line, &msg) != nil {
 		return errorAnswer(nil, -32600, "Invalid Request: a message is a JSON object")
 	}
+	if !idLike(msg.ID) {
+		return errorAnswer(nil, -32600, "Invalid Request: an id is a string or an integer")
+	}
 	if msg.JSONRPC != "2.0" || (msg.Method == nil && msg.Result == nil && msg.Error == nil) {
 		return errorAnswer(msg.ID, -32600, `Invalid Request: a message has "jsonrpc": "2.0" and a method (or a result or an error)`)
 	}
 	return nil
+}
+
+// idLike reports an id the SDK reads: none, null, a string or an integer.
+func idLike(id json.RawMessage) bool {
+	if len(id) == 0 || string(id) == "null" || id[0] == '"' {
+		return true
+	}
+	var n int64
+	return json.Unmarshal(id, &n) == nil
 }
 
 func errorAnswer(id json.RawMessage, code int, message string) []byte {

@@ -12,9 +12,9 @@ import (
 func bufioReader(s string) *bufio.Reader { return bufio.NewReaderSize(strings.NewReader(s), 64<<10) }
 
 // TestStdioAnswersWhatIsNoMessage: lines that are not JSON-RPC messages are
-// answered (-32700 not JSON, -32600 no message, with its id when it has
-// one) and not passed on; messages and batches are passed on whole, in
-// order; blank lines vanish; a line past the bound is answered, not kept.
+// answered (-32700 not JSON, -32600 no message or a batch, with its id when
+// it has one) and not passed on; messages are passed on whole, in order;
+// blank lines vanish; a line past the bound is answered, not kept.
 func TestStdioAnswersWhatIsNoMessage(t *testing.T) {
 	t.Parallel()
 	in := strings.Join([]string{
@@ -28,6 +28,11 @@ func TestStdioAnswersWhatIsNoMessage(t *testing.T) {
 		`{"jsonrpc":"2.0","id":"x","result":{}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}   `,
 		`{"half":`,
+		`[]`,
+		`[1]`,
+		`{"jsonrpc":"2.0","id":true,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":{},"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
 	}, "\n")
 	var out bytes.Buffer
 	r := &messageReader{in: bufioReader(in), out: &out}
@@ -37,7 +42,6 @@ func TestStdioAnswersWhatIsNoMessage(t *testing.T) {
 	}
 	wantPassed := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`,
-		`[{"jsonrpc":"2.0","id":3,"method":"ping"}]`,
 		`{"jsonrpc":"2.0","id":"x","result":{}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 	}, "\n") + "\n"
@@ -49,7 +53,13 @@ func TestStdioAnswersWhatIsNoMessage(t *testing.T) {
 		`{"error":{"code":-32600,"message":"Invalid Request: a message has \"jsonrpc\": \"2.0\" and a method (or a result or an error)"},"id":null,"jsonrpc":"2.0"}`,
 		`{"error":{"code":-32600,"message":"Invalid Request: a message has \"jsonrpc\": \"2.0\" and a method (or a result or an error)"},"id":7,"jsonrpc":"2.0"}`,
 		`{"error":{"code":-32600,"message":"Invalid Request: a message is a JSON object"},"id":null,"jsonrpc":"2.0"}`,
+		`{"error":{"code":-32600,"message":"Invalid Request: batches are not supported; send one message a line"},"id":null,"jsonrpc":"2.0"}`,
 		`{"error":{"code":-32700,"message":"Parse error: the line is not JSON"},"id":null,"jsonrpc":"2.0"}`,
+		`{"error":{"code":-32600,"message":"Invalid Request: batches are not supported; send one message a line"},"id":null,"jsonrpc":"2.0"}`,
+		`{"error":{"code":-32600,"message":"Invalid Request: batches are not supported; send one message a line"},"id":null,"jsonrpc":"2.0"}`,
+		`{"error":{"code":-32600,"message":"Invalid Request: an id is a string or an integer"},"id":null,"jsonrpc":"2.0"}`,
+		`{"error":{"code":-32600,"message":"Invalid Request: an id is a string or an integer"},"id":null,"jsonrpc":"2.0"}`,
+		`{"error":{"code":-32600,"message":"Invalid Request: an id is a string or an integer"},"id":null,"jsonrpc":"2.0"}`,
 	}
 	if got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n"); strings.Join(got, "\n") != strings.Join(wantAnswers, "\n") {
 		t.Errorf("answers:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantAnswers, "\n"))
