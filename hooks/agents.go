@@ -73,13 +73,13 @@ func WriteGuide(root, path string) (*Guide, error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	crlf := strings.Contains(string(old), "\r\n")
-	out, action, err := PlaceGuide(strings.ReplaceAll(string(old), "\r\n", "\n"))
+	eol := "\n"
+	if strings.Count(string(old), "\r\n") > strings.Count(string(old), "\n")/2 {
+		eol = "\r\n" // the file's own line endings, for the lines canon writes
+	}
+	out, action, err := placeGuide(string(old), eol)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if crlf {
-		out = strings.ReplaceAll(out, "\n", "\r\n") // the file's own line endings
 	}
 	if out == string(old) {
 		return &Guide{Path: path, Action: "unchanged"}, nil
@@ -115,23 +115,29 @@ func (g *Guide) WriteText(w io.Writer) error {
 
 // PlaceGuide puts the guide into a file's text: between canon's markers
 // when they are there (replaced), else appended.
-func PlaceGuide(text string) (string, string, error) {
-	block := AgentsBegin + "\n" + AgentsGuide + AgentsEnd + "\n"
+func PlaceGuide(text string) (string, string, error) { return placeGuide(text, "\n") }
+
+// placeGuide is PlaceGuide writing the lines it adds with eol ("\n" or
+// "\r\n"); the file's other lines stay as they are.
+func placeGuide(text, eol string) (string, string, error) {
+	block := strings.ReplaceAll(AgentsBegin+"\n"+AgentsGuide+AgentsEnd+"\n", "\n", eol)
 	b, e := strings.Index(text, AgentsBegin), strings.Index(text, AgentsEnd)
 	switch {
 	case b < 0 && e < 0:
 		if text != "" && !strings.HasSuffix(text, "\n") {
-			text += "\n"
+			text += eol
 		}
 		if text != "" {
-			text += "\n"
+			text += eol
 		}
 		return text + block, "added", nil
 	case b < 0 || e < b:
 		return "", "", errors.New("canon's markers are there but not as a begin and an end in that order; remove the stray one and run again")
 	}
 	end := e + len(AgentsEnd)
-	if end < len(text) && text[end] == '\n' {
+	if strings.HasPrefix(text[end:], "\r\n") {
+		end += 2
+	} else if end < len(text) && text[end] == '\n' {
 		end++
 	}
 	return text[:b] + block + text[end:], "updated", nil

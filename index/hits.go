@@ -57,11 +57,19 @@ func snippetCol(t string) string {
 // matches the full-text query q (which matched total sections in all, 0
 // when not counted), with cols(table) after its id: the auxiliary
 // functions, over whichever full-text table it reads them from.
-func eachHighlight(ctx context.Context, tx *sql.Tx, q string, ids []any, total int, cols func(table string) string, fn func(*sql.Rows) error) error {
+func eachHighlight(ctx context.Context, tx oneConn, q string, ids []any, total int, cols func(table string) string, fn func(*sql.Rows) error) error {
 	if n := fullTextSegments(ctx, tx); n >= 0 && n < scratchFromSegments {
 		return eachIn(ctx, tx, `SELECT rowid, `+cols("chunks_fts")+` FROM chunks_fts WHERE chunks_fts MATCH ? AND `+someOfMatches(total, len(ids)), []any{q}, ids, nil, fn)
 	}
 	return eachHit(ctx, tx, q, ids, cols("canon_hits"), fn)
+}
+
+// oneConn is one connection to the index, a transaction's or one taken
+// from the pool (sql.Conn): the scratch table lives in a connection's
+// temporary database, so filling and asking it must use the same one.
+type oneConn interface {
+	Querier
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
 // someOfMatches is the condition that picks the rows %s (an IN list) among
@@ -86,7 +94,7 @@ func someOfMatches(total, wanted int) string {
 // Emptying, filling and indexing the table is one call (go-sqlite3 runs
 // the statements of a string in turn, each taking its arguments from the
 // front of the list).
-func eachHit(ctx context.Context, tx *sql.Tx, q string, ids []any, cols string, fn func(*sql.Rows) error) error {
+func eachHit(ctx context.Context, tx oneConn, q string, ids []any, cols string, fn func(*sql.Rows) error) error {
 	fill := clearHits
 	for start := 0; start < len(ids); start += batchSize {
 		fill += inList(`INSERT INTO canon_hit_text SELECT rowid, title, heading, body FROM chunks_fts WHERE rowid IN (%s);`, min(batchSize, len(ids)-start))

@@ -118,16 +118,21 @@ func (s *Store) MatchedTerms(ctx context.Context, r *Ranked, ids []ChunkID) (map
 	if len(ids) == 0 {
 		return terms, nil
 	}
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		return eachHighlight(ctx, tx, r.query, idArgs(ids), r.Total, markCols, func(rs *sql.Rows) error {
-			var id int64
-			var title, heading, body string
-			if err := rs.Scan(&id, &title, &heading, &body); err != nil {
-				return err
-			}
-			terms[ChunkID(id)] = highlighted(title, heading, body)
-			return nil
-		})
+	// One connection, no transaction: a transaction here begins IMMEDIATE
+	// (the index's DSN) and would wait on, and hold up, a writer.
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, friendly(fmt.Errorf("highlight: %w", err), s.path)
+	}
+	defer conn.Close()
+	err = eachHighlight(ctx, conn, r.query, idArgs(ids), r.Total, markCols, func(rs *sql.Rows) error {
+		var id int64
+		var title, heading, body string
+		if err := rs.Scan(&id, &title, &heading, &body); err != nil {
+			return err
+		}
+		terms[ChunkID(id)] = highlighted(title, heading, body)
+		return nil
 	})
 	if err != nil {
 		return nil, friendly(fmt.Errorf("highlight: %w", err), s.path)

@@ -131,12 +131,12 @@ func ParseNotes(text string) []Finding {
 			continue
 		}
 		// A line of text continues the item or paragraph above it, or
-		// starts a paragraph; an error line at the margin ("error: build
-		// broke", appended under a finding) is the agent's own record, as
-		// resume reads it: it ends the finding and is none.
-		if line == strings.TrimLeft(line, " \t") && errorLineRE.MatchString(line) {
-			flush()
-			ignoring = true
+		// starts a paragraph; an error line at the margin under a list
+		// item ("error: build broke", appended under a finding) is the
+		// agent's own record, as resume reads it: it ends the finding and
+		// is none.
+		if cur != nil && curIndent >= 0 && line == strings.TrimLeft(line, " \t") && errorLineRE.MatchString(line) {
+			flush() // under a list item only: a paragraph keeps Markdown's reading
 			continue
 		}
 		switch {
@@ -261,9 +261,9 @@ func headingTarget(text string) (string, bool) {
 
 // refLike says whether a bracketed or heading token can be a reference: no
 // spaces, and a letter and a digit (ids such as KB-TSK-0042 and ADR-0007,
-// uids), a path ending in .md, or a file stem or path joined by - _ or /
-// (checkout-runbook, docs/glossary). Dates, checkboxes and single words
-// ([WIP], [TODO]) are not.
+// uids) or a path ending in .md. Dates, checkboxes and words ([WIP],
+// [follow-up], [n/a]) are not: a stem without a digit is written as a
+// wiki-link, [[checkout-runbook]], as the note tool writes it.
 func refLike(t string) bool {
 	if t == "" || len(t) > 200 || strings.ContainsFunc(t, unicode.IsSpace) {
 		return false
@@ -271,10 +271,7 @@ func refLike(t string) bool {
 	if strings.HasSuffix(strings.ToLower(t), ".md") {
 		return true
 	}
-	if !strings.ContainsFunc(t, unicode.IsLetter) {
-		return false
-	}
-	return strings.ContainsFunc(t, unicode.IsDigit) || strings.ContainsAny(strings.Trim(t, "-_/"), "-_/")
+	return strings.ContainsFunc(t, unicode.IsLetter) && strings.ContainsFunc(t, unicode.IsDigit)
 }
 
 // NotesMarker starts the comment that explains notes.md; promote and the

@@ -49,8 +49,8 @@ func AppendNote(ctx context.Context, e *Env, name string, a NoteArgs) (*NoteResu
 	target := strings.TrimSpace(a.Target)
 	text := collapse(a.Text)
 	switch {
-	case target == "" || strings.ContainsAny(target, "[]\n"):
-		return nil, fmt.Errorf("a note needs a target: the id, uid or path of the document it is about")
+	case target == "" || strings.ContainsAny(target, "[]|\n"):
+		return nil, fmt.Errorf("a note needs a target: the id, uid or path of the document it is about (no [ ] or |)")
 	case text == "":
 		return nil, fmt.Errorf("a note needs text")
 	}
@@ -68,7 +68,10 @@ func AppendNote(ctx context.Context, e *Env, name string, a NoteArgs) (*NoteResu
 	fl := flock.New(path + ".lock")
 	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if ok, err := fl.TryLockContext(lctx, 5*time.Millisecond); err != nil || !ok {
+	if ok, err := fl.TryLockContext(lctx, 5*time.Millisecond); !ok {
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("lock %s: %w", NotesFile, err)
+		}
 		return nil, fmt.Errorf("%w: another writer held it for 10 s; try again", ErrNotesChanged)
 	}
 	defer fl.Unlock()

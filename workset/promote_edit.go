@@ -230,7 +230,10 @@ func stamp(old string, now time.Time) string {
 }
 
 // updatedFields are the names a repository may give the date of a
-// document's last change; SetUpdated sets the first one the document has.
+// document's last change; SetUpdated sets the first one the document has
+// with a date in it.
+var datedRE = lazyre.MustCompile(`^\s*['"]?[0-9]{4}-[0-9]{2}-[0-9]{2}`)
+
 var updatedFields = []string{"updated", "updated_date", "updated_at", "last_updated", "lastmod", "last_modified_at", "modified", "date_modified"}
 
 // SetUpdated sets the frontmatter field `updated` (or the first of
@@ -247,8 +250,11 @@ func SetUpdated(content []byte, now time.Time) (out []byte, changed bool, err er
 	}
 	name := "updated"
 	for _, n := range updatedFields {
-		if d.Frontmatter.Field(n) != nil {
-			name = n // the repository's own (Backlog.md's updated_date, Hugo's lastmod)
+		if f := d.Frontmatter.Field(n); f != nil && (n == "updated" || f.Value != nil && datedRE.MatchString(f.Value.Text)) {
+			// The repository's own (Backlog.md's updated_date, Hugo's
+			// lastmod), when it holds a date: "modified: false" is no date
+			// to stamp over.
+			name = n
 			break
 		}
 	}

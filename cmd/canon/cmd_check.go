@@ -60,7 +60,7 @@ func checkCommand(e *env) *cli.Command {
 				c.Set("json", "true")
 			}
 			return e.withIndex(c, "canon check", func(s *gitsync.Session) (output, error) {
-				if _, err := s.Fresh(c.Context); err != nil {
+				if _, err := s.CatchUp(c.Context); err != nil {
 					return nil, err
 				}
 				for _, a := range c.Args().Slice() {

@@ -483,8 +483,8 @@ func badDate(s string) string {
 		}
 		return fmt.Sprintf("day %d does not exist in that month", d)
 	}
-	if rest != "" {
-		return badTimeOfDay(rest)
+	if len(s) > 10 {
+		return badTimeOfDay(rest) // "2024-01-15T" with no time says so
 	}
 	return ""
 }

@@ -30,6 +30,7 @@ func TestBadDate(t *testing.T) {
 		"2023-01-15 noon":           "the time after the date is not HH:MM[:SS] with an optional zone",
 		"2023-02-30 10:00":          "day 30 does not exist in that month",
 		"2023-01-15x10:00":          "the form is not YYYY-MM-DD",
+		"2023-01-15T":               "the time after the date is not HH:MM[:SS] with an optional zone",
 	}
 	for in, want := range tests {
 		if got := badDate(in); got != want {
