@@ -166,12 +166,13 @@ func (s *Session) CatchUp(ctx context.Context) (*Result, error) {
 }
 
 // Fresh is CatchUp for the commands that answer from the index (search,
-// show, context, MCP calls): it also reads again the files a reconcile
-// had read from the working tree when git has since put something else
-// there without a hook (stash, reset --hard at the same HEAD, checkout --
-// FILE): a stat of each (Store.WorktreeChanged), a reconcile only when one
-// changed. Edits the index never read stay for canon sync or canon watch.
-// The hooks keep to CatchUp: they follow HEAD.
+// show, context, MCP calls): it also notices when git has put something
+// else where a reconcile had read the working tree, without a hook (stash,
+// reset --hard at the same HEAD): a stat of each such file
+// (Store.WorktreeChanged), and only when one changed a reconcile, which
+// reads every changed file. Without that, edits the index never read stay
+// for canon sync or canon watch. The hooks keep to CatchUp: they follow
+// HEAD (ADR-0028).
 func (s *Session) Fresh(ctx context.Context) (*Result, error) {
 	res, err := s.CatchUp(ctx)
 	if err != nil || res.Action == ActionRebuild {
