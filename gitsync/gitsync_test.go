@@ -623,3 +623,45 @@ func TestLastCheckedMovesWithEverySync(t *testing.T) {
 	}
 	current("after checking again", true)
 }
+
+// TestFreshSeesWhatGitPutsBack: in one long-lived session (canon mcp), a
+// file synced from the working tree and then stashed is read again at the
+// next Fresh; while git's index file stays the same, Fresh stats nothing
+// (an edit no sync read waits for canon sync or canon watch).
+func TestFreshSeesWhatGitPutsBack(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir, s := committed(t, map[string]string{"a.md": "---\nid: A-1\n---\n# A\n\nplain\n"})
+	if _, err := s.Fresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "a.md", "---\nid: A-1\n---\n# A\n\nquuxwidget\n")
+	if _, err := s.Reconcile(ctx); err != nil {
+		t.Fatal(err)
+	}
+	hits := func(word string) int {
+		t.Helper()
+		if _, err := s.Fresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+		h, err := s.Store.Search(ctx, word, index.SearchOptions{Limit: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(h)
+	}
+	if n := hits("quuxwidget"); n != 1 {
+		t.Fatalf("after the sync: %d hits", n)
+	}
+	write(t, dir, "a.md", "---\nid: A-1\n---\n# A\n\nquuxwidget and zorblat\n")
+	if n := hits("zorblat"); n != 0 {
+		t.Fatalf("an edit no sync read, git's index unchanged: %d hits, want 0", n)
+	}
+	git(t, dir, "stash", "-q")
+	if n := hits("quuxwidget"); n != 0 {
+		t.Fatalf("after git stash: %d hits, want 0", n)
+	}
+	if d := diffFromRebuild(t, s); len(d) > 0 {
+		t.Fatalf("the index differs from a rebuild: %v", d)
+	}
+}

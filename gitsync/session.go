@@ -40,6 +40,10 @@ type Session struct {
 
 	built  bool // the schema was just created: the index is empty
 	onSync []func(context.Context, *Session, *Result)
+	// gitIndexSeen is git's index file (size, time) when Fresh last found
+	// nothing put back: git stash and reset --hard rewrite it, so while it
+	// is the same a long-lived session (canon mcp) skips the stats.
+	gitIndexSeen [2]int64
 
 	// Fields rather than globals, so that a test sets them on its own
 	// session while others run beside it.
@@ -171,17 +175,29 @@ func (s *Session) CatchUp(ctx context.Context) (*Result, error) {
 // reset --hard at the same HEAD): a stat of each such file
 // (Store.WorktreeChanged), and only when one changed a reconcile, which
 // reads every changed file. Without that, edits the index never read stay
-// for canon sync or canon watch. The hooks keep to CatchUp: they follow
-// HEAD (ADR-0028).
+// for canon sync or canon watch. A session that lives on (canon mcp) stats
+// again only once git's index file changed (stash and reset rewrite it).
+// The hooks keep to CatchUp: they follow HEAD (ADR-0028).
 func (s *Session) Fresh(ctx context.Context) (*Result, error) {
 	res, err := s.CatchUp(ctx)
 	if err != nil || res.Action == ActionRebuild {
 		return res, err
 	}
+	var seen [2]int64
+	if fi, err := os.Stat(filepath.Join(s.Repo.GitDir, "index")); err == nil {
+		seen = [2]int64{fi.Size(), fi.ModTime().UnixNano()}
+		if seen == s.gitIndexSeen && res.Action == ActionNone {
+			return res, nil
+		}
+	}
 	n, err := s.Store.WorktreeChanged(s.Scope)
 	if err != nil || n == 0 {
+		if err == nil {
+			s.gitIndexSeen = seen
+		}
 		return res, err
 	}
+	s.gitIndexSeen = [2]int64{}
 	return s.Reconcile(ctx)
 }
 
