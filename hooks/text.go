@@ -136,6 +136,11 @@ func (rep *Inspection) WriteText(w io.Writer) error {
 		if name, _, _ := strings.Cut(h.Via, " ("); h.RunsCanon && h.Via != "" && !slices.Contains(via, name) {
 			via = append(via, name) // "lefthook (lefthook.yml)" is lefthook
 		}
+		// "husky (.husky/post-commit)" beside the state husky says husky
+		// twice: the state names the manager, the rest what of it runs.
+		if rest, ok := strings.CutPrefix(extra, state+" ("); ok {
+			extra = "(" + rest
+		}
 		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %-14s %-10s %s", h.Name, state, extra), " "))
 	}
 	switch {
