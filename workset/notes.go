@@ -57,7 +57,7 @@ var (
 // the caller to find out. HTML comments (the header is one) and fenced
 // code are skipped.
 func ParseNotes(text string) []Finding {
-	lines := strings.Split(stripComments(strings.ReplaceAll(text, "\r\n", "\n")), "\n")
+	lines := withoutComments(strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n"))
 	var out []Finding
 	var cur *Finding   // the finding being read
 	var parts []string // its text so far
@@ -152,27 +152,6 @@ func ParseNotes(text string) []Finding {
 	}
 	flush()
 	return out
-}
-
-// stripComments blanks HTML comments, keeping the line breaks in them so
-// that line numbers stay right.
-func stripComments(s string) string {
-	var b strings.Builder
-	for {
-		i := strings.Index(s, "<!--")
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:i])
-		j := strings.Index(s[i+4:], "-->")
-		if j < 0 {
-			b.WriteString(strings.Repeat("\n", strings.Count(s[i:], "\n")))
-			return b.String()
-		}
-		b.WriteString(strings.Repeat("\n", strings.Count(s[i:i+4+j+3], "\n")))
-		s = s[i+4+j+3:]
-	}
 }
 
 func width(indent string) int {

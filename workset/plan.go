@@ -46,9 +46,12 @@ func PlanItems(section string) []PlanItem {
 	last := -1        // index in out of the last list item
 	para := -1        // index in out of the paragraph being read
 	blank := false    // a blank line since the last text
-	inFence, inComment := false, false
-	for _, line := range strings.Split(strings.ReplaceAll(section, "\r\n", "\n"), "\n") {
-		if !inComment && planFenceRE.MatchString(line) {
+	inFence := false
+	// HTML comments show nothing (<!-- AC:BEGIN --> and its kind mark
+	// sections for tools); a line that held only a comment ends a
+	// paragraph, as the HTML block it is does.
+	for _, line := range withoutComments(strings.Split(strings.ReplaceAll(section, "\r\n", "\n"), "\n")) {
+		if planFenceRE.MatchString(line) {
 			inFence = !inFence
 			last, para = -1, -1
 			continue
@@ -56,10 +59,6 @@ func PlanItems(section string) []PlanItem {
 		if inFence || planHeadRE.MatchString(line) {
 			continue
 		}
-		// HTML comments show nothing (<!-- AC:BEGIN --> and its kind
-		// mark sections for tools); a line that held only a comment ends
-		// a paragraph, as the HTML block it is does.
-		line, inComment = uncomment(line, inComment)
 		if strings.TrimSpace(line) == "" {
 			blank, para = true, -1
 			continue
@@ -89,6 +88,26 @@ func PlanItems(section string) []PlanItem {
 			para = len(out) - 1
 		}
 		blank = false
+	}
+	return out
+}
+
+// withoutComments blanks the HTML comments of lines outside fenced code
+// (a comment may span lines), keeping every line, so that line numbers
+// stay right: what plan.md, notes.md and resume read.
+func withoutComments(lines []string) []string {
+	out := make([]string, len(lines))
+	inFence, inComment := false, false
+	for i, line := range lines {
+		switch {
+		case !inComment && planFenceRE.MatchString(line):
+			inFence = !inFence
+			out[i] = line
+		case inFence:
+			out[i] = line
+		default:
+			out[i], inComment = uncomment(line, inComment)
+		}
 	}
 	return out
 }

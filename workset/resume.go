@@ -405,7 +405,7 @@ func (r *Resume) readNotes(h *handle) error {
 		}
 	}
 	inFence := false
-	for i, line := range strings.Split(stripComments(strings.ReplaceAll(text, "\r\n", "\n")), "\n") {
+	for i, line := range withoutComments(strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")) {
 		if fenceRE.MatchString(line) {
 			inFence = !inFence
 			continue
