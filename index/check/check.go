@@ -85,8 +85,9 @@ type checker struct {
 	// kano is whether any indexed document has a Kano-shaped id: 0 not
 	// asked yet, 1 yes, -1 no (follows).
 	kano int
-	// isSparse is the same for a sparse checkout (sparse).
-	isSparse int
+	// isSparse and wikiUsed are the same for a sparse checkout (sparse)
+	// and for wiki-links that resolve (wikiLinksWork).
+	isSparse, wikiUsed int
 }
 
 // Run checks and returns the findings, sorted, with severities from the
@@ -295,6 +296,66 @@ func (c *checker) fields() error {
 func (c *checker) addAt(d *doc, field, rule, value, msg string) {
 	p := d.pos[field]
 	c.add(d.path, p[0], p[1], rule, field+"="+value, msg)
+}
+
+// softened says why an error of a rule at its default severity is a
+// warning in the repository in front of it, or "" when it stays an error.
+// Where a convention of the repository makes the finding likely a false
+// alarm, canon follows the repository (ADR-0027).
+func (c *checker) softened(f Finding) (string, error) {
+	switch f.Rule {
+	case markdown.RuleWikiLink:
+		// A repository none of whose wiki-links works does not use them:
+		// "[[x]]" there is text in double brackets (GitHub shows it so);
+		// but "[[KB-12]]" names an id, and was meant as a link.
+		if !idShaped(f.Target) {
+			used, err := c.wikiLinksWork()
+			if err != nil || !used {
+				return "no wiki-link in this repository works, so it may be text in double brackets", err
+			}
+		}
+	case markdown.RuleDanglingRef:
+		// "parent: Getting Started": Just the Docs and its kind name a page
+		// by its title, which canon does not resolve; "parent: KB-USR-0099"
+		// that names nothing stays an error.
+		if _, name, _ := strings.Cut(f.Target, " "); strings.ContainsAny(strings.TrimSpace(name), " \t") {
+			return "no id has spaces, and some tools name a page by its title", nil
+		}
+	case "duplicate-id":
+		// "overview" in two folders of a documentation site: ids not
+		// shaped like a work item's are local to their folder for
+		// Docusaurus and its kind; KB-TSK-0001 twice is an error anywhere.
+		if !idLike.MatchString(f.Target) {
+			return "an id not shaped like PREFIX-123 may be local to its folder, as documentation sites read it", nil
+		}
+	}
+	if (f.Rule == markdown.RuleDanglingRef || f.Rule == markdown.RuleWikiLink) && c.sparse() {
+		// The document named may be one of those git has and this sparse
+		// checkout leaves out of the working tree.
+		return "this is a sparse checkout, and the document may be outside it", nil
+	}
+	return "", nil
+}
+
+// wikiLinksWork reports, once per run, whether any wiki-link of the
+// repository resolves (Input.WikiLinksWork when the caller knows better).
+func (c *checker) wikiLinksWork() (bool, error) {
+	if c.wikiUsed == 0 {
+		used := false
+		if c.in.WikiLinksWork != nil {
+			used = *c.in.WikiLinksWork
+		} else {
+			var err error
+			if used, err = index.WikiLinksWork(c.ctx, c.q); err != nil {
+				return false, err
+			}
+		}
+		c.wikiUsed = -1
+		if used {
+			c.wikiUsed = 1
+		}
+	}
+	return c.wikiUsed > 0, nil
 }
 
 // sparse reports, once per run, a sparse checkout (Tree.Sparse).
@@ -646,58 +707,20 @@ func (c *checker) finish() ([]Finding, error) {
 	}
 	out := make([]Finding, 0, len(c.findings))
 	seen := map[Finding]bool{}
-	wikiUsed := -1 // unknown until a wiki-link finding asks
 	for _, f := range c.findings {
 		sev := c.in.Cfg.Check.Severity(f.Rule)
 		if sev == config.SeverityOff {
 			continue
 		}
-		if f.Rule == markdown.RuleWikiLink && sev == config.SeverityError && !c.in.Cfg.Check.Configured[f.Rule] && !idShaped(f.Target) {
-			// A repository none of whose wiki-links works does not use
-			// them: "[[x]]" there is text in double brackets (GitHub shows
-			// it so), and an error would be a false alarm. Follow the repo;
-			// but "[[KB-12]]" names an id, and was meant as a link.
-			if wikiUsed < 0 {
-				var used bool
-				var err error
-				if c.in.WikiLinksWork != nil {
-					used = *c.in.WikiLinksWork
-				} else if used, err = index.WikiLinksWork(c.ctx, c.q); err != nil {
-					return nil, err
-				}
-				wikiUsed = 0
-				if used {
-					wikiUsed = 1
-				}
+		if sev == config.SeverityError && !c.in.Cfg.Check.Configured[f.Rule] {
+			why, err := c.softened(f)
+			if err != nil {
+				return nil, err
 			}
-			if wikiUsed == 0 {
+			if why != "" {
 				sev = config.SeverityWarning
-				f.Message += " (a warning: no wiki-link in this repository works, so it may be text in double brackets)"
+				f.Message += " (a warning: " + why + ")"
 			}
-		}
-		if f.Rule == markdown.RuleDanglingRef && sev == config.SeverityError && !c.in.Cfg.Check.Configured[f.Rule] {
-			if _, name, _ := strings.Cut(f.Target, " "); strings.ContainsAny(strings.TrimSpace(name), " \t") {
-				// "parent: Getting Started": Just the Docs and its kind
-				// name a page by its title, which canon does not resolve.
-				// Follow the repo; "parent: KB-USR-0099" that names
-				// nothing is an error.
-				sev = config.SeverityWarning
-				f.Message += " (a warning: no id has spaces, and some tools name a page by its title)"
-			}
-		}
-		if (f.Rule == markdown.RuleDanglingRef || f.Rule == markdown.RuleWikiLink) && sev == config.SeverityError && !c.in.Cfg.Check.Configured[f.Rule] && c.sparse() {
-			// The document named may be one of those git has and this
-			// sparse checkout leaves out of the working tree.
-			sev = config.SeverityWarning
-			f.Message += " (a warning: this is a sparse checkout, and the document may be outside it)"
-		}
-		if f.Rule == "duplicate-id" && sev == config.SeverityError && !c.in.Cfg.Check.Configured[f.Rule] && !idLike.MatchString(f.Target) {
-			// "overview" in two folders of a documentation site: ids that
-			// are not shaped like a work item's are local to their folder
-			// for Docusaurus and its kind. Follow the repo; KB-TSK-0001
-			// twice is an error wherever it is.
-			sev = config.SeverityWarning
-			f.Message += " (a warning: an id not shaped like PREFIX-123 may be local to its folder, as documentation sites read it)"
 		}
 		f.Severity = sev
 		ds, ok := byPath[f.Path]
