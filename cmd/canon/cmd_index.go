@@ -16,13 +16,7 @@ func initCommand(e *env) *cli.Command {
 		Usage: "write a commented default .canon/config.yaml (if there is none) and build the index",
 		Flags: []cli.Flag{jsonFlag},
 		Action: func(c *cli.Context) error {
-			return e.withIndex(c, "canon init", func(s *gitsync.Session) (output, error) {
-				in, err := s.Init(c.Context)
-				if rep, ierr := hooks.Inspect(c.Context, s.Repo); err == nil && ierr == nil {
-					in.HooksRun = rep.Commit && rep.Checkout // then there is no next step to name
-				}
-				return in, err
-			})
+			return e.withIndex(c, "canon init", func(s *gitsync.Session) (output, error) { return hooks.Init(c.Context, s) })
 		},
 	}
 }
