@@ -17,10 +17,18 @@ import (
 // match with its document (the plain query), ties at the limit included.
 func TestSearchEqualsFullRanking(t *testing.T) {
 	t.Parallel()
-	for _, segments := range []int{1, 6} { // its snippets read from chunks_fts, or from the scratch table
+	onSegments(t, func(t *testing.T, segments int) { // its snippets read from chunks_fts, or from the scratch table
+		searchEqualsFullRanking(t, segmented(t, tokensIndex(t, 1, false), segments))
+	})
+}
+
+// onSegments runs test on an index of one full-text segment and on one of
+// six: the two ways a read highlights its hits (hits.go).
+func onSegments(t *testing.T, test func(t *testing.T, segments int)) {
+	for _, segments := range []int{1, 6} {
 		t.Run(fmt.Sprint(segments, " segments"), func(t *testing.T) {
 			t.Parallel()
-			searchEqualsFullRanking(t, segmented(t, tokensIndex(t, 1, false), segments))
+			test(t, segments)
 		})
 	}
 }
@@ -73,12 +81,9 @@ func searchEqualsFullRanking(t *testing.T, st *Store) {
 // limit included.
 func TestMatchesEqualFullRanking(t *testing.T) {
 	t.Parallel()
-	for _, segments := range []int{1, 6} { // its highlights read from chunks_fts, or from the scratch table
-		t.Run(fmt.Sprint(segments, " segments"), func(t *testing.T) {
-			t.Parallel()
-			matchesEqualFullRanking(t, segmented(t, tokensIndex(t, 2, true), segments))
-		})
-	}
+	onSegments(t, func(t *testing.T, segments int) { // its highlights read from chunks_fts, or from the scratch table
+		matchesEqualFullRanking(t, segmented(t, tokensIndex(t, 2, true), segments))
+	})
 }
 
 func matchesEqualFullRanking(t *testing.T, st *Store) {
