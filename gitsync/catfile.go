@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/canon-md/canon/index"
 )
 
 // CatFile is one `git cat-file --batch` kept open: a check asks it for
@@ -104,6 +106,9 @@ func (c *CatFile) stderrNote() string {
 
 // Blob returns a blob's content by object id.
 func (c *CatFile) Blob(oid string) ([]byte, error) {
+	if !index.IsObjectID(oid) {
+		return nil, fmt.Errorf("%w: %q", ErrNotObjectID, oid)
+	}
 	data, typ, found, err := c.Object(oid)
 	if err != nil {
 		return nil, err

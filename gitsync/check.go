@@ -83,6 +83,29 @@ func (s *Session) CheckStaged(ctx context.Context, newOnly bool, ahead *StagedAh
 		return nil, fmt.Errorf("read the staged changes: %w", ahead.err)
 	}
 	staged, cat := ahead.changes, ahead.cat
+	res, err := s.checkStagedDocs(ctx, newOnly, staged, cat)
+	if err != nil {
+		return nil, err
+	}
+	res.Findings = append(trackedWorksets(staged), res.Findings...)
+	return res, nil
+}
+
+// trackedWorksets reports each changed file under the worksets' folder
+// that git records (an addition or a modification): a workset git tracks
+// is foreign to every other clone, and canon refuses to open it.
+func trackedWorksets(changes []StagedChange) []check.Finding {
+	var out []check.Finding
+	for _, c := range changes {
+		if c.OID != "" && strings.HasPrefix(c.Path, index.WorksetDir+"/") {
+			out = append(out, index.TrackedWorksetProblem(c.Path))
+		}
+	}
+	return out
+}
+
+// checkStagedDocs is CheckStaged's part for the staged documents.
+func (s *Session) checkStagedDocs(ctx context.Context, newOnly bool, staged []StagedChange, cat *CatFile) (*check.Result, error) {
 	after := index.NewBatch(s.Cfg)
 	stagedSet := make(map[string]bool, len(staged))
 	var docs []StagedChange
@@ -187,9 +210,9 @@ func (s *Session) CheckPlanned(ctx context.Context, files map[string][]byte) (*c
 // problems minus those the merge base has, matched as CheckStaged does.
 // The caller reconciles the index with the working tree first.
 func (s *Session) CheckNewFrom(ctx context.Context, rev string) (*check.Result, error) {
-	out, err := s.Repo.Git(ctx, "merge-base", "HEAD", rev)
+	out, err := s.Repo.Git(ctx, "merge-base", "--end-of-options", "HEAD", rev)
 	if err != nil {
-		if _, verr := s.Repo.Git(ctx, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); verr != nil {
+		if _, verr := s.Repo.Git(ctx, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}"); verr != nil {
 			return nil, fmt.Errorf("%w: %s names no commit here; fetch it first (git fetch origin %s), or name a branch, tag or commit", ErrBadRevision, rev, rev)
 		}
 		return nil, fmt.Errorf("%w: HEAD and %s have no common ancestor; name a revision this branch grew from", ErrBadRevision, rev)
@@ -202,7 +225,7 @@ func (s *Session) CheckNewFrom(ctx context.Context, rev string) (*check.Result, 
 	defer cat.Close()
 	// Tracked files that differ between the merge base and the working
 	// tree; the base's side of each is read from git.
-	raw, err := s.Repo.Git(ctx, "diff", "--raw", "-z", "--no-renames", "--no-ext-diff", base, "--")
+	raw, err := s.Repo.Git(ctx, "diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff", "--end-of-options", base, "--")
 	if err != nil {
 		return nil, err
 	}
@@ -228,15 +251,14 @@ func (s *Session) CheckNewFrom(ctx context.Context, rev string) (*check.Result, 
 		before.Upserts = append(before.Upserts, s.Loader.FromContent(index.FileInfo{Path: c.Path}, content))
 	}
 	res := &check.Result{NewOnly: true, Base: base}
-	if len(paths) == 0 {
-		return res, nil
+	if len(paths) > 0 {
+		if res, err = s.checkChange(ctx, side{tree: &GitTree{Repo: s.Repo}, batch: nil}, &side{before, &GitTree{Repo: s.Repo, Rev: base, Cat: cat, NoSuggest: true}}, paths...); err != nil {
+			return nil, err
+		}
+		res.Base = base
 	}
-	r, err := s.checkChange(ctx, side{tree: &GitTree{Repo: s.Repo}, batch: nil}, &side{before, &GitTree{Repo: s.Repo, Rev: base, Cat: cat, NoSuggest: true}}, paths...)
-	if err != nil {
-		return nil, err
-	}
-	r.Base = base
-	return r, nil
+	res.Findings = append(trackedWorksets(changes), res.Findings...)
+	return res, nil
 }
 
 // ErrBadRevision is a revision --new-from cannot use.
@@ -485,6 +507,13 @@ func (s *Session) CheckAll(ctx context.Context) (*check.Result, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	tracked, err := s.Repo.TrackedUnder(ctx, index.WorksetDir)
+	if err != nil {
+		return nil, fmt.Errorf("ask git which files it tracks under %s: %w", index.WorksetDir, err)
+	}
+	for _, p := range tracked {
+		res.Findings = append(res.Findings, index.TrackedWorksetProblem(p))
 	}
 	sum := check.Summarize(res.Findings, 0)
 	head, _ := s.Store.Meta(index.MetaHead)

@@ -188,7 +188,7 @@ func (r *Repo) reftableFallback(ref string) (string, string, error) {
 	if _, err := os.Stat(filepath.Join(r.CommonDir, "reftable")); err != nil {
 		return "", "", nil // unborn branch
 	}
-	out, err := r.Git(context.Background(), "rev-parse", "--verify", "-q", ref)
+	out, err := r.Git(context.Background(), "rev-parse", "--verify", "-q", "--end-of-options", ref)
 	if err != nil {
 		return "", "", nil
 	}

@@ -372,7 +372,10 @@ func (s *Session) treeDiff(ctx context.Context, from, head string, found func(Tr
 	}
 	s.gitDiffs++
 	if err := DiffTreesGit(ctx, s.Repo, from, head, s.filter(), collect); err != nil {
-		if _, verr := s.Repo.Git(ctx, "cat-file", "-e", from+"^{commit}"); verr != nil && from != "" {
+		if from != "" && !index.IsObjectID(from) {
+			return nil, fmt.Errorf("%s: %w", short(from), ErrMissingCommit)
+		}
+		if _, verr := s.Repo.Git(ctx, "cat-file", "-e", "--end-of-options", from+"^{commit}"); verr != nil && from != "" {
 			return nil, fmt.Errorf("%s: %w", short(from), ErrMissingCommit)
 		}
 		return nil, err

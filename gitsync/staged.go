@@ -58,7 +58,7 @@ func (r *Repo) Staged(ctx context.Context) ([]StagedChange, error) {
 			base = emptyTreeSHA256
 		}
 	}
-	out, err := r.GitEnv(ctx, stagedEnv(), "diff", "--cached", "--raw", "-z", "--no-renames", "--no-ext-diff", base, "--")
+	out, err := r.GitEnv(ctx, stagedEnv(), "diff", "--cached", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff", "--end-of-options", base, "--")
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,10 @@ func (r *Repo) readBlob(ctx context.Context, cat *CatFile, oid string) ([]byte, 
 	if cat != nil {
 		return cat.Blob(oid)
 	}
-	return r.Git(ctx, "cat-file", "blob", oid)
+	if !index.IsObjectID(oid) {
+		return nil, fmt.Errorf("%w: %q", ErrNotObjectID, oid)
+	}
+	return r.Git(ctx, "cat-file", "blob", "--end-of-options", oid)
 }
 
 // GitTree answers which paths exist in the tree git records: the next
@@ -290,7 +293,7 @@ func (t *GitTree) listRev(ctx context.Context) error {
 	if t.all != nil {
 		return nil
 	}
-	out, err := t.Repo.Git(ctx, "ls-tree", "-r", "-z", "--name-only", t.Rev)
+	out, err := t.Repo.Git(ctx, "ls-tree", "-r", "-z", "--name-only", "--end-of-options", t.Rev)
 	if err != nil {
 		return err
 	}

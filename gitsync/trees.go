@@ -19,11 +19,17 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/canon-md/canon/index"
 )
 
 // ErrMissingCommit says a commit the index remembers is no longer in the
 // repository (garbage-collected, or beyond a shallow clone's edge).
 var ErrMissingCommit = errors.New("commit not in the repository")
+
+// ErrNotObjectID is a value that should be an object id and is not: canon
+// passes git only object ids it has checked (index.IsObjectID).
+var ErrNotObjectID = errors.New("not an object id")
 
 // Objects reads commits and trees from the object database only (packs and
 // loose objects through packObjects, anything else through go-git's object
@@ -456,8 +462,12 @@ func DiffTreesGit(ctx context.Context, r *Repo, from, to string, f Filter, fn fu
 			from = emptyTreeSHA256
 		}
 	}
-	args := []string{"diff-tree", "-r", "-z", "--no-renames", "--raw", from, to, "--"}
-	return r.GitStream(ctx, args, func(out *bufio.Reader) error {
+	for _, oid := range []string{from, to} {
+		if !index.IsObjectID(oid) {
+			return fmt.Errorf("git diff-tree: %w: %q", ErrNotObjectID, oid)
+		}
+	}
+	return r.GitStream(ctx, []string{"diff-tree", "-r", "-z", "--no-renames", "--raw", "--end-of-options", from, to, "--"}, func(out *bufio.Reader) error {
 		for {
 			meta, err := out.ReadBytes(0)
 			if err == io.EOF && len(meta) == 0 {

@@ -35,6 +35,23 @@ func (r *Repo) GitText(ctx context.Context, args ...string) (string, error) {
 	return string(out), err
 }
 
+// TrackedUnder lists the files git tracks (in its index) under dir, a
+// repository-relative folder: what the workset package's Env.Tracked
+// wants.
+func (r *Repo) TrackedUnder(ctx context.Context, dir string) ([]string, error) {
+	out, err := r.Git(ctx, "ls-files", "-z", "--cached", "--full-name", "--end-of-options", "--", ":(literal)"+dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, f := range strings.Split(string(out), "\x00") {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	return files, nil
+}
+
 // HeadTime is HEAD's commit time, or the clock when there is no commit:
 // where a query template's "recent" counts back from, so that a run
 // depends on the repository's state, not on the clock.

@@ -337,7 +337,7 @@ func Install(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (string, 
 		}
 		rel, _ := filepath.Rel(r.Root, dir)
 		if !samePath(loc.Dir, dir) {
-			if _, err := r.Git(ctx, "config", "--local", "core.hooksPath", filepath.ToSlash(rel)); err != nil {
+			if _, err := r.Git(ctx, "config", "--local", "--end-of-options", "core.hooksPath", filepath.ToSlash(rel)); err != nil {
 				return "", nil, fmt.Errorf("set core.hooksPath: %w", err)
 			}
 		}

@@ -35,6 +35,36 @@ type Env struct {
 	// Git runs git in the repository and returns its output (resume reads
 	// the log and old versions of members with it); nil: not available.
 	Git func(ctx context.Context, args ...string) (string, error)
+	// Tracked asks git which files it tracks under a folder: a workset git
+	// tracks is refused (foreign.go). nil: not asked (tests).
+	Tracked Tracked
+
+	foreign *foreignGuard
+}
+
+// refuseForeign returns a *ForeignError when git tracks the workset.
+func (e *Env) refuseForeign(ctx context.Context, name string) error {
+	if e.foreign == nil || e.foreign.tracked == nil && e.Tracked != nil {
+		e.foreign = &foreignGuard{tracked: e.Tracked}
+	}
+	return e.foreign.check(ctx, name)
+}
+
+// openHandle opens an existing workset that git does not track.
+func (e *Env) openHandle(ctx context.Context, name string) (*handle, error) {
+	if err := e.refuseForeign(ctx, name); err != nil {
+		return nil, err
+	}
+	return openHandle(ctx, e.Root, name)
+}
+
+// openMembers is openHandle and the members; the caller closes the
+// handle.
+func (e *Env) openMembers(ctx context.Context, name string) (*handle, []Member, error) {
+	if err := e.refuseForeign(ctx, name); err != nil {
+		return nil, nil, err
+	}
+	return openMembers(ctx, e.Root, name)
 }
 
 // Spec says how a workset chooses its members. It is kept in the
@@ -184,7 +214,7 @@ type RefreshResult struct {
 // and deliverable.md are never touched; plan.md is rewritten only while
 // it is as canon wrote it. The TTL counts again from now.
 func Refresh(ctx context.Context, e *Env, name string) (*RefreshResult, error) {
-	h, err := openHandle(ctx, e.Root, name)
+	h, err := e.openHandle(ctx, name)
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ var ErrUnpromoted = errors.New("unpromoted findings")
 // Remove deletes a workset. One whose notes.md holds findings not recorded
 // as promoted is kept unless force is set.
 func Remove(ctx context.Context, e *Env, name string, force bool) (*Info, error) {
-	h, err := openHandle(ctx, e.Root, name)
+	h, err := e.openHandle(ctx, name)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
+	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/safepath"
 )
 
@@ -135,6 +136,14 @@ func ParseHandoff(data []byte) (*Handoff, map[string]string, error) {
 	if err := ValidateName(ho.Name); err != nil {
 		return nil, nil, fmt.Errorf("the hand-off file names the workset %q: %v", ho.Name, err)
 	}
+	if ho.Head != "" && !index.IsObjectID(ho.Head) {
+		return nil, nil, fmt.Errorf("the hand-off file's head %q is not a commit id; write it again with canon workset export", shorten(ho.Head))
+	}
+	for _, cp := range ho.Checkpoints {
+		if err := validCheckpoint(cp); err != nil {
+			return nil, nil, fmt.Errorf("the hand-off file's %w; write it again with canon workset export", err)
+		}
+	}
 	files := map[string]string{}
 	lines := strings.Split(rest[end+5:], "\n")
 	for i := 0; i < len(lines); i++ {
@@ -209,7 +218,7 @@ func Import(ctx context.Context, e *Env, data []byte, opt ImportOptions) (*Info,
 			return nil, fmt.Errorf("write %s: %w", f, err)
 		}
 	}
-	h, err := openHandle(ctx, e.Root, name)
+	h, err := e.openHandle(ctx, name)
 	if err != nil {
 		return nil, err
 	}

@@ -87,7 +87,7 @@ type Detail struct {
 // with the repository's index, so that a change no sync reported to it
 // still makes it stale.
 func Get(ctx context.Context, e *Env, name string) (*Info, error) {
-	h, err := openHandle(ctx, e.Root, name)
+	h, err := e.openHandle(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func Get(ctx context.Context, e *Env, name string) (*Info, error) {
 
 // Show reads one workset with its members and findings.
 func Show(ctx context.Context, e *Env, name string) (*Detail, error) {
-	h, err := openHandle(ctx, e.Root, name)
+	h, err := e.openHandle(ctx, name)
 	if err != nil {
 		return nil, err
 	}

@@ -9,12 +9,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/safepath"
 )
 
 // Dir is the repo-relative folder holding the worksets. Git ignores it
 // through a .gitignore inside it, written with the first workset.
-const Dir = ".cache/worksets"
+const Dir = index.WorksetDir
 
 // The files of a workset folder.
 const (

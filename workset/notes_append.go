@@ -42,6 +42,9 @@ var ErrNotesChanged = errors.New("notes.md changed")
 // refused when notes.md changed between the caller's read (Expect) or
 // this one's and the rename.
 func AppendNote(ctx context.Context, e *Env, name string, a NoteArgs) (*NoteResult, error) {
+	if err := e.refuseForeign(ctx, name); err != nil {
+		return nil, err
+	}
 	dir, err := existing(e.Root, name)
 	if err != nil {
 		return nil, err

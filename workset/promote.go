@@ -161,7 +161,7 @@ func PlanPromote(ctx context.Context, e *Env, name string, opt PromoteOptions) (
 	if opt.Scope == nil {
 		return nil, errors.New("promote: no scope")
 	}
-	h, err := openHandle(ctx, e.Root, name)
+	h, err := e.openHandle(ctx, name)
 	if err != nil {
 		return nil, err
 	}

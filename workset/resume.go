@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -48,6 +49,49 @@ type CheckpointMember struct {
 	OID  string `json:"oid" yaml:"oid"`
 }
 
+// ErrBadCheckpoint is a checkpoint whose values canon would not hand to
+// git: a commit or blob that is no object id, a path that is not a plain
+// repository-relative one. Checkpoints come from hand-off files and from
+// workset databases, which are input.
+var ErrBadCheckpoint = errors.New("bad checkpoint")
+
+// validCheckpoint accepts a checkpoint whose commit and blob ids are
+// object ids (or empty: a repository without commits) and whose paths are
+// plain repository-relative paths.
+func validCheckpoint(cp Checkpoint) error {
+	if cp.Head != "" && !index.IsObjectID(cp.Head) {
+		return fmt.Errorf("%w %d: its head %q is not a commit id", ErrBadCheckpoint, cp.Seq, shorten(cp.Head))
+	}
+	for _, m := range cp.Members {
+		if m.OID != "" && !index.IsObjectID(m.OID) {
+			return fmt.Errorf("%w %d: member %q has the blob id %q, which is not an object id", ErrBadCheckpoint, cp.Seq, shorten(m.Key), shorten(m.OID))
+		}
+		if !plainRelPath(m.Path) {
+			return fmt.Errorf("%w %d: member %q has the path %q, which is not a path inside the repository", ErrBadCheckpoint, cp.Seq, shorten(m.Key), shorten(m.Path))
+		}
+	}
+	return nil
+}
+
+// plainRelPath accepts a clean, slash-separated path inside the
+// repository: not absolute, no "." or ".." parts, no control characters.
+func plainRelPath(p string) bool {
+	if p == "" || p[0] == '/' || path.Clean(p) != p {
+		return false
+	}
+	for _, part := range strings.Split(p, "/") {
+		if part == ".." || part == "." {
+			return false
+		}
+	}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
 // CheckpointOptions describe one checkpoint.
 type CheckpointOptions struct {
 	Note  string
@@ -56,7 +100,7 @@ type CheckpointOptions struct {
 
 // RecordCheckpoint takes a checkpoint of the workset.
 func RecordCheckpoint(ctx context.Context, e *Env, name string, opt CheckpointOptions) (*Checkpoint, error) {
-	h, ms, err := openMembers(ctx, e.Root, name)
+	h, ms, err := e.openMembers(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +172,7 @@ func (h *handle) checkpoints(ctx context.Context) ([]Checkpoint, error) {
 
 // Checkpoints lists a workset's checkpoints, oldest first.
 func Checkpoints(ctx context.Context, e *Env, name string) ([]Checkpoint, error) {
-	h, err := openHandle(ctx, e.Root, name)
+	h, err := e.openHandle(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +310,7 @@ func BuildResume(ctx context.Context, e *Env, name string, opt ResumeOptions) (*
 // openSnapshot opens a workset and reads its snapshot; the caller closes
 // the handle.
 func openSnapshot(ctx context.Context, e *Env, name string) (*handle, *snapshot, error) {
-	h, err := openHandle(ctx, e.Root, name)
+	h, err := e.openHandle(ctx, name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -326,11 +370,17 @@ func (h *handle) resume(ctx context.Context, e *Env, snap *snapshot, opt ResumeO
 	if len(cps) > 0 {
 		last := cps[len(cps)-1]
 		r.Since, r.SinceAt, r.SinceRef = &last, last.At, last.Head
+		if err := validCheckpoint(last); err != nil {
+			return nil, fmt.Errorf("workset %s: %w; canon will not pass it to git: remove the workset (canon workset rm %s --force) and make it again", name, err, name)
+		}
 		for _, m := range last.Members {
 			base[m.Key] = m
 		}
 	} else {
 		r.SinceAt, r.SinceRef = info.BuiltAt, info.Head
+		if info.Head != "" && !index.IsObjectID(info.Head) {
+			return nil, fmt.Errorf("workset %s says it was built at %q, which is not a commit id; canon will not pass it to git: remove the workset (canon workset rm %s --force) and make it again", name, shorten(info.Head), name)
+		}
 		for _, mb := range ms {
 			base[mb.Key] = CheckpointMember{Key: mb.Key, ID: mb.ID, Path: mb.Path, OID: mb.OID}
 		}
@@ -452,8 +502,15 @@ func (e *Env) memberChanges(ctx context.Context, ms []Member, base map[string]Ch
 		if cur != nil && cur.path != was.Path {
 			paths = append(paths, cur.path)
 		}
-		if e.Git != nil && since != "" && since != e.Head {
-			log, err := e.Git(ctx, append([]string{"log", "--format=%h %s", since + ".." + e.Head, "--"}, paths...)...)
+		// since comes from the workset (a checkpoint, the manifest): only
+		// an object id canon checked reaches git, after --end-of-options,
+		// and the paths as literal pathspecs.
+		if e.Git != nil && since != e.Head && index.IsObjectID(since) && index.IsObjectID(e.Head) {
+			args := []string{"log", "--format=%h %s", "--end-of-options", since + ".." + e.Head, "--"}
+			for _, p := range paths {
+				args = append(args, ":(literal)"+p)
+			}
+			log, err := e.Git(ctx, args...)
 			if err == nil {
 				for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
 					if h, s, ok := strings.Cut(line, " "); ok {
@@ -462,8 +519,8 @@ func (e *Env) memberChanges(ctx context.Context, ms []Member, base map[string]Ch
 				}
 			}
 		}
-		if cur != nil && e.Git != nil {
-			old, err := e.Git(ctx, "cat-file", "blob", was.OID)
+		if cur != nil && e.Git != nil && index.IsObjectID(was.OID) {
+			old, err := e.Git(ctx, "cat-file", "blob", "--end-of-options", was.OID)
 			if err == nil {
 				now, err := readInside(e.Root, cur.path)
 				if err == nil {
@@ -708,7 +765,7 @@ func (r *Resume) render() string {
 // SeedKeys reads the node keys of a workset's seeds (for query templates
 // that anchor on a workset).
 func SeedKeys(ctx context.Context, e *Env, name string) ([]string, error) {
-	h, ms, err := openMembers(ctx, e.Root, name)
+	h, ms, err := e.openMembers(ctx, name)
 	if err != nil {
 		return nil, err
 	}

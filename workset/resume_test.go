@@ -29,7 +29,7 @@ func TestHandoffRoundTrip(t *testing.T) {
 	t.Parallel()
 	notes := "# Notes\n\n```go\nfmt.Println(\"a fence inside\")\n```\n\n- [T-1] decision: keep it\n"
 	fence := strings.Repeat("`", longestRun(notes, '`')+1)
-	doc := "---\ncanon_workset: 1\nname: login\nhead: abc\nexported_at: 2025-03-02T09:00:00Z\nseeds: [T-1]\ncheckpoints: []\n---\n# Hand-off: login\n\n" +
+	doc := "---\ncanon_workset: 1\nname: login\nhead: 0123456789abcdef0123456789abcdef01234567\nexported_at: 2025-03-02T09:00:00Z\nseeds: [T-1]\ncheckpoints: []\n---\n# Hand-off: login\n\n" +
 		"## notes.md\n\n" + fileMarker + "notes.md" + fileEnd + "\n" + fence + "markdown\n" + notes + fence + "\n"
 	ho, files, err := ParseHandoff([]byte(doc))
 	if err != nil {

@@ -58,7 +58,7 @@ func Search(ctx context.Context, e *Env, name, query string, opt SearchOptions) 
 	if opt.Limit <= 0 {
 		opt.Limit = 10
 	}
-	h, err := openHandle(ctx, e.Root, name)
+	h, err := e.openHandle(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +218,7 @@ type ContextOptions struct {
 // members), expanded over its edges far enough to reach every member,
 // ranked and cut to the budget.
 func Context(ctx context.Context, e *Env, name string, opt ContextOptions) (*graph.Pack, *Info, error) {
-	h, err := openHandle(ctx, e.Root, name)
+	h, err := e.openHandle(ctx, name)
 	if err != nil {
 		return nil, nil, err
 	}

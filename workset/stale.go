@@ -110,6 +110,9 @@ type Sync struct {
 	To      string         // the commit it reflects now
 	Changes *index.Changes // what changed; nil after a full build
 	Who     string         // names this process in lock messages
+	// Tracked asks git which files it tracks under a folder: a workset
+	// git tracks is not opened (foreign.go). nil: not asked (tests).
+	Tracked Tracked
 }
 
 // Marked is a workset that a sync made stale, with the new reasons.
@@ -155,6 +158,7 @@ func Invalidate(ctx context.Context, root string, idx *index.Store, s Sync) ([]M
 	}
 	var out []Marked
 	var errs []error
+	guard := &foreignGuard{tracked: s.Tracked}
 	for _, n := range ns {
 		dir, err := existing(root, n)
 		if err != nil {
@@ -166,6 +170,9 @@ func Invalidate(ctx context.Context, root string, idx *index.Store, s Sync) ([]M
 			if keys, ok := readKeys(dir); ok && !anyIn(s.Changes.Keys, keys) {
 				continue
 			}
+		}
+		if guard.check(ctx, n) != nil {
+			continue // foreign (the workset commands say so), or git cannot tell: not opened
 		}
 		reasons, already, err := invalidateOne(ctx, root, n, idx, s)
 		if err != nil {

@@ -85,7 +85,7 @@ func queryCommand(e *env) *cli.Command {
 					ro.Base, ro.Seeds = graph.OptionsFrom(s.Cfg.Context), seeds(c, s)
 					ro.Now = func() time.Time { return s.Repo.HeadTime(c.Context) }
 					ro.WorksetSeeds = func(ctx context.Context, name string) ([]string, error) {
-						keys, err := workset.SeedKeys(ctx, &workset.Env{Root: s.Repo.Root}, name)
+						keys, err := workset.SeedKeys(ctx, &workset.Env{Root: s.Repo.Root, Tracked: s.Repo.TrackedUnder}, name)
 						if err != nil {
 							return nil, worksetError(err)
 						}

@@ -91,6 +91,7 @@ func TestScripts(t *testing.T) {
 			"waitfor": waitFor,
 			"bounded": bounded,
 			"genfile": genFile,
+			"sqlexec": sqlExec,
 		},
 	})
 }

@@ -549,7 +549,7 @@ func runTemplate(ctx context.Context, s *gitsync.Session, in queryIn) (*graph.Pa
 	}
 	ro := graph.RunOptions{Base: graph.OptionsFrom(s.Cfg.Context), Seeds: in.Seeds, Workset: in.Workset,
 		WorksetSeeds: func(ctx context.Context, name string) ([]string, error) {
-			return workset.SeedKeys(ctx, &workset.Env{Root: s.Repo.Root}, name)
+			return workset.SeedKeys(ctx, &workset.Env{Root: s.Repo.Root, Tracked: s.Repo.TrackedUnder}, name)
 		}}
 	if in.Budget > 0 {
 		ro.Budget = &in.Budget
