@@ -46,7 +46,7 @@ func TestHookManagers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, why := tc.find()
 			if why != "" {
-				t.Skipf("%s; .ci/run installs it", why)
+				needTool(t, "%s; .ci/run installs it", why)
 			}
 			var files []string
 			for _, s := range tc.scripts {

@@ -18,7 +18,7 @@ func TestSARIFValidates(t *testing.T) {
 		tool, _ = filepath.Abs("../../scripts/out/sarif/node_modules/.bin/sarif-multitool")
 	}
 	if _, err := os.Stat(tool); err != nil {
-		t.Skipf("the SARIF validator is not installed (%v); .ci/run installs it", err)
+		needTool(t, "the SARIF validator is not installed (%v); .ci/run installs it", err)
 	}
 	dir := t.TempDir()
 	if out, err := exec.Command("cp", "-r", "../../testdata/example/.", dir).CombinedOutput(); err != nil {

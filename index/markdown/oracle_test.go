@@ -314,7 +314,7 @@ func goldmarkDir(t testing.TB) string {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/yuin/goldmark").Output()
 	dir := strings.TrimSpace(string(out))
 	if err != nil || dir == "" {
-		t.Skipf("goldmark's module is not available to read its spec examples: %v", err)
+		needTool(t, "goldmark's module is not available to read its spec examples: %v", err)
 	}
 	return dir
 }
@@ -349,7 +349,7 @@ func TestOracle(t *testing.T) {
 	dir := goldmarkDir(t)
 	data, err := os.ReadFile(filepath.Join(dir, "_test", "spec.json"))
 	if err != nil {
-		t.Skipf("goldmark's spec examples: %v", err)
+		needTool(t, "goldmark's spec examples: %v", err)
 	}
 	var examples []specExample
 	if err := json.Unmarshal(data, &examples); err != nil {
@@ -570,7 +570,7 @@ func FuzzOracle(f *testing.F) {
 		if len(unexplained) > 0 && cmarkGFM() == "" {
 			// Some seeds are places where goldmark departs from GitHub:
 			// only GitHub's renderer can settle them.
-			t.Skipf("goldmark and canon differ and cmark-gfm is not installed to say which one GitHub agrees with: %s", unexplained[0])
+			needTool(t, "goldmark and canon differ and cmark-gfm is not installed to say which one GitHub agrees with: %s", unexplained[0])
 		}
 		for _, u := range unexplained {
 			t.Errorf("%s\n%q", u, md)

@@ -18,11 +18,11 @@ import (
 func TestMCPInspector(t *testing.T) {
 	inspector, _ := filepath.Abs("../../../scripts/out/inspector/node_modules/.bin/mcp-inspector")
 	if _, err := os.Stat(inspector); err != nil {
-		t.Skipf("the MCP Inspector is not installed (%v); .ci/run installs it", err)
+		needTool(t, "the MCP Inspector is not installed (%v); .ci/run installs it", err)
 	}
 	canon, _ := filepath.Abs("../../../bin/canon")
 	if _, err := os.Stat(canon); err != nil {
-		t.Skipf("bin/canon is not built (%v); make test builds it", err)
+		needTool(t, "bin/canon is not built (%v); make test builds it", err)
 	}
 	dir := t.TempDir()
 	if out, err := exec.Command("cp", "-r", "../../../testdata/example/.", dir).CombinedOutput(); err != nil {
