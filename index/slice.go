@@ -74,9 +74,11 @@ type Slice struct{ *Store }
 
 // OpenSlice opens (creating if needed) a workset's database. migrated
 // says the index schema had to be created or migrated: the content tables
-// are empty, whatever the workset's records say.
+// are empty, whatever the workset's records say. A database holding
+// anything canon does not create there (a trigger, a view, a table of its
+// own) is refused before it is read: a ForeignSchemaError (ADR-0032).
 func OpenSlice(ctx context.Context, path string) (sl *Slice, migrated bool, err error) {
-	st, migrated, err := Open(path)
+	st, migrated, err := open(path, driverName, true)
 	if err != nil {
 		return nil, false, err
 	}
