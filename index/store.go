@@ -134,7 +134,27 @@ func Open(path string) (s *Store, needsBuild bool, err error) {
 // one cost of a hook that grew with nothing it did (ADR-0021).
 func OpenIndex(path string) (s *Store, needsBuild bool, err error) {
 	dropForeignWAL(path)
-	return open(path, keepWALDriver, false)
+	s, needsBuild, err = open(path, keepWALDriver, false)
+	if err == nil {
+		s.removeBuildDebris()
+	}
+	return s, needsBuild, err
+}
+
+// removeBuildDebris deletes what a killed full build left beside the
+// index (Rebuild's database, as large as the index, and its journal),
+// when no writer holds the lock: a build in progress holds it. Without
+// debris it costs one stat.
+func (s *Store) removeBuildDebris() {
+	tmp := s.path + buildSuffix
+	if _, err := os.Lstat(tmp); err != nil {
+		return
+	}
+	if ok, err := s.lock.TryLock(); err != nil || !ok {
+		return
+	}
+	removeDB(tmp)
+	s.lock.Unlock()
 }
 
 // dropForeignWAL removes the WAL and shared-memory files beside a database

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -156,5 +157,45 @@ func TestOpenSliceMigratesOlderContent(t *testing.T) {
 	sl, migrated, err = OpenSlice(ctx, path)
 	if err != nil || migrated {
 		t.Fatalf("reopened: migrated %v, %v", migrated, err)
+	}
+}
+
+// TestOpenIndexRemovesBuildDebris: the database of a full build that was
+// killed is removed by the next opener of the index, unless a writer
+// holds the lock (a build in progress does).
+func TestOpenIndexRemovesBuildDebris(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	st, _, err := OpenIndex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	holder, _, err := OpenIndex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := holder.Lock(context.Background(), "test", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	debris := path + buildSuffix
+	craft(t, debris, `CREATE TABLE half (x)`)
+	st, _, err = OpenIndex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if _, err := os.Stat(debris); err != nil {
+		t.Fatalf("removed while a writer held the lock: %v", err)
+	}
+	unlock()
+	holder.Close()
+	st, _, err = OpenIndex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := os.Stat(debris); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the killed build's database is still there: %v", err)
 	}
 }
