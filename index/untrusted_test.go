@@ -199,3 +199,30 @@ func TestOpenIndexRemovesBuildDebris(t *testing.T) {
 		t.Fatalf("the killed build's database is still there: %v", err)
 	}
 }
+
+// TestOpenSliceRefusesALink: a workset database that is a link to another
+// database is not opened, and the database it points at is left as it was
+// (SQLite would have turned it to WAL mode on opening).
+func TestOpenSliceRefusesALink(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "elsewhere.db")
+	craft(t, other, `CREATE TABLE mine (x)`)
+	path := filepath.Join(dir, "workset.db")
+	if err := os.Symlink(other, path); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := OpenSlice(context.Background(), path)
+	var fe *ForeignSchemaError
+	if !errors.As(err, &fe) || !fe.NotAFile || err.Error() != path+" is a symbolic link or not a regular file; canon opens no database through it" {
+		t.Fatalf("err = %v", err)
+	}
+	db, err := sql.Open("sqlite3", other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var mode string
+	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "delete" {
+		t.Errorf("the linked database's journal mode is %q (%v), want it untouched", mode, err)
+	}
+}

@@ -16,13 +16,18 @@ import (
 var ErrForeignSchema = errors.New("the database holds schema objects canon did not create")
 
 // ForeignSchemaError names the objects of a database that are not canon's:
-// "trigger t", "view v", "table docs (not as canon creates it)".
+// "trigger t", "view v", "table docs (not as canon creates it)"; or says
+// that the database's path is not a file of its own (NotAFile).
 type ForeignSchemaError struct {
-	Path    string
-	Objects []string
+	Path     string
+	Objects  []string
+	NotAFile bool // a symbolic link (SQLite would follow it) or not a regular file
 }
 
 func (e *ForeignSchemaError) Error() string {
+	if e.NotAFile {
+		return fmt.Sprintf("%s is a symbolic link or not a regular file; canon opens no database through it", e.Path)
+	}
 	list := e.Objects
 	more := ""
 	if len(list) > 5 {
