@@ -612,7 +612,7 @@ func VerifyPath(canonDir string) string {
 	return filepath.Join(canonDir, fmt.Sprintf("verify-%d.db", os.Getpid()))
 }
 
-var verifyFile = lazyre.MustCompile(`^verify-([0-9]+)\.db(-wal|-shm|-journal|\.lock)?$`)
+var verifyFile = lazyre.MustCompile(`^verify-([0-9]+)\.db(\.build)?(-wal|-shm|-journal|\.lock)?$`)
 
 // removeStaleVerify deletes the comparison indexes of verify processes that
 // are gone: each can be as large as the index.

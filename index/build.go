@@ -38,7 +38,7 @@ func (s *Store) Rebuild(ctx context.Context, ld *Loader, files []FileInfo, meta 
 	// large repositories.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(160 << 20))
-	tmp := s.path + ".build"
+	tmp := s.path + buildSuffix
 	removeDB(tmp)
 	st, err := buildInto(ctx, tmp, ld, files, meta, progress, s.spillAt)
 	if err != nil {
@@ -51,6 +51,11 @@ func (s *Store) Rebuild(ctx context.Context, ld *Loader, files []FileInfo, meta 
 	st.Elapsed = time.Since(start)
 	return st, nil
 }
+
+// buildSuffix names the database a full build writes beside the one it
+// replaces. A build killed before the rename leaves it; the next opener of
+// the index removes it (removeBuildDebris).
+const buildSuffix = ".build"
 
 func removeDB(path string) {
 	for _, suffix := range []string{"", "-journal", "-wal", "-shm"} {

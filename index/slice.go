@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 )
 
@@ -74,9 +75,17 @@ type Slice struct{ *Store }
 
 // OpenSlice opens (creating if needed) a workset's database. migrated
 // says the index schema had to be created or migrated: the content tables
-// are empty, whatever the workset's records say.
+// are empty, whatever the workset's records say. A database holding
+// anything canon does not create there (a trigger, a view, a table of its
+// own) is refused before it is read: a ForeignSchemaError (ADR-0032).
 func OpenSlice(ctx context.Context, path string) (sl *Slice, migrated bool, err error) {
-	st, migrated, err := Open(path)
+	// SQLite follows a link to the database (and would turn whatever it
+	// points at to WAL mode before the schema is read); it refuses links
+	// in place of its -wal and -journal files itself (O_NOFOLLOW).
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, false, &ForeignSchemaError{Path: path, NotAFile: true}
+	}
+	st, migrated, err := open(path, driverName, true)
 	if err != nil {
 		return nil, false, err
 	}

@@ -102,30 +102,31 @@ const driverName = "sqlite3_canon"
 const keepWALDriver = "sqlite3_canon_keep_wal"
 
 func init() {
-	sql.Register(driverName, &sqlite3.SQLiteDriver{
-		ConnectHook: func(c *sqlite3.SQLiteConn) error {
-			if _, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil); err != nil {
-				return err
-			}
-			return registerRank(c)
-		},
-	})
-	sql.Register(keepWALDriver, &sqlite3.SQLiteDriver{
-		ConnectHook: func(c *sqlite3.SQLiteConn) error {
-			noCheckpointOnClose(c)
-			if _, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil); err != nil {
-				return err
-			}
-			return registerRank(c)
-		},
-	})
+	sql.Register(driverName, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error { return prepareConn(c, false) }})
+	sql.Register(keepWALDriver, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error { return prepareConn(c, true) }})
+}
+
+// prepareConn readies a new connection: first made to distrust the
+// database's schema (ADR-0032), then temporary data in memory and canon's
+// ranking function; keepWAL leaves the WAL unmerged on close.
+func prepareConn(c *sqlite3.SQLiteConn, keepWAL bool) error {
+	if err := distrust(c); err != nil {
+		return err
+	}
+	if keepWAL {
+		noCheckpointOnClose(c)
+	}
+	if _, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil); err != nil {
+		return err
+	}
+	return registerRank(c)
 }
 
 // Open opens (creating if needed) the index database at path and brings its
 // schema to SchemaVersion. needsBuild is true when the content tables were
 // (re)created and hold nothing yet.
 func Open(path string) (s *Store, needsBuild bool, err error) {
-	return open(path, driverName)
+	return open(path, driverName, false)
 }
 
 // OpenIndex is Open for a repository's index (.git/canon/index.db): closing
@@ -133,7 +134,27 @@ func Open(path string) (s *Store, needsBuild bool, err error) {
 // one cost of a hook that grew with nothing it did (ADR-0021).
 func OpenIndex(path string) (s *Store, needsBuild bool, err error) {
 	dropForeignWAL(path)
-	return open(path, keepWALDriver)
+	s, needsBuild, err = open(path, keepWALDriver, false)
+	if err == nil {
+		s.removeBuildDebris()
+	}
+	return s, needsBuild, err
+}
+
+// removeBuildDebris deletes what a killed full build left beside the
+// index (Rebuild's database, as large as the index, and its journal),
+// when no writer holds the lock: a build in progress holds it. Without
+// debris it costs one stat.
+func (s *Store) removeBuildDebris() {
+	tmp := s.path + buildSuffix
+	if _, err := os.Lstat(tmp); err != nil {
+		return
+	}
+	if ok, err := s.lock.TryLock(); err != nil || !ok {
+		return
+	}
+	removeDB(tmp)
+	s.lock.Unlock()
 }
 
 // dropForeignWAL removes the WAL and shared-memory files beside a database
@@ -158,13 +179,21 @@ func dropForeignWAL(path string) {
 	os.Remove(path + "-shm")
 }
 
-func open(path, driver string) (s *Store, needsBuild bool, err error) {
+// open opens the database at path; vet checks its schema (vetSchema)
+// before the migration or anything else reads it.
+func open(path, driver string, vet bool) (s *Store, needsBuild bool, err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, false, fmt.Errorf("create index folder: %w", err)
 	}
 	s = &Store{path: path, lock: flock.New(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
 	if err := s.connect(); err != nil {
 		return nil, false, err
+	}
+	if vet {
+		if err := s.vetSchema(context.Background()); err != nil {
+			s.db.Close()
+			return nil, false, err
+		}
 	}
 	needsBuild, err = s.migrate()
 	if err != nil {

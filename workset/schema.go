@@ -3,6 +3,7 @@ package workset
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,6 +50,14 @@ func openHandle(ctx context.Context, root, name string) (*handle, error) {
 		return nil, err
 	}
 	st, migrated, err := index.OpenSlice(ctx, filepath.Join(dir, DBFile))
+	var foreign *index.ForeignSchemaError
+	if errors.As(err, &foreign) {
+		// Not canon's (ADR-0032): say which file and how to be rid of it;
+		// canon workset rm would have to open it.
+		rel := *foreign
+		rel.Path = filepath.Join(Dir, name, DBFile)
+		return nil, fmt.Errorf("workset %s: %w; remove the workset by hand (rm -r %s) and create it again", name, &rel, filepath.Join(Dir, name))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open workset %s: %w", name, err)
 	}

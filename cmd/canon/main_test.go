@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index/indextest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -22,7 +23,23 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"canon":          func() { os.Exit(run(os.Args, os.Stdout, os.Stderr)) },
 		"canon-holdlock": func() { os.Exit(holdLock(os.Args[1:])) },
+		"canon-craft":    func() { os.Exit(craft(os.Args[1:])) },
 	})
+}
+
+// craft is the scripts' hostile database writer: canon-craft DB SQL...
+// runs each SQL statement on DB as another program would, without canon's
+// connection settings (a workset database altered behind canon's back).
+func craft(args []string) int {
+	if len(args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: canon-craft DB SQL...")
+		return 2
+	}
+	if err := indextest.Craft(args[0], args[1:]...); err != nil {
+		fmt.Fprintln(os.Stderr, "canon-craft:", err)
+		return 1
+	}
+	return 0
 }
 
 // holdLock is the scripts' writer that never finishes by itself:

@@ -89,6 +89,37 @@ func TestParseSize(t *testing.T) {
 	}
 }
 
+// TestParseRefusesNonNumbers: .nan, .inf and sizes past int64 are no
+// sizes (a conversion would make them whatever the CPU makes of them).
+func TestParseRefusesNonNumbers(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{"nan", "inf", "+Inf", "1e30GB"} {
+		if got, err := ParseSize(in); err == nil {
+			t.Errorf("ParseSize(%q) = %d, want an error", in, got)
+		}
+	}
+	for _, in := range []string{"nand", "infw", "1e300d"} {
+		if got, err := ParseTTL(in); err == nil {
+			t.Errorf("ParseTTL(%q) = %v, want an error", in, got)
+		}
+	}
+}
+
+// TestMaxFileSizeCeiling: a repository's configuration may raise the size
+// cap up to MaxFileSizeCeiling, not past it.
+func TestMaxFileSizeCeiling(t *testing.T) {
+	t.Parallel()
+	c, err := Parse(File, []byte("max_file_size: 32MiB\n"))
+	if err != nil || c.MaxFileSize != 32<<20 {
+		t.Fatalf("max_file_size at the ceiling: %v, %v", c, err)
+	}
+	_, err = Parse(File, []byte("max_file_size: 200MB\n"))
+	want := ".canon/config.yaml: max_file_size 200MB is above the 32MiB canon allows (a document costs several times its size to index); lower it, or leave such files out with exclude"
+	if err == nil || err.Error() != want {
+		t.Fatalf("max_file_size: 200MB gives %v\nwant %s", err, want)
+	}
+}
+
 func TestSectionsRejectUnknownKeys(t *testing.T) {
 	t.Parallel()
 	for _, y := range []string{"context: {nope: 1}", "check: {nope: 1}", "states: {nope: [x]}"} {

@@ -100,6 +100,11 @@ func DefaultContext() Context {
 	}
 }
 
+// MaxWeight is the largest weight: a multiplier of a score, which a
+// neighbour's score compounds hop after hop; larger ones (and .nan, .inf)
+// are refused at load, so that every score stays a finite number.
+const MaxWeight = 100
+
 // Weight looks a key up without case; unlisted keys weigh 1.
 func Weight(m map[string]float64, key string) float64 {
 	if w, ok := m[strings.ToLower(key)]; ok {
@@ -183,7 +188,7 @@ func (c *Context) merge(n *yaml.Node) error {
 			if sh.src == nil {
 				continue
 			}
-			if *sh.src < 0 || *sh.src > 1 {
+			if !(*sh.src >= 0 && *sh.src <= 1) { // NaN too
 				return fmt.Errorf("context.scopes.%s must be between 0 and 1 (a share of the budget)", sh.name)
 			}
 			*sh.dst = *sh.src
@@ -203,7 +208,7 @@ func (c *Context) merge(n *yaml.Node) error {
 	}
 	if w := f.Weights; w != nil {
 		if w.Decay != nil {
-			if *w.Decay <= 0 || *w.Decay > 1 {
+			if !(*w.Decay > 0 && *w.Decay <= 1) { // NaN too
 				return fmt.Errorf("context.weights.decay must be above 0 and at most 1")
 			}
 			c.Weights.Decay = *w.Decay
@@ -215,6 +220,9 @@ func (c *Context) merge(n *yaml.Node) error {
 			for k, v := range pair.src {
 				if v < 0 {
 					return fmt.Errorf("context.weights.%s.%s is negative; weights are 0 or more", name, k)
+				}
+				if !(v <= MaxWeight) { // NaN and infinity too: scores would be no numbers JSON can hold
+					return fmt.Errorf("context.weights.%s.%s is %v; weights are numbers from 0 to %d", name, k, v, MaxWeight)
 				}
 				pair.dst[strings.ToLower(k)] = v
 			}

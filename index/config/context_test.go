@@ -27,6 +27,12 @@ func TestContextSection(t *testing.T) {
 		"context: {weights: {decay: 2}}":       "decay",
 		"context: {weights: {kinds: {a: -1}}}": "negative",
 		"context: {max_nodes: 0}":              "max_nodes must be at least 1",
+		// Scores built from these would be NaN or +Inf, which JSON cannot hold.
+		"context: {weights: {kinds: {a: .nan}}}":      "context.weights.kinds.a is NaN; weights are numbers from 0 to 100",
+		"context: {weights: {edges: {parent: .inf}}}": "context.weights.edges.parent is +Inf; weights are numbers from 0 to 100",
+		"context: {weights: {states: {done: 1e300}}}": "context.weights.states.done is 1e+300",
+		"context: {weights: {decay: .nan}}":           "decay must be above 0",
+		"context: {scopes: {task: .nan}}":             "context.scopes.task must be between 0 and 1",
 	} {
 		if _, err := Parse(File, []byte(y)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Parse(%q) err = %v, want %q", y, err, want)

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -89,6 +90,9 @@ func ParseTTL(s string) (time.Duration, error) {
 		}
 		var n float64
 		n, err = strconv.ParseFloat(t[:len(t)-1], 64)
+		if !(n*float64(unit) < math.MaxInt64) { // NaN and infinity too
+			n = -1
+		}
 		d = time.Duration(n * float64(unit))
 	default:
 		d, err = time.ParseDuration(t)

@@ -1,6 +1,7 @@
 // Package indextest builds generated corpora and their indexes for the
 // benchmarks of the packages that read an index (graph, workset). It is for
-// tests only.
+// tests only. It also crafts databases as another program would write
+// them (Craft), for the tests of what canon does with them.
 //
 // It owns the cache of built corpora ($CANON_BENCH_DIR, by default
 // $TMPDIR/canon-bench) and nothing else; it runs scripts/gencorpus to make

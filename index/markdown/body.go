@@ -236,9 +236,9 @@ type scanner struct {
 	runStart  int    // where the run starts in src
 	cur       cursor // the last position computed in it
 	openers   []linkOpener
-	textSpent int    // bytes of link text made plain so far (textBudget)
-	floor     int    // link openers below this index are inactive (a link may not contain a link)
-	noCloser  [8]int // noCloser[n]-1: no closing run of n backticks at or after this offset
+	textSpent int        // bytes of link text made plain so far (textBudget)
+	floor     int        // link openers below this index are inactive (a link may not contain a link)
+	code      codeCloser // the closing backtick runs of its code spans
 }
 
 // headSpan locates a heading in doc for its section.
@@ -738,7 +738,7 @@ func (s *scanner) scanInline(start, end, ln, lineStart int) {
 	s.beginRun(start, ln, lineStart)
 	s.openers = s.openers[:0]
 	s.floor = 0
-	s.noCloser = [len(s.noCloser)]int{}
+	s.code.reset()
 	first := len(s.body.Links)
 	for i := start; i < end; {
 		c := doc[i]
@@ -853,18 +853,10 @@ func cmpLinkPos(a, b Link) int {
 // skipCode skips the code span, or the literal backtick run, at doc[i].
 func (s *scanner) skipCode(i, end int) int {
 	n := backtickRun(s.src, i, end)
-	from := i + n
-	if n < len(s.noCloser) && s.noCloser[n] > 0 && from >= s.noCloser[n]-1 {
-		return from
+	if j := s.code.close(s.src, i+n, end, n); j >= 0 {
+		return j + n
 	}
-	j := codeSpanClose(s.src, from, end, n)
-	if j < 0 {
-		if n < len(s.noCloser) {
-			s.noCloser[n] = from + 1
-		}
-		return from
-	}
-	return j + n
+	return i + n
 }
 
 // closeBracket handles the ']' at doc[i]: an inline link or image when an

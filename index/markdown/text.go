@@ -122,6 +122,7 @@ type textParser struct {
 	// for the start and end of a heading's line.
 	bracketed bool
 	linked    bool // a link (not an image) formed in src
+	code      codeCloser
 }
 
 func (p *textParser) pushOpener(pc piece) {
@@ -176,7 +177,7 @@ func (p *textParser) parse() {
 			}
 		case '`':
 			n := backtickRun(s, i, end)
-			if j := codeSpanClose(s, i+n, end, n); j >= 0 {
+			if j := p.code.close(s, i+n, end, n); j >= 0 {
 				flush(i)
 				p.add(piece{kind: pieceText, text: codeText(s[i+n : j]), code: true})
 				i = j + n

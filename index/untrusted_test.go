@@ -1,0 +1,228 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// craft runs SQL on the database at path as another program would: through
+// the driver's plain registration, without canon's connection settings.
+func craft(t *testing.T, path string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// newSlice creates a workset database as canon does and closes it.
+func newSlice(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "workset.db")
+	sl, _, err := OpenSlice(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sl.SetManifest(context.Background(), map[string]string{"name": "x"}); err != nil {
+		t.Fatal(err)
+	}
+	sl.Close()
+	return path
+}
+
+// TestConnectionsDistrustTheSchema: every connection canon opens runs no
+// trigger and no view a database holds, lets its schema use no function
+// that is not innocuous (trusted_schema off) and is defensive.
+func TestConnectionsDistrustTheSchema(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "index.db")
+	for _, open := range []func(string) (*Store, bool, error){Open, OpenIndex} {
+		st, _, err := open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		craft(t, path,
+			`CREATE TABLE IF NOT EXISTS fired (n INTEGER)`,
+			`CREATE TRIGGER IF NOT EXISTS spy AFTER INSERT ON meta BEGIN INSERT INTO fired VALUES (1); END`,
+			`CREATE VIEW IF NOT EXISTS peek AS SELECT key FROM meta`)
+		if err := st.SetMeta(ctx, map[string]string{"k" + time.Now().Format("150405.000000"): "v"}); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := st.db.QueryRow(`SELECT count(*) FROM fired`).Scan(&n); err != nil || n != 0 {
+			t.Errorf("the database's trigger ran %d times (%v): SQLITE_DBCONFIG_ENABLE_TRIGGER is on", n, err)
+		}
+		if _, err := st.db.Exec(`SELECT * FROM peek`); err == nil || !strings.Contains(err.Error(), "prohibited") {
+			t.Errorf("the database's view was read (%v): SQLITE_DBCONFIG_ENABLE_VIEW is on", err)
+		}
+		var trusted, writable int
+		if err := st.db.QueryRow(`PRAGMA trusted_schema`).Scan(&trusted); err != nil || trusted != 0 {
+			t.Errorf("PRAGMA trusted_schema = %d (%v), want 0", trusted, err)
+		}
+		c, err := st.db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Defensive mode ignores writable_schema.
+		c.ExecContext(ctx, `PRAGMA writable_schema = ON`)
+		if err := c.QueryRowContext(ctx, `PRAGMA writable_schema`).Scan(&writable); err != nil || writable != 0 {
+			t.Errorf("PRAGMA writable_schema = %d (%v) after setting it: SQLITE_DBCONFIG_DEFENSIVE is off", writable, err)
+		}
+		var long string
+		if err := c.QueryRowContext(ctx, `SELECT zeroblob(?)`, maxValueBytes+1).Scan(&long); err == nil {
+			t.Errorf("a value of %d bytes was made: SQLITE_LIMIT_LENGTH is not set", maxValueBytes+1)
+		}
+		c.Close()
+		st.Close()
+	}
+}
+
+// TestOpenSliceRefusesForeignSchema: a workset's database holding anything
+// canon does not create there is refused before anything reads it, with
+// what it holds named; canon's own database opens.
+func TestOpenSliceRefusesForeignSchema(t *testing.T) {
+	ctx := context.Background()
+	for name, c := range map[string]struct {
+		stmts []string
+		want  []string // objects named, in order
+	}{
+		"endless trigger": {[]string{`CREATE TRIGGER spin AFTER INSERT ON workset_stale BEGIN
+			SELECT (WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT max(n) FROM r); END`},
+			[]string{`trigger "spin" on "workset_stale"`}},
+		"view in place of a table": {[]string{`DROP TABLE workset_members`, `CREATE VIEW workset_members AS
+			WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n AS key FROM r`},
+			[]string{`view "workset_members"`}},
+		"table of its own": {[]string{`CREATE TABLE extra (x)`, `CREATE INDEX extra_x ON extra(x)`},
+			[]string{`index "extra_x" on "extra"`, `table "extra"`}},
+		"canon's table declared otherwise": {[]string{`DROP TABLE workset_manifest`,
+			`CREATE TABLE workset_manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL, big AS (zeroblob(100000000))) WITHOUT ROWID`},
+			[]string{`table "workset_manifest" (not as canon creates it)`}},
+		"expression index on a content table": {[]string{`DROP INDEX docs_key`, `CREATE INDEX docs_key ON docs(lower(key))`},
+			[]string{`index "docs_key" on "docs" (not as canon creates it)`}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := newSlice(t)
+			craft(t, path, c.stmts...)
+			sl, _, err := OpenSlice(ctx, path)
+			if err == nil {
+				sl.Close()
+				t.Fatal("opened")
+			}
+			var fe *ForeignSchemaError
+			if !errors.As(err, &fe) || !errors.Is(err, ErrForeignSchema) {
+				t.Fatalf("err = %v, want a ForeignSchemaError", err)
+			}
+			if strings.Join(fe.Objects, "; ") != strings.Join(c.want, "; ") {
+				t.Errorf("objects = %q, want %q", fe.Objects, c.want)
+			}
+			if !strings.Contains(err.Error(), path+" holds what canon did not create there (") {
+				t.Errorf("err = %v", err)
+			}
+		})
+	}
+}
+
+// TestOpenSliceMigratesOlderContent: content tables declared otherwise in a
+// database of another schema version are an older canon's; the migration
+// drops them unread, and the workset opens, its own records kept.
+func TestOpenSliceMigratesOlderContent(t *testing.T) {
+	ctx := context.Background()
+	path := newSlice(t)
+	craft(t, path, `DROP TABLE links`, `CREATE TABLE links (id INTEGER PRIMARY KEY, src INTEGER)`, `PRAGMA user_version = 1`)
+	sl, migrated, err := OpenSlice(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sl.Close()
+	if !migrated {
+		t.Error("the older schema was not migrated")
+	}
+	if m, err := sl.Manifest(ctx); err != nil || m["name"] != "x" {
+		t.Errorf("manifest = %v, %v", m, err)
+	}
+	sl.Close()
+	// Migrated, it is canon's schema to the letter.
+	sl, migrated, err = OpenSlice(ctx, path)
+	if err != nil || migrated {
+		t.Fatalf("reopened: migrated %v, %v", migrated, err)
+	}
+}
+
+// TestOpenIndexRemovesBuildDebris: the database of a full build that was
+// killed is removed by the next opener of the index, unless a writer
+// holds the lock (a build in progress does).
+func TestOpenIndexRemovesBuildDebris(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	st, _, err := OpenIndex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	holder, _, err := OpenIndex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := holder.Lock(context.Background(), "test", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	debris := path + buildSuffix
+	craft(t, debris, `CREATE TABLE half (x)`)
+	st, _, err = OpenIndex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if _, err := os.Stat(debris); err != nil {
+		t.Fatalf("removed while a writer held the lock: %v", err)
+	}
+	unlock()
+	holder.Close()
+	st, _, err = OpenIndex(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := os.Stat(debris); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the killed build's database is still there: %v", err)
+	}
+}
+
+// TestOpenSliceRefusesALink: a workset database that is a link to another
+// database is not opened, and the database it points at is left as it was
+// (SQLite would have turned it to WAL mode on opening).
+func TestOpenSliceRefusesALink(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "elsewhere.db")
+	craft(t, other, `CREATE TABLE mine (x)`)
+	path := filepath.Join(dir, "workset.db")
+	if err := os.Symlink(other, path); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := OpenSlice(context.Background(), path)
+	var fe *ForeignSchemaError
+	if !errors.As(err, &fe) || !fe.NotAFile || err.Error() != path+" is a symbolic link or not a regular file; canon opens no database through it" {
+		t.Fatalf("err = %v", err)
+	}
+	db, err := sql.Open("sqlite3", other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var mode string
+	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "delete" {
+		t.Errorf("the linked database's journal mode is %q (%v), want it untouched", mode, err)
+	}
+}
