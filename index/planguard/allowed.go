@@ -1,0 +1,22 @@
+package planguard
+
+// Allowed are the statements of the guarded paths that may read a large
+// table whole, each with the reason (keys as Normalize writes them). Keep
+// it short: every entry is a cost that grows with the repository, paid on
+// every call of its path.
+var Allowed = map[string]string{
+	// canon status (and the MCP status tool) reports the index's totals:
+	// counting is its answer. At 100k documents these are the index's own
+	// pages of a covering index, or one pass over links (0.3 s of CPU);
+	// counts kept by the writer would make them lookups.
+	"SELECT count(*) FROM docs":                                   "status: the number of documents",
+	"SELECT kind, count(*) FROM docs GROUP BY kind ORDER BY kind": "status: documents by kind",
+	"SELECT status, count(*) FROM links GROUP BY status":          "status: links by how they resolved",
+	"SELECT count(*) FROM chunks":                                 "status: the number of sections",
+	"SELECT count(*) FROM skipped":                                "status: the number of skipped files",
+	// canon ready (and the MCP ready tool) ranks every open item by what
+	// blocks it: its input is the whole graph of items and their
+	// blocking edges, read once.
+	"SELECT d.key, d.ident, d.path, d.kind, d.title, d.state, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), '') FROM docs d": "ready: every item, to rank the open ones",
+	"SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src AND type IN (?, …)":                              "ready: every blocking edge between items",
+}
