@@ -19,4 +19,9 @@ var Allowed = map[string]string{
 	// blocking edges, read once.
 	"SELECT d.key, d.ident, d.path, d.kind, d.title, d.state, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), '') FROM docs d": "ready: every item, to rank the open ones",
 	"SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src AND type IN (?, …)":                              "ready: every blocking edge between items",
+	// The stat walk (Store.Drift, Reconcile): the working tree against
+	// what the index read of each file. It stats every file, so reading
+	// every row is its own size; the MCP server counts it at its first
+	// call, then in the background at most once a driftEvery.
+	"SELECT path, oid, size, mtime, 1 FROM docs UNION ALL SELECT path, oid, size, mtime, 0 FROM skipped": "the stat walk: every file's size and time",
 }
