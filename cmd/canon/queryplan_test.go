@@ -8,19 +8,13 @@ import (
 	"github.com/canon-md/canon/index/planguard"
 )
 
-// TestQueryPlans is the query-plan guard (ADR-0034) on the paths that run
-// on every commit, checkout and merge, and on the questions agents ask
-// most: each statement they run is explained where it runs, and a full
+// TestQueryPlans is the query-plan guard (ADR-0034) on what runs on every
+// commit, checkout and merge, and on the questions agents ask most: a full
 // scan of a table that grows with the repository fails here, with the
-// statement and its plan, unless planguard.Allowed says why it may. The
-// MCP server's tools have the same test in cmd/internal/mcpserver.
+// statement and its plan, unless planguard.Allowed says why it may (the
+// MCP tools: cmd/internal/mcpserver).
 func TestQueryPlans(t *testing.T) {
-	dir := planguard.Repo(t, 300)
-	for _, kv := range planguard.GitEnv() {
-		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GIT_") {
-			t.Setenv(k, v)
-		}
-	}
+	var dir string
 	canon := func(wantCode int, args ...string) string {
 		t.Helper()
 		var out, errb bytes.Buffer
@@ -30,6 +24,12 @@ func TestQueryPlans(t *testing.T) {
 		return out.String()
 	}
 	git := func(args ...string) string { t.Helper(); return planguard.Git(t, dir, args...) }
+	dir = planguard.Repo(t, 300)
+	for _, kv := range planguard.GitEnv() {
+		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GIT_") {
+			t.Setenv(k, v)
+		}
+	}
 	canon(0, "index", "--full")
 	planguard.ForgetStats(t, dir)
 	r := planguard.Watch(t, dir)

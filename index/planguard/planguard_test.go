@@ -29,7 +29,6 @@ func TestGuardSeesFullScans(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	ctx := context.Background()
 	r.Take() // what opening ran
 	queries := map[string][]any{
 		// The old group-cycle rule's first query: every group.
@@ -40,19 +39,7 @@ func TestGuardSeesFullScans(t *testing.T) {
 		`SELECT count(*) FROM chunks_fts`:                                                nil,
 		`SELECT ident FROM docs WHERE ident LIKE '%-TSK-%'`:                              nil,
 	}
-	err = st.Read(func(q index.Querier) error {
-		for sql, args := range queries {
-			rows, err := q.QueryContext(ctx, sql, args...)
-			if err != nil {
-				return err
-			}
-			rows.Close()
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	runAll(t, st, queries)
 	got := map[string][]string{}
 	for _, s := range r.Take() {
 		if s.Err != nil {
@@ -72,19 +59,7 @@ func TestGuardSeesFullScans(t *testing.T) {
 	}
 
 	// Check names the statement and its plan, and lets an allowed one by.
-	err = st.Read(func(q index.Querier) error {
-		for _, sql := range []string{`SELECT count(*) FROM chunks_fts`, `SELECT path FROM docs ORDER BY path`} {
-			rows, err := q.QueryContext(ctx, sql)
-			if err != nil {
-				return err
-			}
-			rows.Close()
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	runAll(t, st, map[string][]any{`SELECT count(*) FROM chunks_fts`: nil, `SELECT path FROM docs ORDER BY path`: nil})
 	f := &failures{TB: t}
 	r.Check(f, "a path", map[string]string{"SELECT count(*) FROM chunks_fts": "a test"})
 	if len(f.msgs) != 1 || !strings.Contains(f.msgs[0], "a path reads docs whole") || !strings.Contains(f.msgs[0], "statement: SELECT path FROM docs ORDER BY path") ||
@@ -95,6 +70,24 @@ func TestGuardSeesFullScans(t *testing.T) {
 	r.Check(f, "nothing", nil)
 	if len(f.msgs) != 1 || !strings.Contains(f.msgs[0], "no statement was recorded") {
 		t.Errorf("Check of nothing said: %q", f.msgs)
+	}
+}
+
+// runAll runs each query (SQL → arguments) on the store.
+func runAll(t *testing.T, st *index.Store, queries map[string][]any) {
+	t.Helper()
+	err := st.Read(func(q index.Querier) error {
+		for sql, args := range queries {
+			rows, err := q.QueryContext(context.Background(), sql, args...)
+			if err != nil {
+				return err
+			}
+			rows.Close()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -9,11 +9,9 @@ import (
 	"github.com/canon-md/canon/index/planguard"
 )
 
-// TestQueryPlans is the query-plan guard (ADR-0034) on the tools agents
-// call most: each statement they run is explained where it runs, and a
-// full scan of a table that grows with the repository fails here unless
-// planguard.Allowed says why it may. The CLI's paths have the same test
-// in cmd/canon.
+// TestQueryPlans runs the MCP tools agents call most under the query-plan
+// guard (ADR-0034, index/planguard), as cmd/canon's test of the same name
+// runs the hooks, the staged check and the CLI's questions.
 func TestQueryPlans(t *testing.T) {
 	dir := planguard.Repo(t, 300)
 	s, err := gitsync.Open(dir, "test")
