@@ -58,6 +58,14 @@ func TestQueryPlans(t *testing.T) {
 	}
 	guard("canon check (a staged group closing a loop)")
 	git("reset", "-q", "--hard")
+	// A new item whose id is not Kano's: whether the repository follows
+	// Kano's convention decides its schema.
+	planguard.Write(t, dir, "notes/x-1.md", "---\nid: X-1\ntype: Task\ntitle: Not Kano's\nstate: Ready\n---\n# Not Kano's\n")
+	git("add", "notes/x-1.md")
+	canon(1, "check")
+	guard("canon check (a staged item with an id not Kano's)")
+	git("rm", "-q", "--cached", "notes/x-1.md")
+	git("clean", "-qf", "notes")
 	canon(0, "sync")
 	r.Take()
 

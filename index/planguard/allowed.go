@@ -24,4 +24,10 @@ var Allowed = map[string]string{
 	// every row is its own size; the MCP server counts it at its first
 	// call, then in the background at most once a driftEvery.
 	"SELECT path, oid, size, mtime, 1 FROM docs UNION ALL SELECT path, oid, size, mtime, 0 FROM skipped": "the stat walk: every file's size and time",
+	// check's follows: whether any document has a Kano-shaped id decides
+	// the schema of an item whose own id is not (a LIKE of an infix has
+	// no index). Once per check, only for such an item, and it stops at
+	// the first Kano id: a Kano repository reads a few entries, another
+	// the ids' index once.
+	"SELECT ident FROM docs WHERE ident LIKE '%-TSK-%' OR ident LIKE '%-BUG-%' OR ident LIKE '%-USR-%' OR ident LIKE '%-FTR-%' OR ident LIKE '%-EPI%-%'": "check: is this a Kano repository (until the first Kano id)",
 }
