@@ -43,8 +43,10 @@ func recorderFor(dsn string) *Recorder {
 	mu.Lock()
 	defer mu.Unlock()
 	for _, r := range recorders {
-		if strings.HasPrefix(path, r.dir) {
-			return r
+		for _, dir := range r.dirs {
+			if strings.HasPrefix(path, dir) {
+				return r
+			}
 		}
 	}
 	return nil

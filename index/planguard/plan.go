@@ -27,7 +27,7 @@ type Statement struct {
 
 // Recorder explains the statements run on the databases under one folder.
 type Recorder struct {
-	dir   string
+	dirs  []string // the folder, as given and with its links resolved
 	mu    sync.Mutex
 	seen  map[string]bool
 	stmts []Statement
@@ -46,10 +46,10 @@ func Watch(tb testing.TB, dir string) *Recorder {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
+	r := &Recorder{dirs: []string{abs + string(filepath.Separator)}, seen: map[string]bool{}, failed: map[string]error{}, partial: map[string]bool{}}
+	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+		r.dirs = append(r.dirs, real+string(filepath.Separator))
 	}
-	r := &Recorder{dir: abs + string(filepath.Separator), seen: map[string]bool{}, failed: map[string]error{}, partial: map[string]bool{}}
 	mu.Lock()
 	recorders = append(recorders, r)
 	mu.Unlock()
