@@ -3,7 +3,7 @@ GO        ?= go
 TAGS      := sqlite_fts5,urfave_cli_no_docs
 export CGO_ENABLED := 1
 
-.PHONY: build test demo bench vet fmt clean
+.PHONY: build test demo bench bench-guard vet fmt clean
 
 build:
 	$(GO) build -tags $(TAGS) -o bin/canon ./cmd/canon
@@ -20,6 +20,11 @@ demo: build
 
 bench: build
 	./scripts/bench.sh
+
+# The README's rows against the previous build, taking turns, as ratios
+# (ADR-0034); not part of test or CI. ARGS="-n 100000 -rev REV -runs 21".
+bench-guard:
+	./scripts/bench_guard.sh $(ARGS)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -68,3 +68,46 @@ func AllPaths(ctx context.Context, q Querier) ([]string, error) {
 		return p, err
 	})
 }
+
+// DependsOn is one resolved depends_on edge, with what the rules need of
+// its target.
+type DependsOn struct {
+	Src, Dst                   DocID
+	Line, Col                  int
+	Raw                        string
+	DstIdent, DstPath, DstKind string
+}
+
+// DependsOnFrom lists the resolved depends_on edges of the given
+// documents, by source and in the order they are written: an indexed
+// lookup per source (links_src), never a pass over every link.
+func DependsOnFrom(ctx context.Context, q Querier, srcs []DocID) ([]DependsOn, error) {
+	var out []DependsOn
+	err := eachIn(ctx, q, `SELECT l.src, l.dst, l.line, l.col, l.raw, d.ident, d.path, d.kind
+		FROM links l JOIN docs d ON d.id = l.dst
+		WHERE l.src IN (%s) AND l.type = 'depends_on' AND l.status = 'ok' ORDER BY l.src, l.seq`, nil, anys(srcs), nil, func(r *sql.Rows) error {
+		var e DependsOn
+		if err := r.Scan(&e.Src, &e.Dst, &e.Line, &e.Col, &e.Raw, &e.DstIdent, &e.DstPath, &e.DstKind); err != nil {
+			return err
+		}
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
+
+// NamedByGroupField reports which of the documents a resolved group:
+// reference names (each is then a group, whatever its kind): by the
+// targets' index (links_dst), never a pass over every link.
+func NamedByGroupField(ctx context.Context, q Querier, ids []DocID) (map[DocID]bool, error) {
+	out := map[DocID]bool{}
+	err := eachIn(ctx, q, `SELECT DISTINCT dst FROM links WHERE dst IN (%s) AND type = 'group' AND status = 'ok'`, nil, anys(ids), nil, func(r *sql.Rows) error {
+		var id DocID
+		if err := r.Scan(&id); err != nil {
+			return err
+		}
+		out[id] = true
+		return nil
+	})
+	return out, err
+}

@@ -796,10 +796,12 @@ func LinkTarget(srcPath, raw string) string {
 }
 
 // WikiLinksWork reports whether any wiki-link or embed of the repository
-// resolves: whether the repository uses them at all.
+// resolves: whether the repository uses them at all. The partial index
+// links_wiki answers it (its values are written out: a bound parameter
+// cannot select a partial index); without it, every check of a repository
+// with no working wiki-link read every link (ADR-0034).
 func WikiLinksWork(ctx context.Context, q Querier) (bool, error) {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM links WHERE form IN (?, ?) AND status IN (?, ?))`,
-		FormWiki, FormEmbed, StatusOK, StatusSelf).Scan(&n)
+	err := q.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM links WHERE form IN ('`+FormWiki+`', '`+FormEmbed+`') AND status IN ('`+StatusOK+`', '`+StatusSelf+`'))`).Scan(&n)
 	return n == 1, err
 }

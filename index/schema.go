@@ -3,7 +3,7 @@ package index
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.
@@ -107,6 +107,7 @@ CREATE INDEX IF NOT EXISTS links_src ON links(src);
 CREATE INDEX IF NOT EXISTS links_dst ON links(dst);
 CREATE INDEX IF NOT EXISTS links_match ON links(match);
 CREATE INDEX IF NOT EXISTS links_pending ON links(id) WHERE status = '';
+CREATE INDEX IF NOT EXISTS links_wiki ON links(status) WHERE form IN ('wiki', 'embed');
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc);
 CREATE INDEX IF NOT EXISTS problems_doc ON problems(doc);
 `

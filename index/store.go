@@ -208,7 +208,11 @@ func (s *Store) connect() error {
 	if s.pageCache > 0 {
 		dsn += "&_cache_size=-" + strconv.Itoa(s.pageCache)
 	}
-	db, err := sql.Open(s.driver, dsn)
+	drv := s.driver
+	if TestDriver != nil {
+		drv = TestDriver(drv)
+	}
+	db, err := sql.Open(drv, dsn)
 	if err != nil {
 		return fmt.Errorf("open index: %w", err)
 	}

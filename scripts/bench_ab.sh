@@ -4,81 +4,116 @@
 # that whatever else the machine does falls on both alike. It prints the
 # median of each and new/old. bench_compare.sh compares whole runs (with
 # floors); this is the sharper test when the machine is not quiet.
+# bench_guard.sh builds the two binaries and runs this.
 #
 #   ./scripts/bench_ab.sh OLD_BIN NEW_BIN [CORPUS_DIR] [RUNS]
+#   ROWS=check,commit,search,context ./scripts/bench_ab.sh OLD NEW DIR
 #
 # CORPUS_DIR is a generated corpus (scripts/out/corpus-10000, made by
 # ./scripts/bench.sh or go run ./scripts/gencorpus -n 10000 -git); it is
-# copied, never changed.
+# copied, never changed: once for each binary, which builds its own index
+# there (two builds may differ in schema, and each would rebuild the
+# other's), and each command runs in its binary's copy. ROWS picks rows (default all): checkout, commit,
+# version, status, search, show, context, ready, graph, check, check-all,
+# sync, index. The staged check is timed with its floor, `git diff --cached
+# --raw -z`, in the same turns, and the last column says new/floor.
 set -euo pipefail
 old=$(realpath "$1") new=$(realpath "$2")
 src=${3:-scripts/out/corpus-10000} runs=${4:-15}
+rows=,${ROWS:-checkout,commit,version,status,search,show,context,ready,graph,check,check-all,sync,index},
 [ -d "$src/.git" ] || { echo "bench_ab: $src is not a corpus (a git repository)" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/canon-ab.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp -a "$src/." "$work/"
-cd "$work"
+trap 'exit 130' INT TERM
 export GIT_AUTHOR_NAME=ab GIT_AUTHOR_EMAIL=ab@canon.invalid GIT_COMMITTER_NAME=ab GIT_COMMITTER_EMAIL=ab@canon.invalid
-git config core.hooksPath /dev/null
-rm -rf .git/canon
-"$new" index --full >/dev/null
-# Two commits that differ in one document, for the hook.
-doc=$(git ls-files '*.md' | sed -n 100p)
-c1=$(git rev-parse HEAD)
-printf '\nOne more line for the benchmark.\n' >>"$doc"
-git commit -qam 'ab: one document'
-c2=$(git rev-parse HEAD)
-"$new" sync >/dev/null
+export GIT_AUTHOR_DATE=2025-01-01T12:00:00Z GIT_COMMITTER_DATE=2025-01-01T12:00:00Z
+into() { cd "$work/$1"; }
+# Two commits that differ in one document, for the hooks: the same in both
+# copies (the same dates), each indexed at c2 by its own binary.
+for side in old new; do
+	mkdir "$work/$side"
+	cp -a "$src/." "$work/$side/"
+	into $side
+	git config core.hooksPath /dev/null
+	rm -rf .git/canon
+	"${!side}" index --full >/dev/null
+	doc=$(git ls-files '*.md' | sed -n 100p)
+	c1=$(git rev-parse HEAD)
+	printf '\nOne more line for the benchmark.\n' >>"$doc"
+	git commit -qam 'ab: one document'
+	c2=$(git rev-parse HEAD)
+	"${!side}" sync >/dev/null
+done
 
+want() { [[ $rows == *,$1,* ]]; }
 ms() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(((t1 - t0) / 1000)); }
 median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.1f", m/1000}'; }
+ratio() { echo "$1 / $2" | bc -l; }
+line() { # NAME OLD_MS NEW_MS [FLOOR_MS]
+	printf '| %s | %s ms | %s ms | %.2f |' "$1" "$2" "$3" "$(ratio "$3" "$2")"
+	if [ -n "${4:-}" ]; then printf ' %.2f (floor %s ms) |\n' "$(ratio "$3" "$4")" "$4"; else printf ' |\n'; fi
+}
+# turn I: the order of the two binaries in run I (old first in odd runs).
+turn() { if (($1 % 2)); then echo old new; else echo new old; fi; }
 
-# row NAME ARGS...: time "canon ARGS" with both binaries, taking turns.
+# row NAME ARGS...: time "canon ARGS" with both binaries, taking turns;
+# with FLOOR set (a command), time it in the new copy after each pair too.
 row() {
-	local name=$1; shift
-	: >old.t; : >new.t
+	local name=$1 side; shift
+	: >"$work/old.t"; : >"$work/new.t"; : >"$work/floor.t"
 	for i in $(seq "$runs"); do
-		if ((i % 2)); then ms "$old" "$@" >>old.t; ms "$new" "$@" >>new.t
-		else ms "$new" "$@" >>new.t; ms "$old" "$@" >>old.t; fi
-	done
-	local o n
-	o=$(median <old.t) n=$(median <new.t)
-	printf '| %s | %s ms | %s ms | %.2f |\n' "$name" "$o" "$n" "$(echo "$n / $o" | bc -l)"
-}
-
-# hook: the index goes back and forth between c1 and c2, one document each
-# way; each binary's run is one catch-up of one document.
-hookrow() {
-	: >old.t; : >new.t
-	local from=$c2 to=$c1 # the index is at c2
-	for i in $(seq "$runs"); do
-		for bin in old new; do
-			((i % 2)) || bin=$([ $bin = old ] && echo new || echo old)
-			git checkout -q --detach "$to"
-			ms "${!bin}" hook post-checkout "$from" "$to" 1 >>$bin.t
-			local t=$from; from=$to; to=$t
+		for side in $(turn "$i"); do
+			into $side
+			ms "${!side}" "$@" >>"$work/$side.t"
 		done
+		if [ -n "${FLOOR:-}" ]; then ms $FLOOR >>"$work/floor.t"; fi
 	done
-	printf '| %s | %s ms | %s ms | %.2f |\n' "hook post-checkout, one document" "$(median <old.t)" "$(median <new.t)" \
-		"$(echo "$(median <new.t) / $(median <old.t)" | bc -l)"
+	line "$name" "$(median <"$work/old.t")" "$(median <"$work/new.t")" "$([ -s "$work/floor.t" ] && median <"$work/floor.t")"
 }
 
-echo "| command ($(git ls-files '*.md' | wc -l) documents, $runs runs each, taking turns) | old | new | new/old |"
-echo "|---|---|---|---|"
-hookrow
-git checkout -q "$c2"
-"$new" sync >/dev/null
-row "--version (start-up)" --version
-row "status" status
-row "search \"webhook retry\"" search "webhook retry"
-row "show (a document by id)" show "$(basename "$doc" .md | cut -d_ -f1)"
-row "context \"webhook retry\" --budget 4000" context "webhook retry" --budget 4000
-row "ready" ready
-row "graph stats" graph stats
-printf '\nAnd one staged.\n' >>"$doc"
-git add "$doc"
-row "check (one staged document)" check
-git reset -q --hard
-row "check --all" check --all
-row "sync (a stat walk, nothing changed)" sync
-runs=$(( (runs + 2) / 3 )) row "index --full" index --full
+# hookrow HOOK: each copy's index goes back and forth between c1 and c2,
+# one document each way; each run is one catch-up of one document.
+hookrow() {
+	local from=$c2 to=$c1 side # both indexes are at c2
+	: >"$work/old.t"; : >"$work/new.t"
+	for i in $(seq "$runs"); do
+		for side in $(turn "$i"); do
+			into $side
+			git checkout -q --detach "$to"
+			if [ "$1" = post-checkout ]; then ms "${!side}" hook post-checkout "$from" "$to" 1 >>"$work/$side.t"
+			else ms "${!side}" hook "$1" >>"$work/$side.t"; fi
+		done
+		local t=$from; from=$to; to=$t
+	done
+	line "hook $1, one document" "$(median <"$work/old.t")" "$(median <"$work/new.t")"
+	for side in old new; do
+		into $side
+		git checkout -q "$c2"
+		"${!side}" sync >/dev/null
+	done
+}
+
+into new
+echo "| command ($(git ls-files '*.md' | wc -l) documents, $runs runs each, taking turns) | old | new | new/old | new/floor |"
+echo "|---|---|---|---|---|"
+want checkout && hookrow post-checkout
+want commit && hookrow post-commit
+want version && row "--version (start-up)" --version
+want status && row "status" status
+want search && row "search \"webhook retry\"" search "webhook retry"
+want show && row "show (a document by id)" show "$(basename "$doc" .md | cut -d_ -f1)"
+want context && row "context \"webhook retry\" --budget 4000" context "webhook retry" --budget 4000
+want ready && row "ready" ready
+want graph && row "graph stats" graph stats
+if want check; then
+	for side in old new; do
+		into $side
+		printf '\nAnd one staged.\n' >>"$doc"
+		git add "$doc"
+	done
+	FLOOR="git diff --cached --raw -z" row "check (one staged document)" check
+	for side in old new; do into $side; git reset -q --hard; done
+fi
+want check-all && row "check --all" check --all
+want sync && row "sync (a stat walk, nothing changed)" sync
+if want index; then runs=$(((runs + 2) / 3)) row "index --full" index --full; fi

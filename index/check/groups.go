@@ -3,6 +3,8 @@ package check
 import (
 	"fmt"
 	"strings"
+
+	"github.com/canon-md/canon/index"
 )
 
 // groupCycles reports a loop in the depends_on edges between groups (a
@@ -10,89 +12,44 @@ import (
 // walks groups upstream along depends_on, and a loop has no upstream. It
 // is reported once at each checked group in the loop, at its depends_on
 // field.
+//
+// It reads what the checked documents reach, never the whole table: a
+// loop through a checked document leaves it by one of its own depends_on,
+// so a check whose documents have none (most commits) costs one indexed
+// lookup, and one that touches a group follows the groups upstream of it.
 func (c *checker) groupCycles() error {
-	var checked []*doc
+	g := groupGraph{c: c, group: map[int64]bool{}, asked: map[int64]bool{}, deps: map[int64][]groupEdge{}, names: map[int64]string{}}
+	var start []int64
 	for _, d := range c.full() {
-		checked = append(checked, d)
-	}
-	if len(checked) == 0 {
-		return nil
-	}
-	isGroup := map[int64]bool{}
-	rows, err := c.q.QueryContext(c.ctx, `SELECT id FROM docs WHERE kind = 'group'
-		UNION SELECT dst FROM links WHERE type = 'group' AND status = 'ok'`)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		isGroup[id] = true
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	anyChecked := false
-	for _, d := range checked {
-		anyChecked = anyChecked || isGroup[d.id]
-	}
-	if !anyChecked {
-		return nil
-	}
-	type edge struct {
-		dst       int64
-		line, col int
-		raw       string
-	}
-	deps := map[int64][]edge{}
-	names := map[int64]string{}
-	rows, err = c.q.QueryContext(c.ctx, `SELECT l.src, l.dst, l.line, l.col, l.raw, s.ident, s.path, d.ident, d.path
-		FROM links l JOIN docs s ON s.id = l.src JOIN docs d ON d.id = l.dst
-		WHERE l.type = 'depends_on' AND l.status = 'ok' ORDER BY l.src, l.seq`)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var src int64
-		var e edge
-		var sid, spath, did, dpath string
-		if err := rows.Scan(&src, &e.dst, &e.line, &e.col, &e.raw, &sid, &spath, &did, &dpath); err != nil {
-			rows.Close()
-			return err
-		}
-		if isGroup[src] && isGroup[e.dst] {
-			deps[src] = append(deps[src], e)
-			names[src], names[e.dst] = displayName(sid, spath), displayName(did, dpath)
+		start = append(start, d.id)
+		g.names[d.id] = displayName(d.ident, d.path)
+		if d.kind == "group" {
+			g.group[d.id] = true
 		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err := g.load(start); err != nil {
 		return err
 	}
-	for _, d := range checked {
-		if !isGroup[d.id] {
+	for _, d := range c.full() {
+		if !g.group[d.id] {
 			continue
 		}
 		// A path from one of d's depends_on back to d, breadth first so
 		// the loop named is a shortest one.
-		for _, first := range deps[d.id] {
+		for _, first := range g.deps[d.id] {
 			prev := map[int64]int64{first.dst: d.id}
 			queue := []int64{first.dst}
 			found := false
 			for len(queue) > 0 && !found {
-				g := queue[0]
+				n := queue[0]
 				queue = queue[1:]
-				if g == d.id {
+				if n == d.id {
 					found = true
 					break
 				}
-				for _, e := range deps[g] {
+				for _, e := range g.deps[n] {
 					if _, seen := prev[e.dst]; !seen {
-						prev[e.dst] = g
+						prev[e.dst] = n
 						queue = append(queue, e.dst)
 					}
 				}
@@ -100,14 +57,86 @@ func (c *checker) groupCycles() error {
 			if !found {
 				continue
 			}
-			loop := []string{names[d.id]}
-			for g := prev[d.id]; g != d.id; g = prev[g] {
-				loop = append([]string{names[g]}, loop...)
+			loop := []string{g.names[d.id]}
+			for n := prev[d.id]; n != d.id; n = prev[n] {
+				loop = append([]string{g.names[n]}, loop...)
 			}
-			loop = append([]string{names[d.id]}, loop...)
+			loop = append([]string{g.names[d.id]}, loop...)
 			c.add(d.path, first.line, first.col, "group-cycle", "depends_on "+first.raw,
 				fmt.Sprintf("the group dependencies loop: %s; a group cannot be upstream of itself, remove one depends_on", strings.Join(loop, " → ")))
 			break
+		}
+	}
+	return nil
+}
+
+// groupEdge is a depends_on between two groups.
+type groupEdge struct {
+	dst       int64
+	line, col int
+	raw       string
+}
+
+// groupGraph is the part of the group graph the checked documents reach
+// along depends_on, loaded a frontier at a time.
+type groupGraph struct {
+	c *checker
+	// group says of each document met whether it is a group (absent:
+	// not known yet); asked holds those whose depends_on were read.
+	group, asked map[int64]bool
+	deps         map[int64][]groupEdge
+	names        map[int64]string
+}
+
+// load reads the depends_on of the documents at ids, then of the groups
+// they depend on, until no new group is reached.
+func (g *groupGraph) load(ids []int64) error {
+	for len(ids) > 0 {
+		srcs := make([]index.DocID, 0, len(ids))
+		for _, id := range ids {
+			g.asked[id] = true
+			srcs = append(srcs, index.DocID(id))
+		}
+		edges, err := index.DependsOnFrom(g.c.ctx, g.c.q, srcs)
+		if err != nil {
+			return err
+		}
+		if len(edges) == 0 {
+			return nil
+		}
+		// Whether each end is a group: its kind, else a group: field
+		// that names it.
+		var unknown []index.DocID
+		for _, e := range edges {
+			if e.DstKind == "group" {
+				g.group[int64(e.Dst)] = true
+			}
+			for _, id := range []int64{int64(e.Src), int64(e.Dst)} {
+				if _, known := g.group[id]; !known {
+					g.group[id] = false
+					unknown = append(unknown, index.DocID(id))
+				}
+			}
+		}
+		named, err := index.NamedByGroupField(g.c.ctx, g.c.q, unknown)
+		if err != nil {
+			return err
+		}
+		for id := range named {
+			g.group[int64(id)] = true
+		}
+		ids = ids[:0]
+		for _, e := range edges {
+			src, dst := int64(e.Src), int64(e.Dst)
+			if !g.group[src] || !g.group[dst] {
+				continue
+			}
+			g.deps[src] = append(g.deps[src], groupEdge{dst: dst, line: e.Line, col: e.Col, raw: e.Raw})
+			g.names[dst] = displayName(e.DstIdent, e.DstPath)
+			if !g.asked[dst] {
+				g.asked[dst] = true
+				ids = append(ids, dst)
+			}
 		}
 	}
 	return nil

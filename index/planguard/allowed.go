@@ -1,0 +1,33 @@
+package planguard
+
+// Allowed are the statements of the guarded paths that may read a large
+// table whole, each with the reason (keys as Normalize writes them). Keep
+// it short: every entry is a cost that grows with the repository, paid on
+// every call of its path.
+var Allowed = map[string]string{
+	// canon status (and the MCP status tool) reports the index's totals:
+	// counting is its answer. At 100k documents these are the index's own
+	// pages of a covering index, or one pass over links (0.3 s of CPU);
+	// counts kept by the writer would make them lookups.
+	"SELECT count(*) FROM docs":                                   "status: the number of documents",
+	"SELECT kind, count(*) FROM docs GROUP BY kind ORDER BY kind": "status: documents by kind",
+	"SELECT status, count(*) FROM links GROUP BY status":          "status: links by how they resolved",
+	"SELECT count(*) FROM chunks":                                 "status: the number of sections",
+	"SELECT count(*) FROM skipped":                                "status: the number of skipped files",
+	// canon ready (and the MCP ready tool) ranks every open item by what
+	// blocks it: its input is the whole graph of items and their
+	// blocking edges, read once.
+	"SELECT d.key, d.ident, d.path, d.kind, d.title, d.state, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), '') FROM docs d": "ready: every item, to rank the open ones",
+	"SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src AND type IN (?, …)":                              "ready: every blocking edge between items",
+	// The stat walk (Store.Drift, Reconcile): the working tree against
+	// what the index read of each file. It stats every file, so reading
+	// every row is its own size; the MCP server counts it at its first
+	// call, then in the background at most once a driftEvery.
+	"SELECT path, oid, size, mtime, 1 FROM docs UNION ALL SELECT path, oid, size, mtime, 0 FROM skipped": "the stat walk: every file's size and time",
+	// check's follows: whether any document has a Kano-shaped id decides
+	// the schema of an item whose own id is not (a LIKE of an infix has
+	// no index). Once per check, only for such an item, and it stops at
+	// the first Kano id: a Kano repository reads a few entries, another
+	// the ids' index once.
+	"SELECT ident FROM docs WHERE ident LIKE '%-TSK-%' OR ident LIKE '%-BUG-%' OR ident LIKE '%-USR-%' OR ident LIKE '%-FTR-%' OR ident LIKE '%-EPI%-%'": "check: is this a Kano repository (until the first Kano id)",
+}
