@@ -57,7 +57,7 @@ type Session struct {
 // changed the index: a catch-up, a rebuild, a reconcile, and the syncs
 // others make through Synced (the watcher's edits). Whoever opens a
 // session sets it once (the CLI, the hooks, the watcher), so that no sync
-// path can forget the worksets (DESIGN.md §8). f runs after the writer
+// path can forget the worksets (docs/architecture.md). f runs after the writer
 // lock is released; it gets the session, which a watcher may have
 // replaced since (Adopt).
 func (s *Session) OnSync(f func(ctx context.Context, s *Session, res *Result)) {

@@ -14,7 +14,7 @@ import (
 
 // Status is canon status: where the index is, the commit it reflects, what
 // it holds, whether it is behind, the last count of problems and the
-// watcher. Its JSON is a documented contract (README).
+// watcher. Its JSON is a documented contract (docs/commands.md).
 type Status struct {
 	Index         string `json:"index"` // relative to the root when inside it
 	Schema        int    `json:"schema"`

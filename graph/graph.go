@@ -38,7 +38,8 @@ func ParseDirection(s string) (Direction, error) {
 	return "", fmt.Errorf("direction %q is not out, in or both", s)
 }
 
-// Edge types canon writes (DESIGN.md §2); configurations may add others.
+// Edge types canon writes (docs/architecture.md, "Documents, identity,
+// edges"); configurations may add others.
 const (
 	EdgeParent      = "parent"
 	EdgeBlockedBy   = "blocked_by"

@@ -156,7 +156,7 @@ func (e *HooksPathError) Error() string {
 	}
 	if !e.Loc.Local {
 		return fmt.Sprintf("core.hooksPath is set to %s in %s, outside this repository's config; canon never writes to a global hooks folder. "+
-			"Add `canon hook <name> \"$@\"` to the hooks there (see the README), or run canon hooks install --hooks-path .githooks to use a folder in this repository",
+			"Add `canon hook <name> \"$@\"` to the hooks there (canon's docs/hook-managers.md shows the lines), or run canon hooks install --hooks-path .githooks to use a folder in this repository",
 			e.Loc.HooksPath, e.Loc.Origin)
 	}
 	return fmt.Sprintf("core.hooksPath is set to %s, which another tool may manage (husky, a committed .githooks); "+

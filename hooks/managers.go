@@ -25,9 +25,9 @@ const (
 // Managers are the hook managers canon knows, in the order it looks for them.
 var Managers = []Manager{Lefthook, Husky, PreCommit}
 
-// The snippets are the text the README shows, canon hooks install prints and
-// --manager adds; the README test compares them with the README, and the
-// integration tests run the real managers on them.
+// The snippets are the text docs/hook-managers.md shows, canon hooks
+// install prints and --manager adds; TestDocSnippets compares them with that
+// page, and the integration tests run the real managers on them.
 var (
 	//go:embed snippets/lefthook.yml
 	lefthookSnippet string

@@ -8,31 +8,23 @@ import (
 	"testing"
 )
 
-// TestREADMESnippets holds the README's "Hook managers" section to the
-// snippet files canon prints and adds, which the integration tests
-// (cmd/canon TestHookManagers) run with the real managers.
-func TestREADMESnippets(t *testing.T) {
+// TestDocSnippets holds docs/hook-managers.md to the snippet files canon
+// prints and adds, which the integration tests (cmd/canon TestHookManagers)
+// run with the real managers.
+func TestDocSnippets(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../docs/hook-managers.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(data)
-	start := strings.Index(readme, "\n## Hook managers\n")
-	if start < 0 {
-		t.Fatal("the README has no ## Hook managers section")
-	}
-	section := readme[start+1:]
-	if end := strings.Index(section, "\n## "); end >= 0 {
-		section = section[:end]
-	}
+	section := string(data)
 	blocks := map[string]bool{}
 	for _, m := range regexp.MustCompile("(?s)```[a-z]*\n(.*?)```").FindAllStringSubmatch(section, -1) {
 		blocks[m[1]] = true
 	}
 	for _, m := range Managers {
 		if !blocks[Snippet(m)] {
-			t.Errorf("the README's Hook managers section has no code block that is exactly hooks/snippets' %s snippet:\n%s", m, Snippet(m))
+			t.Errorf("docs/hook-managers.md has no code block that is exactly hooks/snippets' %s snippet:\n%s", m, Snippet(m))
 		}
 	}
 	manifest, err := os.ReadFile("../.pre-commit-hooks.yaml")

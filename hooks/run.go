@@ -30,7 +30,7 @@ type Outcome struct {
 }
 
 // TellWorksets is the OnSync listener every session opener sets: the keys
-// a sync changed go to the worksets holding them (DESIGN.md §8), and each
+// a sync changed go to the worksets holding them (docs/architecture.md), and each
 // workset made stale is a note. A failure is a note too, never fatal: the
 // next workset command compares its members with the index anyway. marked,
 // when set, receives the worksets marked.

@@ -1,8 +1,9 @@
 // Package index is canon's derived store: documents, sections, links and
-// problems in SQLite with FTS5 (DESIGN.md §3). It parses files (through
-// index/markdown), resolves references (resolve.go: alias terms, match
-// keys, namespaces), writes full builds and incremental batches in one
-// transaction each, previews a batch without writing (Store.Preview), and
+// problems in SQLite with FTS5 (docs/architecture.md, "The index"). It
+// parses files (through index/markdown), resolves references (resolve.go:
+// alias terms, match keys, namespaces), writes full builds and
+// incremental batches in one transaction each, previews a batch without
+// writing (Store.Preview), and
 // answers queries with typed methods that return plain values: documents
 // by key, path or row id, links by type and direction, sections and their
 // text, full-text matches (read.go, match.go), documents chosen by

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Subsets: a workset (DESIGN.md §8) keeps some documents of the index in a
+// Subsets: a workset (docs/worksets.md) keeps some documents of the index in a
 // database of its own with the same schema, so that everything that reads
 // an index (Find, Search, Show, the graph package) reads a workset too. The
 // schema stays here, next to the code that writes it: a workset database is

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// A workset's database (DESIGN.md §8) is an index holding some documents
+// A workset's database (docs/worksets.md) is an index holding some documents
 // of the repository's (copied by CopySubset), plus the workset's own
 // tables: its manifest, its members and how each was chosen, the reasons
 // it went stale, the findings it promoted and its checkpoints. The schema

@@ -1,7 +1,7 @@
 #!/bin/sh
 # canon's benchmark (`make bench` builds canon, then runs this): measures canon
-# against the floors of issues 2-4 and DESIGN.md §11 in one run and prints
-# Markdown tables for the README. Flags go to scripts/bench (see -h):
+# against the floors of issues 2-4 and docs/benchmarks.md (Targets) in one
+# run and prints Markdown tables for docs/benchmarks.md. Flags go to scripts/bench (see -h):
 #
 #   ./scripts/bench.sh                       1k and 10k items, 5 runs (hooks 20)
 #   ./scripts/bench.sh -large                and 100k items

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Benchmarks canon watch (issue 8; DESIGN.md §11): the time from saving an
+# Benchmarks canon watch (issue 8; docs/benchmarks.md, Targets): the time from saving an
 # edit to it being searchable (p50/p90 over RUNS edits, timed in process and
 # through `canon search`), and the watcher's CPU time over IDLE of idleness,
 # read from /proc/PID/stat. See scripts/benchwatch for what is measured.

@@ -130,7 +130,7 @@ func (e *env) openNoSync(who string) (*gitsync.Session, error) {
 }
 
 // opened sets up a session the way every command wants it: notes on
-// stderr, every sync told to the worksets (DESIGN.md §8), progress on a
+// stderr, every sync told to the worksets (docs/architecture.md), progress on a
 // terminal.
 func (e *env) opened(s *gitsync.Session, err error) (*gitsync.Session, error) {
 	if err != nil {

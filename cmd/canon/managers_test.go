@@ -11,9 +11,9 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// TestHookManagers runs the real hook managers on canon, set up as the
-// README's "Hook managers" section says, from the snippet files the README
-// test compares with the README: lefthook and husky from npm, the pre-commit
+// TestHookManagers runs the real hook managers on canon, set up as
+// docs/hook-managers.md says, from the snippet files TestDocSnippets
+// compares with that page: lefthook and husky from npm, the pre-commit
 // framework from Debian (3.0.x on bookworm) and a 4.x. .ci/run installs them
 // into scripts/out; a manager that is not there skips with the reason.
 func TestHookManagers(t *testing.T) {

@@ -1,5 +1,5 @@
 // Package watch keeps one worktree's index in step with its files as they
-// are saved: canon watch (DESIGN.md §10).
+// are saved: canon watch (docs/watch.md).
 //
 // It owns the file-system side of syncing: recursive fsnotify watches over
 // the canonical roots (folders added and dropped as they come and go),

@@ -88,7 +88,7 @@ func itemSchema(code string) Schema {
 		IDPattern: `^[A-Z][A-Z0-9]*-` + code + `-[0-9]{4,}$`}
 }
 
-// DefaultCheck fits a Kano-style backlog (DESIGN.md §2) and stays quiet on
+// DefaultCheck fits a Kano-style backlog (ADR-0027) and stays quiet on
 // plain notes.
 func DefaultCheck() Check {
 	return Check{

@@ -115,7 +115,8 @@ func (s Size) String() string {
 	return strconv.FormatInt(int64(s), 10)
 }
 
-// DefaultEdges is the frontmatter field → edge type mapping of DESIGN.md §2.
+// DefaultEdges is the default frontmatter field → edge type mapping
+// (docs/architecture.md, "Documents, identity, edges").
 func DefaultEdges() map[string]string {
 	return map[string]string{
 		"parent":           "parent",

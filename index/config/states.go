@@ -59,7 +59,7 @@ func inFold(list []string, state string) bool {
 }
 
 // templateStates does not show blocked: (its default, [Blocked], is in
-// the README's configuration section), so that what canon init writes
+// docs/configuration.md), so that what canon init writes
 // stays byte for byte what it wrote before the setting existed: that file
 // is committed in repositories.
 const templateStates = `

@@ -39,7 +39,7 @@ func (b *bench) prepareHistory(src string) (*history, error) {
 		return nil, err
 	}
 	name := filepath.Base(strings.TrimSuffix(strings.TrimSuffix(abs, string(filepath.Separator)), ".git"))
-	if name == "repo" { // a fetched mirror: /work/.mirror/OWNER+NAME/repo
+	if name == "repo" { // a bare mirror kept as OWNER+NAME/repo
 		name = filepath.Base(filepath.Dir(abs))
 	}
 	h := &history{name: name, dir: filepath.Join(b.out, "history-"+name)}

@@ -112,7 +112,7 @@ func (b *bench) backToBase(c *corpus) error {
 // gogitOpen times what a catch-up from old to head pays in go-git before it
 // can diff: opening the object storage and reading both commits. The old
 // commit is packed, so this includes decoding the pack index, which grows
-// with the number of objects (DESIGN.md §4).
+// with the number of objects.
 func gogitOpen(dir, head, old string) (time.Duration, error) {
 	repo, err := gitsync.Discover(dir)
 	if err != nil {

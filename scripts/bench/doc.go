@@ -1,5 +1,6 @@
 // Command bench measures canon against the floors that issues 2, 3 and 4 and
-// DESIGN.md §11 define, in one run, and prints Markdown tables for the README.
+// docs/benchmarks.md (Targets) define, in one run, and prints Markdown tables
+// for docs/benchmarks.md.
 // Run it through scripts/bench.sh (or `make bench`), from the repository root:
 //
 //	./scripts/bench.sh                     # 1k and 10k items

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// The floor of a full build (DESIGN.md §11): the unavoidable work, in
+// The floor of a full build (docs/benchmarks.md): the unavoidable work, in
 // process and on one goroutine. Read every document, split it into sections
 // at its headings, insert the sections into a bare FTS5 table (title,
 // heading, body, as canon's chunks_fts) in one transaction. No frontmatter

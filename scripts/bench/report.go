@@ -41,7 +41,7 @@ func (r *Row) sizeText() string {
 	return sizeLabel(r.Size)
 }
 
-// target is a figure from DESIGN.md §11 and the issues. It is defined at one
+// target is a figure from docs/benchmarks.md (Targets) and the issues. It is defined at one
 // corpus size; at the other sizes it is evaluated too, but only as a trend.
 type target struct {
 	text string
@@ -55,7 +55,7 @@ var (
 	tPostCommit = &target{"≤ 2x floor @100k", 100000, func(r *Row) bool { return r.Ratio <= 2 }}
 	tFlat       = &target{"flat: ≤ 1.5x the smallest size @100k", 100000, func(r *Row) bool { return r.Ratio <= 1.5 }}
 	tCheckout   = &target{"≤ 500 ms @100k", 100000, func(r *Row) bool { return r.Median <= 500 }}
-	// Real history (DESIGN.md §11, issue 18): at any size.
+	// Real history (docs/benchmarks.md, issue 18): at any size.
 	tHistCommit   = &target{"≤ 1.5x floor", 0, func(r *Row) bool { return r.Ratio <= 1.5 }}
 	tHistCheckout = &target{"≤ 2x floor", 0, func(r *Row) bool { return r.Ratio <= 2 }}
 	tCheck        = &target{"≤ 1.3x floor @100k", 100000, func(r *Row) bool { return r.Ratio <= 1.3 }}

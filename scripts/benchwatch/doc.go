@@ -1,5 +1,6 @@
-// Command benchwatch measures canon watch on a generated corpus (DESIGN.md
-// §11: "a saved edit is queryable within 250 ms; idle CPU near zero"). Run
+// Command benchwatch measures canon watch on a generated corpus (the
+// targets in docs/benchmarks.md: "a saved edit is searchable within 250 ms;
+// idle CPU near zero"). Run
 // it through scripts/bench_watch.sh, which builds canon and the corpus:
 //
 //	scripts/bench_watch.sh                       # 10,000 items, 40 edits, 60 s idle

@@ -4,7 +4,7 @@ import "math/bits"
 
 // rng is a SplitMix64 generator. It is defined here rather than taken from math/rand/v2 so
 // that the corpus for a given seed stays byte-identical across Go releases: the benchmark
-// figures in the README refer to commits whose hashes must not drift.
+// figures in docs/benchmarks.md refer to commits whose hashes must not drift.
 type rng struct{ s uint64 }
 
 // newRNG returns an independent stream for (seed, stream). Every document gets its own

@@ -1,5 +1,5 @@
 // Package clirun runs canon's command line: a urfave/cli app made to
-// behave the way canon promises (README "Commands"). Flags may follow the
+// behave the way canon promises (docs/commands.md). Flags may follow the
 // arguments (canon search "token refresh" --limit 5); a bad flag is one
 // sentence and exit status 2, never a help page; SIGINT and SIGTERM stop
 // work promptly; every error is one line, "canon: error: ...", with its
