@@ -47,12 +47,23 @@ func AppendNote(ctx context.Context, e *Env, name string, a NoteArgs) (*NoteResu
 		return nil, err
 	}
 	target := strings.TrimSpace(a.Target)
-	text := collapse(a.Text)
+	if len(a.Text) > MaxNote {
+		return nil, fmt.Errorf("%w: the note is %d bytes long, more than %d; write a shorter note and put the detail in the document", ErrNotPlain, len(a.Text), MaxNote)
+	}
+	// One line of plain text that cannot open or close an HTML comment:
+	// nothing a note says hides another.
+	text := uncommentable(flatten(a.Text))
 	switch {
-	case target == "" || strings.ContainsAny(target, "[]|\n"):
+	case target == "" || strings.ContainsAny(target, "[]|"):
 		return nil, fmt.Errorf("a note needs a target: the id, uid or path of the document it is about (no [ ] or |)")
 	case text == "":
 		return nil, fmt.Errorf("a note needs text")
+	}
+	if err := plainError("the target", target, 1024); err != nil {
+		return nil, err
+	}
+	if uncommentable(target) != target {
+		return nil, fmt.Errorf("the target %q holds <!-- or -->, which no document's id or path holds; give the document's id, uid or path", target)
 	}
 	kind := strings.ToLower(strings.TrimSpace(a.Kind))
 	switch kind {

@@ -56,12 +56,15 @@ type CheckpointOptions struct {
 
 // RecordCheckpoint takes a checkpoint of the workset.
 func RecordCheckpoint(ctx context.Context, e *Env, name string, opt CheckpointOptions) (*Checkpoint, error) {
+	if err := checkCheckpoint(opt); err != nil {
+		return nil, err
+	}
 	h, ms, err := openMembers(ctx, e.Root, name)
 	if err != nil {
 		return nil, err
 	}
 	defer h.close()
-	cp := &Checkpoint{At: e.Now.UTC().Truncate(time.Second), Head: e.Head, Note: strings.TrimSpace(opt.Note), Agent: opt.Agent,
+	cp := &Checkpoint{At: e.Now.UTC().Truncate(time.Second), Head: e.Head, Note: flatten(opt.Note), Agent: opt.Agent,
 		Members: []CheckpointMember{}}
 	for _, mb := range ms {
 		cur, err := currentDoc(ctx, e, mb.Key)

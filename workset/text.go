@@ -69,10 +69,12 @@ func (in *Info) findingsText() string {
 	switch {
 	case in.NotesError != "":
 		return "notes unreadable"
-	case in.Findings == 0:
+	case in.Findings == 0 && in.Hidden == 0:
 		return "0"
 	case in.Unpromoted == 0:
 		return fmt.Sprintf("%d, all promoted", in.Findings)
+	case in.Hidden > 0:
+		return fmt.Sprintf("%d, %d unpromoted (%d in comments or code)", in.Findings, in.Unpromoted, in.Hidden)
 	}
 	return fmt.Sprintf("%d, %d unpromoted", in.Findings, in.Unpromoted)
 }
