@@ -174,7 +174,7 @@ func RenderPlan(name string, sources []PlanSource) string {
 		b.WriteString("\nThis workset has no seed items; write your own steps here.\n")
 	}
 	for _, s := range sources {
-		fmt.Fprintf(&b, "\n## %s: %s\n\n", s.Doc.ID, s.Doc.Title)
+		fmt.Fprintf(&b, "\n## %s: %s\n\n", flatten(s.Doc.ID), flatten(s.Doc.Title)) // a heading: one line
 		items := PlanItems(s.Criteria)
 		switch {
 		case !s.Found:
