@@ -83,6 +83,9 @@ func TestAppendNoteIsFlatAndBounded(t *testing.T) {
 	if _, err := AppendNote(ctx, e, "w", NoteArgs{Target: "A-1\x1b\a", Text: "t"}); !errors.Is(err, ErrNotPlain) {
 		t.Fatalf("a target with control characters: %v", err)
 	}
+	if _, err := AppendNote(ctx, e, "w", NoteArgs{Target: "A-1", Text: ":"}); err == nil || !strings.Contains(err.Error(), "needs text") {
+		t.Fatalf("a note promote reads as none (found by FuzzParseNotes): %v", err)
+	}
 	if _, err := AppendNote(ctx, e, "w", NoteArgs{Target: "<!--", Text: "t"}); err == nil {
 		t.Fatal("a target that opens a comment was taken")
 	}
