@@ -81,16 +81,16 @@ func (r *Result) WriteText(w io.Writer) error {
 		lines++
 	}
 	for _, p := range ch.Added {
-		emit("  A  %s\n", p)
+		emit("  A  %s\n", human.QuotePath(p))
 	}
 	for _, p := range ch.Modified {
-		emit("  M  %s\n", p)
+		emit("  M  %s\n", human.QuotePath(p))
 	}
 	for _, r := range ch.Renamed {
-		emit("  R  %s → %s\n", r[0], r[1])
+		emit("  R  %s → %s\n", human.QuotePath(r[0]), human.QuotePath(r[1]))
 	}
 	for _, p := range ch.Deleted {
-		emit("  D  %s\n", p)
+		emit("  D  %s\n", human.QuotePath(p))
 	}
 	if lines > most {
 		fmt.Fprintf(w, "  … and %d more (see --json)\n", lines-most)

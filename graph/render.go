@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/canon-md/canon/index/human"
 )
 
 // The Markdown a pack renders to. Token estimates are counted on exactly
@@ -20,13 +22,13 @@ func renderHead(e *Entry, sectioned bool) string {
 		h = "###"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %d. %s: %s\n", h, e.Rank, e.ID, e.Title)
-	b.WriteString(e.Kind)
+	fmt.Fprintf(&b, "%s %d. %s: %s\n", h, e.Rank, human.Quote(e.ID), human.Quote(e.Title))
+	b.WriteString(human.Quote(e.Kind))
 	if e.State != "" {
-		b.WriteString(" · " + e.State)
+		b.WriteString(" · " + human.Quote(e.State))
 	}
-	fmt.Fprintf(&b, " · score %s · %s\n", strconv.FormatFloat(e.Score, 'f', -1, 64), e.Path)
-	b.WriteString("Why: " + e.Why.String() + "\n\n")
+	fmt.Fprintf(&b, " · score %s · %s\n", strconv.FormatFloat(e.Score, 'f', -1, 64), human.QuotePath(e.Path))
+	b.WriteString("Why: " + human.Quote(e.Why.String()) + "\n\n")
 	return b.String()
 }
 

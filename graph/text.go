@@ -51,7 +51,7 @@ func Describe(r index.DocRef) string {
 	if r.State != "" {
 		tag += ", " + r.State
 	}
-	return fmt.Sprintf("%s  %s  [%s]", r.ID, r.Title, tag)
+	return fmt.Sprintf("%s  %s  [%s]", human.Quote(r.ID), human.Quote(r.Title), human.Quote(tag))
 }
 
 // WriteText lists the neighbours by depth, each with the edge that
@@ -70,9 +70,9 @@ func (n *Neighbors) WriteText(w io.Writer) error {
 		}
 		from := ""
 		if r.Depth > 1 {
-			from = "  (from " + r.Via.FromID + ")"
+			from = "  (from " + human.Quote(r.Via.FromID) + ")"
 		}
-		fmt.Fprintf(w, "  %-12s %s %s%s\n", r.Via.Type, arrow, Describe(r.DocRef), from)
+		fmt.Fprintf(w, "  %-12s %s %s%s\n", human.Quote(r.Via.Type), arrow, Describe(r.DocRef), from)
 	}
 	if len(n.Nodes) == 0 {
 		depth = n.Depth // none within the depth asked for, not "within 0 hops"
@@ -91,7 +91,7 @@ func (n *Neighbors) WriteText(w io.Writer) error {
 // WriteText shows the path a step a line, or that there is none.
 func (r *PathResult) WriteText(w io.Writer) error {
 	if !r.Found {
-		_, err := fmt.Fprintf(w, "no path from %s to %s within %s\n", r.From.ID, r.To.ID, human.Plural(r.maxDepth, "hop"))
+		_, err := fmt.Fprintf(w, "no path from %s to %s within %s\n", human.Quote(r.From.ID), human.Quote(r.To.ID), human.Plural(r.maxDepth, "hop"))
 		return err
 	}
 	for _, st := range r.Steps {
@@ -130,7 +130,7 @@ func writeCycles(w io.Writer, label string, cs []Cycle) {
 	for _, cy := range cs {
 		ids := make([]string, len(cy.Nodes))
 		for i, n := range cy.Nodes {
-			ids[i] = n.ID
+			ids[i] = human.Quote(n.ID)
 		}
 		if cy.Simple {
 			fmt.Fprintf(w, "  %s → %s\n", strings.Join(ids, " → "), ids[0])
@@ -174,9 +174,9 @@ func (b Blocked) WriteText(w io.Writer) error {
 		for _, bl := range x.Blockers {
 			how := bl.Edge
 			if bl.Via != "" {
-				how += ", through " + bl.ViaID
+				how += ", through " + human.Quote(bl.ViaID)
 			}
-			fmt.Fprintf(w, "    waits for %s (%s): %s  [%s]\n", bl.ID, bl.State, bl.Title, how)
+			fmt.Fprintf(w, "    waits for %s (%s): %s  [%s]\n", human.Quote(bl.ID), human.Quote(bl.State), human.Quote(bl.Title), how)
 		}
 		if len(x.Blockers) == 0 {
 			fmt.Fprintln(w, "    its state is Blocked; no open blocker is recorded")
@@ -202,11 +202,11 @@ func itemWidths(items []Item) widths {
 }
 
 func writeItem(out io.Writer, it Item, w widths) {
-	prio := it.Priority
+	prio := human.Quote(it.Priority)
 	if prio == "" {
 		prio = "-"
 	}
-	fmt.Fprintf(out, "%-*s  %-*s  %-*s  %s  [%s]\n", w.id, it.ID, max(w.prio, 1), prio, w.state, it.State, it.Title, it.Kind)
+	fmt.Fprintf(out, "%-*s  %-*s  %-*s  %s  [%s]\n", w.id, human.Quote(it.ID), max(w.prio, 1), prio, w.state, human.Quote(it.State), human.Quote(it.Title), human.Quote(it.Kind))
 }
 
 // Suggestions is canon scope suggest: knowledge used beyond its scope by
@@ -233,7 +233,7 @@ func (s *Suggestions) WriteText(w io.Writer) error {
 			what = "groups inherit it"
 			from = "knowledge of group " + g.Group
 		}
-		fmt.Fprintf(w, "%s  %s (%s) → %s: %d %s: %s\n", g.ID, g.Title, from, up, len(g.Users), what, strings.Join(g.Users, ", "))
+		fmt.Fprintf(w, "%s  %s (%s) → %s: %d %s: %s\n", human.Quote(g.ID), human.Quote(g.Title), human.Quote(from), human.Quote(up), len(g.Users), what, human.Quote(strings.Join(g.Users, ", ")))
 	}
 	_, err := fmt.Fprintln(w, "move one with canon promote WORKSET --scope group|global, or set its scope: in the frontmatter")
 	return err

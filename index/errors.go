@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/canon-md/canon/index/human"
 )
 
 // ErrDamaged is an index database SQLite cannot read as canon's: corrupt,
@@ -73,19 +73,8 @@ func nonEmpty(s, or string) string {
 // QuotePath shows a path in text meant for a person or a line-based tool:
 // as it is, unless it holds a control character (a newline would split a
 // finding in two), a double quote or a backslash, or is not UTF-8: then
-// quoted with C-style escapes, as git quotes such names.
-func QuotePath(p string) string {
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c < 0x20 || c == 0x7f || c == '"' || c == '\\' {
-			return strconv.Quote(p)
-		}
-	}
-	if !utf8.ValidString(p) {
-		return strconv.Quote(p)
-	}
-	return p
-}
+// quoted with C escapes, as git quotes such names (human.QuotePath).
+func QuotePath(p string) string { return human.QuotePath(p) }
 
 // String is the problem as one line: path:line:col: severity rule: message.
 func (p Problem) String() string {

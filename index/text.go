@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/canon-md/canon/index/human"
 )
 
 // Text renderers of what the index answers (canon show, canon search). The
@@ -35,16 +37,16 @@ func (f *Found) WriteText(w io.Writer) error {
 	for i, h := range f.Hits {
 		section := ""
 		if h.Section != "" && h.Section != h.Title {
-			section = " › " + h.Section
+			section = " › " + human.Quote(h.Section)
 		}
 		fmt.Fprintf(w, "%d. %s%s\n", i+1, idTitle(h.ID, h.Title), section)
-		key := "  [" + h.Key + "]"
+		key := "  [" + human.Quote(h.Key) + "]"
 		if h.Key == h.Path {
 			key = "" // a document without an id or uid is keyed by its path
 		}
 		fmt.Fprintf(w, "   %s:%d%s\n", QuotePath(h.Path), h.Line, key)
 		if h.Snippet != "" {
-			fmt.Fprintf(w, "   %s\n", h.Snippet)
+			fmt.Fprintf(w, "   %s\n", human.Quote(h.Snippet))
 		}
 	}
 	return nil
@@ -54,15 +56,15 @@ func (f *Found) WriteText(w io.Writer) error {
 // sections (with their text when the view holds it) and problems.
 func (v *DocView) WriteText(w io.Writer) error {
 	fmt.Fprintln(w, idTitle(v.ID, v.Title))
-	fmt.Fprintf(w, "key    %s\n", v.Key)
-	fmt.Fprintf(w, "path   %s\n", v.Path)
+	fmt.Fprintf(w, "key    %s\n", human.Quote(v.Key))
+	fmt.Fprintf(w, "path   %s\n", QuotePath(v.Path))
 	kind := v.Kind
 	if v.Type != "" && !strings.EqualFold(v.Type, v.Kind) {
 		kind += " (type " + v.Type + ")"
 	}
-	fmt.Fprintf(w, "kind   %s", kind)
+	fmt.Fprintf(w, "kind   %s", human.Quote(kind))
 	if v.State != "" {
-		fmt.Fprintf(w, "   state %s", v.State)
+		fmt.Fprintf(w, "   state %s", human.Quote(v.State))
 	}
 	fmt.Fprintln(w)
 	if fm := frontmatterLines(v.Frontmatter); len(fm) > 0 {
@@ -76,22 +78,22 @@ func (v *DocView) WriteText(w io.Writer) error {
 		fmt.Fprintln(w, "  (none)")
 	}
 	for _, ed := range v.Outgoing {
-		fmt.Fprintf(w, "  %-12s %s\n", ed.Type, ed.describeOut())
+		fmt.Fprintf(w, "  %-12s %s\n", human.Quote(ed.Type), ed.describeOut())
 	}
 	fmt.Fprintln(w, "\nincoming")
 	if len(v.Incoming) == 0 {
 		fmt.Fprintln(w, "  (none)")
 	}
 	for _, ed := range v.Incoming {
-		fmt.Fprintf(w, "  %-12s ← %s  %s  (%s)\n", ed.Type, ed.Other.ID, ed.Other.Title, ed.where())
+		fmt.Fprintf(w, "  %-12s ← %s  (%s)\n", human.Quote(ed.Type), idTitle(ed.Other.ID, ed.Other.Title), ed.where())
 	}
 	fmt.Fprintln(w, "\nsections")
 	for _, sec := range v.Sections {
-		name := sec.Heading
+		name := human.Quote(sec.Heading)
 		if name == "" {
 			name = "(before the first heading)"
 		}
-		fmt.Fprintf(w, "  %-32s %s  lines %d–%d\n", "#"+sec.Slug, name, sec.Line, sec.EndLine)
+		fmt.Fprintf(w, "  %-32s %s  lines %d–%d\n", "#"+human.Quote(sec.Slug), name, sec.Line, sec.EndLine)
 		if t := strings.TrimRight(sec.Text, "\n"); t != "" { // --text
 			for _, line := range strings.Split(t, "\n") {
 				fmt.Fprintf(w, "    │ %s\n", line)
@@ -108,16 +110,16 @@ func (v *DocView) WriteText(w io.Writer) error {
 }
 
 func (ed Edge) describeOut() string {
-	target := ed.Raw
+	target := human.Quote(ed.Raw)
 	if ed.Form == "wiki" || ed.Form == "embed" {
 		target = "[[" + ed.Raw + "]]"
 	}
 	if ed.Anchor != "" {
-		target += "#" + ed.Anchor
+		target += "#" + human.Quote(ed.Anchor)
 	}
 	switch ed.Status {
 	case StatusOK:
-		return fmt.Sprintf("→ %s  %s  (%s)", ed.Other.ID, ed.Other.Title, ed.where())
+		return fmt.Sprintf("→ %s  (%s)", idTitle(ed.Other.ID, ed.Other.Title), ed.where())
 	case StatusSelf:
 		return fmt.Sprintf("→ this document %s  (%s)", target, ed.where())
 	case StatusExternal:
@@ -130,7 +132,7 @@ func (ed Edge) describeOut() string {
 
 func (ed Edge) where() string {
 	if ed.Field != "" {
-		return fmt.Sprintf("%s, line %d", ed.Field, ed.Line)
+		return fmt.Sprintf("%s, line %d", human.Quote(ed.Field), ed.Line)
 	}
 	return fmt.Sprintf("%s:%d", QuotePath(ed.Path), ed.Line)
 }
@@ -154,7 +156,7 @@ func renderObject(dec *json.Decoder, indent string, out *[]string) {
 		if err != nil {
 			return
 		}
-		key := fmt.Sprint(tok)
+		key := human.Quote(fmt.Sprint(tok))
 		val, err := dec.Token()
 		if err != nil {
 			return
@@ -199,7 +201,7 @@ func scalar(tok json.Token) string {
 	case nil:
 		return "null"
 	case string:
-		return v
+		return human.Quote(v)
 	}
 	return fmt.Sprint(tok)
 }
@@ -208,7 +210,7 @@ func scalar(tok json.Token) string {
 // says the same as the id (a page named after its file), none when empty.
 func idTitle(id, title string) string {
 	if title == "" || strings.EqualFold(strings.ReplaceAll(title, " ", "-"), id) {
-		return id
+		return human.Quote(id)
 	}
-	return id + "  " + title
+	return human.Quote(id) + "  " + human.Quote(title)
 }

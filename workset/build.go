@@ -109,6 +109,11 @@ func Create(ctx context.Context, e *Env, name string, opt CreateOptions) (*Info,
 	if err != nil {
 		return nil, err
 	}
+	if opt.Agent != "" {
+		if err := CheckAgent(opt.Agent); err != nil {
+			return nil, err
+		}
+	}
 	if _, err := os.Lstat(dir); err == nil {
 		return nil, fmt.Errorf("%w: %s is already a workset; canon workset refresh %s rebuilds it, canon workset rm %s removes it", ErrExists, name, name, name)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -122,6 +123,9 @@ func replaceAt(l *lines, fix *index.Fix) error {
 	for col := 1; col < fix.Col && at < len(text); col++ {
 		_, size := utf8.DecodeRuneInString(text[at:])
 		at += size
+	}
+	if err := plainError("the replacement "+strconv.Quote(fix.New), fix.New, 1024); err != nil {
+		return err
 	}
 	k := strings.Index(text[at:], fix.Old)
 	if k < 0 {

@@ -90,15 +90,22 @@ func Export(ctx context.Context, e *Env, name string, opt ResumeOptions) ([]byte
 		if err != nil {
 			return nil, err
 		}
-		fence := strings.Repeat("`", max(3, longestRun(string(data), '`')+1))
-		fmt.Fprintf(&b, "\n## %s\n\n%s%s%s\n%s%s\n", f, fileMarker, f, fileEnd, fence, "markdown")
-		b.Write(data)
-		if len(data) > 0 && data[len(data)-1] != '\n' {
-			b.WriteByte('\n')
-		}
-		fmt.Fprintf(&b, "%s\n", fence)
+		carry(&b, f, data)
 	}
 	return b.Bytes(), nil
+}
+
+// carry writes a file into a hand-off file, as ParseHandoff reads it
+// back: a heading, the marker and the content in a fence longer than any
+// backtick run inside it.
+func carry(b *bytes.Buffer, name string, data []byte) {
+	fence := strings.Repeat("`", max(3, longestRun(string(data), '`')+1))
+	fmt.Fprintf(b, "\n## %s\n\n%s%s%s\n%s%s\n", name, fileMarker, name, fileEnd, fence, "markdown")
+	b.Write(data)
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(b, "%s\n", fence)
 }
 
 func longestRun(s string, c byte) int {

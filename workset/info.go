@@ -69,7 +69,11 @@ type Info struct {
 	StaleReasons []StaleReason `json:"stale_reasons"`
 
 	Findings   int `json:"findings"`   // in notes.md
-	Unpromoted int `json:"unpromoted"` // of them, not recorded as promoted
+	Unpromoted int `json:"unpromoted"` // of them, not recorded as promoted; Hidden included
+	// Hidden counts what looks like a finding inside an HTML comment or
+	// fenced code of notes.md (HiddenFindings), never promoted: promote
+	// does not take it, and gc and rm keep the workset for it.
+	Hidden int `json:"hidden,omitempty"`
 	// NotesError is set when notes.md cannot be read.
 	NotesError string `json:"notes_error,omitempty"`
 
@@ -179,11 +183,13 @@ func (h *handle) info(ctx context.Context, now time.Time) (*Info, error) {
 	}
 	info.Stale = len(info.StaleReasons) > 0
 	info.Bytes = folderSize(h.dir)
-	fs, err := h.findings(ctx)
+	fs, hidden, err := h.notes(ctx)
 	if err != nil {
 		info.NotesError = err.Error()
 	}
 	info.Findings = len(fs)
+	info.Hidden = hidden
+	info.Unpromoted = hidden // when in doubt, keep it: gc, rm and list count them
 	for _, f := range fs {
 		if !f.Promoted {
 			info.Unpromoted++
@@ -228,16 +234,29 @@ type FindingState struct {
 
 // findings parses notes.md and looks each finding up among the promoted.
 func (h *handle) findings(ctx context.Context) ([]FindingState, error) {
+	out, _, err := h.notes(ctx)
+	return out, err
+}
+
+// notes is findings, and how many of HiddenFindings were never promoted.
+func (h *handle) notes(ctx context.Context) ([]FindingState, int, error) {
 	data, err := os.ReadFile(filepath.Join(h.dir, NotesFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return []FindingState{}, nil
+		return []FindingState{}, 0, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	out := []FindingState{}
 	dests := map[string]string{} // destination path → its text, whitespace collapsed; "\x00" when it cannot be read
-	for _, f := range ParseNotes(string(data)) {
+	shown := ParseNotes(string(data))
+	hidden := 0
+	for _, f := range HiddenFindings(string(data), shown) {
+		if _, ok, err := h.st.Promoted(ctx, f.Hash); err != nil || !ok {
+			hidden++
+		}
+	}
+	for _, f := range shown {
 		fs := FindingState{Finding: f}
 		// A record that cannot be read counts as not promoted; so does
 		// one whose text its destination no longer holds (git reset
@@ -250,7 +269,7 @@ func (h *handle) findings(ctx context.Context) ([]FindingState, error) {
 		out = append(out, fs)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
-	return out, nil
+	return out, hidden, nil
 }
 
 // holds reports whether the file at the repository path dest still says

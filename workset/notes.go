@@ -55,9 +55,84 @@ var (
 // ParseNotes reads the findings of a notes.md (see NotesHeader for the
 // format). It is purely syntactic: whether a target names a document is for
 // the caller to find out. HTML comments (the header is one) and fenced
-// code are skipped.
+// code are skipped, but only where they hide nothing a note holds: a
+// comment that opens at the start of a line and ends (withoutComments), a
+// fence that closes; an unterminated "<!--" or fence is text.
 func ParseNotes(text string) []Finding {
-	lines := withoutComments(strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n"))
+	return parseNotes(withoutComments(noteLines(text)), true)
+}
+
+func noteLines(text string) []string {
+	return strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+}
+
+// HiddenFindings are what looks like a finding in notes.md but is none
+// by ParseNotes' reading: tagged items and target sections inside HTML
+// comments and fenced code (the header comment canon writes aside). No
+// tool writes them there; a person may have, or a note that opened a
+// comment before notes were escaped. gc, rm and list count them as not
+// promoted, so that a workset holding one is never called done.
+//
+// shown are the findings ParseNotes read from text.
+func HiddenFindings(text string, shown []Finding) []Finding {
+	lines := noteLines(text)
+	revealed := make([]string, len(lines))
+	header := headerEnd(lines)
+	for i, line := range lines {
+		if i > header {
+			revealed[i] = commentMarkers.Replace(line)
+		}
+	}
+	// By the line a finding starts on: a comment after a finding
+	// ("- [X] text" then "<!-- why -->") lengthens it when revealed, but
+	// it is the same finding.
+	starts := map[int]bool{}
+	for _, f := range shown {
+		starts[f.Line] = true
+	}
+	var out []Finding
+	for _, f := range parseNotes(revealed, false) {
+		if !starts[f.Line] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+var commentMarkers = strings.NewReplacer("<!--", "", "-->", "")
+
+// headerEnd is the index of the last line of the comment NotesHeader
+// writes, when notes.md starts with it (a title and blank lines above it
+// at most); else -1.
+func headerEnd(lines []string) int {
+	for i, line := range lines {
+		switch {
+		case strings.TrimSpace(line) == "" || headingRE.MatchString(line):
+			continue
+		case !strings.HasPrefix(line, NotesMarker):
+			return -1
+		}
+		for j := i; j < len(lines); j++ {
+			if strings.Contains(lines[j], "-->") {
+				return j
+			}
+		}
+		return -1
+	}
+	return -1
+}
+
+// parseNotes reads the findings of lines; fenced says whether fenced code
+// is skipped (a fence that never closes is not one).
+func parseNotes(lines []string, fenced bool) []Finding {
+	// The last line that can close a fence of each kind: a fence opened
+	// after it never closes, and hides nothing.
+	lastClose := map[byte]int{'`': -1, '~': -1}
+	for i, line := range lines {
+		if t := strings.TrimLeft(line, " "); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			lastClose[t[0]] = i
+		}
+	}
 	var out []Finding
 	var cur *Finding   // the finding being read
 	var parts []string // its text so far
@@ -89,7 +164,7 @@ func ParseNotes(text string) []Finding {
 			}
 			continue
 		}
-		if m := fenceRE.FindStringSubmatch(line); m != nil {
+		if m := fenceRE.FindStringSubmatch(line); m != nil && fenced && lastClose[m[1][0]] > i {
 			flush()
 			fence = m[1][:3]
 			continue
@@ -310,7 +385,9 @@ findings are not all promoted (unless --force).
 	if len(seeds) > 0 {
 		b.WriteString("\nSeeds of this workset:\n")
 		for _, s := range seeds {
-			fmt.Fprintf(&b, "  %s  %s\n", s.ID, s.Title)
+			// One line each that cannot end the comment: a title is the
+			// repository's text, not a finding.
+			fmt.Fprintf(&b, "  %s  %s\n", uncommentable(flatten(s.ID)), uncommentable(flatten(s.Title)))
 		}
 	}
 	b.WriteString("-->\n\n")

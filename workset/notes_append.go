@@ -50,12 +50,23 @@ func AppendNote(ctx context.Context, e *Env, name string, a NoteArgs) (*NoteResu
 		return nil, err
 	}
 	target := strings.TrimSpace(a.Target)
-	text := collapse(a.Text)
+	if len(a.Text) > MaxNote {
+		return nil, fmt.Errorf("%w: the note is %d bytes long, more than %d; write a shorter note and put the detail in the document", ErrNotPlain, len(a.Text), MaxNote)
+	}
+	// One line of plain text that cannot open or close an HTML comment:
+	// nothing a note says hides another.
+	text := uncommentable(flatten(a.Text))
 	switch {
-	case target == "" || strings.ContainsAny(target, "[]|\n"):
+	case target == "" || strings.ContainsAny(target, "[]|"):
 		return nil, fmt.Errorf("a note needs a target: the id, uid or path of the document it is about (no [ ] or |)")
 	case text == "":
 		return nil, fmt.Errorf("a note needs text")
+	}
+	if err := plainError("the target", target, 1024); err != nil {
+		return nil, err
+	}
+	if uncommentable(target) != target {
+		return nil, fmt.Errorf("the target %q holds <!-- or -->, which no document's id or path holds; give the document's id, uid or path", target)
 	}
 	kind := strings.ToLower(strings.TrimSpace(a.Kind))
 	switch kind {
@@ -93,13 +104,13 @@ func AppendNote(ctx context.Context, e *Env, name string, a NoteArgs) (*NoteResu
 	if a.Expect != "" && a.Expect != hash {
 		return nil, fmt.Errorf("%w since you read it; read it again (workset_show or the file) and append then", ErrNotesChanged)
 	}
-	tagged := "[" + target + "]"
-	if !refLike(target) {
-		tagged = "[[" + target + "]]" // "glossary": [glossary] would read as a plain word
-	}
-	line := "- " + tagged + " " + text
-	if kind != "" && kind != "worklog" {
-		line = "- " + tagged + " " + kind + ": " + text
+	line := noteLine(target, kind, text)
+	// What promote will read of it: a text that is only a separator or
+	// a kind (":", "risk:") is no finding, and a kind written in the text
+	// ("decision: ...") is the finding's kind.
+	parsed := ParseNotes(line)
+	if len(parsed) != 1 {
+		return nil, fmt.Errorf("a note needs text: %q says nothing promote can append", a.Text)
 	}
 	out := append([]byte{}, data...)
 	if len(out) > 0 && out[len(out)-1] != '\n' {
@@ -115,9 +126,17 @@ func AppendNote(ctx context.Context, e *Env, name string, a NoteArgs) (*NoteResu
 		return nil, fmt.Errorf("write %s: %w", NotesFile, err)
 	}
 	sum := sha256.Sum256(out)
-	fkind := kind
-	if fkind == "" {
-		fkind = "worklog"
+	return &NoteResult{Line: line, Finding: parsed[0].Hash, NotesHash: hex.EncodeToString(sum[:])}, nil
+}
+
+// noteLine is the line AppendNote writes: "- [TARGET] kind: text".
+func noteLine(target, kind, text string) string {
+	tagged := "[" + target + "]"
+	if !refLike(target) {
+		tagged = "[[" + target + "]]" // "glossary": [glossary] would read as a plain word
 	}
-	return &NoteResult{Line: line, Finding: FindingHash(target, fkind, text), NotesHash: hex.EncodeToString(sum[:])}, nil
+	if kind != "" && kind != "worklog" {
+		return "- " + tagged + " " + kind + ": " + text
+	}
+	return "- " + tagged + " " + text
 }

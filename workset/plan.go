@@ -92,51 +92,75 @@ func PlanItems(section string) []PlanItem {
 	return out
 }
 
-// withoutComments blanks the HTML comments of lines outside fenced code
-// (a comment may span lines), keeping every line, so that line numbers
-// stay right: what plan.md, notes.md and resume read.
+// withoutComments blanks the HTML comments of lines outside fenced code,
+// keeping every line, so that line numbers stay right: what plan.md,
+// notes.md and resume read. A comment hides lines only where CommonMark
+// makes it an HTML block, "<!--" at the start of a line (three spaces in
+// at most), and only when it ends: up to the line holding "-->", whose
+// rest is kept. Within a line, a comment that ends on that line is left
+// out; a "<!--" after text that does not end there, or one at the start
+// of a line that never ends, hides nothing: it is text (ADR-0033), so
+// that a note holding "<!--" cannot hide the notes after it.
 func withoutComments(lines []string) []string {
+	lastEnd := -1 // the last line holding "-->"
+	for i := len(lines) - 1; i >= 0 && lastEnd < 0; i-- {
+		if strings.Contains(lines[i], "-->") {
+			lastEnd = i
+		}
+	}
 	out := make([]string, len(lines))
 	inFence, inComment := false, false
 	for i, line := range lines {
 		switch {
-		case !inComment && planFenceRE.MatchString(line):
+		case inComment:
+			end := strings.Index(line, "-->")
+			if end >= 0 {
+				out[i], inComment = inlineComments(line[end+3:]), false
+			}
+		case planFenceRE.MatchString(line):
 			inFence = !inFence
 			out[i] = line
 		case inFence:
 			out[i] = line
+		case blockCommentRE.MatchString(line):
+			start := strings.Index(line, "<!--")
+			// "<!-->" and "<!--->" end where they start.
+			if end := strings.Index(line[start+2:], "-->"); end >= 0 {
+				out[i] = inlineComments(line[start+2+end+3:])
+			} else if lastEnd > i {
+				inComment = true
+			} else {
+				out[i] = line // never ends: text
+			}
 		default:
-			out[i], inComment = uncomment(line, inComment)
+			out[i] = inlineComments(line)
 		}
 	}
 	return out
 }
 
-// uncomment removes the HTML comments from line, inComment saying whether
-// one opened on an earlier line is still open; it returns the rest and
-// whether a comment is open at the end.
-func uncomment(line string, inComment bool) (string, bool) {
+var blockCommentRE = lazyre.MustCompile(`^ {0,3}<!--`)
+
+// inlineComments leaves out of a line the comments that start and end in
+// it; a "<!--" that does not end in it is text, and so is what follows.
+func inlineComments(line string) string {
 	var b strings.Builder
 	for {
-		if inComment {
-			end := strings.Index(line, "-->")
-			if end < 0 {
-				return b.String(), true
-			}
-			line, inComment = line[end+3:], false
-			continue
-		}
 		start := strings.Index(line, "<!--")
 		if start < 0 {
-			if b.Len() == 0 {
-				return line, false
-			}
-			b.WriteString(line)
-			return b.String(), false
+			break
+		}
+		end := strings.Index(line[start+2:], "-->")
+		if end < 0 {
+			break
 		}
 		b.WriteString(line[:start])
-		line, inComment = line[start+4:], true
+		line = line[start+2+end+3:]
 	}
+	if b.Len() == 0 {
+		return line
+	}
+	return b.String() + line
 }
 
 // RenderPlan writes plan.md: per seed, its acceptance criteria as a
@@ -150,7 +174,7 @@ func RenderPlan(name string, sources []PlanSource) string {
 		b.WriteString("\nThis workset has no seed items; write your own steps here.\n")
 	}
 	for _, s := range sources {
-		fmt.Fprintf(&b, "\n## %s: %s\n\n", s.Doc.ID, s.Doc.Title)
+		fmt.Fprintf(&b, "\n## %s: %s\n\n", flatten(s.Doc.ID), flatten(s.Doc.Title)) // a heading: one line
 		items := PlanItems(s.Criteria)
 		switch {
 		case !s.Found:

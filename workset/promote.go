@@ -170,8 +170,12 @@ func PlanPromote(ctx context.Context, e *Env, name string, opt PromoteOptions) (
 	if err != nil {
 		return nil, err
 	}
-	if opt.Agent == "" {
-		opt.Agent = m[mAgent]
+	if opt.Agent != "" {
+		if err := CheckAgent(opt.Agent); err != nil {
+			return nil, err
+		}
+	} else {
+		opt.Agent = flatAgent(m[mAgent]) // the manifest is read back, not given: made fit to write
 	}
 	if opt.To == "" {
 		opt.To = ToSelf
@@ -233,6 +237,12 @@ func (p *planner) refuse(o *Outcome, format string, args ...any) error {
 // promote plans one finding. It fails only on errors of the machine (a
 // database, a disk); everything about the finding is an outcome.
 func (p *planner) promote(o *Outcome) error {
+	// A finding is one line of plain text by the parser's reading; one
+	// holding a control character (ESC, BEL), or longer than a note may
+	// be, is not written as it is, nor changed: the person says.
+	if err := plainError("the finding", o.Text, MaxNote); err != nil {
+		return p.refuse(o, "%v", err)
+	}
 	target, why, err := p.resolve(o.Finding)
 	if err != nil || why != "" {
 		if err == nil {
@@ -256,7 +266,7 @@ func (p *planner) promote(o *Outcome) error {
 	o.SinceBuilt = p.since(dest, fc)
 	text := o.Text
 	if dest.Key != target.Key {
-		text = target.ID + ": " + text // climbed: say where it came from
+		text = flatten(target.ID) + ": " + text // climbed: say where it came from
 	}
 	if p.opt.ADR && o.Kind == KindDecision {
 		return p.promoteADR(o, fc, text)
@@ -916,9 +926,26 @@ func (p *planner) adrBody(o *Outcome, id, itemRef, text string) []byte {
 		by = " (agent " + p.opt.Agent + ")"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "---\nid: %s\ntitle: %s\nstatus: Proposed\ndate: %s\nrelated_items: [%s]\n---\n\n", id, title, p.plan.At.Format("2006-01-02"), itemRef)
-	fmt.Fprintf(&b, "# Context\n\nDecided for %s in workset %s%s and recorded by canon promote.\nDescribe the forces at play and the options that were weighed.\n\n", o.Dest.ID, p.plan.Workset, by)
+	fmt.Fprintf(&b, "---\nid: %s\ntitle: %s\nstatus: Proposed\ndate: %s\nrelated_items: [%s]\n---\n\n", id, title, p.plan.At.Format("2006-01-02"), flowScalar(itemRef))
+	fmt.Fprintf(&b, "# Context\n\nDecided for %s in workset %s%s and recorded by canon promote.\nDescribe the forces at play and the options that were weighed.\n\n", flatten(o.Dest.ID), p.plan.Workset, by)
+	if strings.HasPrefix(text, "<") || strings.HasPrefix(text, "#") {
+		text = "\\" + text // a paragraph, not an HTML block that hides the rest nor a heading
+	}
 	fmt.Fprintf(&b, "# Decision\n\n%s\n\n", text)
 	b.WriteString("# Consequences\n\nTo be written: what becomes easier, what becomes harder.\n")
 	return []byte(b.String())
+}
+
+// plainFlowRE is a reference YAML reads as itself inside [ ]: no comma,
+// bracket, colon, quote or "#" to end or change it.
+var plainFlowRE = lazyre.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_./@+-]*$`)
+
+// flowScalar writes a reference as an item of a YAML flow list: as it is
+// when YAML reads it so, else double-quoted (JSON's escapes are YAML's).
+func flowScalar(ref string) string {
+	if plainFlowRE.MatchString(ref) {
+		return ref
+	}
+	q, _ := json.Marshal(ref)
+	return string(q)
 }

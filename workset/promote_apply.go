@@ -248,18 +248,18 @@ func (p *Promoted) WriteOutcomes(w io.Writer, note string) {
 		if dry && status == StatusPromoted {
 			status = "pending"
 		}
-		fmt.Fprintf(w, "  notes.md:%-4d %-9s %s %s", o.Line, status, o.Target, o.Kind)
+		fmt.Fprintf(w, "  notes.md:%-4d %-9s %s %s", o.Line, status, human.Quote(o.Target), o.Kind)
 		switch o.Status {
 		case StatusPromoted:
 			switch {
 			case o.LinkedFrom != nil:
-				fmt.Fprintf(w, " → new %s %s, listed in decisions: of %s", o.Dest.ID, o.Dest.Path, o.LinkedFrom.ID)
+				fmt.Fprintf(w, " → new %s %s, listed in decisions: of %s", o.Dest.ID, human.QuotePath(o.Dest.Path), human.Quote(o.LinkedFrom.ID))
 			default:
 				fmt.Fprint(w, " → ")
 				if o.TargetDoc == nil || o.Dest.Key != o.TargetDoc.Key {
-					fmt.Fprint(w, o.Dest.ID+" ")
+					fmt.Fprint(w, human.Quote(o.Dest.ID)+" ")
 				}
-				fmt.Fprintf(w, "%s § %s", o.Dest.Path, o.Section)
+				fmt.Fprintf(w, "%s § %s", human.QuotePath(o.Dest.Path), human.Quote(o.Section))
 				if o.Created {
 					fmt.Fprint(w, " (new section)")
 				}
@@ -268,7 +268,7 @@ func (p *Promoted) WriteOutcomes(w io.Writer, note string) {
 				fmt.Fprint(w, " (changed since the workset was built)")
 			}
 		default:
-			fmt.Fprintf(w, ": %s", o.Reason)
+			fmt.Fprintf(w, ": %s", human.Quote(o.Reason))
 		}
 		fmt.Fprintln(w)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -315,6 +316,9 @@ func SetUpdated(content []byte, now time.Time) (out []byte, changed bool, err er
 // none (a nested field must exist: where a new one goes would be a guess).
 // An item already listed (without case) changes nothing.
 func AppendToList(content []byte, field, item string) (out []byte, changed bool, err error) {
+	if err := plainError("the item "+strconv.Quote(item), item, 1024); err != nil {
+		return content, false, err
+	}
 	d := parse(content)
 	l := splitLines(content)
 	closing, err := frontmatter(d, l)

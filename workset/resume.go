@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/safepath"
@@ -100,12 +101,15 @@ type CheckpointOptions struct {
 
 // RecordCheckpoint takes a checkpoint of the workset.
 func RecordCheckpoint(ctx context.Context, e *Env, name string, opt CheckpointOptions) (*Checkpoint, error) {
+	if err := checkCheckpoint(opt); err != nil {
+		return nil, err
+	}
 	h, ms, err := e.openMembers(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	defer h.close()
-	cp := &Checkpoint{At: e.Now.UTC().Truncate(time.Second), Head: e.Head, Note: strings.TrimSpace(opt.Note), Agent: opt.Agent,
+	cp := &Checkpoint{At: e.Now.UTC().Truncate(time.Second), Head: e.Head, Note: flatten(opt.Note), Agent: opt.Agent,
 		Members: []CheckpointMember{}}
 	for _, mb := range ms {
 		cur, err := currentDoc(ctx, e, mb.Key)
@@ -677,7 +681,7 @@ func (r *Resume) render() string {
 		if s.State != "" {
 			state += ", " + s.State
 		}
-		fmt.Fprintf(&b, "- %s  %s  (%s)\n", s.ID, s.Title, state)
+		fmt.Fprintf(&b, "- %s  %s  (%s)\n", human.Quote(s.ID), human.Quote(s.Title), human.Quote(state))
 	}
 	if r.Goal.Query != "" {
 		fmt.Fprintf(&b, "- search: %q\n", r.Goal.Query)
@@ -692,9 +696,9 @@ func (r *Resume) render() string {
 	case r.Plan.Next == "":
 		b.WriteString("Every step is ticked.\n")
 	default:
-		fmt.Fprintf(&b, "Next: %s\n", r.Plan.Next)
+		fmt.Fprintf(&b, "Next: %s\n", human.Quote(r.Plan.Next))
 		for _, it := range r.Plan.Open[1:] {
-			fmt.Fprintf(&b, "%s- [ ] %s\n", strings.Repeat("  ", it.Depth), it.Text)
+			fmt.Fprintf(&b, "%s- [ ] %s\n", strings.Repeat("  ", it.Depth), human.Quote(it.Text))
 		}
 	}
 	if len(r.Notes) > 0 {
@@ -702,9 +706,9 @@ func (r *Resume) render() string {
 		for _, n := range r.Notes {
 			target := ""
 			if n.Target != "" {
-				target = " [" + n.Target + "]"
+				target = " [" + human.Quote(n.Target) + "]"
 			}
-			fmt.Fprintf(&b, "- %s%s: %s (line %d)\n", n.Kind, target, n.Text, n.Line)
+			fmt.Fprintf(&b, "- %s%s: %s (line %d)\n", n.Kind, target, human.Quote(n.Text), n.Line)
 		}
 	}
 	b.WriteString("\n## Changed since\n\n")
@@ -714,7 +718,7 @@ func (r *Resume) render() string {
 	for _, c := range r.Changes {
 		how := c.How
 		if c.From != "" {
-			how += " from " + c.From
+			how += " from " + human.QuotePath(c.From)
 		}
 		switch {
 		case len(c.Commits) == 1:
@@ -724,14 +728,14 @@ func (r *Resume) render() string {
 		case c.Working:
 			how += " in the working tree (not committed)"
 		}
-		fmt.Fprintf(&b, "- %s  %s: %s\n", c.ID, c.Path, how)
+		fmt.Fprintf(&b, "- %s  %s: %s\n", human.Quote(c.ID), human.QuotePath(c.Path), how)
 		for _, cm := range c.Commits {
-			fmt.Fprintf(&b, "  - %s %s\n", cm.Commit, cm.Subject)
+			fmt.Fprintf(&b, "  - %s %s\n", human.Quote(cm.Commit), human.Quote(cm.Subject))
 		}
 		if len(c.Sections) > 0 {
 			var parts []string
 			for _, s := range c.Sections {
-				name := "#" + s.Slug
+				name := "#" + human.Quote(s.Slug)
 				if s.Slug == "" {
 					name = "(before the first heading)"
 				}
@@ -743,7 +747,7 @@ func (r *Resume) render() string {
 	if len(r.New) > 0 {
 		b.WriteString("\n## New documents the workset would now select\n\n")
 		for _, d := range r.New {
-			fmt.Fprintf(&b, "- %s  %s  (%s)\n", d.ID, d.Title, d.Path)
+			fmt.Fprintf(&b, "- %s  %s  (%s)\n", human.Quote(d.ID), human.Quote(d.Title), human.QuotePath(d.Path))
 		}
 	}
 	if len(r.Pending) > 0 {
@@ -753,7 +757,7 @@ func (r *Resume) render() string {
 			if f.Kind != "worklog" {
 				kind = f.Kind + ": "
 			}
-			fmt.Fprintf(&b, "- [%s] %s%s\n", f.Target, kind, f.Text)
+			fmt.Fprintf(&b, "- [%s] %s%s\n", human.Quote(f.Target), kind, human.Quote(f.Text))
 		}
 	}
 	if len(r.Cut) > 0 {

@@ -22,7 +22,7 @@ type Created Info
 // WriteText says what was made and where its files are.
 func (c *Created) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "created workset %s: %s, seeds %s, expires %s\n", c.Name, human.Plural(c.Docs, "document"),
-		strings.Join(c.Seeds, ", "), human.When(c.ExpiresAt, c.now))
+		human.Quote(strings.Join(c.Seeds, ", ")), human.When(c.ExpiresAt, c.now))
 	_, err := fmt.Fprintf(w, "  %s/{plan.md,notes.md,deliverable.md}\n", c.Path)
 	return err
 }
@@ -47,7 +47,7 @@ func (l Listing) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%-*s  %4s  %-7s  %-9s  %-6s  %-16s  %s\n", wid, "NAME", "DOCS", "AGE", "TTL LEFT", "STATE", "FINDINGS", "SEEDS")
 	for _, in := range l {
 		if in.CreatedAt.IsZero() {
-			fmt.Fprintf(w, "%-*s  cannot be read: %s\n", wid, in.Name, in.NotesError)
+			fmt.Fprintf(w, "%-*s  cannot be read: %s\n", wid, human.Quote(in.Name), human.Quote(in.NotesError))
 			continue
 		}
 		state := "fresh"
@@ -59,7 +59,7 @@ func (l Listing) WriteText(w io.Writer) error {
 			left = human.Span(time.Duration(in.TTLLeft) * time.Second)
 		}
 		fmt.Fprintf(w, "%-*s  %4d  %-7s  %-9s  %-6s  %-16s  %s\n", wid, in.Name, in.Docs,
-			human.Span(time.Duration(in.AgeSeconds)*time.Second), left, state, in.findingsText(), strings.Join(in.Seeds, ", "))
+			human.Span(time.Duration(in.AgeSeconds)*time.Second), left, state, in.findingsText(), human.Quote(strings.Join(in.Seeds, ", ")))
 		WriteReasons(w, "    ", in.StaleReasons, 3)
 	}
 	return nil
@@ -69,10 +69,12 @@ func (in *Info) findingsText() string {
 	switch {
 	case in.NotesError != "":
 		return "notes unreadable"
-	case in.Findings == 0:
+	case in.Findings == 0 && in.Hidden == 0:
 		return "0"
 	case in.Unpromoted == 0:
 		return fmt.Sprintf("%d, all promoted", in.Findings)
+	case in.Hidden > 0:
+		return fmt.Sprintf("%d, %d unpromoted (%d in comments or code)", in.Findings, in.Unpromoted, in.Hidden)
 	}
 	return fmt.Sprintf("%d, %d unpromoted", in.Findings, in.Unpromoted)
 }
@@ -85,7 +87,7 @@ func WriteReasons(w io.Writer, indent string, rs []StaleReason, most int) {
 			fmt.Fprintf(w, "%s… and %d more (canon workset show)\n", indent, len(rs)-i)
 			return
 		}
-		fmt.Fprintf(w, "%sstale: %s\n", indent, r.String())
+		fmt.Fprintf(w, "%sstale: %s\n", indent, human.Quote(r.String()))
 	}
 }
 
@@ -94,10 +96,10 @@ func WriteReasons(w io.Writer, indent string, rs []StaleReason, most int) {
 func (d *Detail) WriteText(out io.Writer) error {
 	fmt.Fprintf(out, "workset %s  (%s)\n", d.Name, d.Path)
 	if d.Agent != "" {
-		fmt.Fprintf(out, "agent    %s\n", d.Agent)
+		fmt.Fprintf(out, "agent    %s\n", human.Quote(d.Agent))
 	}
 	fmt.Fprintf(out, "built    %s from commit %s; ttl %s, expires %s\n", d.BuiltAt.Format("2006-01-02 15:04"), human.Commit(d.Head), d.TTL, human.When(d.ExpiresAt, d.now))
-	fmt.Fprintf(out, "chosen   %s\n", d.Spec.text(d.Settings))
+	fmt.Fprintf(out, "chosen   %s\n", human.Quote(d.Spec.text(d.Settings)))
 	fmt.Fprintf(out, "size     %s, %s on disk (cap %d)\n", human.Plural(d.Docs, "document"), human.Bytes(d.Bytes), d.Settings.MaxDocs)
 	if d.Stale {
 		fmt.Fprintln(out, "state    stale")
@@ -113,24 +115,24 @@ func (d *Detail) WriteText(out io.Writer) error {
 	for _, m := range d.Members {
 		why := "seed (" + m.Source + ")"
 		if m.Via != nil {
-			arrow := fmt.Sprintf("%s --%s--> this", m.Via.FromID, m.Via.Edge)
+			arrow := fmt.Sprintf("%s --%s--> this", human.Quote(m.Via.FromID), human.Quote(m.Via.Edge))
 			if m.Via.Direction == "in" {
-				arrow = fmt.Sprintf("this --%s--> %s", m.Via.Edge, m.Via.FromID)
+				arrow = fmt.Sprintf("this --%s--> %s", human.Quote(m.Via.Edge), human.Quote(m.Via.FromID))
 			}
 			why = fmt.Sprintf("distance %d: %s", m.Distance, arrow)
 			if m.Source == SourceEnrich {
-				why += " (" + m.AddedBy + ")"
+				why += " (" + human.Quote(m.AddedBy) + ")"
 			}
 		}
-		fmt.Fprintf(out, "  %-*s  %s  [%s]  %s\n", wid, m.ID, m.Title, m.Kind, why)
+		fmt.Fprintf(out, "  %-*s  %s  [%s]  %s\n", wid, human.Quote(m.ID), human.Quote(m.Title), human.Quote(m.Kind), why)
 	}
 	fmt.Fprintf(out, "findings in notes.md: %s\n", d.Info.findingsText())
 	for _, f := range d.Findings {
 		state := "unpromoted"
 		if f.Promoted {
-			state = "promoted to " + f.DestPath
+			state = "promoted to " + human.QuotePath(f.DestPath)
 		}
-		fmt.Fprintf(out, "  notes.md:%d  %s  %s: %s  (%s)\n", f.Line, f.Target, f.Kind, human.Clip(f.Text, 60), state)
+		fmt.Fprintf(out, "  notes.md:%d  %s  %s: %s  (%s)\n", f.Line, human.Quote(f.Target), f.Kind, human.Quote(human.Clip(f.Text, 60)), state)
 	}
 	return nil
 }
@@ -165,7 +167,7 @@ func (r *SearchResult) WriteText(w io.Writer) error {
 	for i, h := range r.Hits {
 		section := ""
 		if h.Section != "" {
-			section = " › " + h.Section
+			section = " › " + human.Quote(h.Section)
 		}
 		from := h.From
 		switch {
@@ -176,10 +178,10 @@ func (r *SearchResult) WriteText(w io.Writer) error {
 		case h.NotAdded == "too_far":
 			from += ", not added: farther than workset.enrich_distance"
 		}
-		fmt.Fprintf(w, "%d. %s  %s%s  [%s]\n", i+1, h.ID, h.Title, section, from)
+		fmt.Fprintf(w, "%d. %s  %s%s  [%s]\n", i+1, human.Quote(h.ID), human.Quote(h.Title), section, from)
 		fmt.Fprintf(w, "   %s:%d\n", index.QuotePath(h.Path), h.Line)
 		if h.Snippet != "" {
-			fmt.Fprintf(w, "   %s\n", h.Snippet)
+			fmt.Fprintf(w, "   %s\n", human.Quote(h.Snippet))
 		}
 		fromIndex = fromIndex || h.From == FromIndex
 	}
@@ -197,10 +199,10 @@ func (r *RefreshResult) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "refreshed workset %s at %s: %s (%d joined, %d left); expires %s\n", r.Name, human.Commit(r.Head),
 		human.Plural(r.Docs, "document"), len(r.Added), len(r.Removed), human.When(r.ExpiresAt, r.now))
 	for _, k := range r.Added {
-		fmt.Fprintf(w, "  + %s\n", k)
+		fmt.Fprintf(w, "  + %s\n", human.Quote(k))
 	}
 	for _, k := range r.Removed {
-		fmt.Fprintf(w, "  - %s\n", k)
+		fmt.Fprintf(w, "  - %s\n", human.Quote(k))
 	}
 	if !r.PlanRewritten {
 		fmt.Fprintln(w, "  plan.md was edited, so it was kept as it is")

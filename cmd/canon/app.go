@@ -24,18 +24,23 @@ func fail(code int, format string, args ...any) error { return clirun.Fail(code,
 // env is what every command gets: where to write, and the working folder.
 type env struct {
 	stdout, stderr io.Writer
-	dir            string
+	// rawStderr is stderr itself, for the progress bar: a terminal's
+	// own controls, which stderr (human.Terminal) would quote.
+	rawStderr io.Writer
+	dir       string
 }
 
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON (a stable, documented shape)"}
 
 func run(args []string, stdout, stderr io.Writer) int {
-	e := &env{stdout: stdout, stderr: stderr}
+	// Whatever a command prints, no control character of the
+	// repository's text reaches the terminal (ADR-0033).
+	e := &env{stdout: human.Terminal(stdout), stderr: human.Terminal(stderr), rawStderr: stderr}
 	if isPostHook(args) {
 		e.dir = "."
-		return clirun.Direct(stderr, func(ctx context.Context) int { return e.hook(ctx, args[2], args[3:]) })
+		return clirun.Direct(e.stderr, func(ctx context.Context) int { return e.hook(ctx, args[2], args[3:]) })
 	}
-	return clirun.Run(newApp(e), args, stderr, explain)
+	return clirun.Run(newApp(e), args, e.stderr, explain)
 }
 
 // explain turns an error into the sentence canon prints: a usage error's
@@ -142,7 +147,7 @@ func (e *env) opened(s *gitsync.Session, err error) (*gitsync.Session, error) {
 	indexPathHint = s.Repo.ShownIndexPath()
 	s.Note = func(msg string) { e.notef("%s", msg) }
 	s.OnSync(hooks.TellWorksets(func(msg string) { e.notef("%s", msg) }, nil))
-	s.Progress = human.Progress(e.stderr) // nil unless stderr is a terminal
+	s.Progress = human.Progress(e.rawStderr) // nil unless stderr is a terminal
 	return s, nil
 }
 

@@ -1,0 +1,125 @@
+package workset
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// What canon writes into canonical files and notes.md is flattened and
+// bounded (ADR-0033): one line of plain text, of a bounded length. A
+// value that is not (an agent name with a newline forged a "## Decisions"
+// entry) is refused with the reason where a person or an agent gave it,
+// and flattened where canon only reads it back (a workset's manifest).
+const (
+	// MaxAgent is the longest agent name, in bytes.
+	MaxAgent = 64
+	// MaxNote is the longest note text (canon workset note, the MCP note
+	// tool, a checkpoint note) and the longest finding promote writes, in
+	// bytes.
+	MaxNote = 8 << 10
+)
+
+// ErrNotPlain says a value canon would write into a file is not one line
+// of plain text of a bounded length.
+var ErrNotPlain = errors.New("not one line of plain text")
+
+// unplain reports a character that has no place in one line of text: a
+// control character (C0, DEL, C1: newlines, ESC, BEL) or a Unicode line
+// or paragraph separator.
+func unplain(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == utf8.RuneError
+}
+
+// plainError says why s is no plain line of at most most bytes, or nil.
+// what names the value in the sentence ("the agent name").
+func plainError(what, s string, most int) error {
+	switch {
+	case len(s) > most:
+		return fmt.Errorf("%w: %s is %d bytes long, more than %d; shorten it", ErrNotPlain, what, len(s), most)
+	case !utf8.ValidString(s):
+		return fmt.Errorf("%w: %s is not UTF-8 text", ErrNotPlain, what)
+	case strings.ContainsFunc(s, unplain):
+		i := strings.IndexFunc(s, unplain)
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		return fmt.Errorf("%w: %s holds the control character %U; write it on one line, without control characters", ErrNotPlain, what, r)
+	}
+	return nil
+}
+
+// CheckAgent refuses an agent name canon cannot write into a worklog line
+// ("[agent=NAME]") as it is: more than MaxAgent bytes, a control
+// character, or a bracket.
+func CheckAgent(name string) error {
+	if err := plainError("the agent name", name, MaxAgent); err != nil {
+		return err
+	}
+	if strings.ContainsAny(name, "[]") {
+		return fmt.Errorf("%w: the agent name %q holds a bracket, which would end [agent=NAME] early; leave it out", ErrNotPlain, name)
+	}
+	return nil
+}
+
+// flatAgent is an agent name as canon writes it, whatever it was read
+// from: flattened to one line without brackets, cut to MaxAgent bytes.
+func flatAgent(name string) string {
+	return clipBytes(flatten(strings.Map(func(r rune) rune {
+		if r == '[' || r == ']' {
+			return ' '
+		}
+		return r
+	}, name)), MaxAgent)
+}
+
+// flatten makes s one line: every control character and line separator a
+// space, whitespace collapsed, invalid UTF-8 replaced.
+func flatten(s string) string {
+	return collapse(strings.Map(func(r rune) rune {
+		if unplain(r) {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, " ")))
+}
+
+// clipBytes cuts s to at most n bytes at a character boundary.
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// uncommentable makes text unable to open or close an HTML comment in
+// notes.md, which would hide the findings after it (or, closed, the lines
+// before it): "<!--" and "-->" are written with an entity, which Markdown
+// shows as the same characters.
+func uncommentable(text string) string {
+	// "<!-->" becomes "&lt;!-->" on the first pass: the second takes the
+	// "-->" that made. Neither replacement holds "<" or ">", so two do.
+	for range 2 {
+		text = commentMarks.Replace(text)
+	}
+	return text
+}
+
+var commentMarks = strings.NewReplacer("<!--", "&lt;!--", "-->", "--&gt;")
+
+// checkCheckpoint refuses a checkpoint's agent name or a note longer
+// than MaxNote; the note is kept on one line (flatten).
+func checkCheckpoint(opt CheckpointOptions) error {
+	if opt.Agent != "" {
+		if err := CheckAgent(opt.Agent); err != nil {
+			return err
+		}
+	}
+	if len(opt.Note) > MaxNote {
+		return fmt.Errorf("%w: the checkpoint note is %d bytes long, more than %d; shorten it", ErrNotPlain, len(opt.Note), MaxNote)
+	}
+	return nil
+}
