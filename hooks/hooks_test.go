@@ -40,7 +40,7 @@ func TestInstallOneKeepsForeignHook(t *testing.T) {
 	if err := os.WriteFile(p, foreign, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	a, err := installOne(dir, "post-commit", false)
+	a, err := installOne(dir, dir, "post-commit", false)
 	if err != nil || a.Did != "chained" {
 		t.Fatalf("installOne = %+v, %v", a, err)
 	}
@@ -48,16 +48,16 @@ func TestInstallOneKeepsForeignHook(t *testing.T) {
 	if !bytes.Equal(kept, foreign) {
 		t.Fatal("the foreign hook was not kept byte for byte")
 	}
-	if a, _ := installOne(dir, "post-commit", false); a.Did != "unchanged" {
+	if a, _ := installOne(dir, dir, "post-commit", false); a.Did != "unchanged" {
 		t.Fatalf("second install did %q", a.Did)
 	}
-	if st := statusOf(dir, "post-commit"); st.State != StateChained || st.Stale {
+	if st := statusOf(dir, dir, "post-commit"); st.State != StateChained || st.Stale {
 		t.Fatalf("status = %+v", st)
 	}
 	// A file already where canon keeps hooks: refused without --force.
 	os.WriteFile(filepath.Join(dir, "post-merge"), foreign, 0o755)
 	os.WriteFile(filepath.Join(dir, "post-merge"+origSuffix), []byte("older"), 0o755)
-	if _, err := installOne(dir, "post-merge", false); err == nil || !strings.Contains(err.Error(), "--force") {
+	if _, err := installOne(dir, dir, "post-merge", false); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("expected a refusal naming --force, got %v", err)
 	}
 }

@@ -76,7 +76,7 @@ func ReadFile(path string, limit int64, roots ...string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readBounded(f, fi, path, limit)
+	return readBounded(f, fi, shown(path, roots), limit)
 }
 
 // ReadArgument reads a file the user named on the command line (canon
@@ -114,7 +114,7 @@ func open(path string, roots []string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	if !pre.Mode().IsRegular() {
-		return nil, nil, &NotRegularError{Path: path, Mode: pre.Mode()}
+		return nil, nil, &NotRegularError{Path: shown(path, roots), Mode: pre.Mode()}
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
 	if err != nil {
@@ -127,7 +127,7 @@ func open(path string, roots []string) (*os.File, fs.FileInfo, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, &NotRegularError{Path: path, Mode: fi.Mode()}
+		return nil, nil, &NotRegularError{Path: shown(path, roots), Mode: fi.Mode()}
 	}
 	if len(roots) > 0 {
 		if err := openedInside(f, fi, path, roots); err != nil {
@@ -212,6 +212,15 @@ func realRoot(r string) (string, error) {
 	}
 	realRoots.Store(r, real)
 	return real, nil
+}
+
+// shown is path as a message shows it: relative to the first root when
+// it is under it.
+func shown(path string, roots []string) string {
+	if len(roots) == 0 {
+		return path
+	}
+	return (&OutsideError{Roots: roots}).rel(path)
 }
 
 func asRead(err error) error {

@@ -81,8 +81,12 @@ func TestReadFile(t *testing.T) {
 	procFD = true
 	// The messages name the file, the link, the limit and the fix.
 	_, err := ReadFile(filepath.Join(repo, "secret-link"), 50, repo)
-	if want := "secret-link leads outside the repository through the symbolic link secret-link"; err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "canon reads nothing outside it") {
+	if want := "secret-link is a symbolic link to " + filepath.Join(outside, "secret") + ", outside the repository; canon reads nothing outside it: replace the link with the file itself"; err == nil || err.Error() != want {
 		t.Errorf("outside: %v", err)
+	}
+	_, err = ReadFile(filepath.Join(repo, "dir-out", "secret"), 50, repo)
+	if want := "dir-out/secret leads outside the repository through the symbolic link dir-out (to " + outside + "); canon reads nothing outside it"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("outside through a folder: %v", err)
 	}
 	_, err = ReadFile(filepath.Join(repo, "big"), 50, repo)
 	if err == nil || !strings.Contains(err.Error(), "big is larger than 50 bytes") {

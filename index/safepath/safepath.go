@@ -19,6 +19,8 @@ type OutsideError struct {
 
 func (e *OutsideError) Error() string {
 	switch {
+	case e.Link != "" && e.Read && e.isLink():
+		return fmt.Sprintf("%s is a symbolic link to %s, outside the repository; canon reads nothing outside it: replace the link with the file itself", e.rel(e.Path), e.Target)
 	case e.Link != "" && e.Read:
 		return fmt.Sprintf("%s leads outside the repository through the symbolic link %s (to %s); canon reads nothing outside it: remove the link, or replace it with the file itself", e.rel(e.Path), e.rel(e.Link), e.Target)
 	case e.Link != "":
@@ -27,6 +29,12 @@ func (e *OutsideError) Error() string {
 		return fmt.Sprintf("%s is outside the repository; canon reads only files inside it", e.Path)
 	}
 	return fmt.Sprintf("%s is outside the repository; canon writes and deletes only inside it", e.Path)
+}
+
+// isLink: the path itself is the link that leads out.
+func (e *OutsideError) isLink() bool {
+	abs, err := filepath.Abs(e.Path)
+	return err == nil && abs == e.Link
 }
 
 // rel shows a path relative to the first root when it is under it.
