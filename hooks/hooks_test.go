@@ -61,3 +61,28 @@ func TestInstallOneKeepsForeignHook(t *testing.T) {
 		t.Fatalf("expected a refusal naming --force, got %v", err)
 	}
 }
+
+// TestReadHookStaysInside: a hook file is read bounded, as a regular
+// file, inside the hooks folder or the repository: a link to a script of
+// the repository is read; one to /dev/zero or out of both is not.
+func TestReadHookStaysInside(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	root := filepath.Join(base, "repo")
+	dir := filepath.Join(root, ".git", "hooks")
+	os.MkdirAll(dir, 0o755)
+	os.MkdirAll(filepath.Join(root, "scripts"), 0o755)
+	os.WriteFile(filepath.Join(root, "scripts", "pre-commit"), []byte("#!/bin/sh\ncanon hook pre-commit\n"), 0o755)
+	os.WriteFile(filepath.Join(base, "elsewhere"), []byte("#!/bin/sh\ncanon hook post-commit\n"), 0o755)
+	os.Symlink("../../scripts/pre-commit", filepath.Join(dir, "pre-commit"))
+	os.Symlink(filepath.Join(base, "elsewhere"), filepath.Join(dir, "post-commit"))
+	os.Symlink("/dev/zero", filepath.Join(dir, "post-merge"))
+	if st := statusOf(root, dir, "pre-commit"); st.State != StateForeign || !st.Canons {
+		t.Errorf("a hook linked into the repository: %+v", st)
+	}
+	for _, name := range []string{"post-commit", "post-merge"} {
+		if _, err := readHook(root, dir, filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s was read", name)
+		}
+	}
+}
