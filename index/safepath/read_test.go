@@ -138,3 +138,26 @@ func TestReadBoundedGrows(t *testing.T) {
 		t.Errorf("at the limit: %d, %v", len(data), err)
 	}
 }
+
+// BenchmarkReadFile compares a document read through ReadFile with
+// os.ReadFile: the proofs cost a stat and a readlink of /proc.
+func BenchmarkReadFile(b *testing.B) {
+	root := b.TempDir()
+	p := filepath.Join(root, "docs", "deep", "a.md")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte(strings.Repeat("# A document\n\nSome text.\n", 100)), 0o644)
+	b.Run("os.ReadFile", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := os.ReadFile(p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("safepath.ReadFile", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ReadFile(p, ConfigLimit, root); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
