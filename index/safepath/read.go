@@ -210,7 +210,9 @@ func realRoot(r string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	realRoots.Store(r, real)
+	if filepath.IsAbs(r) { // a relative one means another folder after a chdir
+		realRoots.Store(r, real)
+	}
 	return real, nil
 }
 
