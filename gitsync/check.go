@@ -12,6 +12,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // side is one state of the repository a check looks at: the index with a
@@ -120,7 +121,7 @@ func (s *Session) checkStagedDocs(ctx context.Context, newOnly bool, staged []St
 			after.Deletes = append(after.Deletes, c.Path)
 			continue
 		}
-		content, err := s.Repo.readStaged(ctx, cat, c.Path, c.OID)
+		content, err := s.Repo.readStaged(ctx, cat, c.Path, c.OID, int64(s.Cfg.MaxFileSize))
 		if err != nil {
 			return nil, fmt.Errorf("read staged %s: %w", c.Path, err)
 		}
@@ -538,7 +539,7 @@ func (r *Repo) RepoPath(arg string) (string, error) {
 		abs = filepath.Join(real, filepath.Base(abs))
 	}
 	rel, err := filepath.Rel(rootReal, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if err != nil || !safepath.Within(rootReal, abs) {
 		return "", fmt.Errorf("%s is outside the repository", arg)
 	}
 	if _, err := os.Lstat(abs); err != nil {

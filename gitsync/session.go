@@ -476,7 +476,7 @@ func (s *Session) planFor(ctx context.Context, changes []TreeChange) (*batchPlan
 			continue
 		}
 		if from, isRename := gone[c.To]; isRename && c.From == "" && !renamed[from] && !fi.Symlink {
-			if oid, err := hashWorktree(s.Repo.Root, c.Path); err == nil && oid == c.To {
+			if data, err := index.ReadDocument(s.Repo.Root, s.Cfg, c.Path); err == nil && index.BlobOID(data) == c.To {
 				renamed[from] = true
 				p.renames = append(p.renames, index.Rename{From: from, To: fi})
 				continue
@@ -533,14 +533,6 @@ func (s *Session) loadInto(ctx context.Context, b *index.Batch, files []index.Fi
 		}
 	}
 	return nil
-}
-
-func hashWorktree(root, rel string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-	if err != nil {
-		return "", err
-	}
-	return index.BlobOID(data), nil
 }
 
 // Rebuild builds the index from nothing, under the writer lock.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // git's ids of the tree with nothing in it.
@@ -115,12 +116,15 @@ func truncate(b []byte) []byte {
 // ReadStaged returns a staged blob's content. Usually the working-tree file
 // holds the very same bytes, which costs a read and a hash; otherwise git
 // hands the blob over.
-func (r *Repo) ReadStaged(ctx context.Context, path, oid string) ([]byte, error) {
-	return r.readStaged(ctx, nil, path, oid)
+// The working-tree file is read as every document is (inside the
+// repository, a regular file, at most limit bytes); one that cannot be
+// read so is asked of git.
+func (r *Repo) ReadStaged(ctx context.Context, path, oid string, limit int64) ([]byte, error) {
+	return r.readStaged(ctx, nil, path, oid, limit)
 }
 
-func (r *Repo) readStaged(ctx context.Context, cat *CatFile, path, oid string) ([]byte, error) {
-	if data, err := os.ReadFile(filepath.Join(r.Root, filepath.FromSlash(path))); err == nil && index.BlobOID(data) == oid {
+func (r *Repo) readStaged(ctx context.Context, cat *CatFile, path, oid string, limit int64) ([]byte, error) {
+	if data, err := safepath.ReadFile(filepath.Join(r.Root, filepath.FromSlash(path)), limit, r.Root); err == nil && index.BlobOID(data) == oid {
 		return data, nil
 	}
 	return r.readBlob(ctx, cat, oid)
@@ -427,7 +431,7 @@ func (t *GitTree) Submodules(ctx context.Context) ([]string, error) {
 		return *t.subs, nil
 	}
 	var subs []string
-	data, err := os.ReadFile(filepath.Join(t.Repo.Root, ".gitmodules"))
+	data, err := safepath.ReadFile(filepath.Join(t.Repo.Root, ".gitmodules"), safepath.ConfigLimit, t.Repo.Root)
 	if err == nil {
 		for _, line := range strings.Split(string(data), "\n") {
 			k, v, ok := strings.Cut(strings.TrimSpace(line), "=")

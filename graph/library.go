@@ -4,15 +4,32 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // RepoLibrary reads the built-in query templates and the repository's
 // (.canon/queries under root). It needs the root, not the index.
 func RepoLibrary(root string) (*Library, error) {
-	return LoadLibrary(Builtin(), os.DirFS(filepath.Join(root, filepath.FromSlash(QueriesDir))))
+	dir := filepath.Join(root, filepath.FromSlash(QueriesDir))
+	return LoadLibrary(Builtin(), templateFS{os.DirFS(dir), root, dir})
+}
+
+// templateFS reads the repository's templates as canon reads every file
+// of a repository: a regular file inside it (a template that is a link to
+// /dev/zero is a broken template, not an endless read), at most
+// safepath.ConfigLimit.
+type templateFS struct {
+	fs.FS
+	root, dir string
+}
+
+func (t templateFS) ReadFile(name string) ([]byte, error) {
+	return safepath.ReadFile(filepath.Join(t.dir, filepath.FromSlash(name)), safepath.ConfigLimit, t.root)
 }
 
 // WriteText is the pack as Markdown, for a prompt (canon's text output).
@@ -134,9 +151,13 @@ func (l *Library) Validate(files []string) (*Validation, error) {
 		}
 	}
 	for _, file := range files {
-		data, err := os.ReadFile(file)
+		data, err := safepath.ReadArgument(file, safepath.ConfigLimit)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("cannot read %s: %w", file, pe.Err)
+		}
 		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %w", file, errors.Unwrap(err))
+			return nil, err
 		}
 		stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 		t, perr := ParseTemplate(filepath.ToSlash(file), stem, data)

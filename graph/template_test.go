@@ -3,6 +3,8 @@ package graph
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -237,5 +239,32 @@ output: {sections: [{name: Top, filter: "priority = 'P0'", limit: 1}]}
 	tpl, _ = ParseTemplate("t.yaml", "t", []byte(`query: {}`))
 	if _, err := f.g.RunTemplate(ctx, tpl, RunOptions{Base: OptionsFrom(config.DefaultContext())}); err == nil || !strings.Contains(err.Error(), "no anchors") {
 		t.Fatalf("no anchors: %v", err)
+	}
+}
+
+// TestRepoLibraryReadsNoDevice: a template that is a link to /dev/zero,
+// or to a file outside the repository, is a broken template with the
+// reason; the others load.
+func TestRepoLibraryReadsNoDevice(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	dir := filepath.Join(root, filepath.FromSlash(QueriesDir))
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "ok.yaml"), []byte("query:\n  anchors: [{id: T1}]\n"), 0o644)
+	os.Symlink("/dev/zero", filepath.Join(dir, "zero.yaml"))
+	outside := filepath.Join(t.TempDir(), "out.yaml")
+	os.WriteFile(outside, []byte("description: s3cr3t\nquery:\n  anchors: [{id: T1}]\n"), 0o644)
+	os.Symlink(outside, filepath.Join(dir, "out.yaml"))
+	lib, err := RepoLibrary(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lib.Get("ok"); err != nil {
+		t.Errorf("ok: %v", err)
+	}
+	for name, want := range map[string]string{"zero": "is a character device", "out": "canon reads nothing outside it"} {
+		if _, err := lib.Get(name); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
 	}
 }

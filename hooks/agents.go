@@ -69,7 +69,7 @@ func WriteGuide(root, path string) (*Guide, error) {
 	if err != nil {
 		return nil, err
 	}
-	old, err := os.ReadFile(abs)
+	old, err := safepath.ReadFile(abs, safepath.ConfigLimit, root)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}

@@ -91,7 +91,7 @@ func addHusky(root string) ([]Edit, error) {
 	for _, name := range Names {
 		rel := ".husky/" + name
 		p := filepath.Join(root, ".husky", name)
-		data, err := os.ReadFile(p)
+		data, err := safepath.ReadFile(p, safepath.ConfigLimit, root)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			if err := writeKeepingMode(root, p, []byte(lines[name]+"\n"), 0o755); err != nil {
@@ -124,7 +124,7 @@ func removeHusky(root string) ([]Edit, error) {
 	for _, name := range Names {
 		rel := ".husky/" + name
 		p := filepath.Join(root, ".husky", name)
-		data, err := os.ReadFile(p)
+		data, err := safepath.ReadFile(p, safepath.ConfigLimit, root)
 		if err != nil {
 			continue
 		}
@@ -208,7 +208,7 @@ func addLefthook(root string) ([]Edit, error) {
 		return []Edit{{Path: "lefthook.yml", Did: "created"}}, nil
 	}
 	p := filepath.Join(root, name)
-	data, err := os.ReadFile(p)
+	data, err := safepath.ReadFile(p, safepath.ConfigLimit, root)
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +300,7 @@ func removeLefthook(root string) ([]Edit, error) {
 		return nil, err
 	}
 	p := filepath.Join(root, name)
-	data, err := os.ReadFile(p)
+	data, err := safepath.ReadFile(p, safepath.ConfigLimit, root)
 	if err != nil {
 		return nil, err
 	}
@@ -380,7 +380,7 @@ func preCommitEntry() []string {
 
 func addPreCommit(root string) ([]Edit, error) {
 	p := filepath.Join(root, preCommitConfig)
-	data, err := os.ReadFile(p)
+	data, err := safepath.ReadFile(p, safepath.ConfigLimit, root)
 	if errors.Is(err, os.ErrNotExist) {
 		if err := writeKeepingMode(root, p, []byte(preCommitSnippet), 0o644); err != nil {
 			return nil, err
@@ -479,7 +479,7 @@ var canonRepoRe = lazyre.MustCompile(`^(\s*)- repo: ` + regexp.QuoteMeta(canonRe
 
 func removePreCommit(root string) ([]Edit, error) {
 	p := filepath.Join(root, preCommitConfig)
-	data, err := os.ReadFile(p)
+	data, err := safepath.ReadFile(p, safepath.ConfigLimit, root)
 	if err != nil {
 		return nil, nil
 	}

@@ -40,7 +40,7 @@ func TestInstallOneKeepsForeignHook(t *testing.T) {
 	if err := os.WriteFile(p, foreign, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	a, err := installOne(dir, "post-commit", false)
+	a, err := installOne(dir, dir, "post-commit", false)
 	if err != nil || a.Did != "chained" {
 		t.Fatalf("installOne = %+v, %v", a, err)
 	}
@@ -48,16 +48,41 @@ func TestInstallOneKeepsForeignHook(t *testing.T) {
 	if !bytes.Equal(kept, foreign) {
 		t.Fatal("the foreign hook was not kept byte for byte")
 	}
-	if a, _ := installOne(dir, "post-commit", false); a.Did != "unchanged" {
+	if a, _ := installOne(dir, dir, "post-commit", false); a.Did != "unchanged" {
 		t.Fatalf("second install did %q", a.Did)
 	}
-	if st := statusOf(dir, "post-commit"); st.State != StateChained || st.Stale {
+	if st := statusOf(dir, dir, "post-commit"); st.State != StateChained || st.Stale {
 		t.Fatalf("status = %+v", st)
 	}
 	// A file already where canon keeps hooks: refused without --force.
 	os.WriteFile(filepath.Join(dir, "post-merge"), foreign, 0o755)
 	os.WriteFile(filepath.Join(dir, "post-merge"+origSuffix), []byte("older"), 0o755)
-	if _, err := installOne(dir, "post-merge", false); err == nil || !strings.Contains(err.Error(), "--force") {
+	if _, err := installOne(dir, dir, "post-merge", false); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("expected a refusal naming --force, got %v", err)
+	}
+}
+
+// TestReadHookStaysInside: a hook file is read bounded, as a regular
+// file, inside the hooks folder or the repository: a link to a script of
+// the repository is read; one to /dev/zero or out of both is not.
+func TestReadHookStaysInside(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	root := filepath.Join(base, "repo")
+	dir := filepath.Join(root, ".git", "hooks")
+	os.MkdirAll(dir, 0o755)
+	os.MkdirAll(filepath.Join(root, "scripts"), 0o755)
+	os.WriteFile(filepath.Join(root, "scripts", "pre-commit"), []byte("#!/bin/sh\ncanon hook pre-commit\n"), 0o755)
+	os.WriteFile(filepath.Join(base, "elsewhere"), []byte("#!/bin/sh\ncanon hook post-commit\n"), 0o755)
+	os.Symlink("../../scripts/pre-commit", filepath.Join(dir, "pre-commit"))
+	os.Symlink(filepath.Join(base, "elsewhere"), filepath.Join(dir, "post-commit"))
+	os.Symlink("/dev/zero", filepath.Join(dir, "post-merge"))
+	if st := statusOf(root, dir, "pre-commit"); st.State != StateForeign || !st.Canons {
+		t.Errorf("a hook linked into the repository: %+v", st)
+	}
+	for _, name := range []string{"post-commit", "post-merge"} {
+		if _, err := readHook(root, dir, filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s was read", name)
+		}
 	}
 }

@@ -69,7 +69,7 @@ func Inspect(ctx context.Context, r *gitsync.Repo) (*Inspection, error) {
 		if !samePath(def, loc.Dir) {
 			var dead []string
 			for _, name := range Names {
-				if st := statusOf(def, name); st.State == StateCanon || st.State == StateChained {
+				if st := statusOf(r.Root, def, name); st.State == StateCanon || st.State == StateChained {
 					dead = append(dead, name)
 				}
 			}
@@ -78,10 +78,10 @@ func Inspect(ctx context.Context, r *gitsync.Repo) (*Inspection, error) {
 					"canon's shims in %s (%s) will not run: git runs the hooks in %s (core.hooksPath = %s); run canon hooks uninstall --hooks-path %s, then canon hooks install",
 					rel(def), strings.Join(dead, ", "), rel(loc.Dir), loc.HooksPath, rel(def)))
 			}
-			rep.Problems = append(rep.Problems, leftovers(def, rel)...)
+			rep.Problems = append(rep.Problems, leftovers(r.Root, def, rel)...)
 		}
 	}
-	rep.Problems = append(rep.Problems, leftovers(loc.Dir, rel)...)
+	rep.Problems = append(rep.Problems, leftovers(r.Root, loc.Dir, rel)...)
 	if isHuskyDir(loc.Dir) {
 		var ours []string
 		for _, h := range rep.Hooks {
@@ -129,12 +129,12 @@ func Init(ctx context.Context, s *gitsync.Session) (*gitsync.Initialized, error)
 }
 
 func inspectOne(root, dir, name string, rel func(string) string) HookReport {
-	h := HookReport{HookStatus: statusOf(dir, name), Kind: "missing"}
+	h := HookReport{HookStatus: statusOf(root, dir, name), Kind: "missing"}
 	if h.State == StateMissing {
 		h.Why = "no " + name + " hook in " + rel(dir)
 		return h
 	}
-	data, err := os.ReadFile(h.Path)
+	data, err := readHook(root, dir, h.Path)
 	if err != nil {
 		h.Why = err.Error()
 		return h
@@ -152,7 +152,7 @@ func inspectOne(root, dir, name string, rel func(string) string) HookReport {
 		}
 	case string(Husky):
 		var p string
-		if h.RunsCanon, p = huskyRunsCanon(dir, name); h.RunsCanon {
+		if h.RunsCanon, p = huskyRunsCanon(root, dir, name); h.RunsCanon {
 			h.Via = "husky (" + rel(p) + ")"
 		} else {
 			h.Why = "husky runs this hook, and " + rel(p) + " does not call canon hook " + name
@@ -161,7 +161,7 @@ func inspectOne(root, dir, name string, rel func(string) string) HookReport {
 		switch {
 		case preCommitRunsCanon(root, name):
 			h.RunsCanon, h.Via = true, "pre-commit ("+preCommitConfig+")"
-		case kindOfFile(h.Path+".legacy", dir) == "canon":
+		case kindOfFile(root, h.Path+".legacy", dir) == "canon":
 			// pre-commit install keeps the hook it found as NAME.legacy
 			// and runs it first.
 			h.RunsCanon, h.Via = true, "canon's shim, kept by pre-commit as "+name+".legacy"
@@ -181,8 +181,8 @@ func inspectOne(root, dir, name string, rel func(string) string) HookReport {
 	return h
 }
 
-func kindOfFile(p, dir string) string {
-	data, err := os.ReadFile(p)
+func kindOfFile(root, p, dir string) string {
+	data, err := readHook(root, dir, p)
 	if err != nil {
 		return "missing"
 	}
@@ -191,16 +191,16 @@ func kindOfFile(p, dir string) string {
 
 // leftovers reports canon's files a hook manager left behind where git
 // never runs them.
-func leftovers(dir string, rel func(string) string) []string {
+func leftovers(root, dir string, rel func(string) string) []string {
 	var out []string
 	for _, name := range Names {
 		p := filepath.Join(dir, name)
-		if _, err := os.Lstat(p + origSuffix); err == nil && kindOfFile(p, dir) != "canon" {
+		if _, err := os.Lstat(p + origSuffix); err == nil && kindOfFile(root, p, dir) != "canon" {
 			out = append(out, fmt.Sprintf(
 				"%s is the hook canon chained, but %s is no longer canon's shim (a hook manager replaced it), so git never runs it; move it back in place of the hook or delete it",
 				rel(p+origSuffix), rel(p)))
 		}
-		if kindOfFile(p+".old", dir) == "canon" {
+		if kindOfFile(root, p+".old", dir) == "canon" {
 			out = append(out, fmt.Sprintf(
 				"%s is canon's shim, renamed by lefthook, which never runs it; delete it and add canon to lefthook's configuration (canon hooks install --manager lefthook)",
 				rel(p+".old")))

@@ -101,18 +101,18 @@ type HookStatus struct {
 }
 
 // Status reports every hook canon cares about in dir.
-func Status(dir string) []HookStatus {
+func Status(root, dir string) []HookStatus {
 	out := make([]HookStatus, 0, len(Names))
 	for _, name := range Names {
-		out = append(out, statusOf(dir, name))
+		out = append(out, statusOf(root, dir, name))
 	}
 	return out
 }
 
-func statusOf(dir, name string) HookStatus {
+func statusOf(root, dir, name string) HookStatus {
 	p := filepath.Join(dir, name)
 	hs := HookStatus{Name: name, Path: p, State: StateMissing}
-	data, err := os.ReadFile(p)
+	data, err := readHook(root, dir, p)
 	if err != nil {
 		return hs
 	}
@@ -250,7 +250,7 @@ func Setup(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (*InstallRe
 	if len(res.Edits) > 0 {
 		res.Config = res.Edits[0].Path
 	}
-	res.Shims, err = removeShims(loc.Dir)
+	res.Shims, err = removeShims(r.Root, loc.Dir)
 	if err != nil {
 		return res, err
 	}
@@ -258,7 +258,7 @@ func Setup(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (*InstallRe
 	// elsewhere (canon installed before husky) never run: they go too.
 	if out, gerr := r.Git(ctx, "rev-parse", "--path-format=absolute", "--git-common-dir"); gerr == nil {
 		if def := filepath.Join(strings.TrimSpace(string(out)), "hooks"); !samePath(def, loc.Dir) {
-			acts, err := removeShims(def)
+			acts, err := removeShims(r.Root, def)
 			res.Shims = append(res.Shims, acts...)
 			if err != nil {
 				return res, err
@@ -267,13 +267,13 @@ func Setup(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (*InstallRe
 	}
 	for _, name := range Names {
 		old := filepath.Join(loc.Dir, name+".old")
-		if kindOfFile(old, loc.Dir) == "canon" {
+		if kindOfFile(r.Root, old, loc.Dir) == "canon" {
 			if err := os.Remove(old); err != nil {
 				return res, err
 			}
 			res.Shims = append(res.Shims, Action{Name: name, Path: old, Did: "removed", Note: "canon's shim, renamed by lefthook"})
 		}
-		if orig := filepath.Join(loc.Dir, name+origSuffix); kindOfFile(filepath.Join(loc.Dir, name), loc.Dir) != "canon" {
+		if orig := filepath.Join(loc.Dir, name+origSuffix); kindOfFile(r.Root, filepath.Join(loc.Dir, name), loc.Dir) != "canon" {
 			if _, err := os.Lstat(orig); err == nil {
 				res.Notes = append(res.Notes, fmt.Sprintf("%s is the hook canon had chained; git no longer runs it: add what it does to %s's configuration, then delete it", relTo(r.Root, orig), m))
 			}
@@ -302,11 +302,11 @@ func nextStep(m Manager, loc *Location) string {
 
 // removeShims takes canon's shims out of dir, putting back the hooks they
 // chained.
-func removeShims(dir string) ([]Action, error) {
+func removeShims(root, dir string) ([]Action, error) {
 	var acts []Action
 	for _, name := range Names {
 		p := filepath.Join(dir, name)
-		switch statusOf(dir, name).State {
+		switch statusOf(root, dir, name).State {
 		case StateChained:
 			if err := os.Rename(p+origSuffix, p); err != nil {
 				return acts, fmt.Errorf("restore the earlier %s hook: %w", name, err)
@@ -341,7 +341,7 @@ func Install(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (string, 
 				return "", nil, fmt.Errorf("set core.hooksPath: %w", err)
 			}
 		}
-	} else if loc.HooksPath != "" && !(loc.Local && within(r.GitDir, loc.Dir)) {
+	} else if loc.HooksPath != "" && !(loc.Local && safepath.Within(r.GitDir, loc.Dir)) {
 		return "", nil, &HooksPathError{Loc: loc}
 	}
 	// The hooks folder git uses lies in the repository or its git folder
@@ -353,7 +353,7 @@ func Install(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (string, 
 	safepath.StaleIn(dir, dir) // a shim write killed half way
 	var acts []Action
 	for _, name := range Names {
-		a, err := installOne(dir, name, opt.Force)
+		a, err := installOne(r.Root, dir, name, opt.Force)
 		if err != nil {
 			return dir, acts, err
 		}
@@ -362,10 +362,10 @@ func Install(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (string, 
 	return dir, acts, nil
 }
 
-func installOne(dir, name string, force bool) (Action, error) {
+func installOne(root, dir, name string, force bool) (Action, error) {
 	p := filepath.Join(dir, name)
 	a := Action{Name: name, Path: p}
-	st := statusOf(dir, name)
+	st := statusOf(root, dir, name)
 	switch st.State {
 	case StateMissing:
 		a.Did = "installed"
@@ -424,7 +424,7 @@ func Uninstall(ctx context.Context, r *gitsync.Repo, hooksPath string) (string, 
 	var acts []Action
 	for _, name := range Names {
 		p := filepath.Join(dir, name)
-		st := statusOf(dir, name)
+		st := statusOf(r.Root, dir, name)
 		a := Action{Name: name, Path: p, Did: "skipped"}
 		switch st.State {
 		case StateChained:
@@ -451,7 +451,7 @@ func insideRepo(root, p string) (string, error) {
 		abs = filepath.Join(root, p)
 	}
 	abs = filepath.Clean(abs)
-	if !within(root, abs) {
+	if !safepath.Within(root, abs) {
 		return "", fmt.Errorf("--hooks-path %s is outside the repository; canon only installs hooks inside it", p)
 	}
 	// The text is inside; a link on the way may still lead out.
@@ -461,9 +461,11 @@ func insideRepo(root, p string) (string, error) {
 	return abs, nil
 }
 
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+// readHook reads a hook file or a hook manager's script: bounded, a
+// regular file, inside the hooks folder or the repository (a hook may be
+// a link to a script the repository holds, never one out of both).
+func readHook(root, dir, p string) ([]byte, error) {
+	return safepath.ReadFile(p, safepath.ConfigLimit, dir, root)
 }
 
 func samePath(a, b string) bool {

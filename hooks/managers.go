@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // Manager is a tool that owns a repository's git hooks and runs commands
@@ -89,7 +91,7 @@ func Detect(root, hooksDir string) []Found {
 	for _, m := range Managers {
 		f := Found{Manager: m, Config: managerConfig(root, m)}
 		for _, name := range Names {
-			data, err := os.ReadFile(filepath.Join(hooksDir, name))
+			data, err := readHook(root, hooksDir, filepath.Join(hooksDir, name))
 			if err == nil && kindOf(data, hooksDir) == string(m) {
 				f.OwnsHooks = true
 			}
@@ -157,7 +159,7 @@ func lefthookRunsCanon(root, name string) (bool, string) {
 		files = append(files, strings.TrimSuffix(c, ext)+"-local"+ext)
 	}
 	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(root, f))
+		data, err := safepath.ReadFile(filepath.Join(root, f), safepath.ConfigLimit, root)
 		if err != nil {
 			continue
 		}
@@ -207,7 +209,7 @@ func managerCallsCanon(root string, m Manager) bool {
 		var ok bool
 		switch m {
 		case Husky:
-			ok, _ = huskyRunsCanon(filepath.Join(root, ".husky", "_"), name)
+			ok, _ = huskyRunsCanon(root, filepath.Join(root, ".husky", "_"), name)
 		case Lefthook:
 			ok, _ = lefthookRunsCanon(root, name)
 		case PreCommit:
@@ -222,9 +224,9 @@ func managerCallsCanon(root string, m Manager) bool {
 
 // huskyRunsCanon reports whether husky's script for the hook, in the folder
 // above husky's hooks folder, calls canon.
-func huskyRunsCanon(hooksDir, name string) (bool, string) {
+func huskyRunsCanon(root, hooksDir, name string) (bool, string) {
 	p := filepath.Join(filepath.Dir(hooksDir), name)
-	data, err := os.ReadFile(p)
+	data, err := safepath.ReadFile(p, safepath.ConfigLimit, root)
 	return err == nil && bytes.Contains(data, []byte("canon hook")), p
 }
 
@@ -239,7 +241,7 @@ var preCommitStages = map[string][]string{
 // preCommitRunsCanon reports whether the pre-commit framework's
 // configuration runs canon at the hook called name.
 func preCommitRunsCanon(root, name string) bool {
-	data, err := os.ReadFile(filepath.Join(root, preCommitConfig))
+	data, err := safepath.ReadFile(filepath.Join(root, preCommitConfig), safepath.ConfigLimit, root)
 	if err != nil {
 		return false
 	}

@@ -5,17 +5,19 @@ import (
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // Loaded is one file read from the working tree: hashed, and parsed unless it
@@ -61,7 +63,7 @@ func (l *Loader) Load(fi FileInfo) *Loaded {
 		switch {
 		case err != nil:
 			out.Skip = "is a symbolic link to a file that does not exist"
-		case rerr == nil && !within(rootReal, target):
+		case rerr == nil && !safepath.Within(rootReal, target):
 			out.Skip = "is a symbolic link to a file outside the repository; canon reads only files inside it"
 		default:
 			rel, _ := filepath.Rel(rootReal, target)
@@ -72,18 +74,39 @@ func (l *Loader) Load(fi FileInfo) *Loaded {
 	}
 	if fi.Size > int64(l.Cfg.MaxFileSize) {
 		out.Skip = fmt.Sprintf("is %s, over the %s size cap (max_file_size in %s)", humanBytes(fi.Size), l.Cfg.MaxFileSize, config.File)
-		out.OID = hashFile(abs)
+		out.OID = hashFile(abs, l.Root)
 		return out
 	}
-	content, err := os.ReadFile(abs)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil
-		}
+	content, err := safepath.ReadFile(abs, int64(l.Cfg.MaxFileSize), l.Root)
+	var big *safepath.TooLargeError
+	switch {
+	case os.IsNotExist(err):
+		return nil
+	case errors.As(err, &big): // it grew since it was listed
+		out.Skip = fmt.Sprintf("is over the %s size cap (max_file_size in %s)", l.Cfg.MaxFileSize, config.File)
+		out.OID = hashFile(abs, l.Root)
+		return out
+	case err != nil:
 		out.Skip = "cannot be read: " + err.Error()
 		return out
 	}
 	return l.FromContent(fi, content)
+}
+
+// ReadDocument reads the document at the repository path rel (a path the
+// index or a workset holds, which a repository's files can forge): proven
+// inside the repository by its text and with its links followed, a
+// regular file, at most the configured max_file_size (the default's with
+// cfg nil).
+func ReadDocument(root string, cfg *config.Config, rel string) ([]byte, error) {
+	c, err := safepath.CleanRel(rel)
+	if err != nil {
+		return nil, err
+	}
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	return safepath.ReadFile(filepath.Join(root, filepath.FromSlash(c)), int64(cfg.MaxFileSize), root)
 }
 
 // FromContent parses content given rather than read: a staged blob, which
@@ -128,22 +151,25 @@ func unreadable(content []byte) string {
 	return ""
 }
 
-func hashFile(abs string) string {
-	content, err := os.ReadFile(abs)
+// hashFile is the blob id of a file over the size cap, read as a stream:
+// its size is what git hashes first, and the file is never held whole.
+func hashFile(abs, root string) string {
+	f, size, err := safepath.Open(abs, root)
 	if err != nil {
 		return ""
 	}
-	return BlobOID(content)
+	defer f.Close()
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", size)
+	if n, err := io.Copy(h, io.LimitReader(f, size+1)); err != nil || n != size {
+		return "" // it changed while read
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func readLinkOr(abs string) string {
 	t, _ := os.Readlink(abs)
 	return t
-}
-
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func humanBytes(n int64) string {

@@ -51,7 +51,8 @@ func NewScope(root string, cfg *config.Config, infoExclude string) *Scope {
 		s.base = append(s.base, gitignore.ParsePattern(p, nil))
 	}
 	if infoExclude != "" {
-		if data, err := os.ReadFile(infoExclude); err == nil {
+		// info/exclude is git's own file: it stays inside the git folder.
+		if data, err := safepath.ReadFile(infoExclude, safepath.IgnoreLimit, filepath.Dir(filepath.Dir(infoExclude))); err == nil {
 			s.base = append(s.base, parseIgnore(data, nil)...)
 		}
 	}
@@ -124,7 +125,9 @@ func (s *Scope) loadDir(dir string) []gitignore.Pattern {
 	if dir != "" {
 		domain = strings.Split(dir, "/")
 	}
-	data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(dir), ".gitignore"))
+	// One that cannot be read (a link out, a device, over the limit) is
+	// left out as git leaves out one it cannot read.
+	data, err := safepath.ReadFile(filepath.Join(s.root, filepath.FromSlash(dir), ".gitignore"), safepath.IgnoreLimit, s.root)
 	var ps []gitignore.Pattern
 	if err == nil {
 		ps = parseIgnore(data, domain)
@@ -248,6 +251,12 @@ func (s *Scope) RemoveDebris() []string {
 	}
 	s.debris = nil
 	return out
+}
+
+// ReadDocument reads the document at the repository path rel as
+// ReadDocument does, under this scope's root and size cap.
+func (s *Scope) ReadDocument(rel string) ([]byte, error) {
+	return ReadDocument(s.root, s.cfg, rel)
 }
 
 // Stat returns the FileInfo of one repo path, or ok=false when it is gone or

@@ -323,7 +323,7 @@ func Refresh(ctx context.Context, e *Env, name string) (*RefreshResult, error) {
 		return nil, err
 	}
 	planPath := filepath.Join(h.dir, PlanFile)
-	cur, rerr := os.ReadFile(planPath)
+	cur, rerr := readOwn(e.Root, h.dir, PlanFile)
 	if errors.Is(rerr, fs.ErrNotExist) || rerr == nil && hashText(string(cur)) == m[mPlanHash] {
 		plan, err := h.renderPlan(ctx, seeds)
 		if err != nil {

@@ -2,7 +2,6 @@ package workset
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,14 +47,13 @@ func PlanFixes(root string, scope *index.Scope, findings []index.Problem) (*FixP
 	}
 	sort.Strings(paths)
 	for _, rel := range paths {
-		abs, err := safePath(root, rel, scope, true)
-		if err != nil {
+		if _, err := safePath(root, rel, scope, true); err != nil {
 			for _, f := range byPath[rel] {
 				p.Skipped = append(p.Skipped, SkippedFix{f, err.Error()})
 			}
 			continue
 		}
-		before, err := os.ReadFile(abs)
+		before, err := scope.ReadDocument(rel)
 		if err != nil {
 			return nil, err
 		}

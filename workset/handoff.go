@@ -83,7 +83,7 @@ func Export(ctx context.Context, e *Env, name string, opt ResumeOptions) ([]byte
 	b.WriteString("makes the workset again on another clone (its documents are selected from\n")
 	b.WriteString("that clone's index; the plan, notes and checkpoints are kept).\n")
 	for _, f := range []string{PlanFile, NotesFile} {
-		data, err := os.ReadFile(filepath.Join(h.dir, f))
+		data, err := readOwn(h.root, h.dir, f)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}

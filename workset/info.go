@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -240,7 +239,7 @@ func (h *handle) findings(ctx context.Context) ([]FindingState, error) {
 
 // notes is findings, and how many of HiddenFindings were never promoted.
 func (h *handle) notes(ctx context.Context) ([]FindingState, int, error) {
-	data, err := os.ReadFile(filepath.Join(h.dir, NotesFile))
+	data, err := readOwn(h.root, h.dir, NotesFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return []FindingState{}, 0, nil
 	}
@@ -278,7 +277,7 @@ func (h *handle) notes(ctx context.Context) ([]FindingState, int, error) {
 func (h *handle) holds(texts map[string]string, dest, text string) bool {
 	got, ok := texts[dest]
 	if !ok {
-		data, err := os.ReadFile(filepath.Join(h.root, filepath.FromSlash(dest)))
+		data, err := index.ReadDocument(h.root, nil, dest) // a path the database holds: untrusted
 		got = "\x00"
 		if err == nil {
 			got = collapse(string(data))

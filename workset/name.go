@@ -165,7 +165,7 @@ func ensureIgnored(root string) error {
 	if err := safepath.Writable(gi, root); err != nil {
 		return err
 	}
-	if data, err := os.ReadFile(gi); err == nil {
+	if data, err := safepath.ReadFile(gi, safepath.IgnoreLimit, root); err == nil {
 		for _, line := range strings.Split(string(data), "\n") {
 			if strings.TrimSpace(line) == "*" {
 				return nil

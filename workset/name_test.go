@@ -2,6 +2,7 @@ package workset
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,5 +59,34 @@ func TestFolderStaysInside(t *testing.T) {
 		if p, err := Folder(root, n); err == nil {
 			t.Errorf("Folder(%q) = %q, want an error", n, p)
 		}
+	}
+}
+
+// TestReadOwnStaysInside: a workset's files are read as regular files
+// inside the repository, bounded: members.keys as a link to /dev/zero
+// sends the caller to the database, plan.md as a link out is refused.
+func TestReadOwnStaysInside(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	dir, err := Folder(root, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(dir, 0o755)
+	os.Symlink("/dev/zero", filepath.Join(dir, KeysFile))
+	if _, ok := readKeys(root, dir); ok {
+		t.Error("members.keys -> /dev/zero was read")
+	}
+	os.Remove(filepath.Join(dir, KeysFile))
+	os.WriteFile(filepath.Join(dir, KeysFile), []byte("a\nb\n"), 0o644)
+	if keys, ok := readKeys(root, dir); !ok || len(keys) != 2 {
+		t.Errorf("members.keys: %v %v", keys, ok)
+	}
+	os.Symlink("/proc/self/environ", filepath.Join(dir, PlanFile))
+	if data, err := ReadFile(root, "w", PlanFile); err == nil || !strings.Contains(err.Error(), "canon reads nothing outside it") {
+		t.Errorf("plan.md -> /proc/self/environ: %d bytes, %v", len(data), err)
+	}
+	if _, err := ReadFile(root, "../x", PlanFile); !errors.Is(err, ErrBadName) {
+		t.Errorf("a bad name: %v", err)
 	}
 }

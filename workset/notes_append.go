@@ -90,7 +90,7 @@ func AppendNote(ctx context.Context, e *Env, name string, a NoteArgs) (*NoteResu
 	}
 	defer fl.Unlock()
 	read := func() ([]byte, string, error) {
-		data, err := os.ReadFile(path)
+		data, err := readOwn(e.Root, dir, NotesFile)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, "", err
 		}

@@ -471,11 +471,10 @@ func (p *planner) file(ref *index.DocRef) (*FileChange, error) {
 	if fc := p.files[ref.Path]; fc != nil {
 		return fc, nil
 	}
-	abs, err := safePath(p.e.Root, ref.Path, p.opt.Scope, true)
-	if err != nil {
+	if _, err := safePath(p.e.Root, ref.Path, p.opt.Scope, true); err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(abs)
+	data, err := p.opt.Scope.ReadDocument(ref.Path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", ref.Path, err)
 	}
@@ -557,7 +556,7 @@ func (p *planner) finish() {
 // the repository (no symbolic link leads out), and a regular file when it
 // exists (never a symbolic link). mustExist refuses a missing file.
 func safePath(root, rel string, scope *index.Scope, mustExist bool) (string, error) {
-	if rel == "" || path.IsAbs(rel) || path.Clean(rel) != rel || rel == ".." || strings.HasPrefix(rel, "../") {
+	if c, err := safepath.CleanRel(rel); err != nil || c != rel {
 		return "", fmt.Errorf("%s is not a path inside the repository", rel)
 	}
 	if !scope.IsDocumentPath(rel) {
@@ -614,7 +613,7 @@ func (p *PromotePlan) Write() ([]string, error) {
 			if _, err := os.Lstat(a); err == nil {
 				return nil, fmt.Errorf("%s appeared while promote ran; run promote again", fc.Path)
 			}
-		} else if cur, err := os.ReadFile(a); err != nil || !bytes.Equal(cur, fc.Before) {
+		} else if cur, err := p.scope.ReadDocument(fc.Path); err != nil || !bytes.Equal(cur, fc.Before) {
 			return nil, fmt.Errorf("%s changed while promote ran; run promote again", fc.Path)
 		}
 		abs[i] = a

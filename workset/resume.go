@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -16,7 +15,6 @@ import (
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
-	"github.com/canon-md/canon/index/safepath"
 )
 
 // A long task outlives an agent's session. A checkpoint records where the
@@ -203,7 +201,7 @@ var planBoxRE = lazyre.MustCompile(`^([ \t]*)(?:[-*+]|[0-9]{1,9}[.)])[ \t]+\[([ 
 
 // planItems reads the checkbox items of plan.md (nothing when it is gone).
 func (h *handle) planItems() ([]PlanItem, error) {
-	data, err := os.ReadFile(filepath.Join(h.dir, PlanFile))
+	data, err := readOwn(h.root, h.dir, PlanFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -445,7 +443,7 @@ func (h *handle) resume(ctx context.Context, e *Env, snap *snapshot, opt ResumeO
 // those kinds) and the lines that record an error ("error:", "failed:",
 // "blocker:"), which are the agent's own and never promoted.
 func (r *Resume) readNotes(h *handle) error {
-	data, err := os.ReadFile(filepath.Join(h.dir, NotesFile))
+	data, err := readOwn(h.root, h.dir, NotesFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -526,7 +524,7 @@ func (e *Env) memberChanges(ctx context.Context, ms []Member, base map[string]Ch
 		if cur != nil && e.Git != nil && index.IsObjectID(was.OID) {
 			old, err := e.Git(ctx, "cat-file", "blob", "--end-of-options", was.OID)
 			if err == nil {
-				now, err := readInside(e.Root, cur.path)
+				now, err := index.ReadDocument(e.Root, e.Config, cur.path)
 				if err == nil {
 					c.Sections = sectionChanges(was.Path, []byte(old), cur.path, now)
 					c.Working = len(c.Commits) == 0
@@ -583,16 +581,6 @@ func sectionChanges(oldPath string, old []byte, newPath string, now []byte) []Se
 		out = append(out, SectionChange{Slug: slug, Heading: was[slug].heading, How: "removed"})
 	}
 	return out
-}
-
-// readInside reads the repository file at rel, refusing a path that leads
-// outside the repository.
-func readInside(root, rel string) ([]byte, error) {
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := safepath.Inside(p, root); err != nil {
-		return nil, err
-	}
-	return os.ReadFile(p)
 }
 
 // fit renders the pack and, while it is over the budget, leaves out what

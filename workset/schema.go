@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -133,10 +132,29 @@ func writeKeys(dir string, lists ...[]string) error {
 	return nil
 }
 
+// readOwn reads a file of a workset's folder (plan.md, notes.md,
+// deliverable.md, members.keys) as canon reads every file of a
+// repository: a regular file inside it, at most safepath.WorksetLimit. A
+// repository can ship a workset whose plan.md is a link to
+// /proc/self/environ, or whose members.keys is one to /dev/zero.
+func readOwn(root, dir, file string) ([]byte, error) {
+	return safepath.ReadFile(filepath.Join(dir, file), safepath.WorksetLimit, root)
+}
+
+// ReadFile reads the file named file (plan.md, notes.md) of the workset
+// name, as readOwn does.
+func ReadFile(root, name, file string) ([]byte, error) {
+	dir, err := Folder(root, name)
+	if err != nil {
+		return nil, err
+	}
+	return readOwn(root, dir, file)
+}
+
 // readKeys reads members.keys; ok is false when it cannot be read (the
 // caller then asks the database).
-func readKeys(dir string) (map[string]bool, bool) {
-	data, err := os.ReadFile(filepath.Join(dir, KeysFile))
+func readKeys(root, dir string) (map[string]bool, bool) {
+	data, err := readOwn(root, dir, KeysFile)
 	if err != nil {
 		return nil, false
 	}

@@ -167,7 +167,7 @@ func Invalidate(ctx context.Context, root string, idx *index.Store, s Sync) ([]M
 		if s.Changes != nil {
 			// members.keys answers "can this workset be affected" without
 			// opening its database, which costs about a millisecond.
-			if keys, ok := readKeys(dir); ok && !anyIn(s.Changes.Keys, keys) {
+			if keys, ok := readKeys(root, dir); ok && !anyIn(s.Changes.Keys, keys) {
 				continue
 			}
 		}

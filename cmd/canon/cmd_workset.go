@@ -3,13 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/workset"
 )
 
@@ -200,7 +200,9 @@ func worksetImport(c *cli.Context, e *env, we *workset.Env, s *gitsync.Session) 
 			return nil, fail(2, "--name: %v", err)
 		}
 	}
-	data, err := os.ReadFile(c.Args().First())
+	// The user's own file: it may lie anywhere, but it is bounded and must
+	// be a regular file, as every file canon reads.
+	data, err := safepath.ReadArgument(c.Args().First(), safepath.HandoffLimit)
 	if err != nil {
 		return nil, fmt.Errorf("read the hand-off file: %w", err)
 	}

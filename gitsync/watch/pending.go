@@ -2,8 +2,9 @@ package watch
 
 import (
 	"sort"
-	"strings"
 	"time"
+
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // pending is what the events since the last sync ask for, coalesced: a
@@ -133,17 +134,12 @@ func (p *pending) outermostDirs() []string {
 	sort.Strings(all)
 	var out []string
 	for _, d := range all {
-		if len(out) > 0 && within(out[len(out)-1], d) {
+		if len(out) > 0 && safepath.Within(out[len(out)-1], d) {
 			continue
 		}
 		out = append(out, d)
 	}
 	return out
-}
-
-// within reports whether rel is dir or lies under it ("" is the root).
-func within(dir, rel string) bool {
-	return dir == "" || rel == dir || strings.HasPrefix(rel, dir+"/")
 }
 
 // due decides the debounce: a sync starts once the tree has been quiet for

@@ -125,17 +125,3 @@ func TestPendingMerge(t *testing.T) {
 		t.Fatalf("%+v", now)
 	}
 }
-
-func TestWithin(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		dir, rel string
-		want     bool
-	}{
-		{"", "a.md", true}, {"a", "a", true}, {"a", "a/b.md", true}, {"a", "ab/c.md", false}, {"a/b", "a", false},
-	} {
-		if got := within(c.dir, c.rel); got != c.want {
-			t.Errorf("within(%q, %q) = %v", c.dir, c.rel, got)
-		}
-	}
-}

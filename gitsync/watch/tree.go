@@ -17,6 +17,7 @@ import (
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // tree is the set of fsnotify watches: the worktree folders under (or
@@ -59,7 +60,7 @@ func (t *tree) abs(rel string) string {
 // the worktree.
 func (t *tree) rel(abs string) (string, bool) {
 	r, err := filepath.Rel(t.repo.Root, abs)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	if err != nil || !safepath.Within(t.repo.Root, abs) {
 		return "", false
 	}
 	if r == "." {
@@ -84,7 +85,7 @@ func (t *tree) shouldWatch(rel string) bool {
 
 func (t *tree) inOrAboveRoots(rel string) bool {
 	for _, r := range t.cfg.Roots {
-		if r == "." || within(r, rel) || strings.HasPrefix(r, rel+"/") {
+		if r == "." || safepath.Within(r, rel) || strings.HasPrefix(r, rel+"/") {
 			return true
 		}
 	}
@@ -155,7 +156,7 @@ func (t *tree) addTree(rel string) int {
 // its watch (and its old name in events) until it is removed here.
 func (t *tree) dropTree(rel string) {
 	for d := range t.dirs {
-		if within(rel, d) {
+		if safepath.Within(rel, d) {
 			t.fsw.Remove(t.abs(d))
 			delete(t.dirs, d)
 		}

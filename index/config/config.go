@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/canon-md/canon/index/lazyre"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // Dir is the repo-relative folder holding canon's committed configuration.
@@ -239,7 +239,7 @@ func fromTemplate() *Config {
 // Load reads .canon/config.yaml under root. A missing file gives the defaults.
 func Load(root string) (*Config, error) {
 	path := filepath.Join(root, File)
-	data, err := os.ReadFile(path)
+	data, err := safepath.ReadFile(path, safepath.ConfigLimit, root)
 	var cfg *Config
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -377,16 +377,13 @@ func Parse(name string, data []byte) (*Config, error) {
 }
 
 func cleanRoot(r string) (string, error) {
-	r = filepath.ToSlash(strings.TrimSpace(r))
+	r = strings.TrimSpace(r)
 	if r == "" {
 		return "", errors.New("roots has an empty entry")
 	}
-	if strings.HasPrefix(r, "/") {
-		return "", fmt.Errorf("root %q is absolute; roots are folders inside the repository", r)
-	}
-	c := filepath.ToSlash(filepath.Clean(r))
-	if c == ".." || strings.HasPrefix(c, "../") {
-		return "", fmt.Errorf("root %q leaves the repository", r)
+	c, err := safepath.CleanRel(r)
+	if err != nil {
+		return "", fmt.Errorf("root %w", err)
 	}
 	return c, nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // A Namespace is a folder that is an id space of its own: a product of a
@@ -182,7 +183,7 @@ const KanoConfig = ".kano/backlog_config.toml"
 // left unchecked: a rule stricter than the repository's own is a false
 // alarm.
 func detectKano(root string) (Namespaces, error) {
-	data, err := os.ReadFile(filepath.Join(root, KanoConfig))
+	data, err := safepath.ReadFile(filepath.Join(root, KanoConfig), safepath.ConfigLimit, root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -259,29 +260,36 @@ func processProfile(root, productDir string) (*profile, error) {
 		} `toml:"process" json:"process"`
 	}
 	dir := filepath.Join(root, filepath.FromSlash(productDir), "_config")
-	read := false
-	if data, err := os.ReadFile(filepath.Join(dir, "config.toml")); err == nil {
-		if _, err := toml.Decode(string(data), &cfg); err != nil {
-			return nil, fmt.Errorf("%s/_config/config.toml does not parse: %v", productDir, err)
-		}
-		read = true
-	} else if data, err := os.ReadFile(filepath.Join(dir, "config.json")); err == nil {
-		if err := json.Unmarshal(data, &cfg); err != nil {
-			return nil, fmt.Errorf("%s/_config/config.json does not parse: %v", productDir, err)
-		}
-		read = true
+	name := "config.toml"
+	data, err := safepath.ReadFile(filepath.Join(dir, name), safepath.ConfigLimit, root)
+	if errors.Is(err, fs.ErrNotExist) {
+		name = "config.json"
+		data, err = safepath.ReadFile(filepath.Join(dir, name), safepath.ConfigLimit, root)
 	}
-	if !read {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("its configuration cannot be read (%v), so states are not checked", err)
+	case name == "config.toml":
+		_, err = toml.Decode(string(data), &cfg)
+	default:
+		err = json.Unmarshal(data, &cfg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s/_config/%s does not parse: %v", productDir, name, err)
 	}
 	if p := cfg.Process.Path; p != nil && *p != "" {
 		rel, err := cleanRoot(*p)
 		if err != nil {
 			return nil, fmt.Errorf("its process profile %s is not a file in the repository", *p)
 		}
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-		if err != nil {
+		data, err := safepath.ReadFile(filepath.Join(root, filepath.FromSlash(rel)), safepath.ConfigLimit, root)
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("its process profile %s cannot be read (a submodule not checked out?), so states are not checked", rel)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("its process profile cannot be read (%v), so states are not checked", err)
 		}
 		var prof profile
 		if strings.HasSuffix(strings.ToLower(rel), ".json") {

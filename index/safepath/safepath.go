@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // OutsideError says a path leads outside the folders canon may touch.
@@ -15,13 +14,27 @@ type OutsideError struct {
 	Link   string // the link that leads out ("" when the path itself is outside)
 	Target string // where the link leads
 	Roots  []string
+	Read   bool // the path was to be read, not written
 }
 
 func (e *OutsideError) Error() string {
-	if e.Link != "" {
+	switch {
+	case e.Link != "" && e.Read && e.isLink():
+		return fmt.Sprintf("%s is a symbolic link to %s, outside the repository; canon reads nothing outside it: replace the link with the file itself", e.rel(e.Path), e.Target)
+	case e.Link != "" && e.Read:
+		return fmt.Sprintf("%s leads outside the repository through the symbolic link %s (to %s); canon reads nothing outside it: remove the link, or replace it with the file itself", e.rel(e.Path), e.rel(e.Link), e.Target)
+	case e.Link != "":
 		return fmt.Sprintf("%s leads outside the repository through the symbolic link %s (to %s); canon will not write or delete there: remove the link, or make it a folder inside the repository", e.rel(e.Path), e.rel(e.Link), e.Target)
+	case e.Read:
+		return fmt.Sprintf("%s is outside the repository; canon reads only files inside it", e.Path)
 	}
 	return fmt.Sprintf("%s is outside the repository; canon writes and deletes only inside it", e.Path)
+}
+
+// isLink: the path itself is the link that leads out.
+func (e *OutsideError) isLink() bool {
+	abs, err := filepath.Abs(e.Path)
+	return err == nil && abs == e.Link
 }
 
 // rel shows a path relative to the first root when it is under it.
@@ -29,7 +42,7 @@ func (e *OutsideError) rel(p string) string {
 	if len(e.Roots) == 0 {
 		return p
 	}
-	if r, err := filepath.Rel(e.Roots[0], p); err == nil && !strings.HasPrefix(r, "..") && !filepath.IsAbs(r) {
+	if r, err := filepath.Rel(e.Roots[0], p); err == nil && Within(e.Roots[0], p) {
 		return filepath.ToSlash(r)
 	}
 	return p
@@ -57,7 +70,7 @@ func Inside(path string, roots ...string) error {
 			return fmt.Errorf("resolve %s: %w", r, err)
 		}
 		realRoots = append(realRoots, rr)
-		if within(rr, real) {
+		if Within(rr, real) {
 			return nil
 		}
 	}
@@ -69,7 +82,7 @@ func Inside(path string, roots ...string) error {
 			if t, err := resolve(cur); err == nil {
 				out := true
 				for _, rr := range realRoots {
-					out = out && !within(rr, t)
+					out = out && !Within(rr, t)
 				}
 				if out {
 					e.Link, e.Target = cur, t
@@ -170,10 +183,4 @@ func resolve(path string) (string, error) {
 		}
 	}
 	return filepath.Join(append([]string{real}, rest...)...), nil
-}
-
-// within reports whether p is root or inside it.
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }

@@ -3,9 +3,8 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -39,7 +38,7 @@ func (m *Server) addResources() {
 				case err != nil:
 					return mcp.ResourceNotFoundError(uri)
 				}
-				data, err = os.ReadFile(filepath.Join(s.Repo.Root, filepath.FromSlash(doc.Path)))
+				data, err = index.ReadDocument(s.Repo.Root, s.Cfg, doc.Path)
 				return err
 			})
 			if err != nil {
@@ -53,13 +52,12 @@ func (m *Server) addResources() {
 			func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 				uri := req.Params.URI
 				name := strings.TrimSuffix(strings.TrimPrefix(uri, "canon://workset/"), "/"+f)
-				dir, err := workset.Folder(m.s.Repo.Root, name)
-				if err != nil {
+				data, err := workset.ReadFile(m.s.Repo.Root, name, f+".md")
+				switch {
+				case errors.Is(err, fs.ErrNotExist) || errors.Is(err, workset.ErrBadName):
 					return nil, mcp.ResourceNotFoundError(uri)
-				}
-				data, err := os.ReadFile(filepath.Join(dir, f+".md"))
-				if err != nil {
-					return nil, mcp.ResourceNotFoundError(uri)
+				case err != nil:
+					return nil, err // a link out, a device, a file over the limit: said plainly
 				}
 				return markdown(uri, data), nil
 			})

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package safepath
+
+const openFlags = 0
