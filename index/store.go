@@ -185,15 +185,14 @@ func open(path, driver string, vet bool) (s *Store, needsBuild bool, err error) 
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, false, fmt.Errorf("create index folder: %w", err)
 	}
+	if vet {
+		if err := vetSchema(context.Background(), path); err != nil {
+			return nil, false, err
+		}
+	}
 	s = &Store{path: path, lock: flock.New(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
 	if err := s.connect(); err != nil {
 		return nil, false, err
-	}
-	if vet {
-		if err := s.vetSchema(context.Background()); err != nil {
-			s.db.Close()
-			return nil, false, err
-		}
 	}
 	needsBuild, err = s.migrate()
 	if err != nil {

@@ -200,29 +200,41 @@ func TestOpenIndexRemovesBuildDebris(t *testing.T) {
 	}
 }
 
-// TestOpenSliceRefusesALink: a workset database that is a link to another
-// database is not opened, and the database it points at is left as it was
-// (SQLite would have turned it to WAL mode on opening).
-func TestOpenSliceRefusesALink(t *testing.T) {
+// TestOpenSliceLeavesForeignDatabasesAlone: a workset database that is a
+// link to another database, or another program's database in its place,
+// is refused before canon's connections open it: the database is left as
+// it was (they would have turned it to WAL mode).
+func TestOpenSliceLeavesForeignDatabasesAlone(t *testing.T) {
+	journalMode := func(path string) string {
+		db, err := sql.Open("sqlite3", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var mode string
+		if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil {
+			t.Fatal(err)
+		}
+		return mode
+	}
 	dir := t.TempDir()
 	other := filepath.Join(dir, "elsewhere.db")
 	craft(t, other, `CREATE TABLE mine (x)`)
-	path := filepath.Join(dir, "workset.db")
-	if err := os.Symlink(other, path); err != nil {
+	link := filepath.Join(dir, "link", "workset.db")
+	os.Mkdir(filepath.Dir(link), 0o755)
+	if err := os.Symlink(other, link); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := OpenSlice(context.Background(), path)
+	_, _, err := OpenSlice(context.Background(), link)
 	var fe *ForeignSchemaError
-	if !errors.As(err, &fe) || !fe.NotAFile || err.Error() != path+" is a symbolic link or not a regular file; canon opens no database through it" {
-		t.Fatalf("err = %v", err)
+	if !errors.As(err, &fe) || !fe.NotAFile || err.Error() != link+" is a symbolic link or not a regular file; canon opens no database through it" {
+		t.Fatalf("a link: err = %v", err)
 	}
-	db, err := sql.Open("sqlite3", other)
-	if err != nil {
-		t.Fatal(err)
+	_, _, err = OpenSlice(context.Background(), other)
+	if !errors.As(err, &fe) || fe.NotAFile || err.Error() != other+` holds what canon did not create there (table "mine"); canon does not run it` {
+		t.Fatalf("another database: err = %v", err)
 	}
-	defer db.Close()
-	var mode string
-	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "delete" {
-		t.Errorf("the linked database's journal mode is %q (%v), want it untouched", mode, err)
+	if mode := journalMode(other); mode != "delete" {
+		t.Errorf("the foreign database's journal mode is %q, want it untouched", mode)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -107,27 +109,37 @@ func isContent(o schemaObject) bool {
 	return false
 }
 
-// vetSchema refuses a database whose schema holds anything this canon does
-// not create there: a trigger, a view, a table or index of another name,
-// or one of canon's names declared otherwise (a generated column, a CHECK,
-// an expression index). It reads sqlite_schema and PRAGMA user_version
-// only, which run nothing of the schema, and runs before anything else
-// reads or writes the database. Content tables are exempt from the exact
-// text when the database's schema version is not this canon's: the
+// vetSchema refuses the database at path when its schema holds anything
+// this canon does not create there: a trigger, a view, a table or index of
+// another name, or one of canon's names declared otherwise (a generated
+// column, a CHECK, an expression index). It reads sqlite_schema and PRAGMA
+// user_version only, which run nothing of the schema, on a read-only
+// connection of its own, before anything else opens the database (the
+// store's connections would set its journal mode first). A database that
+// does not exist yet has nothing to vet. Content tables are exempt from the
+// exact text when the database's schema version is not this canon's: the
 // migration drops them before anything reads them (migrate), which is what
 // lets a workset built by an older canon be opened and refreshed.
-func (s *Store) vetSchema(ctx context.Context) error {
+func vetSchema(ctx context.Context, path string) error {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	want, err := sliceSchema()
 	if err != nil {
 		return err
 	}
-	var version int
-	if err := s.db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
-		return fmt.Errorf("read the schema of %s: %w", s.path, friendly(err, s.path))
-	}
-	have, err := schemaObjects(s.db)
+	db, err := sql.Open(driverName, "file:"+path+"?mode=ro&_busy_timeout=10000")
 	if err != nil {
-		return fmt.Errorf("read the schema of %s: %w", s.path, friendly(err, s.path))
+		return err
+	}
+	defer db.Close()
+	var version int
+	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return fmt.Errorf("read the schema of %s: %w", path, friendly(err, path))
+	}
+	have, err := schemaObjects(db)
+	if err != nil {
+		return fmt.Errorf("read the schema of %s: %w", path, friendly(err, path))
 	}
 	var foreign []string
 	for _, o := range have {
@@ -143,7 +155,7 @@ func (s *Store) vetSchema(ctx context.Context) error {
 	}
 	if len(foreign) > 0 {
 		sort.Strings(foreign)
-		return &ForeignSchemaError{Path: s.path, Objects: foreign}
+		return &ForeignSchemaError{Path: path, Objects: foreign}
 	}
 	return nil
 }
