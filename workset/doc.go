@@ -1,12 +1,12 @@
 // Package workset materialises a slice of the graph for one task under
-// .cache/worksets/NAME (DESIGN.md §8): workset.db, a database with the
+// .cache/worksets/NAME (docs/worksets.md): workset.db, a database with the
 // index's own schema holding only the selected documents plus the
 // workset's manifest, provenance, staleness and promotion records, and
 // plan.md, notes.md and deliverable.md for the agent doing the task.
 //
 // It owns the folder and everything in it, and nothing else: the
 // repository's index is read, never written. Canonical documents are
-// written by promote alone (promote.go, DESIGN.md §9): planned as line
+// written by promote alone (promote.go, docs/promote.md): planned as line
 // edits (promote_edit.go) that leave every other byte alone, written
 // atomically inside the repository's roots, and recorded through
 // RecordPromoted; syncing the index afterwards is the caller's part.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"sort"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // A long task outlives an agent's session. A checkpoint records where the
@@ -73,22 +73,10 @@ func validCheckpoint(cp Checkpoint) error {
 }
 
 // plainRelPath accepts a clean, slash-separated path inside the
-// repository: not absolute, no "." or ".." parts, no control characters.
+// repository, as canon records them (safepath.CleanRel, unchanged).
 func plainRelPath(p string) bool {
-	if p == "" || p[0] == '/' || path.Clean(p) != p {
-		return false
-	}
-	for _, part := range strings.Split(p, "/") {
-		if part == ".." || part == "." {
-			return false
-		}
-	}
-	for _, r := range p {
-		if r < 0x20 || r == 0x7f {
-			return false
-		}
-	}
-	return true
+	c, err := safepath.CleanRel(p)
+	return err == nil && c == p && c != "."
 }
 
 // CheckpointOptions describe one checkpoint.

@@ -374,7 +374,7 @@ var kanoID = lazyre.MustCompile(`^[A-Za-z][A-Za-z0-9]*-(EPIC?|FTR|USR|TSK|BUG)-[
 
 // follows reports whether the schema of d's kind applies to d. A schema the
 // configuration sets applies to every document of its kind; a default one
-// (Kano's, DESIGN.md §2) applies where Kano's convention is the
+// (Kano's, docs/architecture.md) applies where Kano's convention is the
 // repository's: to an ADR, an item with a Kano-shaped id or none, an item
 // of a Kano product, and every item of a repository where any document has
 // a Kano-shaped id (there "TSK-2" is a mistake). A repository with
