@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/canon-md/canon/index/indextest/citool"
 )
 
 // TestHookManagers runs the real hook managers on canon, set up as
@@ -46,7 +48,7 @@ func TestHookManagers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, why := tc.find()
 			if why != "" {
-				needTool(t, "%s; .ci/run installs it", why)
+				citool.Need(t, "%s; .ci/run installs it", why)
 			}
 			var files []string
 			for _, s := range tc.scripts {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/canon-md/canon/index/indextest/citool"
 )
 
 // TestSARIFValidates runs Microsoft's SARIF validator (the npm package
@@ -18,7 +20,7 @@ func TestSARIFValidates(t *testing.T) {
 		tool, _ = filepath.Abs("../../scripts/out/sarif/node_modules/.bin/sarif-multitool")
 	}
 	if _, err := os.Stat(tool); err != nil {
-		needTool(t, "the SARIF validator is not installed (%v); .ci/run installs it", err)
+		citool.Need(t, "the SARIF validator is not installed (%v); .ci/run installs it", err)
 	}
 	dir := t.TempDir()
 	if out, err := exec.Command("cp", "-r", "../../testdata/example/.", dir).CombinedOutput(); err != nil {

@@ -27,6 +27,8 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"golang.org/x/text/cases"
+
+	"github.com/canon-md/canon/index/indextest/citool"
 )
 
 // oracleItem is one thing both parsers find, as a comparable line.
@@ -314,7 +316,7 @@ func goldmarkDir(t testing.TB) string {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/yuin/goldmark").Output()
 	dir := strings.TrimSpace(string(out))
 	if err != nil || dir == "" {
-		needTool(t, "goldmark's module is not available to read its spec examples: %v", err)
+		citool.Need(t, "goldmark's module is not available to read its spec examples: %v", err)
 	}
 	return dir
 }
@@ -349,7 +351,7 @@ func TestOracle(t *testing.T) {
 	dir := goldmarkDir(t)
 	data, err := os.ReadFile(filepath.Join(dir, "_test", "spec.json"))
 	if err != nil {
-		needTool(t, "goldmark's spec examples: %v", err)
+		citool.Need(t, "goldmark's spec examples: %v", err)
 	}
 	var examples []specExample
 	if err := json.Unmarshal(data, &examples); err != nil {
@@ -570,7 +572,7 @@ func FuzzOracle(f *testing.F) {
 		if len(unexplained) > 0 && cmarkGFM() == "" {
 			// Some seeds are places where goldmark departs from GitHub:
 			// only GitHub's renderer can settle them.
-			needTool(t, "goldmark and canon differ and cmark-gfm is not installed to say which one GitHub agrees with: %s", unexplained[0])
+			citool.Need(t, "goldmark and canon differ and cmark-gfm is not installed to say which one GitHub agrees with: %s", unexplained[0])
 		}
 		for _, u := range unexplained {
 			t.Errorf("%s\n%q", u, md)

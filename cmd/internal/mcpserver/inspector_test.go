@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/canon-md/canon/index/indextest/citool"
 )
 
 // TestMCPInspector runs the MCP Inspector's CLI (the npm package
@@ -18,11 +20,11 @@ import (
 func TestMCPInspector(t *testing.T) {
 	inspector, _ := filepath.Abs("../../../scripts/out/inspector/node_modules/.bin/mcp-inspector")
 	if _, err := os.Stat(inspector); err != nil {
-		needTool(t, "the MCP Inspector is not installed (%v); .ci/run installs it", err)
+		citool.Need(t, "the MCP Inspector is not installed (%v); .ci/run installs it", err)
 	}
 	canon, _ := filepath.Abs("../../../bin/canon")
 	if _, err := os.Stat(canon); err != nil {
-		needTool(t, "bin/canon is not built (%v); make test builds it", err)
+		citool.Need(t, "bin/canon is not built (%v); make test builds it", err)
 	}
 	dir := t.TempDir()
 	if out, err := exec.Command("cp", "-r", "../../../testdata/example/.", dir).CombinedOutput(); err != nil {
