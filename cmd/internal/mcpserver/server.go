@@ -3,10 +3,8 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
@@ -102,23 +100,6 @@ func (m *Server) Close() { m.s.Close() }
 // Run serves one client over stdio until it goes or ctx ends.
 func (m *Server) Run(ctx context.Context) error {
 	return m.server.Run(ctx, stdioTransport(os.Stdin, os.Stdout))
-}
-
-// ListenAndServe serves streamable HTTP on addr, which must be a loopback
-// address: canon serves this machine only.
-func (m *Server) ListenAndServe(addr string) error {
-	if err := CheckAddr(addr); err != nil {
-		return err
-	}
-	return http.ListenAndServe(addr, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m.server }, nil))
-}
-
-// CheckAddr refuses an --http address another machine could reach.
-func CheckAddr(addr string) error {
-	if strings.HasPrefix(addr, "127.0.0.1:") || strings.HasPrefix(addr, "localhost:") || strings.HasPrefix(addr, "[::1]:") {
-		return nil
-	}
-	return fmt.Errorf("--http %s is not a loopback address; canon serves this machine only (127.0.0.1:PORT)", addr)
 }
 
 // Freshness says what an answer reflects.
