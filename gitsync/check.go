@@ -249,9 +249,28 @@ func shortOID(oid string) string {
 	return oid
 }
 
+// MaxCheckPaths is the most files CheckPaths validates by name. Their
+// parsed texts are laid over the index in one transaction: at the default
+// max_file_size (5 MB) 200 files stay within a gigabyte, and a change
+// that names more is checked better whole (every document, or a branch's
+// change), from the index.
+const MaxCheckPaths = 200
+
+// TooManyPathsError is a CheckPaths asked for more than MaxCheckPaths
+// files (duplicates counted once).
+type TooManyPathsError struct{ Given int }
+
+func (e *TooManyPathsError) Error() string {
+	return fmt.Sprintf("%d files named; at most %d are checked by name", e.Given, MaxCheckPaths)
+}
+
 // CheckPaths validates the given working-tree files (paths relative to the
-// repository root) as they are on disk.
+// repository root) as they are on disk, each once however often named.
 func (s *Session) CheckPaths(ctx context.Context, paths []string) (*check.Result, error) {
+	paths = Distinct(paths)
+	if len(paths) > MaxCheckPaths {
+		return nil, &TooManyPathsError{Given: len(paths)}
+	}
 	b := index.NewBatch(s.Cfg)
 	for _, p := range paths {
 		fi, ok := s.Scope.Stat(p)
