@@ -30,7 +30,7 @@ func (m *Server) addResources() {
 				key = k
 			}
 			var data []byte
-			_, err := m.call(ctx, func(s *gitsync.Session) error {
+			_, err := m.call(ctx, shared, func(ctx context.Context, s *gitsync.Session) error {
 				doc, err := s.Store.FindOne(ctx, key)
 				var amb *index.AmbiguousError
 				switch {
@@ -93,7 +93,7 @@ func (m *Server) addPrompts() error {
 					in.Seeds = []string{sd}
 				}
 				var md string
-				f, err := m.call(ctx, func(s *gitsync.Session) error {
+				f, err := m.call(ctx, shared, func(ctx context.Context, s *gitsync.Session) error {
 					p, err := runTemplate(ctx, s, in)
 					if err == nil {
 						md = rendered(p)
