@@ -58,6 +58,11 @@ func TestMCPArgumentsBounded(t *testing.T) {
 			t.Errorf("%s: %v, want invalid params saying %q", c.tool, err, c.says)
 		}
 	}
+	_, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "task-context", Arguments: map[string]string{"seed": strings.Repeat("x", 70_000)}})
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "seed is 70000 bytes") {
+		t.Errorf("a prompt's argument of 70 KB: %v", err)
+	}
 }
 
 // TestMCPSlowCallBlocksNoOther: while one read-only call takes its time,

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -88,6 +89,11 @@ func (m *Server) addPrompts() error {
 				{Name: "workset", Description: "the workset an anchor workset: $workset means"},
 			}},
 			func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				for k, v := range req.Params.Arguments {
+					if err := boundField(k, reflect.ValueOf(v)); err != nil {
+						return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+					}
+				}
 				in := queryIn{Template: name, Workset: req.Params.Arguments["workset"]}
 				if sd := req.Params.Arguments["seed"]; sd != "" {
 					in.Seeds = []string{sd}
