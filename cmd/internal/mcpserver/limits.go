@@ -20,8 +20,8 @@ import (
 const (
 	// maxListItems bounds every list (paths, seeds, edges, kinds), after
 	// its repeats are dropped: check lays the files it names over the
-	// index at once (gitsync.MaxCheckPaths says why 200), and a context
-	// pack's budget holds far fewer seeds.
+	// index at once (gitsync.MaxCheckPaths), and a context pack's budget
+	// holds far fewer seeds.
 	maxListItems = gitsync.MaxCheckPaths
 	// maxArgBytes bounds every text: a note is a few sentences, a name
 	// or a reference a line.
