@@ -204,7 +204,7 @@ func (t *GitTree) Lookup(ctx context.Context, paths []string) (map[string]bool, 
 func (t *GitTree) lookupHead(ctx context.Context, paths []string) (map[string]bool, []string, error) {
 	exists := map[string]bool{}
 	var ask []string
-	for _, p := range uniq(paths) {
+	for _, p := range Distinct(paths) {
 		if present, staged := t.Staged[p]; staged {
 			exists[p] = present
 			continue
@@ -231,7 +231,7 @@ func (t *GitTree) lookupHead(ctx context.Context, paths []string) (map[string]bo
 		}
 	}
 	var missing []string
-	for _, p := range uniq(paths) {
+	for _, p := range Distinct(paths) {
 		if !exists[p] {
 			missing = append(missing, p)
 		}
@@ -244,7 +244,7 @@ func (t *GitTree) lookupHead(ctx context.Context, paths []string) (map[string]bo
 // --batch-check for all of them.
 func (t *GitTree) lookupRev(ctx context.Context, rev string, paths []string) (map[string]bool, []string, error) {
 	exists := map[string]bool{}
-	paths = uniq(paths)
+	paths = Distinct(paths)
 	if t.Cat != nil {
 		for _, p := range paths {
 			if strings.ContainsAny(p, "\n") {
@@ -339,7 +339,7 @@ func (t *GitTree) lookupIndex(ctx context.Context, paths []string) (map[string]b
 		return lookupIn(t.all, paths)
 	}
 	args := []string{"ls-files", "-z", "--cached", "--"}
-	for _, p := range uniq(paths) {
+	for _, p := range Distinct(paths) {
 		args = append(args, ":(icase,literal)"+p)
 	}
 	out, err := t.Repo.GitEnv(ctx, stagedEnv(), args...)
@@ -402,7 +402,9 @@ func lookupIn(set map[string]bool, paths []string) (map[string]bool, map[string]
 	return exists, folded, nil
 }
 
-func uniq(s []string) []string {
+// Distinct returns s without its repeats, in the order of their first
+// appearance.
+func Distinct(s []string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, x := range s {

@@ -84,7 +84,7 @@ func TestHitsHighlightAsChunksFTS(t *testing.T) {
 				asked = append(asked, 1_000_000+int64(i))
 			}
 			got := map[int64]marks{}
-			err := st.read(ctx, func(tx *sql.Tx) error {
+			err := st.read(ctx, func(tx *sql.Conn) error {
 				return eachHit(ctx, tx, q, idArgs(asked), scratch, func(r *sql.Rows) error {
 					var id int64
 					var m marks

@@ -35,6 +35,12 @@ func TestFTSQuery(t *testing.T) {
 		{in: "Ärger café", want: `"Ärger" "café"`},
 		{in: "*** ---", err: "no words"},
 		{in: "", err: "no words"},
+		{in: strings.Repeat("w ", 64), want: strings.TrimSuffix(strings.Repeat(`"w" `, 64), " ")},
+		{in: strings.Repeat("w ", 65), err: "the query has 65 words; at most 64 are searched"},
+		{in: strings.Repeat("KB-1 ", 33), err: "the query has 66 words"},
+		{in: `"` + strings.Repeat("w ", 65) + `"`, err: "the query has 65 words"},
+		{in: strings.Repeat("OR ", 100), err: "the query has 100 words"},
+		{in: strings.Repeat(" ", 4097), err: "the query is 4097 bytes; a query is at most 4096 bytes"},
 	}
 	for _, tt := range tests {
 		got, err := FTSQuery(tt.in)

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"strings"
 )
@@ -71,7 +72,7 @@ func (s *Store) RankSections(ctx context.Context, text string, limit int) (*Rank
 	if limit <= 0 {
 		return r, nil
 	}
-	err = s.read(ctx, func(tx *sql.Tx) error {
+	err = s.read(ctx, func(tx *sql.Conn) error {
 		rank, err := s.rankExpr(ctx, tx, q, limit)
 		if err != nil {
 			return s.matchError(err, text)
@@ -97,17 +98,32 @@ func (s *Store) RankSections(ctx context.Context, text string, limit int) (*Rank
 
 // read runs fn in one read transaction: its queries see the index as of
 // the first of them, whatever commits meanwhile (a ranking's counts and the
-// rows they score come from the same index).
-func (s *Store) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+// rows they score come from the same index). It begins with BEGIN, not
+// the DSN's BEGIN IMMEDIATE (Tx's, for writes): a read takes no write
+// lock, so reads never wait for one another, nor hold up a sync, however
+// long one takes (canon mcp answers its read-only calls side by side).
+func (s *Store) read(ctx context.Context, fn func(c *sql.Conn) error) error {
+	c, err := s.db.Conn(ctx)
 	if err != nil {
 		return friendly(err, s.path)
 	}
-	defer tx.Rollback()
-	if err := fn(tx); err != nil {
-		return err
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `BEGIN`); err != nil {
+		return friendly(err, s.path)
 	}
-	return tx.Commit()
+	end := `COMMIT` // keeps the scratch table a first highlight made (hitsDDL)
+	if err = fn(c); err != nil {
+		end = `ROLLBACK`
+	}
+	// Whatever ctx says: the connection must not go back to the pool
+	// inside a transaction.
+	if _, eerr := c.ExecContext(context.Background(), end); eerr != nil {
+		c.Raw(func(any) error { return driver.ErrBadConn }) // drop it
+		if err == nil {
+			err = friendly(eerr, s.path)
+		}
+	}
+	return err
 }
 
 // MatchedTerms returns the words each of the sections ids (among r's

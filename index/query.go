@@ -240,6 +240,10 @@ func (s *Store) namespaceList() string {
 // ErrBadQuery wraps a search text that is not a valid query.
 var ErrBadQuery = errors.New("bad search query")
 
+// ErrLongQuery is ErrBadQuery for a text past MaxQueryBytes or
+// MaxQueryWords.
+var ErrLongQuery = fmt.Errorf("%w", ErrBadQuery)
+
 // Search ranks sections with FTS5's bm25: title matches weigh most, then the
 // heading, then the text. Ties break on path and position, so the order is
 // stable.
@@ -277,7 +281,7 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 	// Snippets are made for the hits kept only. A filter (kind,
 	// namespace) needs the documents first: then every match is joined.
 	var out []Hit
-	err = s.read(ctx, func(tx *sql.Tx) error {
+	err = s.read(ctx, func(tx *sql.Conn) error {
 		keep := 0 // a filter comes after the ranking: every match is a candidate
 		if where == "" {
 			keep = opt.Limit
@@ -368,12 +372,27 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// A query is a few words: every one must occur, so a long one finds
+// nothing a shorter one would not. FTS5 builds the AND of n phrases by
+// copying the children gathered so far at every phrase (its parser's
+// fts5ExprAddChildren): n²/2 copies and as many bytes allocated, which
+// made a search of 64k words take minutes. Bounded, the copies are at
+// most 2,016 and a parse is linear in the text.
+const (
+	MaxQueryWords = 64
+	MaxQueryBytes = 4096
+)
+
 // FTSQuery turns what a person types into an FTS5 query: every word must
 // occur (in any form the stemmer folds together), "quoted phrases" stay
 // phrases, a trailing * makes a prefix, and OR / AND / NOT between words
 // work as in FTS5 (operands says how). Everything else is quoted, so no
-// input is an FTS5 syntax error (FuzzFTSQuery).
+// input is an FTS5 syntax error (FuzzFTSQuery). A text longer than
+// MaxQueryBytes or of more than MaxQueryWords words is refused.
 func FTSQuery(text string) (string, error) {
+	if len(text) > MaxQueryBytes {
+		return "", fmt.Errorf("%w: the query is %d bytes; a query is at most %d bytes (%d words), and every word must match", ErrLongQuery, len(text), MaxQueryBytes, MaxQueryWords)
+	}
 	var parts []string
 	rest := strings.TrimSpace(text)
 	for rest != "" {
@@ -417,6 +436,15 @@ func FTSQuery(text string) (string, error) {
 	parts = operands(parts)
 	if len(parts) == 0 {
 		return "", fmt.Errorf("%w: %q has no words to search for", ErrBadQuery, text)
+	}
+	words := 0
+	for _, p := range parts {
+		if p[0] == '"' {
+			words += strings.Count(p, " ") + 1
+		}
+	}
+	if words > MaxQueryWords {
+		return "", fmt.Errorf("%w: the query has %d words; at most %d are searched, and every one must match: fewer words find more", ErrLongQuery, words, MaxQueryWords)
 	}
 	return strings.Join(parts, " "), nil
 }

@@ -2,12 +2,14 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/canon-md/canon/index/config"
 )
@@ -276,4 +278,32 @@ func tokensIndex(t *testing.T, refreshes int, withIDs bool) *Store {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// TestReadTakesNoWriteLock: while a search's read transaction is open, a
+// write commits and another search answers. A read began with the DSN's
+// BEGIN IMMEDIATE: the write waited for the busy timeout (10 s) and
+// failed, and one slow search held up every other.
+func TestReadTakesNoWriteLock(t *testing.T) {
+	t.Parallel()
+	st := tokensIndex(t, 1, false)
+	ctx := context.Background()
+	err := st.read(ctx, func(c *sql.Conn) error {
+		var n int
+		if err := c.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&n); err != nil {
+			return err
+		}
+		wctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		if err := st.SetMeta(wctx, map[string]string{"probe": "1"}); err != nil {
+			return fmt.Errorf("a write while a read is open: %w", err)
+		}
+		if _, err := st.Search(wctx, "tokens", SearchOptions{Limit: 3}); err != nil {
+			return fmt.Errorf("a search while a read is open: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -63,7 +63,7 @@ func checkCommand(e *env) *cli.Command {
 				if _, err := s.CatchUp(c.Context); err != nil {
 					return nil, err
 				}
-				for _, a := range c.Args().Slice() {
+				for _, a := range gitsync.Distinct(c.Args().Slice()) {
 					p, err := s.Repo.RepoPath(a)
 					if err != nil {
 						return nil, fail(2, "%v; name Markdown files inside the repository", err)
@@ -71,6 +71,10 @@ func checkCommand(e *env) *cli.Command {
 					args.Paths = append(args.Paths, p)
 				}
 				res, err := s.Check(c.Context, args)
+				var many *gitsync.TooManyPathsError
+				if errors.As(err, &many) {
+					return nil, fail(2, "%v; check every document with --all, or what a branch changed with --new-from REV", err)
+				}
 				if errors.Is(err, gitsync.ErrBadRevision) {
 					return nil, fail(2, "--new-from %s", strings.TrimPrefix(err.Error(), gitsync.ErrBadRevision.Error()+": "))
 				}

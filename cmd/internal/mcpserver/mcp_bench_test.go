@@ -49,7 +49,7 @@ func BenchmarkMCP(b *testing.B) {
 		{Name: "context", Run: tool("context", map[string]any{"query": query, "budget": 4000})},
 		{Name: "ping", Run: func() error { return cs.Ping(ctx, nil) }},
 		{Name: "fresh", Run: func() error {
-			_, err := srv.call(ctx, func(*gitsync.Session) error { return nil })
+			_, err := srv.call(ctx, shared, func(context.Context, *gitsync.Session) error { return nil })
 			return err
 		}},
 		{Name: "search-inproc", Run: func() error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"net/url"
+	"reflect"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -29,7 +30,7 @@ func (m *Server) addResources() {
 				key = k
 			}
 			var data []byte
-			_, err := m.call(ctx, func(s *gitsync.Session) error {
+			_, err := m.call(ctx, shared, func(ctx context.Context, s *gitsync.Session) error {
 				doc, err := s.Store.FindOne(ctx, key)
 				var amb *index.AmbiguousError
 				switch {
@@ -86,12 +87,17 @@ func (m *Server) addPrompts() error {
 				{Name: "workset", Description: "the workset an anchor workset: $workset means"},
 			}},
 			func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				for k, v := range req.Params.Arguments {
+					if err := boundField(k, reflect.ValueOf(v)); err != nil {
+						return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+					}
+				}
 				in := queryIn{Template: name, Workset: req.Params.Arguments["workset"]}
 				if sd := req.Params.Arguments["seed"]; sd != "" {
 					in.Seeds = []string{sd}
 				}
 				var md string
-				f, err := m.call(ctx, func(s *gitsync.Session) error {
+				f, err := m.call(ctx, shared, func(ctx context.Context, s *gitsync.Session) error {
 					p, err := runTemplate(ctx, s, in)
 					if err == nil {
 						md = rendered(p)

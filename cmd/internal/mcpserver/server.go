@@ -2,11 +2,10 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
@@ -18,12 +17,19 @@ import (
 	"github.com/canon-md/canon/index/human"
 )
 
-// Server holds one session on the repository for its whole life; calls
-// take turns on it.
+// Server holds one session on the repository for its whole life. A call
+// takes its turn on it to catch up with HEAD (a sync of the session's
+// index); a read-only call then answers beside the others, from SQLite's
+// snapshot of the index, while a call that writes, or that takes the
+// index's writer lock (check: one lock per process, Store.Lock) or reads
+// the store's file state as a catch-up does (status), answers in its turn
+// (ADR-0030).
 type Server struct {
-	mu     sync.Mutex
+	turn   chan struct{} // holding it: a send; capacity 1
 	s      *gitsync.Session
 	server *mcp.Server
+	// timeout bounds a read-only call's work after its catch-up.
+	timeout time.Duration
 
 	// The working tree's drift from the index is a stat walk of every
 	// document: counted at the first call, then again in the background
@@ -83,7 +89,7 @@ func New(dir, version string) (*Server, error) {
 		s.Close()
 		return nil, err
 	}
-	m := &Server{s: s}
+	m := &Server{s: s, turn: make(chan struct{}, 1), timeout: callTimeout}
 	m.server = mcp.NewServer(&mcp.Implementation{Name: "canon", Version: version}, &mcp.ServerOptions{
 		Instructions: "canon indexes this repository's Markdown (backlog items, ADRs, notes). Start with search or context; show reads one document; ready/blocked list open work. Every result says how fresh the index is.",
 	})
@@ -102,23 +108,6 @@ func (m *Server) Close() { m.s.Close() }
 // Run serves one client over stdio until it goes or ctx ends.
 func (m *Server) Run(ctx context.Context) error {
 	return m.server.Run(ctx, stdioTransport(os.Stdin, os.Stdout))
-}
-
-// ListenAndServe serves streamable HTTP on addr, which must be a loopback
-// address: canon serves this machine only.
-func (m *Server) ListenAndServe(addr string) error {
-	if err := CheckAddr(addr); err != nil {
-		return err
-	}
-	return http.ListenAndServe(addr, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m.server }, nil))
-}
-
-// CheckAddr refuses an --http address another machine could reach.
-func CheckAddr(addr string) error {
-	if strings.HasPrefix(addr, "127.0.0.1:") || strings.HasPrefix(addr, "localhost:") || strings.HasPrefix(addr, "[::1]:") {
-		return nil
-	}
-	return fmt.Errorf("--http %s is not a loopback address; canon serves this machine only (127.0.0.1:PORT)", addr)
 }
 
 // Freshness says what an answer reflects.
@@ -148,11 +137,61 @@ func (f Freshness) text() string {
 	return s
 }
 
+// callTimeout bounds the work of a read-only call, its catch-up apart
+// (that is the repository's work, not the arguments'; cut, the next call
+// would start it again). A call that writes is never cut in the middle.
+const callTimeout = 60 * time.Second
+
+// How a call shares the session with the others.
+type turns int
+
+const (
+	// shared: only the catch-up takes the turn, then the call answers
+	// beside the others, within the server's timeout.
+	shared turns = iota
+	// alone: the whole call takes the turn, within the timeout.
+	alone
+	// writes: the whole call takes the turn, without a timeout.
+	writes
+)
+
 // call runs fn on the session once the index has caught up with HEAD, and
-// returns the freshness of its answer.
-func (m *Server) call(ctx context.Context, fn func(s *gitsync.Session) error) (Freshness, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+// returns the freshness of its answer. ctx ends the wait for the turn.
+func (m *Server) call(ctx context.Context, how turns, fn func(ctx context.Context, s *gitsync.Session) error) (Freshness, error) {
+	select {
+	case m.turn <- struct{}{}:
+	case <-ctx.Done():
+		return Freshness{}, ctx.Err()
+	}
+	held := true
+	defer func() {
+		if held {
+			<-m.turn
+		}
+	}()
+	f, err := m.catchUp(ctx)
+	if err != nil {
+		return f, err
+	}
+	if how == shared {
+		<-m.turn
+		held = false
+	}
+	if how != writes {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, m.timeout)
+		defer cancel()
+	}
+	err = fn(ctx, m.s)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("the call ran past %s and was stopped; ask for less (fewer words, paths or seeds, a smaller budget)", m.timeout)
+	}
+	return f, err
+}
+
+// catchUp brings the index to HEAD (and to what git put back) and says how
+// fresh it is; the caller holds the turn.
+func (m *Server) catchUp(ctx context.Context) (Freshness, error) {
 	s := m.s
 	res, err := s.Fresh(ctx)
 	if err != nil {
@@ -180,7 +219,7 @@ func (m *Server) call(ctx context.Context, fn func(s *gitsync.Session) error) (F
 	if w, err := gitsync.ObserveWatcher(s.Repo.CanonDir()); err == nil && w != nil {
 		f.Watcher = w.Running
 	}
-	return f, fn(s)
+	return f, nil
 }
 
 // workingTreeDrift returns the last count of working-tree files that

@@ -51,14 +51,25 @@ func add[In, Out any, PO interface {
 		panic(fmt.Sprintf("tool %s: input schema: %v", t.Name, err))
 	}
 	t.InputSchema = schema
+	how := writes
+	switch {
+	case t.Annotations == nil || !t.Annotations.ReadOnlyHint:
+	case aloneTools[t.Name]:
+		how = alone
+	default:
+		how = shared
+	}
 	m.server.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		in, err := decodeArgs[In](req.Params.Arguments, input)
 		if err != nil {
 			return failed(err), nil
 		}
+		if err := bound(&in); err != nil {
+			return nil, err
+		}
 		var out Out
 		var txt string
-		f, err := m.call(ctx, func(s *gitsync.Session) error {
+		f, err := m.call(ctx, how, func(ctx context.Context, s *gitsync.Session) error {
 			var err error
 			txt, err = fn(ctx, s, in, &out)
 			return err
@@ -77,6 +88,12 @@ func add[In, Out any, PO interface {
 		}, nil
 	})
 }
+
+// aloneTools are the read-only tools that answer in their turn: check
+// lays its change over the index under the index's writer lock, of which a
+// process has one (Store.Lock); status asks whether the index is behind,
+// which refreshes the store's file as a catch-up does.
+var aloneTools = map[string]bool{"check": true, "status": true}
 
 // decodeArgs checks a call's arguments against the input schema, with the
 // SDK's words for what is wrong, and decodes them. The schema admits no
@@ -126,7 +143,7 @@ var cliWords = strings.NewReplacer("--workset NAME", "the workset argument", "--
 
 var (
 	readOnly    = &mcp.ToolAnnotations{ReadOnlyHint: true}
-	writes      = &mcp.ToolAnnotations{DestructiveHint: ptr(false)}
+	writing     = &mcp.ToolAnnotations{DestructiveHint: ptr(false)}
 	destructive = &mcp.ToolAnnotations{DestructiveHint: ptr(true)}
 )
 
@@ -638,7 +655,7 @@ func (m *Server) addWorksetTools() {
 			out.Pack = p
 			return rendered(p), nil
 		})
-	add(m, &mcp.Tool{Name: "workset_new", Description: "Make a workset for a task from seeds, a search or a template.", OutputSchema: outSchema("workset:object"), Annotations: writes},
+	add(m, &mcp.Tool{Name: "workset_new", Description: "Make a workset for a task from seeds, a search or a template.", OutputSchema: outSchema("workset:object"), Annotations: writing},
 		func(ctx context.Context, s *gitsync.Session, in worksetNewIn, out *worksetNewOut) (string, error) {
 			we, err := worksetEnv(ctx, s)
 			if err != nil {
@@ -651,7 +668,7 @@ func (m *Server) addWorksetTools() {
 			w := out.Workset
 			return fmt.Sprintf("created workset %s: %s, seeds %s; notes go to %s/notes.md", w.Name, human.Plural(w.Docs, "document"), strings.Join(w.Seeds, ", "), w.Path), nil
 		})
-	add(m, &mcp.Tool{Name: "note", Description: "Append a finding to a workset's notes.md (promote's format), atomically.", OutputSchema: outSchema("note:object"), Annotations: writes},
+	add(m, &mcp.Tool{Name: "note", Description: "Append a finding to a workset's notes.md (promote's format), atomically.", OutputSchema: outSchema("note:object"), Annotations: writing},
 		func(ctx context.Context, s *gitsync.Session, in noteIn, out *noteOut) (string, error) {
 			we, err := worksetEnv(ctx, s)
 			if err != nil {
