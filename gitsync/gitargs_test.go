@@ -23,7 +23,8 @@ import (
 // "git", and calls of methods or fields named Git, GitEnv, GitText and
 // GitStream. Arguments passed as a slice (args...) are followed to the
 // slice's literal and the appends to it in the same function. scripts/ is
-// left out: benchmarks that run on repositories their user chose.
+// left out (benchmarks that run on repositories their user chose), and so
+// are the test-support packages index/indextest and index/planguard.
 func TestGitArgumentsEndOptions(t *testing.T) {
 	root := filepath.Join("..")
 	fset := token.NewFileSet()
@@ -34,7 +35,8 @@ func TestGitArgumentsEndOptions(t *testing.T) {
 		}
 		if d.IsDir() {
 			switch d.Name() {
-			case "scripts", "testdata", ".git", "bin", "node_modules":
+			case "scripts", "testdata", ".git", "bin", "node_modules",
+				"indextest", "planguard": // test support: runs only in tests, on repositories they made
 				return filepath.SkipDir
 			}
 			return nil
