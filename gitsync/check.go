@@ -98,7 +98,7 @@ func (s *Session) CheckStaged(ctx context.Context, newOnly bool, ahead *StagedAh
 func trackedWorksets(changes []StagedChange) []check.Finding {
 	var out []check.Finding
 	for _, c := range changes {
-		if c.OID != "" && strings.HasPrefix(c.Path, index.WorksetDir+"/") {
+		if c.OID != "" && index.InWorksetDir(c.Path) {
 			out = append(out, index.TrackedWorksetProblem(c.Path))
 		}
 	}
@@ -211,6 +211,9 @@ func (s *Session) CheckPlanned(ctx context.Context, files map[string][]byte) (*c
 // problems minus those the merge base has, matched as CheckStaged does.
 // The caller reconciles the index with the working tree first.
 func (s *Session) CheckNewFrom(ctx context.Context, rev string) (*check.Result, error) {
+	if strings.HasPrefix(rev, "-") {
+		return nil, fmt.Errorf("%w: %s is an option, not a revision; name a branch, tag or commit", ErrBadRevision, rev)
+	}
 	out, err := s.Repo.Git(ctx, "merge-base", "--end-of-options", "HEAD", rev)
 	if err != nil {
 		if _, verr := s.Repo.Git(ctx, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}"); verr != nil {
@@ -549,12 +552,14 @@ func (s *Session) CheckAll(ctx context.Context) (*check.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	tracked, err := s.Repo.TrackedUnder(ctx, index.WorksetDir)
+	tracked, err := s.Repo.TrackedUnder(ctx, index.WorksetParent())
 	if err != nil {
-		return nil, fmt.Errorf("ask git which files it tracks under %s: %w", index.WorksetDir, err)
+		return nil, fmt.Errorf("ask git which files it tracks under %s: %w", index.WorksetParent(), err)
 	}
 	for _, p := range tracked {
-		res.Findings = append(res.Findings, index.TrackedWorksetProblem(p))
+		if index.InWorksetDir(p) {
+			res.Findings = append(res.Findings, index.TrackedWorksetProblem(p))
+		}
 	}
 	sum := check.Summarize(res.Findings, 0)
 	head, _ := s.Store.Meta(index.MetaHead)

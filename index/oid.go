@@ -33,10 +33,30 @@ const WorksetDir = ".cache/worksets"
 // WorksetDir.
 const RuleTrackedWorkset = "tracked-workset"
 
-// TrackedWorksetProblem is the error canon check reports for a file git
-// tracks (or is about to) under WorksetDir.
+// InWorksetDir reports a repository-relative path git must not track: a
+// file under WorksetDir, or WorksetDir or its parent as a file or a
+// symbolic link of its own (a tracked link .cache -> elsewhere would make
+// tracked files look like worksets canon made).
+func InWorksetDir(path string) bool {
+	return path == WorksetDir || path == worksetParent || strings.HasPrefix(path, WorksetDir+"/")
+}
+
+var worksetParent = WorksetDir[:strings.LastIndexByte(WorksetDir, '/')]
+
+// WorksetParent is the folder WorksetDir lies in (.cache): what to ask git
+// about for InWorksetDir.
+func WorksetParent() string { return worksetParent }
+
+// TrackedWorksetProblem is the error canon check reports for a path git
+// tracks (or is about to) that InWorksetDir names.
 func TrackedWorksetProblem(path string) Problem {
-	name, _, _ := strings.Cut(strings.TrimPrefix(path, WorksetDir+"/"), "/")
-	return Problem{Path: path, Line: 1, Col: 1, Severity: "error", Rule: RuleTrackedWorkset, Target: path,
-		Message: fmt.Sprintf("git tracks a file of the workset folder %s/%s: worksets are per-machine and canon refuses to open one git tracks; take it out of git with git rm -r -q -- %s/%s", WorksetDir, name, WorksetDir, name)}
+	p := Problem{Path: path, Line: 1, Col: 1, Severity: "error", Rule: RuleTrackedWorkset, Target: path}
+	rest, under := strings.CutPrefix(path, WorksetDir+"/")
+	if !under {
+		p.Message = fmt.Sprintf("git tracks %s, where canon keeps this machine's worksets; take it out of git with git rm -q -- %s", path, path)
+		return p
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	p.Message = fmt.Sprintf("git tracks a file of the workset folder %s/%s: worksets are per-machine and canon refuses to open one git tracks; take it out of git with git rm -r -q -- %s/%s", WorksetDir, name, WorksetDir, name)
+	return p
 }

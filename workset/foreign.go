@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/canon-md/canon/index"
 )
 
 // A workset is made by canon on this machine and ignored by git (the
@@ -30,26 +32,42 @@ type ForeignError struct {
 }
 
 func (e *ForeignError) Error() string {
+	if !strings.HasPrefix(e.File, Dir+"/") {
+		return fmt.Sprintf("workset %s is not canon's: git tracks %s, the folder canon keeps this machine's worksets in, and canon reads and runs only worksets it made here; take it out of git with: git rm -q -- %s && git commit",
+			e.Name, e.File, e.File)
+	}
 	return fmt.Sprintf("workset %s is tracked by git (%s): it came with the repository, and canon reads and runs only worksets it made here; take it out of git with: git rm -r -q -- %s/%s && git commit",
 		e.Name, e.File, Dir, e.Name)
 }
 
 func (e *ForeignError) Unwrap() error { return ErrForeign }
 
-// TrackedFiles lists the files git tracks under .cache/worksets, sorted:
-// none in a repository that uses worksets as canon makes them. canon check
-// reports each as an error.
+// TrackedFiles lists, sorted, what git tracks that it must not: files
+// under .cache/worksets, and .cache or .cache/worksets as a file or a link
+// of their own (index.InWorksetDir). None in a repository that uses
+// worksets as canon makes them; canon check reports each as an error.
 func TrackedFiles(ctx context.Context, tracked Tracked) ([]string, error) {
 	if tracked == nil {
 		return nil, nil
 	}
-	files, err := tracked(ctx, Dir)
+	files, err := tracked(ctx, index.WorksetParent())
 	if err != nil {
-		return nil, fmt.Errorf("ask git which files it tracks under %s: %w", Dir, err)
+		return nil, fmt.Errorf("ask git which files it tracks under %s: %w", index.WorksetParent(), err)
 	}
-	sort.Strings(files)
-	return files, nil
+	var out []string
+	for _, f := range files {
+		if index.InWorksetDir(f) {
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
 }
+
+// everyWorkset stands, in foreignWorksets' answer, for all of them: git
+// tracks the folder itself (.cache or .cache/worksets as a link to
+// tracked files), so no workset there is canon's.
+const everyWorkset = "*"
 
 // foreignWorksets maps the name of each workset git tracks to one of its
 // tracked files.
@@ -62,14 +80,12 @@ func foreignWorksets(ctx context.Context, tracked Tracked) (map[string]string, e
 	for _, f := range files {
 		rest, ok := strings.CutPrefix(f, Dir+"/")
 		if !ok {
+			out[everyWorkset] = f // .cache or .cache/worksets itself
 			continue
 		}
-		name, _, inside := strings.Cut(rest, "/")
-		if !inside {
-			continue // a file beside the worksets (.gitignore)
-		}
+		name, _, _ := strings.Cut(rest, "/")
 		if _, seen := out[name]; !seen {
-			out[name] = f
+			out[name] = f // a file in it, or the folder as a link
 		}
 	}
 	return out, nil
@@ -99,6 +115,9 @@ func (g *foreignGuard) check(ctx context.Context, name string) error {
 		return fmt.Errorf("canon opens only worksets git does not track, and could not tell for %s: %w", name, g.err)
 	}
 	if f, ok := g.names[name]; ok {
+		return &ForeignError{Name: name, File: f}
+	}
+	if f, ok := g.names[everyWorkset]; ok {
 		return &ForeignError{Name: name, File: f}
 	}
 	return nil

@@ -284,5 +284,5 @@ func (h *handle) holds(texts map[string]string, dest, text string) bool {
 		}
 		texts[dest] = got
 	}
-	return got == "\x00" || strings.Contains(got, collapse(text))
+	return got == "\x00" || strings.Contains(got, collapse(text)) || strings.Contains(got, collapse(uncommentable(text)))
 }

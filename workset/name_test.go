@@ -1,6 +1,7 @@
 package workset
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -83,10 +84,10 @@ func TestReadOwnStaysInside(t *testing.T) {
 		t.Errorf("members.keys: %v %v", keys, ok)
 	}
 	os.Symlink("/proc/self/environ", filepath.Join(dir, PlanFile))
-	if data, err := ReadFile(root, "w", PlanFile); err == nil || !strings.Contains(err.Error(), "canon reads nothing outside it") {
+	if data, err := ReadFile(context.Background(), &Env{Root: root}, "w", PlanFile); err == nil || !strings.Contains(err.Error(), "canon reads nothing outside it") {
 		t.Errorf("plan.md -> /proc/self/environ: %d bytes, %v", len(data), err)
 	}
-	if _, err := ReadFile(root, "../x", PlanFile); !errors.Is(err, ErrBadName) {
+	if _, err := ReadFile(context.Background(), &Env{Root: root}, "../x", PlanFile); !errors.Is(err, ErrBadName) {
 		t.Errorf("a bad name: %v", err)
 	}
 }

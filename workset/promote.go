@@ -264,7 +264,9 @@ func (p *planner) promote(o *Outcome) error {
 		return p.refuse(o, "%v", err)
 	}
 	o.SinceBuilt = p.since(dest, fc)
-	text := o.Text
+	// A "<!--" written into the document would hide what follows it
+	// when the Markdown is rendered, up to the next "-->" anyone writes.
+	text := uncommentable(o.Text)
 	if dest.Key != target.Key {
 		text = flatten(target.ID) + ": " + text // climbed: say where it came from
 	}

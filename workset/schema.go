@@ -142,8 +142,12 @@ func readOwn(root, dir, file string) ([]byte, error) {
 }
 
 // ReadFile reads the file named file (plan.md, notes.md) of the workset
-// name, as readOwn does.
-func ReadFile(root, name, file string) ([]byte, error) {
+// name, as readOwn does, unless git tracks the workset (foreign.go).
+func ReadFile(ctx context.Context, e *Env, name, file string) ([]byte, error) {
+	if err := e.refuseForeign(ctx, name); err != nil {
+		return nil, err
+	}
+	root := e.Root
 	dir, err := Folder(root, name)
 	if err != nil {
 		return nil, err
