@@ -25,7 +25,7 @@ import (
 // slice's literal and the appends to it in the same function. scripts/ is
 // left out: benchmarks that run on repositories their user chose.
 func TestGitArgumentsEndOptions(t *testing.T) {
-	root := filepath.Join("..")
+	root := ".."
 	fset := token.NewFileSet()
 	var calls int
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {

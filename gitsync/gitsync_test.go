@@ -2,6 +2,7 @@ package gitsync
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -81,7 +82,7 @@ func TestHeadReadsRefsWithoutGit(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
-	r, err := Discover(filepath.Join(dir))
+	r, err := Discover(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestDiscoverLinkedWorktree(t *testing.T) {
 	if !strings.HasSuffix(r.IndexPath(), filepath.Join("worktrees", "wt", "canon", "index.db")) {
 		t.Fatalf("IndexPath %s", r.IndexPath())
 	}
-	if _, err := Discover(t.TempDir()); err != ErrNotRepo {
+	if _, err := Discover(t.TempDir()); !errors.Is(err, ErrNotRepo) {
 		t.Fatalf("outside a repository: %v", err)
 	}
 }

@@ -59,8 +59,8 @@ func (g *Graph) ExportTo(ctx context.Context, opt ExportOptions, format, out, ro
 	}
 	var sink Sink
 	var paths []string
-	switch {
-	case format == FormatJSONL:
+	switch format {
+	case FormatJSONL:
 		dir := out
 		if dir == "" {
 			dir = "."

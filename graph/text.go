@@ -144,12 +144,12 @@ func writeCycles(w io.Writer, label string, cs []Cycle) {
 type Ready struct{ *Work }
 
 // JSON is {"ready": [...]}.
-func (r Ready) JSON() any { return map[string]any{"ready": r.Work.Ready} }
+func (r Ready) JSON() any { return map[string]any{"ready": r.Ready} }
 
 // WriteText is a line per item and the counts.
 func (r Ready) WriteText(w io.Writer) error {
-	wd := itemWidths(r.Work.Ready)
-	for _, it := range r.Work.Ready {
+	wd := itemWidths(r.Ready)
+	for _, it := range r.Ready {
 		writeItem(w, it, wd)
 	}
 	_, err := fmt.Fprintf(w, "%d ready, %d blocked (canon blocked)\n", len(r.Work.Ready), len(r.Work.Blocked))

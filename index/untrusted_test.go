@@ -158,6 +158,7 @@ func TestOpenSliceMigratesOlderContent(t *testing.T) {
 	if err != nil || migrated {
 		t.Fatalf("reopened: migrated %v, %v", migrated, err)
 	}
+	sl.Close()
 }
 
 // TestOpenIndexRemovesBuildDebris: the database of a full build that was

@@ -452,7 +452,7 @@ func (p *planner) edge(ref *index.DocRef, typ string) (*index.DocRef, string, er
 func (p *planner) destination(rel string) (*index.DocRef, error) {
 	rel = filepath.ToSlash(rel)
 	if _, err := safePath(p.e.Root, rel, p.opt.Scope, true); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrPromoteTarget, err)
+		return nil, fmt.Errorf("%w: %w", ErrPromoteTarget, err)
 	}
 	refs, err := p.e.Index.Find(p.ctx, rel)
 	if err != nil {

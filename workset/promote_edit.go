@@ -523,7 +523,7 @@ func kindSection(kind string) (title string, match sectionMatcher) {
 	}
 	firstWord := func(s string) string {
 		s = norm(s)
-		if i := strings.IndexFunc(s, func(r rune) bool { return !('a' <= r && r <= 'z') }); i >= 0 {
+		if i := strings.IndexFunc(s, func(r rune) bool { return r < 'a' || r > 'z' }); i >= 0 {
 			return s[:i]
 		}
 		return s

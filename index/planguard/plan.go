@@ -243,9 +243,11 @@ func (r *Recorder) isPartial(ctx context.Context, c driver.Conn, name string) bo
 	if ok {
 		return p
 	}
-	query(ctx, c, `SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`, []driver.NamedValue{{Ordinal: 1, Value: name}}, func(row []driver.Value) {
+	if err := query(ctx, c, `SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`, []driver.NamedValue{{Ordinal: 1, Value: name}}, func(row []driver.Value) {
 		p = partialIndex.MatchString(text(row[0]))
-	})
+	}); err != nil {
+		return false // not remembered: the next plan asks again
+	}
 	r.mu.Lock()
 	r.partial[name] = p
 	r.mu.Unlock()
