@@ -141,7 +141,7 @@ func Create(ctx context.Context, e *Env, name string, opt CreateOptions) (*Info,
 	done := false
 	defer func() {
 		if !done {
-			safepath.RemoveAll(tmp, e.Root)
+			_ = safepath.RemoveAll(tmp, e.Root) // best effort: the next build clears debris
 		}
 	}()
 	st, _, err := index.OpenSlice(ctx, filepath.Join(tmp, DBFile))

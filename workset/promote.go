@@ -246,7 +246,7 @@ func (p *planner) promote(o *Outcome) error {
 	target, why, err := p.resolve(o.Finding)
 	if err != nil || why != "" {
 		if err == nil {
-			p.refuse(o, "%s", why)
+			return p.refuse(o, "%s", why)
 		}
 		return err
 	}
@@ -254,7 +254,7 @@ func (p *planner) promote(o *Outcome) error {
 	dest, why, err := p.climb(target)
 	if err != nil || why != "" {
 		if err == nil {
-			p.refuse(o, "%s", why)
+			return p.refuse(o, "%s", why)
 		}
 		return err
 	}

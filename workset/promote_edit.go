@@ -686,7 +686,7 @@ func blockStyle(l *lines, head, last int) (prefix string, gap bool) {
 		}
 		if m := orderedRE.FindStringSubmatch(s); m != nil {
 			n := 0
-			fmt.Sscan(m[2], &n)
+			_, _ = fmt.Sscan(m[2], &n) // digits, by the pattern
 			return fmt.Sprintf("%s%d%s ", m[1], n+1, m[3]), false
 		}
 		if !strings.HasPrefix(s, " ") && !strings.HasPrefix(s, "\t") {
