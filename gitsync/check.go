@@ -537,8 +537,8 @@ func (r *Repo) RepoPath(arg string) (string, error) {
 		return "", err
 	}
 	rootReal, _ := filepath.EvalSymlinks(r.Root)
-	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
-		abs = filepath.Join(real, filepath.Base(abs))
+	if resolved, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(resolved, filepath.Base(abs))
 	}
 	rel, err := filepath.Rel(rootReal, abs)
 	if err != nil || !safepath.Within(rootReal, abs) {

@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"crypto/sha1"
 	"fmt"
+	"github.com/canon-md/canon/index/indextest/must"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -28,8 +29,8 @@ func writeLoose(t *testing.T, objects string, content []byte) plumbing.Hash {
 	}
 	var z bytes.Buffer
 	w := zlib.NewWriter(&z)
-	w.Write(raw)
-	w.Close()
+	_, err := w.Write(raw)
+	must.OK(t, err, w.Close())
 	if err := os.WriteFile(p, z.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}

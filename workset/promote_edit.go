@@ -523,7 +523,7 @@ func kindSection(kind string) (title string, match sectionMatcher) {
 	}
 	firstWord := func(s string) string {
 		s = norm(s)
-		if i := strings.IndexFunc(s, func(r rune) bool { return r < 'a' || r > 'z' }); i >= 0 {
+		if i := strings.IndexFunc(s, func(r rune) bool { return !('a' <= r && r <= 'z') }); i >= 0 {
 			return s[:i]
 		}
 		return s
@@ -550,13 +550,13 @@ func sectionLevel(hs []markdown.Heading, title string) int {
 	if len(hs) == 0 {
 		return 1
 	}
-	ones, min := 0, 6
+	ones, lowest := 0, 6
 	for _, h := range hs {
 		if h.Level == 1 {
 			ones++
 		}
-		if h.Level < min {
-			min = h.Level
+		if h.Level < lowest {
+			lowest = h.Level
 		}
 	}
 	switch {
@@ -569,7 +569,7 @@ func sectionLevel(hs []markdown.Heading, title string) int {
 		}
 		return 1
 	}
-	return min
+	return lowest
 }
 
 // promoteSection reports a heading promote writes under.

@@ -242,7 +242,7 @@ func (t *tree) gitEvent(ev fsnotify.Event) (isGit, moved bool) {
 		for d := range t.gitDirs {
 			if d == name || strings.HasPrefix(d, name+string(filepath.Separator)) {
 				if inRefs {
-					t.fsw.Remove(d)
+					_ = t.fsw.Remove(d) // a watch gone with its folder
 					delete(t.gitDirs, d)
 				}
 			}

@@ -73,7 +73,7 @@ func Slug(text string) string {
 func isSlugAlready(text string) bool {
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' && c != '-' {
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
 			return false
 		}
 	}

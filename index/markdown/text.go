@@ -56,8 +56,8 @@ func labelKey(label string) string {
 	plain := label != "" && label[0] != ' ' && label[len(label)-1] != ' '
 	for i := 0; plain && i < len(label); i++ {
 		c := label[i]
-		plain = c < utf8.RuneSelf && (c < 'A' || c > 'Z') && c != '\t' && c != '\n' && c != '\r' &&
-			(c != ' ' || label[i+1] != ' ')
+		plain = c < utf8.RuneSelf && !('A' <= c && c <= 'Z') && c != '\t' && c != '\n' && c != '\r' &&
+			!(c == ' ' && label[i+1] == ' ')
 	}
 	if plain {
 		return label

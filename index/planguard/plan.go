@@ -47,8 +47,8 @@ func Watch(tb testing.TB, dir string) *Recorder {
 		tb.Fatal(err)
 	}
 	r := &Recorder{dirs: []string{abs + string(filepath.Separator)}, seen: map[string]bool{}, failed: map[string]error{}, partial: map[string]bool{}}
-	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
-		r.dirs = append(r.dirs, real+string(filepath.Separator))
+	if resolved, err := filepath.EvalSymlinks(abs); err == nil && resolved != abs {
+		r.dirs = append(r.dirs, resolved+string(filepath.Separator))
 	}
 	mu.Lock()
 	recorders = append(recorders, r)
