@@ -3,7 +3,7 @@ GO        ?= go
 TAGS      := sqlite_fts5,urfave_cli_no_docs
 export CGO_ENABLED := 1
 
-.PHONY: build test demo bench bench-guard vet fmt clean
+.PHONY: build test lint demo bench bench-guard vet fmt clean
 
 build:
 	$(GO) build -tags $(TAGS) -o bin/canon ./cmd/canon
@@ -13,6 +13,12 @@ test: build
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go'))"; if [ -n "$$unformatted" ]; then echo "gofmt: these files need gofmt -w: $$unformatted" >&2; exit 1; fi
 	$(GO) vet -tags $(TAGS) ./...
 	$(GO) test -tags $(TAGS) -count=1 -timeout 30m ./...
+
+# golangci-lint with .golangci.yml (the import ladder among its rules);
+# .ci/run installs the version it pins and runs this after make test.
+GOLANGCI_LINT ?= golangci-lint
+lint:
+	$(GOLANGCI_LINT) run --timeout 30m ./...
 
 # The README's demo: builds canon and runs it on the bundled example backlog.
 demo: build

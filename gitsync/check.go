@@ -565,10 +565,12 @@ func (s *Session) CheckAll(ctx context.Context) (*check.Result, error) {
 	head, _ := s.Store.Meta(index.MetaHead)
 	synced, _ := s.Store.Meta(index.MetaSyncedAt)
 	id, _ := s.Store.Meta(index.MetaSyncID)
-	// Best effort: a count another writer keeps from being recorded is
-	// only status's loss.
-	s.Store.SetMeta(ctx, map[string]string{index.MetaChecked: fmt.Sprintf("%d %d %d %s %s %s", sum.Errors, sum.Warnings, sum.Files,
-		nonEmpty(head, "-"), nonEmpty(synced, "-"), nonEmpty(id, "-"))})
+	// A count another writer keeps from being recorded is only status's
+	// loss: the check still stands, and the person hears why status lags.
+	if err := s.Store.SetMeta(ctx, map[string]string{index.MetaChecked: fmt.Sprintf("%d %d %d %s %s %s", sum.Errors, sum.Warnings, sum.Files,
+		dash(head), dash(synced), dash(id))}); err != nil {
+		s.note("the problem count was not recorded, so canon status shows an older one (%v); the next canon check records it", err)
+	}
 	return res, nil
 }
 
@@ -580,8 +582,8 @@ func (r *Repo) RepoPath(arg string) (string, error) {
 		return "", err
 	}
 	rootReal, _ := filepath.EvalSymlinks(r.Root)
-	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
-		abs = filepath.Join(real, filepath.Base(abs))
+	if resolved, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(resolved, filepath.Base(abs))
 	}
 	rel, err := filepath.Rel(rootReal, abs)
 	if err != nil || !safepath.Within(rootReal, abs) {
@@ -593,9 +595,10 @@ func (r *Repo) RepoPath(arg string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-func nonEmpty(s, or string) string {
+// dash stands in for an empty field of the recorded count.
+func dash(s string) string {
 	if s == "" {
-		return or
+		return "-"
 	}
 	return s
 }
@@ -658,6 +661,6 @@ func (s *Session) LastChecked() (*Checked, error) {
 	nowID, _ := s.Store.Meta(index.MetaSyncID)
 	// Two syncs can fall in the same second of synced_at: the sync id
 	// tells them apart (a count recorded before it existed has none).
-	c.Current = c.Head == nonEmpty(head, "-") && c.SyncedAt == nonEmpty(synced, "-") && (id == "" || id == nonEmpty(nowID, "-"))
+	c.Current = c.Head == dash(head) && c.SyncedAt == dash(synced) && (id == "" || id == dash(nowID))
 	return &c, nil
 }

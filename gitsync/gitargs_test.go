@@ -26,7 +26,7 @@ import (
 // left out (benchmarks that run on repositories their user chose), and so
 // are the test-support packages index/indextest and index/planguard.
 func TestGitArgumentsEndOptions(t *testing.T) {
-	root := filepath.Join("..")
+	root := ".."
 	fset := token.NewFileSet()
 	var calls int
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {

@@ -2,7 +2,9 @@ package gitsync
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,7 +83,7 @@ func TestHeadReadsRefsWithoutGit(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
-	r, err := Discover(filepath.Join(dir))
+	r, err := Discover(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,13 +118,13 @@ func TestDiscoverLinkedWorktree(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	main := filepath.Join(dir, "main")
-	os.Mkdir(main, 0o755)
+	must.OK(t, os.Mkdir(main, 0o755))
 	git(t, main, "init", "-q", "-b", "main")
 	write(t, main, "a.md", "# A\n")
 	git(t, main, "add", "-A")
 	git(t, main, "commit", "-qm", "one")
 	git(t, main, "worktree", "add", "-q", "-b", "wt", "../wt")
-	os.Mkdir(filepath.Join(dir, "wt", "sub"), 0o755)
+	must.OK(t, os.Mkdir(filepath.Join(dir, "wt", "sub"), 0o755))
 	r, err := Discover(filepath.Join(dir, "wt", "sub"))
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +135,7 @@ func TestDiscoverLinkedWorktree(t *testing.T) {
 	if !strings.HasSuffix(r.IndexPath(), filepath.Join("worktrees", "wt", "canon", "index.db")) {
 		t.Fatalf("IndexPath %s", r.IndexPath())
 	}
-	if _, err := Discover(t.TempDir()); err != ErrNotRepo {
+	if _, err := Discover(t.TempDir()); !errors.Is(err, ErrNotRepo) {
 		t.Fatalf("outside a repository: %v", err)
 	}
 }
@@ -303,8 +305,8 @@ func TestDiffTreesMatchesGit(t *testing.T) {
 			}
 		},
 		func() { // a file becomes a submodule (a gitlink; git never checks it out here)
-			os.Remove(filepath.Join(dir, "n/b.md"))
-			os.Mkdir(filepath.Join(dir, "n/b.md"), 0o755)
+			must.OK(t, os.Remove(filepath.Join(dir, "n/b.md")))
+			must.OK(t, os.Mkdir(filepath.Join(dir, "n/b.md"), 0o755))
 			git(t, dir, "add", "-A")
 			git(t, dir, "update-index", "--add", "--cacheinfo", "160000,"+git(t, dir, "rev-parse", "HEAD")+",n/b.md")
 			write(t, dir, "n/é.md", "non-ASCII names sort by their bytes")

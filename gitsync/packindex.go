@@ -379,7 +379,7 @@ func (po *packObjects) loose(h plumbing.Hash) (byte, []byte, error) {
 	}
 	data := make([]byte, n+1)
 	got, err := io.ReadFull(br, data)
-	if int64(got) != n || (err != io.ErrUnexpectedEOF && err != io.EOF) {
+	if int64(got) != n || (!errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF)) {
 		return 0, nil, bad("not as long as its header says")
 	}
 	return packTypeOf(t), data[:n], nil

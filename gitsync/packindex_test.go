@@ -79,7 +79,7 @@ func TestPackIndexAgreesWithGoGit(t *testing.T) {
 			it, _ := want.Entries()
 			for {
 				e, err := it.Next()
-				if err == io.EOF {
+				if errors.Is(err, io.EOF) {
 					break
 				}
 				off, err := x.FindOffset(e.Hash)
@@ -103,7 +103,7 @@ func TestPackIndexAgreesWithGoGit(t *testing.T) {
 			last := int64(-1)
 			for k := int64(0); ; k++ {
 				e, err := byOff.Next()
-				if err == io.EOF {
+				if errors.Is(err, io.EOF) {
 					if k != n {
 						t.Fatalf("EntriesByOffset gave %d entries, want %d", k, n)
 					}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/zlib"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -207,11 +208,11 @@ func (z *inflater) inflate(d *packData, off, size int64) ([]byte, error) {
 		err = io.ErrUnexpectedEOF
 	}
 	switch {
-	case int64(n) == size && (err == io.ErrUnexpectedEOF || err == io.EOF):
+	case int64(n) == size && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)):
 		return buf[:size], nil
 	case int64(n) > size:
 		return nil, errBadPack("an object longer than its header says")
-	case err != nil && err != io.ErrUnexpectedEOF:
+	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF):
 		return nil, errBadPack("an object's zlib stream: " + err.Error())
 	}
 	return nil, errBadPack("an object shorter than its header says")

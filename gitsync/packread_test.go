@@ -3,6 +3,7 @@ package gitsync
 import (
 	"bytes"
 	"compress/zlib"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,7 +108,7 @@ func TestPackReaderDamagedPack(t *testing.T) {
 		}
 		want[h] = read(t, o)
 	}
-	os.Chmod(packs[0], 0o644)
+	must.OK(t, os.Chmod(packs[0], 0o644))
 	step := max(1, len(orig)/97)
 	for at := 12; at < len(orig)-20; at += step {
 		damaged := bytes.Clone(orig)
@@ -161,8 +162,8 @@ func TestApplyDelta(t *testing.T) {
 func TestInflateDistrustsTheHeader(t *testing.T) {
 	var z bytes.Buffer
 	w := zlib.NewWriter(&z)
-	w.Write([]byte("tree 0123456789"))
-	w.Close()
+	_, err := w.Write([]byte("tree 0123456789"))
+	must.OK(t, err, w.Close())
 	pack := append(z.Bytes(), make([]byte, 400<<10)...) // room for the 1032:1 bound
 	d := &packData{mapped: pack, size: int64(len(pack))}
 	for _, c := range []struct {

@@ -256,8 +256,8 @@ func (r *Repo) GitStream(ctx context.Context, args []string, read func(*bufio.Re
 		return fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
 	}
 	if rerr := read(bufio.NewReaderSize(out, 64<<10)); rerr != nil {
-		cancel() // what git still has to say is of no use
-		cmd.Wait()
+		cancel()       // what git still has to say is of no use
+		_ = cmd.Wait() // killed: its exit adds nothing to rerr
 		return rerr
 	}
 	if err := cmd.Wait(); err != nil {

@@ -396,7 +396,7 @@ func (s *Session) walk(from, head string, maxTrees int, fn func(TreeChange)) err
 	toTree, err := objs.CommitTree(head)
 	if err != nil {
 		// Not ErrMissingCommit: that would blame the indexed commit.
-		return fmt.Errorf("read %s: %v", short(head), err)
+		return fmt.Errorf("read %s: %v", short(head), err) //nolint:errorlint // not wrapped, as said above
 	}
 	return objs.DiffTreesEach(fromTree, toTree, s.filter(), fn)
 }

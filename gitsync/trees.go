@@ -470,7 +470,7 @@ func DiffTreesGit(ctx context.Context, r *Repo, from, to string, f Filter, fn fu
 	return r.GitStream(ctx, []string{"diff-tree", "-r", "-z", "--no-renames", "--raw", "--end-of-options", from, to, "--"}, func(out *bufio.Reader) error {
 		for {
 			meta, err := out.ReadBytes(0)
-			if err == io.EOF && len(meta) == 0 {
+			if errors.Is(err, io.EOF) && len(meta) == 0 {
 				return nil
 			}
 			if err != nil {

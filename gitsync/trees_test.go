@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"crypto/sha1"
 	"fmt"
+	"github.com/canon-md/canon/index/indextest/must"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -17,10 +18,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// writeLoose stores an object the way git does, loose, and returns its id.
-func writeLoose(t *testing.T, objects, typ string, content []byte) plumbing.Hash {
+// writeLoose stores a tree object the way git does, loose, and returns its id.
+func writeLoose(t *testing.T, objects string, content []byte) plumbing.Hash {
 	t.Helper()
-	raw := append([]byte(fmt.Sprintf("%s %d\x00", typ, len(content))), content...)
+	raw := append([]byte(fmt.Sprintf("tree %d\x00", len(content))), content...)
 	h := plumbing.Hash(sha1.Sum(raw))
 	p := filepath.Join(objects, h.String()[:2], h.String()[2:])
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -28,8 +29,8 @@ func writeLoose(t *testing.T, objects, typ string, content []byte) plumbing.Hash
 	}
 	var z bytes.Buffer
 	w := zlib.NewWriter(&z)
-	w.Write(raw)
-	w.Close()
+	_, err := w.Write(raw)
+	must.OK(t, err, w.Close())
 	if err := os.WriteFile(p, z.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -70,8 +71,8 @@ func modeOf(m string) filemode.FileMode {
 func TestDiffSkipsSharedEntries(t *testing.T) {
 	objects := filepath.Join(t.TempDir(), "objects")
 	o := &Objects{packs: &packObjects{dir: objects}}
-	sub1 := writeLoose(t, objects, "tree", treeBytes([]rawEntry{{"100644", "x.md", plumbing.Hash{1}}}))
-	sub2 := writeLoose(t, objects, "tree", treeBytes([]rawEntry{{"100644", "x.md", plumbing.Hash{2}}}))
+	sub1 := writeLoose(t, objects, treeBytes([]rawEntry{{"100644", "x.md", plumbing.Hash{1}}}))
+	sub2 := writeLoose(t, objects, treeBytes([]rawEntry{{"100644", "x.md", plumbing.Hash{2}}}))
 	rng := rand.New(rand.NewSource(1))
 	names := []string{"a", "a.md", "a-b", "a b", "ab", "b", "b.md", "b\x01", "c", " ", "0", "a.md.md"}
 	hashes := []plumbing.Hash{}
@@ -106,8 +107,8 @@ func TestDiffSkipsSharedEntries(t *testing.T) {
 	// with the entry "1 q\0" and an id, b with "100644 x1 q\0" and the
 	// same id.
 	hh := hashes[2]
-	compare(-1, writeLoose(t, objects, "tree", treeBytes([]rawEntry{{"100644", "a", hashes[0]}, {"1", "q", hh}})),
-		writeLoose(t, objects, "tree", treeBytes([]rawEntry{{"100644", "x1 q", hh}})))
+	compare(-1, writeLoose(t, objects, treeBytes([]rawEntry{{"100644", "a", hashes[0]}, {"1", "q", hh}})),
+		writeLoose(t, objects, treeBytes([]rawEntry{{"100644", "x1 q", hh}})))
 	for round := 0; round < 1000; round++ {
 		var a []rawEntry
 		for _, n := range names {
@@ -128,7 +129,7 @@ func TestDiffSkipsSharedEntries(t *testing.T) {
 			}
 		}
 		b = dedupe(b)
-		compare(round, writeLoose(t, objects, "tree", treeBytes(a)), writeLoose(t, objects, "tree", treeBytes(b)))
+		compare(round, writeLoose(t, objects, treeBytes(a)), writeLoose(t, objects, treeBytes(b)))
 	}
 	// A tree out of git's order is refused, whether the disorder is in the
 	// part both trees share or in the part only one holds.
@@ -139,9 +140,9 @@ func TestDiffSkipsSharedEntries(t *testing.T) {
 			b.WriteString(e.mode + " " + e.name + "\x00")
 			b.Write(e.hash[:])
 		}
-		return writeLoose(t, objects, "tree", b.Bytes())
+		return writeLoose(t, objects, b.Bytes())
 	}
-	sortedH := writeLoose(t, objects, "tree", treeBytes(append([]rawEntry{}, good...)))
+	sortedH := writeLoose(t, objects, treeBytes(append([]rawEntry{}, good...)))
 	for _, bad := range [][]rawEntry{
 		{good[1], good[0], good[2]},
 		{good[0], good[2], good[1]},

@@ -175,7 +175,8 @@ func ObserveWatcher(canonDir string) (*WatcherState, error) {
 		return &WatcherState{Running: true, Status: st}, nil
 	case held:
 		// Starting up (no status yet): the lock file names it.
-		if b, ok := watcherBusy(canonDir).(*WatcherBusyError); ok && b.PID > 0 && safepath.PIDAlive(b.PID) {
+		var b *WatcherBusyError
+		if errors.As(watcherBusy(canonDir), &b) && b.PID > 0 && safepath.PIDAlive(b.PID) {
 			return &WatcherState{Running: true, Status: &WatcherStatus{PID: b.PID, StartedAt: b.Since}}, nil
 		}
 	case st != nil:

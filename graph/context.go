@@ -372,12 +372,12 @@ func pickSections(e Entry, cs []index.Chunk, opt PackOptions) []index.Chunk {
 
 // clip cuts a text near max characters, at a line end or a space when one
 // is in the last half, and marks the cut with " …".
-func clip(s string, max int) (string, bool) {
+func clip(s string, limit int) (string, bool) {
 	s = strings.TrimRight(s, " \t\n")
-	if max <= 0 || utf8.RuneCountInString(s) <= max {
+	if limit <= 0 || utf8.RuneCountInString(s) <= limit {
 		return s, false
 	}
-	r := []rune(s)[:max]
+	r := []rune(s)[:limit]
 	cut := string(r)
 	if i := strings.LastIndexByte(cut, '\n'); i > len(cut)/2 {
 		cut = cut[:i]
@@ -395,10 +395,10 @@ func closeFence(s string) string {
 		t := strings.TrimLeft(line, " ")
 		for _, f := range []string{"```", "~~~"} {
 			if strings.HasPrefix(t, f) {
-				switch {
-				case fence == "":
+				switch fence {
+				case "":
 					fence = f
-				case fence == f:
+				case f:
 					fence = ""
 				}
 			}

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"github.com/canon-md/canon/index/indextest/must"
 	"reflect"
 	"strings"
 	"testing"
@@ -226,8 +227,7 @@ func TestPackDeterministic(t *testing.T) {
 		t.Fatal("the test pack should hit a bound")
 	}
 	var md1, md2 strings.Builder
-	a.WriteMarkdown(&md1)
-	b.WriteMarkdown(&md2)
+	must.OK(t, a.WriteMarkdown(&md1), b.WriteMarkdown(&md2))
 	if md1.String() != md2.String() {
 		t.Fatal("Markdown differs")
 	}

@@ -43,7 +43,7 @@ func (g *Graph) ExportTo(ctx context.Context, opt ExportOptions, format, out, ro
 	var files []*renameio.PendingFile
 	defer func() {
 		for _, f := range files {
-			f.Cleanup()
+			_ = f.Cleanup() // best effort: a temporary file left behind
 		}
 	}()
 	create := func(path string) (io.Writer, error) {
@@ -59,8 +59,8 @@ func (g *Graph) ExportTo(ctx context.Context, opt ExportOptions, format, out, ro
 	}
 	var sink Sink
 	var paths []string
-	switch {
-	case format == FormatJSONL:
+	switch format {
+	case FormatJSONL:
 		dir := out
 		if dir == "" {
 			dir = "."

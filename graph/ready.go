@@ -85,10 +85,10 @@ func (g *Graph) Work(ctx context.Context, opt WorkOptions) (*Work, error) {
 func splitWork(items []index.WorkItem, edges []index.DocEdge, opt WorkOptions) *Work {
 	wg := newWorkGraph(opt.States)
 	for _, it := range items {
-		wg.addItem(it)
+		_ = wg.addItem(it) // the error is a row callback's: none here
 	}
 	for _, e := range edges {
-		wg.addEdge(e)
+		_ = wg.addEdge(e)
 	}
 	return wg.split(opt.Kinds)
 }

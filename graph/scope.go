@@ -382,19 +382,18 @@ func fillScoped(p *Pack, entries []Entry, budget int, sh config.Scopes) {
 	// the whole entries share the rest.
 	reserve := budget / 10
 	whole := budget - reserve
-	take := func(s string, i int, limit int) bool {
+	take := func(s string, i int, limit int) {
 		c := cost[i]
 		if use[s].Entries == 0 {
 			c += sectionCost(s)
 		}
 		if budget > 0 && c > limit {
-			return false
+			return
 		}
 		in[i] = true
 		use[s].Used += c
 		use[s].Entries++
 		used += c
-		return true
 	}
 	for _, s := range ScopeOrder {
 		use[s] = &ScopeUse{Share: shares[s], Budget: int(shares[s] * float64(whole))}
@@ -467,7 +466,7 @@ type ScopeSuggestion struct {
 // SuggestScopes lists task knowledge referenced by at least min tasks (up
 // to their group when they share one, else global) and group knowledge
 // inherited by at least min other groups (up to global), most used first.
-func SuggestScopes(o *index.ScopeOverview, min int) []ScopeSuggestion {
+func SuggestScopes(o *index.ScopeOverview, minHeirs int) []ScopeSuggestion {
 	var out []ScopeSuggestion
 	// Who inherits a group's knowledge: every group that reaches it
 	// along depends_on.
@@ -486,7 +485,7 @@ func SuggestScopes(o *index.ScopeOverview, min int) []ScopeSuggestion {
 					groups[o.GroupOf[r.Key]] = true
 				}
 			}
-			if len(users) < min {
+			if len(users) < minHeirs {
 				continue
 			}
 			s := ScopeSuggestion{DocRef: k.DocRef, Scope: k.Scope, Up: index.ScopeGlobal, Users: users}
@@ -516,7 +515,7 @@ func SuggestScopes(o *index.ScopeOverview, min int) []ScopeSuggestion {
 					}
 				}
 			}
-			if len(users) < min {
+			if len(users) < minHeirs {
 				continue
 			}
 			sort.Strings(users)

@@ -76,12 +76,12 @@ func statsOf(nodes []index.Node, edges []index.DocEdge, unresolved []index.Unres
 	}
 	sg := newStatsGraph()
 	for _, n := range nodes {
-		sg.addNode(n)
+		_ = sg.addNode(n) // the error is a row callback's: none here
 	}
 	sg.addUnresolved(unresolved)
 	sg.startEdges()
 	for _, e := range edges {
-		sg.addEdge(e)
+		_ = sg.addEdge(e)
 	}
 	return sg.finish()
 }

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -249,12 +250,12 @@ func TestRepoLibraryReadsNoDevice(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	dir := filepath.Join(root, filepath.FromSlash(QueriesDir))
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "ok.yaml"), []byte("query:\n  anchors: [{id: T1}]\n"), 0o644)
-	os.Symlink("/dev/zero", filepath.Join(dir, "zero.yaml"))
+	must.OK(t, os.MkdirAll(dir, 0o755))
+	must.OK(t, os.WriteFile(filepath.Join(dir, "ok.yaml"), []byte("query:\n  anchors: [{id: T1}]\n"), 0o644))
+	must.OK(t, os.Symlink("/dev/zero", filepath.Join(dir, "zero.yaml")))
 	outside := filepath.Join(t.TempDir(), "out.yaml")
-	os.WriteFile(outside, []byte("description: s3cr3t\nquery:\n  anchors: [{id: T1}]\n"), 0o644)
-	os.Symlink(outside, filepath.Join(dir, "out.yaml"))
+	must.OK(t, os.WriteFile(outside, []byte("description: s3cr3t\nquery:\n  anchors: [{id: T1}]\n"), 0o644))
+	must.OK(t, os.Symlink(outside, filepath.Join(dir, "out.yaml")))
 	lib, err := RepoLibrary(root)
 	if err != nil {
 		t.Fatal(err)

@@ -144,15 +144,15 @@ func writeCycles(w io.Writer, label string, cs []Cycle) {
 type Ready struct{ *Work }
 
 // JSON is {"ready": [...]}.
-func (r Ready) JSON() any { return map[string]any{"ready": r.Work.Ready} }
+func (r Ready) JSON() any { return map[string]any{"ready": r.Ready} }
 
 // WriteText is a line per item and the counts.
 func (r Ready) WriteText(w io.Writer) error {
-	wd := itemWidths(r.Work.Ready)
-	for _, it := range r.Work.Ready {
+	wd := itemWidths(r.Ready)
+	for _, it := range r.Ready {
 		writeItem(w, it, wd)
 	}
-	_, err := fmt.Fprintf(w, "%d ready, %d blocked (canon blocked)\n", len(r.Work.Ready), len(r.Work.Blocked))
+	_, err := fmt.Fprintf(w, "%d ready, %d blocked (canon blocked)\n", len(r.Ready), len(r.Blocked))
 	return err
 }
 
@@ -160,16 +160,16 @@ func (r Ready) WriteText(w io.Writer) error {
 type Blocked struct{ *Work }
 
 // JSON is {"blocked": [...]}.
-func (b Blocked) JSON() any { return map[string]any{"blocked": b.Work.Blocked} }
+func (b Blocked) JSON() any { return map[string]any{"blocked": b.Blocked} }
 
 // WriteText is a line per item, and under it what it waits for.
 func (b Blocked) WriteText(w io.Writer) error {
-	items := make([]Item, len(b.Work.Blocked))
-	for i, x := range b.Work.Blocked {
+	items := make([]Item, len(b.Blocked))
+	for i, x := range b.Blocked {
 		items[i] = x.Item
 	}
 	wd := itemWidths(items)
-	for _, x := range b.Work.Blocked {
+	for _, x := range b.Blocked {
 		writeItem(w, x.Item, wd)
 		for _, bl := range x.Blockers {
 			how := bl.Edge
@@ -185,7 +185,7 @@ func (b Blocked) WriteText(w io.Writer) error {
 			fmt.Fprintln(w, "    in a blocking cycle: it waits, through others, for itself")
 		}
 	}
-	_, err := fmt.Fprintf(w, "%d blocked, %d ready (canon ready)\n", len(b.Work.Blocked), len(b.Work.Ready))
+	_, err := fmt.Fprintf(w, "%d blocked, %d ready (canon ready)\n", len(b.Blocked), len(b.Ready))
 	return err
 }
 

@@ -235,7 +235,7 @@ func addLefthook(root string) ([]Edit, error) {
 		}
 		at, indent, jobs, err := lefthookInsertPoint(lines, key, val)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %v", name, hook, err)
+			return nil, fmt.Errorf("%s: %s: %w", name, hook, err)
 		}
 		entry := entries[hook]
 		if jobs {
@@ -513,7 +513,7 @@ func removePreCommit(root string) ([]Edit, error) {
 func topMapping(data []byte, name string) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s does not parse as YAML: %v; fix it first", name, err)
+		return nil, fmt.Errorf("%s does not parse as YAML: %w; fix it first", name, err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return &yaml.Node{Kind: yaml.MappingNode}, nil

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,8 +56,8 @@ func TestInstallOneKeepsForeignHook(t *testing.T) {
 		t.Fatalf("status = %+v", st)
 	}
 	// A file already where canon keeps hooks: refused without --force.
-	os.WriteFile(filepath.Join(dir, "post-merge"), foreign, 0o755)
-	os.WriteFile(filepath.Join(dir, "post-merge"+origSuffix), []byte("older"), 0o755)
+	must.OK(t, os.WriteFile(filepath.Join(dir, "post-merge"), foreign, 0o755))
+	must.OK(t, os.WriteFile(filepath.Join(dir, "post-merge"+origSuffix), []byte("older"), 0o755))
 	if _, err := installOne(dir, dir, "post-merge", false); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("expected a refusal naming --force, got %v", err)
 	}
@@ -70,13 +71,13 @@ func TestReadHookStaysInside(t *testing.T) {
 	base := t.TempDir()
 	root := filepath.Join(base, "repo")
 	dir := filepath.Join(root, ".git", "hooks")
-	os.MkdirAll(dir, 0o755)
-	os.MkdirAll(filepath.Join(root, "scripts"), 0o755)
-	os.WriteFile(filepath.Join(root, "scripts", "pre-commit"), []byte("#!/bin/sh\ncanon hook pre-commit\n"), 0o755)
-	os.WriteFile(filepath.Join(base, "elsewhere"), []byte("#!/bin/sh\ncanon hook post-commit\n"), 0o755)
-	os.Symlink("../../scripts/pre-commit", filepath.Join(dir, "pre-commit"))
-	os.Symlink(filepath.Join(base, "elsewhere"), filepath.Join(dir, "post-commit"))
-	os.Symlink("/dev/zero", filepath.Join(dir, "post-merge"))
+	must.OK(t, os.MkdirAll(dir, 0o755))
+	must.OK(t, os.MkdirAll(filepath.Join(root, "scripts"), 0o755))
+	must.OK(t, os.WriteFile(filepath.Join(root, "scripts", "pre-commit"), []byte("#!/bin/sh\ncanon hook pre-commit\n"), 0o755))
+	must.OK(t, os.WriteFile(filepath.Join(base, "elsewhere"), []byte("#!/bin/sh\ncanon hook post-commit\n"), 0o755))
+	must.OK(t, os.Symlink("../../scripts/pre-commit", filepath.Join(dir, "pre-commit")))
+	must.OK(t, os.Symlink(filepath.Join(base, "elsewhere"), filepath.Join(dir, "post-commit")))
+	must.OK(t, os.Symlink("/dev/zero", filepath.Join(dir, "post-merge")))
 	if st := statusOf(root, dir, "pre-commit"); st.State != StateForeign || !st.Canons {
 		t.Errorf("a hook linked into the repository: %+v", st)
 	}

@@ -394,7 +394,10 @@ func installOne(root, dir, name string, force bool) (Action, error) {
 		return a, fmt.Errorf("keep the existing %s hook: %w", name, err)
 	}
 	if err := safepath.WriteFile(p, Shim(name, true), 0o755, dir); err != nil {
-		os.Rename(kept, p) // put it back: nothing the user wrote is lost
+		// Put it back: nothing the user wrote is lost, or say where it is.
+		if rerr := os.Rename(kept, p); rerr != nil {
+			return a, fmt.Errorf("write canon's %s hook: %w; your own hook is kept as %s and could not be put back (%w): rename it to %s", name, err, kept, rerr, p)
+		}
 		return a, err
 	}
 	a.Did = "chained"

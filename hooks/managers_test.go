@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -123,7 +124,7 @@ repos:
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			p := filepath.Join(dir, preCommitConfig)
-			os.WriteFile(p, []byte(tc.before), 0o644)
+			must.OK(t, os.WriteFile(p, []byte(tc.before), 0o644))
 			if _, err := AddToManager(dir, PreCommit); err != nil {
 				t.Fatal(err)
 			}
@@ -132,11 +133,13 @@ repos:
 				t.Fatalf("got\n%s\nwant\n%s", got, tc.after)
 			}
 			// Again: nothing changes.
-			AddToManager(dir, PreCommit)
+			_, err := AddToManager(dir, PreCommit)
+			must.OK(t, err)
 			if again, _ := os.ReadFile(p); string(again) != tc.after {
 				t.Fatalf("a second add changed the file:\n%s", again)
 			}
-			RemoveFromManager(dir, PreCommit)
+			_, err = RemoveFromManager(dir, PreCommit)
+			must.OK(t, err)
 			got, _ = os.ReadFile(p)
 			if !strings.Contains(string(got), "repo: local") || strings.Contains(string(got), "canon-md") {
 				t.Fatalf("remove left\n%s", got)
@@ -148,8 +151,8 @@ repos:
 func TestHuskyEdit(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, ".husky"), 0o755)
-	os.WriteFile(filepath.Join(dir, ".husky", "pre-commit"), []byte("npm test"), 0o644) // no final newline
+	must.OK(t, os.MkdirAll(filepath.Join(dir, ".husky"), 0o755))
+	must.OK(t, os.WriteFile(filepath.Join(dir, ".husky", "pre-commit"), []byte("npm test"), 0o644)) // no final newline
 	if _, err := AddToManager(dir, Husky); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +160,8 @@ func TestHuskyEdit(t *testing.T) {
 	if want := "npm test\n" + huskyLines()["pre-commit"] + "\n"; string(got) != want {
 		t.Fatalf("got %q, want %q", got, want)
 	}
-	RemoveFromManager(dir, Husky)
+	_, err := RemoveFromManager(dir, Husky)
+	must.OK(t, err)
 	got, _ = os.ReadFile(filepath.Join(dir, ".husky", "pre-commit"))
 	if string(got) != "npm test\n" {
 		t.Fatalf("after remove: %q", got)

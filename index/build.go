@@ -5,12 +5,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"sort"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/canon-md/canon/index/config"
@@ -187,22 +189,43 @@ func ftsSettings(tx *sql.Tx, kv map[string]int) error {
 // them; processes that still have the old file open keep reading it until
 // they reopen (Refresh).
 func (s *Store) swapIn(tmp string) error {
-	if f, err := os.Open(tmp); err == nil {
-		f.Sync()
-		f.Close()
+	// The new file reaches the disk before its name does: a crash after
+	// the rename must not leave a half-written index under the live name.
+	if err := syncFile(tmp); err != nil {
+		removeDB(tmp)
+		return fmt.Errorf("flush the new index to disk: %w", err)
 	}
 	s.db.SetMaxIdleConns(0) // close this process's connections to the old file
-	os.Remove(s.path + "-wal")
-	os.Remove(s.path + "-shm")
+	for _, side := range []string{s.path + "-wal", s.path + "-shm"} {
+		// An old WAL met by the new file would be replayed into it.
+		if err := os.Remove(side); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			s.db.SetMaxIdleConns(2)
+			removeDB(tmp)
+			return fmt.Errorf("remove the old index's %s: %w", filepath.Base(side), err)
+		}
+	}
 	err := os.Rename(tmp, s.path)
-	if d, derr := os.Open(filepath.Dir(s.path)); derr == nil {
-		d.Sync()
-		d.Close()
+	if err == nil {
+		// The rename itself reaches the disk with its folder. Some file
+		// systems cannot flush a folder (EINVAL): nothing more to do there.
+		if derr := syncFile(filepath.Dir(s.path)); derr != nil && !errors.Is(derr, syscall.EINVAL) {
+			err = fmt.Errorf("the new index is in place, but its folder could not be flushed to disk, so a crash now may bring back the old one: %w", derr)
+		}
 	}
 	s.db.SetMaxIdleConns(2)
 	s.file, _ = os.Stat(s.path)
 	s.counts.forget()
 	return err
+}
+
+// syncFile flushes a file, or a folder's entries, to the disk.
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
 }
 
 // Batch is one incremental update.
@@ -269,7 +292,9 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 			if _, err := tx.Exec(`PRAGMA cache_size = -32768`); err != nil {
 				return err
 			}
-			defer tx.Exec(s.cacheSizePragma())
+			// Best effort: a connection left with the larger cache only
+			// uses more memory until it closes.
+			defer func() { _, _ = tx.Exec(s.cacheSizePragma()) }()
 		}
 		w, err := newWriter(tx)
 		if err != nil {

@@ -54,9 +54,9 @@ func Explain(err error, path string) error {
 		se.Code == sqlite3.ErrError && (strings.HasPrefix(msg, "no such table") || strings.HasPrefix(msg, "no such column") || strings.Contains(msg, "malformed")):
 		return &DamagedError{Path: path, Err: se}
 	case se.Code == sqlite3.ErrReadonly || se.Code == sqlite3.ErrPerm || se.Code == sqlite3.ErrAuth:
-		return &fs.PathError{Op: "write", Path: nonEmpty(path, "the index"), Err: fmt.Errorf("%w (%v)", fs.ErrPermission, se)}
+		return &fs.PathError{Op: "write", Path: nonEmpty(path, "the index"), Err: fmt.Errorf("%w (%v)", fs.ErrPermission, se)} //nolint:errorlint // the sqlite error is told, not wrapped: the error is classified once
 	case se.Code == sqlite3.ErrCantOpen:
-		return fmt.Errorf("canon cannot open %s (%v): check that its folder exists and that you may write there (ls -ld %s)", where, se, nonEmpty(path, ".git/canon"))
+		return fmt.Errorf("canon cannot open %s (%v): check that its folder exists and that you may write there (ls -ld %s)", where, se, nonEmpty(path, ".git/canon")) //nolint:errorlint // told, not wrapped: the error is classified once
 	case se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked:
 		return fmt.Errorf("%s stayed busy for 10 s; another canon process is writing to it, retry when it is done: %w", where, err)
 	}

@@ -56,7 +56,11 @@ func (s *Store) CopySubset(ctx context.Context, srcPath string, keys []string, o
 	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS src`, srcPath); err != nil {
 		return 0, fmt.Errorf("attach %s: %w", srcPath, err)
 	}
-	defer conn.ExecContext(context.Background(), `DETACH DATABASE src`)
+	defer func() {
+		if _, err := conn.ExecContext(context.Background(), `DETACH DATABASE src`); err != nil {
+			discardConn(conn) // still attached: the next ATTACH on it would fail
+		}
+	}()
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, friendly(err, s.path)
@@ -67,7 +71,9 @@ func (s *Store) CopySubset(ctx context.Context, srcPath string, keys []string, o
 	}
 	// Temporary tables live as long as the connection: drop them either way.
 	for _, t := range []string{"subset_keys", "subset_docs", "subset_chunks"} {
-		tx.ExecContext(ctx, `DROP TABLE IF EXISTS temp.`+t)
+		if _, derr := tx.ExecContext(ctx, `DROP TABLE IF EXISTS temp.`+t); derr != nil && err == nil {
+			err = fmt.Errorf("copy documents: drop temp.%s: %w", t, derr)
+		}
 	}
 	if err != nil {
 		tx.Rollback()
@@ -80,8 +86,8 @@ func (s *Store) CopySubset(ctx context.Context, srcPath string, keys []string, o
 }
 
 func copySubset(ctx context.Context, tx *sql.Tx, keys []string, opt SubsetOptions) (int, error) {
-	exec := func(q string, args ...any) error {
-		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+	exec := func(q string) error {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("copy documents: %w", err)
 		}
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"sort"
@@ -29,7 +30,7 @@ func subsetIndex(t *testing.T) (*Store, string) {
 	root := t.TempDir()
 	for rel, content := range subsetCorpus {
 		p := filepath.Join(root, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
+		must.OK(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"github.com/canon-md/canon/index/indextest/must"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -232,7 +233,7 @@ func incrementalEqualsRebuild(t *testing.T, slice int) {
 	randomDoc := func() string { return randomDocAs(identity()) }
 	write := func(rel, content string) {
 		p := filepath.Join(root, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
+		must.OK(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package index
 
 import (
 	"errors"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,11 +17,11 @@ import (
 func TestReadDocument(t *testing.T) {
 	base := t.TempDir()
 	root := filepath.Join(base, "repo")
-	os.MkdirAll(filepath.Join(root, "docs"), 0o755)
-	os.WriteFile(filepath.Join(root, "docs", "a.md"), []byte("# A\n"), 0o644)
-	os.WriteFile(filepath.Join(base, "secret"), []byte("s3cr3t"), 0o600)
-	os.Symlink(filepath.Join(base, "secret"), filepath.Join(root, "docs", "out.md"))
-	os.WriteFile(filepath.Join(root, "docs", "big.md"), []byte(strings.Repeat("x", 100)), 0o644)
+	must.OK(t, os.MkdirAll(filepath.Join(root, "docs"), 0o755))
+	must.OK(t, os.WriteFile(filepath.Join(root, "docs", "a.md"), []byte("# A\n"), 0o644))
+	must.OK(t, os.WriteFile(filepath.Join(base, "secret"), []byte("s3cr3t"), 0o600))
+	must.OK(t, os.Symlink(filepath.Join(base, "secret"), filepath.Join(root, "docs", "out.md")))
+	must.OK(t, os.WriteFile(filepath.Join(root, "docs", "big.md"), []byte(strings.Repeat("x", 100)), 0o644))
 	cfg := config.Default()
 	cfg.MaxFileSize = 50
 	if data, err := ReadDocument(root, cfg, "docs/a.md"); err != nil || string(data) != "# A\n" {
@@ -45,11 +46,11 @@ func TestHashFileStreams(t *testing.T) {
 	root := t.TempDir()
 	content := []byte(strings.Repeat("line\n", 100000))
 	p := filepath.Join(root, "big.md")
-	os.WriteFile(p, content, 0o644)
+	must.OK(t, os.WriteFile(p, content, 0o644))
 	if got, want := hashFile(p, root), BlobOID(content); got != want {
 		t.Errorf("hashFile = %s, want %s", got, want)
 	}
-	os.Symlink("/dev/zero", filepath.Join(root, "zero.md"))
+	must.OK(t, os.Symlink("/dev/zero", filepath.Join(root, "zero.md")))
 	if got := hashFile(filepath.Join(root, "zero.md"), root); got != "" {
 		t.Errorf("hashFile of /dev/zero = %q", got)
 	}

@@ -24,7 +24,7 @@ type ChunkMatch struct {
 // other failure is the database's, said as Explain says it.
 func (s *Store) matchError(err error, text string) error {
 	if strings.Contains(err.Error(), "fts5") {
-		return fmt.Errorf("%w: %q: %v", ErrBadQuery, text, err)
+		return fmt.Errorf("%w: %q: %w", ErrBadQuery, text, err)
 	}
 	return friendly(fmt.Errorf("search: %w", err), s.path)
 }

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"errors"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,7 +69,7 @@ func TestOpenIndexKeepsTheWAL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws.SetMeta(ctx, map[string]string{MetaHead: "abc"})
+	must.OK(t, ws.SetMeta(ctx, map[string]string{MetaHead: "abc"}))
 	ws.Close()
 	if _, err := os.Stat(other + "-wal"); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("Open's Close left a WAL: %v", err)
@@ -83,7 +84,7 @@ func TestOpenIndexOverwrittenFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.SetMeta(context.Background(), map[string]string{MetaHead: "abc"})
+	must.OK(t, st.SetMeta(context.Background(), map[string]string{MetaHead: "abc"}))
 	st.Close()
 	if walSize(t, path) == 0 {
 		t.Fatal("no WAL left to test with")

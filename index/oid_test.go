@@ -11,9 +11,9 @@ func TestIsObjectID(t *testing.T) {
 		"":                false,
 		"--output=/tmp/x": false,
 		"HEAD":            false,
-		"44bbc714e9e30ddb48e2ef0927366f4af5c2594g": false,
-		"44bbc714e9e30ddb48e2ef0927366f4af5c2594 ": false,
-		"-4bbc714e9e30ddb48e2ef0927366f4af5c25945": false,
+		"44bbc714e9e30ddb48e2ef0927366f4af5c2594g":      false,
+		"44bbc714e9e30ddb48e2ef0927366f4af5c2594" + " ": false, // a trailing space
+		"-4bbc714e9e30ddb48e2ef0927366f4af5c25945":      false,
 	} {
 		if got := IsObjectID(s); got != want {
 			t.Errorf("IsObjectID(%q) = %v, want %v", s, got, want)

@@ -220,7 +220,7 @@ func (s *Store) namespaceList() string {
 		return ""
 	}
 	// It decorates an error message: a failed read lists what was read.
-	eachRow(rows, func(r *sql.Rows) error {
+	_ = eachRow(rows, func(r *sql.Rows) error {
 		var p string
 		if err := r.Scan(&p); err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/canon-md/canon/index/indextest/must"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -37,7 +38,7 @@ func rankCorpus(t *testing.T, root string, n int, seed int64) {
 			fmt.Fprintf(&b, "\n## %s\n\n%s\n", words(3), words(60))
 		}
 		p := filepath.Join(root, fmt.Sprintf("d/%03d.md", i))
-		os.MkdirAll(filepath.Dir(p), 0o755)
+		must.OK(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -263,7 +264,7 @@ func tokensIndex(t *testing.T, refreshes int, withIDs bool) *Store {
 			fm = fmt.Sprintf("id: D%02d\n", i) + fm
 		}
 		p := filepath.Join(root, fmt.Sprintf("n/%02d/doc%02d.md", 39-i, i))
-		os.MkdirAll(filepath.Dir(p), 0o755)
+		must.OK(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		if err := os.WriteFile(p, []byte("---\n"+fm+"---\n"+body), 0o644); err != nil {
 			t.Fatal(err)
 		}

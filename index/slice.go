@@ -219,8 +219,8 @@ func (sl *Slice) EachMember(ctx context.Context, fn func(SliceMember) error) err
 			return nil // two documents share the key: the first by join order
 		}
 		seen[ref.Key] = true
-		m.DocRef, m.Matched = ref, nil // a reused slice would be the last member's
-		json.Unmarshal([]byte(matched), &m.Matched)
+		m.DocRef, m.Matched = ref, nil                  // a reused slice would be the last member's
+		_ = json.Unmarshal([]byte(matched), &m.Matched) // none recorded: no matched terms
 		m.AddedAt = parseSliceTime(added)
 		return fn(m)
 	})

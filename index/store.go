@@ -7,6 +7,7 @@ import (
 
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -154,7 +155,7 @@ func (s *Store) removeBuildDebris() {
 		return
 	}
 	removeDB(tmp)
-	s.lock.Unlock()
+	_ = s.lock.Unlock() // the lock goes with the file's descriptor at the latest
 }
 
 // dropForeignWAL removes the WAL and shared-memory files beside a database
@@ -319,8 +320,11 @@ func (s *Store) trimWAL() {
 	if _, err := c.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err != nil {
 		return
 	}
-	c.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
-	c.ExecContext(ctx, `PRAGMA busy_timeout = 10000`)
+	// A checkpoint that fails (a reader) is tried again at a later Close.
+	_, _ = c.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	if _, err := c.ExecContext(ctx, `PRAGMA busy_timeout = 10000`); err != nil {
+		discardConn(c) // it would go back to the pool without its timeout
+	}
 }
 
 func (s *Store) migrate() (bool, error) {
@@ -432,7 +436,7 @@ func (s *Store) Lock(ctx context.Context, who string, wait time.Duration) (unloc
 	s.writeHolder(fmt.Sprintf("pid %d (%s) since %s\n", os.Getpid(), who, time.Now().Format(time.TimeOnly)))
 	unlock = func() {
 		s.writeHolder("")
-		s.lock.Unlock()
+		_ = s.lock.Unlock() // the lock goes with the file's descriptor at the latest
 	}
 	// Another process may have swapped in a rebuilt file while this one
 	// waited: write to the file that is the index now.
@@ -445,7 +449,7 @@ func (s *Store) Lock(ctx context.Context, who string, wait time.Duration) (unloc
 
 func (s *Store) writeHolder(line string) {
 	if f, err := os.OpenFile(s.lock.Path(), os.O_WRONLY|os.O_TRUNC, 0o644); err == nil {
-		f.WriteString(line)
+		_, _ = f.WriteString(line) // only shown to a waiter: a lost line costs nothing
 		f.Close()
 	}
 }
@@ -510,3 +514,9 @@ func friendly(err error, path string) error { return Explain(err, path) }
 
 // newSyncID is a MetaSyncID: unique to this sync.
 func newSyncID() string { return strconv.FormatInt(time.Now().UnixNano(), 36) }
+
+// discardConn makes the pool close a connection instead of reusing it: one
+// whose state (a pragma, an attached database) could not be put back.
+func discardConn(c *sql.Conn) {
+	_ = c.Raw(func(any) error { return driver.ErrBadConn })
+}

@@ -171,7 +171,7 @@ func renderObject(dec *json.Decoder, indent string, out *[]string) {
 			*out = append(*out, indent+key+": "+scalar(val))
 		}
 	}
-	dec.Token() // the closing }
+	_, _ = dec.Token() // the closing }
 }
 
 func renderArray(dec *json.Decoder) string {
@@ -192,7 +192,7 @@ func renderArray(dec *json.Decoder) string {
 			items = append(items, scalar(tok))
 		}
 	}
-	dec.Token() // the closing ]
+	_, _ = dec.Token() // the closing ]
 	return "[" + strings.Join(items, ", ") + "]"
 }
 

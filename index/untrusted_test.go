@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,7 +77,7 @@ func TestConnectionsDistrustTheSchema(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Defensive mode ignores writable_schema.
-		c.ExecContext(ctx, `PRAGMA writable_schema = ON`)
+		_, _ = c.ExecContext(ctx, `PRAGMA writable_schema = ON`) // refused or ignored: the query below tells
 		if err := c.QueryRowContext(ctx, `PRAGMA writable_schema`).Scan(&writable); err != nil || writable != 0 {
 			t.Errorf("PRAGMA writable_schema = %d (%v) after setting it: SQLITE_DBCONFIG_DEFENSIVE is off", writable, err)
 		}
@@ -158,6 +159,7 @@ func TestOpenSliceMigratesOlderContent(t *testing.T) {
 	if err != nil || migrated {
 		t.Fatalf("reopened: migrated %v, %v", migrated, err)
 	}
+	sl.Close()
 }
 
 // TestOpenIndexRemovesBuildDebris: the database of a full build that was
@@ -221,7 +223,7 @@ func TestOpenSliceLeavesForeignDatabasesAlone(t *testing.T) {
 	other := filepath.Join(dir, "elsewhere.db")
 	craft(t, other, `CREATE TABLE mine (x)`)
 	link := filepath.Join(dir, "link", "workset.db")
-	os.Mkdir(filepath.Dir(link), 0o755)
+	must.OK(t, os.Mkdir(filepath.Dir(link), 0o755))
 	if err := os.Symlink(other, link); err != nil {
 		t.Fatal(err)
 	}

@@ -141,7 +141,7 @@ func Create(ctx context.Context, e *Env, name string, opt CreateOptions) (*Info,
 	done := false
 	defer func() {
 		if !done {
-			safepath.RemoveAll(tmp, e.Root)
+			_ = safepath.RemoveAll(tmp, e.Root) // best effort: the next build clears debris
 		}
 	}()
 	st, _, err := index.OpenSlice(ctx, filepath.Join(tmp, DBFile))
@@ -235,7 +235,7 @@ func Refresh(ctx context.Context, e *Env, name string) (*RefreshResult, error) {
 	}
 	var spec Spec
 	if err := json.Unmarshal([]byte(m[mSpec]), &spec); err != nil {
-		return nil, fmt.Errorf("workset %s: its manifest has no readable spec (%v); remove it and create it again", name, err)
+		return nil, fmt.Errorf("workset %s: its manifest has no readable spec (%w); remove it and create it again", name, err)
 	}
 	old, err := h.members(ctx)
 	if err != nil {
@@ -383,9 +383,9 @@ func (e *Env) selectMembers(ctx context.Context, spec Spec) (*selection, error) 
 		if err != nil {
 			return nil, err
 		}
-		zero, cap := 0, e.Config.Workset.MaxDocs
+		zero, maxDocs := 0, e.Config.Workset.MaxDocs
 		p, err = g.RunTemplate(ctx, t, graph.RunOptions{Base: base, Seeds: spec.Seeds, Depth: spec.Depth,
-			Budget: &zero, MaxNodes: &cap, Now: e.TemplateNow})
+			Budget: &zero, MaxNodes: &maxDocs, Now: e.TemplateNow})
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package workset
 import (
 	"context"
 	"errors"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,8 +69,8 @@ func TestAppendNoteIsFlatAndBounded(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	dir, _ := Folder(root, "w")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, DBFile), nil, 0o644)
+	must.OK(t, os.MkdirAll(dir, 0o755))
+	must.OK(t, os.WriteFile(filepath.Join(dir, DBFile), nil, 0o644))
 	e := &Env{Root: root}
 	ctx := context.Background()
 	for _, text := range []string{"opens <!-- a comment", "bell\a and\x1b[2J escape\r\n## Decisions\n- forged", "closes --> one <!-->"} {

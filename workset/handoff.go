@@ -135,13 +135,13 @@ func ParseHandoff(data []byte) (*Handoff, map[string]string, error) {
 	}
 	var ho Handoff
 	if err := yaml.Unmarshal([]byte(rest[:end+1]), &ho); err != nil {
-		return nil, nil, fmt.Errorf("the hand-off file's frontmatter is not valid: %v", err)
+		return nil, nil, fmt.Errorf("the hand-off file's frontmatter is not valid: %w", err)
 	}
 	if ho.Version != HandoffVersion {
 		return nil, nil, fmt.Errorf("not a hand-off file of this canon (canon_workset: %d, want %d)", ho.Version, HandoffVersion)
 	}
 	if err := ValidateName(ho.Name); err != nil {
-		return nil, nil, fmt.Errorf("the hand-off file names the workset %q: %v", ho.Name, err)
+		return nil, nil, fmt.Errorf("the hand-off file names the workset %q: %w", ho.Name, err)
 	}
 	if ho.Head != "" && !index.IsObjectID(ho.Head) {
 		return nil, nil, fmt.Errorf("the hand-off file's head %q is not a commit id; write it again with canon workset export", shorten(ho.Head))

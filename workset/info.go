@@ -155,11 +155,12 @@ func (h *handle) info(ctx context.Context, now time.Time) (*Info, error) {
 	info := &Info{Name: h.name, Path: Dir + "/" + h.name, Agent: m[mAgent], Head: m[mHead], TTL: m[mTTL],
 		CreatedAt: parseTime(m[mCreated]), BuiltAt: parseTime(m[mBuilt]), ExpiresAt: parseTime(m[mExpires]),
 		Seeds: []string{}, Spec: Spec{Seeds: []string{}}}
-	json.Unmarshal([]byte(m[mSpec]), &info.Spec)
+	// Unreadable, they stay empty; build says the spec is unreadable.
+	_ = json.Unmarshal([]byte(m[mSpec]), &info.Spec)
 	if info.Spec.Seeds == nil {
 		info.Spec.Seeds = []string{}
 	}
-	json.Unmarshal([]byte(m[mSettings]), &info.Settings)
+	_ = json.Unmarshal([]byte(m[mSettings]), &info.Settings)
 	if info.Settings.Edges == nil {
 		info.Settings.Edges = []string{}
 	}
@@ -212,7 +213,7 @@ func (h *handle) members(ctx context.Context) ([]Member, error) {
 
 func folderSize(dir string) int64 {
 	var n int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			if fi, err := d.Info(); err == nil {
 				n += fi.Size()

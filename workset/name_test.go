@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/canon-md/canon/index/indextest/must"
 )
 
 func TestValidateName(t *testing.T) {
@@ -73,17 +75,17 @@ func TestReadOwnStaysInside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.MkdirAll(dir, 0o755)
-	os.Symlink("/dev/zero", filepath.Join(dir, KeysFile))
+	must.OK(t, os.MkdirAll(dir, 0o755))
+	must.OK(t, os.Symlink("/dev/zero", filepath.Join(dir, KeysFile)))
 	if _, ok := readKeys(root, dir); ok {
 		t.Error("members.keys -> /dev/zero was read")
 	}
 	os.Remove(filepath.Join(dir, KeysFile))
-	os.WriteFile(filepath.Join(dir, KeysFile), []byte("a\nb\n"), 0o644)
+	must.OK(t, os.WriteFile(filepath.Join(dir, KeysFile), []byte("a\nb\n"), 0o644))
 	if keys, ok := readKeys(root, dir); !ok || len(keys) != 2 {
 		t.Errorf("members.keys: %v %v", keys, ok)
 	}
-	os.Symlink("/proc/self/environ", filepath.Join(dir, PlanFile))
+	must.OK(t, os.Symlink("/proc/self/environ", filepath.Join(dir, PlanFile)))
 	if data, err := ReadFile(context.Background(), &Env{Root: root}, "w", PlanFile); err == nil || !strings.Contains(err.Error(), "canon reads nothing outside it") {
 		t.Errorf("plan.md -> /proc/self/environ: %d bytes, %v", len(data), err)
 	}

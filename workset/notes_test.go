@@ -3,6 +3,7 @@ package workset
 import (
 	"context"
 	"fmt"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,8 +172,8 @@ func TestNoteTargetsReadBack(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	dir, _ := Folder(root, "w")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, DBFile), nil, 0o644)
+	must.OK(t, os.MkdirAll(dir, 0o755))
+	must.OK(t, os.WriteFile(filepath.Join(dir, DBFile), nil, 0o644))
 	e := &Env{Root: root}
 	targets := []string{"KB-TSK-0001", "glossary", "docs/notes/glossary.md", "checkout-runbook", "Runbook"}
 	for _, tg := range targets {

@@ -246,7 +246,7 @@ func (p *planner) promote(o *Outcome) error {
 	target, why, err := p.resolve(o.Finding)
 	if err != nil || why != "" {
 		if err == nil {
-			p.refuse(o, "%s", why)
+			return p.refuse(o, "%s", why)
 		}
 		return err
 	}
@@ -254,7 +254,7 @@ func (p *planner) promote(o *Outcome) error {
 	dest, why, err := p.climb(target)
 	if err != nil || why != "" {
 		if err == nil {
-			p.refuse(o, "%s", why)
+			return p.refuse(o, "%s", why)
 		}
 		return err
 	}
@@ -454,7 +454,7 @@ func (p *planner) edge(ref *index.DocRef, typ string) (*index.DocRef, string, er
 func (p *planner) destination(rel string) (*index.DocRef, error) {
 	rel = filepath.ToSlash(rel)
 	if _, err := safePath(p.e.Root, rel, p.opt.Scope, true); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrPromoteTarget, err)
+		return nil, fmt.Errorf("%w: %w", ErrPromoteTarget, err)
 	}
 	refs, err := p.e.Index.Find(p.ctx, rel)
 	if err != nil {

@@ -550,13 +550,13 @@ func sectionLevel(hs []markdown.Heading, title string) int {
 	if len(hs) == 0 {
 		return 1
 	}
-	ones, min := 0, 6
+	ones, lowest := 0, 6
 	for _, h := range hs {
 		if h.Level == 1 {
 			ones++
 		}
-		if h.Level < min {
-			min = h.Level
+		if h.Level < lowest {
+			lowest = h.Level
 		}
 	}
 	switch {
@@ -569,7 +569,7 @@ func sectionLevel(hs []markdown.Heading, title string) int {
 		}
 		return 1
 	}
-	return min
+	return lowest
 }
 
 // promoteSection reports a heading promote writes under.
@@ -686,7 +686,7 @@ func blockStyle(l *lines, head, last int) (prefix string, gap bool) {
 		}
 		if m := orderedRE.FindStringSubmatch(s); m != nil {
 			n := 0
-			fmt.Sscan(m[2], &n)
+			_, _ = fmt.Sscan(m[2], &n) // digits, by the pattern
 			return fmt.Sprintf("%s%d%s ", m[1], n+1, m[3]), false
 		}
 		if !strings.HasPrefix(s, " ") && !strings.HasPrefix(s, "\t") {

@@ -1,6 +1,7 @@
 package workset
 
 import (
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,17 +51,17 @@ func TestSafePath(t *testing.T) {
 	outside := t.TempDir()
 	write := func(rel string) {
 		p := filepath.Join(root, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(p), 0o755)
+		must.OK(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		if err := os.WriteFile(p, []byte("# x\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	write("items/a.md")
 	write("items/notes.txt")
-	os.WriteFile(filepath.Join(outside, "x.md"), []byte("# x\n"), 0o644)
-	os.Symlink(filepath.Join(outside, "x.md"), filepath.Join(root, "items/link.md"))
-	os.Symlink(outside, filepath.Join(root, "ext"))
-	os.MkdirAll(filepath.Join(root, "items/dir.md"), 0o755)
+	must.OK(t, os.WriteFile(filepath.Join(outside, "x.md"), []byte("# x\n"), 0o644))
+	must.OK(t, os.Symlink(filepath.Join(outside, "x.md"), filepath.Join(root, "items/link.md")))
+	must.OK(t, os.Symlink(outside, filepath.Join(root, "ext")))
+	must.OK(t, os.MkdirAll(filepath.Join(root, "items/dir.md"), 0o755))
 	cfg, err := config.Load(root)
 	if err != nil {
 		t.Fatal(err)

@@ -126,7 +126,7 @@ func (d *Detail) WriteText(out io.Writer) error {
 		}
 		fmt.Fprintf(out, "  %-*s  %s  [%s]  %s\n", wid, human.Quote(m.ID), human.Quote(m.Title), human.Quote(m.Kind), why)
 	}
-	fmt.Fprintf(out, "findings in notes.md: %s\n", d.Info.findingsText())
+	fmt.Fprintf(out, "findings in notes.md: %s\n", d.findingsText())
 	for _, f := range d.Findings {
 		state := "unpromoted"
 		if f.Promoted {

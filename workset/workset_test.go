@@ -3,6 +3,7 @@ package workset
 import (
 	"context"
 	"errors"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,7 +54,7 @@ func newFixture(t *testing.T) *fixture {
 
 func (f *fixture) write(rel, content string) {
 	p := filepath.Join(f.root, rel)
-	os.MkdirAll(filepath.Dir(p), 0o755)
+	must.OK(f.t, os.MkdirAll(filepath.Dir(p), 0o755))
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		f.t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func TestWorksetLifecycle(t *testing.T) {
 	// Notes with a finding; refresh keeps them and clears the staleness.
 	notes := filepath.Join(dir, NotesFile)
 	data, _ := os.ReadFile(notes)
-	os.WriteFile(notes, append(data, []byte("- [B-1] beta needs a rename\n")...), 0o644)
+	must.OK(t, os.WriteFile(notes, append(data, []byte("- [B-1] beta needs a rename\n")...), 0o644))
 	res, err := Refresh(ctx, e, "alpha")
 	if err != nil || res.Stale || len(res.WasStale) != 1 || res.Unpromoted != 1 || !res.PlanRewritten {
 		t.Fatalf("refresh = %+v, %v", res, err)

@@ -57,7 +57,7 @@ func checkCommand(e *env) *cli.Command {
 				defer args.Staged.Close()
 			}
 			if format == check.FormatJSON {
-				c.Set("json", "true")
+				_ = c.Set("json", "true") // a flag of this command: it cannot fail
 			}
 			return e.withIndex(c, "canon check", func(s *gitsync.Session) (output, error) {
 				if _, err := s.CatchUp(c.Context); err != nil {

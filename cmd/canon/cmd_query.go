@@ -63,7 +63,7 @@ func queryCommand(e *env) *cli.Command {
 					return err
 				}
 				if !c.IsSet("format") && t.Output.Format == "json" {
-					c.Set("format", "json")
+					_ = c.Set("format", "json") // a flag of this command: it cannot fail
 				}
 				if err := packFormat(c); err != nil {
 					return err

@@ -148,7 +148,7 @@ func waitFor(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	deadline := time.Now().Add(timeout)
 	for tries := 1; ; tries++ {
-		ts.Exec(args[1], args[2:]...)
+		_ = ts.Exec(args[1], args[2:]...) // a try that fails is tried again until the deadline
 		if re.MatchString(ts.ReadFile("stdout")) != invert {
 			return
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,7 +31,7 @@ func TestSARIFValidates(t *testing.T) {
 	// and non-ASCII letters, each with a finding.
 	for _, name := range []string{"docs/a,b:c 100%.md", "docs/ünïcødé – ß.md"} {
 		p := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
+		must.OK(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		if err := os.WriteFile(p, []byte("# Odd name\n\n[gone](gone.md)\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}

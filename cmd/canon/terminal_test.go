@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,7 +82,7 @@ func TestTerminalQuotesControls(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
-	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = T\n\temail = t@canon.invalid\n[init]\n\tdefaultBranch = main\n"), 0o644)
+	must.OK(t, os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = T\n\temail = t@canon.invalid\n[init]\n\tdefaultBranch = main\n"), 0o644))
 	const osc52 = "\x1b]52;c;SGVsbG8=\x07\x1b[2J"
 	files := map[string]string{
 		"items/evil.md": "---\nid: EV-1\ntitle: \"Evil \\e]52;c;SGVsbG8=\\a\\e[2J\\r title\\nFORGED-TITLE\"\nstate: Open\n" +
@@ -94,7 +95,7 @@ func TestTerminalQuotesControls(t *testing.T) {
 	}
 	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
+		must.OK(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -71,7 +71,7 @@ func (o *Output) emit(v any) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	b, _ := json.Marshal(v)
-	o.Stdout.Write(append(b, '\n'))
+	_, _ = o.Stdout.Write(append(b, '\n')) // a reader that left: nobody to tell
 }
 
 func (o *Output) notef(format string, args ...any) {

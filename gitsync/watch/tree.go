@@ -128,7 +128,8 @@ func limitNow() string {
 // and returns how many folders it added.
 func (t *tree) addTree(rel string) int {
 	added := 0
-	filepath.WalkDir(t.abs(rel), func(p string, d fs.DirEntry, err error) error {
+	// The walk skips what it cannot read.
+	_ = filepath.WalkDir(t.abs(rel), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return nil
 		}
@@ -157,7 +158,7 @@ func (t *tree) addTree(rel string) int {
 func (t *tree) dropTree(rel string) {
 	for d := range t.dirs {
 		if safepath.Within(rel, d) {
-			t.fsw.Remove(t.abs(d))
+			_ = t.fsw.Remove(t.abs(d)) // a watch gone with its folder
 			delete(t.dirs, d)
 		}
 	}
@@ -167,7 +168,8 @@ func (t *tree) dropTree(rel string) {
 // event overflow) are added, folders gone or now ignored dropped.
 func (t *tree) resync() {
 	seen := map[string]bool{}
-	filepath.WalkDir(t.repo.Root, func(p string, d fs.DirEntry, err error) error {
+	// The walk skips what it cannot read.
+	_ = filepath.WalkDir(t.repo.Root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return nil
 		}
@@ -189,7 +191,7 @@ func (t *tree) resync() {
 	seen[config.Dir] = t.dirs[config.Dir]
 	for d := range t.dirs {
 		if !seen[d] {
-			t.fsw.Remove(t.abs(d))
+			_ = t.fsw.Remove(t.abs(d)) // a watch gone with its folder
 			delete(t.dirs, d)
 		}
 	}
@@ -209,7 +211,8 @@ func (t *tree) watchGit() {
 }
 
 func (t *tree) addRefTree(abs string) {
-	filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+	// The walk skips what it cannot read.
+	_ = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return nil
 		}
@@ -239,7 +242,7 @@ func (t *tree) gitEvent(ev fsnotify.Event) (isGit, moved bool) {
 		for d := range t.gitDirs {
 			if d == name || strings.HasPrefix(d, name+string(filepath.Separator)) {
 				if inRefs {
-					t.fsw.Remove(d)
+					_ = t.fsw.Remove(d) // a watch gone with its folder
 					delete(t.gitDirs, d)
 				}
 			}

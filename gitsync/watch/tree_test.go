@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -130,7 +131,7 @@ func TestEditorSavePatterns(t *testing.T) {
 			write(f.t, f.path("items/a.md"), "# A, again\n")
 		}, []string{"items/a.md"}, nil},
 		{"chmod alone asks for nothing", func(f *fixture) {
-			os.Chmod(f.path("items/a.md"), 0o600)
+			must.OK(t, os.Chmod(f.path("items/a.md"), 0o600))
 		}, nil, nil},
 		{"files that are not documents ask for nothing", func(f *fixture) {
 			write(f.t, f.path("items/notes.txt"), "x")
@@ -141,7 +142,7 @@ func TestEditorSavePatterns(t *testing.T) {
 			write(f.t, f.path("items/sub/m.md"), "# M\n")
 		}, []string{"items/sub/deeper/n.md", "items/sub/m.md"}, []string{"items/sub"}},
 		{"a document renamed", func(f *fixture) {
-			os.Rename(f.path("items/a.md"), f.path("items/a2.md"))
+			must.OK(t, os.Rename(f.path("items/a.md"), f.path("items/a2.md")))
 		}, []string{"items/a.md", "items/a2.md"}, nil},
 	}
 	for _, tt := range tests {
@@ -211,7 +212,7 @@ func TestGitEvents(t *testing.T) {
 	f := newFixture(t, nil)
 	// A commit: the ref is written through a lock file and renamed.
 	write(t, f.path(".git/refs/heads/main.lock"), "0123\n")
-	os.Rename(f.path(".git/refs/heads/main.lock"), f.path(".git/refs/heads/main"))
+	must.OK(t, os.Rename(f.path(".git/refs/heads/main.lock"), f.path(".git/refs/heads/main")))
 	if p := f.drain(); !p.git || len(p.files) > 0 {
 		t.Fatalf("a ref update: %+v", p)
 	}
@@ -224,14 +225,14 @@ func TestGitEvents(t *testing.T) {
 	}
 	// Git's own bookkeeping asks for nothing.
 	write(t, f.path(".git/index.lock"), "x")
-	os.Rename(f.path(".git/index.lock"), f.path(".git/index"))
+	must.OK(t, os.Rename(f.path(".git/index.lock"), f.path(".git/index")))
 	write(t, f.path(".git/ORIG_HEAD"), "x")
 	if p := f.drain(); !p.empty() {
 		t.Fatalf("git's index asked for a sync: %+v", p)
 	}
 	// A checkout: HEAD rewritten.
 	write(t, f.path(".git/HEAD.lock"), "ref: refs/heads/other\n")
-	os.Rename(f.path(".git/HEAD.lock"), f.path(".git/HEAD"))
+	must.OK(t, os.Rename(f.path(".git/HEAD.lock"), f.path(".git/HEAD")))
 	if p := f.drain(); !p.git {
 		t.Fatal("HEAD moved unseen")
 	}

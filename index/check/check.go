@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -536,9 +537,10 @@ func badDate(s string) string {
 		return "the form is not YYYY-MM-DD"
 	}
 	if _, err := time.Parse("2006-01-02", day); err != nil {
+		// A field that is not a number stays 0, which the message names.
 		var month, d int
-		fmt.Sscanf(day[5:7], "%d", &month)
-		fmt.Sscanf(day[8:10], "%d", &d)
+		_, _ = fmt.Sscanf(day[5:7], "%d", &month)
+		_, _ = fmt.Sscanf(day[8:10], "%d", &d)
 		if month < 1 || month > 12 {
 			return fmt.Sprintf("there is no month %d", month)
 		}
@@ -562,10 +564,10 @@ func badTimeOfDay(s string) string {
 	if m == nil {
 		return "the time after the date is not HH:MM[:SS] with an optional zone"
 	}
-	var h, mi, sec int
-	fmt.Sscanf(m[1], "%d", &h)
-	fmt.Sscanf(m[2], "%d", &mi)
-	fmt.Sscanf(m[3], "%d", &sec)
+	// The pattern holds digits only; the seconds may be absent (0).
+	h, _ := strconv.Atoi(m[1])
+	mi, _ := strconv.Atoi(m[2])
+	sec, _ := strconv.Atoi(m[3])
 	if h > 23 || mi > 59 || sec > 60 {
 		return fmt.Sprintf("there is no time %s", strings.TrimSpace(s))
 	}
@@ -641,8 +643,10 @@ func (c *checker) duplicate(col, lineCol, rule, what, val string) error {
 			return err
 		}
 		var pm map[string][2]int
-		json.Unmarshal([]byte(pos), &pm)
-		l.col = pm[what][1]
+		if err := json.Unmarshal([]byte(pos), &pm); err == nil {
+			l.col = pm[what][1]
+		} // no positions recorded: the finding names the line only
+
 		locs = append(locs, l)
 	}
 	rows.Close()

@@ -538,7 +538,7 @@ func (c *checker) hasEdge(src, dst int64, typ string) bool {
 // cycles follows each checked document's parent chain and reports a loop
 // once, at the parent field of the checked document.
 func (c *checker) cycles(all []*lnk) error {
-	parents, err := c.parentMap(all)
+	parents, err := c.parentMap()
 	if err != nil {
 		return err
 	}
@@ -585,7 +585,7 @@ type parents struct {
 	all map[int64]parentRef
 }
 
-func (c *checker) parentMap(all []*lnk) (*parents, error) {
+func (c *checker) parentMap() (*parents, error) {
 	p := &parents{c: c}
 	if len(c.docs) < 200 {
 		return p, nil

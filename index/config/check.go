@@ -150,7 +150,7 @@ func (c *Check) merge(n *yaml.Node) error {
 		}
 		if s.IDPattern != "" {
 			if _, err := regexp.Compile(s.IDPattern); err != nil {
-				return fmt.Errorf("check.schemas.%s.id_pattern: %v", kind, err)
+				return fmt.Errorf("check.schemas.%s.id_pattern: %w", kind, err)
 			}
 		}
 		if def, ok := DefaultCheck().Schemas[kind]; !ok || !reflect.DeepEqual(def, *s) {

@@ -165,7 +165,7 @@ func (n *Namespace) UnmarshalYAML(node *yaml.Node) error {
 		return errors.New("namespaces: the repository root is no namespace; name a folder inside it")
 	}
 	if _, err := path.Match(clean, ""); err != nil {
-		return fmt.Errorf("namespaces: %q is not a glob: %v", n.Path, err)
+		return fmt.Errorf("namespaces: %q is not a glob: %w", n.Path, err)
 	}
 	if strings.Contains(n.Name, ":") || strings.ContainsAny(n.Name, " \t/") {
 		return fmt.Errorf("namespaces: name %q may not hold ':', '/' or spaces", n.Name)
@@ -270,14 +270,14 @@ func processProfile(root, productDir string) (*profile, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
 	case err != nil:
-		return nil, fmt.Errorf("its configuration cannot be read (%v), so states are not checked", err)
+		return nil, fmt.Errorf("its configuration cannot be read (%w), so states are not checked", err)
 	case name == "config.toml":
 		_, err = toml.Decode(string(data), &cfg)
 	default:
 		err = json.Unmarshal(data, &cfg)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s/_config/%s does not parse: %v", productDir, name, err)
+		return nil, fmt.Errorf("%s/_config/%s does not parse: %w", productDir, name, err)
 	}
 	if p := cfg.Process.Path; p != nil && *p != "" {
 		rel, err := cleanRoot(*p)
@@ -289,7 +289,7 @@ func processProfile(root, productDir string) (*profile, error) {
 			return nil, fmt.Errorf("its process profile %s cannot be read (a submodule not checked out?), so states are not checked", rel)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("its process profile cannot be read (%v), so states are not checked", err)
+			return nil, fmt.Errorf("its process profile cannot be read (%w), so states are not checked", err)
 		}
 		var prof profile
 		if strings.HasSuffix(strings.ToLower(rel), ".json") {
@@ -298,7 +298,7 @@ func processProfile(root, productDir string) (*profile, error) {
 			_, err = toml.Decode(string(data), &prof)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("its process profile %s does not parse (%v), so states are not checked", rel, err)
+			return nil, fmt.Errorf("its process profile %s does not parse (%w), so states are not checked", rel, err)
 		}
 		if len(prof.States) == 0 {
 			return nil, fmt.Errorf("its process profile %s lists no states, so states are not checked", rel)

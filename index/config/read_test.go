@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,25 +16,25 @@ import (
 // endless read; a process profile that leads out is a note.
 func TestLoadReadsNoDevice(t *testing.T) {
 	root := t.TempDir()
-	os.MkdirAll(filepath.Join(root, ".canon"), 0o755)
-	os.Symlink("/dev/zero", filepath.Join(root, File))
+	must.OK(t, os.MkdirAll(filepath.Join(root, ".canon"), 0o755))
+	must.OK(t, os.Symlink("/dev/zero", filepath.Join(root, File)))
 	if _, err := Load(root); !errors.As(err, new(*safepath.NotRegularError)) || !strings.Contains(err.Error(), ".canon/config.yaml is a character device") {
 		t.Errorf("config.yaml -> /dev/zero: %v", err)
 	}
 	os.Remove(filepath.Join(root, File))
-	os.MkdirAll(filepath.Join(root, ".kano"), 0o755)
-	os.Symlink("/dev/urandom", filepath.Join(root, KanoConfig))
+	must.OK(t, os.MkdirAll(filepath.Join(root, ".kano"), 0o755))
+	must.OK(t, os.Symlink("/dev/urandom", filepath.Join(root, KanoConfig)))
 	if _, err := Load(root); !errors.As(err, new(*safepath.NotRegularError)) {
 		t.Errorf("backlog_config.toml -> /dev/urandom: %v", err)
 	}
 	// A product whose process profile is a link out: unchecked, and why.
 	os.Remove(filepath.Join(root, KanoConfig))
-	os.WriteFile(filepath.Join(root, KanoConfig), []byte("[products.p]\nbacklog_root = \"p\"\n"), 0o644)
-	os.MkdirAll(filepath.Join(root, "p", "_config"), 0o755)
-	os.WriteFile(filepath.Join(root, "p", "_config", "config.toml"), []byte("[process]\npath = \"prof.toml\"\n"), 0o644)
+	must.OK(t, os.WriteFile(filepath.Join(root, KanoConfig), []byte("[products.p]\nbacklog_root = \"p\"\n"), 0o644))
+	must.OK(t, os.MkdirAll(filepath.Join(root, "p", "_config"), 0o755))
+	must.OK(t, os.WriteFile(filepath.Join(root, "p", "_config", "config.toml"), []byte("[process]\npath = \"prof.toml\"\n"), 0o644))
 	secret := filepath.Join(t.TempDir(), "prof.toml")
-	os.WriteFile(secret, []byte("states = [\"s3cr3t\"]\n"), 0o600)
-	os.Symlink(secret, filepath.Join(root, "prof.toml"))
+	must.OK(t, os.WriteFile(secret, []byte("states = [\"s3cr3t\"]\n"), 0o600))
+	must.OK(t, os.Symlink(secret, filepath.Join(root, "prof.toml")))
 	cfg, err := Load(root)
 	if err != nil {
 		t.Fatal(err)

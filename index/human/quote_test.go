@@ -31,7 +31,9 @@ func TestTerminal(t *testing.T) {
 	var b bytes.Buffer
 	w := Terminal(&b)
 	for _, s := range []string{"line one\r\n", "\x1b]52;c;SGk=\a\x1b[2J", "tab\tok\n", "cr\rover", "del\x7f ", "c1 \xc2", "\x9b end\n", "é\n"} {
-		w.Write([]byte(s))
+		if _, err := w.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	want := "line one\r\n" + `\033]52;c;SGk=\a\033[2J` + "tab\tok\n" + `cr\rover` + `del\u007f ` + `c1 \u009b end` + "\né\n"
 	if b.String() != want {

@@ -67,9 +67,7 @@ func parseDisables(src []byte) []Disable {
 				if j := strings.Index(rest, "-->"); j >= 0 {
 					rest = rest[:j]
 				}
-				for _, r := range strings.FieldsFunc(rest, func(c rune) bool { return c == ',' || c == ' ' || c == '\t' || c == '\r' }) {
-					d.Rules = append(d.Rules, r)
-				}
+				d.Rules = append(d.Rules, strings.FieldsFunc(rest, func(c rune) bool { return c == ',' || c == ' ' || c == '\t' || c == '\r' })...)
 				out = append(out, d)
 			}
 		}

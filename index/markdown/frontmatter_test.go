@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-func nested(open, close string, n int) string {
-	return strings.Repeat(open, n) + "1" + strings.Repeat(close, n)
+func nested(opener, closer string, n int) string {
+	return strings.Repeat(opener, n) + "1" + strings.Repeat(closer, n)
 }
 
 // TestFrontmatterBounds: what crosses a bound is one yaml-syntax problem

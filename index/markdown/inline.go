@@ -198,8 +198,8 @@ func htmlEnd(s string, i, end int) int {
 	if i+1 >= end {
 		return -1
 	}
-	switch c := s[i+1]; {
-	case c == '!':
+	switch s[i+1] {
+	case '!':
 		rest := s[i:end]
 		switch {
 		case strings.HasPrefix(rest, "<!--"):
@@ -230,12 +230,12 @@ func htmlEnd(s string, i, end int) int {
 			}
 		}
 		return -1
-	case c == '?':
+	case '?':
 		if k := strings.Index(s[i+2:end], "?>"); k >= 0 {
 			return i + 2 + k + 2
 		}
 		return -1
-	case c == '/':
+	case '/':
 		j := tagNameEnd(s, i+2, end)
 		if j < 0 {
 			return -1

@@ -9,6 +9,7 @@ package markdown
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"io"
 	"os/exec"
 	"strconv"
@@ -71,7 +72,7 @@ func fromGitHub(t testing.TB, src []byte) (githubView, bool) {
 	}
 	for {
 		tok, err := dec.Token()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {

@@ -56,7 +56,7 @@ func lineOf(src []byte, off int) int {
 // link's text (alt) and left out of a heading's, as HTML's text content is.
 func plain(n ast.Node, src []byte, alt bool) string {
 	var b strings.Builder
-	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
@@ -113,7 +113,7 @@ func fromGoldmark(src []byte) oracleView {
 	doc := gm.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	used := map[string]bool{}
 	var slugs Slugger
-	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}

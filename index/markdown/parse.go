@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"strconv"
@@ -128,7 +129,10 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 		d.Problems = append(d.Problems, res.dropped...)
 		switch {
 		case res.err != nil:
-			se := res.err.(*SyntaxError)
+			var se *SyntaxError
+			if !errors.As(res.err, &se) {
+				se = &SyntaxError{Msg: res.err.Error()}
+			}
 			msg := fmt.Sprintf("frontmatter does not parse: %s; fix the %s so its fields are read", se.Msg, strings.ToUpper(res.format))
 			if se.Bound {
 				msg = "frontmatter is not read: " + se.Msg

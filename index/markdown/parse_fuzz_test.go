@@ -3,6 +3,7 @@ package markdown
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -42,7 +43,7 @@ func FuzzParse(f *testing.F) {
 		start := time.Now()
 		d := Parse("items/a.md", src, opt)
 		if dir := os.Getenv("CANON_FUZZ_SLOW"); dir != "" && time.Since(start) > time.Second {
-			os.WriteFile(filepath.Join(dir, fmt.Sprintf("slow-%d", time.Now().UnixNano())), src, 0o644)
+			must.OK(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("slow-%d", time.Now().UnixNano())), src, 0o644))
 		}
 		if depth := depthOf(d.Frontmatter); depth > MaxFrontmatterDepth {
 			t.Fatalf("frontmatter nests %d deep", depth)

@@ -47,8 +47,8 @@ func Watch(tb testing.TB, dir string) *Recorder {
 		tb.Fatal(err)
 	}
 	r := &Recorder{dirs: []string{abs + string(filepath.Separator)}, seen: map[string]bool{}, failed: map[string]error{}, partial: map[string]bool{}}
-	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
-		r.dirs = append(r.dirs, real+string(filepath.Separator))
+	if resolved, err := filepath.EvalSymlinks(abs); err == nil && resolved != abs {
+		r.dirs = append(r.dirs, resolved+string(filepath.Separator))
 	}
 	mu.Lock()
 	recorders = append(recorders, r)
@@ -243,9 +243,11 @@ func (r *Recorder) isPartial(ctx context.Context, c driver.Conn, name string) bo
 	if ok {
 		return p
 	}
-	query(ctx, c, `SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`, []driver.NamedValue{{Ordinal: 1, Value: name}}, func(row []driver.Value) {
+	if err := query(ctx, c, `SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`, []driver.NamedValue{{Ordinal: 1, Value: name}}, func(row []driver.Value) {
 		p = partialIndex.MatchString(text(row[0]))
-	})
+	}); err != nil {
+		return false // not remembered: the next plan asks again
+	}
 	r.mu.Lock()
 	r.partial[name] = p
 	r.mu.Unlock()

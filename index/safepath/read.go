@@ -142,16 +142,16 @@ func open(path string, roots []string) (*os.File, fs.FileInfo, error) {
 // says the descriptor leads (Linux's /proc/self/fd), else the path with
 // its links resolved now, holding the very file that was opened.
 func openedInside(f *os.File, fi fs.FileInfo, path string, roots []string) error {
-	real, ok := fdPath(f)
+	resolved, ok := fdPath(f)
 	if !ok {
 		var err error
-		if real, err = filepath.EvalSymlinks(path); err != nil {
+		if resolved, err = filepath.EvalSymlinks(path); err != nil {
 			return err
 		}
-		if real, err = filepath.Abs(real); err != nil {
+		if resolved, err = filepath.Abs(resolved); err != nil {
 			return err
 		}
-		now, err := os.Stat(real)
+		now, err := os.Stat(resolved)
 		if err != nil {
 			return err
 		}
@@ -160,7 +160,7 @@ func openedInside(f *os.File, fi fs.FileInfo, path string, roots []string) error
 		}
 	}
 	for _, r := range roots {
-		if rr, err := realRoot(r); err == nil && Within(rr, real) {
+		if rr, err := realRoot(r); err == nil && Within(rr, resolved) {
 			return nil
 		}
 	}
@@ -206,14 +206,14 @@ func realRoot(r string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	real, err := resolve(abs)
+	resolved, err := resolve(abs)
 	if err != nil {
 		return "", err
 	}
 	if filepath.IsAbs(r) { // a relative one means another folder after a chdir
-		realRoots.Store(r, real)
+		realRoots.Store(r, resolved)
 	}
-	return real, nil
+	return resolved, nil
 }
 
 // shown is path as a message shows it: relative to the first root when

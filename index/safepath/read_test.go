@@ -2,6 +2,7 @@ package safepath
 
 import (
 	"errors"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,7 +134,9 @@ func TestReadBoundedGrows(t *testing.T) {
 	if _, err := readBounded(f, small, p, 4999); !errors.As(err, new(*TooLargeError)) {
 		t.Errorf("over: %v", err)
 	}
-	f.Seek(0, 0)
+	if _, err := f.Seek(0, 0); err != nil {
+		t.Fatal(err)
+	}
 	if data, err := readBounded(f, small, p, 5000); err != nil || len(data) != 5000 {
 		t.Errorf("at the limit: %d, %v", len(data), err)
 	}
@@ -144,8 +147,8 @@ func TestReadBoundedGrows(t *testing.T) {
 func BenchmarkReadFile(b *testing.B) {
 	root := b.TempDir()
 	p := filepath.Join(root, "docs", "deep", "a.md")
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	os.WriteFile(p, []byte(strings.Repeat("# A document\n\nSome text.\n", 100)), 0o644)
+	must.OK(b, os.MkdirAll(filepath.Dir(p), 0o755))
+	must.OK(b, os.WriteFile(p, []byte(strings.Repeat("# A document\n\nSome text.\n", 100)), 0o644))
 	b.Run("os.ReadFile", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := os.ReadFile(p); err != nil {

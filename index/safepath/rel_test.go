@@ -2,6 +2,7 @@ package safepath
 
 import (
 	"errors"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path"
 	"path/filepath"
@@ -70,8 +71,8 @@ func TestJoin(t *testing.T) {
 	t.Parallel()
 	base := t.TempDir()
 	repo := filepath.Join(base, "repo")
-	os.MkdirAll(filepath.Join(repo, "docs"), 0o755)
-	os.Symlink(base, filepath.Join(repo, "up"))
+	must.OK(t, os.MkdirAll(filepath.Join(repo, "docs"), 0o755))
+	must.OK(t, os.Symlink(base, filepath.Join(repo, "up")))
 	if p, err := Join(repo, "docs/a.md"); err != nil || p != filepath.Join(repo, "docs", "a.md") {
 		t.Errorf("Join docs/a.md = %q, %v", p, err)
 	}

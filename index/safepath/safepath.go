@@ -59,7 +59,7 @@ func Inside(path string, roots ...string) error {
 	if err != nil {
 		return err
 	}
-	real, err := resolve(abs)
+	resolved, err := resolve(abs)
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func Inside(path string, roots ...string) error {
 			return fmt.Errorf("resolve %s: %w", r, err)
 		}
 		realRoots = append(realRoots, rr)
-		if Within(rr, real) {
+		if Within(rr, resolved) {
 			return nil
 		}
 	}
@@ -170,17 +170,17 @@ func resolve(path string) (string, error) {
 		rest = append([]string{filepath.Base(cur)}, rest...)
 		cur = parent
 	}
-	real, err := filepath.EvalSymlinks(cur)
+	resolved, err := filepath.EvalSymlinks(cur)
 	if err != nil {
 		// A dangling link: where it points is where a write would go.
 		if target, lerr := os.Readlink(cur); lerr == nil {
 			if !filepath.IsAbs(target) {
 				target = filepath.Join(filepath.Dir(cur), target)
 			}
-			real = filepath.Clean(target)
+			resolved = filepath.Clean(target)
 		} else {
 			return "", err
 		}
 	}
-	return filepath.Join(append([]string{real}, rest...)...), nil
+	return filepath.Join(append([]string{resolved}, rest...)...), nil
 }

@@ -2,6 +2,7 @@ package safepath
 
 import (
 	"errors"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,11 +75,11 @@ func TestRemoveAll(t *testing.T) {
 	base := t.TempDir()
 	repo := filepath.Join(base, "repo")
 	outside := filepath.Join(base, "outside")
-	os.MkdirAll(filepath.Join(repo, "w", "sub"), 0o755)
-	os.MkdirAll(outside, 0o755)
-	os.WriteFile(filepath.Join(outside, "keep"), []byte("x"), 0o644)
-	os.Symlink(outside, filepath.Join(repo, "w", "sub", "out")) // a link inside the folder removed
-	os.Symlink(outside, filepath.Join(repo, "link"))            // a link as the thing removed
+	must.OK(t, os.MkdirAll(filepath.Join(repo, "w", "sub"), 0o755))
+	must.OK(t, os.MkdirAll(outside, 0o755))
+	must.OK(t, os.WriteFile(filepath.Join(outside, "keep"), []byte("x"), 0o644))
+	must.OK(t, os.Symlink(outside, filepath.Join(repo, "w", "sub", "out"))) // a link inside the folder removed
+	must.OK(t, os.Symlink(outside, filepath.Join(repo, "link")))            // a link as the thing removed
 	if err := RemoveAll(filepath.Join(repo, "w"), repo); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestRemoveAll(t *testing.T) {
 		t.Fatalf("a file outside went: %v", err)
 	}
 	// Through a link in the path: refused.
-	os.Symlink(outside, filepath.Join(repo, ".cache"))
+	must.OK(t, os.Symlink(outside, filepath.Join(repo, ".cache")))
 	err := RemoveAll(filepath.Join(repo, ".cache", "keep"), repo)
 	if err == nil || !strings.Contains(err.Error(), "leads outside the repository through the symbolic link") {
 		t.Fatalf("removing through a link out: %v", err)

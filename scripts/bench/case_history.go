@@ -244,7 +244,7 @@ func (b *bench) historyHandoff(c *corpus, h *history) error {
 	if _, err := b.canonRun(c, "hooks", "install", "--manager", "git"); err != nil {
 		return err
 	}
-	defer b.canonRun(c, "hooks", "uninstall")
+	defer func() { _, _ = b.canonRun(c, "hooks", "uninstall") }() // best effort: the clone is thrown away
 	hooksDir, err := git(h.dir, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
 	if err != nil {
 		return err
@@ -268,8 +268,8 @@ func (b *bench) historyHandoff(c *corpus, h *history) error {
 		return err
 	}
 	defer func() {
-		w.Process.Signal(os.Interrupt)
-		w.Wait()
+		_ = w.Process.Signal(os.Interrupt) // stopping it: gone already is as good
+		_ = w.Wait()
 	}()
 	status := filepath.Join(h.dir, ".git", "canon", "watch.json")
 	if _, err := waitFor(10*time.Second, func() bool { _, err := os.Stat(status); return err == nil }); err != nil {

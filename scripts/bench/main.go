@@ -253,7 +253,7 @@ func newerSource(root, bin string) string {
 	}
 	var found string
 	errStop := errors.New("stop")
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error { // errStop ends it early
 		if err != nil {
 			return nil
 		}

@@ -38,7 +38,7 @@ func run(dir string, env []string, name string, args ...string) (proc, error) {
 		}
 	}
 	if err != nil {
-		return p, fmt.Errorf("%s %s (in %s): %v: %s", filepath.Base(name), strings.Join(args, " "), dir, err,
+		return p, fmt.Errorf("%s %s (in %s): %w: %s", filepath.Base(name), strings.Join(args, " "), dir, err,
 			lastLines(p.stderr+p.stdout, 5))
 	}
 	return p, nil

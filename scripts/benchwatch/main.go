@@ -51,7 +51,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	defer exec.Command("git", "-C", o.dir, "checkout", "-q", "--", ".").Run()
+	defer func() { _ = exec.Command("git", "-C", o.dir, "checkout", "-q", "--", ".").Run() }() // best effort: put the work tree back
 
 	args := []string{"-C", o.dir, "watch", "--quiet"}
 	if o.debounce != "" {
@@ -64,8 +64,8 @@ func run() error {
 		return err
 	}
 	defer func() {
-		w.Process.Signal(os.Interrupt)
-		w.Wait()
+		_ = w.Process.Signal(os.Interrupt) // stopping it: gone already is as good
+		_ = w.Wait()
 	}()
 	canonDir := filepath.Join(o.dir, ".git", "canon")
 	st, err := waitStatus(canonDir, func(s *status) bool { return s.Syncs >= 1 && s.PendingSince == nil }, time.Minute)
@@ -196,7 +196,7 @@ func save(path, word string) (time.Time, error) {
 // timed one at a time.
 func settle(canonDir string) {
 	time.Sleep(50 * time.Millisecond)
-	waitStatus(canonDir, func(s *status) bool { return s.PendingSince == nil }, 10*time.Second)
+	_, _ = waitStatus(canonDir, func(s *status) bool { return s.PendingSince == nil }, 10*time.Second) // settled or not, the next step measures
 }
 
 type status struct {

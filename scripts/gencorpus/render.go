@@ -253,7 +253,7 @@ func (p *plan) itemLink(r *rng, i int) string {
 	rel = append(rel, it.relates...)
 	rel = append(rel, it.blocks...)
 	rel = append(rel, it.blockedBy...)
-	t := -1
+	var t int
 	switch x := r.intn(100); {
 	case x < 25 && it.parent >= 0:
 		t = it.parent

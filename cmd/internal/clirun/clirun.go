@@ -262,7 +262,10 @@ func Main(run func(args []string, stdout, stderr io.Writer) int) {
 		fmt.Fprintf(os.Stderr, "canon: error: cannot write the CPU profile: %v\n", err)
 		os.Exit(1)
 	}
-	pprof.StartCPUProfile(f)
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintf(os.Stderr, "canon: error: cannot start the CPU profile: %v\n", err)
+		os.Exit(1)
+	}
 	code := run(os.Args, os.Stdout, os.Stderr)
 	pprof.StopCPUProfile()
 	f.Close()
