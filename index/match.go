@@ -118,7 +118,7 @@ func (s *Store) read(ctx context.Context, fn func(c *sql.Conn) error) error {
 	// Whatever ctx says: the connection must not go back to the pool
 	// inside a transaction.
 	if _, eerr := c.ExecContext(context.Background(), end); eerr != nil {
-		c.Raw(func(any) error { return driver.ErrBadConn }) // drop it
+		_ = c.Raw(func(any) error { return driver.ErrBadConn }) // drop it: the error is the point
 		if err == nil {
 			err = friendly(eerr, s.path)
 		}

@@ -349,7 +349,9 @@ func TestHTTPUnixSocket(t *testing.T) {
 	if err := os.Mkdir(open, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	os.Chmod(open, 0o755)
+	if err := os.Chmod(open, 0o755); err != nil { // whatever the umask made it
+		t.Fatal(err)
+	}
 	if _, err := Listen("unix:" + filepath.Join(open, "canon.sock")); err == nil || !strings.Contains(err.Error(), "can be read by others (mode 0755); chmod 700") {
 		t.Errorf("a socket in a folder others can enter: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"sync"
 
@@ -55,7 +56,7 @@ func (m *messageReader) Read(p []byte) (int, error) {
 		line, err := m.readLine()
 		if len(line) > 0 {
 			if answer := notAMessage(line); answer != nil {
-				m.out.Write(answer)
+				_, _ = m.out.Write(answer) // a client that went away is the session's end, read next
 			} else {
 				m.pending = append(line, '\n')
 			}
@@ -84,7 +85,7 @@ func (m *messageReader) readLine() ([]byte, error) {
 		if !tooLong {
 			line = append(line, chunk...)
 		}
-		if err == bufio.ErrBufferFull {
+		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
 		if tooLong {

@@ -165,7 +165,7 @@ func outSchema(props ...string) *jsonschema.Schema {
 // rendered is what a text renderer writes.
 func rendered(v interface{ WriteText(w io.Writer) error }) string {
 	var b strings.Builder
-	v.WriteText(&b)
+	_ = v.WriteText(&b) // a strings.Builder takes every write
 	return b.String()
 }
 
@@ -680,9 +680,7 @@ func (m *Server) addWorksetTools() {
 			return "appended: " + out.Note.Line, nil
 		})
 	add(m, &mcp.Tool{Name: "promote", Description: "Append a workset's findings to the canonical documents: a diff, or the writes with apply.", OutputSchema: outSchema("promote:object"), Annotations: destructive},
-		func(ctx context.Context, s *gitsync.Session, in promoteIn, out *promoteOut) (string, error) {
-			return promote(ctx, s, in, out)
-		})
+		promote)
 }
 
 // promote shows the promote of a workset (a dry run) or makes it (apply).
@@ -693,7 +691,7 @@ func promote(ctx context.Context, s *gitsync.Session, in promoteIn, out *promote
 	default:
 		rel, err := s.Repo.RepoPath(filepath.Join(s.Repo.Root, filepath.FromSlash(to)))
 		if err != nil {
-			return "", fmt.Errorf("to: %v; name self, parent, root, group, global, or a document inside the repository", err)
+			return "", fmt.Errorf("to: %w; name self, parent, root, group, global, or a document inside the repository", err)
 		}
 		to = rel
 	}
