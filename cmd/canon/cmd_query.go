@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
-	"time"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
-	"github.com/canon-md/canon/workset"
+	"github.com/canon-md/canon/hooks"
 )
 
 func queryCommand(e *env) *cli.Command {
@@ -81,17 +78,9 @@ func queryCommand(e *env) *cli.Command {
 						*f.dst = &v
 					}
 				}
-				return e.withGraph(c, "canon query run", func(s *gitsync.Session, g *graph.Graph) (output, error) {
-					ro.Base, ro.Seeds = graph.OptionsFrom(s.Cfg.Context), seeds(c, s)
-					ro.Now = func() time.Time { return s.Repo.HeadTime(c.Context) }
-					ro.WorksetSeeds = func(ctx context.Context, name string) ([]string, error) {
-						keys, err := workset.SeedKeys(ctx, &workset.Env{Root: s.Repo.Root, Tracked: s.Repo.TrackedUnder}, name)
-						if err != nil {
-							return nil, worksetError(err)
-						}
-						return keys, nil
-					}
-					return g.RunTemplate(c.Context, t, ro)
+				return e.withGraph(c, "canon query run", func(s *gitsync.Session, _ *graph.Graph) (output, error) {
+					ro.Seeds = seeds(c, s)
+					return hooks.TemplateRun(c.Context, s, t, ro, worksetError)
 				})
 			},
 		}, {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
+	"github.com/canon-md/canon/hooks"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/index/human"
@@ -564,14 +565,11 @@ func runTemplate(ctx context.Context, s *gitsync.Session, in queryIn) (*graph.Pa
 	if err != nil {
 		return nil, err
 	}
-	ro := graph.RunOptions{Base: graph.OptionsFrom(s.Cfg.Context), Seeds: in.Seeds, Workset: in.Workset,
-		WorksetSeeds: func(ctx context.Context, name string) ([]string, error) {
-			return workset.SeedKeys(ctx, &workset.Env{Root: s.Repo.Root, Tracked: s.Repo.TrackedUnder}, name)
-		}}
+	ro := graph.RunOptions{Seeds: in.Seeds, Workset: in.Workset}
 	if in.Budget > 0 {
 		ro.Budget = &in.Budget
 	}
-	return graph.New(s.Store).RunTemplate(ctx, t, ro)
+	return hooks.TemplateRun(ctx, s, t, ro, nil)
 }
 
 func (m *Server) addWorksetTools() {
