@@ -356,9 +356,14 @@ func TestMCPWorksets(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(dir, "items/KB-TSK-0002.md")); strings.Contains(string(data), "80%") {
 		t.Fatal("a dry run wrote")
 	}
-	call(t, cs, "promote", map[string]any{"workset": "tokens", "agent": "test", "apply": true}, &done)
+	res := call(t, cs, "promote", map[string]any{"workset": "tokens", "agent": "test", "apply": true}, &done)
 	if len(done.Promote.Written) != 2 {
 		t.Errorf("promote: %+v", done)
+	}
+	// The text is canon promote's: what was written and what canon check
+	// says of it, not a text of the server's own.
+	if got := textOf(res); !strings.Contains(got, "wrote 2 files; nothing is committed. To commit them:\n  git add ") || !strings.Contains(got, "\ncanon check: ") {
+		t.Errorf("promote's text is not canon promote's:\n%s", got)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "items/KB-TSK-0002.md")); !strings.Contains(string(data), "[agent=test] refresh at 80% of the lifetime") {
 		t.Errorf("promote wrote:\n%s", data)

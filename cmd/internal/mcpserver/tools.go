@@ -710,9 +710,8 @@ func promote(ctx context.Context, s *gitsync.Session, in promoteIn, out *promote
 	case p.Refused:
 		return "", fmt.Errorf("promote would leave %s canon check reports in the written files; nothing was written: %v", human.Plural(len(p.Introduced), "error"), p.Introduced)
 	}
-	p.WriteOutcomes(&b, "")
-	if len(p.Written) > 0 {
-		fmt.Fprintf(&b, "wrote %s; nothing is committed\n", strings.Join(p.Written, ", "))
-	}
-	return b.String(), nil
+	// As canon promote says it: the outcomes, what was written, and what
+	// canon check then reports in those files (and whether promote put it
+	// there).
+	return rendered(p), nil
 }
