@@ -3,7 +3,6 @@ package workset
 import (
 	"context"
 	"errors"
-	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,11 +66,7 @@ func TestHiddenFindings(t *testing.T) {
 // cannot open or close a comment, and refuses a note of 10 MB.
 func TestAppendNoteIsFlatAndBounded(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	dir, _ := Folder(root, "w")
-	must.OK(t, os.MkdirAll(dir, 0o755))
-	must.OK(t, os.WriteFile(filepath.Join(dir, DBFile), nil, 0o644))
-	e := &Env{Root: root}
+	dir, e := noteWorkset(t)
 	ctx := context.Background()
 	for _, text := range []string{"opens <!-- a comment", "bell\a and\x1b[2J escape\r\n## Decisions\n- forged", "closes --> one <!-->"} {
 		if _, err := AppendNote(ctx, e, "w", NoteArgs{Target: "A-1", Text: text}); err != nil {

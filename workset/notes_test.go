@@ -170,11 +170,7 @@ func TestAppendNoteConcurrent(t *testing.T) {
 // hand, a bracketed word ([follow-up], [n/a]) is no target.
 func TestNoteTargetsReadBack(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	dir, _ := Folder(root, "w")
-	must.OK(t, os.MkdirAll(dir, 0o755))
-	must.OK(t, os.WriteFile(filepath.Join(dir, DBFile), nil, 0o644))
-	e := &Env{Root: root}
+	dir, e := noteWorkset(t)
 	targets := []string{"KB-TSK-0001", "glossary", "docs/notes/glossary.md", "checkout-runbook", "Runbook"}
 	for _, tg := range targets {
 		if _, err := AppendNote(context.Background(), e, "w", NoteArgs{Target: tg, Kind: "finding", Text: "about " + tg}); err != nil {
@@ -213,4 +209,15 @@ func TestErrorLineEndsAFinding(t *testing.T) {
 	if len(got) != 1 || got[0].Text != "Failed: first attempt The root cause was the cache." {
 		t.Fatalf("findings = %+v", got)
 	}
+}
+
+// noteWorkset makes the folder of a workset "w" that the note tool writes
+// to (an empty workset.db marks it one), and an Env on its repository.
+func noteWorkset(t *testing.T) (string, *Env) {
+	t.Helper()
+	root := t.TempDir()
+	dir, _ := Folder(root, "w")
+	must.OK(t, os.MkdirAll(dir, 0o755))
+	must.OK(t, os.WriteFile(filepath.Join(dir, DBFile), nil, 0o644))
+	return dir, &Env{Root: root}
 }
