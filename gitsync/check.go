@@ -47,13 +47,15 @@ func AskStaged(ctx context.Context, dir string) *StagedAhead {
 
 func (r *Repo) askStaged(ctx context.Context) *StagedAhead {
 	a := &StagedAhead{done: make(chan struct{})}
-	if cat, err := r.StartCatFile(ctx); err == nil {
-		a.cat = cat // else each lookup starts git on its own
-	}
+	// The diff first: it is most of the check's time, and git cat-file's
+	// start would delay it by a fork and an exec.
 	go func() {
 		defer close(a.done)
 		a.changes, a.err = r.Staged(ctx)
 	}()
+	if cat, err := r.StartCatFile(ctx); err == nil {
+		a.cat = cat // else each lookup starts git on its own
+	}
 	return a
 }
 
