@@ -1,10 +1,13 @@
 package mcpserver
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestQueryRunCountsFromHead: query_run runs a template as canon query run
@@ -30,5 +33,24 @@ func TestQueryRunCountsFromHead(t *testing.T) {
 	res := call(t, cs, "query_run", map[string]any{"template": "recent-decisions"}, nil)
 	if res.IsError || !strings.Contains(textOf(res), "ADR-0001") {
 		t.Errorf("recent-decisions at HEAD's time (2025-03-01) leaves out a decision of 2025-01-20:\n%s", textOf(res))
+	}
+}
+
+// TestResourcesRefuseTrackedWorkset: the plan and notes resources refuse
+// a workset git tracks, as every workset tool does (ADR-0029): its files
+// came with the repository, from whoever committed them.
+func TestResourcesRefuseTrackedWorkset(t *testing.T) {
+	dir, cs := mcpRepo(t)
+	call(t, cs, "workset_new", map[string]any{"name": "w1", "seeds": []string{"KB-TSK-0001"}}, nil)
+	if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "canon://workset/w1/plan"}); err != nil {
+		t.Fatalf("a workset canon made: %v", err)
+	}
+	gitIn(t, dir, "add", "-f", ".cache/worksets/w1/plan.md")
+	gitIn(t, dir, "commit", "-qm", "a workset in git")
+	for _, f := range []string{"plan", "notes"} {
+		_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "canon://workset/w1/" + f})
+		if err == nil || !strings.Contains(err.Error(), "workset w1 is tracked by git") {
+			t.Errorf("%s of a tracked workset: %v", f, err)
+		}
 	}
 }
