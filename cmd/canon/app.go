@@ -63,7 +63,7 @@ func explain(err error) string {
 var indexPathHint string
 
 func newApp(e *env) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:    "canon",
 		Usage:   "keep a searchable index and graph of Markdown backlogs, ADRs and notes in step with git",
 		Version: version,
@@ -109,6 +109,22 @@ func newApp(e *env) *cli.App {
 			fmt.Fprintf(e.stderr, "canon: error: there is no command %q; run canon --help for the list\n", name)
 			os.Exit(2)
 		},
+	}
+	noHelpArgument(app.Commands)
+	return app
+}
+
+// noHelpArgument keeps "help" and "h" as a command's argument: urfave/cli
+// gives every command a help subcommand, so `canon workset new h` printed
+// the help and made nothing (exit 0), and `canon show h` never looked up
+// h. A command with subcommands keeps it (canon workset help new).
+func noHelpArgument(cmds []*cli.Command) {
+	for _, c := range cmds {
+		if len(c.Subcommands) == 0 {
+			c.HideHelpCommand = true
+			continue
+		}
+		noHelpArgument(c.Subcommands)
 	}
 }
 
