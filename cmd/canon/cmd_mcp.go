@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -36,9 +35,20 @@ func mcpCommand(e *env) *cli.Command {
 			if dir != "" {
 				e.dir = dir
 			}
-			if addr := c.String("http"); addr != "" {
-				if err := checkHTTPFlags(c, addr); err != nil {
-					return err
+			addr := c.String("http")
+			if addr == "" {
+				for _, f := range []string{"token-file", "allow-origin", "idle-timeout"} {
+					if c.IsSet(f) {
+						return fail(2, "--%s goes with --http", f)
+					}
+				}
+			}
+			var o mcpserver.HTTP
+			printed := false
+			if addr != "" { // refused before the repository opens
+				var err error
+				if o, printed, err = mcpserver.PrepareHTTP(addr, c.String("token-file"), c.StringSlice("allow-origin"), c.Duration("idle-timeout")); err != nil {
+					return fail(2, "%v", err)
 				}
 			}
 			srv, err := mcpserver.New(e.dir, version)
@@ -46,64 +56,27 @@ func mcpCommand(e *env) *cli.Command {
 				return err
 			}
 			defer srv.Close()
-			if addr := c.String("http"); addr != "" {
-				return e.serveHTTP(c, srv, addr)
+			if addr == "" {
+				return srv.Run(c.Context)
 			}
-			for _, f := range []string{"token-file", "allow-origin", "idle-timeout"} {
-				if c.IsSet(f) {
-					return fail(2, "--%s goes with --http", f)
-				}
+			o.Ready = func(at string) { e.httpReady(at, o.Token, printed) }
+			if err := srv.ServeHTTP(c.Context, o); err != nil {
+				return fail(1, "%v", err)
 			}
-			return srv.Run(c.Context)
+			return nil
 		},
 	}
 }
 
-// checkHTTPFlags refuses --http flags that cannot serve, before the
-// repository opens.
-func checkHTTPFlags(c *cli.Context, addr string) error {
-	if err := mcpserver.CheckAddr(addr); err != nil {
-		return fail(2, "%v", err)
+// httpReady says where the server listens and, when canon made the token,
+// the token: printed only this once.
+func (e *env) httpReady(at, token string, printed bool) {
+	if strings.HasPrefix(at, "unix:") {
+		e.notef("serving MCP on %s (only you can open it)", at)
+	} else {
+		e.notef("serving MCP on http://%s/", at)
 	}
-	for _, o := range c.StringSlice("allow-origin") {
-		if u, err := url.Parse(o); err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/") {
-			return fail(2, "--allow-origin %s is not an origin; give scheme://host:port, as a browser sends it (http://localhost:5173)", o)
-		}
+	if printed {
+		fmt.Fprintf(e.stderr, "canon: clients send this token with every request, as the header\n  Authorization: Bearer %s\n(it is printed only now; --token-file FILE keeps one across restarts)\n", token)
 	}
-	if c.Duration("idle-timeout") <= 0 {
-		return fail(2, "--idle-timeout %s is not a duration above zero (30m, 2h)", c.Duration("idle-timeout"))
-	}
-	return nil
-}
-
-// serveHTTP serves streamable HTTP on addr: with the --token-file's token,
-// else a new one printed once, or through a Unix socket only the user can
-// open (a token only when --token-file gives one).
-func (e *env) serveHTTP(c *cli.Context, srv *mcpserver.Server, addr string) error {
-	o := mcpserver.HTTP{Addr: addr, AllowOrigins: c.StringSlice("allow-origin"), IdleTimeout: c.Duration("idle-timeout")}
-	printed := false
-	switch file := c.String("token-file"); {
-	case file != "":
-		tok, err := mcpserver.ReadTokenFile(file)
-		if err != nil {
-			return fail(2, "%v", err)
-		}
-		o.Token = tok
-	case !strings.HasPrefix(addr, "unix:"):
-		o.Token, printed = mcpserver.NewToken(), true
-	}
-	o.Ready = func(at string) {
-		if strings.HasPrefix(at, "unix:") {
-			e.notef("serving MCP on %s (only you can open it)", at)
-		} else {
-			e.notef("serving MCP on http://%s/", at)
-		}
-		if printed {
-			fmt.Fprintf(e.stderr, "canon: clients send this token with every request, as the header\n  Authorization: Bearer %s\n(it is printed only now; --token-file FILE keeps one across restarts)\n", o.Token)
-		}
-	}
-	if err := srv.ServeHTTP(c.Context, o); err != nil {
-		return fail(1, "%v", err)
-	}
-	return nil
 }

@@ -61,6 +61,36 @@ const maxSessions = 64
 // unixPrefix marks an --http address that is a Unix socket.
 const unixPrefix = "unix:"
 
+// PrepareHTTP turns canon mcp's --http flags into the options to serve
+// with, before the repository opens: a loopback address or a Unix socket,
+// origins as a browser sends them, an idle timeout above zero, and the
+// token (the one line of tokenFile, else a new one, which the caller
+// prints once: printed is true; a Unix socket without tokenFile goes
+// without).
+func PrepareHTTP(addr, tokenFile string, origins []string, idle time.Duration) (o HTTP, printed bool, err error) {
+	if err := CheckAddr(addr); err != nil {
+		return HTTP{}, false, err
+	}
+	for _, s := range origins {
+		if u, err := url.Parse(s); err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			return HTTP{}, false, fmt.Errorf("--allow-origin %s is not an origin; give scheme://host:port, as a browser sends it (http://localhost:5173)", s)
+		}
+	}
+	if idle <= 0 {
+		return HTTP{}, false, fmt.Errorf("--idle-timeout %s is not a duration above zero (30m, 2h)", idle)
+	}
+	o = HTTP{Addr: addr, AllowOrigins: origins, IdleTimeout: idle}
+	switch {
+	case tokenFile != "":
+		if o.Token, err = ReadTokenFile(tokenFile); err != nil {
+			return HTTP{}, false, err
+		}
+	case !strings.HasPrefix(addr, unixPrefix):
+		o.Token, printed = NewToken(), true
+	}
+	return o, printed, nil
+}
+
 // NewToken makes a bearer token: 128 random bits, in base32.
 func NewToken() string { return rand.Text() }
 
