@@ -554,14 +554,12 @@ func (s *Session) CheckAll(ctx context.Context) (*check.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	tracked, err := s.Repo.TrackedUnder(ctx, index.WorksetParent())
+	tracked, err := s.Repo.TrackedInWorksetDir(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("ask git which files it tracks under %s: %w", index.WorksetParent(), err)
+		return nil, err
 	}
 	for _, p := range tracked {
-		if index.InWorksetDir(p) {
-			res.Findings = append(res.Findings, index.TrackedWorksetProblem(p))
-		}
+		res.Findings = append(res.Findings, index.TrackedWorksetProblem(p))
 	}
 	sum := check.Summarize(res.Findings, 0)
 	head, _ := s.Store.Meta(index.MetaHead)

@@ -113,16 +113,11 @@ func truncate(b []byte) []byte {
 	return b
 }
 
-// ReadStaged returns a staged blob's content. Usually the working-tree file
+// readStaged returns a staged blob's content. Usually the working-tree file
 // holds the very same bytes, which costs a read and a hash; otherwise git
-// hands the blob over.
-// The working-tree file is read as every document is (inside the
-// repository, a regular file, at most limit bytes); one that cannot be
-// read so is asked of git.
-func (r *Repo) ReadStaged(ctx context.Context, path, oid string, limit int64) ([]byte, error) {
-	return r.readStaged(ctx, nil, path, oid, limit)
-}
-
+// hands the blob over. The working-tree file is read as every document is
+// (inside the repository, a regular file, at most limit bytes); one that
+// cannot be read so is asked of git.
 func (r *Repo) readStaged(ctx context.Context, cat *CatFile, path, oid string, limit int64) ([]byte, error) {
 	if data, err := safepath.ReadFile(filepath.Join(r.Root, filepath.FromSlash(path)), limit, r.Root); err == nil && index.BlobOID(data) == oid {
 		return data, nil

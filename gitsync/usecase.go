@@ -2,8 +2,10 @@ package gitsync
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -35,20 +37,23 @@ func (r *Repo) GitText(ctx context.Context, args ...string) (string, error) {
 	return string(out), err
 }
 
-// TrackedUnder lists the files git tracks (in its index) under dir, a
-// repository-relative folder: what the workset package's Env.Tracked
-// wants.
-func (r *Repo) TrackedUnder(ctx context.Context, dir string) ([]string, error) {
-	out, err := r.Git(ctx, "ls-files", "-z", "--cached", "--full-name", "--end-of-options", "--", ":(literal)"+dir)
+// TrackedInWorksetDir lists, sorted, what git tracks (in its index) that
+// it must not: files under .cache/worksets, and .cache or .cache/worksets
+// as a file or a link of their own (index.InWorksetDir). canon check
+// reports each; the workset package (Env.Tracked) refuses the worksets
+// they make foreign. One git ls-files of .cache.
+func (r *Repo) TrackedInWorksetDir(ctx context.Context) ([]string, error) {
+	out, err := r.Git(ctx, "ls-files", "-z", "--cached", "--full-name", "--end-of-options", "--", ":(literal)"+index.WorksetParent())
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("ask git which files it tracks under %s: %w", index.WorksetParent(), err)
 	}
 	var files []string
 	for _, f := range strings.Split(string(out), "\x00") {
-		if f != "" {
+		if f != "" && index.InWorksetDir(f) {
 			files = append(files, f)
 		}
 	}
+	sort.Strings(files)
 	return files, nil
 }
 

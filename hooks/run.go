@@ -37,7 +37,7 @@ type Outcome struct {
 func TellWorksets(note func(string), marked func([]workset.Marked)) func(context.Context, *gitsync.Session, *gitsync.Result) {
 	return func(ctx context.Context, s *gitsync.Session, res *gitsync.Result) {
 		stale, err := workset.Invalidate(context.WithoutCancel(ctx), s.Repo.Root, s.Store, workset.Sync{
-			Action: res.Action, From: res.From, To: res.To, Changes: res.Changes, Who: s.Who, Tracked: s.Repo.TrackedUnder,
+			Action: res.Action, From: res.From, To: res.To, Changes: res.Changes, Who: s.Who, Tracked: s.Repo.TrackedInWorksetDir,
 		})
 		if marked != nil {
 			marked(stale)

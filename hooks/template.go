@@ -21,7 +21,7 @@ func TemplateRun(ctx context.Context, s *gitsync.Session, t *graph.Template, ro 
 	ro.Base = graph.OptionsFrom(s.Cfg.Context)
 	ro.Now = func() time.Time { return s.Repo.HeadTime(ctx) }
 	ro.WorksetSeeds = func(ctx context.Context, name string) ([]string, error) {
-		keys, err := workset.SeedKeys(ctx, &workset.Env{Root: s.Repo.Root, Tracked: s.Repo.TrackedUnder}, name)
+		keys, err := workset.SeedKeys(ctx, &workset.Env{Root: s.Repo.Root, Tracked: s.Repo.TrackedInWorksetDir}, name)
 		if err != nil && wrapSeeds != nil {
 			err = wrapSeeds(err)
 		}

@@ -22,7 +22,7 @@ func (e *NowError) Unwrap() error { return e.Err }
 type Git interface {
 	GitText(ctx context.Context, args ...string) (string, error)
 	HeadTime(ctx context.Context) time.Time
-	TrackedUnder(ctx context.Context, dir string) ([]string, error)
+	TrackedInWorksetDir(ctx context.Context) ([]string, error)
 }
 
 // NewEnv describes an open repository to the workset operations: its root,
@@ -39,7 +39,7 @@ func NewEnv(ctx context.Context, root string, idx *index.Store, cfg *config.Conf
 		return nil, err
 	}
 	return &Env{
-		Root: root, Index: idx, Config: cfg, Head: head, Now: now, Who: who, Git: git.GitText, Tracked: git.TrackedUnder,
+		Root: root, Index: idx, Config: cfg, Head: head, Now: now, Who: who, Git: git.GitText, Tracked: git.TrackedInWorksetDir,
 		Template: func(name string) (*graph.Template, error) {
 			lib, err := graph.RepoLibrary(root)
 			if err != nil {

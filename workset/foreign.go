@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
-
-	"github.com/canon-md/canon/index"
 )
 
 // A workset is made by canon on this machine and ignored by git (the
@@ -17,10 +14,10 @@ import (
 // not read or run any of it (ADR-0029). The way out is to take it out of
 // git, which also removes it from the working tree.
 
-// Tracked lists the files git tracks under a folder of the working tree,
-// repository-relative with slashes (a *gitsync.Repo answers it with git
-// ls-files).
-type Tracked func(ctx context.Context, dir string) ([]string, error)
+// Tracked lists, repository-relative with slashes, what git tracks under
+// the worksets' folder that it must not (index.InWorksetDir): a
+// *gitsync.Repo answers it with one git ls-files.
+type Tracked func(ctx context.Context) ([]string, error)
 
 // ErrForeign wraps every refusal of a workset git tracks.
 var ErrForeign = errors.New("workset tracked by git")
@@ -42,28 +39,6 @@ func (e *ForeignError) Error() string {
 
 func (e *ForeignError) Unwrap() error { return ErrForeign }
 
-// TrackedFiles lists, sorted, what git tracks that it must not: files
-// under .cache/worksets, and .cache or .cache/worksets as a file or a link
-// of their own (index.InWorksetDir). None in a repository that uses
-// worksets as canon makes them; canon check reports each as an error.
-func TrackedFiles(ctx context.Context, tracked Tracked) ([]string, error) {
-	if tracked == nil {
-		return nil, nil
-	}
-	files, err := tracked(ctx, index.WorksetParent())
-	if err != nil {
-		return nil, fmt.Errorf("ask git which files it tracks under %s: %w", index.WorksetParent(), err)
-	}
-	var out []string
-	for _, f := range files {
-		if index.InWorksetDir(f) {
-			out = append(out, f)
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
 // everyWorkset stands, in foreignWorksets' answer, for all of them: git
 // tracks the folder itself (.cache or .cache/worksets as a link to
 // tracked files), so no workset there is canon's.
@@ -72,7 +47,7 @@ const everyWorkset = "*"
 // foreignWorksets maps the name of each workset git tracks to one of its
 // tracked files.
 func foreignWorksets(ctx context.Context, tracked Tracked) (map[string]string, error) {
-	files, err := TrackedFiles(ctx, tracked)
+	files, err := tracked(ctx)
 	if err != nil {
 		return nil, err
 	}

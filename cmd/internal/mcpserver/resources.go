@@ -53,7 +53,7 @@ func (m *Server) addResources() {
 			func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 				uri := req.Params.URI
 				name := strings.TrimSuffix(strings.TrimPrefix(uri, "canon://workset/"), "/"+f)
-				data, err := workset.ReadFile(ctx, &workset.Env{Root: m.s.Repo.Root, Tracked: m.s.Repo.TrackedUnder}, name, f+".md")
+				data, err := workset.ReadFile(ctx, &workset.Env{Root: m.s.Repo.Root, Tracked: m.s.Repo.TrackedInWorksetDir}, name, f+".md")
 				switch {
 				case errors.Is(err, fs.ErrNotExist) || errors.Is(err, workset.ErrBadName):
 					return nil, mcp.ResourceNotFoundError(uri)
