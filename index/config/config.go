@@ -52,6 +52,9 @@ type Config struct {
 	Workset Workset `json:"workset"`
 	// Watch tunes canon watch.
 	Watch Watch `json:"watch"`
+	// Work says what ready and blocked list, in which order, and which
+	// folders are archives.
+	Work Work `json:"work"`
 }
 
 // Size is a byte count written as 5MB, 512KiB or a plain number.
@@ -171,6 +174,7 @@ func Default() *Config {
 		Check:       DefaultCheck(),
 		Workset:     DefaultWorkset(),
 		Watch:       DefaultWatch(),
+		Work:        DefaultWork(),
 	}
 }
 
@@ -219,6 +223,7 @@ type fileConfig struct {
 	Check       yaml.Node         `yaml:"check"`
 	Workset     yaml.Node         `yaml:"workset"`
 	Watch       yaml.Node         `yaml:"watch"`
+	Work        yaml.Node         `yaml:"work"`
 }
 
 // fromTemplate is Parse(File, Template) without the parse: the defaults,
@@ -370,6 +375,11 @@ func Parse(name string, data []byte) (*Config, error) {
 	}
 	if fc.Watch.Kind != 0 {
 		if err := cfg.Watch.merge(&fc.Watch); err != nil {
+			return nil, yamlError(name, data, err)
+		}
+	}
+	if fc.Work.Kind != 0 {
+		if err := cfg.Work.merge(&fc.Work); err != nil {
 			return nil, yamlError(name, data, err)
 		}
 	}
