@@ -2,6 +2,7 @@ package gitsync
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -565,10 +566,14 @@ func (s *Session) CheckAll(ctx context.Context) (*check.Result, error) {
 	head, _ := s.Store.Meta(index.MetaHead)
 	synced, _ := s.Store.Meta(index.MetaSyncedAt)
 	id, _ := s.Store.Meta(index.MetaSyncID)
-	// A count another writer keeps from being recorded is only status's
-	// loss: the check still stands, and the person hears why status lags.
-	if err := s.Store.SetMeta(ctx, map[string]string{index.MetaChecked: fmt.Sprintf("%d %d %d %s %s %s", sum.Errors, sum.Warnings, sum.Files,
-		dash(head), dash(synced), dash(id))}); err != nil {
+	rec, err := json.Marshal(checkedRecord{Errors: sum.Errors, Warnings: sum.Warnings, Files: sum.Files, Head: head, SyncedAt: synced, SyncID: id})
+	if err == nil {
+		// A count another writer keeps from being recorded is only
+		// status's loss: the check still stands, and the person hears
+		// why status lags.
+		err = s.Store.SetMeta(ctx, map[string]string{index.MetaChecked: string(rec)})
+	}
+	if err != nil {
 		s.note("the problem count was not recorded, so canon status shows an older one (%v); the next canon check records it", err)
 	}
 	return res, nil
@@ -644,23 +649,35 @@ type Checked struct {
 	Current bool `json:"current"`
 }
 
+// checkedRecord is index.MetaChecked: the counts of the last check of
+// every document and the state of the index it saw.
+type checkedRecord struct {
+	Errors   int    `json:"errors"`
+	Warnings int    `json:"warnings"`
+	Files    int    `json:"files"`
+	Head     string `json:"head"`
+	SyncedAt string `json:"synced_at"`
+	SyncID   string `json:"sync_id"`
+}
+
 // LastChecked reads the counts of the last check of every document (nil
-// when there was none since the index was built).
+// when there was none since the index was built, or the record is of
+// another version of canon).
 func (s *Session) LastChecked() (*Checked, error) {
 	v, err := s.Store.Meta(index.MetaChecked)
 	if err != nil || v == "" {
 		return nil, err
 	}
-	var c Checked
-	var id string
-	if n, _ := fmt.Sscanf(v, "%d %d %d %s %s %s", &c.Errors, &c.Warnings, &c.Files, &c.Head, &c.SyncedAt, &id); n < 5 {
+	var r checkedRecord
+	if json.Unmarshal([]byte(v), &r) != nil {
 		return nil, nil
 	}
 	head, _ := s.Store.Meta(index.MetaHead)
 	synced, _ := s.Store.Meta(index.MetaSyncedAt)
 	nowID, _ := s.Store.Meta(index.MetaSyncID)
+	c := &Checked{Errors: r.Errors, Warnings: r.Warnings, Files: r.Files, Head: dash(r.Head), SyncedAt: dash(r.SyncedAt)}
 	// Two syncs can fall in the same second of synced_at: the sync id
-	// tells them apart (a count recorded before it existed has none).
-	c.Current = c.Head == dash(head) && c.SyncedAt == dash(synced) && (id == "" || id == dash(nowID))
-	return &c, nil
+	// tells them apart.
+	c.Current = r.Head == head && r.SyncedAt == synced && r.SyncID == nowID
+	return c, nil
 }

@@ -624,6 +624,14 @@ func TestLastCheckedMovesWithEverySync(t *testing.T) {
 		t.Fatal(err)
 	}
 	current("after checking again", true)
+	// A record of the space-separated form canon wrote before is not
+	// read as counts: status says no check was recorded, not a wrong one.
+	if err := s.Store.SetMeta(ctx, map[string]string{index.MetaChecked: "7 0 1 - - -"}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := s.LastChecked(); err != nil || c != nil {
+		t.Fatalf("an old record: %+v, %v; want none", c, err)
+	}
 }
 
 // TestFreshSeesWhatGitPutsBack: in one long-lived session (canon mcp), a

@@ -69,8 +69,8 @@ const (
 	// recent last, at most maxWorktreePaths: where the index may hold what
 	// git stash or reset --hard later put back (WorktreeChanged).
 	MetaWorktree = "worktree"
-	// MetaChecked is what the last check of every document found:
-	// "ERRORS WARNINGS FILES HEAD SYNCED_AT SYNC_ID", the last three saying
+	// MetaChecked is what the last check of every document found: a JSON
+	// object of the counts, and the head, synced_at and sync id saying
 	// which state of the index it was (canon status shows it, and whether
 	// the index has moved since).
 	MetaChecked = "checked"
