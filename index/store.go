@@ -102,22 +102,35 @@ const driverName = "sqlite3_canon"
 // which every hook opens, writes and closes (OpenIndex).
 const keepWALDriver = "sqlite3_canon_keep_wal"
 
+// sliceDriver is driverName whose connections also check every page's
+// cells as they read them (cell_size_check): a workset's database can come
+// with a clone, and a crafted page is then caught as corruption before
+// SQLite's b-tree code trusts its sizes (ADR-0032). The repository's own
+// index, which only canon writes, does without the cost.
+const sliceDriver = "sqlite3_canon_slice"
+
 func init() {
-	sql.Register(driverName, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error { return prepareConn(c, false) }})
-	sql.Register(keepWALDriver, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error { return prepareConn(c, true) }})
+	sql.Register(driverName, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error { return prepareConn(c, driverName) }})
+	sql.Register(keepWALDriver, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error { return prepareConn(c, keepWALDriver) }})
+	sql.Register(sliceDriver, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error { return prepareConn(c, sliceDriver) }})
 }
 
-// prepareConn readies a new connection: first made to distrust the
-// database's schema (ADR-0032), then temporary data in memory and canon's
-// ranking function; keepWAL leaves the WAL unmerged on close.
-func prepareConn(c *sqlite3.SQLiteConn, keepWAL bool) error {
+// prepareConn readies a new connection of the named driver: first made to
+// distrust the database's schema (ADR-0032), then temporary data in memory
+// and canon's ranking function; keepWALDriver leaves the WAL unmerged on
+// close, sliceDriver checks cell sizes.
+func prepareConn(c *sqlite3.SQLiteConn, driver string) error {
 	if err := distrust(c); err != nil {
 		return err
 	}
-	if keepWAL {
+	pragmas := `PRAGMA temp_store = MEMORY`
+	switch driver {
+	case keepWALDriver:
 		noCheckpointOnClose(c)
+	case sliceDriver:
+		pragmas += `; PRAGMA cell_size_check = ON`
 	}
-	if _, err := c.Exec(`PRAGMA temp_store = MEMORY`, nil); err != nil {
+	if _, err := c.Exec(pragmas, nil); err != nil {
 		return err
 	}
 	return registerRank(c)

@@ -90,6 +90,34 @@ func TestConnectionsDistrustTheSchema(t *testing.T) {
 	}
 }
 
+// TestSlicesCheckCellSizes: a workset's database, which can come with a
+// clone, is read with cell_size_check on; the repository's own index,
+// which only canon writes, without it.
+func TestSlicesCheckCellSizes(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	sl, _, err := OpenSlice(ctx, filepath.Join(dir, "workset.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sl.Close()
+	st, _, err := OpenIndex(filepath.Join(dir, "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, c := range []struct {
+		name string
+		st   *Store
+		want int
+	}{{"workset", sl.Store, 1}, {"index", st, 0}} {
+		var on int
+		if err := c.st.db.QueryRowContext(ctx, `PRAGMA cell_size_check`).Scan(&on); err != nil || on != c.want {
+			t.Errorf("%s: PRAGMA cell_size_check = %d (%v), want %d", c.name, on, err, c.want)
+		}
+	}
+}
+
 // TestOpenSliceRefusesForeignSchema: a workset's database holding anything
 // canon does not create there is refused before anything reads it, with
 // what it holds named; canon's own database opens.
