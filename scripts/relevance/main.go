@@ -98,7 +98,7 @@ func measure(o options) (*Report, error) {
 	canonVersion, _ := run(".", o.canon, "--version")
 	rep := &Report{
 		Date:    time.Now().UTC().Format("2006-01-02 15:04 UTC"),
-		Command: "go run ./scripts/relevance " + strings.Join(os.Args[1:], " "),
+		Command: strings.TrimSpace("scripts/relevance " + strings.Join(os.Args[1:], " ")),
 		Canon:   strings.TrimSpace(string(canonVersion)),
 		Part:    o.part,
 	}
