@@ -10,11 +10,11 @@ import (
 
 // BenchmarkWork measures canon ready/blocked on the context benchmarks'
 // corpus: every document and every blocking and parent link read, then
-// split in memory.
+// split in memory, each path matched against the archive folders.
 func BenchmarkWork(b *testing.B) {
 	g := New(benchIndex(b, indextest.Size(b, 10000)))
 	ctx := context.Background()
-	opt := WorkOptions{States: config.DefaultStates()}
+	opt := WorkOptions{States: config.DefaultStates(), Work: config.DefaultWork()}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := g.Work(ctx, opt); err != nil {

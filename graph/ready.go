@@ -11,8 +11,15 @@ import (
 
 // WorkOptions shape the ready/blocked view.
 type WorkOptions struct {
-	States config.States // which states are done (any other non-empty state is open) and which blocked
-	Kinds  []string      // list only these kinds (none: every kind)
+	States config.States // which states are open, done and blocked
+	Work   config.Work   // the work kinds, the priority scale, the archive folders
+	Kinds  []string      // list only these kinds (none: the work kinds, Work.IsWork)
+}
+
+// WorkOptionsOf is what a repository's configuration says about its
+// work, listing kinds (none: its work kinds).
+func WorkOptionsOf(cfg *config.Config, kinds []string) WorkOptions {
+	return WorkOptions{States: cfg.States, Work: cfg.Work, Kinds: kinds}
 }
 
 // Item is an open work item.
@@ -44,24 +51,40 @@ type Blocker struct {
 	ViaID string `json:"via_id,omitempty"`
 }
 
-// Work is the ready/blocked view: every open item is in exactly one list.
+// Work is the ready/blocked view: every open item of the listed kinds is
+// in exactly one list.
 type Work struct {
 	Ready   []Item        `json:"ready"`
 	Blocked []BlockedItem `json:"blocked"`
+	// Unknown counts the items of the listed kinds, outside the archive,
+	// whose state is neither open nor done: they are not listed, and the
+	// answer says so once.
+	Unknown []StateCount `json:"unknown_states"`
+}
+
+// StateCount is how many items are in a state.
+type StateCount struct {
+	State string `json:"state"`
+	Count int    `json:"count"`
 }
 
 // Work splits the open items into ready and blocked. An item is open when
-// its state is not empty and not a done state. It is blocked when an open
+// its state is an open or blocked state (States.Open, States.Blocked) and
+// its file is outside the archive folders (Work.Archived); only open items
+// are listed, and only open items block. The lists hold the work kinds
+// (Work.IsWork: not decisions or epics) or the kinds asked for, but any
+// open item blocks, whatever its kind. An item is blocked when an open
 // item blocks it (blocks, blocked_by, depends_on) or blocks one of its
-// ancestors along the parent chain, or when its state is a blocked state
-// (States.Blocked). Both lists are sorted by priority (missing last),
-// display id and key. Cycles in parents or blockers are walked once and
-// reported, never followed forever.
+// ancestors along the parent chain, or when its state is a blocked state.
+// Both lists are sorted by priority (on the scale Work.Priorities by its
+// order, then others by text, missing last), display id and key. Cycles
+// in parents or blockers are walked once and reported, never followed
+// forever.
 //
 // The index reads every document and every blocking and parent link; the
 // rest (splitWork) works in memory.
 func (g *Graph) Work(ctx context.Context, opt WorkOptions) (*Work, error) {
-	wg := newWorkGraph(opt.States)
+	wg := newWorkGraph(opt)
 	if err := g.st.EachWorkItem(ctx, wg.addItem); err != nil {
 		return nil, err
 	}
@@ -69,8 +92,8 @@ func (g *Graph) Work(ctx context.Context, opt WorkOptions) (*Work, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read blocking links: %w", err)
 	}
-	w := wg.split(opt.Kinds)
-	if len(w.Ready) == 0 && len(w.Blocked) == 0 && len(opt.Kinds) > 0 {
+	w := wg.split()
+	if len(w.Ready) == 0 && len(w.Blocked) == 0 && len(w.Unknown) == 0 && len(opt.Kinds) > 0 {
 		// --kind nope lists nothing: say so when no document has it.
 		if err := g.st.NoKind(ctx, opt.Kinds...); err != nil {
 			return nil, err
@@ -79,52 +102,149 @@ func (g *Graph) Work(ctx context.Context, opt WorkOptions) (*Work, error) {
 	return w, nil
 }
 
+// WorkQuery is what canon ready and canon blocked ask, on the command
+// line and over MCP alike.
+type WorkQuery struct {
+	WorkOptions
+	Limit int  // list the first Limit items; 0: Work.Limit
+	All   bool // list every item
+}
+
+func (q *WorkQuery) limit() int {
+	switch {
+	case q.All:
+		return 0
+	case q.Limit > 0:
+		return q.Limit
+	}
+	return q.Work.Limit
+}
+
+// ReadyList is the answer to canon ready: the first items nothing blocks,
+// how many more there are, how many items are blocked, and the states
+// that are neither open nor done.
+type ReadyList struct {
+	Ready        []Item       `json:"ready"`
+	Truncated    int          `json:"truncated"`
+	BlockedCount int          `json:"blocked_count"`
+	Unknown      []StateCount `json:"unknown_states"`
+}
+
+// BlockedList is the answer to canon blocked: the first items that wait,
+// and for what, how many more there are, how many items are ready, and
+// the states that are neither open nor done.
+type BlockedList struct {
+	Blocked    []BlockedItem `json:"blocked"`
+	Truncated  int           `json:"truncated"`
+	ReadyCount int           `json:"ready_count"`
+	Unknown    []StateCount  `json:"unknown_states"`
+}
+
+// Ready answers canon ready (Work, then the first q.Limit ready items).
+func (g *Graph) Ready(ctx context.Context, q WorkQuery) (*ReadyList, error) {
+	w, err := g.Work(ctx, q.WorkOptions)
+	if err != nil {
+		return nil, err
+	}
+	items, more := firstOf(w.Ready, q.limit())
+	return &ReadyList{Ready: items, Truncated: more, BlockedCount: len(w.Blocked), Unknown: w.Unknown}, nil
+}
+
+// Blocked answers canon blocked (Work, then the first q.Limit blocked
+// items).
+func (g *Graph) Blocked(ctx context.Context, q WorkQuery) (*BlockedList, error) {
+	w, err := g.Work(ctx, q.WorkOptions)
+	if err != nil {
+		return nil, err
+	}
+	items, more := firstOf(w.Blocked, q.limit())
+	return &BlockedList{Blocked: items, Truncated: more, ReadyCount: len(w.Ready), Unknown: w.Unknown}, nil
+}
+
+// firstOf keeps the first limit items (0: all) and says how many it cut.
+func firstOf[T any](items []T, limit int) ([]T, int) {
+	if limit <= 0 || limit >= len(items) {
+		return items, 0
+	}
+	return items[:limit], len(items) - limit
+}
+
 // splitWork is Work over a graph in memory: every document, and the
 // blocks, blocked_by, depends_on and parent edges among them (others are
 // ignored).
 func splitWork(items []index.WorkItem, edges []index.DocEdge, opt WorkOptions) *Work {
-	wg := newWorkGraph(opt.States)
+	wg := newWorkGraph(opt)
 	for _, it := range items {
 		_ = wg.addItem(it) // the error is a row callback's: none here
 	}
 	for _, e := range edges {
 		_ = wg.addEdge(e)
 	}
-	return wg.split(opt.Kinds)
+	return wg.split()
 }
 
-// split lists the open items of the given kinds (none: every kind) as
-// ready or blocked.
-func (wg *workGraph) split(kinds []string) *Work {
+// listed reports whether items of this kind are listed: the kinds asked
+// for, else the work kinds.
+func (opt *WorkOptions) listed(kind string) bool {
+	if len(opt.Kinds) > 0 {
+		return matchesKind(opt.Kinds, kind)
+	}
+	return opt.Work.IsWork(kind)
+}
+
+// split lists the open items of the listed kinds as ready or blocked, and
+// counts those in unknown states.
+func (wg *workGraph) split() *Work {
 	wg.finish()
 	inCycle := wg.blockingCycles()
-	work := &Work{Ready: []Item{}, Blocked: []BlockedItem{}}
+	work := &Work{Ready: []Item{}, Blocked: []BlockedItem{}, Unknown: wg.unknownStates()}
 	for _, id := range wg.open {
 		d := wg.docs[id]
-		if !matchesKind(kinds, d.Kind) {
+		if !wg.opt.listed(d.Kind) {
 			continue
 		}
 		item := Item{DocRef: d.DocRef, Priority: d.Priority}
 		blockers := wg.blockers(id)
-		stateBlocked := wg.states.IsBlocked(d.State)
+		stateBlocked := wg.opt.States.IsBlocked(d.State)
 		if len(blockers) == 0 && !stateBlocked {
 			work.Ready = append(work.Ready, item)
 			continue
 		}
 		work.Blocked = append(work.Blocked, BlockedItem{Item: item, Blockers: blockers, StateBlocked: stateBlocked, InCycle: inCycle[id]})
 	}
-	sort.Slice(work.Ready, func(i, j int) bool { return itemLess(work.Ready[i], work.Ready[j]) })
-	sort.Slice(work.Blocked, func(i, j int) bool { return itemLess(work.Blocked[i].Item, work.Blocked[j].Item) })
+	less := func(a, b Item) bool { return itemLess(&wg.opt.Work, a, b) }
+	sort.Slice(work.Ready, func(i, j int) bool { return less(work.Ready[i], work.Ready[j]) })
+	sort.Slice(work.Blocked, func(i, j int) bool { return less(work.Blocked[i].Item, work.Blocked[j].Item) })
 	return work
 }
 
-// itemLess orders items by priority (missing last), display id and key.
-func itemLess(a, b Item) bool {
-	if (a.Priority == "") != (b.Priority == "") {
-		return b.Priority == ""
+// unknownStates counts the listed documents outside the archive whose
+// state is neither open nor done, most first, then by state.
+func (wg *workGraph) unknownStates() []StateCount {
+	n := map[string]int{}
+	for _, d := range wg.docs {
+		if d.unknown && wg.opt.listed(d.Kind) {
+			n[d.State]++
+		}
 	}
+	out := make([]StateCount, 0, len(n))
+	for st, c := range n {
+		out = append(out, StateCount{State: st, Count: c})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].State < out[j].State
+	})
+	return out
+}
+
+// itemLess orders items by priority (Work.PriorityLess: on the scale by
+// its order, then others, missing last), display id and key.
+func itemLess(w *config.Work, a, b Item) bool {
 	if a.Priority != b.Priority {
-		return a.Priority < b.Priority
+		return w.PriorityLess(a.Priority, b.Priority)
 	}
 	if a.ID != b.ID {
 		return a.ID < b.ID
@@ -135,7 +255,7 @@ func itemLess(a, b Item) bool {
 // workGraph is the documents and who waits for whom, in memory. It is
 // filled a document and an edge at a time, in any order, then finished.
 type workGraph struct {
-	states  config.States
+	opt     WorkOptions
 	docs    map[index.DocID]*workDoc
 	waits   map[index.DocID][]wait        // what each document waits for, by how and key
 	parents map[index.DocID][]index.DocID // each document's parents, by key
@@ -144,7 +264,8 @@ type workGraph struct {
 
 type workDoc struct {
 	index.WorkItem
-	open bool
+	open    bool
+	unknown bool // outside the archive, in a state neither open nor done
 }
 
 // wait says a document waits for another (on), and how it is written.
@@ -157,13 +278,18 @@ type wait struct {
 // the blocker's blocks, when both name the same blocker.
 var waitRank = map[string]int{EdgeBlockedBy: 0, EdgeDependsOn: 1, EdgeBlocks: 2}
 
-func newWorkGraph(states config.States) *workGraph {
-	return &workGraph{states: states, docs: map[index.DocID]*workDoc{},
+func newWorkGraph(opt WorkOptions) *workGraph {
+	return &workGraph{opt: opt, docs: map[index.DocID]*workDoc{},
 		waits: map[index.DocID][]wait{}, parents: map[index.DocID][]index.DocID{}}
 }
 
 func (wg *workGraph) addItem(it index.WorkItem) error {
-	wg.docs[it.Doc] = &workDoc{WorkItem: it, open: it.State != "" && !wg.states.IsDone(it.State)}
+	d := &workDoc{WorkItem: it}
+	if it.State != "" && !wg.opt.Work.Archived(it.Path) {
+		d.open = wg.opt.States.IsOpen(it.State)
+		d.unknown = !d.open && !wg.opt.States.IsDone(it.State)
+	}
+	wg.docs[it.Doc] = d
 	return nil
 }
 

@@ -74,7 +74,6 @@ func TestWork(t *testing.T) {
 		"D[A/depends_on]cycle=false,state=false",
 		"KID[EXT/blocked_by@P2]cycle=false,state=false",
 		"P1[EXT/blocked_by@P2]cycle=false,state=false",
-		"P2[EXT/blocked_by]cycle=false,state=false",
 		"STUCK[]cycle=false,state=true",
 		"X[Y/blocked_by]cycle=true,state=false",
 		"Y[X/blocked_by]cycle=true,state=false",
@@ -94,5 +93,73 @@ func TestWork(t *testing.T) {
 	w, err = f.g.Work(context.Background(), WorkOptions{States: st, Kinds: []string{"story"}})
 	if err != nil || len(w.Ready) != 1 || w.Ready[0].ID != "KID" {
 		t.Fatalf("with Review done: %+v, %v", w, err)
+	}
+}
+
+// TestReadyLimit checks the answer canon ready, canon blocked and their
+// MCP tools share: the first items by the limit (work.limit unless asked),
+// how many more, the size of the other list, and the unknown states.
+func TestReadyLimit(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"b1.md":  item("B1", "Task", "Ready", "priority: low\nlinks:\n  blocked_by: [R1]\n", ""),
+		"b2.md":  item("B2", "Task", "Blocked", "", ""),
+		"b3.md":  item("B3", "Task", "Blocked", "priority: high\n", ""),
+		"new.md": item("N1", "Task", "New", "", ""),
+	}
+	for i := 1; i <= 5; i++ {
+		files[fmt.Sprintf("r%d.md", i)] = item(fmt.Sprintf("R%d", i), "Task", "To Do", "", "")
+	}
+	f := newFixture(t, files)
+	ctx := context.Background()
+	opt := WorkOptions{States: config.DefaultStates(), Work: config.DefaultWork()}
+	opt.Work.Limit = 3
+	for _, tt := range []struct {
+		name        string
+		q           WorkQuery
+		ready       string
+		readyMore   int
+		blocked     string
+		blockedMore int
+	}{
+		{"work.limit by default", WorkQuery{WorkOptions: opt}, "R1 R2 R3", 2, "B3 B1 B2", 0},
+		{"a limit asked for", WorkQuery{WorkOptions: opt, Limit: 2}, "R1 R2", 3, "B3 B1", 1},
+		{"all", WorkQuery{WorkOptions: opt, Limit: 2, All: true}, "R1 R2 R3 R4 R5", 0, "B3 B1 B2", 0},
+		{"a limit above the count", WorkQuery{WorkOptions: opt, Limit: 50}, "R1 R2 R3 R4 R5", 0, "B3 B1 B2", 0},
+	} {
+		r, err := f.g.Ready(ctx, tt.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := f.g.Blocked(ctx, tt.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rs, bs []string
+		for _, it := range r.Ready {
+			rs = append(rs, it.ID)
+		}
+		for _, it := range b.Blocked {
+			bs = append(bs, it.ID)
+		}
+		if got := strings.Join(rs, " "); got != tt.ready || r.Truncated != tt.readyMore || r.BlockedCount != 3 {
+			t.Errorf("%s: ready %q, %d more, %d blocked; want %q, %d more, 3 blocked", tt.name, got, r.Truncated, r.BlockedCount, tt.ready, tt.readyMore)
+		}
+		if got := strings.Join(bs, " "); got != tt.blocked || b.Truncated != tt.blockedMore || b.ReadyCount != 5 {
+			t.Errorf("%s: blocked %q, %d more, %d ready; want %q, %d more, 5 ready", tt.name, got, b.Truncated, b.ReadyCount, tt.blocked, tt.blockedMore)
+		}
+		if want := []StateCount{{"New", 1}}; !reflect.DeepEqual(r.Unknown, want) || !reflect.DeepEqual(b.Unknown, want) {
+			t.Errorf("%s: unknown states %v and %v, want %v", tt.name, r.Unknown, b.Unknown, want)
+		}
+	}
+	var text strings.Builder
+	r, _ := f.g.Ready(ctx, WorkQuery{WorkOptions: opt})
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	want := "5 ready (3 listed, 2 more: --limit N or --all), 3 blocked (canon blocked)\n" +
+		"1 item in a state that is neither open nor done, not listed: New (1); list each in states.open or states.done\n"
+	if got := text.String(); !strings.HasSuffix(got, want) {
+		t.Errorf("text ends\n%s\nwant\n%s", got, want)
 	}
 }

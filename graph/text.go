@@ -140,30 +140,20 @@ func writeCycles(w io.Writer, label string, cs []Cycle) {
 	}
 }
 
-// Ready is canon ready: the open items none of whose blockers is open.
-type Ready struct{ *Work }
-
-// JSON is {"ready": [...]}.
-func (r Ready) JSON() any { return map[string]any{"ready": r.Ready} }
-
-// WriteText is a line per item and the counts.
-func (r Ready) WriteText(w io.Writer) error {
+// WriteText is a line per item, the counts, and the states that are
+// neither open nor done.
+func (r *ReadyList) WriteText(w io.Writer) error {
 	wd := itemWidths(r.Ready)
 	for _, it := range r.Ready {
 		writeItem(w, it, wd)
 	}
-	_, err := fmt.Fprintf(w, "%d ready, %d blocked (canon blocked)\n", len(r.Ready), len(r.Blocked))
-	return err
+	fmt.Fprintf(w, "%s, %d blocked (canon blocked)\n", listed(len(r.Ready), r.Truncated, "ready"), r.BlockedCount)
+	return writeUnknown(w, r.Unknown)
 }
 
-// Blocked is canon blocked: the open items that wait, and for what.
-type Blocked struct{ *Work }
-
-// JSON is {"blocked": [...]}.
-func (b Blocked) JSON() any { return map[string]any{"blocked": b.Blocked} }
-
-// WriteText is a line per item, and under it what it waits for.
-func (b Blocked) WriteText(w io.Writer) error {
+// WriteText is a line per item and under it what it waits for, the
+// counts, and the states that are neither open nor done.
+func (b *BlockedList) WriteText(w io.Writer) error {
 	items := make([]Item, len(b.Blocked))
 	for i, x := range b.Blocked {
 		items[i] = x.Item
@@ -185,7 +175,36 @@ func (b Blocked) WriteText(w io.Writer) error {
 			fmt.Fprintln(w, "    in a blocking cycle: it waits, through others, for itself")
 		}
 	}
-	_, err := fmt.Fprintf(w, "%d blocked, %d ready (canon ready)\n", len(b.Blocked), len(b.Ready))
+	fmt.Fprintf(w, "%s, %d ready (canon ready)\n", listed(len(b.Blocked), b.Truncated, "blocked"), b.ReadyCount)
+	return writeUnknown(w, b.Unknown)
+}
+
+// listed counts a list: "97 ready (20 listed, 77 more: --limit N or
+// --all)", or "17 ready" when nothing was cut.
+func listed(shown, more int, what string) string {
+	if more == 0 {
+		return fmt.Sprintf("%d %s", shown, what)
+	}
+	return fmt.Sprintf("%d %s (%d listed, %d more: --limit N or --all)", shown+more, what, shown, more)
+}
+
+// writeUnknown says once which states are neither open nor done, and how
+// to count them.
+func writeUnknown(w io.Writer, us []StateCount) error {
+	if len(us) == 0 {
+		return nil
+	}
+	n := 0
+	names := make([]string, len(us))
+	for i, u := range us {
+		n += u.Count
+		names[i] = fmt.Sprintf("%s (%d)", human.Quote(u.State), u.Count)
+	}
+	what := "items in states that are"
+	if n == 1 {
+		what = "item in a state that is"
+	}
+	_, err := fmt.Fprintf(w, "%d %s neither open nor done, not listed: %s; list each in states.open or states.done\n", n, what, strings.Join(names, ", "))
 	return err
 }
 

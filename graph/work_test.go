@@ -78,9 +78,11 @@ func TestSplitWork(t *testing.T) {
 		items   []string
 		edges   []string
 		states  *config.States // nil: the defaults
+		work    *config.Work   // nil: the defaults
 		kinds   []string
 		ready   []string
 		blocked []string
+		unknown []StateCount
 	}{
 		{
 			name:  "no edges: every open item is ready, done and stateless ones are not items",
@@ -117,6 +119,7 @@ func TestSplitWork(t *testing.T) {
 		{
 			name:  "blockers are inherited up the parent chain, nearest first",
 			items: []string{"E:epic:InProgress", "F:feature:Ready", "K:task:Ready", "X:task:Ready", "Y:task:Ready", "Z:task:Ready"},
+			kinds: []string{"epic", "feature", "task"},
 			edges: []string{"K parent F", "F parent E", "E blocked_by X", "F depends_on Y", "K blocked_by Z"},
 			ready: []string{"X", "Y", "Z"},
 			blocked: []string{
@@ -137,6 +140,7 @@ func TestSplitWork(t *testing.T) {
 		{
 			name:    "a parent cycle is walked once",
 			items:   []string{"P1:epic:InProgress", "P2:epic:InProgress", "K:task:Ready", "X:task:Review"},
+			kinds:   []string{"epic", "task"},
 			edges:   []string{"P1 parent P2", "P2 parent P1", "K parent P1", "P2 blocked_by X"},
 			ready:   []string{"X"},
 			blocked: []string{"K: X/blocked_by/via P2", "P1: X/blocked_by/via P2", "P2: X/blocked_by"},
@@ -155,11 +159,46 @@ func TestSplitWork(t *testing.T) {
 			blocked: nil,
 		},
 		{
-			name:    "an unknown state counts as open",
-			items:   []string{"A:task:Someday", "B:task:Ready"},
+			name:    "a state neither open nor done is not open: not listed, blocks nothing, counted by state",
+			items:   []string{"A:task:Someday", "B:task:Ready", "C:bug:New", "D:task:New", "E:adr:Draft", "archive/F:task:Someday"},
 			edges:   []string{"B blocked_by A"},
-			ready:   []string{"A"},
-			blocked: []string{"B: A/blocked_by"},
+			ready:   []string{"B"},
+			unknown: []StateCount{{"New", 2}, {"Someday", 1}},
+		},
+		{
+			name:    "the common spellings of open and done work out of the box",
+			items:   []string{"A:doc:To Do", "B:doc:In Progress", "C:doc:Done", "D:doc:to do", "E:doc:Won't Do", "F:task:Todo"},
+			edges:   []string{"A blocked_by B", "D blocked_by C", "F blocked_by E"},
+			ready:   []string{"B", "D", "F"},
+			blocked: []string{"A: B/blocked_by"},
+		},
+		{
+			name:    "archived and completed items are not work: not listed, blocking nothing",
+			items:   []string{"backlog/archive/tasks/A:doc:To Do", "backlog/completed/B:doc:To Do", "C:doc:To Do", "backlog/tasks/D:doc:To Do"},
+			edges:   []string{"C blocked_by backlog/archive/tasks/A", "backlog/tasks/D blocked_by backlog/completed/B"},
+			ready:   []string{"C", "backlog/tasks/D"},
+			blocked: nil,
+		},
+		{
+			name:    "decisions and epics are not work by default, yet they block and pass blockers on",
+			items:   []string{"ADR:adr:Proposed", "E:epic:InProgress", "K:task:Ready", "T:task:Ready", "X:task:Ready", "I:index:Ready", "S:story:Ready"},
+			edges:   []string{"K parent E", "E blocked_by X", "T blocked_by ADR"},
+			ready:   []string{"S", "X"},
+			blocked: []string{"K: X/blocked_by/via E", "T: ADR/blocked_by"},
+		},
+		{
+			name:    "kinds asked for are listed, epics included",
+			items:   []string{"ADR:adr:Proposed", "E:epic:InProgress", "K:task:Ready", "G:epic:Mulling"},
+			edges:   []string{"K parent E"},
+			kinds:   []string{"Epic"},
+			ready:   []string{"E"},
+			unknown: []StateCount{{"Mulling", 1}},
+		},
+		{
+			name:  "work.kinds names the work kinds",
+			items: []string{"ADR:adr:Proposed", "E:epic:InProgress", "K:task:Ready", "B:bug:Ready"},
+			work:  &config.Work{Kinds: []string{"task", "epic"}},
+			ready: []string{"E", "K"},
 		},
 		{
 			name:    "the Blocked state blocks without a recorded blocker, without case",
@@ -188,6 +227,17 @@ func TestSplitWork(t *testing.T) {
 			ready: []string{"B", "C", "A", "D"},
 		},
 		{
+			name:  "priorities in the scale's order, without case, others after it in text order",
+			items: []string{"A:doc:To Do:low", "B:doc:To Do:High", "C:doc:To Do:medium", "D:doc:To Do", "E:doc:To Do:someday", "F:doc:To Do:critical", "G:doc:To Do:high", "H:doc:To Do:P1"},
+			ready: []string{"F", "B", "G", "C", "A", "H", "E", "D"},
+		},
+		{
+			name:  "work.priorities is the scale",
+			items: []string{"A:task:Ready:now", "B:task:Ready:later", "C:task:Ready:high"},
+			work:  &config.Work{Priorities: []string{"now", "later"}},
+			ready: []string{"A", "B", "C"},
+		},
+		{
 			name:  "other edge types are ignored",
 			items: []string{"A:task:Ready", "B:task:Ready"},
 			edges: []string{"A relates B", "B references A"},
@@ -201,7 +251,11 @@ func TestSplitWork(t *testing.T) {
 			if tt.states != nil {
 				states = *tt.states
 			}
-			w := splitWork(items, memEdges(t, items, tt.edges...), WorkOptions{States: states, Kinds: tt.kinds})
+			work := config.DefaultWork()
+			if tt.work != nil {
+				work = *tt.work
+			}
+			w := splitWork(items, memEdges(t, items, tt.edges...), WorkOptions{States: states, Work: work, Kinds: tt.kinds})
 			ready, blocked := workLines(w)
 			if !reflect.DeepEqual(ready, tt.ready) {
 				t.Errorf("ready = %q, want %q", ready, tt.ready)
@@ -209,7 +263,10 @@ func TestSplitWork(t *testing.T) {
 			if !reflect.DeepEqual(blocked, tt.blocked) {
 				t.Errorf("blocked = %q, want %q", blocked, tt.blocked)
 			}
-			if w.Ready == nil || w.Blocked == nil {
+			if want := append([]StateCount{}, tt.unknown...); !reflect.DeepEqual(w.Unknown, want) {
+				t.Errorf("unknown states = %v, want %v", w.Unknown, tt.unknown)
+			}
+			if w.Ready == nil || w.Blocked == nil || w.Unknown == nil {
 				t.Error("empty lists must be [], not null, in JSON")
 			}
 		})

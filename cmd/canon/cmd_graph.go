@@ -273,31 +273,40 @@ func contextCommand(e *env) *cli.Command {
 	}
 }
 
-func workCommand(e *env, name, usage string, view func(*graph.Work) output) *cli.Command {
+// workCommand is canon ready or canon blocked: flags -> one graph use
+// case (answer) -> its rendering, the same as the MCP tool of that name.
+func workCommand(e *env, name, usage string, answer func(*graph.Graph, context.Context, graph.WorkQuery) (output, error)) *cli.Command {
 	return &cli.Command{
 		Name:  name,
 		Usage: usage,
-		Flags: []cli.Flag{&cli.StringSliceFlag{Name: "kind", Usage: "only items of kind `K` (repeatable)"}, jsonFlag},
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "kind", Usage: "only items of kind `K` (repeatable; default: the work kinds, work.kinds)"},
+			&cli.IntFlag{Name: "limit", Usage: "list the first `N` items and count the rest", DefaultText: "work.limit, 20"},
+			&cli.BoolFlag{Name: "all", Usage: "list every item"},
+			jsonFlag,
+		},
 		Action: func(c *cli.Context) error {
+			if c.Int("limit") < 0 || (c.IsSet("limit") && c.Int("limit") == 0) {
+				return fail(2, "--limit is %d; give a positive number, or --all for every item", c.Int("limit"))
+			}
+			if c.IsSet("limit") && c.Bool("all") {
+				return fail(2, "--limit and --all say different things; give one")
+			}
 			return e.withGraph(c, "canon "+name, func(s *gitsync.Session, g *graph.Graph) (output, error) {
-				w, err := g.Work(c.Context, graph.WorkOptions{States: s.Cfg.States, Kinds: c.StringSlice("kind")})
-				if err != nil {
-					return nil, err
-				}
-				return view(w), nil
+				return answer(g, c.Context, graph.WorkQuery{WorkOptions: graph.WorkOptionsOf(s.Cfg, c.StringSlice("kind")), Limit: c.Int("limit"), All: c.Bool("all")})
 			})
 		},
 	}
 }
 
 func readyCommand(e *env) *cli.Command {
-	return workCommand(e, "ready", "list open items none of whose blockers (blocks, blocked_by, depends_on, also up the parent chain) is open",
-		func(w *graph.Work) output { return graph.Ready{Work: w} })
+	return workCommand(e, "ready", "list open work items none of whose blockers (blocks, blocked_by, depends_on, also up the parent chain) is open",
+		func(g *graph.Graph, ctx context.Context, q graph.WorkQuery) (output, error) { return g.Ready(ctx, q) })
 }
 
 func blockedCommand(e *env) *cli.Command {
-	return workCommand(e, "blocked", "list open items that wait for open items, and what they wait for",
-		func(w *graph.Work) output { return graph.Blocked{Work: w} })
+	return workCommand(e, "blocked", "list open work items that wait for open items, and what they wait for",
+		func(g *graph.Graph, ctx context.Context, q graph.WorkQuery) (output, error) { return g.Blocked(ctx, q) })
 }
 
 func scopeCommand(e *env) *cli.Command {

@@ -6,20 +6,22 @@ import (
 )
 
 // States says which `state` values count as open work and which as done.
-// ready/blocked and context ranking use it; a state in neither list is
-// treated as open. An open item in a Blocked state is blocked whether or
-// not anything it waits for is recorded.
+// ready/blocked use it: an item is open when its state is an open or a
+// blocked state; a state in no list is neither open nor done, and ready
+// and blocked report it (ADR-0040). An open item in a Blocked state is
+// blocked whether or not anything it waits for is recorded.
 type States struct {
 	Open    []string `yaml:"open" json:"open"`
 	Done    []string `yaml:"done" json:"done"`
 	Blocked []string `yaml:"blocked" json:"blocked"`
 }
 
-// DefaultStates fit a Kano-style backlog and ADR statuses.
+// DefaultStates fit a Kano-style backlog, Backlog.md's statuses, the
+// common spellings of issue trackers and ADR statuses.
 func DefaultStates() States {
 	return States{
-		Open:    []string{"Proposed", "Planned", "Ready", "InProgress", "Review", "Blocked"},
-		Done:    []string{"Done", "Dropped", "Closed", "Resolved", "Cancelled", "Accepted", "Superseded", "Rejected"},
+		Open:    []string{"Proposed", "Planned", "Ready", "InProgress", "Review", "Blocked", "To Do", "Todo", "Backlog", "Open", "In Progress", "Doing", "In Review"},
+		Done:    []string{"Done", "Dropped", "Closed", "Resolved", "Cancelled", "Canceled", "Completed", "Won't Do", "Won't Fix", "Accepted", "Superseded", "Rejected"},
 		Blocked: []string{"Blocked"},
 	}
 }
@@ -40,6 +42,12 @@ func (s *States) merge(f *States) error {
 		}
 	}
 	return nil
+}
+
+// IsOpen reports whether a state counts as open work: an open or a
+// blocked state that is not a done state (without case).
+func (s *States) IsOpen(state string) bool {
+	return (inFold(s.Open, state) || s.IsBlocked(state)) && !s.IsDone(state)
 }
 
 // IsDone reports whether a state counts as done (without case).
@@ -64,8 +72,9 @@ func inFold(list []string, state string) bool {
 // is committed in repositories.
 const templateStates = `
 # Which "state" values count as open work and which as done (canon ready,
-# canon blocked, context ranking). A state in neither list counts as open.
+# canon blocked). A state in neither list is not open: ready and blocked
+# count such items and name their states.
 states:
-  open: [Proposed, Planned, Ready, InProgress, Review, Blocked]
-  done: [Done, Dropped, Closed, Resolved, Cancelled, Accepted, Superseded, Rejected]
+  open: [Proposed, Planned, Ready, InProgress, Review, Blocked, To Do, Todo, Backlog, Open, In Progress, Doing, In Review]
+  done: [Done, Dropped, Closed, Resolved, Cancelled, Canceled, Completed, "Won't Do", "Won't Fix", Accepted, Superseded, Rejected]
 `

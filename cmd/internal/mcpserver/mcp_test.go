@@ -166,6 +166,24 @@ func TestMCPTools(t *testing.T) {
 	if len(ready.Items) != 1 || ready.Items[0].ID != "KB-TSK-0001" || len(blocked.Items) != 1 || blocked.Items[0].ID != "KB-TSK-0002" {
 		t.Errorf("ready %+v, blocked %+v", ready, blocked)
 	}
+	// The tools answer in canon ready's and canon blocked's words (one
+	// use case each, graph.Ready and graph.Blocked), the limit included;
+	// the freshness line follows.
+	var limited struct {
+		Truncated    int `json:"truncated"`
+		BlockedCount int `json:"blocked_count"`
+	}
+	res := call(t, cs, "ready", map[string]any{"limit": 1}, &limited)
+	if want := "KB-TSK-0001  P1  Ready  Issue session tokens  [task]\n1 ready, 1 blocked (canon blocked)\n"; !strings.HasPrefix(textOf(res), want) || limited.Truncated != 0 || limited.BlockedCount != 1 {
+		t.Errorf("ready says %q %+v, want %q", textOf(res), limited, want)
+	}
+	res = call(t, cs, "blocked", map[string]any{"all": true}, nil)
+	if want := "KB-TSK-0002  -  Ready  Refresh tokens  [task]\n    waits for KB-TSK-0001 (Ready): Issue session tokens  [blocked_by]\n1 blocked, 1 ready (canon ready)\n"; !strings.HasPrefix(textOf(res), want) {
+		t.Errorf("blocked says %q, want %q", textOf(res), want)
+	}
+	if r := call(t, cs, "ready", map[string]any{"limit": 2, "all": true}, nil); !r.IsError || !strings.Contains(textOf(r), "limit and all say different things") {
+		t.Errorf("limit and all: %v %s", r.IsError, textOf(r))
+	}
 
 	var chk struct {
 		Summary  struct{ Errors int }

@@ -225,17 +225,22 @@ type (
 		Fresh
 	}
 	workIn struct {
-		Kinds []string `json:"kinds,omitempty" jsonschema:"task, bug, ..."`
-		Limit int      `json:"limit,omitempty" jsonschema:"default 20"`
+		Kinds []string `json:"kinds,omitempty" jsonschema:"task, bug, ... (default: the work kinds, not adr or epic)"`
+		Limit int      `json:"limit,omitempty" jsonschema:"default work.limit, 20"`
+		All   bool     `json:"all,omitempty" jsonschema:"every item"`
 	}
 	readyOut struct {
-		Items     []graph.Item `json:"items"`
-		Truncated int          `json:"truncated"`
+		Items        []graph.Item       `json:"items"`
+		Truncated    int                `json:"truncated"`
+		BlockedCount int                `json:"blocked_count"`
+		Unknown      []graph.StateCount `json:"unknown_states"`
 		Fresh
 	}
 	blockedOut struct {
-		Items     []graph.BlockedItem `json:"items"`
-		Truncated int                 `json:"truncated"`
+		Items      []graph.BlockedItem `json:"items"`
+		Truncated  int                 `json:"truncated"`
+		ReadyCount int                 `json:"ready_count"`
+		Unknown    []graph.StateCount  `json:"unknown_states"`
 		Fresh
 	}
 	checkIn struct {
@@ -323,6 +328,18 @@ type (
 
 // negative refuses a number below zero an agent gave; 0 is what JSON sends
 // for an argument left out, so it means the default.
+// query is the ready or blocked question, as canon ready and canon
+// blocked ask it.
+func (in workIn) query(s *gitsync.Session) (graph.WorkQuery, error) {
+	if err := negative("limit", in.Limit); err != nil {
+		return graph.WorkQuery{}, err
+	}
+	if in.Limit > 0 && in.All {
+		return graph.WorkQuery{}, errors.New("limit and all say different things; give one")
+	}
+	return graph.WorkQuery{WorkOptions: graph.WorkOptionsOf(s.Cfg, in.Kinds), Limit: in.Limit, All: in.All}, nil
+}
+
 func negative(name string, v int) error {
 	if v < 0 {
 		return fmt.Errorf("%s is %d; give a positive number, or leave it out for the default", name, v)
@@ -442,49 +459,33 @@ func (m *Server) addTools() {
 			return rendered(n), nil
 		})
 
-	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("items:array", "truncated:integer"), Description: "Open work nothing blocks, by priority.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("items:array", "truncated:integer", "blocked_count:integer", "unknown_states:array"), Description: "Open work items nothing blocks, by priority (canon ready).", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *readyOut) (string, error) {
-			out.Items = []graph.Item{}
-			if err := negative("limit", in.Limit); err != nil {
-				return "", err
-			}
-			w, err := graph.New(s.Store).Work(ctx, graph.WorkOptions{States: s.Cfg.States, Kinds: in.Kinds})
+			out.Items, out.Unknown = []graph.Item{}, []graph.StateCount{}
+			q, err := in.query(s)
 			if err != nil {
 				return "", err
 			}
-			out.Items, out.Truncated = page(w.Ready, in.Limit, 20)
-			var b strings.Builder
-			if len(out.Items) == 0 {
-				b.WriteString("no open item is ready\n")
+			r, err := graph.New(s.Store).Ready(ctx, q)
+			if err != nil {
+				return "", err
 			}
-			for _, it := range out.Items {
-				fmt.Fprintf(&b, "%s  %s  %s  %s\n", it.ID, it.Priority, it.State, it.Title)
-			}
-			return b.String() + cut(out.Truncated, "more"), nil
+			out.Items, out.Truncated, out.BlockedCount, out.Unknown = r.Ready, r.Truncated, r.BlockedCount, r.Unknown
+			return rendered(r), nil
 		})
-	add(m, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("items:array", "truncated:integer"), Description: "Open work something blocks, with the blockers.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("items:array", "truncated:integer", "ready_count:integer", "unknown_states:array"), Description: "Open work items something blocks, with the blockers (canon blocked).", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *blockedOut) (string, error) {
-			out.Items = []graph.BlockedItem{}
-			if err := negative("limit", in.Limit); err != nil {
-				return "", err
-			}
-			w, err := graph.New(s.Store).Work(ctx, graph.WorkOptions{States: s.Cfg.States, Kinds: in.Kinds})
+			out.Items, out.Unknown = []graph.BlockedItem{}, []graph.StateCount{}
+			q, err := in.query(s)
 			if err != nil {
 				return "", err
 			}
-			out.Items, out.Truncated = page(w.Blocked, in.Limit, 20)
-			var b strings.Builder
-			if len(out.Items) == 0 {
-				b.WriteString("no open item is blocked\n")
+			b, err := graph.New(s.Store).Blocked(ctx, q)
+			if err != nil {
+				return "", err
 			}
-			for _, it := range out.Items {
-				var by []string
-				for _, bl := range it.Blockers {
-					by = append(by, bl.ID)
-				}
-				fmt.Fprintf(&b, "%s  %s  %s  blocked by %s\n", it.ID, it.State, it.Title, strings.Join(by, ", "))
-			}
-			return b.String() + cut(out.Truncated, "more"), nil
+			out.Items, out.Truncated, out.ReadyCount, out.Unknown = b.Blocked, b.Truncated, b.ReadyCount, b.Unknown
+			return rendered(b), nil
 		})
 
 	add(m, &mcp.Tool{Name: "check", OutputSchema: outSchema("summary:object", "findings:array", "truncated:integer"), Description: "Validate documents: staged (new problems only), given paths, or all.", Annotations: readOnly},
