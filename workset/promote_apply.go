@@ -123,6 +123,13 @@ func Promote(ctx context.Context, repo Repository, plan *PromotePlan) (*Promoted
 		out.Refused = true
 		return out, nil
 	}
+	contents := make([][]byte, len(plan.Files))
+	for i, fc := range plan.Files {
+		contents[i] = fc.After
+	}
+	if err := recordOwnWrites(ctx, plan.root, plan.Workset, contents); err != nil {
+		return nil, err
+	}
 	written, werr := plan.Write()
 	out.Written = append(out.Written, written...)
 	if len(written) > 0 {
