@@ -208,7 +208,7 @@ func (p *Promoted) WriteText(w io.Writer) error {
 	p.WriteOutcomes(w, "")
 	if len(p.Written) > 0 {
 		fmt.Fprintf(w, "wrote %s; nothing is committed. To commit them:\n", human.Plural(len(p.Written), "file"))
-		fmt.Fprintf(w, "  git add %s\n", strings.Join(shellQuote(fromHere(p.root, p.Written)), " "))
+		fmt.Fprintf(w, "  git add %s\n", strings.Join(human.ShellQuote(fromHere(p.root, p.Written)), " "))
 	}
 	if cr := p.Checked; cr != nil {
 		var b strings.Builder
@@ -299,18 +299,6 @@ func fromHere(root string, paths []string) []string {
 		if rel, err := filepath.Rel(here, filepath.Join(root, filepath.FromSlash(p))); err == nil {
 			out[i] = filepath.ToSlash(rel)
 		}
-	}
-	return out
-}
-
-// shellQuote quotes the paths a shell would split or expand.
-func shellQuote(paths []string) []string {
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		if strings.ContainsAny(p, " \t'\"$`\\!*?[]{}()<>|&;#~") {
-			p = "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
-		}
-		out[i] = p
 	}
 	return out
 }
