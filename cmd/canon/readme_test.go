@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/canon-md/canon/index/indextest/citool"
 )
 
 // TestREADME runs the README's examples on the example backlog
@@ -210,5 +213,36 @@ func TestOutputMatches(t *testing.T) {
 		if got := outputMatches(tc.want, tc.got); got != tc.ok {
 			t.Errorf("outputMatches(%q, %q) = %v", tc.want, tc.got, got)
 		}
+	}
+}
+
+// TestDemo runs make demo's script (scripts/demo.sh, with the bin/canon
+// make test builds first) and holds its output to what the README says
+// it shows: every step runs, the commit's hook moves KB-TSK-0003 to Done,
+// check --all finds the ten defects, verify agrees, and no raw JSON
+// escapes into the transcript.
+func TestDemo(t *testing.T) {
+	bin, _ := filepath.Abs("../../bin/canon")
+	if _, err := os.Stat(bin); err != nil {
+		citool.Need(t, "%s is missing; make test builds it first (make build)", bin)
+	}
+	cmd := exec.Command("../../scripts/demo.sh")
+	cmd.Env = append(os.Environ(), "DEMO_DIR="+t.TempDir(), "NO_COLOR=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("demo.sh: %v\n%s", err, out)
+	}
+	text := string(out)
+	for _, want := range []string{
+		"kind   task   state Done\n",
+		"10 errors, 1 warning in 11 files (51 files checked)\n",
+		"The demo repository stays in ",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the demo's output has no %q:\n%s", want, text)
+		}
+	}
+	if m := regexp.MustCompile(`(?m)^\s*"[a-z_]+": `).FindString(text); m != "" {
+		t.Errorf("the demo prints a line of raw JSON (%q):\n%s", m, text)
 	}
 }
