@@ -117,6 +117,9 @@ func (s *Session) Init(ctx context.Context) (*Initialized, error) {
 func (in *Initialized) WriteText(w io.Writer) error {
 	if in.ConfigWritten {
 		fmt.Fprintf(w, "wrote %s (every value in it is a default; edit what you need)\n", in.Config)
+		// The hooks, CI and every clone read it: a file left out of git
+		// gives each of them other rules.
+		fmt.Fprintf(w, "commit %s: the hooks, CI and every clone check with its rules\n", in.Config)
 	} else {
 		fmt.Fprintf(w, "kept the existing %s\n", in.Config)
 	}

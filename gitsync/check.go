@@ -442,11 +442,17 @@ func (s *Session) checkChangeLazy(ctx context.Context, after side, beforeFn func
 	}
 	fresh, old := check.Introduced(rb.Findings, ra.Findings)
 	res := &check.Result{Findings: fresh, Checked: ra.Checked, NewOnly: true, Before: rb.Findings}
+	oldIn := map[string]bool{}
 	for _, f := range old {
 		if changed[f.Path] {
 			res.Old++
+			if !oldIn[f.Path] {
+				oldIn[f.Path] = true
+				res.OldFiles = append(res.OldFiles, f.Path)
+			}
 		}
 	}
+	sort.Strings(res.OldFiles)
 	return res, nil
 }
 

@@ -102,20 +102,81 @@ func addHusky(root string) ([]Edit, error) {
 		case err != nil:
 			return edits, err
 		}
+		did := "added"
 		if bytes.Contains(data, []byte("canon hook")) {
-			edits = append(edits, Edit{Hook: name, Path: rel, Did: "unchanged"})
-			continue
+			// canon's own line after a command that can fail goes first;
+			// a line the user wrote is theirs (hooks status warns).
+			own := []byte(lines[name] + "\n")
+			if _, _, skip := huskySkipper(data, name); !skip || !bytes.Contains(data, own) {
+				edits = append(edits, Edit{Hook: name, Path: rel, Did: "unchanged"})
+				continue
+			}
+			data, did = bytes.Replace(data, own, nil, 1), "moved"
 		}
-		if len(data) > 0 && data[len(data)-1] != '\n' {
-			data = append(data, '\n')
-		}
-		data = append(data, lines[name]+"\n"...)
+		data = placeHuskyLine(data, name, lines[name])
 		if err := writeKeepingMode(root, p, data, 0o755); err != nil {
 			return edits, err
 		}
-		edits = append(edits, Edit{Hook: name, Path: rel, Did: "added"})
+		edits = append(edits, Edit{Hook: name, Path: rel, Did: did})
 	}
 	return edits, nil
+}
+
+// placeHuskyLine puts canon's line into a husky script. husky runs its
+// scripts with sh -e, so a command that fails stops the script: in a post-*
+// hook canon's line goes first, after the shebang, leading comments and
+// husky 8's helper line, where no command of the repository's can skip
+// it (canon's post-* hooks exit 0, so it never skips theirs). In pre-commit
+// it goes last: canon checks what the commands before it (lint-staged, a
+// formatter) leave staged, and when one of them fails the commit is
+// refused anyway.
+func placeHuskyLine(data []byte, name, line string) []byte {
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		data = append(data, '\n')
+	}
+	if name == "pre-commit" {
+		return append(data, line+"\n"...)
+	}
+	at := 0
+	for _, l := range strings.SplitAfter(string(data), "\n") {
+		if l == "" || isHuskyCommand(l) {
+			break
+		}
+		at += len(l)
+	}
+	out := append([]byte{}, data[:at]...)
+	out = append(out, line+"\n"...)
+	return append(out, data[at:]...)
+}
+
+var huskyHelperRe = lazyre.MustCompile(`^\.\s.*husky\.sh"?\s*$`)
+
+// isHuskyCommand says a line of a husky script runs something: not blank,
+// not a comment or the shebang, not husky 8's helper line.
+func isHuskyCommand(l string) bool {
+	t := strings.TrimSpace(l)
+	return t != "" && !strings.HasPrefix(t, "#") && !huskyHelperRe.MatchString(t)
+}
+
+// huskySkipper finds the first command before canon's line in a husky
+// script that can stop it: husky runs the script with sh -e, so when that
+// command fails, canon does not run. A command ending in "|| true" cannot
+// fail. skip is false when canon's line comes first, or is not there, and
+// in pre-commit, where a command that fails refuses the commit anyway.
+func huskySkipper(data []byte, name string) (cmd string, line int, skip bool) {
+	if name == "pre-commit" {
+		return "", 0, false
+	}
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, "canon hook") {
+			return cmd, line, cmd != ""
+		}
+		t := strings.TrimSpace(l)
+		if cmd == "" && isHuskyCommand(l) && !strings.HasSuffix(t, "|| true") && !strings.HasSuffix(t, "|| :") {
+			cmd, line = t, i+1
+		}
+	}
+	return "", 0, false
 }
 
 func removeHusky(root string) ([]Edit, error) {

@@ -2,15 +2,20 @@ package hooks
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // Front is what a hook entry point needs of the front end that runs it:
@@ -53,17 +58,43 @@ func RunPreCommit(ctx context.Context, dir string, f Front) int {
 	if err != nil {
 		return preCommitFailed(f, err)
 	}
-	if len(res.Findings) == 0 {
-		res.WriteOld(f.Stderr)
-		return 0
+	refused := res.Summary().Errors > 0
+	if len(res.Findings) > 0 {
+		check.WriteText(f.Stderr, res.Findings, len(res.Checked))
 	}
-	check.WriteText(f.Stderr, res.Findings, len(res.Checked))
-	res.WriteOld(f.Stderr)
-	if res.Summary().Errors == 0 {
+	if refused || newOldNote(s.Repo.CanonDir(), res) {
+		res.WriteOld(f.Stderr)
+	}
+	if !refused {
 		return 0
 	}
 	fmt.Fprintln(f.Stderr, "canon: commit refused: fix the errors above and stage the fix (git commit --no-verify, or CANON_SKIP=1, skips canon)")
 	return 1
+}
+
+// oldNoteFile keeps which note about old problems the pre-commit hook said
+// last.
+const oldNoteFile = "pre-commit-old-note"
+
+// newOldNote says whether the note about the problems the changed files
+// already had is news: not the one the last commit said. Committing again
+// and again to files with the same old problems then says it once, not on
+// every commit (git tells a hook nothing of git commit -q); other files,
+// or other problems in them, say it again. A commit that is refused says
+// it always: the person is reading canon's output then.
+func newOldNote(canonDir string, res *check.Result) bool {
+	if !res.NewOnly || res.Old == 0 {
+		return false
+	}
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%d\x00%s", res.Old, strings.Join(res.OldFiles, "\x00"))))
+	note := hex.EncodeToString(sum[:]) + "\n"
+	p := filepath.Join(canonDir, oldNoteFile)
+	if last, err := safepath.ReadFile(p, 1024, canonDir); err == nil && string(last) == note {
+		return false
+	}
+	// Unwritable: said every time, as before, rather than never.
+	_ = safepath.WriteFile(p, []byte(note), 0o644, canonDir)
+	return true
 }
 
 // preCommitFailed reports a check that could not run. Two causes refuse

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"os/exec"
@@ -84,6 +85,24 @@ func TestReadHookStaysInside(t *testing.T) {
 	for _, name := range []string{"post-commit", "post-merge"} {
 		if _, err := readHook(root, dir, filepath.Join(dir, name)); err == nil {
 			t.Errorf("%s was read", name)
+		}
+	}
+}
+
+// TestOldNoteOnce: the pre-commit note about problems the changed files
+// already had is said when it is news, not on every commit to the same
+// files with the same problems.
+func TestOldNoteOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := &check.Result{NewOnly: true, Old: 2, OldFiles: []string{"a.md"}}
+	b := &check.Result{NewOnly: true, Old: 1, OldFiles: []string{"b.md"}}
+	for i, tc := range []struct {
+		res  *check.Result
+		want bool
+	}{{a, true}, {a, false}, {b, true}, {a, true}, {&check.Result{NewOnly: true}, false}, {a, false}} {
+		if got := newOldNote(dir, tc.res); got != tc.want {
+			t.Errorf("step %d: %v, want %v", i, got, tc.want)
 		}
 	}
 }

@@ -20,6 +20,9 @@ type HookReport struct {
 	RunsCanon bool   `json:"runs_canon"`
 	Via       string `json:"via,omitempty"` // what calls canon: the shim, a manager's config, a script
 	Why       string `json:"why,omitempty"` // why canon will not run there
+	// Skippable names the repository's own command that, failing, stops
+	// the hook manager before it reaches canon, and how to put canon first.
+	Skippable string `json:"can_be_skipped,omitempty"`
 }
 
 // Inspection says whether canon will run on the next commit and checkout, and
@@ -82,6 +85,11 @@ func Inspect(ctx context.Context, r *gitsync.Repo) (*Inspection, error) {
 		}
 	}
 	rep.Problems = append(rep.Problems, leftovers(r.Root, loc.Dir, rel)...)
+	for _, h := range rep.Hooks {
+		if h.RunsCanon && h.Skippable != "" {
+			rep.Problems = append(rep.Problems, "canon can be skipped at "+h.Name+": "+h.Skippable)
+		}
+	}
 	if isHuskyDir(loc.Dir) {
 		var ours []string
 		for _, h := range rep.Hooks {
@@ -96,6 +104,12 @@ func Inspect(ctx context.Context, r *gitsync.Repo) (*Inspection, error) {
 		}
 	}
 	rep.Fix = "canon hooks install"
+	for _, f := range rep.Managers {
+		if f.OwnsHooks && f.Manager != Husky {
+			// install alone prints the snippet for these; --manager adds it.
+			rep.Fix = "canon hooks install --manager " + string(f.Manager)
+		}
+	}
 	if !isHuskyDir(loc.Dir) && managerCallsCanon(r.Root, Husky) {
 		// canon hooks install --manager husky added canon to .husky, but
 		// husky is not set up in this clone (npm install was not run):
@@ -147,6 +161,7 @@ func inspectOne(root, dir, name string, rel func(string) string) HookReport {
 		var f string
 		if h.RunsCanon, f = lefthookRunsCanon(root, name); h.RunsCanon {
 			h.Via = "lefthook (" + f + ")"
+			h.Skippable = lefthookSkips(root, f, name)
 		} else {
 			h.Why = "lefthook runs this hook, and its configuration does not call canon hook " + name
 		}
@@ -154,6 +169,7 @@ func inspectOne(root, dir, name string, rel func(string) string) HookReport {
 		var p string
 		if h.RunsCanon, p = huskyRunsCanon(root, dir, name); h.RunsCanon {
 			h.Via = "husky (" + rel(p) + ")"
+			h.Skippable = huskySkips(root, p, name)
 		} else {
 			h.Why = "husky runs this hook, and " + rel(p) + " does not call canon hook " + name
 		}
@@ -161,6 +177,7 @@ func inspectOne(root, dir, name string, rel func(string) string) HookReport {
 		switch {
 		case preCommitRunsCanon(root, name):
 			h.RunsCanon, h.Via = true, "pre-commit ("+preCommitConfig+")"
+			h.Skippable = preCommitSkips(root, name)
 		case kindOfFile(root, h.Path+".legacy", dir) == "canon":
 			// pre-commit install keeps the hook it found as NAME.legacy
 			// and runs it first.

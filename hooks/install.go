@@ -225,14 +225,24 @@ func Setup(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (*InstallRe
 				}
 			}
 			res.Manager, res.Config, res.Next = f.Manager, f.Config, nextStep(f.Manager, loc)
-			if managerCallsCanon(r.Root, f.Manager) {
+			switch {
+			case f.Manager == Husky:
+				// husky's configuration is its scripts: a line in each is
+				// what a shim is elsewhere, and the same edit as --manager
+				// husky (which also moves canon's line from behind a
+				// command that can fail). Printing it for the user to
+				// add, while hooks status said to run install, was a
+				// circle.
+				m = Husky
+			case managerCallsCanon(r.Root, f.Manager):
 				// Added before (--manager, or by hand): what is left is the
 				// manager's own step, not the lines again.
 				res.Configured = true
 				return res, nil
+			default:
+				res.Snippet = Snippet(f.Manager)
+				return res, nil
 			}
-			res.Snippet = Snippet(f.Manager)
-			return res, nil
 		}
 	}
 	if m == "" || m == "git" {

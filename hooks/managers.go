@@ -238,46 +238,78 @@ var preCommitStages = map[string][]string{
 	"canon-sync":      {"post-commit", "post-checkout", "post-merge", "post-rewrite"},
 }
 
+// preCommitConfigFile is what canon reads of .pre-commit-config.yaml.
+type preCommitConfigFile struct {
+	Repos []struct {
+		Repo  string          `yaml:"repo"`
+		Hooks []preCommitHook `yaml:"hooks"`
+	} `yaml:"repos"`
+	DefaultStages []string `yaml:"default_stages"`
+	FailFast      bool     `yaml:"fail_fast"`
+}
+
+type preCommitHook struct {
+	ID        string   `yaml:"id"`
+	Entry     string   `yaml:"entry"`
+	Stages    []string `yaml:"stages"`
+	AlwaysRun bool     `yaml:"always_run"`
+	FailFast  bool     `yaml:"fail_fast"`
+}
+
+func readPreCommitConfig(root string) (*preCommitConfigFile, bool) {
+	data, err := safepath.ReadFile(filepath.Join(root, preCommitConfig), safepath.ConfigLimit, root)
+	if err != nil {
+		return nil, false
+	}
+	var cfg preCommitConfigFile
+	if yaml.Unmarshal(data, &cfg) != nil {
+		return nil, false
+	}
+	return &cfg, true
+}
+
+// canonStages are the stages a hook of the configuration runs canon at,
+// and whether it is canon's at all (one of canon's hooks, or a local
+// hook whose entry calls canon hook).
+func (cfg *preCommitConfigFile) canonStages(repo string, h preCommitHook) ([]string, bool) {
+	stages, ours := preCommitStages[h.ID]
+	if repo == "local" || !ours {
+		if !strings.Contains(h.Entry, "canon hook") {
+			return nil, false
+		}
+		stages = cfg.DefaultStages
+	}
+	if len(h.Stages) > 0 {
+		stages = h.Stages
+	}
+	return stages, true
+}
+
+// atStage says a hook with these stages runs at the git hook called name;
+// no stages is every stage.
+func atStage(stages []string, name string) bool {
+	if len(stages) == 0 {
+		return true
+	}
+	for _, s := range stages {
+		if s == name || (s == "commit" && name == "pre-commit") {
+			return true
+		}
+	}
+	return false
+}
+
 // preCommitRunsCanon reports whether the pre-commit framework's
 // configuration runs canon at the hook called name.
 func preCommitRunsCanon(root, name string) bool {
-	data, err := safepath.ReadFile(filepath.Join(root, preCommitConfig), safepath.ConfigLimit, root)
-	if err != nil {
-		return false
-	}
-	var cfg struct {
-		Repos []struct {
-			Repo  string `yaml:"repo"`
-			Hooks []struct {
-				ID     string   `yaml:"id"`
-				Entry  string   `yaml:"entry"`
-				Stages []string `yaml:"stages"`
-			} `yaml:"hooks"`
-		} `yaml:"repos"`
-		DefaultStages []string `yaml:"default_stages"`
-	}
-	if yaml.Unmarshal(data, &cfg) != nil {
+	cfg, ok := readPreCommitConfig(root)
+	if !ok {
 		return false
 	}
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
-			stages, ours := preCommitStages[h.ID]
-			if r.Repo == "local" || !ours {
-				if !strings.Contains(h.Entry, "canon hook") {
-					continue
-				}
-				stages = cfg.DefaultStages
-			}
-			if len(h.Stages) > 0 {
-				stages = h.Stages
-			}
-			if len(stages) == 0 {
-				return true // every stage
-			}
-			for _, s := range stages {
-				if s == name || (s == "commit" && name == "pre-commit") {
-					return true
-				}
+			if stages, ours := cfg.canonStages(r.Repo, h); ours && atStage(stages, name) {
+				return true
 			}
 		}
 	}

@@ -189,3 +189,36 @@ func TestPreCommitEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestHuskyLinePlacement: in a post-* script canon's line goes before the
+// first command (husky runs the script with sh -e, so a command that
+// fails would skip a line after it), after the shebang, comments and
+// husky 8's helper; in pre-commit it goes last.
+func TestHuskyLinePlacement(t *testing.T) {
+	t.Parallel()
+	c := "CANON\n"
+	for _, tc := range []struct {
+		name, hook, in, want string
+	}{
+		{"post first", "post-checkout", "bun install\n", c + "bun install\n"},
+		{"after shebang and helper", "post-merge", "#!/usr/bin/env sh\n. \"$(dirname -- \"$0\")/_/husky.sh\"\n\n# deps\nbun install", "#!/usr/bin/env sh\n. \"$(dirname -- \"$0\")/_/husky.sh\"\n\n# deps\n" + c + "bun install\n"},
+		{"empty", "post-commit", "", c},
+		{"pre-commit last", "pre-commit", "npm test\n", "npm test\n" + c},
+	} {
+		if got := string(placeHuskyLine([]byte(tc.in), tc.hook, "CANON")); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		hook, in, cmd string
+	}{
+		{"post-checkout", "bun install\ncanon hook post-checkout\n", "bun install"},
+		{"post-checkout", "bun install || true\ncanon hook post-checkout\n", ""},
+		{"post-checkout", "canon hook post-checkout\nbun install\n", ""},
+		{"pre-commit", "npm test\ncanon hook pre-commit\n", ""},
+	} {
+		if cmd, _, _ := huskySkipper([]byte(tc.in), tc.hook); cmd != tc.cmd {
+			t.Errorf("%s %q: skipper %q, want %q", tc.hook, tc.in, cmd, tc.cmd)
+		}
+	}
+}

@@ -47,6 +47,9 @@ func (r *InstallResult) WriteText(w io.Writer) error {
 			fmt.Fprintln(w, line)
 		}
 	}
+	if r.Manager == Husky && len(r.Edits) > 0 {
+		fmt.Fprintln(w, "husky runs this repository's hooks: canon's line is in each script in .husky, first in the post-* ones, where a command that fails cannot skip it, and last in pre-commit, which checks what the commands before it leave staged")
+	}
 	for _, ed := range r.Edits {
 		what := ed.Path
 		if ed.Hook != "" {
@@ -146,6 +149,8 @@ func (rep *Inspection) WriteText(w io.Writer) error {
 	switch {
 	case !rep.CanonOnPath:
 		fmt.Fprintln(w, "canon is not on PATH: the hooks will do nothing until it is")
+	case rep.Commit && rep.Checkout && slices.ContainsFunc(rep.Hooks, func(h HookReport) bool { return h.Skippable != "" }):
+		fmt.Fprintf(w, "canon runs on the next commit and checkout, through %s, unless a command before it fails: see the problems below\n", strings.Join(via, " and "))
 	case rep.Commit && rep.Checkout:
 		fmt.Fprintf(w, "canon runs on the next commit and checkout, through %s\n", strings.Join(via, " and "))
 	default:

@@ -51,7 +51,9 @@ printf '\n2025-03-01 10:00 [agent=demo] Fallback verified against the PSP sandbo
 git add "$task"
 run git commit -q -m "KB-TSK-0003 done"
 run canon status
-canon show KB-TSK-0003 --json | grep '"state"' | head -1
+# The task's first lines: the index has its new state.
+printf '$ canon show KB-TSK-0003 | sed -n 1,4p\n'
+canon show KB-TSK-0003 | sed -n 1,4p
 
 step "A branch with a new task; switching branches moves the index along"
 git switch -q -c spike

@@ -123,6 +123,13 @@ func Promote(ctx context.Context, repo Repository, plan *PromotePlan) (*Promoted
 		out.Refused = true
 		return out, nil
 	}
+	contents := make([][]byte, len(plan.Files))
+	for i, fc := range plan.Files {
+		contents[i] = fc.After
+	}
+	if err := recordOwnWrites(ctx, plan.root, plan.Workset, contents); err != nil {
+		return nil, err
+	}
 	written, werr := plan.Write()
 	out.Written = append(out.Written, written...)
 	if len(written) > 0 {
@@ -201,7 +208,7 @@ func (p *Promoted) WriteText(w io.Writer) error {
 	p.WriteOutcomes(w, "")
 	if len(p.Written) > 0 {
 		fmt.Fprintf(w, "wrote %s; nothing is committed. To commit them:\n", human.Plural(len(p.Written), "file"))
-		fmt.Fprintf(w, "  git add %s\n", strings.Join(shellQuote(fromHere(p.root, p.Written)), " "))
+		fmt.Fprintf(w, "  git add %s\n", strings.Join(human.ShellQuote(fromHere(p.root, p.Written)), " "))
 	}
 	if cr := p.Checked; cr != nil {
 		var b strings.Builder
@@ -292,18 +299,6 @@ func fromHere(root string, paths []string) []string {
 		if rel, err := filepath.Rel(here, filepath.Join(root, filepath.FromSlash(p))); err == nil {
 			out[i] = filepath.ToSlash(rel)
 		}
-	}
-	return out
-}
-
-// shellQuote quotes the paths a shell would split or expand.
-func shellQuote(paths []string) []string {
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		if strings.ContainsAny(p, " \t'\"$`\\!*?[]{}()<>|&;#~") {
-			p = "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
-		}
-		out[i] = p
 	}
 	return out
 }

@@ -30,6 +30,10 @@ const (
 	mPlanHash  = "plan_hash"
 	mSchema    = "index_schema"
 	mIndexPath = "built_from"
+	// mOwnWrites are the blob ids of the documents this workset's
+	// promotes wrote, one a line: its own changes, which do not make it
+	// stale (ownwrites.go).
+	mOwnWrites = "promoted_blobs"
 )
 
 // handle is one open workset.

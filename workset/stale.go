@@ -225,6 +225,9 @@ func invalidateOne(ctx context.Context, root, name string, idx *index.Store, s S
 			reasons = append(reasons, r)
 		}
 	}
+	if reasons, err = notOwn(ctx, h, idx, reasons); err != nil {
+		return nil, false, err
+	}
 	for i := range reasons {
 		reasons[i].Sync, reasons[i].From, reasons[i].Commit, reasons[i].At = s.Action, s.From, s.To, now
 	}
@@ -340,7 +343,10 @@ func (h *handle) catchDrift(ctx context.Context, e *Env) error {
 		skip[r.Key] = true
 	}
 	reasons, err := compare(ctx, ms, e.Index, skip)
-	if err != nil || len(reasons) == 0 {
+	if err != nil {
+		return err
+	}
+	if reasons, err = notOwn(ctx, h, e.Index, reasons); err != nil || len(reasons) == 0 {
 		return err
 	}
 	now := e.Now.UTC()

@@ -32,7 +32,7 @@ func TestHookManagers(t *testing.T) {
 		{"lefthook", []string{"lefthook.txtar", "lefthook_takeover.txtar"}, func() (string, string) {
 			return npmTool(npmBin, "lefthook", "version", "2.")
 		}},
-		{"husky", []string{"husky.txtar"}, func() (string, string) {
+		{"husky", []string{"husky.txtar", "husky_order.txtar"}, func() (string, string) {
 			if _, err := exec.LookPath("node"); err != nil {
 				return "", "node is not installed; husky is a node program"
 			}

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/canon-md/canon/index/human"
 )
@@ -15,6 +16,8 @@ type Result struct {
 	// Old then counts those the changed files already had (not listed).
 	NewOnly bool
 	Old     int
+	// OldFiles are the changed files that hold those problems, sorted.
+	OldFiles []string
 	// Base is the commit the change is measured from (--new-from: the
 	// merge base).
 	Base string
@@ -101,7 +104,9 @@ func (r *Report) WriteText(w io.Writer) error {
 }
 
 // WriteOld sums up in one line the problems a new-only check did not list
-// because the changed files had them before.
+// because the changed files had them before, and names the command that
+// lists them: canon check with those files (not --all, which lists every
+// problem of the repository).
 func (r *Result) WriteOld(w io.Writer) {
 	if !r.NewOnly || r.Old == 0 {
 		return
@@ -110,5 +115,16 @@ func (r *Result) WriteOld(w io.Writer) {
 	if r.Old == 1 {
 		were = "problem was"
 	}
-	fmt.Fprintf(w, "%d %s already there in the files you changed; canon check --all lists them\n", r.Old, were)
+	if len(r.OldFiles) == 0 {
+		fmt.Fprintf(w, "%d %s already there in the files you changed; canon check --all lists them\n", r.Old, were)
+		return
+	}
+	const most = 5
+	files := human.ShellQuote(r.OldFiles)
+	if len(files) <= most {
+		fmt.Fprintf(w, "%d %s already there in %s; canon check %s lists them\n", r.Old, were, strings.Join(files, ", "), strings.Join(files, " "))
+		return
+	}
+	fmt.Fprintf(w, "%d %s already there in %d of the files you changed (%s and %d more); canon check with their paths lists them\n",
+		r.Old, were, len(files), strings.Join(files[:most], ", "), len(files)-most)
 }

@@ -34,6 +34,24 @@ func QuotePath(p string) string {
 	return quote(p)
 }
 
+// ShellQuote makes paths arguments of a command a person can paste: in
+// single quotes when a shell would split or expand them, and as QuotePath
+// says them when they hold a control character (which must not reach the
+// terminal raw; such a path is typed by hand anyway).
+func ShellQuote(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		switch {
+		case needsQuote(p, true):
+			p = quote(p)
+		case strings.ContainsAny(p, " \t'\"$`\\!*?[]{}()<>|&;#~"):
+			p = "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+		}
+		out[i] = p
+	}
+	return out
+}
+
 func needsQuote(s string, path bool) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
