@@ -403,9 +403,19 @@ func decidePriorities(f *facts, r *Result) {
 	// A scale's ends are rare by nature (P0 is an emergency): every value
 	// of a known scale is on it, and every other value two or more items
 	// use; one used once is an exception.
+	// The family most items use (P0…P4, or words): a value of the other
+	// family used once ("High" among P-numbers) is an exception.
+	pn, words := 0, 0
+	for p, n := range f.priorities {
+		if pNumber.MatchString(p) {
+			pn += n
+		} else {
+			words += n
+		}
+	}
 	var scale, rare []string
 	for _, p := range sortedKeys(f.priorities) {
-		if f.priorities[p] >= MinCount || onScale(p) {
+		if f.priorities[p] >= MinCount || onScale(p) && pNumber.MatchString(p) == (pn > words) {
 			scale = append(scale, p)
 		} else {
 			rare = append(rare, fmt.Sprintf("%s %d", p, f.priorities[p]))

@@ -102,6 +102,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		return nil, err
 	}
 	names := map[string]bool{} // lower-cased ids and stems: what a reference may name
+	var atPaths []string // documents with an @ value in a text field
 	type edgeVal struct{ field, v string }
 	var edgeVals []edgeVal
 	rows, err := q.QueryContext(ctx, `SELECT path, kind, type, ident, fm FROM docs ORDER BY path`)
@@ -142,7 +143,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 			}
 		}
 		if atValue(m, textFieldsOf[f.tool]) {
-			f.atDocs++ // read with the tool's rules already
+			atPaths = append(atPaths, p) // read with the tool's rules already
 		}
 		if _, ok := cfg.Check.Schemas[kind]; ok && typ != "" && kind != "adr" {
 			f.ids[kind] = append(f.ids[kind], ident)
@@ -191,11 +192,11 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		return nil, err
 	}
 	if fields := textFieldsOf[f.tool]; len(fields) > 0 {
-		n, err := atDocuments(ctx, q, root, cfg, fields)
+		n, err := atDocuments(ctx, q, root, cfg, fields, atPaths)
 		if err != nil {
 			return nil, err
 		}
-		f.atDocs += n
+		f.atDocs = n
 	}
 	return f, nil
 }
@@ -232,42 +233,47 @@ func (f *facts) parentPairs(ctx context.Context, q index.Querier) error {
 // atLine is a text field whose value starts with @, alone or in a list.
 var atLine = lazyre.MustCompile(`^\s*([A-Za-z_]+):\s*\[?\s*@`)
 
-// atDocuments counts the documents YAML refused on a line where one of
-// fields holds an @ value: those the tool reads and canon did not.
-func atDocuments(ctx context.Context, q index.Querier, root string, cfg *config.Config, fields []string) (int, error) {
-	rows, err := q.QueryContext(ctx, `SELECT DISTINCT path, line FROM problems WHERE rule = ?`, markdown.RuleYAMLSyntax)
+// atDocuments counts the documents that write an @ value unquoted in
+// one of fields, which YAML refuses and the tool reads: those YAML refused
+// (a yaml-syntax problem) and those read already with the tool's rules
+// (paths).
+func atDocuments(ctx context.Context, q index.Querier, root string, cfg *config.Config, fields, paths []string) (int, error) {
+	rows, err := q.QueryContext(ctx, `SELECT DISTINCT path FROM problems WHERE rule = ?`, markdown.RuleYAMLSyntax)
 	if err != nil {
 		return 0, err
 	}
-	type at struct {
-		path string
-		line int
+	seen := map[string]bool{}
+	for _, p := range paths {
+		seen[p] = true
 	}
-	var ats []at
 	for rows.Next() {
-		var a at
-		if err := rows.Scan(&a.path, &a.line); err != nil {
+		var p string
+		if err := rows.Scan(&p); err != nil {
 			rows.Close()
 			return 0, err
 		}
-		ats = append(ats, a)
+		if !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return 0, err
 	}
 	n := 0
-	for _, a := range ats {
-		data, err := safepath.ReadFile(filepath.Join(root, filepath.FromSlash(a.path)), int64(cfg.MaxFileSize), root)
+	for _, p := range paths {
+		data, err := safepath.ReadFile(filepath.Join(root, filepath.FromSlash(p)), int64(cfg.MaxFileSize), root)
 		if err != nil {
 			continue // gone or unreadable since: not evidence
 		}
+		// The frontmatter: from the first line to the next "---".
 		lines := strings.Split(string(data), "\n")
-		if a.line < 1 || a.line > len(lines) {
-			continue
-		}
-		if m := atLine.FindStringSubmatch(lines[a.line-1]); m != nil && contains(fields, m[1]) {
-			n++
+		for i := 1; i < len(lines) && strings.TrimSpace(lines[i]) != "---"; i++ {
+			if m := atLine.FindStringSubmatch(lines[i]); m != nil && contains(fields, m[1]) {
+				n++
+				break
+			}
 		}
 	}
 	return n, nil
