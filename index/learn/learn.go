@@ -102,7 +102,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		return nil, err
 	}
 	names := map[string]bool{} // lower-cased ids and stems: what a reference may name
-	var atPaths []string // documents with an @ value in a text field
+	var atPaths []string       // documents with an @ value in a text field
 	type edgeVal struct{ field, v string }
 	var edgeVals []edgeVal
 	rows, err := q.QueryContext(ctx, `SELECT path, kind, type, ident, fm FROM docs ORDER BY path`)
