@@ -3,6 +3,7 @@ package learn
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -195,7 +196,7 @@ func decideParents(f *facts, def map[string][]string, r *Result) {
 		}
 		var added, because, exceptions []string
 		for _, pk := range sortedKeys(obs) {
-			if contains(rule, pk) {
+			if slices.Contains(rule, pk) {
 				continue
 			}
 			if convention(obs[pk], total) {
@@ -332,14 +333,14 @@ func learnEnum(r *Result, kind, key string, def []string, used map[string]int, s
 	total, keep := 0, 0
 	for v, n := range used {
 		total += n
-		if contains(def, v) {
+		if slices.Contains(def, v) {
 			keep += n
 		}
 	}
 	what := key[strings.LastIndex(key, ".")+1:]
 	var added, because, exceptions []string
 	for _, v := range sortedKeys(used) {
-		if contains(def, v) {
+		if slices.Contains(def, v) {
 			continue
 		}
 		if convention(used[v], total) {
@@ -378,7 +379,7 @@ func decideDates(f *facts, def []string, r *Result) {
 	}
 	for _, field := range sortedKeys2(f.dates) {
 		c := f.dates[field]
-		if contains(def, field) || c[0] < MinCount || share(c[0], c[1]) < 0.95 {
+		if slices.Contains(def, field) || c[0] < MinCount || share(c[0], c[1]) < 0.95 {
 			continue
 		}
 		out = append(out, field)

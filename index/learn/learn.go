@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -270,22 +271,13 @@ func atDocuments(ctx context.Context, q index.Querier, root string, cfg *config.
 		// The frontmatter: from the first line to the next "---".
 		lines := strings.Split(string(data), "\n")
 		for i := 1; i < len(lines) && strings.TrimSpace(lines[i]) != "---"; i++ {
-			if m := atLine.FindStringSubmatch(lines[i]); m != nil && contains(fields, m[1]) {
+			if m := atLine.FindStringSubmatch(lines[i]); m != nil && slices.Contains(fields, m[1]) {
 				n++
 				break
 			}
 		}
 	}
 	return n, nil
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // archiveDir is the folder of p named like an archive (backlog/archive/),
