@@ -1,6 +1,7 @@
 package gitsync
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/human"
+	"github.com/canon-md/canon/index/learn"
 	"github.com/canon-md/canon/index/safepath"
 )
 
@@ -72,21 +74,83 @@ type Initialized struct {
 	// HooksRun says canon runs on the next commit and checkout (canon
 	// hooks status); the front end that can ask sets it.
 	HooksRun bool `json:"hooks_run"`
+	// Learned is what canon learned from the repository (null when it did
+	// not look: init on an existing configuration without --observe).
+	Learned *learn.Result `json:"learned"`
+	// LearnedBlock is the block written, or with --observe the block that
+	// --write would write.
+	LearnedBlock string `json:"learned_block"`
+	// Observe is init --observe; LearnedChanged says the block differs from
+	// the file's.
+	Observe        bool `json:"observe"`
+	LearnedChanged bool `json:"learned_changed"`
 
 	stats *index.Stats
 }
 
-// Init writes a commented default configuration when there is none (the
-// defaults, with what canon detected as comments), builds the index from
-// nothing and counts the problems as check --all does.
-func (s *Session) Init(ctx context.Context) (*Initialized, error) {
-	written, err := writeDefaultConfig(s.Repo.Root, s.Cfg.Namespaces.Detected())
-	if err != nil {
+// InitOptions are canon init's flags.
+type InitOptions struct {
+	// Observe learns from a repository whose configuration exists: a dry
+	// run that shows the learned block, unless Write.
+	Observe, Write bool
+}
+
+// Init writes a configuration when there is none: the commented defaults,
+// what canon detected as comments, and the learned block (ADR-0037), with
+// the index built from nothing under it; then counts the problems as
+// check --all does. With Observe it learns again and shows the block;
+// with Write it puts the block in place of the file's (or after it), and
+// leaves every other byte of the file as it was.
+func (s *Session) Init(ctx context.Context, opt InitOptions) (*Initialized, error) {
+	if opt.Write && !opt.Observe {
+		return nil, errors.New("--write goes with --observe: canon init --observe --write")
+	}
+	path := filepath.Join(s.Repo.Root, filepath.FromSlash(config.File))
+	old, err := safepath.ReadFile(path, safepath.ConfigLimit, s.Repo.Root)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	res, err := s.Rebuild(ctx, "")
-	if err != nil {
-		return nil, err
+	in := &Initialized{Config: config.File, DetectedNamespaces: []config.Namespace{}, Observe: opt.Observe}
+	var res *Result
+	switch {
+	case !exists && (!opt.Observe || opt.Write):
+		if res, err = s.learnInto(ctx, in, []byte(config.Template+s.Cfg.Namespaces.Detected())); err != nil {
+			return nil, err
+		}
+		in.ConfigWritten = true
+	case opt.Observe:
+		if res, err = s.Rebuild(ctx, ""); err != nil {
+			return nil, err
+		}
+		base := old
+		if !exists {
+			base = []byte(config.Template + s.Cfg.Namespaces.Detected())
+		}
+		r, err := s.learn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		in.Learned, in.LearnedBlock = r, r.Block()
+		next, err := withBlock(base, in.LearnedBlock)
+		if err != nil {
+			return nil, err
+		}
+		in.LearnedChanged = !bytes.Equal(next, old)
+		if opt.Write && in.LearnedChanged {
+			again, err := s.writeConfig(ctx, next, false)
+			if err != nil {
+				return nil, err
+			}
+			if again != nil {
+				res = again
+			}
+			in.ConfigWritten = true
+		}
+	default:
+		if res, err = s.Rebuild(ctx, ""); err != nil {
+			return nil, err
+		}
 	}
 	counts, err := s.Store.Counts(ctx)
 	if err != nil {
@@ -100,10 +164,9 @@ func (s *Session) Init(ctx context.Context) (*Initialized, error) {
 	if err != nil || strings.HasPrefix(rel, "..") {
 		rel = s.Store.Path()
 	}
-	in := &Initialized{
-		Config: config.File, ConfigWritten: written, Index: filepath.ToSlash(rel), DetectedNamespaces: []config.Namespace{},
-		Documents: counts.Documents, Skipped: counts.Skipped, Problems: len(checked.Findings),
-		ElapsedMs: res.Stats.Elapsed.Milliseconds(), stats: res.Stats,
+	in.Index, in.Documents, in.Skipped, in.Problems = filepath.ToSlash(rel), counts.Documents, counts.Skipped, len(checked.Findings)
+	if res != nil && res.Stats != nil {
+		in.ElapsedMs, in.stats = res.Stats.Elapsed.Milliseconds(), res.Stats
 	}
 	for _, n := range s.Cfg.Namespaces {
 		if n.From != "" {
@@ -113,15 +176,116 @@ func (s *Session) Init(ctx context.Context) (*Initialized, error) {
 	return in, nil
 }
 
+// learnInto writes base, builds the index under it, learns, and writes
+// base with the learned block; twice when what it learned changes how
+// documents are read (Backlog.md's @ values parse only then, and count).
+func (s *Session) learnInto(ctx context.Context, in *Initialized, base []byte) (*Result, error) {
+	res, err := s.writeConfig(ctx, base, true)
+	if err != nil {
+		return nil, err
+	}
+	for pass := 0; pass < 2; pass++ {
+		r, err := s.learn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		in.Learned, in.LearnedBlock = r, r.Block()
+		next, err := withBlock(base, in.LearnedBlock)
+		if err != nil {
+			return nil, err
+		}
+		again, err := s.writeConfig(ctx, next, false)
+		if err != nil {
+			return nil, err
+		}
+		if again == nil {
+			break // read the same way: nothing more to learn
+		}
+		res = again
+	}
+	return res, nil
+}
+
+func (s *Session) learn(ctx context.Context) (*learn.Result, error) {
+	var r *learn.Result
+	err := s.Store.Read(func(q index.Querier) error {
+		var err error
+		r, err = learn.Learn(ctx, q, s.Repo.Root, s.Cfg)
+		return err
+	})
+	return r, err
+}
+
+// withBlock is the configuration file data with the learned block in
+// place of its own, or after it when it has none.
+func withBlock(data []byte, block string) ([]byte, error) {
+	start, end, ok, err := config.LearnedBlock(data)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		return append(append(append([]byte{}, data[:start]...), block...), data[end:]...), nil
+	}
+	if block == "" {
+		return data, nil
+	}
+	out := append([]byte{}, data...)
+	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
+		out = append(out, '\n')
+	}
+	return append(append(out, '\n'), block...), nil
+}
+
+// writeConfig checks data parses, writes it atomically as the
+// configuration, takes it up, and rebuilds the index when rebuild says so
+// or the configuration reads documents otherwise (IndexHash); res is then
+// that rebuild, else nil.
+func (s *Session) writeConfig(ctx context.Context, data []byte, rebuild bool) (res *Result, err error) {
+	if _, err := config.Parse(config.File, data); err != nil {
+		return nil, fmt.Errorf("canon would write a configuration that does not parse (%v); nothing was written, please report it", err)
+	}
+	path := filepath.Join(s.Repo.Root, filepath.FromSlash(config.File))
+	if err := safepath.MkdirAll(filepath.Dir(path), 0o755, s.Repo.Root); err != nil {
+		return nil, err
+	}
+	if err := safepath.WriteFile(path, data, 0o644, s.Repo.Root); err != nil {
+		return nil, fmt.Errorf("write %s: %w", config.File, err)
+	}
+	cfg, err := config.Load(s.Repo.Root)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.IndexHash() != s.Cfg.IndexHash() {
+		rebuild = true
+	}
+	s.useConfig(cfg)
+	if !rebuild {
+		return nil, nil
+	}
+	return s.Rebuild(ctx, "")
+}
+
 // WriteText says what init did and what to do next.
 func (in *Initialized) WriteText(w io.Writer) error {
-	if in.ConfigWritten {
-		fmt.Fprintf(w, "wrote %s (every value in it is a default; edit what you need)\n", in.Config)
+	switch {
+	case in.Observe && in.ConfigWritten:
+		fmt.Fprintf(w, "wrote what canon learned into %s (the learned block; the rest of the file is as it was)\n", in.Config)
+	case in.Observe && !in.LearnedChanged:
+		fmt.Fprintf(w, "%s already says what canon learns from this repository\n", in.Config)
+	case in.Observe:
+		fmt.Fprintf(w, "canon init --observe --write would write this learned block into %s (the rest of the file stays as it is):\n\n%s\n", in.Config, in.LearnedBlock)
+	case in.ConfigWritten:
+		fmt.Fprintf(w, "wrote %s: the commented defaults, and what canon learned from this repository at its end\n", in.Config)
 		// The hooks, CI and every clone read it: a file left out of git
 		// gives each of them other rules.
 		fmt.Fprintf(w, "commit %s: the hooks, CI and every clone check with its rules\n", in.Config)
-	} else {
+	default:
 		fmt.Fprintf(w, "kept the existing %s\n", in.Config)
+	}
+	if in.Learned != nil && in.ConfigWritten {
+		for _, k := range in.Learned.Keys() {
+			fmt.Fprintf(w, "learned %s: %s\n", k, in.Learned.Evidence[k])
+		}
 	}
 	for _, n := range in.DetectedNamespaces {
 		states := "Kano's default states"
@@ -133,7 +297,9 @@ func (in *Initialized) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "Kano product %s in %s: %s\n", n.Name, n.Path, states)
 	}
-	writeBuilt(w, in.stats)
+	if in.stats != nil {
+		writeBuilt(w, in.stats)
+	}
 	if in.Problems > 0 {
 		fmt.Fprintf(w, "%s found; list them with canon problems\n", human.Plural(in.Problems, "problem"))
 	}
@@ -142,24 +308,6 @@ func (in *Initialized) WriteText(w io.Writer) error {
 	}
 	_, err := fmt.Fprintln(w, "next: canon hooks install, so that commits and checkouts keep the index fresh")
 	return err
-}
-
-// writeDefaultConfig writes .canon/config.yaml unless it exists,
-// atomically: the defaults, and what canon detected as comments.
-func writeDefaultConfig(root, detected string) (bool, error) {
-	path := filepath.Join(root, filepath.FromSlash(config.File))
-	if _, err := os.Stat(path); err == nil {
-		return false, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return false, err
-	}
-	if err := safepath.MkdirAll(filepath.Dir(path), 0o755, root); err != nil {
-		return false, err
-	}
-	if err := safepath.WriteFile(path, []byte(config.Template+detected), 0o644, root); err != nil {
-		return false, fmt.Errorf("write %s: %w", config.File, err)
-	}
-	return true, nil
 }
 
 // Optimized is what canon index --optimize did: the full-text index merged

@@ -99,16 +99,24 @@ func Open(dir, who string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.Namespaces, st.KnownKinds, st.KnownEdges = cfg.Namespaces, cfg.KnownKinds(), cfg.KnownEdges()
-	return &Session{
-		Repo: repo, Cfg: cfg, Store: st,
-		Scope:    index.NewScope(repo.Root, cfg, repo.InfoExclude()),
-		Loader:   index.NewLoader(repo.Root, cfg),
+	s := &Session{
+		Repo: repo, Store: st,
 		Who:      who,
 		LockWait: lockWait(),
 		built:    fresh,
 		maxTrees: defaultWalkTrees,
-	}, nil
+	}
+	s.useConfig(cfg)
+	return s, nil
+}
+
+// useConfig takes cfg up as the session's configuration: what the index
+// reads and how.
+func (s *Session) useConfig(cfg *config.Config) {
+	s.Cfg = cfg
+	s.Store.Namespaces, s.Store.KnownKinds, s.Store.KnownEdges = cfg.Namespaces, cfg.KnownKinds(), cfg.KnownEdges()
+	s.Scope = index.NewScope(s.Repo.Root, cfg, s.Repo.InfoExclude())
+	s.Loader = index.NewLoader(s.Repo.Root, cfg)
 }
 
 // Close releases the index.

@@ -131,8 +131,8 @@ func Inspect(ctx context.Context, r *gitsync.Repo) (*Inspection, error) {
 
 // Init is canon init (gitsync.Session.Init) with whether the hooks already
 // run canon: then it names no next step. gitsync cannot ask; hooks can.
-func Init(ctx context.Context, s *gitsync.Session) (*gitsync.Initialized, error) {
-	in, err := s.Init(ctx)
+func Init(ctx context.Context, s *gitsync.Session, opt gitsync.InitOptions) (*gitsync.Initialized, error) {
+	in, err := s.Init(ctx, opt)
 	if err != nil {
 		return nil, err
 	}

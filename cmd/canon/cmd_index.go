@@ -13,10 +13,18 @@ import (
 func initCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "init",
-		Usage: "write a commented default .canon/config.yaml (if there is none) and build the index",
-		Flags: []cli.Flag{jsonFlag},
+		Usage: "write .canon/config.yaml (if there is none): the commented defaults and what canon learns from the repository; build the index",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "observe", Usage: "learn from the repository again and show the learned block the configuration would get (a dry run)"},
+			&cli.BoolFlag{Name: "write", Usage: "with --observe: write the learned block into the configuration, leaving the rest of the file as it is"},
+			jsonFlag,
+		},
 		Action: func(c *cli.Context) error {
-			return e.withIndex(c, "canon init", func(s *gitsync.Session) (output, error) { return hooks.Init(c.Context, s) })
+			if c.Bool("write") && !c.Bool("observe") {
+				return fail(2, "--write goes with --observe: canon init --observe --write")
+			}
+			opt := gitsync.InitOptions{Observe: c.Bool("observe"), Write: c.Bool("write")}
+			return e.withIndex(c, "canon init", func(s *gitsync.Session) (output, error) { return hooks.Init(c.Context, s, opt) })
 		},
 	}
 }

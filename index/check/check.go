@@ -662,21 +662,23 @@ func (c *checker) duplicate(col, lineCol, rule, what, val string) error {
 		name, _ := c.in.Cfg.Namespaces.Of(p)
 		return name
 	}
-	perNS := map[string]int{}
-	for _, l := range locs {
-		perNS[nsOf(l.path)]++
-	}
+	// An archived document's id is free again: Backlog.md hands the id
+	// of an archived or completed task to a new one on purpose, so a pair
+	// with one side in an archive folder (work.archive) is no clash. A uid
+	// is unique everywhere.
+	archived := func(p string) bool { return what == "id" && c.in.Cfg.Work.Archived(p) }
+	clash := func(a, b loc) bool { return nsOf(a.path) == nsOf(b.path) && !archived(a.path) && !archived(b.path) }
 	for i, l := range locs {
-		if perNS[nsOf(l.path)] < 2 {
-			continue
-		}
 		var others []string
 		uids := l.uid != ""
 		for j, o := range locs {
-			if j != i && nsOf(o.path) == nsOf(l.path) {
+			if j != i && clash(l, o) {
 				others = append(others, o.path)
 				uids = uids || o.uid != ""
 			}
+		}
+		if len(others) == 0 {
+			continue
 		}
 		msg := fmt.Sprintf("id %s is also used by %s; give one of them a new id", val, strings.Join(others, ", "))
 		if uids {
@@ -795,3 +797,10 @@ func (c *checker) disablesOf(path string) ([]markdown.Disable, error) {
 	var ds []markdown.Disable
 	return ds, json.Unmarshal([]byte(dis), &ds)
 }
+
+// KanoShaped reports whether id is shaped like a Kano work item's id
+// (KB-TSK-0001): where one is, Kano's default schemas hold (follows).
+func KanoShaped(id string) bool { return kanoID.MatchString(id) }
+
+// IsDate reports whether s is a date date-format accepts.
+func IsDate(s string) bool { return badDate(s) == "" }

@@ -115,6 +115,24 @@ func (c *checker) loadLinks() ([]*lnk, error) {
 // unresolved reports a frontmatter reference or wiki-link that names no
 // document, or several.
 func (c *checker) unresolved(l *lnk) error {
+	if l.form == index.FormRef && l.status == index.StatusAmbiguous {
+		// An id an archived document shares with a live one is the live
+		// one's (duplicate): the reference names it, as Backlog.md reads
+		// it.
+		paths, err := index.CandidatePaths(c.ctx, c.q, l.src.path, l.form, l.raw)
+		if err != nil {
+			return err
+		}
+		live := 0
+		for _, p := range paths {
+			if !c.in.Cfg.Work.Archived(p) {
+				live++
+			}
+		}
+		if live <= 1 {
+			return nil
+		}
+	}
 	p, err := index.UnresolvedProblem(c.ctx, c.q, l.src.path, l.field, l.form, l.raw, l.anchor, l.status, l.line, l.col)
 	if err != nil {
 		return err

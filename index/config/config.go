@@ -55,6 +55,11 @@ type Config struct {
 	// Work says what ready and blocked list, in which order, and which
 	// folders are archives.
 	Work Work `json:"work"`
+	// Frontmatter says how frontmatter is read (the tool's own rules).
+	Frontmatter Frontmatter `json:"frontmatter"`
+	// Tool is the tool canon init found had written the documents ("" when
+	// none): the learned block's tool.
+	Tool string `json:"tool,omitempty"`
 }
 
 // Size is a byte count written as 5MB, 512KiB or a plain number.
@@ -224,6 +229,8 @@ type fileConfig struct {
 	Workset     yaml.Node         `yaml:"workset"`
 	Watch       yaml.Node         `yaml:"watch"`
 	Work        yaml.Node         `yaml:"work"`
+	Frontmatter *Frontmatter      `yaml:"frontmatter"`
+	Learned     yaml.Node         `yaml:"learned"`
 }
 
 // fromTemplate is Parse(File, Template) without the parse: the defaults,
@@ -256,6 +263,14 @@ func Load(root string) (*Config, error) {
 		// known, and parsing 8 KB of commented YAML was a tenth of a hook.
 		cfg = fromTemplate()
 	default:
+		// The template and a learned block after it: only the block is
+		// parsed.
+		if cfg, err = learnedAfterTemplate(data); err != nil {
+			return nil, err
+		}
+		if cfg != nil {
+			break
+		}
 		if cfg, err = Parse(File, data); err != nil {
 			return nil, err
 		}
@@ -383,6 +398,18 @@ func Parse(name string, data []byte) (*Config, error) {
 			return nil, yamlError(name, data, err)
 		}
 	}
+	if fc.Frontmatter != nil {
+		cfg.Frontmatter = *fc.Frontmatter
+	}
+	if fc.Learned.Kind != 0 {
+		l, err := decodeLearned(&fc.Learned)
+		if err != nil {
+			return nil, yamlError(name, data, err)
+		}
+		if err := cfg.applyLearned(l, &fc); err != nil {
+			return nil, &Error{Path: name, Msg: err.Error()}
+		}
+	}
 	return cfg, nil
 }
 
@@ -484,9 +511,11 @@ func (c *Config) IndexHash() string {
 		Edges       [][2]string
 		Kinds       [][2]string
 		Namespaces  [][2]string `json:",omitempty"`
+		TextFields  []string    `json:",omitempty"`
 	}
 	s := shape{Roots: c.Roots, Exclude: c.Exclude, MaxFileSize: c.MaxFileSize,
-		Edges: sortedPairs(c.Edges), Kinds: sortedPairs(c.Kinds), Namespaces: c.Namespaces.hash()}
+		Edges: sortedPairs(c.Edges), Kinds: sortedPairs(c.Kinds), Namespaces: c.Namespaces.hash(),
+		TextFields: c.Frontmatter.TextFields}
 	b, _ := json.Marshal(s)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])

@@ -177,6 +177,8 @@ type frontmatterResult struct {
 	// dropped are top-level fields left out (their value null) because
 	// they crossed a bound: the other fields are still read.
 	dropped []Problem
+	// textFields are quoted before YAML parses them (QuoteTextFields).
+	textFields []string
 }
 
 // SyntaxError is a frontmatter that does not parse, with its position in the
@@ -221,6 +223,9 @@ func unmarshalYAML(data []byte, v any) error {
 	if len(data) > MaxFrontmatterBytes {
 		res.err = tooLarge(len(data))
 		return nil
+	}
+	if len(res.textFields) > 0 {
+		data = QuoteTextFields(data, res.textFields)
 	}
 	var node yaml.Node
 	if err := yaml.Unmarshal(data, &node); err != nil {
@@ -734,11 +739,11 @@ func childKeys(m map[string]any, prefix toml.Key, order []toml.Key) []string {
 // delimiter must be the first line (after a BOM), as on GitHub. It returns
 // the body, the file line the body starts on, and the parse result (nil when
 // there is no frontmatter).
-func splitFrontmatter(src []byte) (body []byte, bodyLine int, res *frontmatterResult, unclosed bool) {
+func splitFrontmatter(src []byte, textFields []string) (body []byte, bodyLine int, res *frontmatterResult, unclosed bool) {
 	if !startsWithDelimiter(src) {
 		return src, 1, nil, false
 	}
-	res = &frontmatterResult{}
+	res = &frontmatterResult{textFields: textFields}
 	rest, err := frontmatter.Parse(bytes.NewReader(src), res, formats...)
 	if err != nil || res.format == "" {
 		// The opening delimiter has no closing one: GitHub shows such a

@@ -51,6 +51,10 @@ type Options struct {
 	Edges map[string]string
 	// Kinds maps a lower-cased `type` value to a kind.
 	Kinds map[string]string
+	// TextFields are frontmatter fields whose values are read as text
+	// before YAML parses them, as Backlog.md reads `assignee: @MrLesk`
+	// (QuoteTextFields).
+	TextFields []string
 }
 
 // Ref is an edge declared in frontmatter: field: target.
@@ -117,7 +121,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 func Parse(filePath string, src []byte, opt *Options) *Document {
 	src = bytes.TrimPrefix(src, utf8BOM)
 	d := &Document{Frontmatter: &Value{Kind: Map}}
-	body, bodyLine, res, unclosed := splitFrontmatter(src)
+	body, bodyLine, res, unclosed := splitFrontmatter(src, opt.TextFields)
 	d.BodyLine = bodyLine
 	if unclosed {
 		d.Problems = append(d.Problems, Problem{Line: 1, Col: 1, Rule: RuleFrontmatter, Severity: Warning,

@@ -1,0 +1,422 @@
+package learn
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/check"
+	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/lazyre"
+	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/safepath"
+)
+
+// Thresholds of the one rule (see the package doc).
+const (
+	// RareShare: a value used by fewer than one document in twenty of its
+	// kind is an exception.
+	RareShare = 0.05
+	// MinCount: a value one document uses is an exception.
+	MinCount = 2
+)
+
+// Result is what learning found: the learned block's values, the evidence
+// for each (keyed by its dotted key, "check.parents.task"), and the
+// defaults the repository keeps, with their exceptions.
+type Result struct {
+	Learned  config.Learned    `json:"learned"`
+	Evidence map[string]string `json:"evidence"`
+	Kept     []string          `json:"kept"`
+}
+
+// facts are the counts learning decides from; gathered from the index and
+// the files, decided by pure functions (tested on their own).
+type facts struct {
+	tool, toolWhy    string
+	toolStatuses     []string                  // the tool's own list of statuses, in order
+	atDocs           int                       // documents YAML refuses at a text field's @ value
+	parents          map[string]map[string]int // kind → parent kind → documents
+	states           map[string]int            // state → live work items
+	archivedStates   map[string]int            // state → archived work items
+	priorities       map[string]int
+	dates            map[string][2]int // field → documents with a date, with a value
+	archives         map[string]int    // archive folder → documents
+	edgeFields       map[string][2]int // field → values naming an item, values
+	ids              map[string][]string
+	kano             bool                      // a Kano-shaped id exists: Kano's schemas hold
+	schemaPriorities map[string]map[string]int // kind → priority → documents the schema checks
+	schemaStates     map[string]map[string]int
+}
+
+// Learn reads the index q of the repository at root, built with cfg.
+func Learn(ctx context.Context, q index.Querier, root string, cfg *config.Config) (*Result, error) {
+	f, err := gather(ctx, q, root, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return decide(f, cfg), nil
+}
+
+// archiveNames are the folder names that hold finished or archived work.
+var archiveNames = map[string]bool{"archive": true, "archived": true, "_archive": true, "completed": true, "done": true, "_trash": true, "trash": true}
+
+// edgeCandidates are frontmatter fields tools write for edges canon's
+// defaults do not read: Backlog.md's parent_task_id and dependencies.
+var edgeCandidates = map[string]string{"parent_task_id": "parent", "parent_id": "parent", "dependencies": "depends_on", "depends": "depends_on"}
+
+// defaultEdges are the fields canon reads as edges by default: a field
+// the learned block maps is judged again each time.
+var defaultEdges = config.DefaultEdges()
+
+// atValue reports a document whose frontmatter has an @ value in one of
+// fields: one YAML refuses unless the field is read as text.
+func atValue(m map[string]json.RawMessage, fields []string) bool {
+	for _, f := range fields {
+		for _, v := range texts(m[f]) {
+			if strings.HasPrefix(v, "@") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// textFieldsOf are the tools' fields read as text before YAML.
+var textFieldsOf = map[string][]string{"backlog.md": {"assignee", "reporter", "due_date"}}
+
+func gather(ctx context.Context, q index.Querier, root string, cfg *config.Config) (*facts, error) {
+	f := &facts{parents: map[string]map[string]int{}, states: map[string]int{}, archivedStates: map[string]int{},
+		priorities: map[string]int{}, dates: map[string][2]int{}, archives: map[string]int{}, edgeFields: map[string][2]int{},
+		ids: map[string][]string{}, schemaPriorities: map[string]map[string]int{}, schemaStates: map[string]map[string]int{}}
+	if err := f.detectTool(root); err != nil {
+		return nil, err
+	}
+	names := map[string]bool{} // lower-cased ids and stems: what a reference may name
+	var atPaths []string       // documents with an @ value in a text field
+	type edgeVal struct{ field, v string }
+	var edgeVals []edgeVal
+	rows, err := q.QueryContext(ctx, `SELECT path, kind, type, ident, fm FROM docs ORDER BY path`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var p, kind, typ, ident, fm string
+		if err := rows.Scan(&p, &kind, &typ, &ident, &fm); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		names[strings.ToLower(markdown.Stem(p))] = true
+		if ident != "" {
+			names[strings.ToLower(ident)] = true
+			f.kano = f.kano || check.KanoShaped(ident)
+		}
+		if dir := archiveDir(p); dir != "" {
+			f.archives[dir]++
+		}
+		var m map[string]json.RawMessage
+		if fm != "" && json.Unmarshal([]byte(fm), &m) != nil {
+			continue
+		}
+		for field, raw := range m {
+			if s, ok := text(raw); ok {
+				d := f.dates[field]
+				d[1]++
+				if check.IsDate(s) {
+					d[0]++
+				}
+				f.dates[field] = d
+			}
+			if _, isEdge := defaultEdges[field]; !isEdge && edgeCandidates[field] != "" {
+				for _, v := range texts(raw) {
+					edgeVals = append(edgeVals, edgeVal{field, v})
+				}
+			}
+		}
+		if atValue(m, textFieldsOf[f.tool]) {
+			atPaths = append(atPaths, p) // read with the tool's rules already
+		}
+		if _, ok := cfg.Check.Schemas[kind]; ok && typ != "" && kind != "adr" {
+			f.ids[kind] = append(f.ids[kind], ident)
+			if s, ok := text(m["priority"]); ok {
+				count(f.schemaPriorities, kind, s)
+			}
+			st, ok := text(m["state"])
+			if !ok {
+				st, ok = text(m["status"])
+			}
+			if ok {
+				count(f.schemaStates, kind, st)
+			}
+		}
+		if !cfg.Work.IsWork(kind) || kind == "doc" && typ == "" && ident == "" {
+			continue // a note, not a work item
+		}
+		st, ok := text(m["state"])
+		if !ok {
+			st, ok = text(m["status"])
+		}
+		if ok && st != "" {
+			if cfg.Work.Archived(p) || archiveDir(p) != "" {
+				f.archivedStates[st]++
+			} else {
+				f.states[st]++
+			}
+		}
+		if pr, ok := text(m["priority"]); ok && pr != "" {
+			f.priorities[pr]++
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, ev := range edgeVals {
+		c := f.edgeFields[ev.field]
+		c[1]++
+		if names[strings.ToLower(ev.v)] {
+			c[0]++
+		}
+		f.edgeFields[ev.field] = c
+	}
+	if err := f.parentPairs(ctx, q); err != nil {
+		return nil, err
+	}
+	if fields := textFieldsOf[f.tool]; len(fields) > 0 {
+		n, err := atDocuments(ctx, q, root, cfg, fields, atPaths)
+		if err != nil {
+			return nil, err
+		}
+		f.atDocs = n
+	}
+	return f, nil
+}
+
+func count(m map[string]map[string]int, k, v string) {
+	if m[k] == nil {
+		m[k] = map[string]int{}
+	}
+	m[k][v]++
+}
+
+func (f *facts) parentPairs(ctx context.Context, q index.Querier) error {
+	rows, err := q.QueryContext(ctx, `SELECT d.kind, p.kind, count(DISTINCT d.id) FROM links l
+		JOIN docs d ON d.id = l.src JOIN docs p ON p.id = l.dst
+		WHERE l.type = 'parent' AND l.status = 'ok' GROUP BY 1, 2`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, pk string
+		var n int
+		if err := rows.Scan(&k, &pk, &n); err != nil {
+			return err
+		}
+		if f.parents[k] == nil {
+			f.parents[k] = map[string]int{}
+		}
+		f.parents[k][pk] += n
+	}
+	return rows.Err()
+}
+
+// atLine is a text field whose value starts with @, alone or in a list.
+var atLine = lazyre.MustCompile(`^\s*([A-Za-z_]+):\s*\[?\s*@`)
+
+// atDocuments counts the documents that write an @ value unquoted in
+// one of fields, which YAML refuses and the tool reads: those YAML refused
+// (a yaml-syntax problem) and those read already with the tool's rules
+// (paths).
+func atDocuments(ctx context.Context, q index.Querier, root string, cfg *config.Config, fields, paths []string) (int, error) {
+	rows, err := q.QueryContext(ctx, `SELECT DISTINCT path FROM problems WHERE rule = ?`, markdown.RuleYAMLSyntax)
+	if err != nil {
+		return 0, err
+	}
+	seen := map[string]bool{}
+	for _, p := range paths {
+		seen[p] = true
+	}
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		if !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, p := range paths {
+		data, err := safepath.ReadFile(filepath.Join(root, filepath.FromSlash(p)), int64(cfg.MaxFileSize), root)
+		if err != nil {
+			continue // gone or unreadable since: not evidence
+		}
+		// The frontmatter: from the first line to the next "---".
+		lines := strings.Split(string(data), "\n")
+		for i := 1; i < len(lines) && strings.TrimSpace(lines[i]) != "---"; i++ {
+			if m := atLine.FindStringSubmatch(lines[i]); m != nil && slices.Contains(fields, m[1]) {
+				n++
+				break
+			}
+		}
+	}
+	return n, nil
+}
+
+// archiveDir is the folder of p named like an archive (backlog/archive/),
+// or "".
+func archiveDir(p string) string {
+	parts := strings.Split(p, "/")
+	for i := 0; i < len(parts)-1; i++ {
+		if archiveNames[strings.ToLower(parts[i])] {
+			return strings.Join(parts[:i+1], "/") + "/"
+		}
+	}
+	return ""
+}
+
+// text is a JSON string value.
+func text(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// texts is a string, or the strings of a list.
+func texts(raw json.RawMessage) []string {
+	if s, ok := text(raw); ok && s != "" {
+		return []string{s}
+	}
+	var xs []any
+	if json.Unmarshal(raw, &xs) != nil {
+		return nil
+	}
+	var out []string
+	for _, x := range xs {
+		if s, ok := x.(string); ok && s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// tools are the files that say which tool keeps a repository, first match
+// wins: backlog tools before site generators.
+var tools = []struct{ name, file string }{
+	{"backlog.md", "backlog/config.yml"},
+	{"backlog.md", ".backlog/config.yml"},
+	{"kano", config.KanoConfig},
+	{"obsidian", ".obsidian"},
+	{"hugo", "hugo.toml"},
+	{"hugo", "hugo.yaml"},
+	{"mkdocs", "mkdocs.yml"},
+	{"mkdocs", "mkdocs.yaml"},
+	{"docusaurus", "docusaurus.config.js"},
+	{"docusaurus", "docusaurus.config.ts"},
+	{"jekyll", "_config.yml"},
+}
+
+func (f *facts) detectTool(root string) error {
+	for _, t := range tools {
+		p := filepath.Join(root, filepath.FromSlash(t.file))
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return err
+		}
+		f.tool, f.toolWhy = t.name, t.file
+		if t.name == "backlog.md" {
+			data, err := safepath.ReadFile(p, safepath.ConfigLimit, root)
+			if err != nil {
+				return nil // named, without its statuses
+			}
+			var c struct {
+				Statuses []string `yaml:"statuses"`
+			}
+			if yaml.Unmarshal(data, &c) == nil {
+				f.toolStatuses = c.Statuses
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// doneWords are states that say the work is over, in any tool.
+var doneWords = map[string]bool{"done": true, "closed": true, "resolved": true, "completed": true, "complete": true,
+	"cancelled": true, "canceled": true, "dropped": true, "rejected": true, "won't do": true, "wont do": true,
+	"won't fix": true, "wontfix": true, "accepted": true, "superseded": true, "archived": true, "obsolete": true,
+	"deprecated": true, "merged": true, "released": true, "shipped": true}
+
+// stateRank orders open states as work moves through them.
+var stateRank = []string{"new", "draft", "backlog", "to do", "todo", "proposed", "planned", "ready", "in progress",
+	"inprogress", "doing", "review", "in review", "blocked", "done"}
+
+func rankOf(s string) int {
+	for i, r := range stateRank {
+		if strings.EqualFold(r, s) {
+			return i
+		}
+	}
+	return len(stateRank)
+}
+
+func share(n, total int) float64 {
+	if total == 0 {
+		return 0
+	}
+	return float64(n) / float64(total)
+}
+
+// convention reports whether n of total documents make a convention
+// rather than exceptions.
+func convention(n, total int) bool {
+	return n >= MinCount && share(n, total) >= RareShare
+}
+
+func plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	if strings.HasSuffix(one, "y") {
+		return fmt.Sprintf("%d %sies", n, one[:len(one)-1])
+	}
+	return fmt.Sprintf("%d %ss", n, one)
+}
+
+// sortedKeys sorts a count map's keys by count, most first, then by name.
+func sortedKeys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if m[out[i]] != m[out[j]] {
+			return m[out[i]] > m[out[j]]
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
