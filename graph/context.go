@@ -8,6 +8,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/markdown"
 )
 
 // TokenEstimate is how a pack estimates tokens: one token per four
@@ -34,6 +35,12 @@ type PackOptions struct {
 	Sections     int       // sections a seed quotes; a neighbour quotes one
 	ExcerptChars int       // a quoted section is cut near this many characters
 	Weights      config.Weights
+	// Essential sections (headings) a task's pack quotes from the task first.
+	Essential []string
+	// Exclude globs name documents treated as generated; IncludeGenerated
+	// lets generated documents be seeds and neighbours.
+	Exclude          []string
+	IncludeGenerated bool
 }
 
 // OptionsFrom reads the context section of the configuration.
@@ -42,7 +49,7 @@ func OptionsFrom(c config.Context) PackOptions {
 		Depth: c.Depth, Edges: c.Edges, Direction: Direction(c.Direction),
 		MaxPerNode: c.MaxPerNode, MaxNodes: c.MaxNodes, Budget: c.Budget,
 		SearchSeeds: c.SearchSeeds, Sections: c.Sections, ExcerptChars: c.ExcerptChars,
-		Weights: c.Weights,
+		Weights: c.Weights, Essential: c.Essential, Exclude: c.Exclude, IncludeGenerated: c.IncludeGenerated,
 	}
 }
 
@@ -68,6 +75,9 @@ type Pack struct {
 	For    string              `json:"for,omitempty"`
 	Scopes map[string]ScopeUse `json:"scopes,omitempty"`
 	Listed []Listed            `json:"listed,omitempty"`
+	// Unused: a task's pack that left more than a tenth of its budget
+	// unused says how much and why.
+	Unused *Unused `json:"unused,omitempty"`
 }
 
 // PackSettings are the bounds a pack was built with.
@@ -96,6 +106,7 @@ type Entry struct {
 	hits    []chunkHit
 	order   int // discovery order, the last tie-break
 	isGiven bool
+	target  bool // the task of a task's pack: it quotes its essential sections first
 }
 
 // Why says why an entry is in a pack: it is a seed (given, found by the
@@ -129,13 +140,25 @@ type Excerpt struct {
 	Cut     bool   `json:"cut,omitempty"` // the text stops before the section does
 }
 
-// Omitted names an entry the budget or a template section's limit left out.
+// Omitted names what a pack left out and why: an entry the budget or a
+// template section's limit left out, a generated document, or a section
+// of the task a task's pack did not quote.
 type Omitted struct {
-	Key    string  `json:"key"`
-	ID     string  `json:"id"`
-	Title  string  `json:"title"`
-	Score  float64 `json:"score"`
-	Reason string  `json:"reason"` // budget, section_limit or no_section
+	Key   string  `json:"key"`
+	ID    string  `json:"id"`
+	Title string  `json:"title"`
+	Score float64 `json:"score"`
+	// budget, section_limit, no_section, generated; for a section:
+	// section_budget (it did not fit) or section_weight (it weighs 0).
+	Reason string `json:"reason"`
+	// Generated: why the document counts as generated (marker, kano_build,
+	// path, link_list or exclude).
+	Generated string `json:"generated,omitempty"`
+	// A section left out: its heading, its first line and what it would
+	// have cost.
+	Section string `json:"section,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Tokens  int    `json:"tokens,omitempty"`
 }
 
 // Reasons.
@@ -164,14 +187,15 @@ func (g *Graph) Pack(ctx context.Context, opt PackOptions) (*Pack, error) {
 		}
 		seeds = append(seeds, seed{node: n, source: SourceGiven})
 	}
-	found, err := g.searchSeeds(ctx, opt.Query, opt.SearchSeeds)
+	gen := g.newGenFilter(opt)
+	found, err := g.searchSeeds(ctx, opt.Query, opt.SearchSeeds, gen)
 	if err != nil {
 		return nil, err
 	}
 	for i := range found {
 		seeds = append(seeds, seed{node: found[i].node, source: SourceSearch, search: &found[i]})
 	}
-	p, err := g.pack(ctx, seeds, opt, nil, nil)
+	p, err := g.pack(ctx, seeds, opt, nil, nil, gen)
 	if err != nil {
 		return nil, err
 	}
@@ -187,8 +211,9 @@ func (g *Graph) Pack(ctx context.Context, opt PackOptions) (*Pack, error) {
 }
 
 // pack expands from the seeds, ranks, groups into a template's sections
-// (when there are any) and fills the budget.
-func (g *Graph) pack(ctx context.Context, seeds []seed, opt PackOptions, keep func(context.Context, []index.DocID) (map[index.DocID]bool, error), sections []OutputSection) (*Pack, error) {
+// (when there are any) and fills the budget; gen leaves generated
+// neighbours out and names what it left out.
+func (g *Graph) pack(ctx context.Context, seeds []seed, opt PackOptions, keep func(context.Context, []index.DocID) (map[index.DocID]bool, error), sections []OutputSection, gen *genFilter) (*Pack, error) {
 	if opt.Direction == "" {
 		opt.Direction = Both
 	}
@@ -216,7 +241,7 @@ func (g *Graph) pack(ctx context.Context, seeds []seed, opt PackOptions, keep fu
 		nodes = append(nodes, s.node)
 	}
 	ex, err := g.expand(ctx, nodes, ExpandOptions{Depth: opt.Depth, Edges: opt.Edges, Direction: opt.Direction,
-		MaxPerNode: opt.MaxPerNode, MaxNodes: opt.MaxNodes, keep: keep})
+		MaxPerNode: opt.MaxPerNode, MaxNodes: opt.MaxNodes, keep: gen.keep(keep)})
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +259,19 @@ func (g *Graph) pack(ctx context.Context, seeds []seed, opt PackOptions, keep fu
 		return nil, err
 	}
 	g.fill(p, entries, opt.Budget, len(sections) > 0)
-	return p, nil
+	return p, g.omitGenerated(ctx, p, gen)
+}
+
+// omitGenerated adds to the pack's omitted list the generated documents
+// gen left out.
+func (g *Graph) omitGenerated(ctx context.Context, p *Pack, gen *genFilter) error {
+	in := map[string]bool{}
+	for _, e := range p.Entries {
+		in[e.Key] = true
+	}
+	left, err := gen.omitted(ctx, in)
+	p.Omitted = append(p.Omitted, left...)
+	return err
 }
 
 // score computes each reached node's score: a base (a given seed or an
@@ -312,9 +349,18 @@ func (g *Graph) excerpts(ctx context.Context, entries []Entry, opt PackOptions) 
 		return err
 	}
 	chosen := make([][]index.Chunk, len(entries))
+	subs := map[index.ChunkID][]index.Chunk{} // an essential section of the task: the sections under it
 	var want []index.ChunkID
 	for i, e := range entries {
 		chosen[i] = pickSections(e, chunks[e.id], opt)
+		if e.target {
+			for _, part := range essentialOf(chunks[e.id], opt.Essential) {
+				subs[part.head.ID] = part.subs
+				for _, c := range part.subs {
+					want = append(want, c.ID)
+				}
+			}
+		}
 		for _, c := range chosen[i] {
 			want = append(want, c.ID)
 		}
@@ -325,12 +371,24 @@ func (g *Graph) excerpts(ctx context.Context, entries []Entry, opt PackOptions) 
 	}
 	for i := range entries {
 		for _, c := range chosen[i] {
-			t, cut := clip(strings.Trim(text[c.ID], "\n"), opt.ExcerptChars)
+			limit, body, end := opt.ExcerptChars, strings.Trim(text[c.ID], "\n"), c.EndLine
+			if part, ok := subs[c.ID]; ok {
+				limit *= essentialChars
+				for _, sub := range part {
+					body += "\n\n" + strings.Repeat("#", sub.Level) + " " + sub.Heading
+					if t := strings.Trim(text[sub.ID], "\n"); t != "" {
+						body += "\n\n" + t
+					}
+					end = sub.EndLine
+				}
+				body = strings.Trim(body, "\n")
+			}
+			t, cut := clip(body, limit)
 			if t == "" {
 				continue
 			}
 			entries[i].Excerpts = append(entries[i].Excerpts, Excerpt{
-				Heading: c.Heading, Slug: c.Slug, Path: entries[i].Path, Line: c.Line, EndLine: c.EndLine, Text: t, Cut: cut,
+				Heading: c.Heading, Slug: c.Slug, Path: entries[i].Path, Line: c.Line, EndLine: end, Text: t, Cut: cut,
 			})
 		}
 	}
@@ -338,7 +396,8 @@ func (g *Graph) excerpts(ctx context.Context, entries []Entry, opt PackOptions) 
 }
 
 // pickSections chooses the sections an entry quotes among its document's
-// (see excerpts), in document order.
+// (see excerpts), in document order. The task of a task's pack quotes its
+// essential sections first, and opt.Sections more besides.
 func pickSections(e Entry, cs []index.Chunk, opt PackOptions) []index.Chunk {
 	sort.Slice(cs, func(a, b int) bool { return cs[a].Seq < cs[b].Seq })
 	n := opt.Sections
@@ -346,22 +405,34 @@ func pickSections(e Entry, cs []index.Chunk, opt PackOptions) []index.Chunk {
 		n = 1
 	}
 	var pick []index.Chunk
+	picked := map[index.ChunkID]bool{}
+	if e.target {
+		for _, part := range essentialOf(cs, opt.Essential) {
+			pick = append(pick, part.head)
+			picked[part.head.ID] = true
+			for _, c := range part.subs {
+				picked[c.ID] = true
+			}
+		}
+		n += len(pick)
+	}
 	if len(e.hits) > 0 {
 		for _, h := range e.hits {
 			for _, c := range cs {
-				if c.ID == h.id && len(pick) < n && config.Weight(opt.Weights.Sections, c.Slug) > 0 {
+				if c.ID == h.id && !picked[c.ID] && len(pick) < n && config.Weight(opt.Weights.Sections, c.Slug) > 0 {
 					pick = append(pick, c)
+					picked[c.ID] = true
 				}
 			}
 		}
 	}
-	if len(pick) == 0 {
+	if len(pick) == 0 || e.target {
 		byWeight := append([]index.Chunk{}, cs...)
 		sort.SliceStable(byWeight, func(a, b int) bool {
 			return config.Weight(opt.Weights.Sections, byWeight[a].Slug) > config.Weight(opt.Weights.Sections, byWeight[b].Slug)
 		})
 		for _, c := range byWeight {
-			if len(pick) < n && config.Weight(opt.Weights.Sections, c.Slug) > 0 && c.EndLine > c.Line {
+			if len(pick) < n && !picked[c.ID] && config.Weight(opt.Weights.Sections, c.Slug) > 0 && c.EndLine > c.Line {
 				pick = append(pick, c)
 			}
 		}
@@ -369,6 +440,56 @@ func pickSections(e Entry, cs []index.Chunk, opt PackOptions) []index.Chunk {
 	sort.Slice(pick, func(a, b int) bool { return pick[a].Seq < pick[b].Seq })
 	return pick
 }
+
+// essentialPart is an essential section of a task and the sections under
+// it (deeper headings up to the next one of its level or higher), which
+// its quote takes in.
+type essentialPart struct {
+	head index.Chunk
+	subs []index.Chunk
+}
+
+// essentialOf finds the essential sections among a document's, in document
+// order, leaving out those with no line of text under their heading.
+func essentialOf(cs []index.Chunk, names []string) []essentialPart {
+	ess := essentialSlugs(names)
+	sorted := append([]index.Chunk{}, cs...)
+	sort.Slice(sorted, func(a, b int) bool { return sorted[a].Seq < sorted[b].Seq })
+	var out []essentialPart
+	in := false
+	for _, c := range sorted {
+		switch {
+		case in && c.Level > out[len(out)-1].head.Level:
+			out[len(out)-1].subs = append(out[len(out)-1].subs, c)
+		case ess[markdown.Slug(c.Heading)] && c.Level > 0:
+			out = append(out, essentialPart{head: c})
+			in = true
+		default:
+			in = false
+		}
+	}
+	kept := out[:0]
+	for _, p := range out {
+		if p.head.EndLine > p.head.Line || len(p.subs) > 0 {
+			kept = append(kept, p)
+		}
+	}
+	return kept
+}
+
+// essentialSlugs are the slugs of the essential headings.
+func essentialSlugs(names []string) map[string]bool {
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[markdown.Slug(n)] = true
+	}
+	return out
+}
+
+// essentialChars is how much longer than excerpt_chars an essential
+// section of a task's own may be: acceptance criteria cut in the middle
+// leave out criteria.
+const essentialChars = 4
 
 // clip cuts a text near max characters, at a line end or a space when one
 // is in the last half, and marks the cut with " …".

@@ -271,7 +271,7 @@ func TestSearchTies(t *testing.T) {
 	ctx := context.Background()
 	q := "webhook retry"
 	for _, n := range []int{1, 3, 8} {
-		fast, err := f.g.searchSeeds(ctx, q, n)
+		fast, err := f.g.searchSeeds(ctx, q, n, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -100,13 +100,7 @@ func (p *Pack) WriteMarkdown(w io.Writer) error {
 	b := &strings.Builder{}
 	fmt.Fprintf(b, "# %s\n\n", p.Title)
 	fmt.Fprintf(b, "%s, about %d tokens (%s), budget %s.\n", plural(len(p.Entries), "entry", "entries"), p.Tokens, p.TokenEstimate, budgetText(p.Settings.Budget))
-	if len(p.Omitted) > 0 {
-		var ids []string
-		for _, o := range p.Omitted {
-			ids = append(ids, o.ID)
-		}
-		fmt.Fprintf(b, "Left out: %s.\n", strings.Join(ids, ", "))
-	}
+	writeOmitted(b, p)
 	if p.NodeCapped {
 		fmt.Fprintf(b, "Expansion stopped at max_nodes %d.\n", p.Settings.MaxNodes)
 	}
@@ -135,6 +129,47 @@ func (p *Pack) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, strings.TrimRight(b.String(), "\n")+"\n")
 	return err
+}
+
+// writeOmitted says what the pack left out: entries (budget, template
+// limits), generated documents, the task's sections not quoted, and the
+// budget left unused.
+func writeOmitted(b *strings.Builder, p *Pack) {
+	var ids, gen, secs []string
+	from := ""
+	for _, o := range p.Omitted {
+		switch {
+		case o.Reason == ReasonGenerated:
+			gen = append(gen, o.ID+" ("+o.Generated+")")
+		case o.Section != "":
+			from = o.ID
+			s := fmt.Sprintf("%s (line %d, ", o.Section, o.Line)
+			if o.Reason == ReasonSectionWeight {
+				s += "weighs 0)"
+			} else {
+				s += fmt.Sprintf("about %d tokens, over the budget)", o.Tokens)
+			}
+			secs = append(secs, s)
+		default:
+			ids = append(ids, o.ID)
+		}
+	}
+	if len(ids) > 0 {
+		fmt.Fprintf(b, "Left out: %s.\n", strings.Join(ids, ", "))
+	}
+	if len(gen) > 0 {
+		fmt.Fprintf(b, "Left out as generated (--generated keeps them): %s.\n", strings.Join(gen, ", "))
+	}
+	if len(secs) > 0 {
+		fmt.Fprintf(b, "Not quoted from %s: %s.\n", from, strings.Join(secs, ", "))
+	}
+	if u := p.Unused; u != nil {
+		why := "every section in reach is quoted (--depth reaches further)"
+		if u.Reason == UnusedTooLarge {
+			why = "what is left does not fit whole"
+		}
+		fmt.Fprintf(b, "About %d tokens of the budget unused: %s.\n", u.Tokens, why)
+	}
 }
 
 func budgetText(n int) string {

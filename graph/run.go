@@ -81,6 +81,7 @@ func (g *Graph) RunTemplate(ctx context.Context, t *Template, ro RunOptions) (*P
 		exclude = t.Query.Expansion.ExcludeTypes
 	}
 	keep := g.keeper(filters, exclude)
+	gen := g.newGenFilter(opt)
 
 	var seeds []seed
 	if len(ro.Seeds) > 0 {
@@ -104,14 +105,14 @@ func (g *Graph) RunTemplate(ctx context.Context, t *Template, ro RunOptions) (*P
 				seeds = append(seeds, found...)
 				continue
 			}
-			found, err := g.anchor(ctx, a, filters, opt, ro.Now)
+			found, err := g.anchor(ctx, a, filters, opt, ro.Now, gen)
 			if err != nil {
 				return nil, fmt.Errorf("%s: query.anchors[%d]: %w", t.Source, i, err)
 			}
 			seeds = append(seeds, found...)
 		}
 	}
-	p, err := g.pack(ctx, seeds, opt, keep, t.Output.Sections)
+	p, err := g.pack(ctx, seeds, opt, keep, t.Output.Sections, gen)
 	if err != nil {
 		return nil, err
 	}
@@ -160,8 +161,10 @@ func (g *Graph) keeper(filters []*index.Filter, exclude []string) func(context.C
 	}
 }
 
-// anchor finds the documents one anchor selects, in its order.
-func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*index.Filter, opt PackOptions, now func() time.Time) ([]seed, error) {
+// anchor finds the documents one anchor selects, in its order; a search
+// anchor leaves generated documents out (gen), a selecting one asks for
+// what it selects.
+func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*index.Filter, opt PackOptions, now func() time.Time, gen *genFilter) ([]seed, error) {
 	limit := a.Limit
 	if limit == 0 {
 		limit = opt.MaxNodes
@@ -170,7 +173,7 @@ func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*index.Filter, o
 		limit = 1000
 	}
 	if a.Search != "" {
-		return g.searchAnchor(ctx, a.Search, filters, limit)
+		return g.searchAnchor(ctx, a.Search, filters, limit, gen)
 	}
 	sel := index.DocSelect{Type: a.Type, Tag: a.Tag, State: a.State, Filters: filters,
 		SortBy: a.SortBy, Desc: a.Order == "desc", Limit: limit}
@@ -216,8 +219,8 @@ func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*index.Filter, o
 
 // searchAnchor finds the documents a search anchor selects: the search's
 // seeds that pass the template's filters.
-func (g *Graph) searchAnchor(ctx context.Context, text string, filters []*index.Filter, limit int) ([]seed, error) {
-	found, err := g.searchSeeds(ctx, text, limit)
+func (g *Graph) searchAnchor(ctx context.Context, text string, filters []*index.Filter, limit int, gen *genFilter) ([]seed, error) {
+	found, err := g.searchSeeds(ctx, text, limit, gen)
 	if err != nil {
 		return nil, err
 	}

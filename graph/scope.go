@@ -12,6 +12,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/markdown"
 )
 
 // Scoped context: the pack for one task holds the task and its graph
@@ -261,9 +262,11 @@ func (g *Graph) ScopedPack(ctx context.Context, a ScopedArgs) (*Pack, error) {
 	if opt.Direction == "" {
 		opt.Direction = Both
 	}
-	// The task scope: the task and its graph neighbourhood.
+	// The task scope: the task and its graph neighbourhood, without
+	// generated documents.
+	gen := g.newGenFilter(opt)
 	ex, err := g.expand(ctx, []node{task}, ExpandOptions{Depth: opt.Depth, Edges: opt.Edges, Direction: opt.Direction,
-		MaxPerNode: opt.MaxPerNode, MaxNodes: opt.MaxNodes})
+		MaxPerNode: opt.MaxPerNode, MaxNodes: opt.MaxNodes, keep: gen.keep(nil)})
 	if err != nil {
 		return nil, err
 	}
@@ -279,6 +282,7 @@ func (g *Graph) ScopedPack(ctx context.Context, a ScopedArgs) (*Pack, error) {
 	viaEdge := map[string]Why{}
 	present := map[string]bool{}
 	for _, e := range neighbours {
+		e.target = e.id == task.id
 		if inScope[e.Key] {
 			viaEdge[e.Key] = e.Why
 			continue
@@ -322,6 +326,7 @@ func (g *Graph) ScopedPack(ctx context.Context, a ScopedArgs) (*Pack, error) {
 	if err := g.excerpts(ctx, entries, opt); err != nil {
 		return nil, err
 	}
+	fitTarget(entries, opt)
 	p := &Pack{
 		Title: "Context for " + task.ref.ID + ": " + task.ref.Title, Seeds: []string{task.ref.Key}, TokenEstimate: TokenEstimate,
 		Entries: []Entry{}, Omitted: []Omitted{}, Listed: []Listed{}, NodeCapped: ex.NodeCapped, FanoutCapped: ex.FanoutCapped,
@@ -335,7 +340,34 @@ func (g *Graph) ScopedPack(ctx context.Context, a ScopedArgs) (*Pack, error) {
 		p.Sections = append(p.Sections, scopeTitle(s))
 	}
 	fillScoped(p, entries, opt.Budget, a.Shares)
-	return p, nil
+	if err := g.topUp(ctx, p, opt); err != nil {
+		return nil, err
+	}
+	return p, g.omitGenerated(ctx, p, gen)
+}
+
+// fitTarget drops quotes of the task's entry, the least essential and
+// last first, until it fits in what fillScoped gives whole entries: the
+// task is in its own pack whatever its size. topUp names what is dropped.
+func fitTarget(entries []Entry, opt PackOptions) {
+	whole := opt.Budget - opt.Budget/10 - (utf8.RuneCountInString(renderSection(scopeTitle(index.ScopeTask)))+3)/4
+	for i := range entries {
+		e := &entries[i]
+		if !e.target || opt.Budget <= 0 {
+			continue
+		}
+		ess := essentialSlugs(opt.Essential)
+		for len(e.Excerpts) > 0 && (entryChars(e)+3)/4 > whole {
+			drop := len(e.Excerpts) - 1
+			for k := drop; k >= 0; k-- {
+				if !ess[markdown.Slug(e.Excerpts[k].Heading)] {
+					drop = k
+					break
+				}
+			}
+			e.Excerpts = append(e.Excerpts[:drop], e.Excerpts[drop+1:]...)
+		}
+	}
 }
 
 // scopeTitle is the heading of a scope's part of a pack.

@@ -35,14 +35,18 @@ type chunkHit struct {
 // last one are left out, and the whole 4n used only when that leaves fewer
 // than n documents: the rule of the ranking this replaced (FTS5's ORDER BY
 // rank, whose ties at the limit fell by row id), kept so that every pack
-// stays the same (ADR-0023).
-func (g *Graph) searchSeeds(ctx context.Context, text string, n int) ([]searchSeed, error) {
+// stays the same (ADR-0023). Sections of generated documents are left out
+// (gen, ADR-0036).
+func (g *Graph) searchSeeds(ctx context.Context, text string, n int, gen *genFilter) ([]searchSeed, error) {
 	if n <= 0 || strings.TrimSpace(text) == "" {
 		return nil, nil
 	}
 	limit := n * 4
 	r, err := g.st.RankSections(ctx, text, limit)
 	if err != nil {
+		return nil, err
+	}
+	if r.Matches, err = gen.dropMatches(ctx, r.Matches); err != nil {
 		return nil, err
 	}
 	if len(r.Matches) < limit {

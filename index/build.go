@@ -589,8 +589,8 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 // aliases change, relative links are planned again; the content is not
 // read again.
 func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
-	var typ, title string
-	if err := w.tx.QueryRow(`SELECT type, title FROM docs WHERE id = ?`, d.id).Scan(&typ, &title); err != nil {
+	var typ, title, generated string
+	if err := w.tx.QueryRow(`SELECT type, title, generated FROM docs WHERE id = ?`, d.id).Scan(&typ, &title, &generated); err != nil {
 		return err
 	}
 	if title == "" {
@@ -600,8 +600,8 @@ func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
 	}
 	nk := naturalKey(to.Path, d.ident, d.uid)
 	kind := markdown.Kind(typ, d.ident, to.Path, w.kinds)
-	_, err := w.tx.Exec(`UPDATE docs SET path = ?, size = ?, mtime = ?, natural_key = ?, key = ?, kind = ? WHERE id = ?`,
-		to.Path, to.Size, to.MtimeNs, nk, nk, kind, d.id)
+	_, err := w.tx.Exec(`UPDATE docs SET path = ?, size = ?, mtime = ?, natural_key = ?, key = ?, kind = ?, generated = ? WHERE id = ?`,
+		to.Path, to.Size, to.MtimeNs, nk, nk, kind, generatedOnRename(generated, to.Path), d.id)
 	if err != nil {
 		return err
 	}

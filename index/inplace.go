@@ -87,23 +87,24 @@ func linksSig(links []link) int64 {
 type docRows struct {
 	fm, fmPos, disables string
 	anchors             string        // the HTML anchors, space separated
+	generated           string        // why it counts as generated, "" when it does not
 	links               []pendingLink // src not set; strings owned, not the document's
 	linksSig            int64
 	chunks              []chunkRow
 }
 
-func prepareRows(path string, d *markdown.Document) *docRows {
+func prepareRows(path string, d *markdown.Document, content []byte) *docRows {
 	links := docLinks(path, d)
 	r := &docRows{fm: string(d.FrontmatterJSON()), fmPos: string(d.FieldPositions()), disables: disablesJSON(d.Disables),
-		anchors: strings.Join(d.Body.Anchors, " "),
-		links:   pendingLinks(links), linksSig: linksSig(links), chunks: chunkRows(path, d)}
+		anchors: strings.Join(d.Body.Anchors, " "), generated: generatedReason(path, d, content),
+		links: pendingLinks(links), linksSig: linksSig(links), chunks: chunkRows(path, d)}
 	return r
 }
 
 // prepared returns the document's rows, preparing them if the loader did not.
 func (ld *Loaded) prepared() *docRows {
 	if ld.rows == nil {
-		ld.rows = prepareRows(ld.Path, ld.Doc)
+		ld.rows = prepareRows(ld.Path, ld.Doc, nil)
 	}
 	return ld.rows
 }
@@ -145,7 +146,7 @@ func (w *writer) updateInPlace(ups []inPlace) error {
 		return nil
 	}
 	upd, err := w.tx.Prepare(`UPDATE docs SET oid = ?, size = ?, mtime = ?, ident_line = ?, uid_line = ?, type = ?, kind = ?,
-		title = ?, state = ?, format = ?, fm = ?, fm_pos = ?, disables = ?, anchors = ?, body_line = ?, links_sig = ? WHERE id = ?`)
+		title = ?, state = ?, format = ?, fm = ?, fm_pos = ?, disables = ?, anchors = ?, body_line = ?, links_sig = ?, generated = ? WHERE id = ?`)
 	if err != nil {
 		return err
 	}
@@ -155,7 +156,7 @@ func (w *writer) updateInPlace(ups []inPlace) error {
 	for _, u := range ups {
 		d := u.ld.Doc
 		_, err := upd.Exec(u.ld.OID, u.ld.Size, u.ld.MtimeNs, d.IDLine, d.UIDLine, d.Type, d.Kind, d.Title, d.State, d.Format,
-			u.r.fm, u.r.fmPos, u.r.disables, u.r.anchors, d.BodyLine, u.r.linksSig, u.d.id)
+			u.r.fm, u.r.fmPos, u.r.disables, u.r.anchors, d.BodyLine, u.r.linksSig, u.r.generated, u.d.id)
 		if err != nil {
 			return fmt.Errorf("update %s: %w", u.ld.Path, err)
 		}

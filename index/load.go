@@ -124,7 +124,7 @@ func (l *Loader) FromContent(fi FileInfo, content []byte) *Loaded {
 		return out
 	}
 	out.Doc = markdown.Parse(fi.Path, content, &l.opts)
-	out.rows = prepareRows(fi.Path, out.Doc)
+	out.rows = prepareRows(fi.Path, out.Doc, content)
 	return out
 }
 

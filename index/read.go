@@ -60,6 +60,7 @@ type Chunk struct {
 	Seq     int
 	Slug    string // '' for the text before the first heading
 	Heading string
+	Level   int // 1 to 6, 0 for the text before the first heading
 	Line    int
 	EndLine int
 }
@@ -209,8 +210,8 @@ func (s *Store) ChunksOf(ctx context.Context, docs []DocID) (map[DocID][]Chunk, 
 	out := make(map[DocID][]Chunk, len(docs))
 	var c Chunk
 	var doc, id int64
-	err := eachIn(ctx, s.db, `SELECT doc, id, seq, slug, heading, line, end_line FROM chunks WHERE doc IN (%s)`, nil, idArgs(docs), nil, func(r *sql.Rows) error {
-		if err := r.Scan(&doc, &id, &c.Seq, &c.Slug, &c.Heading, &c.Line, &c.EndLine); err != nil {
+	err := eachIn(ctx, s.db, `SELECT doc, id, seq, slug, heading, level, line, end_line FROM chunks WHERE doc IN (%s)`, nil, idArgs(docs), nil, func(r *sql.Rows) error {
+		if err := r.Scan(&doc, &id, &c.Seq, &c.Slug, &c.Heading, &c.Level, &c.Line, &c.EndLine); err != nil {
 			return err
 		}
 		c.ID = ChunkID(id)

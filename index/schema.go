@@ -3,7 +3,7 @@ package index
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.
@@ -41,7 +41,8 @@ CREATE TABLE docs (
 	disables    TEXT NOT NULL,          -- inline opt-outs as JSON, '' for none
 	anchors     TEXT NOT NULL,          -- id and name attributes of HTML tags, space separated
 	body_line   INTEGER NOT NULL,
-	links_sig   INTEGER NOT NULL        -- hash of the outgoing links as written (see inplace.go)
+	links_sig   INTEGER NOT NULL,       -- hash of the outgoing links as written (see inplace.go)
+	generated   TEXT NOT NULL           -- why a tool wrote it (generated.go), '' when people did
 );
 CREATE TABLE skipped (
 	path   TEXT PRIMARY KEY,

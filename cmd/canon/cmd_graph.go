@@ -241,6 +241,7 @@ func contextCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "seed", Usage: "start from document `ID` too (repeatable)"},
 			&cli.StringFlag{Name: "for", Usage: "the pack for `TASK`: it and its neighbourhood plus the knowledge in its scope (global, its groups, task, path), the budget split per scope (context.scopes)"},
 			&cli.IntFlag{Name: "budget", Usage: "size of the pack in estimated `TOKENS`, ceil(characters/4) (0: no limit)", DefaultText: "context.budget, 4000"},
+			&cli.BoolFlag{Name: "generated", Usage: "let generated documents (dashboards, index stubs, lists of links, context.exclude) be seeds and neighbours", DefaultText: "context.include_generated, false"},
 			formatFlag, jsonFlag,
 		}, expandFlags(true)...),
 		Action: func(c *cli.Context) error {
@@ -259,6 +260,9 @@ func contextCommand(e *env) *cli.Command {
 				opt, err := packOptions(c, s)
 				if err != nil {
 					return nil, err
+				}
+				if c.IsSet("generated") {
+					opt.IncludeGenerated = c.Bool("generated")
 				}
 				if task == "" {
 					opt.Query, opt.Seeds = q, seeds(c, s)

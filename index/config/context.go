@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -33,6 +34,16 @@ type Context struct {
 	Weights Weights `json:"weights"`
 	// Scopes shape a task's scoped pack (canon context --for).
 	Scopes Scopes `json:"scopes"`
+	// Essential names the sections (by heading, matched as slugs) that the
+	// pack for a task (canon context --for) always quotes from the task,
+	// before any neighbour.
+	Essential []string `json:"essential"`
+	// Exclude holds globs (doublestar: ** spans folders) of documents packs
+	// treat as generated: never seeds, never neighbours.
+	Exclude []string `json:"exclude"`
+	// IncludeGenerated lets generated documents (the index's generated
+	// rules and Exclude) be seeds and neighbours.
+	IncludeGenerated bool `json:"include_generated"`
 }
 
 // Scopes split a scoped pack's budget between the scopes of knowledge and
@@ -78,6 +89,8 @@ func DefaultContext() Context {
 		Sections:     2,
 		ExcerptChars: 700,
 		Scopes:       Scopes{Global: 0.3, Group: 0.3, Task: 0.2, Path: 0.2},
+		Essential:    DefaultEssential(),
+		Exclude:      []string{},
 		Weights: Weights{
 			Decay: 0.6,
 			Edges: map[string]float64{
@@ -98,6 +111,12 @@ func DefaultContext() Context {
 			},
 		},
 	}
+}
+
+// DefaultEssential are the sections a task's pack quotes first, across
+// Kano's, Backlog.md's and ADR conventions.
+func DefaultEssential() []string {
+	return []string{"Acceptance Criteria", "Approach", "Implementation Plan", "Decision", "Description"}
 }
 
 // MaxWeight is the largest weight: a multiplier of a score, which a
@@ -124,6 +143,9 @@ type contextFile struct {
 	SearchSeeds  *int     `yaml:"search_seeds"`
 	Sections     *int     `yaml:"sections"`
 	ExcerptChars *int     `yaml:"excerpt_chars"`
+	Essential    []string `yaml:"essential"`
+	Exclude      []string `yaml:"exclude"`
+	IncludeGen   *bool    `yaml:"include_generated"`
 	Scopes       *struct {
 		Global         *float64 `yaml:"global"`
 		Group          *float64 `yaml:"group"`
@@ -170,6 +192,20 @@ func (c *Context) merge(n *yaml.Node) error {
 	}
 	if f.Edges != nil {
 		c.Edges = f.Edges
+	}
+	if f.Essential != nil {
+		c.Essential = f.Essential
+	}
+	if f.Exclude != nil {
+		for _, g := range f.Exclude {
+			if !doublestar.ValidatePattern(strings.TrimPrefix(g, "./")) {
+				return fmt.Errorf("context.exclude %q is not a glob; write it like _kano/**/views/** or docs/index.md", g)
+			}
+		}
+		c.Exclude = f.Exclude
+	}
+	if f.IncludeGen != nil {
+		c.IncludeGenerated = *f.IncludeGen
 	}
 	if f.Direction != nil {
 		switch *f.Direction {
@@ -245,6 +281,14 @@ context:
   search_seeds: 8          # documents full-text search adds as seeds
   sections: 2              # sections a seed quotes (a neighbour quotes one)
   excerpt_chars: 700       # a quoted section is cut near this length
+  # The pack for a task (canon context --for) quotes these sections of the
+  # task first, then spends the budget by the section weights below.
+  essential: [Acceptance Criteria, Approach, Implementation Plan, Decision, Description]
+  # Generated documents (generated: true, Kano's views/ and *.index.md,
+  # *.generated.md, pages that are mostly a list of links, and these
+  # globs) are never seeds or neighbours, unless include_generated.
+  exclude: []
+  include_generated: false
   # canon context --for TASK splits its budget between the scopes of
   # knowledge (frontmatter scope: global, group, task or path); what one
   # scope does not use goes to the others. promote --scope global writes

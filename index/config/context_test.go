@@ -39,3 +39,21 @@ func TestContextSection(t *testing.T) {
 		}
 	}
 }
+
+func TestContextEssentialAndGenerated(t *testing.T) {
+	t.Parallel()
+	d := DefaultContext()
+	if len(d.Essential) != 5 || d.Essential[0] != "Acceptance Criteria" || d.IncludeGenerated || len(d.Exclude) != 0 {
+		t.Fatalf("defaults = %v %v %v", d.Essential, d.Exclude, d.IncludeGenerated)
+	}
+	c, err := Parse(File, []byte("context:\n  essential: [Plan]\n  exclude: ['docs/**/index.md']\n  include_generated: true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := c.Context; len(x.Essential) != 1 || x.Essential[0] != "Plan" || x.Exclude[0] != "docs/**/index.md" || !x.IncludeGenerated {
+		t.Fatalf("context = %+v", x)
+	}
+	if _, err := Parse(File, []byte("context:\n  exclude: ['docs/[a']\n")); err == nil || !strings.Contains(err.Error(), `context.exclude "docs/[a" is not a glob`) {
+		t.Fatalf("bad glob: %v", err)
+	}
+}

@@ -199,6 +199,10 @@ func TestMCPTools(t *testing.T) {
 	if len(ctxOut.Pack.Entries) != 2 {
 		t.Errorf("context: %+v", ctxOut)
 	}
+	call(t, cs, "context", map[string]any{"seeds": []string{"KB-TSK-0002"}, "budget": 2000, "generated": true}, &ctxOut)
+	if len(ctxOut.Pack.Entries) != 2 {
+		t.Errorf("context with generated: %+v", ctxOut)
+	}
 
 	// A commit elsewhere: the next answer catches up first and says so; an
 	// edit not synced is counted.

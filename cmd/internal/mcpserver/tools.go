@@ -207,6 +207,9 @@ type (
 		Seeds  []string `json:"seeds,omitempty" jsonschema:"documents to start from"`
 		For    string   `json:"for,omitempty" jsonschema:"a task, with the knowledge in its scope"`
 		Budget int      `json:"budget,omitempty" jsonschema:"estimated tokens"`
+		// Generated lets generated documents (dashboards, index stubs) be
+		// seeds and neighbours, as canon context --generated does.
+		Generated bool `json:"generated,omitempty" jsonschema:"let generated documents (dashboards, index stubs, lists of links) be seeds and neighbours"`
 	}
 	packOut struct {
 		Pack any `json:"pack"`
@@ -415,6 +418,7 @@ func (m *Server) addTools() {
 			if in.Budget > 0 {
 				opt.Budget = in.Budget
 			}
+			opt.IncludeGenerated = opt.IncludeGenerated || in.Generated
 			g := graph.New(s.Store)
 			var p *graph.Pack
 			var err error
