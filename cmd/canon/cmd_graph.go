@@ -273,31 +273,29 @@ func contextCommand(e *env) *cli.Command {
 	}
 }
 
-func workCommand(e *env, name, usage string, view func(*graph.Work) output) *cli.Command {
+func workCommand(e *env, name, usage string, view func(ctx context.Context, s *gitsync.Session, w *graph.Work, here bool) (output, error)) *cli.Command {
 	return &cli.Command{
 		Name:  name,
 		Usage: usage,
-		Flags: []cli.Flag{&cli.StringSliceFlag{Name: "kind", Usage: "only items of kind `K` (repeatable)"}, jsonFlag},
+		Flags: []cli.Flag{&cli.StringSliceFlag{Name: "kind", Usage: "only items of kind `K` (repeatable)"}, hereFlag, jsonFlag},
 		Action: func(c *cli.Context) error {
 			return e.withGraph(c, "canon "+name, func(s *gitsync.Session, g *graph.Graph) (output, error) {
 				w, err := g.Work(c.Context, graph.WorkOptions{States: s.Cfg.States, Kinds: c.StringSlice("kind")})
 				if err != nil {
 					return nil, err
 				}
-				return view(w), nil
+				return view(c.Context, s, w, c.Bool("here"))
 			})
 		},
 	}
 }
 
 func readyCommand(e *env) *cli.Command {
-	return workCommand(e, "ready", "list open items none of whose blockers (blocks, blocked_by, depends_on, also up the parent chain) is open",
-		func(w *graph.Work) output { return graph.Ready{Work: w} })
+	return workCommand(e, "ready", "list open items none of whose blockers (blocks, blocked_by, depends_on, also up the parent chain) is open, leaving out those another branch or worktree has taken (--here: all)", readyView)
 }
 
 func blockedCommand(e *env) *cli.Command {
-	return workCommand(e, "blocked", "list open items that wait for open items, and what they wait for",
-		func(w *graph.Work) output { return graph.Blocked{Work: w} })
+	return workCommand(e, "blocked", "list open items that wait for open items, and what they wait for, and which blockers another branch or worktree has done", blockedView)
 }
 
 func scopeCommand(e *env) *cli.Command {

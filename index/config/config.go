@@ -55,6 +55,8 @@ type Config struct {
 	// Work says what ready and blocked list, in which order, and which
 	// folders are archives.
 	Work Work `json:"work"`
+	// Branches says which refs the overlays follow (ADR-0042).
+	Branches Branches `json:"branches"`
 }
 
 // Size is a byte count written as 5MB, 512KiB or a plain number.
@@ -175,6 +177,7 @@ func Default() *Config {
 		Workset:     DefaultWorkset(),
 		Watch:       DefaultWatch(),
 		Work:        DefaultWork(),
+		Branches:    DefaultBranches(),
 	}
 }
 
@@ -224,6 +227,7 @@ type fileConfig struct {
 	Workset     yaml.Node         `yaml:"workset"`
 	Watch       yaml.Node         `yaml:"watch"`
 	Work        yaml.Node         `yaml:"work"`
+	Branches    yaml.Node         `yaml:"branches"`
 }
 
 // fromTemplate is Parse(File, Template) without the parse: the defaults,
@@ -380,6 +384,11 @@ func Parse(name string, data []byte) (*Config, error) {
 	}
 	if fc.Work.Kind != 0 {
 		if err := cfg.Work.merge(&fc.Work); err != nil {
+			return nil, yamlError(name, data, err)
+		}
+	}
+	if fc.Branches.Kind != 0 {
+		if err := cfg.Branches.merge(&fc.Branches); err != nil {
 			return nil, yamlError(name, data, err)
 		}
 	}

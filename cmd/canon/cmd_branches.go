@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/graph"
+)
+
+// What every branch and worktree is doing (ADR-0042): canon branches, and
+// the overlay step of ready and blocked.
+
+var hereFlag = &cli.BoolFlag{Name: "here", Usage: "answer for this checkout alone, without what other branches and worktrees do"}
+
+// readyView leaves out the items another ref has taken, unless here.
+func readyView(ctx context.Context, s *gitsync.Session, w *graph.Work, here bool) (output, error) {
+	if here {
+		return graph.Ready{Work: w}, nil
+	}
+	over, st, err := s.Overlay(ctx, "", "")
+	if err != nil || st.Refs == 0 && st.Note == "" {
+		return graph.Ready{Work: w}, err // no other ref: the answer of this checkout
+	}
+	return graph.LeaveOutClaimed(w, graph.Claims(over, s.Cfg.States), st), nil
+}
+
+// blockedView says which blockers another ref has done, unless here.
+func blockedView(ctx context.Context, s *gitsync.Session, w *graph.Work, here bool) (output, error) {
+	if here {
+		return graph.Blocked{Work: w}, nil
+	}
+	over, st, err := s.Overlay(ctx, "", "")
+	if err != nil || st.Refs == 0 && st.Note == "" {
+		return graph.Blocked{Work: w}, err
+	}
+	return graph.DoneElsewhere(w, graph.Claims(over, s.Cfg.States), st), nil
+}
+
+func branchesCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "branches",
+		Usage: "list the other branches and worktrees and what each changes in the backlog: new items, state moves, assignments, new ADRs",
+		Flags: []cli.Flag{jsonFlag},
+		Action: func(c *cli.Context) error {
+			return e.with(c, "canon branches", func(s *gitsync.Session) (output, error) {
+				over, st, err := s.Overlay(c.Context, "", "")
+				if err != nil {
+					return nil, err
+				}
+				refs, err := s.Store.Refs(c.Context)
+				if err != nil {
+					return nil, err
+				}
+				return graph.BranchesOf(refs, over, st), nil
+			})
+		},
+	}
+}
