@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -35,7 +36,11 @@ func (o *OverlayStatus) Text() string {
 	if o.Note != "" {
 		return "overlays: " + o.Note
 	}
-	s := fmt.Sprintf("overlays: %d refs compared with %s at %s", o.Refs, short(o.Head), o.CheckedAt.UTC().Format("15:04:05"))
+	refs := "refs"
+	if o.Refs == 1 {
+		refs = "ref"
+	}
+	s := fmt.Sprintf("overlays: %d other %s compared with %s at %s", o.Refs, refs, short(o.Head), o.CheckedAt.UTC().Format("15:04:05"))
 	if o.Updated > 0 {
 		s += fmt.Sprintf(", %d brought up to date", o.Updated)
 	}
@@ -354,4 +359,40 @@ func (s *Session) Overlay(ctx context.Context, ref, path string) ([]index.Overla
 	}
 	over, err := s.Store.Overlay(ctx, ref, path)
 	return over, st, err
+}
+
+// verifyOverlays compares the maintained overlays with overlays computed
+// from nothing for the same refs and HEAD: DumpRefs's lines that differ,
+// "- " maintained and "+ " rebuilt, and how many lines were compared. The
+// caller holds the writer lock, and brought the overlays up to date
+// before taking it.
+func (s *Session) verifyOverlays(ctx context.Context) ([]string, int, error) {
+	live, err := s.Store.DumpRefs(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	head, err := s.Store.Meta(index.MetaHead)
+	if err != nil {
+		return nil, 0, err
+	}
+	var rebuilt []string
+	if s.Repo.ObjectFormat() == "sha1" {
+		tips, _, err := s.Repo.FollowedRefs(s.Cfg.Branches)
+		if err == nil {
+			ups, _, err := s.overlayUpdates(ctx, head, tips, nil)
+			if err != nil {
+				return nil, 0, err
+			}
+			for _, u := range ups {
+				rebuilt = append(rebuilt, index.RefLine(u.State))
+				for _, d := range u.Upserts {
+					d.Ref = u.State.Name
+					rebuilt = append(rebuilt, index.RefDocLine(d))
+				}
+			}
+		}
+	}
+	sort.Strings(live)
+	sort.Strings(rebuilt)
+	return index.DiffDumps(live, rebuilt), len(live), nil
 }
