@@ -3,6 +3,8 @@ package graph
 import (
 	"fmt"
 	"io"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/canon-md/canon/index"
@@ -125,4 +127,115 @@ func idOr(d index.RefDoc) string {
 		return d.ID
 	}
 	return d.Path
+}
+
+// Versions is canon show --branches: the document, and its version on
+// each followed ref where it differs from HEAD's.
+type Versions struct {
+	*index.DocView
+	Branches []index.RefDoc `json:"branches"`
+	Overlay  Freshness      `json:"overlay"`
+}
+
+// VersionsOf keeps the overlay documents at the shown document's path.
+func VersionsOf(v *index.DocView, over []index.OverlayDoc, fresh Freshness) *Versions {
+	out := &Versions{DocView: v, Branches: []index.RefDoc{}, Overlay: fresh}
+	for _, o := range over {
+		if o.Path == v.Path {
+			out.Branches = append(out.Branches, o.RefDoc)
+		}
+	}
+	return out
+}
+
+// WriteText is show's text, then a line per other version.
+func (v *Versions) WriteText(w io.Writer) error {
+	if err := v.DocView.WriteText(w); err != nil {
+		return err
+	}
+	writeVersions(w, v.Branches)
+	_, err := fmt.Fprintln(w, v.Overlay.Text())
+	return err
+}
+
+func writeVersions(w io.Writer, docs []index.RefDoc) {
+	if len(docs) == 0 {
+		fmt.Fprintln(w, "on other branches and worktrees: as here")
+		return
+	}
+	fmt.Fprintln(w, "on other branches and worktrees:")
+	for _, d := range docs {
+		if d.Change == index.RefDeleted {
+			fmt.Fprintf(w, "  %s  deleted  %s by %s\n", human.Quote(d.Ref), shortCommit(d.Commit), human.Quote(d.Author))
+			continue
+		}
+		who := ""
+		if d.Assignee != "" {
+			who = "  assignee " + human.Quote(d.Assignee)
+		}
+		fmt.Fprintf(w, "  %s  %s%s  %s  %s by %s\n", human.Quote(d.Ref), human.Quote(d.State), who, human.Quote(d.Title), shortCommit(d.Commit), human.Quote(d.Author))
+	}
+}
+
+// FoundElsewhere is canon search --branches: the hits, each hit's
+// versions on other refs, and the documents other refs add whose id or
+// title holds a word of the query.
+type FoundElsewhere struct {
+	*index.Found
+	Branches map[string][]index.RefDoc `json:"branches"` // by hit path
+	Added    []index.RefDoc            `json:"added"`
+	Overlay  Freshness                 `json:"overlay"`
+}
+
+// FoundOn joins search hits with the overlays.
+func FoundOn(f *index.Found, over []index.OverlayDoc, fresh Freshness) *FoundElsewhere {
+	out := &FoundElsewhere{Found: f, Branches: map[string][]index.RefDoc{}, Added: []index.RefDoc{}, Overlay: fresh}
+	hit := map[string]bool{}
+	for _, h := range f.Hits {
+		hit[h.Path] = true
+	}
+	words := strings.Fields(strings.ToLower(f.Query))
+	for _, o := range over {
+		switch {
+		case hit[o.Path]:
+			out.Branches[o.Path] = append(out.Branches[o.Path], o.RefDoc)
+		case o.Here == nil && o.Change != index.RefDeleted && anyWordIn(words, o.ID+" "+o.Title):
+			out.Added = append(out.Added, o.RefDoc)
+		}
+	}
+	return out
+}
+
+func anyWordIn(words []string, text string) bool {
+	text = strings.ToLower(text)
+	for _, w := range words {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteText is search's text, then the versions on other refs.
+func (f *FoundElsewhere) WriteText(w io.Writer) error {
+	if err := f.Found.WriteText(w); err != nil {
+		return err
+	}
+	paths := make([]string, 0, len(f.Branches))
+	for p := range f.Branches {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		fmt.Fprintf(w, "%s ", human.Quote(p))
+		writeVersions(w, f.Branches[p])
+	}
+	if len(f.Added) > 0 {
+		fmt.Fprintln(w, "added on other branches and worktrees:")
+		for _, d := range f.Added {
+			fmt.Fprintf(w, "  %s  %s  %s  on %s, %s by %s\n", human.Quote(idOr(d)), human.Quote(d.State), human.Quote(d.Title), human.Quote(d.Ref), shortCommit(d.Commit), human.Quote(d.Author))
+		}
+	}
+	_, err := fmt.Fprintln(w, f.Overlay.Text())
+	return err
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
+	"github.com/canon-md/canon/index"
 )
 
 // What every branch and worktree is doing (ADR-0042): canon branches, and
@@ -57,4 +58,25 @@ func branchesCommand(e *env) *cli.Command {
 			})
 		},
 	}
+}
+
+var branchesFlag = &cli.BoolFlag{Name: "branches", Usage: "add the versions on other branches and worktrees (commit, author), from the overlays"}
+
+// versionsOnBranches adds a document's versions on other refs.
+func versionsOnBranches(ctx context.Context, s *gitsync.Session, v *index.DocView) (output, error) {
+	over, st, err := s.Overlay(ctx, "", v.Path)
+	if err != nil {
+		return nil, err
+	}
+	return graph.VersionsOf(v, over, st), nil
+}
+
+// foundOnBranches adds the hits' versions on other refs, and what other
+// refs add that the query names.
+func foundOnBranches(ctx context.Context, s *gitsync.Session, f *index.Found) (output, error) {
+	over, st, err := s.Overlay(ctx, "", "")
+	if err != nil {
+		return nil, err
+	}
+	return graph.FoundOn(f, over, st), nil
 }
