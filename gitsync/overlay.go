@@ -85,6 +85,8 @@ func (s *Session) Overlays(ctx context.Context) (*OverlayStatus, error) {
 		st.Summarised = countSummarised(prior)
 		return st, nil
 	}
+	s.overlayMu.Lock()
+	defer s.overlayMu.Unlock()
 	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
 	if err != nil {
 		return nil, err

@@ -153,9 +153,16 @@ func (v *Versions) WriteText(w io.Writer) error {
 	if err := v.DocView.WriteText(w); err != nil {
 		return err
 	}
-	writeVersions(w, v.Branches)
-	_, err := fmt.Fprintln(w, v.Overlay.Text())
+	_, err := io.WriteString(w, VersionsText(v.Branches, v.Overlay))
 	return err
+}
+
+// VersionsText is the lines show --branches adds to a document's text.
+func VersionsText(docs []index.RefDoc, fresh Freshness) string {
+	var b strings.Builder
+	writeVersions(&b, docs)
+	b.WriteString(fresh.Text() + "\n")
+	return b.String()
 }
 
 func writeVersions(w io.Writer, docs []index.RefDoc) {

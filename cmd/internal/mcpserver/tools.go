@@ -199,7 +199,9 @@ type (
 		Text bool   `json:"text,omitempty" jsonschema:"with section texts"`
 	}
 	showOut struct {
-		Doc *index.DocView `json:"doc"`
+		Doc      *index.DocView         `json:"doc"`
+		Branches []index.RefDoc         `json:"branches"` // its versions on other refs (ADR-0042)
+		Overlay  *gitsync.OverlayStatus `json:"overlay"`
 		Fresh
 	}
 	contextIn struct {
@@ -227,10 +229,13 @@ type (
 	workIn struct {
 		Kinds []string `json:"kinds,omitempty" jsonschema:"task, bug, ..."`
 		Limit int      `json:"limit,omitempty" jsonschema:"default 20"`
+		Here  bool     `json:"here,omitempty" jsonschema:"ready: keep items other branches and worktrees have taken"`
 	}
 	readyOut struct {
-		Items     []graph.Item `json:"items"`
-		Truncated int          `json:"truncated"`
+		Items     []graph.Item           `json:"items"`
+		Truncated int                    `json:"truncated"`
+		Claimed   []graph.ClaimedItem    `json:"claimed"` // left out: taken on another ref (ADR-0042)
+		Overlay   *gitsync.OverlayStatus `json:"overlay,omitempty"`
 		Fresh
 	}
 	blockedOut struct {
@@ -343,6 +348,7 @@ func worksetEnv(ctx context.Context, s *gitsync.Session) (*workset.Env, error) {
 }
 
 func (m *Server) addTools() {
+	m.addClaimsTool()
 	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean"), Description: "Full-text search over sections (bm25).", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in searchIn, out *searchOut) (string, error) {
 			if err := negative("limit", in.Limit); err != nil {
@@ -383,7 +389,10 @@ func (m *Server) addTools() {
 			if out.Doc, err = s.Show(ctx, in.Ref, in.Text); err != nil {
 				return "", err
 			}
-			return rendered(out.Doc), nil
+			if out.Branches, out.Overlay, err = versionsOn(ctx, s, out.Doc.Path); err != nil {
+				return "", err
+			}
+			return rendered(out.Doc) + graph.VersionsText(out.Branches, out.Overlay), nil
 		})
 
 	add(m, &mcp.Tool{Name: "context", OutputSchema: outSchema("pack:object"), Description: "A bounded context pack: from a search, seed documents, or a task (for) with the knowledge in its scope.", Annotations: readOnly},
@@ -452,6 +461,9 @@ func (m *Server) addTools() {
 			if err != nil {
 				return "", err
 			}
+			if out.Claimed, out.Overlay, err = leaveOutClaimed(ctx, s, w, in.Here); err != nil {
+				return "", err
+			}
 			out.Items, out.Truncated = page(w.Ready, in.Limit, 20)
 			var b strings.Builder
 			if len(out.Items) == 0 {
@@ -460,7 +472,7 @@ func (m *Server) addTools() {
 			for _, it := range out.Items {
 				fmt.Fprintf(&b, "%s  %s  %s  %s\n", it.ID, it.Priority, it.State, it.Title)
 			}
-			return b.String() + cut(out.Truncated, "more"), nil
+			return b.String() + cut(out.Truncated, "more") + claimedText(out.Claimed, out.Overlay), nil
 		})
 	add(m, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("items:array", "truncated:integer"), Description: "Open work something blocks, with the blockers.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *blockedOut) (string, error) {
