@@ -183,7 +183,7 @@ type OverlayDoc struct {
 type HereDoc struct {
 	DocRef
 	Assignee string `json:"assignee,omitempty"`
-	Edges    string `json:"-"`
+	Edges    string `json:"-"` // filled by HereEdges only
 }
 
 // Overlay lists what the followed refs change against the indexed
@@ -193,8 +193,7 @@ type HereDoc struct {
 func (s *Store) Overlay(ctx context.Context, ref, path string) ([]OverlayDoc, error) {
 	q := `SELECT r.ref, r.path, r.change, r.oid, r.base_oid, r.ident, r.kind, r.title, r.state, r.assignee, r.edges, r.commit_id, r.author,
 		d.key, d.ident, d.path, d.kind, d.title, d.state,
-		coalesce(CASE json_type(d.fm, '$.assignee') WHEN 'array' THEN json_extract(d.fm, '$.assignee') WHEN 'object' THEN json_extract(d.fm, '$.assignee') ELSE CAST(json_extract(d.fm, '$.assignee') AS TEXT) END, ''),
-		coalesce((SELECT json_group_array(json_array(l.type, l.raw)) FROM links l WHERE l.src = d.id AND l.field <> ''), '[]')
+		coalesce(CASE json_type(d.fm, '$.assignee') WHEN 'array' THEN json_extract(d.fm, '$.assignee') WHEN 'object' THEN json_extract(d.fm, '$.assignee') ELSE CAST(json_extract(d.fm, '$.assignee') AS TEXT) END, '')
 		FROM ref_docs r LEFT JOIN docs d ON d.path = r.path
 		WHERE (d.id IS NULL AND r.oid <> '' OR d.id IS NOT NULL AND d.oid <> r.oid)`
 	var args []any
@@ -212,17 +211,39 @@ func (s *Store) Overlay(ctx context.Context, ref, path string) ([]OverlayDoc, er
 	}
 	return scanAll(rows, func(r *sql.Rows) (OverlayDoc, error) {
 		var key, ident, p, kind, title, state, assignee sql.NullString
-		var edges string
-		d, err := scanRefDoc(r, &key, &ident, &p, &kind, &title, &state, &assignee, &edges)
+		d, err := scanRefDoc(r, &key, &ident, &p, &kind, &title, &state, &assignee)
 		o := OverlayDoc{RefDoc: d}
 		if err == nil && key.Valid {
 			o.Here = &HereDoc{DocRef: docRef(key.String, ident.String, p.String, kind.String, title.String, state.String), Assignee: assignee.String}
-			var pairs [][2]string
-			_ = json.Unmarshal([]byte(edges), &pairs) // SQLite's own JSON of text pairs
-			o.Here.Edges = EdgesJSON(pairs)
 		}
 		return o, err
 	})
+}
+
+// HereEdges fills in HEAD's frontmatter edges of overlay documents (what
+// canon branches compares; ready and blocked do without, and so skip the
+// links they would read).
+func (s *Store) HereEdges(ctx context.Context, over []OverlayDoc) error {
+	q, err := s.db.PrepareContext(ctx, `SELECT coalesce(json_group_array(json_array(l.type, l.raw)), '[]')
+		FROM links l JOIN docs d ON d.id = l.src WHERE d.path = ? AND l.field <> ''`)
+	if err != nil {
+		return err
+	}
+	defer q.Close()
+	for i := range over {
+		h := over[i].Here
+		if h == nil {
+			continue
+		}
+		var edges string
+		if err := q.QueryRowContext(ctx, h.Path).Scan(&edges); err != nil {
+			return fmt.Errorf("read the edges of %s: %w", h.Path, err)
+		}
+		var pairs [][2]string
+		_ = json.Unmarshal([]byte(edges), &pairs) // SQLite's own JSON of text pairs
+		h.Edges = EdgesJSON(pairs)
+	}
+	return nil
 }
 
 // DumpRefs is the overlay as lines, for canon verify: what a rebuild from

@@ -50,6 +50,9 @@ func branchesCommand(e *env) *cli.Command {
 				if err != nil {
 					return nil, err
 				}
+				if err := s.Store.HereEdges(c.Context, over); err != nil {
+					return nil, err
+				}
 				refs, err := s.Store.Refs(c.Context)
 				if err != nil {
 					return nil, err
