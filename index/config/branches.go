@@ -62,7 +62,7 @@ func (b *Branches) merge(n *yaml.Node) error {
 
 // Follows reports whether the ref name is followed: matched by an Include
 // pattern and by no Exclude pattern.
-func (b *Branches) Follows(name string) bool {
+func (b Branches) Follows(name string) bool {
 	in := false
 	for _, p := range b.Include {
 		if globMatch(p, name) {
