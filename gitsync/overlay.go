@@ -16,8 +16,16 @@ import (
 
 // OverlayLoadLimit is how many documents a ref may change before its
 // overlay is summarised (a count, nothing loaded): a stale branch whose
-// diff from HEAD's history is huge.
+// diff from HEAD's history is huge. Session.overlayLimit, when set, is
+// used instead (tests).
 const OverlayLoadLimit = 1000
+
+func (s *Session) loadLimit() int {
+	if s.overlayLimit > 0 {
+		return s.overlayLimit
+	}
+	return OverlayLoadLimit
+}
 
 // OverlayStatus says how fresh the overlays are: every answer that uses
 // them carries it.
@@ -180,11 +188,11 @@ func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t 
 	}
 	u := index.RefUpdate{State: index.RefState{Name: t.Name, OID: t.OID, Base: base, BaseHead: head,
 		Author: ci.author, Committed: ci.when, Updated: time.Now().UnixNano()}}
+	if old != nil && old.Base == base && old.OID == t.OID {
+		u.State.Changed, u.State.Summarised = old.Changed, old.Summarised
+		return u, nil // only HEAD moved, and not the merge base: the rows stand
+	}
 	if old != nil && old.Base == base && !old.Summarised {
-		if old.OID == t.OID {
-			u.State.Changed = old.Changed
-			return u, nil // only HEAD moved, and not the merge base
-		}
 		ok, err := s.overlayStep(ctx, objs, old, &u, ci.author)
 		if err != nil || ok {
 			return u, err
@@ -200,7 +208,7 @@ func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t 
 		return index.RefUpdate{}, err
 	}
 	u.State.Changed = len(changes)
-	if len(changes) > OverlayLoadLimit {
+	if len(changes) > s.loadLimit() {
 		u.State.Summarised = true
 		return u, nil
 	}
@@ -257,7 +265,7 @@ func (s *Session) overlayStep(ctx context.Context, objs *Objects, old *index.Ref
 		d.Commit, d.Author = u.State.OID, author
 		u.Upserts = append(u.Upserts, d)
 	}
-	if n > OverlayLoadLimit {
+	if n > s.loadLimit() {
 		u.Upserts, u.Drops = nil, nil
 		return false, nil
 	}

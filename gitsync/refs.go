@@ -30,7 +30,7 @@ type RefTip struct {
 // like Head: no objects, no git process, a few hundred microseconds for
 // hundreds of refs.
 func (r *Repo) FollowedRefs(b config.Branches) (tips []RefTip, leftOut int, err error) {
-	head, headRef, err := r.Head()
+	_, headRef, err := r.Head()
 	if err != nil {
 		return nil, 0, err
 	}
@@ -55,7 +55,6 @@ func (r *Repo) FollowedRefs(b config.Branches) (tips []RefTip, leftOut int, err 
 		if name == headRef || name == ownWorktree || !index.IsObjectID(oid) || !b.Follows(name) {
 			continue
 		}
-		_ = head
 		tips = append(tips, RefTip{Name: name, OID: oid})
 	}
 	sort.Slice(tips, func(i, j int) bool { return tips[i].Name < tips[j].Name })

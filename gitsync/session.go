@@ -53,6 +53,7 @@ type Session struct {
 	gitDiffs     int        // how many diffs this session asked of git diff-tree
 	prewalk      *Prewalk   // a hook's walk started before the session opened (UsePrewalk)
 	overlayMu    sync.Mutex // one overlay update at a time in this process (canon mcp's calls share a session)
+	overlayLimit int        // see OverlayLoadLimit
 }
 
 // OnSync registers f to be told of every sync of this session that
