@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/canon-md/canon/index"
@@ -47,10 +48,12 @@ type Session struct {
 
 	// Fields rather than globals, so that a test sets them on its own
 	// session while others run beside it.
-	maxTrees     int      // see defaultWalkTrees
-	sliceApplied func()   // when set, runs after each transaction of a diff but the last
-	gitDiffs     int      // how many diffs this session asked of git diff-tree
-	prewalk      *Prewalk // a hook's walk started before the session opened (UsePrewalk)
+	maxTrees     int        // see defaultWalkTrees
+	sliceApplied func()     // when set, runs after each transaction of a diff but the last
+	gitDiffs     int        // how many diffs this session asked of git diff-tree
+	prewalk      *Prewalk   // a hook's walk started before the session opened (UsePrewalk)
+	overlayMu    sync.Mutex // one overlay update at a time in this process (canon mcp's calls share a session)
+	overlayLimit int        // see OverlayLoadLimit
 }
 
 // OnSync registers f to be told of every sync of this session that

@@ -21,10 +21,13 @@ type Verification struct {
 }
 
 // Verify rebuilds the index into a temporary file beside it and compares
-// the two. It holds the writer lock throughout, so that the live index
+// the two, and the overlays with overlays computed from nothing (ADR-0042). It holds the writer lock throughout, so that the live index
 // cannot move while it is compared; the temporary file is removed after
 // (and, if this process is killed, by the next session that opens).
 func (s *Session) Verify(ctx context.Context) (*Verification, error) {
+	if _, err := s.Overlays(ctx); err != nil {
+		return nil, err
+	}
 	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
 	if err != nil {
 		return nil, err
@@ -57,10 +60,15 @@ func (s *Session) Verify(ctx context.Context) (*Verification, error) {
 		return nil, err
 	}
 	diff := index.DiffDumps(live, rebuilt)
+	overDiff, overRows, err := s.verifyOverlays(ctx)
+	if err != nil {
+		return nil, err
+	}
+	diff = append(diff, overDiff...)
 	if diff == nil {
 		diff = []string{}
 	}
-	return &Verification{Differences: diff, Equal: len(diff) == 0, Rows: len(live)}, nil
+	return &Verification{Differences: diff, Equal: len(diff) == 0, Rows: len(live) + overRows}, nil
 }
 
 // ExitCode is 1 when the index differs from the rebuild.

@@ -108,6 +108,10 @@ type WorkQuery struct {
 	WorkOptions
 	Limit int  // list the first Limit items; 0: Work.Limit
 	All   bool // list every item
+	// Elsewhere is what other branches and worktrees do (ADR-0042): ready
+	// leaves out what they claim, blocked names the blockers they have
+	// done. nil: this checkout only.
+	Elsewhere *Elsewhere
 }
 
 func (q *WorkQuery) limit() int {
@@ -128,6 +132,10 @@ type ReadyList struct {
 	Truncated    int          `json:"truncated"`
 	BlockedCount int          `json:"blocked_count"`
 	Unknown      []StateCount `json:"unknown_states"`
+	// Claimed are the ready items another ref has taken, left out; with
+	// Overlay, how fresh that is (both only with WorkQuery.Elsewhere).
+	Claimed []ClaimedItem `json:"claimed,omitempty"`
+	Overlay Freshness     `json:"overlay,omitempty"`
 }
 
 // BlockedList is the answer to canon blocked: the first items that wait,
@@ -138,6 +146,10 @@ type BlockedList struct {
 	Truncated  int           `json:"truncated"`
 	ReadyCount int           `json:"ready_count"`
 	Unknown    []StateCount  `json:"unknown_states"`
+	// DoneElsewhere are the blockers another ref has finished, by key;
+	// with Overlay, how fresh that is (both only with WorkQuery.Elsewhere).
+	DoneElsewhere map[string][]Claim `json:"done_elsewhere,omitempty"`
+	Overlay       Freshness          `json:"overlay,omitempty"`
 }
 
 // Ready answers canon ready (Work, then the first q.Limit ready items).
@@ -146,8 +158,14 @@ func (g *Graph) Ready(ctx context.Context, q WorkQuery) (*ReadyList, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, more := firstOf(w.Ready, q.limit())
-	return &ReadyList{Ready: items, Truncated: more, BlockedCount: len(w.Blocked), Unknown: w.Unknown}, nil
+	r := &ReadyList{BlockedCount: len(w.Blocked), Unknown: w.Unknown}
+	ready := w.Ready
+	if q.Elsewhere != nil {
+		ready, r.Claimed = leaveOutClaimed(ready, q.Elsewhere.Claims)
+		r.Overlay = q.Elsewhere.Fresh
+	}
+	r.Ready, r.Truncated = firstOf(ready, q.limit())
+	return r, nil
 }
 
 // Blocked answers canon blocked (Work, then the first q.Limit blocked
@@ -157,8 +175,12 @@ func (g *Graph) Blocked(ctx context.Context, q WorkQuery) (*BlockedList, error) 
 	if err != nil {
 		return nil, err
 	}
-	items, more := firstOf(w.Blocked, q.limit())
-	return &BlockedList{Blocked: items, Truncated: more, ReadyCount: len(w.Ready), Unknown: w.Unknown}, nil
+	b := &BlockedList{ReadyCount: len(w.Ready), Unknown: w.Unknown}
+	b.Blocked, b.Truncated = firstOf(w.Blocked, q.limit())
+	if q.Elsewhere != nil {
+		b.DoneElsewhere, b.Overlay = doneElsewhere(q.Elsewhere.Claims), q.Elsewhere.Fresh
+	}
+	return b, nil
 }
 
 // firstOf keeps the first limit items (0: all) and says how many it cut.

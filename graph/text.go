@@ -148,7 +148,10 @@ func (r *ReadyList) WriteText(w io.Writer) error {
 		writeItem(w, it, wd)
 	}
 	fmt.Fprintf(w, "%s, %d blocked (canon blocked)\n", listed(len(r.Ready), r.Truncated, "ready"), r.BlockedCount)
-	return writeUnknown(w, r.Unknown)
+	if err := writeUnknown(w, r.Unknown); err != nil || r.Overlay == nil {
+		return err
+	}
+	return writeClaimed(w, r.Claimed, r.Overlay)
 }
 
 // WriteText is a line per item and under it what it waits for, the
@@ -176,7 +179,10 @@ func (b *BlockedList) WriteText(w io.Writer) error {
 		}
 	}
 	fmt.Fprintf(w, "%s, %d ready (canon ready)\n", listed(len(b.Blocked), b.Truncated, "blocked"), b.ReadyCount)
-	return writeUnknown(w, b.Unknown)
+	if err := writeUnknown(w, b.Unknown); err != nil || b.Overlay == nil {
+		return err
+	}
+	return writeDoneElsewhere(w, b.DoneElsewhere, b.Overlay)
 }
 
 // listed counts a list: "97 ready (20 listed, 77 more: --limit N or

@@ -112,6 +112,13 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 		return nil, err
 	}
 	out.Result = res
+	// The refs this worktree moved (and HEAD, which every overlay is
+	// compared with): the overlays follow now; other worktrees notice at
+	// their next command (ADR-0042). A failure is a note: hooks never
+	// block git.
+	if _, err := s.Overlays(ctx); err != nil && note != nil {
+		note("the overlays of other branches were not brought up to date: " + err.Error())
+	}
 	return out, nil
 }
 

@@ -7,7 +7,7 @@ const SchemaVersion = 10
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.
-var contentTables = []string{"links", "aliases", "chunks", "chunks_fts", "problems", "skipped", "docs"}
+var contentTables = []string{"ref_docs", "refs", "links", "aliases", "chunks", "chunks_fts", "problems", "skipped", "docs"}
 
 const metaDDL = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`
 
@@ -82,6 +82,33 @@ CREATE TABLE chunks (
 	hash     INTEGER NOT NULL           -- hash of its chunks_fts row (see inplace.go)
 );
 CREATE VIRTUAL TABLE chunks_fts USING fts5(` + ftsColumns + `);
+CREATE TABLE refs (
+	name       TEXT PRIMARY KEY,        -- refs/heads/x, refs/remotes/o/x, worktrees/NAME/HEAD
+	oid        TEXT NOT NULL,           -- the commit it points at
+	base       TEXT NOT NULL,           -- its merge base with base_head ('' for none)
+	base_head  TEXT NOT NULL,           -- the indexed HEAD the base was found for
+	changed    INTEGER NOT NULL,        -- documents that differ between base and oid
+	summarised INTEGER NOT NULL,        -- 1: too many to load, ref_docs holds none of them
+	author     TEXT NOT NULL,           -- of the commit oid
+	committed  INTEGER NOT NULL,        -- its commit time, unix seconds
+	updated    INTEGER NOT NULL         -- when the row was last brought up to date, unix ns
+) WITHOUT ROWID;
+CREATE TABLE ref_docs (
+	ref       TEXT NOT NULL,            -- refs.name
+	path      TEXT NOT NULL,
+	change    TEXT NOT NULL,            -- added, changed, deleted (from the merge base)
+	oid       TEXT NOT NULL,            -- blob on the ref, '' when deleted
+	base_oid  TEXT NOT NULL,            -- blob at the merge base, '' when added
+	ident     TEXT NOT NULL,            -- the ref's version: frontmatter id ...
+	kind      TEXT NOT NULL,
+	title     TEXT NOT NULL,
+	state     TEXT NOT NULL,
+	assignee  TEXT NOT NULL,
+	edges     TEXT NOT NULL,            -- frontmatter edges as JSON [[type, raw], ...]
+	commit_id TEXT NOT NULL,            -- the ref's commit when this row last changed
+	author    TEXT NOT NULL,            -- that commit's author
+	PRIMARY KEY (ref, path)
+) WITHOUT ROWID;
 CREATE TABLE problems (
 	doc      INTEGER REFERENCES docs(id) ON DELETE CASCADE,
 	path     TEXT NOT NULL,
@@ -111,4 +138,6 @@ CREATE INDEX IF NOT EXISTS links_pending ON links(id) WHERE status = '';
 CREATE INDEX IF NOT EXISTS links_wiki ON links(status) WHERE form IN ('wiki', 'embed');
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc);
 CREATE INDEX IF NOT EXISTS problems_doc ON problems(doc);
+CREATE INDEX IF NOT EXISTS ref_docs_ident ON ref_docs(ident);
+CREATE INDEX IF NOT EXISTS ref_docs_path ON ref_docs(path);
 `

@@ -99,6 +99,7 @@ func newApp(e *env) *cli.App {
 			scopeCommand(e),
 			readyCommand(e),
 			blockedCommand(e),
+			branchesCommand(e),
 			queryCommand(e),
 			worksetCommand(e),
 			promoteCommand(e),

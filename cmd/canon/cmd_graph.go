@@ -9,6 +9,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
+	"github.com/canon-md/canon/hooks"
 	"github.com/canon-md/canon/index"
 )
 
@@ -287,6 +288,7 @@ func workCommand(e *env, name, usage string, answer func(*graph.Graph, context.C
 			&cli.StringSliceFlag{Name: "kind", Usage: "only items of kind `K` (repeatable; default: the work kinds, work.kinds)"},
 			&cli.IntFlag{Name: "limit", Usage: "list the first `N` items and count the rest", DefaultText: "work.limit, 20"},
 			&cli.BoolFlag{Name: "all", Usage: "list every item"},
+			hereFlag,
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -297,19 +299,24 @@ func workCommand(e *env, name, usage string, answer func(*graph.Graph, context.C
 				return fail(2, "--limit and --all say different things; give one")
 			}
 			return e.withGraph(c, "canon "+name, func(s *gitsync.Session, g *graph.Graph) (output, error) {
-				return answer(g, c.Context, graph.WorkQuery{WorkOptions: graph.WorkOptionsOf(s.Cfg, c.StringSlice("kind")), Limit: c.Int("limit"), All: c.Bool("all")})
+				q := graph.WorkQuery{WorkOptions: graph.WorkOptionsOf(s.Cfg, c.StringSlice("kind")), Limit: c.Int("limit"), All: c.Bool("all")}
+				var err error
+				if q.Elsewhere, err = hooks.Elsewhere(c.Context, s, c.Bool("here")); err != nil {
+					return nil, err
+				}
+				return answer(g, c.Context, q)
 			})
 		},
 	}
 }
 
 func readyCommand(e *env) *cli.Command {
-	return workCommand(e, "ready", "list open work items none of whose blockers (blocks, blocked_by, depends_on, also up the parent chain) is open",
+	return workCommand(e, "ready", "list open work items none of whose blockers (blocks, blocked_by, depends_on, also up the parent chain) is open, leaving out those another branch or worktree has taken (--here: all)",
 		func(g *graph.Graph, ctx context.Context, q graph.WorkQuery) (output, error) { return g.Ready(ctx, q) })
 }
 
 func blockedCommand(e *env) *cli.Command {
-	return workCommand(e, "blocked", "list open work items that wait for open items, and what they wait for",
+	return workCommand(e, "blocked", "list open work items that wait for open items, and what they wait for, and which blockers another branch or worktree has done",
 		func(g *graph.Graph, ctx context.Context, q graph.WorkQuery) (output, error) { return g.Blocked(ctx, q) })
 }
 

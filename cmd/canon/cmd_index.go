@@ -79,7 +79,7 @@ func searchCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Value: 10, Usage: "at most `N` hits"},
 			&cli.StringFlag{Name: "kind", Usage: "only documents of kind `K` (task, epic, adr, doc, ...)"},
 			&cli.StringFlag{Name: "namespace", Usage: "only documents of namespace `NS` (a Kano product, a folder in namespaces:)"},
-			jsonFlag,
+			branchesFlag, jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
 			q := strings.Join(c.Args().Slice(), " ")
@@ -91,7 +91,10 @@ func searchCommand(e *env) *cli.Command {
 			}
 			return e.with(c, "canon search", func(s *gitsync.Session) (output, error) {
 				hits, err := s.Store.Search(c.Context, q, index.SearchOptions{Limit: c.Int("limit"), Kind: c.String("kind"), Namespace: c.String("namespace")})
-				return index.NewFound(q, hits), err
+				if err != nil || !c.Bool("branches") {
+					return index.NewFound(q, hits), err
+				}
+				return foundOnBranches(c.Context, s, index.NewFound(q, hits))
 			})
 		},
 	}
@@ -102,13 +105,17 @@ func showCommand(e *env) *cli.Command {
 		Name:      "show",
 		Usage:     "show one document: frontmatter, edges out and in, sections, problems",
 		ArgsUsage: "ID|UID|PATH",
-		Flags:     []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "text", Usage: "include each section's text"}},
+		Flags:     []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "text", Usage: "include each section's text"}, branchesFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return fail(2, "show needs one document: an id, uid, node key or path; for example canon show KB-TSK-0042")
 			}
 			return e.with(c, "canon show", func(s *gitsync.Session) (output, error) {
-				return s.Show(c.Context, s.Repo.Ref(c.Args().First()), c.Bool("text"))
+				v, err := s.Show(c.Context, s.Repo.Ref(c.Args().First()), c.Bool("text"))
+				if err != nil || !c.Bool("branches") {
+					return v, err
+				}
+				return versionsOnBranches(c.Context, s, v)
 			})
 		},
 	}

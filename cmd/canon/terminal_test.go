@@ -43,6 +43,9 @@ var terminalRuns = [][]string{
 	{"scope", "suggest", "--min", "1"},
 	{"ready"},
 	{"blocked"},
+	{"branches"},
+	{"show", "EV-1", "--branches"},
+	{"search", "zebra", "--branches"},
 	{"query", "list"},
 	{"query", "show", "task-context"},
 	{"query", "run", "task-context", "--seed", "EV-1"},
@@ -107,6 +110,27 @@ func TestTerminalQuotesControls(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
+	// A branch whose version of EV-1 and EV-2 is hostile too: the overlays
+	// (ready, blocked, branches, show and search --branches) print it.
+	side := map[string]string{
+		"items/evil.md": strings.Replace(files["items/evil.md"], "state: Open", "state: \"Done \\e]52;c;SGVsbG8=\\a\\nFORGED-STATE\"\nassignee: \"\\e[2Jme\"", 1),
+		"items/b.md":    strings.Replace(files["items/b.md"], "state: Open", "state: \"Taken\\r\\nFORGED-CLAIM\"", 1),
+		"items/d.md":    "---\nid: \"EV-5\\e[2J\"\ntitle: \"zebra \\e]52;c;SGVsbG8=\\a\\nFORGED-NEW\"\nstate: Open\n---\n",
+	}
+	gitDo := func(args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	gitDo("switch", "-q", "-c", "side")
+	for name, body := range side {
+		must.OK(t, os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(body), 0o644))
+	}
+	gitDo("add", "-A")
+	gitDo("commit", "-q", "-m", "side")
+	gitDo("switch", "-q", "main")
 	forged := regexp.MustCompile(`(?m)^FORGED`)
 	for _, args := range terminalRuns {
 		var stdout, stderr bytes.Buffer

@@ -60,6 +60,8 @@ type Config struct {
 	// Tool is the tool canon init found had written the documents ("" when
 	// none): the learned block's tool.
 	Tool string `json:"tool,omitempty"`
+	// Branches says which refs the overlays follow (ADR-0042).
+	Branches Branches `json:"branches"`
 }
 
 // Size is a byte count written as 5MB, 512KiB or a plain number.
@@ -180,6 +182,7 @@ func Default() *Config {
 		Workset:     DefaultWorkset(),
 		Watch:       DefaultWatch(),
 		Work:        DefaultWork(),
+		Branches:    DefaultBranches(),
 	}
 }
 
@@ -231,6 +234,7 @@ type fileConfig struct {
 	Work        yaml.Node         `yaml:"work"`
 	Frontmatter *Frontmatter      `yaml:"frontmatter"`
 	Learned     yaml.Node         `yaml:"learned"`
+	Branches    yaml.Node         `yaml:"branches"`
 }
 
 // fromTemplate is Parse(File, Template) without the parse: the defaults,
@@ -395,6 +399,11 @@ func Parse(name string, data []byte) (*Config, error) {
 	}
 	if fc.Work.Kind != 0 {
 		if err := cfg.Work.merge(&fc.Work); err != nil {
+			return nil, yamlError(name, data, err)
+		}
+	}
+	if fc.Branches.Kind != 0 {
+		if err := cfg.Branches.merge(&fc.Branches); err != nil {
 			return nil, yamlError(name, data, err)
 		}
 	}

@@ -448,6 +448,7 @@ func TestMCPOutputSchemas(t *testing.T) {
 		{"neighbors", map[string]any{"ref": "KB-TSK-0002"}},
 		{"ready", nil},
 		{"blocked", nil},
+		{"claims", nil},
 		{"check", map[string]any{"all": true}},
 		{"status", nil},
 		{"query_run", map[string]any{"template": "task-context", "seeds": []string{"KB-TSK-0002"}}},

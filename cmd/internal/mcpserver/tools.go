@@ -199,7 +199,9 @@ type (
 		Text bool   `json:"text,omitempty" jsonschema:"with section texts"`
 	}
 	showOut struct {
-		Doc *index.DocView `json:"doc"`
+		Doc      *index.DocView         `json:"doc"`
+		Branches []index.RefDoc         `json:"branches"` // its versions on other refs (ADR-0042)
+		Overlay  *gitsync.OverlayStatus `json:"overlay"`
 		Fresh
 	}
 	contextIn struct {
@@ -209,7 +211,7 @@ type (
 		Budget int      `json:"budget,omitempty" jsonschema:"estimated tokens"`
 		// Generated lets generated documents (dashboards, index stubs) be
 		// seeds and neighbours, as canon context --generated does.
-		Generated bool `json:"generated,omitempty" jsonschema:"let generated documents (dashboards, index stubs, lists of links) be seeds and neighbours"`
+		Generated bool `json:"generated,omitempty" jsonschema:"let generated documents (dashboards, index stubs) in"`
 	}
 	packOut struct {
 		Pack any `json:"pack"`
@@ -228,15 +230,18 @@ type (
 		Fresh
 	}
 	workIn struct {
-		Kinds []string `json:"kinds,omitempty" jsonschema:"task, bug, ... (default: the work kinds, not adr or epic)"`
+		Kinds []string `json:"kinds,omitempty" jsonschema:"task, bug, ... (default: work kinds)"`
 		Limit int      `json:"limit,omitempty" jsonschema:"default work.limit, 20"`
 		All   bool     `json:"all,omitempty" jsonschema:"every item"`
+		Here  bool     `json:"here,omitempty" jsonschema:"this checkout only"`
 	}
 	readyOut struct {
-		Items        []graph.Item       `json:"items"`
-		Truncated    int                `json:"truncated"`
-		BlockedCount int                `json:"blocked_count"`
-		Unknown      []graph.StateCount `json:"unknown_states"`
+		Items        []graph.Item           `json:"items"`
+		Truncated    int                    `json:"truncated"`
+		BlockedCount int                    `json:"blocked_count"`
+		Unknown      []graph.StateCount     `json:"unknown_states"`
+		Claimed      []graph.ClaimedItem    `json:"claimed"` // left out: taken on another ref (ADR-0042)
+		Overlay      *gitsync.OverlayStatus `json:"overlay,omitempty"`
 		Fresh
 	}
 	blockedOut struct {
@@ -244,6 +249,9 @@ type (
 		Truncated  int                 `json:"truncated"`
 		ReadyCount int                 `json:"ready_count"`
 		Unknown    []graph.StateCount  `json:"unknown_states"`
+		// DoneElsewhere are blockers another ref has finished, by key.
+		DoneElsewhere map[string][]graph.Claim `json:"done_elsewhere,omitempty"`
+		Overlay       *gitsync.OverlayStatus   `json:"overlay,omitempty"`
 		Fresh
 	}
 	checkIn struct {
@@ -333,14 +341,17 @@ type (
 // for an argument left out, so it means the default.
 // query is the ready or blocked question, as canon ready and canon
 // blocked ask it.
-func (in workIn) query(s *gitsync.Session) (graph.WorkQuery, error) {
+func (in workIn) query(ctx context.Context, s *gitsync.Session) (graph.WorkQuery, error) {
 	if err := negative("limit", in.Limit); err != nil {
 		return graph.WorkQuery{}, err
 	}
 	if in.Limit > 0 && in.All {
 		return graph.WorkQuery{}, errors.New("limit and all say different things; give one")
 	}
-	return graph.WorkQuery{WorkOptions: graph.WorkOptionsOf(s.Cfg, in.Kinds), Limit: in.Limit, All: in.All}, nil
+	q := graph.WorkQuery{WorkOptions: graph.WorkOptionsOf(s.Cfg, in.Kinds), Limit: in.Limit, All: in.All}
+	var err error
+	q.Elsewhere, err = hooks.Elsewhere(ctx, s, in.Here)
+	return q, err
 }
 
 func negative(name string, v int) error {
@@ -363,6 +374,7 @@ func worksetEnv(ctx context.Context, s *gitsync.Session) (*workset.Env, error) {
 }
 
 func (m *Server) addTools() {
+	m.addClaimsTool()
 	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean"), Description: "Full-text search over sections (bm25).", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in searchIn, out *searchOut) (string, error) {
 			if err := negative("limit", in.Limit); err != nil {
@@ -403,10 +415,13 @@ func (m *Server) addTools() {
 			if out.Doc, err = s.Show(ctx, in.Ref, in.Text); err != nil {
 				return "", err
 			}
-			return rendered(out.Doc), nil
+			if out.Branches, out.Overlay, err = versionsOn(ctx, s, out.Doc.Path); err != nil {
+				return "", err
+			}
+			return rendered(out.Doc) + graph.VersionsText(out.Branches, out.Overlay), nil
 		})
 
-	add(m, &mcp.Tool{Name: "context", OutputSchema: outSchema("pack:object"), Description: "A bounded context pack: from a search, seed documents, or a task (for) with the knowledge in its scope.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "context", OutputSchema: outSchema("pack:object"), Description: "A bounded context pack from a search, seeds, or a task (for) with its scope.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in contextIn, out *packOut) (string, error) {
 			if err := negative("budget", in.Budget); err != nil {
 				return "", err
@@ -463,10 +478,10 @@ func (m *Server) addTools() {
 			return rendered(n), nil
 		})
 
-	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("items:array", "truncated:integer", "blocked_count:integer", "unknown_states:array"), Description: "Open work items nothing blocks, by priority (canon ready).", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("items:array", "truncated:integer", "blocked_count:integer", "unknown_states:array"), Description: "Open work nothing blocks, by priority, less what other refs took.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *readyOut) (string, error) {
 			out.Items, out.Unknown = []graph.Item{}, []graph.StateCount{}
-			q, err := in.query(s)
+			q, err := in.query(ctx, s)
 			if err != nil {
 				return "", err
 			}
@@ -475,12 +490,17 @@ func (m *Server) addTools() {
 				return "", err
 			}
 			out.Items, out.Truncated, out.BlockedCount, out.Unknown = r.Ready, r.Truncated, r.BlockedCount, r.Unknown
+			out.Claimed = r.Claimed
+			out.Overlay, _ = r.Overlay.(*gitsync.OverlayStatus) // nil: no other ref
+			if out.Claimed == nil {
+				out.Claimed = []graph.ClaimedItem{}
+			}
 			return rendered(r), nil
 		})
-	add(m, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("items:array", "truncated:integer", "ready_count:integer", "unknown_states:array"), Description: "Open work items something blocks, with the blockers (canon blocked).", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("items:array", "truncated:integer", "ready_count:integer", "unknown_states:array"), Description: "Open work something blocks, with the blockers.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *blockedOut) (string, error) {
 			out.Items, out.Unknown = []graph.BlockedItem{}, []graph.StateCount{}
-			q, err := in.query(s)
+			q, err := in.query(ctx, s)
 			if err != nil {
 				return "", err
 			}
@@ -489,6 +509,8 @@ func (m *Server) addTools() {
 				return "", err
 			}
 			out.Items, out.Truncated, out.ReadyCount, out.Unknown = b.Blocked, b.Truncated, b.ReadyCount, b.Unknown
+			out.DoneElsewhere = b.DoneElsewhere
+			out.Overlay, _ = b.Overlay.(*gitsync.OverlayStatus) // nil: no other ref
 			return rendered(b), nil
 		})
 

@@ -1,0 +1,52 @@
+package mcpserver
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMCPClaims: a task taken in another worktree of the same clone (a
+// commit, no push) leaves ready, is listed by claims, and show carries its
+// version there; ready with here keeps it (ADR-0042).
+func TestMCPClaims(t *testing.T) {
+	dir, cs := mcpRepo(t)
+	wt := filepath.Join(t.TempDir(), "agent")
+	gitIn(t, dir, "worktree", "add", "-q", "-b", "agent", wt)
+	p := filepath.Join(wt, "items", "KB-TSK-0001.md")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(data), "state: Ready", "state: In Progress", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, wt, "commit", "-qam", "take KB-TSK-0001")
+
+	var claims claimsOut
+	call(t, cs, "claims", nil, &claims)
+	if len(claims.Claims) != 1 || claims.Claims[0].ID != "KB-TSK-0001" || claims.Claims[0].Ref != "refs/heads/agent" || claims.Overlay.Refs != 1 {
+		t.Fatalf("claims: %+v", claims)
+	}
+	var ready readyOut
+	call(t, cs, "ready", nil, &ready)
+	for _, it := range ready.Items {
+		if it.ID == "KB-TSK-0001" {
+			t.Fatalf("ready lists the claimed item: %+v", ready.Items)
+		}
+	}
+	if len(ready.Claimed) != 1 || ready.Overlay == nil {
+		t.Fatalf("ready does not say what it left out: %+v", ready)
+	}
+	var here readyOut
+	call(t, cs, "ready", map[string]any{"here": true}, &here)
+	if len(here.Items) != 1 || here.Items[0].ID != "KB-TSK-0001" {
+		t.Fatalf("ready here: %+v", here.Items)
+	}
+	var show showOut
+	call(t, cs, "show", map[string]any{"ref": "KB-TSK-0001"}, &show)
+	if len(show.Branches) != 1 || show.Branches[0].State != "In Progress" || show.Branches[0].Author == "" {
+		t.Fatalf("show branches: %+v", show.Branches)
+	}
+}

@@ -1,0 +1,280 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Overlays (ADR-0042): for each ref canon follows besides HEAD (local and
+// remote-tracking branches, linked worktrees), the documents it changes
+// since its merge base with the indexed HEAD, with the fields that say who
+// does what (state, assignee, title, edges). gitsync keeps the two tables
+// in step with the refs from tree diffs (O(what differs)); the answers
+// compare them with the indexed documents (Overlay). This package knows
+// nothing of git: names, commit ids and blob ids come in, rows go out.
+
+// RefState is one followed ref as the overlay last saw it.
+type RefState struct {
+	Name       string `json:"name"`
+	OID        string `json:"commit"`
+	Base       string `json:"merge_base"` // "" when the ref shares no history with HEAD
+	BaseHead   string `json:"-"`          // the HEAD Base was found for
+	Changed    int    `json:"changed"`    // documents that differ between Base and OID
+	Summarised bool   `json:"summarised"` // over the load limit: no RefDoc rows
+	Author     string `json:"author"`
+	Committed  int64  `json:"committed"` // unix seconds
+	Updated    int64  `json:"-"`         // unix ns
+}
+
+// Change kinds of a RefDoc, from the merge base to the ref.
+const (
+	RefAdded   = "added"
+	RefChanged = "changed"
+	RefDeleted = "deleted"
+)
+
+// RefDoc is one document a ref changes since its merge base: the ref's
+// version of the fields that matter (empty when deleted).
+type RefDoc struct {
+	Ref      string `json:"ref"`
+	Path     string `json:"path"`
+	Change   string `json:"change"`
+	OID      string `json:"-"`
+	BaseOID  string `json:"-"`
+	ID       string `json:"id"`
+	Kind     string `json:"kind"`
+	Title    string `json:"title"`
+	State    string `json:"state"`
+	Assignee string `json:"assignee,omitempty"`
+	Edges    string `json:"-"` // JSON [[type, raw], ...], sorted
+	Commit   string `json:"commit"`
+	Author   string `json:"author"`
+}
+
+// RefUpdate brings one ref's rows up to date: Replace drops its documents
+// first (a diff from the merge base); Upserts and Drops are paths that
+// differ, or no longer differ.
+type RefUpdate struct {
+	State   RefState
+	Replace bool
+	Upserts []RefDoc
+	Drops   []string
+}
+
+// EdgesJSON is the stored form of a document's frontmatter edges: pairs
+// of type and reference as written, sorted.
+func EdgesJSON(pairs [][2]string) string {
+	sort.Slice(pairs, func(i, j int) bool {
+		if pairs[i][0] != pairs[j][0] {
+			return pairs[i][0] < pairs[j][0]
+		}
+		return pairs[i][1] < pairs[j][1]
+	})
+	if pairs == nil {
+		pairs = [][2]string{}
+	}
+	b, _ := json.Marshal(pairs) // strings only: cannot fail
+	return string(b)
+}
+
+// Refs lists the followed refs by name.
+func (s *Store) Refs(ctx context.Context) ([]RefState, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT name, oid, base, base_head, changed, summarised, author, committed, updated FROM refs ORDER BY name`)
+	if err != nil {
+		return nil, fmt.Errorf("read refs: %w", friendly(err, s.path))
+	}
+	return scanAll(rows, func(r *sql.Rows) (RefState, error) {
+		var st RefState
+		err := r.Scan(&st.Name, &st.OID, &st.Base, &st.BaseHead, &st.Changed, &st.Summarised, &st.Author, &st.Committed, &st.Updated)
+		return st, err
+	})
+}
+
+// RefDocsAt returns the rows of ref at the given paths, by path.
+func (s *Store) RefDocsAt(ctx context.Context, ref string, paths []string) (map[string]RefDoc, error) {
+	out := map[string]RefDoc{}
+	for lo := 0; lo < len(paths); lo += 500 {
+		hi := min(lo+500, len(paths))
+		args := []any{ref}
+		for _, p := range paths[lo:hi] {
+			args = append(args, p)
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT `+refDocCols+` FROM ref_docs WHERE ref = ? AND path IN (?`+
+			strings.Repeat(", ?", hi-lo-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("read the documents of %s: %w", ref, err)
+		}
+		err = eachRow(rows, func(r *sql.Rows) error {
+			d, err := scanRefDoc(r)
+			out[d.Path] = d
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+const refDocCols = `ref, path, change, oid, base_oid, ident, kind, title, state, assignee, edges, commit_id, author`
+
+func scanRefDoc(sc interface{ Scan(...any) error }, extra ...any) (RefDoc, error) {
+	var d RefDoc
+	err := sc.Scan(append([]any{&d.Ref, &d.Path, &d.Change, &d.OID, &d.BaseOID, &d.ID, &d.Kind, &d.Title, &d.State,
+		&d.Assignee, &d.Edges, &d.Commit, &d.Author}, extra...)...)
+	return d, err
+}
+
+// ApplyRefs writes ref updates and forgets the refs named in gone, in one
+// transaction.
+func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, gone []string) error {
+	return s.Tx(ctx, func(tx *sql.Tx) error {
+		for _, name := range gone {
+			for _, q := range []string{`DELETE FROM ref_docs WHERE ref = ?`, `DELETE FROM refs WHERE name = ?`} {
+				if _, err := tx.ExecContext(ctx, q, name); err != nil {
+					return fmt.Errorf("forget %s: %w", name, err)
+				}
+			}
+		}
+		upsert, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO ref_docs(`+refDocCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer upsert.Close()
+		for _, u := range ups {
+			st := u.State
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO refs(name, oid, base, base_head, changed, summarised, author, committed, updated)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, st.Name, st.OID, st.Base, st.BaseHead, st.Changed, st.Summarised, st.Author, st.Committed, st.Updated); err != nil {
+				return fmt.Errorf("write ref %s: %w", st.Name, err)
+			}
+			if u.Replace {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM ref_docs WHERE ref = ?`, st.Name); err != nil {
+					return err
+				}
+			}
+			for _, p := range u.Drops {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM ref_docs WHERE ref = ? AND path = ?`, st.Name, p); err != nil {
+					return err
+				}
+			}
+			for _, d := range u.Upserts {
+				if _, err := upsert.ExecContext(ctx, st.Name, d.Path, d.Change, d.OID, d.BaseOID, d.ID, d.Kind, d.Title, d.State,
+					d.Assignee, d.Edges, d.Commit, d.Author); err != nil {
+					return fmt.Errorf("write %s on %s: %w", d.Path, st.Name, err)
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// OverlayDoc is a RefDoc that differs from the indexed HEAD, beside HEAD's
+// version (Here nil when HEAD has no document at the path).
+type OverlayDoc struct {
+	RefDoc
+	Here *HereDoc `json:"here,omitempty"`
+}
+
+// HereDoc is the indexed HEAD's version of a document's fields.
+type HereDoc struct {
+	DocRef
+	Assignee string `json:"assignee,omitempty"`
+	Edges    string `json:"-"` // filled by HereEdges only
+}
+
+// Overlay lists what the followed refs change against the indexed
+// documents: each ref's rows whose blob is not the indexed one (a change
+// HEAD has too, merged or made twice, drops out). ref, when not "", keeps
+// one ref; path, when not "", one path. Sorted by ref and path.
+func (s *Store) Overlay(ctx context.Context, ref, path string) ([]OverlayDoc, error) {
+	q := `SELECT r.ref, r.path, r.change, r.oid, r.base_oid, r.ident, r.kind, r.title, r.state, r.assignee, r.edges, r.commit_id, r.author,
+		d.key, d.ident, d.path, d.kind, d.title, d.state,
+		coalesce(CASE json_type(d.fm, '$.assignee') WHEN 'array' THEN json_extract(d.fm, '$.assignee') WHEN 'object' THEN json_extract(d.fm, '$.assignee') ELSE CAST(json_extract(d.fm, '$.assignee') AS TEXT) END, '')
+		FROM ref_docs r LEFT JOIN docs d ON d.path = r.path
+		WHERE (d.id IS NULL AND r.oid <> '' OR d.id IS NOT NULL AND d.oid <> r.oid)`
+	var args []any
+	if ref != "" {
+		q += ` AND r.ref = ?`
+		args = append(args, ref)
+	}
+	if path != "" {
+		q += ` AND r.path = ?`
+		args = append(args, path)
+	}
+	rows, err := s.db.QueryContext(ctx, q+` ORDER BY r.ref, r.path`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
+	}
+	return scanAll(rows, func(r *sql.Rows) (OverlayDoc, error) {
+		var key, ident, p, kind, title, state, assignee sql.NullString
+		d, err := scanRefDoc(r, &key, &ident, &p, &kind, &title, &state, &assignee)
+		o := OverlayDoc{RefDoc: d}
+		if err == nil && key.Valid {
+			o.Here = &HereDoc{DocRef: docRef(key.String, ident.String, p.String, kind.String, title.String, state.String), Assignee: assignee.String}
+		}
+		return o, err
+	})
+}
+
+// HereEdges fills in HEAD's frontmatter edges of overlay documents (what
+// canon branches compares; ready and blocked do without, and so skip the
+// links they would read).
+func (s *Store) HereEdges(ctx context.Context, over []OverlayDoc) error {
+	q, err := s.db.PrepareContext(ctx, `SELECT coalesce(json_group_array(json_array(l.type, l.raw)), '[]')
+		FROM links l JOIN docs d ON d.id = l.src WHERE d.path = ? AND l.field <> ''`)
+	if err != nil {
+		return err
+	}
+	defer q.Close()
+	for i := range over {
+		h := over[i].Here
+		if h == nil {
+			continue
+		}
+		var edges string
+		if err := q.QueryRowContext(ctx, h.Path).Scan(&edges); err != nil {
+			return fmt.Errorf("read the edges of %s: %w", h.Path, err)
+		}
+		var pairs [][2]string
+		_ = json.Unmarshal([]byte(edges), &pairs) // SQLite's own JSON of text pairs
+		h.Edges = EdgesJSON(pairs)
+	}
+	return nil
+}
+
+// DumpRefs is the overlay as lines, for canon verify: what a rebuild from
+// nothing must give again (not when a row was written, nor by which commit).
+func (s *Store) DumpRefs(ctx context.Context) ([]string, error) {
+	var out []string
+	refs, err := s.Refs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range refs {
+		out = append(out, RefLine(r))
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT `+refDocCols+` FROM ref_docs ORDER BY ref, path`)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := scanAll(rows, func(r *sql.Rows) (RefDoc, error) { return scanRefDoc(r) })
+	for _, d := range docs {
+		out = append(out, RefDocLine(d))
+	}
+	return out, err
+}
+
+// RefLine and RefDocLine are DumpRefs's lines.
+func RefLine(r RefState) string {
+	return fmt.Sprintf("ref %q %q %q %d %v", r.Name, r.OID, r.Base, r.Changed, r.Summarised)
+}
+
+// RefDocLine: see RefLine.
+func RefDocLine(d RefDoc) string {
+	return fmt.Sprintf("ref_doc %q %q %q %q %q %q %q %q %q %q %q", d.Ref, d.Path, d.Change, d.OID, d.BaseOID,
+		d.ID, d.Kind, d.Title, d.State, d.Assignee, d.Edges)
+}
