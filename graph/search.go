@@ -40,8 +40,15 @@ func (g *Graph) searchSeeds(ctx context.Context, text string, n int) ([]searchSe
 	if n <= 0 || strings.TrimSpace(text) == "" {
 		return nil, nil
 	}
+	r, err := g.st.RankDocuments(ctx, text, n)
+	if err != nil || r != nil {
+		if err != nil {
+			return nil, err
+		}
+		return g.groupHits(ctx, r, r.Matches, n)
+	}
 	limit := n * 4
-	r, err := g.st.RankSections(ctx, text, limit)
+	r, err = g.st.RankSections(ctx, text, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +91,7 @@ func (g *Graph) groupHits(ctx context.Context, r *index.Ranked, hits []index.Chu
 			continue
 		default:
 			at[h.Doc] = len(out)
-			out = append(out, searchSeed{node: node{id: h.Doc}, bm25: h.BM25, chunks: []chunkHit{ch}})
+			out = append(out, searchSeed{node: node{id: h.Doc}, bm25: h.Rank, chunks: []chunkHit{ch}})
 		}
 		ids = append(ids, h.Chunk)
 	}

@@ -217,7 +217,27 @@ static void canonBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_c
 	if (p->lastKept) sqlite3_result_double(pCtx, score); // else NULL
 }
 
-// canon_register_rank adds canon_bm25 and canon_bm25_scored (how many
+// canon_phrases(tbl) is the set of a query's phrases that occur in the
+// row, as bits (phrase i is bit i; phrases past the 62nd are left out): a
+// natural reading asks for any of its words and ranks a document by how
+// many of them, and how rare, its sections hold between them.
+static void canonPhrases(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
+	int nInst = 0;
+	sqlite3_int64 mask = 0;
+	int rc = pApi->xInstCount(pFts, &nInst);
+	for (int i = 0; rc == 0 && i < nInst; i++) {
+		int ip, ic, io;
+		rc = pApi->xInst(pFts, i, &ip, &ic, &io);
+		if (rc == 0 && ip < 62) mask |= ((sqlite3_int64)1) << ip;
+	}
+	if (rc != 0) {
+		sqlite3_result_error_code(pCtx, rc);
+		return;
+	}
+	sqlite3_result_int64(pCtx, mask);
+}
+
+// canon_register_rank adds canon_bm25, canon_phrases and canon_bm25_scored (how many
 // rows the connection's latest canon_bm25 query scored) to the connection
 // db: 0 when done.
 static int canon_register_rank(void *db) {
@@ -233,6 +253,8 @@ static int canon_register_rank(void *db) {
 	c->nScored = 0;
 	// FTS5 frees c when the connection closes.
 	int rc = api->xCreateFunction(api, "canon_bm25", (void*)c, canonBm25, sqlite3_free);
+	if (rc != 0) return rc;
+	rc = api->xCreateFunction(api, "canon_phrases", 0, canonPhrases, 0);
 	if (rc != 0) return rc;
 	return sqlite3_create_function((sqlite3*)db, "canon_bm25_scored", 0, 1, (void*)c, canonScored, 0, 0); // SQLITE_UTF8, not deterministic
 }

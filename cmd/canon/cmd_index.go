@@ -82,8 +82,7 @@ func searchCommand(e *env) *cli.Command {
 				return fail(2, "--limit must be at least 1")
 			}
 			return e.with(c, "canon search", func(s *gitsync.Session) (output, error) {
-				hits, err := s.Store.Search(c.Context, q, index.SearchOptions{Limit: c.Int("limit"), Kind: c.String("kind"), Namespace: c.String("namespace")})
-				return index.NewFound(q, hits), err
+				return s.Store.SearchRead(c.Context, q, index.SearchOptions{Limit: c.Int("limit"), Kind: c.String("kind"), Namespace: c.String("namespace")})
 			})
 		},
 	}

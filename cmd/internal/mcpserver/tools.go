@@ -190,8 +190,9 @@ type (
 		Kind  string `json:"kind,omitempty" jsonschema:"task, adr, doc, ..."`
 	}
 	searchOut struct {
-		Hits      []index.Hit `json:"hits"`
-		Truncated bool        `json:"truncated"`
+		Hits      []index.Hit    `json:"hits"`
+		Truncated bool           `json:"truncated"`
+		Read      *index.Reading `json:"read,omitempty"`
 		Fresh
 	}
 	refIn struct {
@@ -343,7 +344,7 @@ func worksetEnv(ctx context.Context, s *gitsync.Session) (*workset.Env, error) {
 }
 
 func (m *Server) addTools() {
-	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean"), Description: "Full-text search over sections (bm25).", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean", "read:object"), Description: "Full-text search over sections (bm25).", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in searchIn, out *searchOut) (string, error) {
 			if err := negative("limit", in.Limit); err != nil {
 				return "", err
@@ -353,7 +354,11 @@ func (m *Server) addTools() {
 				limit = 10
 			}
 			limit = min(limit, 50)
-			hits, err := s.Store.Search(ctx, in.Query, index.SearchOptions{Limit: limit + 1, Kind: in.Kind})
+			var hits []index.Hit
+			f, err := s.Store.SearchRead(ctx, in.Query, index.SearchOptions{Limit: limit + 1, Kind: in.Kind})
+			if f != nil {
+				hits, out.Read = f.Hits, f.Read
+			}
 			if len(hits) > limit {
 				hits, out.Truncated = hits[:limit], true
 			}
@@ -365,6 +370,9 @@ func (m *Server) addTools() {
 				return "", err
 			}
 			var b strings.Builder
+			if out.Read != nil && out.Read.Line() != "" {
+				fmt.Fprintln(&b, out.Read.Line())
+			}
 			for _, h := range out.Hits {
 				fmt.Fprintf(&b, "%s  %s  #%s  %s\n", h.ID, h.Title, h.Slug, h.Snippet)
 			}
