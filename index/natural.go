@@ -91,7 +91,7 @@ func (s *Store) candidates(ctx context.Context, tx *sql.Conn, q, text string, ma
 	if where != "" {
 		k = 0
 	}
-	rank, err := s.rankExpr(ctx, tx, q, k)
+	rank, err := s.rankBy(ctx, tx, naturalRank, q, k)
 	if err != nil {
 		return nil, 0, s.matchError(err, text)
 	}
@@ -148,15 +148,20 @@ func (s *Store) idf(ctx context.Context, x Querier, phrases []string) ([]float64
 	return out, nil
 }
 
+// sectionsCounted is how many of a document's best sections its score
+// adds up.
+const sectionsCounted = 4
+
 // rankDocs groups candidate sections (best first) by document and ranks
 // the documents. A document's score adds up:
 //
 //   - coverage: twice the sum of the idf of the words its sections hold
 //     between them (with no idf, all the words are held alike), times 1.25
 //     when they hold every word and 1.25 again when one section does;
-//   - its best section's bm25, and 0.3 of each of its next three: a
-//     document with several matching sections has more to say than a stub
-//     whose one section is its matching title.
+//   - its best section's bm25, half its second's, a third of its third's
+//     and a quarter of its fourth's: a document with several matching
+//     sections has more to say than a stub whose one section is its
+//     matching title.
 //
 // Scores are negated (lower is better, as bm25's); ties break on the node
 // key.
@@ -178,11 +183,8 @@ func rankDocs(cands []candidate, idf []float64, full uint64) []docRank {
 		rel := 0.0
 		whole := false
 		for j, c := range d.sections {
-			switch {
-			case j == 0:
-				rel += -c.bm25
-			case j <= 3:
-				rel += -0.3 * c.bm25
+			if j < sectionsCounted {
+				rel += -c.bm25 / float64(j+1)
 			}
 			whole = whole || c.mask == full
 		}
