@@ -3,7 +3,7 @@ GO        ?= go
 TAGS      := sqlite_fts5,urfave_cli_no_docs
 export CGO_ENABLED := 1
 
-.PHONY: build test lint demo bench bench-guard vet fmt clean
+.PHONY: build test lint demo bench bench-relevance bench-guard vet fmt clean
 
 build:
 	$(GO) build -tags $(TAGS) -o bin/canon ./cmd/canon
@@ -26,6 +26,14 @@ demo: build
 
 bench: build
 	./scripts/bench.sh
+	$(MAKE) --no-print-directory bench-relevance
+
+# The relevance benchmark (docs/benchmarks.md, Relevance): judged queries on
+# real backlogs it fetches at pinned commits; not part of test or CI.
+# RELEVANCE_ARGS="--part tune", "--json", "--mirror DIR" (or CANON_BENCH_MIRROR).
+bench-relevance: build
+	$(GO) build -o bin/relevance ./scripts/relevance
+	./bin/relevance $(RELEVANCE_ARGS)
 
 # The README's rows against the previous build, taking turns, as ratios
 # (ADR-0034); not part of test or CI. ARGS="-n 100000 -rev REV -runs 21".
