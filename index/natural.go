@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // A natural reading (ReadQuery) ranks documents, not sections: a question's
@@ -52,26 +54,57 @@ const (
 // how many sections matched it (0 when not counted).
 func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text string, limit int, where string, filter []any) ([]docRank, string, int, error) {
 	full := full(r)
-	cands, total, err := s.candidates(ctx, tx, r.all, text, false, allPerDoc*limit, where, filter)
-	if err != nil {
-		return nil, "", 0, err
-	}
-	for i := range cands {
-		cands[i].mask = full
-	}
-	docs := rankDocs(cands, nil, full)
 	r.Match = MatchAll
-	if len(docs) >= limit || len(r.phrases) < 2 {
-		return docs, r.all, total, nil
+	var docs []docRank
+	var total int
+	// Every word in one section: more candidates while the ones read hold
+	// fewer documents than wanted and more sections matched.
+	for k := allPerDoc * limit; ; k *= 4 {
+		cands, n, err := s.candidates(ctx, tx, r.all, text, false, min(k, maxKeep), where, filter)
+		if err != nil {
+			return nil, "", 0, err
+		}
+		for i := range cands {
+			cands[i].mask = full
+		}
+		docs, total = rankDocs(cands, nil, full), n
+		if len(docs) >= limit || len(r.phrases) < 2 {
+			return docs, r.all, total, nil
+		}
+		if len(cands) < min(k, maxKeep) { // every match read: too few documents
+			break
+		}
+		if k >= maxKeep {
+			return docs, r.all, total, nil
+		}
 	}
-	q := r.anyQuery()
-	cands, total, err = s.candidates(ctx, tx, q, text, true, max(anyPerDoc*limit, minAny), where, filter)
+	counts, idf, err := s.idf(ctx, tx, r.phrases)
 	if err != nil {
 		return nil, "", 0, err
 	}
-	idf, err := s.idf(ctx, tx, r.phrases)
+	asked := rarest(counts)
+	phrases := make([]string, len(asked))
+	for i, p := range asked {
+		phrases[i] = r.phrases[p]
+	}
+	for p := range r.Words {
+		if !slices.Contains(asked, p) {
+			r.Common = append(r.Common, r.Words[p])
+		}
+	}
+	q := strings.Join(phrases, " OR ")
+	cands, total, err := s.candidates(ctx, tx, q, text, true, max(anyPerDoc*limit, minAny), where, filter)
 	if err != nil {
 		return nil, "", 0, err
+	}
+	for i := range cands { // bit i of the OR query is word asked[i]
+		var m uint64
+		for b, p := range asked {
+			if cands[i].mask&(1<<b) != 0 && p < 62 {
+				m |= 1 << p
+			}
+		}
+		cands[i].mask = m
 	}
 	docs = rankDocs(cands, idf, full)
 	for _, d := range docs[:min(limit, len(docs))] {
@@ -80,6 +113,46 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 		}
 	}
 	return docs, q, total, nil
+}
+
+// maxKeep is the most sections a ranking keeps (canon_bm25's bound).
+const maxKeep = 100000
+
+// maxAnyMatches bounds the sections a search for any of the words reads:
+// the words are asked rarest first while the sections they match add up
+// to at most this (the rarest always). A question's common words match
+// most sections of a large index (at 100k documents, tens of thousands
+// each), cost a read and a score per section, and move the ranking little:
+// their idf is near 0 (ADR-0035).
+const maxAnyMatches = 10000
+
+// rarest returns the indices of the words to ask for any of, by their
+// counts of matching sections: rarest first, while the counts add up to
+// at most maxAnyMatches, at least one. Words no section holds are left
+// out (they match nothing).
+func rarest(counts []int64) []int {
+	order := make([]int, len(counts))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return counts[order[a]] < counts[order[b]] })
+	var out []int
+	sum := int64(0)
+	for _, i := range order {
+		if counts[i] == 0 {
+			continue
+		}
+		if len(out) > 0 && sum+counts[i] > maxAnyMatches {
+			break
+		}
+		sum += counts[i]
+		out = append(out, i)
+	}
+	if len(out) == 0 {
+		out = append(out, 0) // nothing matches: ask anyway, for an empty answer
+	}
+	sort.Ints(out)
+	return out
 }
 
 // candidates returns the best keep sections (ties at the last included)
@@ -127,25 +200,25 @@ func (s *Store) candidates(ctx context.Context, tx *sql.Conn, q, text string, ma
 	return out, total, err
 }
 
-// idf is bm25's inverse document frequency of each phrase among the
-// sections, as canon_bm25 works it out.
-func (s *Store) idf(ctx context.Context, x Querier, phrases []string) ([]float64, error) {
-	var rows float64
+// idf counts each phrase's matching sections and works out its bm25
+// inverse document frequency among the sections, as canon_bm25 does.
+func (s *Store) idf(ctx context.Context, x Querier, phrases []string) ([]int64, []float64, error) {
 	var b []byte
 	if err := x.QueryRowContext(ctx, `SELECT block FROM chunks_fts_data WHERE id = 1`).Scan(&b); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	n, _ := sqliteVarint(b) // FTS5's averages record: the number of rows first
-	rows = float64(n)
-	out := make([]float64, len(phrases))
+	rows := float64(n)
+	counts := make([]int64, len(phrases))
+	idf := make([]float64, len(phrases))
 	for i, p := range phrases {
-		var hits float64
-		if err := x.QueryRowContext(ctx, `SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, p).Scan(&hits); err != nil {
-			return nil, err
+		if err := x.QueryRowContext(ctx, `SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, p).Scan(&counts[i]); err != nil {
+			return nil, nil, err
 		}
-		out[i] = max(math.Log((rows-hits+0.5)/(hits+0.5)), 1e-6)
+		hits := float64(counts[i])
+		idf[i] = max(math.Log((rows-hits+0.5)/(hits+0.5)), 1e-6)
 	}
-	return out, nil
+	return counts, idf, nil
 }
 
 // sectionsCounted is how many of a document's best sections its score

@@ -406,8 +406,8 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// A query is a few words: every one must occur, so a long one finds
-// nothing a shorter one would not. FTS5 builds the AND of n phrases by
+// A query is a few words: a long one is a pasted page, not a question.
+// FTS5 builds the AND of n phrases by
 // copying the children gathered so far at every phrase (its parser's
 // fts5ExprAddChildren): n²/2 copies and as many bytes allocated, which
 // made a search of 64k words take minutes. Bounded, the copies are at
@@ -425,7 +425,7 @@ const (
 // MaxQueryBytes or of more than MaxQueryWords words is refused.
 func FTSQuery(text string) (string, error) {
 	if len(text) > MaxQueryBytes {
-		return "", fmt.Errorf("%w: the query is %d bytes; a query is at most %d bytes (%d words), and every word must match", ErrLongQuery, len(text), MaxQueryBytes, MaxQueryWords)
+		return "", fmt.Errorf("%w: the query is %d bytes; a query is at most %d bytes (%d words): ask with fewer words", ErrLongQuery, len(text), MaxQueryBytes, MaxQueryWords)
 	}
 	var parts []string
 	rest := strings.TrimSpace(text)
@@ -478,7 +478,7 @@ func FTSQuery(text string) (string, error) {
 		}
 	}
 	if words > MaxQueryWords {
-		return "", fmt.Errorf("%w: the query has %d words; at most %d are searched, and every one must match: fewer words find more", ErrLongQuery, words, MaxQueryWords)
+		return "", fmt.Errorf("%w: the query has %d words; at most %d are searched: ask with fewer words", ErrLongQuery, words, MaxQueryWords)
 	}
 	return strings.Join(parts, " "), nil
 }

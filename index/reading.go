@@ -24,6 +24,9 @@ type Reading struct {
 	Words   []string `json:"words"`
 	Ignored []string `json:"ignored"`
 	Match   string   `json:"match"`
+	// Common are words so common in a large index that a search for any
+	// of the words leaves them out (maxAnyMatches).
+	Common  []string `json:"common,omitempty"`
 	all     string   // the FTS5 query of every word (the exact query as written)
 	phrases []string // the FTS5 phrase of each word, in Words' order
 }

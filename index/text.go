@@ -77,6 +77,9 @@ func (r *Reading) Line() string {
 	if len(r.Ignored) > 0 {
 		line += " (ignored: " + human.Quote(strings.Join(r.Ignored, ", ")) + ")"
 	}
+	if len(r.Common) > 0 {
+		line += " (too common to rank by: " + human.Quote(strings.Join(r.Common, ", ")) + ")"
+	}
 	return line
 }
 
