@@ -138,3 +138,22 @@ func TestNaturalSearch(t *testing.T) {
 		}
 	})
 }
+
+func TestRarest(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		counts []int64
+		want   []int
+	}{
+		{[]int64{5, 3, 9}, []int{0, 1, 2}},
+		{[]int64{9000, 30, 4000}, []int{1, 2}}, // 9,000 more would pass 10,000
+		{[]int64{5000, 5000, 1}, []int{0, 2}},  // 1 + 5,000 + 5,000 is 10,001
+		{[]int64{40000, 50000}, []int{0}},      // the rarest always
+		{[]int64{0, 20, 0}, []int{1}},          // no section holds words 0 and 2
+		{[]int64{0, 0}, []int{0}},              // nothing matches: asked anyway
+	} {
+		if got := rarest(c.counts); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("rarest(%v) = %v, want %v", c.counts, got, c.want)
+		}
+	}
+}
