@@ -88,7 +88,7 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 		phrases[i] = r.phrases[p]
 	}
 	for p := range r.Words {
-		if !slices.Contains(asked, p) {
+		if counts[p] > 0 && !slices.Contains(asked, p) {
 			r.Common = append(r.Common, r.Words[p])
 		}
 	}
