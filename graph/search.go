@@ -25,13 +25,15 @@ type chunkHit struct {
 	bm25 float64
 }
 
-// searchSeeds runs the search the way canon search ranks it (bm25 with the
-// title weighing 10, the heading 4, the text 1) and groups the hits by
-// document: the best n documents, each with its matching sections among
+// searchSeeds runs the search the way canon search reads and ranks it. A
+// question or plain words (index.RankDocuments, ADR-0035): the best n
+// documents, each with its matching sections. A query with operators: bm25
+// with the title weighing 10, the heading 4, the text 1, the hits grouped
+// by document: the best n documents, each with its matching sections among
 // the best 4n sections. Ties break on the node key and the section's
 // position, never on row ids.
 //
-// When the best 4n fill the limit, the sections scoring the same as the
+// For a query with operators, when the best 4n fill the limit, the sections scoring the same as the
 // last one are left out, and the whole 4n used only when that leaves fewer
 // than n documents: the rule of the ranking this replaced (FTS5's ORDER BY
 // rank, whose ties at the limit fell by row id), kept so that every pack
@@ -41,8 +43,15 @@ func (g *Graph) searchSeeds(ctx context.Context, text string, n int, gen *genFil
 	if n <= 0 || strings.TrimSpace(text) == "" {
 		return nil, nil
 	}
+	r, err := g.st.RankDocuments(ctx, text, n)
+	if err != nil || r != nil {
+		if err != nil {
+			return nil, err
+		}
+		return g.groupHits(ctx, r, r.Matches, n)
+	}
 	limit := n * 4
-	r, err := g.st.RankSections(ctx, text, limit)
+	r, err = g.st.RankSections(ctx, text, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +97,7 @@ func (g *Graph) groupHits(ctx context.Context, r *index.Ranked, hits []index.Chu
 			continue
 		default:
 			at[h.Doc] = len(out)
-			out = append(out, searchSeed{node: node{id: h.Doc}, bm25: h.BM25, chunks: []chunkHit{ch}})
+			out = append(out, searchSeed{node: node{id: h.Doc}, bm25: h.Rank, chunks: []chunkHit{ch}})
 		}
 		ids = append(ids, h.Chunk)
 	}

@@ -26,9 +26,16 @@ var subsetCorpus = map[string]string{
 
 func subsetIndex(t *testing.T) (*Store, string) {
 	t.Helper()
+	return corpusIndex(t, subsetCorpus)
+}
+
+// corpusIndex builds an index of files (path: content) and returns it
+// and its path.
+func corpusIndex(t *testing.T, files map[string]string) (*Store, string) {
+	t.Helper()
 	ctx := context.Background()
 	root := t.TempDir()
-	for rel, content := range subsetCorpus {
+	for rel, content := range files {
 		p := filepath.Join(root, rel)
 		must.OK(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {

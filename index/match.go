@@ -17,6 +17,7 @@ type ChunkMatch struct {
 	Seq   int    // its position in the document
 	Slug  string
 	BM25  float64  // with the title weighing 10, the heading 4, the text 1; lower is better
+	Rank  float64  // what orders the matches: BM25, or the document's score (RankDocuments)
 	Terms []string // the words that matched, lower-cased, as FTS5 highlighted them
 }
 
@@ -56,6 +57,7 @@ const matchedCount = `canon_bm25_scored()`
 type Ranked struct {
 	Matches []ChunkMatch // without their Terms: MatchedTerms reads them
 	Total   int          // how many sections matched
+	Read    Reading      // how RankDocuments read the text
 	query   string       // as FTSQuery made it
 }
 
@@ -88,7 +90,7 @@ func (s *Store) RankSections(ctx context.Context, text string, limit int) (*Rank
 			var m ChunkMatch
 			var id, doc int64
 			err := rs.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.BM25, &r.Total)
-			m.Chunk, m.Doc = ChunkID(id), DocID(doc)
+			m.Chunk, m.Doc, m.Rank = ChunkID(id), DocID(doc), m.BM25
 			return m, err
 		})
 		return err

@@ -131,7 +131,10 @@ type Hit struct {
 	Slug    string  `json:"slug"`
 	Chunk   string  `json:"chunk"`   // chunk id: node key # slug
 	Snippet string  `json:"snippet"` // matched terms between ** **
-	Score   float64 `json:"score"`   // bm25, lower is better
+	Score   float64 `json:"score"`   // bm25, lower is better; a natural reading's document score
+	// Words are the words of a natural reading the document holds, when
+	// it holds only some of them (Reading.Match "any").
+	Words []string `json:"words,omitempty"`
 }
 
 // SearchOptions narrow a search.
@@ -244,18 +247,27 @@ var ErrBadQuery = errors.New("bad search query")
 // MaxQueryWords.
 var ErrLongQuery = fmt.Errorf("%w", ErrBadQuery)
 
-// Search ranks sections with FTS5's bm25: title matches weigh most, then the
-// heading, then the text. Ties break on path and position, so the order is
-// stable.
+// Search is SearchRead's hits.
 func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]Hit, error) {
-	q, err := FTSQuery(text)
+	f, err := s.SearchRead(ctx, text, opt)
+	if f == nil || len(f.Hits) == 0 {
+		return nil, err
+	}
+	return f.Hits, err
+}
+
+// SearchRead reads text (ReadQuery) and searches: a natural reading by
+// document (searchNatural), a query with operators by section as FTS5
+// reads it (searchExact). The answer says how the text was read.
+func (s *Store) SearchRead(ctx context.Context, text string, opt SearchOptions) (*Found, error) {
+	r, err := ReadQuery(text)
 	if err != nil {
 		return nil, err
 	}
 	if opt.Limit <= 0 {
 		opt.Limit = 10
 	}
-	args := []any{q}
+	var args []any
 	where := ""
 	if opt.Kind != "" {
 		where = ` AND d.kind = ?`
@@ -273,7 +285,34 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 		}
 		where += ` AND (` + strings.Join(or, " OR ") + `)`
 	}
-	args = append(args, opt.Limit)
+	var out []Hit
+	if r.natural() {
+		out, err = s.searchNatural(ctx, &r, text, opt.Limit, where, args)
+	} else {
+		out, err = s.searchExact(ctx, r.all, text, opt.Limit, where, args)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 && opt.Namespace != "" && !s.hasNamespace(ctx, opt.Namespace) {
+		return nil, s.noNamespace(opt.Namespace)
+	}
+	if len(out) == 0 && opt.Kind != "" {
+		if err := s.NoKind(ctx, opt.Kind); err != nil {
+			return nil, err
+		}
+	}
+	f := NewFound(text, out)
+	f.Read = &r
+	return f, nil
+}
+
+// searchExact ranks sections matching the FTS5 query q (text as typed)
+// with canon_bm25: title matches weigh most, then the heading, then the
+// text. Ties break on path and position, so the order is stable. where
+// (with args) narrows the documents (d).
+func (s *Store) searchExact(ctx context.Context, q, text string, limit int, where string, filter []any) ([]Hit, error) {
+	args := append(append([]any{q}, filter...), limit)
 	// Rank inside FTS5, then join to chunks and documents (for the
 	// tie-break by path) only the hits at or above the score of the
 	// limit-th one, ties included: a common word matches thousands of
@@ -281,10 +320,10 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 	// Snippets are made for the hits kept only. A filter (kind,
 	// namespace) needs the documents first: then every match is joined.
 	var out []Hit
-	err = s.read(ctx, func(tx *sql.Conn) error {
+	err := s.read(ctx, func(tx *sql.Conn) error {
 		keep := 0 // a filter comes after the ranking: every match is a candidate
 		if where == "" {
-			keep = opt.Limit
+			keep = limit
 		}
 		rank, err := s.rankExpr(ctx, tx, q, keep)
 		if err != nil {
@@ -300,7 +339,7 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 				SELECT ` + docRefCols + `, c.line, c.heading, c.slug, c.id, kept.score, ` + matchedCount + `
 				FROM kept JOIN chunks c ON c.id = kept.rid JOIN docs d ON d.id = c.doc
 				ORDER BY kept.score, d.path, c.seq LIMIT ?3`
-			args = []any{q, opt.Limit - 1, opt.Limit}
+			args = []any{q, limit - 1, limit}
 		}
 		rows, err := tx.QueryContext(ctx, query, args...)
 		if err != nil {
@@ -323,36 +362,31 @@ func (s *Store) Search(ctx context.Context, text string, opt SearchOptions) ([]H
 		if err != nil || len(ids) == 0 {
 			return err
 		}
-		snips := make(map[int64]string, len(ids))
-		err = eachHighlight(ctx, tx, q, ids, total, snippetCol, func(rows *sql.Rows) error {
-			var id int64
-			var sn string
-			if err := rows.Scan(&id, &sn); err != nil {
-				return err
-			}
-			snips[id] = sn
-			return nil
-		})
-		if err != nil {
-			return friendly(fmt.Errorf("search: %w", err), s.path)
+		return s.snippets(ctx, tx, q, ids, total, out)
+	})
+	return out, err
+}
+
+// snippets fills the snippets of hits, the sections ids (in order) that
+// match q (which matched total sections, 0 when not counted).
+func (s *Store) snippets(ctx context.Context, tx *sql.Conn, q string, ids []any, total int, hits []Hit) error {
+	snips := make(map[int64]string, len(ids))
+	err := eachHighlight(ctx, tx, q, ids, total, snippetCol, func(rows *sql.Rows) error {
+		var id int64
+		var sn string
+		if err := rows.Scan(&id, &sn); err != nil {
+			return err
 		}
-		for i := range out {
-			out[i].Snippet = oneLine(snips[ids[i].(int64)])
-		}
+		snips[id] = sn
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return friendly(fmt.Errorf("search: %w", err), s.path)
 	}
-	if len(out) == 0 && opt.Namespace != "" && !s.hasNamespace(ctx, opt.Namespace) {
-		return nil, s.noNamespace(opt.Namespace)
+	for i := range hits {
+		hits[i].Snippet = oneLine(snips[ids[i].(int64)])
 	}
-	if len(out) == 0 && opt.Kind != "" {
-		if err := s.NoKind(ctx, opt.Kind); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return nil
 }
 
 // hasNamespace reports whether any document is in the namespace called
@@ -372,8 +406,8 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// A query is a few words: every one must occur, so a long one finds
-// nothing a shorter one would not. FTS5 builds the AND of n phrases by
+// A query is a few words: a long one is a pasted page, not a question.
+// FTS5 builds the AND of n phrases by
 // copying the children gathered so far at every phrase (its parser's
 // fts5ExprAddChildren): n²/2 copies and as many bytes allocated, which
 // made a search of 64k words take minutes. Bounded, the copies are at
@@ -391,7 +425,7 @@ const (
 // MaxQueryBytes or of more than MaxQueryWords words is refused.
 func FTSQuery(text string) (string, error) {
 	if len(text) > MaxQueryBytes {
-		return "", fmt.Errorf("%w: the query is %d bytes; a query is at most %d bytes (%d words), and every word must match", ErrLongQuery, len(text), MaxQueryBytes, MaxQueryWords)
+		return "", fmt.Errorf("%w: the query is %d bytes; a query is at most %d bytes (%d words): ask with fewer words", ErrLongQuery, len(text), MaxQueryBytes, MaxQueryWords)
 	}
 	var parts []string
 	rest := strings.TrimSpace(text)
@@ -444,7 +478,7 @@ func FTSQuery(text string) (string, error) {
 		}
 	}
 	if words > MaxQueryWords {
-		return "", fmt.Errorf("%w: the query has %d words; at most %d are searched, and every one must match: fewer words find more", ErrLongQuery, words, MaxQueryWords)
+		return "", fmt.Errorf("%w: the query has %d words; at most %d are searched: ask with fewer words", ErrLongQuery, words, MaxQueryWords)
 	}
 	return strings.Join(parts, " "), nil
 }

@@ -64,6 +64,21 @@ typedef struct {
 	sqlite3_int64 nScored;
 } canonRankConn;
 
+// What each of canon_bm25 and canon_bm25_pivot is registered with: the
+// connection's counter, and whether a row shorter than the average counts
+// as long as the average (pivot).
+typedef struct {
+	canonRankConn *conn;
+	int pivot;
+} canonRankFn;
+
+// One allocation per connection: the two functions' data first (FTS5
+// frees the block through canon_bm25's), the counter after them.
+typedef struct {
+	canonRankFn fn[2];
+	canonRankConn conn;
+} canonRankAll;
+
 static void canonScored(sqlite3_context *ctx, int nVal, sqlite3_value **apVal) {
 	canonRankConn *c = (canonRankConn*)sqlite3_user_data(ctx);
 	sqlite3_result_int64(ctx, c->nScored);
@@ -126,13 +141,19 @@ static int canonCountCb(const Fts5ExtensionApi *pApi, Fts5Context *pFts, void *p
 // otherwise. With K > 0, a row whose score is worse than the K-th best
 // scored so far in the query is NULL: it cannot be among the K best (ties
 // included), and the caller sorts only the others.
+//
+// canon_bm25_pivot is canon_bm25 where a row shorter than the average
+// counts as long as the average: bm25 rewards short rows, and a stub
+// whose only text is a matching title outranked the document that
+// decides the matter (ADR-0035).
 static void canonBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
 	const double k1 = 1.2;
 	const double b = 0.75;
 	int rc = 0;
 	int nCol = pApi->xColumnCount(pFts);
 	int nWeight = nVal < nCol ? nVal : nCol;
-	canonRankConn *conn = (canonRankConn*)pApi->xUserData(pFts);
+	canonRankFn *fn = (canonRankFn*)pApi->xUserData(pFts);
+	canonRankConn *conn = fn->conn;
 	canonRankData *p = (canonRankData*)pApi->xGetAuxdata(pFts, 0);
 	if (p == 0) {
 		conn->nScored = 0;
@@ -202,6 +223,7 @@ static void canonBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_c
 		int nTok;
 		rc = pApi->xColumnSize(pFts, -1, &nTok);
 		D = (double)nTok;
+		if (fn->pivot && D < p->avgdl) D = p->avgdl;
 	}
 	if (rc != 0) {
 		sqlite3_result_error_code(pCtx, rc);
@@ -217,7 +239,28 @@ static void canonBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_c
 	if (p->lastKept) sqlite3_result_double(pCtx, score); // else NULL
 }
 
-// canon_register_rank adds canon_bm25 and canon_bm25_scored (how many
+// canon_phrases(tbl) is the set of a query's phrases that occur in the
+// row, as bits (phrase i is bit i; phrases past the 62nd are left out): a
+// natural reading asks for any of its words and ranks a document by how
+// many of them, and how rare, its sections hold between them.
+static void canonPhrases(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
+	int nInst = 0;
+	sqlite3_int64 mask = 0;
+	int rc = pApi->xInstCount(pFts, &nInst);
+	for (int i = 0; rc == 0 && i < nInst; i++) {
+		int ip, ic, io;
+		rc = pApi->xInst(pFts, i, &ip, &ic, &io);
+		if (rc == 0 && ip < 62) mask |= ((sqlite3_int64)1) << ip;
+	}
+	if (rc != 0) {
+		sqlite3_result_error_code(pCtx, rc);
+		return;
+	}
+	sqlite3_result_int64(pCtx, mask);
+}
+
+// canon_register_rank adds canon_bm25, canon_bm25_pivot, canon_phrases and
+// canon_bm25_scored (how many
 // rows the connection's latest canon_bm25 query scored) to the connection
 // db: 0 when done.
 static int canon_register_rank(void *db) {
@@ -228,11 +271,20 @@ static int canon_register_rank(void *db) {
 	sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (api == 0 || api->iVersion < 2) return -2;
-	canonRankConn *c = (canonRankConn*)sqlite3_malloc64(sizeof(canonRankConn));
-	if (c == 0) return 7; // SQLITE_NOMEM
+	canonRankAll *all = (canonRankAll*)sqlite3_malloc64(sizeof(canonRankAll));
+	if (all == 0) return 7; // SQLITE_NOMEM
+	canonRankConn *c = &all->conn;
 	c->nScored = 0;
-	// FTS5 frees c when the connection closes.
-	int rc = api->xCreateFunction(api, "canon_bm25", (void*)c, canonBm25, sqlite3_free);
+	all->fn[0].conn = c;
+	all->fn[0].pivot = 0;
+	all->fn[1].conn = c;
+	all->fn[1].pivot = 1;
+	// FTS5 frees the block when the connection closes.
+	int rc = api->xCreateFunction(api, "canon_bm25", (void*)&all->fn[0], canonBm25, sqlite3_free);
+	if (rc != 0) return rc;
+	rc = api->xCreateFunction(api, "canon_bm25_pivot", (void*)&all->fn[1], canonBm25, 0);
+	if (rc != 0) return rc;
+	rc = api->xCreateFunction(api, "canon_phrases", 0, canonPhrases, 0);
 	if (rc != 0) return rc;
 	return sqlite3_create_function((sqlite3*)db, "canon_bm25_scored", 0, 1, (void*)c, canonScored, 0, 0); // SQLITE_UTF8, not deterministic
 }
@@ -307,6 +359,21 @@ const maxCountedPhrases = 4096
 // score NULL for a section that cannot be among the keep best (see
 // canon_bm25).
 func (s *Store) rankExpr(ctx context.Context, x Querier, q string, keep int) (string, error) {
+	return s.rankBy(ctx, x, exactRank, q, keep)
+}
+
+// The rankings: canon_bm25 and its column weights (title, heading,
+// text). A query with operators ranks sections as it always has; a
+// natural reading weighs the title less and does not reward short
+// sections, for it ranks documents (rankDocs) and a stub's title was
+// outranking the document that decides (ADR-0035).
+const (
+	exactRank   = `canon_bm25(chunks_fts, 10.0, 4.0, 1.0, `
+	naturalRank = `canon_bm25_pivot(chunks_fts, 1.0, 1.5, 1.0, `
+)
+
+// rankBy is rankExpr with the ranking fn (exactRank, naturalRank).
+func (s *Store) rankBy(ctx context.Context, x Querier, fn, q string, keep int) (string, error) {
 	phrases := ftsPhrases(q)
 	if s.pageCache != keptPages || len(phrases) > maxRankedPhrases {
 		// A one-shot command would count once either way, and a count of
@@ -314,7 +381,7 @@ func (s *Store) rankExpr(ctx context.Context, x Querier, q string, keep int) (st
 		// +0.3 ms); past SQLite's limit of arguments to a function there is
 		// no room for the counts. canon_bm25 counts for itself then, as
 		// bm25 does.
-		return rankWithout(keep), nil
+		return fn + strconv.Itoa(max(keep, 0)) + `)`, nil
 	}
 	var gen []byte
 	rows, err := x.QueryContext(ctx, `SELECT block FROM chunks_fts_data WHERE id IN (1, 10) ORDER BY id`)
@@ -336,7 +403,7 @@ func (s *Store) rankExpr(ctx context.Context, x Querier, q string, keep int) (st
 		c.gen, c.hits = gen, map[string]int64{}
 	}
 	var b strings.Builder
-	b.WriteString(strings.TrimSuffix(rankWithout(keep), ")")) // the counts follow K
+	b.WriteString(fn + strconv.Itoa(max(keep, 0))) // the counts follow K
 	for _, p := range phrases {
 		n, ok := c.hits[p]
 		if !ok {
@@ -355,7 +422,7 @@ func (s *Store) rankExpr(ctx context.Context, x Querier, q string, keep int) (st
 // rankWithout is canon_bm25 counting the phrases itself, asked for the
 // keep best (0: all).
 func rankWithout(keep int) string {
-	return `canon_bm25(chunks_fts, 10.0, 4.0, 1.0, ` + strconv.Itoa(max(keep, 0)) + `)`
+	return exactRank + strconv.Itoa(max(keep, 0)) + `)`
 }
 
 // ftsPhrases lists the phrases of a query FTSQuery made, in order: each

@@ -15,8 +15,9 @@ import (
 
 // Found is a search's answer: the query and its hits, best first.
 type Found struct {
-	Hits  []Hit  `json:"hits"`
-	Query string `json:"query"`
+	Hits  []Hit    `json:"hits"`
+	Query string   `json:"query"`
+	Read  *Reading `json:"read,omitempty"` // how the query was read
 }
 
 // NewFound wraps hits for output (none is [], not null).
@@ -30,6 +31,11 @@ func NewFound(query string, hits []Hit) *Found {
 // WriteText lists the hits: id, title and section; path:line and key; the
 // snippet.
 func (f *Found) WriteText(w io.Writer) error {
+	if f.Read != nil {
+		if line := f.Read.Line(); line != "" {
+			fmt.Fprintln(w, line)
+		}
+	}
 	if len(f.Hits) == 0 {
 		_, err := fmt.Fprintf(w, "no matches for %q\n", f.Query)
 		return err
@@ -48,8 +54,33 @@ func (f *Found) WriteText(w io.Writer) error {
 		if h.Snippet != "" {
 			fmt.Fprintf(w, "   %s\n", human.Quote(h.Snippet))
 		}
+		if len(h.Words) > 0 {
+			fmt.Fprintf(w, "   holds %d of %d words: %s\n", len(h.Words), len(f.Read.Words), human.Quote(strings.Join(h.Words, ", ")))
+		}
 	}
 	return nil
+}
+
+// Line says, in one line, how a natural query was read when that is not
+// plain from the text: which words counted, which were ignored, and
+// whether hits hold all of them or some. It is "" when every word counted
+// and every hit holds them all, or for a query with operators.
+func (r *Reading) Line() string {
+	if r.Match == MatchExact || (len(r.Ignored) == 0 && r.Match == MatchAll) {
+		return ""
+	}
+	how := "all of"
+	if r.Match == MatchAny {
+		how = "any of"
+	}
+	line := "searched for " + how + ": " + human.Quote(strings.Join(r.Words, ", "))
+	if len(r.Ignored) > 0 {
+		line += " (ignored: " + human.Quote(strings.Join(r.Ignored, ", ")) + ")"
+	}
+	if len(r.Common) > 0 {
+		line += " (too common to rank by: " + human.Quote(strings.Join(r.Common, ", ")) + ")"
+	}
+	return line
 }
 
 // WriteText shows one document: identity, frontmatter, edges out and in,

@@ -30,7 +30,8 @@ type SearchHit struct {
 	// the nearest member (nil when it is farther than enrich_distance).
 	Distance *int `json:"distance,omitempty"`
 	Added    bool `json:"added,omitempty"` // --enrich added its document
-	// NotAdded says why --enrich left its document out: too_far or size_cap.
+	// NotAdded says why --enrich left its document out: too_far, size_cap,
+	// or some_words (the hit holds only some of a natural query's words).
 	NotAdded string `json:"not_added,omitempty"`
 }
 
@@ -75,7 +76,14 @@ func Search(ctx context.Context, e *Env, name, query string, opt SearchOptions) 
 	if err != nil {
 		return nil, err
 	}
+	// A natural query's hits that hold only some of its words (Hit.Words)
+	// come after the repository's that hold them all.
+	var some []SearchHit
 	for _, hit := range own {
+		if len(hit.Words) > 0 {
+			some = append(some, SearchHit{Hit: hit, From: FromWorkset})
+			continue
+		}
 		res.Hits = append(res.Hits, SearchHit{Hit: hit, From: FromWorkset})
 	}
 	ms, err := h.members(ctx)
@@ -83,7 +91,8 @@ func Search(ctx context.Context, e *Env, name, query string, opt SearchOptions) 
 		return nil, err
 	}
 	res.Docs = len(ms)
-	if len(own) >= e.Config.Workset.MinHits || len(own) >= opt.Limit {
+	if full := len(res.Hits); full >= e.Config.Workset.MinHits || full >= opt.Limit {
+		res.Hits = append(res.Hits, some...)
 		return res, nil
 	}
 	res.FellBack = true
@@ -105,10 +114,12 @@ func Search(ctx context.Context, e *Env, name, query string, opt SearchOptions) 
 			res.Hits = append(res.Hits, SearchHit{Hit: hit, From: FromIndex})
 		}
 	}
-	if !opt.Enrich || len(res.Hits) == first {
+	last := len(res.Hits)
+	res.Hits = append(res.Hits, some[:min(len(some), max(opt.Limit-last, 0))]...)
+	if !opt.Enrich || last == first {
 		return res, nil
 	}
-	added, err := h.enrich(ctx, e, ms, res.Hits[first:], query, opt.Who)
+	added, err := h.enrich(ctx, e, ms, res.Hits[first:last], query, opt.Who)
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +176,10 @@ func (h *handle) enrich(ctx context.Context, e *Env, ms []Member, hits []SearchH
 	now := e.Now.UTC()
 	for i := range hits {
 		hit := &hits[i]
+		if len(hit.Words) > 0 {
+			hit.NotAdded = "some_words" // enrich with what answers the whole query
+			continue
+		}
 		r, ok := reach[hit.Key]
 		if !ok {
 			hit.NotAdded = "too_far"

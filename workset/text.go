@@ -177,6 +177,8 @@ func (r *SearchResult) WriteText(w io.Writer) error {
 			from += fmt.Sprintf(", %s away, not added: the workset is full", human.Plural(*h.Distance, "hop"))
 		case h.NotAdded == "too_far":
 			from += ", not added: farther than workset.enrich_distance"
+		case h.NotAdded == "some_words":
+			from += ", not added: holds only some of the words"
 		}
 		fmt.Fprintf(w, "%d. %s  %s%s  [%s]\n", i+1, human.Quote(h.ID), human.Quote(h.Title), section, from)
 		fmt.Fprintf(w, "   %s:%d\n", index.QuotePath(h.Path), h.Line)

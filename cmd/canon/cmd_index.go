@@ -90,11 +90,11 @@ func searchCommand(e *env) *cli.Command {
 				return fail(2, "--limit must be at least 1")
 			}
 			return e.with(c, "canon search", func(s *gitsync.Session) (output, error) {
-				hits, err := s.Store.Search(c.Context, q, index.SearchOptions{Limit: c.Int("limit"), Kind: c.String("kind"), Namespace: c.String("namespace")})
+				f, err := s.Store.SearchRead(c.Context, q, index.SearchOptions{Limit: c.Int("limit"), Kind: c.String("kind"), Namespace: c.String("namespace")})
 				if err != nil || !c.Bool("branches") {
-					return index.NewFound(q, hits), err
+					return f, err
 				}
-				return foundOnBranches(c.Context, s, index.NewFound(q, hits))
+				return foundOnBranches(c.Context, s, f)
 			})
 		},
 	}

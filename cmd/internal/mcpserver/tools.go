@@ -190,8 +190,9 @@ type (
 		Kind  string `json:"kind,omitempty" jsonschema:"task, adr, doc, ..."`
 	}
 	searchOut struct {
-		Hits      []index.Hit `json:"hits"`
-		Truncated bool        `json:"truncated"`
+		Hits      []index.Hit    `json:"hits"`
+		Truncated bool           `json:"truncated"`
+		Read      *index.Reading `json:"read,omitempty"`
 		Fresh
 	}
 	refIn struct {
@@ -375,7 +376,7 @@ func worksetEnv(ctx context.Context, s *gitsync.Session) (*workset.Env, error) {
 
 func (m *Server) addTools() {
 	m.addClaimsTool()
-	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean"), Description: "Full-text search over sections (bm25).", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean", "read:object"), Description: "Search: a question or keywords.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in searchIn, out *searchOut) (string, error) {
 			if err := negative("limit", in.Limit); err != nil {
 				return "", err
@@ -385,7 +386,11 @@ func (m *Server) addTools() {
 				limit = 10
 			}
 			limit = min(limit, 50)
-			hits, err := s.Store.Search(ctx, in.Query, index.SearchOptions{Limit: limit + 1, Kind: in.Kind})
+			var hits []index.Hit
+			f, err := s.Store.SearchRead(ctx, in.Query, index.SearchOptions{Limit: limit + 1, Kind: in.Kind})
+			if f != nil {
+				hits, out.Read = f.Hits, f.Read
+			}
 			if len(hits) > limit {
 				hits, out.Truncated = hits[:limit], true
 			}
@@ -397,6 +402,9 @@ func (m *Server) addTools() {
 				return "", err
 			}
 			var b strings.Builder
+			if out.Read != nil && out.Read.Line() != "" {
+				fmt.Fprintln(&b, out.Read.Line())
+			}
 			for _, h := range out.Hits {
 				fmt.Fprintf(&b, "%s  %s  #%s  %s\n", h.ID, h.Title, h.Slug, h.Snippet)
 			}
@@ -642,7 +650,7 @@ func (m *Server) addWorksetTools() {
 			}
 			return b.String(), nil
 		})
-	add(m, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("resume:object"), Description: "Where a workset's task stands: goal, plan, decisions, what changed since the last checkpoint.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("resume:object"), Description: "Where a workset's task stands: goal, plan, decisions, changes since the last checkpoint.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in resumeIn, out *resumeOut) (string, error) {
 			if err := negative("budget", in.Budget); err != nil {
 				return "", err
@@ -693,7 +701,7 @@ func (m *Server) addWorksetTools() {
 			w := out.Workset
 			return fmt.Sprintf("created workset %s: %s, seeds %s; notes go to %s/notes.md", w.Name, human.Plural(w.Docs, "document"), strings.Join(w.Seeds, ", "), w.Path), nil
 		})
-	add(m, &mcp.Tool{Name: "note", Description: "Append a finding to a workset's notes.md (promote's format), atomically.", OutputSchema: outSchema("note:object"), Annotations: writing},
+	add(m, &mcp.Tool{Name: "note", Description: "Append a finding to a workset's notes.md, atomically.", OutputSchema: outSchema("note:object"), Annotations: writing},
 		func(ctx context.Context, s *gitsync.Session, in noteIn, out *noteOut) (string, error) {
 			we, err := worksetEnv(ctx, s)
 			if err != nil {
@@ -704,7 +712,7 @@ func (m *Server) addWorksetTools() {
 			}
 			return "appended: " + out.Note.Line, nil
 		})
-	add(m, &mcp.Tool{Name: "promote", Description: "Append a workset's findings to the canonical documents: a diff, or the writes with apply.", OutputSchema: outSchema("promote:object"), Annotations: destructive},
+	add(m, &mcp.Tool{Name: "promote", Description: "Append a workset's findings to the documents: a diff, or the writes with apply.", OutputSchema: outSchema("promote:object"), Annotations: destructive},
 		promote)
 }
 

@@ -1,0 +1,371 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"math/bits"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// A natural reading (ReadQuery) ranks documents, not sections: a question's
+// words are often spread over a document's sections (the title names the
+// subject, the Decision names the choice), and a stub whose title repeats
+// the words must not outrank the document that has something to say. It
+// asks FTS5 for every word in one section first (the keyword query, as
+// cheap as an exact search); when that finds fewer documents than wanted,
+// it asks for any of the words and ranks documents by how many of the
+// words, and how rare, their best sections hold between them (ADR-0035).
+
+// candidate is a section a natural reading found.
+type candidate struct {
+	chunk ChunkID
+	doc   DocID
+	key   string
+	seq   int
+	slug  string
+	bm25  float64 // canon_bm25, lower is better
+	mask  uint64  // the reading's words it holds (canon_phrases)
+}
+
+// docRank is a document a natural reading found: its sections among the
+// candidates, best first, and its score (lower is better).
+type docRank struct {
+	score    float64
+	mask     uint64
+	sections []candidate
+}
+
+// Candidate sections a natural reading ranks documents from: for all the
+// words, 4 per document wanted (as context packs take); for any of them,
+// more, so that a document whose sections each hold one word is among
+// them.
+const (
+	allPerDoc = 4
+	anyPerDoc = 20
+	minAny    = 200
+)
+
+// rankNatural ranks the documents for r (at most limit are wanted; where
+// and filter narrow them). It sets r.Match, and returns the documents,
+// best first, the FTS5 query their sections matched (for highlights) and
+// how many sections matched it (0 when not counted).
+func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text string, limit int, where string, filter []any) ([]docRank, string, int, error) {
+	full := full(r)
+	r.Match = MatchAll
+	var docs []docRank
+	var total int
+	// Every word in one section: more candidates while the ones read hold
+	// fewer documents than wanted and more sections matched.
+	for k := allPerDoc * limit; ; k *= 4 {
+		cands, n, err := s.candidates(ctx, tx, r.all, text, false, min(k, maxKeep), where, filter)
+		if err != nil {
+			return nil, "", 0, err
+		}
+		for i := range cands {
+			cands[i].mask = full
+		}
+		docs, total = rankDocs(cands, nil, full), n
+		if len(docs) >= limit || len(r.phrases) < 2 {
+			return docs, r.all, total, nil
+		}
+		if len(cands) < min(k, maxKeep) { // every match read: too few documents
+			break
+		}
+		if k >= maxKeep {
+			return docs, r.all, total, nil
+		}
+	}
+	counts, idf, err := s.idf(ctx, tx, r.phrases)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	asked := rarest(counts)
+	phrases := make([]string, len(asked))
+	for i, p := range asked {
+		phrases[i] = r.phrases[p]
+	}
+	for p := range r.Words {
+		if counts[p] > 0 && !slices.Contains(asked, p) {
+			r.Common = append(r.Common, r.Words[p])
+		}
+	}
+	q := strings.Join(phrases, " OR ")
+	cands, total, err := s.candidates(ctx, tx, q, text, true, max(anyPerDoc*limit, minAny), where, filter)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	for i := range cands { // bit i of the OR query is word asked[i]
+		var m uint64
+		for b, p := range asked {
+			if cands[i].mask&(1<<b) != 0 && p < 62 {
+				m |= 1 << p
+			}
+		}
+		cands[i].mask = m
+	}
+	docs = rankDocs(cands, idf, full)
+	for _, d := range docs[:min(limit, len(docs))] {
+		if d.mask != full {
+			r.Match = MatchAny // a document wanted holds only some words
+		}
+	}
+	return docs, q, total, nil
+}
+
+// maxKeep is the most sections a ranking keeps (canon_bm25's bound).
+const maxKeep = 100000
+
+// maxAnyMatches bounds the sections a search for any of the words reads:
+// the words are asked rarest first while the sections they match add up
+// to at most this (the rarest always). A question's common words match
+// most sections of a large index (at 100k documents, tens of thousands
+// each), cost a read and a score per section, and move the ranking little:
+// their idf is near 0 (ADR-0035).
+const maxAnyMatches = 10000
+
+// rarest returns the indices of the words to ask for any of, by their
+// counts of matching sections: rarest first, while the counts add up to
+// at most maxAnyMatches, at least one. Words no section holds are left
+// out (they match nothing).
+func rarest(counts []int64) []int {
+	order := make([]int, len(counts))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return counts[order[a]] < counts[order[b]] })
+	var out []int
+	sum := int64(0)
+	for _, i := range order {
+		if counts[i] == 0 {
+			continue
+		}
+		if len(out) > 0 && sum+counts[i] > maxAnyMatches {
+			break
+		}
+		sum += counts[i]
+		out = append(out, i)
+	}
+	if len(out) == 0 {
+		out = append(out, 0) // nothing matches: ask anyway, for an empty answer
+	}
+	sort.Ints(out)
+	return out
+}
+
+// candidates returns the best keep sections (ties at the last included)
+// matching the FTS5 query q, best first, with the words each holds when
+// masks is set. A filter (where) is applied after the ranking: every match
+// is a candidate then, and total is 0.
+func (s *Store) candidates(ctx context.Context, tx *sql.Conn, q, text string, masks bool, keep int, where string, filter []any) ([]candidate, int, error) {
+	k := keep
+	if where != "" {
+		k = 0
+	}
+	rank, err := s.rankBy(ctx, tx, naturalRank, q, k)
+	if err != nil {
+		return nil, 0, s.matchError(err, text)
+	}
+	mask := `0`
+	if masks {
+		mask = `canon_phrases(chunks_fts)`
+	}
+	inner := `SELECT rowid AS rid, ` + rank + ` AS score, ` + mask + ` AS mask FROM chunks_fts WHERE chunks_fts MATCH ?1`
+	query := `WITH r AS MATERIALIZED (SELECT rid, score, mask FROM (` + inner + `) WHERE score IS NOT NULL),
+	kept AS (SELECT rid, score, mask FROM r WHERE score <= coalesce((SELECT score FROM r ORDER BY score LIMIT 1 OFFSET ?2), 1e308))
+	SELECT c.id, c.doc, c.seq, c.slug, d.key, kept.score, kept.mask, ` + matchedCount + `
+	FROM kept JOIN chunks c ON c.id = kept.rid JOIN docs d ON d.id = c.doc
+	ORDER BY kept.score, d.key, c.seq LIMIT ?3`
+	args := []any{q, keep - 1, keep}
+	if where != "" {
+		query = `SELECT c.id, c.doc, c.seq, c.slug, d.key, r.score, r.mask, 0
+		FROM (` + inner + `) r JOIN chunks c ON c.id = r.rid JOIN docs d ON d.id = c.doc
+		WHERE 1` + where + ` ORDER BY r.score, d.key, c.seq LIMIT ?`
+		args = append(append([]any{q}, filter...), keep)
+	}
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, 0, s.matchError(err, text)
+	}
+	total := 0
+	out, err := scanAll(rows, func(rs *sql.Rows) (candidate, error) {
+		var c candidate
+		var id, doc, mask int64
+		err := rs.Scan(&id, &doc, &c.seq, &c.slug, &c.key, &c.bm25, &mask, &total)
+		c.chunk, c.doc, c.mask = ChunkID(id), DocID(doc), uint64(mask)
+		return c, err
+	})
+	return out, total, err
+}
+
+// idf counts each phrase's matching sections and works out its bm25
+// inverse document frequency among the sections, as canon_bm25 does.
+func (s *Store) idf(ctx context.Context, x Querier, phrases []string) ([]int64, []float64, error) {
+	var b []byte
+	if err := x.QueryRowContext(ctx, `SELECT block FROM chunks_fts_data WHERE id = 1`).Scan(&b); err != nil {
+		return nil, nil, err
+	}
+	n, _ := sqliteVarint(b) // FTS5's averages record: the number of rows first
+	rows := float64(n)
+	counts := make([]int64, len(phrases))
+	idf := make([]float64, len(phrases))
+	for i, p := range phrases {
+		if err := x.QueryRowContext(ctx, `SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, p).Scan(&counts[i]); err != nil {
+			return nil, nil, err
+		}
+		hits := float64(counts[i])
+		idf[i] = max(math.Log((rows-hits+0.5)/(hits+0.5)), 1e-6)
+	}
+	return counts, idf, nil
+}
+
+// sectionsCounted is how many of a document's best sections its score
+// adds up.
+const sectionsCounted = 4
+
+// rankDocs groups candidate sections (best first) by document and ranks
+// the documents. A document's score adds up:
+//
+//   - coverage: twice the sum of the idf of the words its sections hold
+//     between them (with no idf, all the words are held alike), times 1.25
+//     when they hold every word and 1.25 again when one section does;
+//   - its best section's bm25, half its second's, a third of its third's
+//     and a quarter of its fourth's: a document with several matching
+//     sections has more to say than a stub whose one section is its
+//     matching title.
+//
+// Scores are negated (lower is better, as bm25's); ties break on the node
+// key.
+func rankDocs(cands []candidate, idf []float64, full uint64) []docRank {
+	var out []docRank
+	at := map[DocID]int{}
+	for _, c := range cands {
+		i, ok := at[c.doc]
+		if !ok {
+			i = len(out)
+			at[c.doc] = i
+			out = append(out, docRank{})
+		}
+		out[i].sections = append(out[i].sections, c)
+		out[i].mask |= c.mask
+	}
+	for i := range out {
+		d := &out[i]
+		rel := 0.0
+		whole := false
+		for j, c := range d.sections {
+			if j < sectionsCounted {
+				rel += -c.bm25 / float64(j+1)
+			}
+			whole = whole || c.mask == full
+		}
+		if idf != nil {
+			cov := 0.0
+			for m := d.mask; m != 0; m &= m - 1 {
+				if p := bits.TrailingZeros64(m); p < len(idf) {
+					cov += idf[p]
+				}
+			}
+			if d.mask == full {
+				cov *= 1.25
+			}
+			if whole && bits.OnesCount64(full) > 1 {
+				cov *= 1.25
+			}
+			rel += 2 * cov
+		}
+		d.score = -rel
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score < out[j].score
+		}
+		return out[i].sections[0].key < out[j].sections[0].key
+	})
+	return out
+}
+
+// full is the mask of all the reading's words.
+func full(r *Reading) uint64 { return uint64(1)<<min(len(r.phrases), 62) - 1 }
+
+// wordsOf lists the reading's words a mask holds.
+func (r *Reading) wordsOf(mask uint64) []string {
+	var out []string
+	for i, w := range r.Words {
+		if i < 62 && mask&(1<<i) != 0 {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// searchNatural is Search for a natural reading: the best limit
+// documents, each shown by its best section.
+func (s *Store) searchNatural(ctx context.Context, r *Reading, text string, limit int, where string, filter []any) ([]Hit, error) {
+	var out []Hit
+	err := s.read(ctx, func(tx *sql.Conn) error {
+		docs, q, total, err := s.rankNatural(ctx, tx, r, text, limit, where, filter)
+		if err != nil || len(docs) == 0 {
+			return err
+		}
+		docs = docs[:min(limit, len(docs))]
+		ids := make([]any, len(docs))
+		for i, d := range docs {
+			ids[i] = int64(d.sections[0].chunk)
+		}
+		byID := map[int64]Hit{}
+		err = eachIn(ctx, tx, `SELECT `+docRefCols+`, c.line, c.heading, c.slug, c.id FROM chunks c JOIN docs d ON d.id = c.doc WHERE c.id IN (%s)`, nil, ids, nil, func(rows *sql.Rows) error {
+			var h Hit
+			var id int64
+			ref, err := scanDocRef(rows, &h.Line, &h.Section, &h.Slug, &id)
+			h.DocRef, h.Chunk = ref, ref.Key+"#"+h.Slug
+			byID[id] = h
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		for i, d := range docs {
+			h := byID[ids[i].(int64)]
+			h.Score = d.score
+			if d.mask != full(r) {
+				h.Words = r.wordsOf(d.mask)
+			}
+			out = append(out, h)
+		}
+		return s.snippets(ctx, tx, q, ids, total, out)
+	})
+	return out, err
+}
+
+// RankDocuments is RankSections for a natural reading of text: the
+// sections of its best n documents (at most 4n sections in all), grouped
+// by document in the documents' order, each document's best first, with
+// Rank its document's score. It returns nil for a text with operators,
+// which RankSections reads as written.
+func (s *Store) RankDocuments(ctx context.Context, text string, n int) (*Ranked, error) {
+	r, err := ReadQuery(text)
+	if err != nil || !r.natural() {
+		return nil, err
+	}
+	out := &Ranked{Read: r}
+	if n <= 0 {
+		return out, nil
+	}
+	err = s.read(ctx, func(tx *sql.Conn) error {
+		docs, q, total, err := s.rankNatural(ctx, tx, &out.Read, text, n, "", nil)
+		out.query, out.Total = q, total
+		for _, d := range docs[:min(n, len(docs))] {
+			for _, c := range d.sections {
+				if len(out.Matches) == allPerDoc*n {
+					break
+				}
+				out.Matches = append(out.Matches, ChunkMatch{Chunk: c.chunk, Doc: c.doc, Key: c.key, Seq: c.seq, Slug: c.slug, BM25: c.bm25, Rank: d.score})
+			}
+		}
+		return err
+	})
+	return out, err
+}

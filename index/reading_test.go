@@ -1,0 +1,159 @@
+package index
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/canon-md/canon/index/indextest/must"
+)
+
+func TestReadQuery(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, in string
+		want     Reading
+	}{
+		{"question", "How does the workset get promoted back into the backlog?",
+			Reading{Words: []string{"workset", "promoted", "back", "backlog"}, Ignored: []string{"how", "does", "the", "get", "into"}, Match: MatchAll}},
+		{"keywords", "token refresh", Reading{Words: []string{"token", "refresh"}, Ignored: []string{}, Match: MatchAll}},
+		{"a word twice counts once", "Token token TOKEN", Reading{Words: []string{"token"}, Ignored: []string{}, Match: MatchAll}},
+		{"a hyphenated word is one word", "sqlite-vec vs faiss", Reading{Words: []string{"sqlite vec", "vs", "faiss"}, Ignored: []string{}, Match: MatchAll}},
+		{"contractions are stop words", "what's the plan", Reading{Words: []string{"plan"}, Ignored: []string{"what s", "the"}, Match: MatchAll}},
+		{"only stop words are the question", "what is it", Reading{Words: []string{"what", "is", "it"}, Ignored: []string{}, Match: MatchAll}},
+		{"lower-case operators are words", "retry or fail", Reading{Words: []string{"retry", "fail"}, Ignored: []string{"or"}, Match: MatchAll}},
+		{"a phrase", `"token refresh" session`, Reading{Words: []string{"token refresh", "session"}, Ignored: []string{}, Match: MatchExact}},
+		{"a prefix", "tok*", Reading{Words: []string{"tok*"}, Ignored: []string{}, Match: MatchExact}},
+		{"AND", "the AND token", Reading{Words: []string{"the", "token"}, Ignored: []string{}, Match: MatchExact}},
+		{"NOT", "token NOT refresh", Reading{Words: []string{"token", "refresh"}, Ignored: []string{}, Match: MatchExact}},
+		{"OR", "token OR session", Reading{Words: []string{"token", "session"}, Ignored: []string{}, Match: MatchExact}},
+		{"a lone star is no prefix", "a * b", Reading{Words: []string{"b"}, Ignored: []string{"a"}, Match: MatchAll}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := ReadQuery(c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.all, got.phrases = "", nil
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("ReadQuery(%q) = %+v, want %+v", c.in, got, c.want)
+			}
+		})
+	}
+	if _, err := ReadQuery("  ?! "); err == nil {
+		t.Error("a text without words was read")
+	}
+}
+
+// TestReadingLine: the line says how the query was read only when that
+// is not plain from the text.
+func TestReadingLine(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		r    Reading
+		want string
+	}{
+		{Reading{Words: []string{"token"}, Ignored: []string{}, Match: MatchAll}, ""},
+		{Reading{Words: []string{"token"}, Ignored: []string{}, Match: MatchExact}, ""},
+		{Reading{Words: []string{"token", "refresh"}, Ignored: []string{"how"}, Match: MatchAll}, "searched for all of: token, refresh (ignored: how)"},
+		{Reading{Words: []string{"token", "refresh"}, Ignored: []string{}, Match: MatchAny}, "searched for any of: token, refresh"},
+	} {
+		if got := c.r.Line(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.r, got, c.want)
+		}
+	}
+}
+
+// decisionCorpus: an ADR that decides the vector backend, naming the two
+// candidates in two sections, beside a stub whose title is the question's
+// words, and items that mention one word each.
+var decisionCorpus = map[string]string{
+	"adr/ADR-0007.md": "---\nid: ADR-0007\ntitle: Where embeddings live\n---\n# Where embeddings live\n## Context\nSearch needs nearest neighbours over embeddings: a vector backend. We measured sqlite-vec on the demo backlog.\n" +
+		"## Decision\nWe keep the embeddings in FAISS, behind the vector backend interface; the backend is chosen in config.\n## Consequences\nThe vector backend interface stays small.\n",
+	"notes/vector-backend.md": "---\ntitle: Vector backend\n---\n# Vector backend\n",
+	"items/T-1.md":            "---\nid: T-1\ntitle: Tokenizer\n---\n# Tokenizer\n## Context\nThe tokenizer feeds sqlite-vec and the keyword index.\n",
+	"items/T-2.md":            "---\nid: T-2\ntitle: Benchmarks\n---\n# Benchmarks\n## Context\nFAISS builds its index in memory.\n",
+	"items/T-3.md":            "---\nid: T-3\ntitle: Release\n---\n# Release\n## Context\nShip the release notes.\n",
+}
+
+func TestNaturalSearch(t *testing.T) {
+	t.Parallel()
+	st, _ := corpusIndex(t, decisionCorpus)
+	ctx := context.Background()
+	ids := func(f *Found) []string {
+		var out []string
+		for _, h := range f.Hits {
+			out = append(out, h.ID)
+		}
+		return out
+	}
+	t.Run("words spread over two sections find the document", func(t *testing.T) {
+		f, err := st.SearchRead(ctx, "sqlite-vec faiss", SearchOptions{})
+		must.OK(t, err)
+		if got := ids(f); len(got) == 0 || got[0] != "ADR-0007" {
+			t.Errorf("hits %v, want ADR-0007 first", got)
+		}
+		if f.Read.Match != MatchAny || f.Hits[0].Words != nil {
+			t.Errorf("read %+v, first hit's words %v: want any, and the ADR holding both", f.Read, f.Hits[0].Words)
+		}
+		if len(f.Hits) < 3 || !reflect.DeepEqual(f.Hits[1].Words, []string{"sqlite vec"}) && !reflect.DeepEqual(f.Hits[1].Words, []string{"faiss"}) {
+			t.Errorf("hits %+v: want the items holding one word each after the ADR, saying which", f.Hits)
+		}
+	})
+	t.Run("a stub with the title does not outrank the deciding document", func(t *testing.T) {
+		f, err := st.SearchRead(ctx, "vector backend", SearchOptions{})
+		must.OK(t, err)
+		if got := ids(f); len(got) != 2 || got[0] != "ADR-0007" {
+			t.Errorf("hits %v, want ADR-0007 before the stub", got)
+		}
+	})
+	t.Run("a question gets hits", func(t *testing.T) {
+		f, err := st.SearchRead(ctx, "Which vector backend did we choose?", SearchOptions{})
+		must.OK(t, err)
+		if got := ids(f); len(got) == 0 || got[0] != "ADR-0007" {
+			t.Errorf("hits %v, want ADR-0007 first", got)
+		}
+		want := Reading{Words: []string{"vector", "backend", "choose"}, Ignored: []string{"which", "did", "we"}, Match: MatchAll}
+		if f.Read.Words == nil || !reflect.DeepEqual(f.Read.Words, want.Words) || !reflect.DeepEqual(f.Read.Ignored, want.Ignored) {
+			t.Errorf("read %+v, want %+v", f.Read, want)
+		}
+	})
+	t.Run("an exact query keeps every word in one section", func(t *testing.T) {
+		f, err := st.SearchRead(ctx, `"sqlite vec" AND faiss`, SearchOptions{})
+		must.OK(t, err)
+		if len(f.Hits) != 0 || f.Read.Match != MatchExact {
+			t.Errorf("hits %v, read %+v: want none, exact", ids(f), f.Read)
+		}
+	})
+	t.Run("a kind narrows a natural search", func(t *testing.T) {
+		f, err := st.SearchRead(ctx, "sqlite-vec faiss", SearchOptions{Kind: "doc"})
+		must.OK(t, err)
+		for _, h := range f.Hits {
+			if h.Kind != "doc" {
+				t.Errorf("hit %s is a %s", h.ID, h.Kind)
+			}
+		}
+		if len(f.Hits) != 2 {
+			t.Errorf("hits %v, want T-1 and T-2", ids(f))
+		}
+	})
+}
+
+func TestRarest(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		counts []int64
+		want   []int
+	}{
+		{[]int64{5, 3, 9}, []int{0, 1, 2}},
+		{[]int64{9000, 30, 4000}, []int{1, 2}}, // 9,000 more would pass 10,000
+		{[]int64{5000, 5000, 1}, []int{0, 2}},  // 1 + 5,000 + 5,000 is 10,001
+		{[]int64{40000, 50000}, []int{0}},      // the rarest always
+		{[]int64{0, 20, 0}, []int{1}},          // no section holds words 0 and 2
+		{[]int64{0, 0}, []int{0}},              // nothing matches: asked anyway
+	} {
+		if got := rarest(c.counts); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("rarest(%v) = %v, want %v", c.counts, got, c.want)
+		}
+	}
+}
