@@ -104,6 +104,7 @@ func newApp(e *env) *cli.App {
 			promoteCommand(e),
 			mcpCommand(e),
 			agentsCommand(e),
+			mergeDriverCommand(e),
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			fmt.Fprintf(e.stderr, "canon: error: there is no command %q; run canon --help for the list\n", name)
@@ -161,6 +162,9 @@ func (e *env) opened(s *gitsync.Session, err error) (*gitsync.Session, error) {
 		return nil, err
 	}
 	indexPathHint = s.Repo.ShownIndexPath()
+	if p := hooks.MergeDriverState(context.Background(), s.Repo).Problem(); p != "" {
+		e.notef("%s", p) // a fresh clone of a repository that uses the driver
+	}
 	s.Note = func(msg string) { e.notef("%s", msg) }
 	s.OnSync(hooks.TellWorksets(func(msg string) { e.notef("%s", msg) }, nil))
 	s.Progress = human.Progress(e.rawStderr) // nil unless stderr is a terminal

@@ -55,6 +55,8 @@ type Config struct {
 	// Work says what ready and blocked list, in which order, and which
 	// folders are archives.
 	Work Work `json:"work"`
+	// Merge configures the merge driver.
+	Merge Merge `json:"merge"`
 }
 
 // Size is a byte count written as 5MB, 512KiB or a plain number.
@@ -224,6 +226,7 @@ type fileConfig struct {
 	Workset     yaml.Node         `yaml:"workset"`
 	Watch       yaml.Node         `yaml:"watch"`
 	Work        yaml.Node         `yaml:"work"`
+	Merge       yaml.Node         `yaml:"merge"`
 }
 
 // fromTemplate is Parse(File, Template) without the parse: the defaults,
@@ -380,6 +383,11 @@ func Parse(name string, data []byte) (*Config, error) {
 	}
 	if fc.Work.Kind != 0 {
 		if err := cfg.Work.merge(&fc.Work); err != nil {
+			return nil, yamlError(name, data, err)
+		}
+	}
+	if fc.Merge.Kind != 0 {
+		if err := cfg.Merge.merge(&fc.Merge); err != nil {
 			return nil, yamlError(name, data, err)
 		}
 	}
