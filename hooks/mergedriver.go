@@ -173,10 +173,10 @@ func InstallMergeDriver(ctx context.Context, r *gitsync.Repo) (*MergeSetup, erro
 	ms := &MergeSetup{Patterns: attributePatterns(cfg.Roots)}
 	ms.Config = "unchanged"
 	if cur, _ := r.Git(ctx, "config", "--local", "--get", "merge.canon.driver"); strings.TrimSpace(string(cur)) != DriverCommand {
-		if _, err := r.Git(ctx, "config", "--local", "merge.canon.driver", DriverCommand); err != nil {
+		if _, err := r.Git(ctx, "config", "--local", "--end-of-options", "merge.canon.driver", DriverCommand); err != nil {
 			return nil, fmt.Errorf("register the merge driver: %w", err)
 		}
-		if _, err := r.Git(ctx, "config", "--local", "merge.canon.name", driverName); err != nil {
+		if _, err := r.Git(ctx, "config", "--local", "--end-of-options", "merge.canon.name", driverName); err != nil {
 			return nil, fmt.Errorf("register the merge driver: %w", err)
 		}
 		ms.Config = "registered"
