@@ -20,7 +20,7 @@ func (r *InstallResult) JSON() any {
 // WriteText says what install or uninstall did, or, where a hook manager
 // runs the hooks and was not named, what to add to its configuration.
 func (r *InstallResult) WriteText(w io.Writer) error {
-	r.Merge.writeText(w)
+	defer r.Merge.writeText(w)
 	if r.Configured {
 		fmt.Fprintf(w, "%s runs this repository's hooks (%s), so canon wrote no shims; its configuration already calls canon for every hook.\n", r.Manager, r.Config)
 		if r.Next != "" {
