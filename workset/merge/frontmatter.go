@@ -215,7 +215,7 @@ func (m *merger) field(o, a, t *chunk, path, date string) (string, error) {
 	return m.lineMerge(ot, a.text, t.text)
 }
 
-var dateLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02"}
+var dateLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02"}
 
 func parseDate(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)

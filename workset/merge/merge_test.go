@@ -57,6 +57,12 @@ func TestMerge(t *testing.T) {
 		thrs: j("## Worklog", "- 2026-01-01 a", "- 2026-01-02 theirs", "- 2026-01-04 theirs"),
 		want: j("## Worklog", "- 2026-01-01 a", "- 2026-01-02 theirs", "- 2026-01-03 ours", "- 2026-01-04 theirs"),
 	}, {
+		name: "Kano's worklog lines, one entry each",
+		base: j("# Worklog", "", "2023-01-15 15:44 [agent=a] opened."),
+		ours: j("# Worklog", "", "2023-01-15 15:44 [agent=a] opened.", "2023-01-16 10:00 [agent=b] ours."),
+		thrs: j("# Worklog", "", "2023-01-15 15:44 [agent=a] opened.", "2023-01-15 18:00 [agent=c] theirs."),
+		want: j("# Worklog", "", "2023-01-15 15:44 [agent=a] opened.", "2023-01-15 18:00 [agent=c] theirs.", "2023-01-16 10:00 [agent=b] ours."),
+	}, {
 		name: "paragraph entries and a table",
 		base: j("## Worklog", "", "First."),
 		ours: j("## Worklog", "", "First.", "", "| a | b |", "|---|---|", "| 1 | 2 |"),

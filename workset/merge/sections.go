@@ -47,14 +47,18 @@ func (m *merger) findSections(s *side) map[string]section {
 type entry struct {
 	body []string
 	gap  []string
-	list bool
-	text string // body joined, the entry's identity
+	// tight: a list item, or a line that starts with a date (Kano's
+	// "2026-01-02 10:00 [agent=x] text" lines): such entries follow each
+	// other without a blank line.
+	tight bool
+	text  string // body joined, the entry's identity
 }
 
 var (
 	itemStartRE = regexp.MustCompile(`^( {0,3})([-*+]|\d{1,9}[.)])([ \t]+|\r?\n$)`)
 	fenceRE     = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
 	headingRE   = regexp.MustCompile(`^ {0,3}#{1,6}([ \t]|\r?\n|$)`)
+	stampLineRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}\b`)
 	stampRE     = regexp.MustCompile("^\\s{0,3}(?:[-*+]|\\d{1,9}[.)])?\\s*(?:\\*\\*|__|`|\\[)?(\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:Z|[+-]\\d{2}:?\\d{2})?)?)")
 )
 
@@ -87,7 +91,7 @@ func entries(lines []string) (lead []string, es []entry, tail []string) {
 	for i < end {
 		start := i
 		i = entryEnd(lines, i, end)
-		e := entry{body: lines[start:i], list: itemStartRE.MatchString(lines[start])}
+		e := entry{body: lines[start:i], tight: itemStartRE.MatchString(lines[start]) || stampLineRE.MatchString(lines[start])}
 		e.text = strings.Join(e.body, "")
 		g := i
 		for i < end && blank(lines[i]) {
@@ -130,7 +134,7 @@ func entryEnd(lines []string, i, end int) int {
 				}
 				return j
 			}
-			if headingRE.MatchString(line) || itemStartRE.MatchString(line) && (!list || indent(line) < content) {
+			if headingRE.MatchString(line) || itemStartRE.MatchString(line) && (!list || indent(line) < content) || stampLineRE.MatchString(line) {
 				return j
 			}
 		}
@@ -254,7 +258,7 @@ func (m *merger) section(o, a, t []string, eol string) (string, bool) {
 		switch next := all[i+1]; {
 		case len(e.gap) > 0:
 			b.WriteString(strings.Join(e.gap, ""))
-		case !(e.list && next.list):
+		case !(e.tight && next.tight):
 			b.WriteString(eol) // two paragraphs stay two
 		}
 	}
