@@ -39,7 +39,7 @@ func (r *Repo) MergeFile(ctx context.Context, f MergeFiles, base, ours, theirs [
 		if f.AsGiven {
 			break
 		}
-		if err := safepath.WriteFile(w.path, w.data, 0o644, r.Root); err != nil {
+		if err := writeScratch(w.path, w.data, r.Root); err != nil {
 			return nil, false, fmt.Errorf("write the merge's input: %w", err)
 		}
 	}
@@ -74,4 +74,15 @@ func FileMode(path string) os.FileMode {
 		return info.Mode().Perm()
 	}
 	return 0o644
+}
+
+// writeScratch rewrites one of the temporary files git made for its merge
+// driver, proven inside the repository. It is git's scratch, not the
+// user's: it is neither synced nor renamed into place (three syncs a file
+// were most of the driver's time), and git deletes it after the merge.
+func writeScratch(path string, data []byte, root string) error {
+	if err := safepath.Writable(path, root); err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o600)
 }

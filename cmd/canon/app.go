@@ -40,6 +40,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		e.dir = "."
 		return clirun.Direct(e.stderr, func(ctx context.Context) int { return e.hook(ctx, args[2], args[3:]) })
 	}
+	if isMergeDriver(args) {
+		e.dir = "."
+		return clirun.Direct(e.stderr, func(ctx context.Context) int { return e.mergeDriver(ctx, args[2:]) })
+	}
 	return clirun.Run(newApp(e), args, e.stderr, explain)
 }
 

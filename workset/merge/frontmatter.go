@@ -1,7 +1,7 @@
 package merge
 
 import (
-	"regexp"
+	"github.com/canon-md/canon/index/lazyre"
 	"strings"
 	"time"
 
@@ -250,8 +250,8 @@ type list struct {
 }
 
 var (
-	blockItemRE = regexp.MustCompile(`^([ \t]*-[ \t]+)(.*?)[ \t]*(?:#.*)?\r?\n?$`)
-	flowLineRE  = regexp.MustCompile(`^([^\[]*\[)(.*)(\][ \t]*(?:#.*)?\r?\n?)$`)
+	blockItemRE = lazyre.MustCompile(`^([ \t]*-[ \t]+)(.*?)[ \t]*(?:#.*)?\r?\n?$`)
+	flowLineRE  = lazyre.MustCompile(`^([^\[]*\[)(.*)(\][ \t]*(?:#.*)?\r?\n?)$`)
 )
 
 // readList reads a field's list; an empty or null field is an empty list.

@@ -46,7 +46,7 @@ func Merge(base, ours, theirs []byte, opt Options) (*Result, error) {
 		return nil, err
 	}
 	if why == "" {
-		if l := lostLine(base, ours, theirs, res.Merged); l != "" {
+		if l := lostLine(m.sides, res.Merged); l != "" {
 			why = fmt.Sprintf("the merged text lacked the line %q one side added", l)
 		}
 	}
@@ -64,6 +64,7 @@ type merger struct {
 	opt      Options
 	res      Result
 	conflict bool
+	sides    [3]*side // base, ours, theirs as read
 }
 
 // lines is one side: the BOM apart, lines with their own endings.
@@ -124,6 +125,7 @@ func (m *merger) merge(base, ours, theirs []byte) (*Result, string, error) {
 		}
 		sides[i] = s
 	}
+	m.sides = sides
 	o, a, t := sides[0], sides[1], sides[2]
 	if o.bom != a.bom || o.bom != t.bom {
 		return nil, "one side added or removed the byte order mark", nil
@@ -172,15 +174,8 @@ func (m *merger) lineMerge(base, ours, theirs string) (string, error) {
 // lostLine is a safety net under every rule of the driver: a non-blank
 // line either side added to the body (as many times as it added it) must
 // be in the result. It returns the first one that is not, or "".
-func lostLine(base, ours, theirs, merged []byte) string {
-	count := func(b []byte, bodyOnly bool) map[string]int {
-		s, _ := read(b)
-		var ls []string
-		if s != nil && bodyOnly {
-			ls = s.lines[s.fmEnd+1:]
-		} else {
-			ls = strings.SplitAfter(string(bytes.TrimPrefix(b, bomBytes)), "\n")
-		}
+func lostLine(sides [3]*side, merged []byte) string {
+	count := func(ls []string) map[string]int {
 		n := map[string]int{}
 		for _, l := range ls {
 			if l = strings.TrimRight(l, "\r\n"); strings.TrimSpace(l) != "" {
@@ -189,10 +184,12 @@ func lostLine(base, ours, theirs, merged []byte) string {
 		}
 		return n
 	}
-	o, r := count(base, true), count(merged, false)
+	body := func(s *side) []string { return s.lines[s.fmEnd+1:] }
+	o := count(body(sides[0]))
+	r := count(strings.SplitAfter(string(bytes.TrimPrefix(merged, bomBytes)), "\n"))
 	var lost []string
-	for _, side := range [][]byte{ours, theirs} {
-		for l, n := range count(side, true) {
+	for _, s := range sides[1:] {
+		for l, n := range count(body(s)) {
 			if n-o[l] > r[l] {
 				lost = append(lost, l)
 			}

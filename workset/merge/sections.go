@@ -1,7 +1,7 @@
 package merge
 
 import (
-	"regexp"
+	"github.com/canon-md/canon/index/lazyre"
 	"sort"
 	"strings"
 	"time"
@@ -55,11 +55,11 @@ type entry struct {
 }
 
 var (
-	itemStartRE = regexp.MustCompile(`^( {0,3})([-*+]|\d{1,9}[.)])([ \t]+|\r?\n$)`)
-	fenceRE     = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
-	headingRE   = regexp.MustCompile(`^ {0,3}#{1,6}([ \t]|\r?\n|$)`)
-	stampLineRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}\b`)
-	stampRE     = regexp.MustCompile("^\\s{0,3}(?:[-*+]|\\d{1,9}[.)])?\\s*(?:\\*\\*|__|`|\\[)?(\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:Z|[+-]\\d{2}:?\\d{2})?)?)")
+	itemStartRE = lazyre.MustCompile(`^( {0,3})([-*+]|\d{1,9}[.)])([ \t]+|\r?\n$)`)
+	fenceRE     = lazyre.MustCompile("^ {0,3}(`{3,}|~{3,})")
+	headingRE   = lazyre.MustCompile(`^ {0,3}#{1,6}([ \t]|\r?\n|$)`)
+	stampLineRE = lazyre.MustCompile(`^\d{4}-\d{2}-\d{2}\b`)
+	stampRE     = lazyre.MustCompile("^\\s{0,3}(?:[-*+]|\\d{1,9}[.)])?\\s*(?:\\*\\*|__|`|\\[)?(\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:Z|[+-]\\d{2}:?\\d{2})?)?)")
 )
 
 func indent(s string) int {
