@@ -108,7 +108,7 @@ replay_run() {
 	canon hooks install >/dev/null
 	git add .gitattributes
 	git commit -q -m 'merge driver'
-	[ "$mode" = git ] && git config --unset merge.canon.driver
+	[ "$mode" = git ] && git config --remove-section merge.canon
 	git ls-files '*.md' | grep /task/ | head -n "$DOCS" >"$out/docs"
 	a=0
 	while [ $a -lt "$AGENTS" ]; do
