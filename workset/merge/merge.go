@@ -145,9 +145,7 @@ func (m *merger) merge(base, ours, theirs []byte) (*Result, string, error) {
 	for i, s := range sides {
 		bodies[i] = head + strings.Join(s.lines[s.fmEnd+1:], "")
 	}
-	if err := m.sections(o, a, t, &bodies, head); err != nil {
-		return nil, "", err
-	}
+	m.sections(o, a, t, &bodies, head)
 	var bom string
 	if a.bom {
 		bom = string(bomBytes)

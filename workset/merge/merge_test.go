@@ -63,6 +63,12 @@ func TestMerge(t *testing.T) {
 		thrs: j("# Worklog", "", "2023-01-15 15:44 [agent=a] opened.", "2023-01-15 18:00 [agent=c] theirs."),
 		want: j("# Worklog", "", "2023-01-15 15:44 [agent=a] opened.", "2023-01-15 18:00 [agent=c] theirs.", "2023-01-16 10:00 [agent=b] ours."),
 	}, {
+		name: "an append-only section inside another is left to the line merge",
+		base: j("## Worklog", "- a", "### Log", "- b", "## End"),
+		ours: j("## Worklog", "- a", "- a2", "### Log", "- b", "## End"),
+		thrs: j("## Worklog", "- a", "### Log", "- b", "- b2", "## End"),
+		want: j("## Worklog", "- a", "- a2", "### Log", "- b", "- b2", "## End"),
+	}, {
 		name: "paragraph entries and a table",
 		base: j("## Worklog", "", "First."),
 		ours: j("## Worklog", "", "First.", "", "| a | b |", "|---|---|", "| 1 | 2 |"),
@@ -132,7 +138,7 @@ func TestMerge(t *testing.T) {
 		want: "\ufeff---\r\nid: T-1\r\n---\r\n## Worklog\r\n- a\r\n- b\r\n- c\r\n",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Merge([]byte(tc.base), []byte(tc.ours), []byte(tc.thrs), Options{Lines: lm})
+			res, err := Merge([]byte(tc.base), []byte(tc.ours), []byte(tc.thrs), Options{Lines: lm, AppendOnly: []string{"Log"}})
 			if err != nil {
 				t.Fatal(err)
 			}

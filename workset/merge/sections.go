@@ -163,7 +163,7 @@ func stampOf(e entry) (time.Time, bool) {
 // time order when every one carries a timestamp. The merged section
 // replaces the section in all three texts, so the line merge that follows
 // sees it unchanged.
-func (m *merger) sections(o, a, t *side, bodies *[3]string, head string) error {
+func (m *merger) sections(o, a, t *side, bodies *[3]string, head string) {
 	so, sa, st := m.findSections(o), m.findSections(a), m.findSections(t)
 	names := make([]string, 0, len(sa))
 	for n := range sa {
@@ -191,18 +191,23 @@ func (m *merger) sections(o, a, t *side, bodies *[3]string, head string) error {
 		edits[1] = append(edits[1], repl{xa, text})
 		edits[2] = append(edits[2], repl{xt, text})
 	}
+	for i := range edits {
+		sort.Slice(edits[i], func(x, y int) bool { return edits[i][x].sec.start < edits[i][y].sec.start })
+		for k := 1; k < len(edits[i]); k++ {
+			if edits[i][k].sec.start < edits[i][k-1].sec.end {
+				m.res.Sections = nil
+				return // one section inside another: leave both to the line merge
+			}
+		}
+	}
 	for i, s := range []*side{o, a, t} {
 		if len(edits[i]) == 0 {
 			continue
 		}
-		sort.Slice(edits[i], func(x, y int) bool { return edits[i][x].sec.start < edits[i][y].sec.start })
 		var b strings.Builder
 		b.WriteString(head)
 		at := s.fmEnd + 1
 		for _, e := range edits[i] {
-			if e.sec.start < at {
-				return nil // overlapping sections: leave it all to the line merge
-			}
 			b.WriteString(strings.Join(s.lines[at:e.sec.start], ""))
 			b.WriteString(e.text)
 			at = e.sec.end
@@ -210,7 +215,6 @@ func (m *merger) sections(o, a, t *side, bodies *[3]string, head string) error {
 		b.WriteString(strings.Join(s.lines[at:], ""))
 		bodies[i] = b.String()
 	}
-	return nil
 }
 
 // section merges one append-only section; ok is false when a side did
