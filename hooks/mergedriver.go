@@ -13,6 +13,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/workset/merge"
 )
@@ -59,10 +60,10 @@ func (o *MergeOutcome) WriteText(io.Writer) error { return nil }
 func (o *MergeOutcome) Notes() []string {
 	var out []string
 	if o.Fallback != "" {
-		out = append(out, fmt.Sprintf("merge-driver: %s: %s; merged it line by line with git merge-file", o.Path, o.Fallback))
+		out = append(out, fmt.Sprintf("merge-driver: %s: %s; merged it line by line with git merge-file", human.QuotePath(o.Path), o.Fallback))
 	}
 	if o.Conflict {
-		out = append(out, fmt.Sprintf("merge-driver: %s: conflicting changes are marked in the file; resolve them, then git add it", o.Path))
+		out = append(out, fmt.Sprintf("merge-driver: %s: conflicting changes are marked in the file; resolve them, then git add it", human.QuotePath(o.Path)))
 	}
 	return out
 }
