@@ -213,7 +213,8 @@ var localEnvVars = []string{
 
 // ScrubbedEnv is the environment without git's repository-local variables.
 // keep names variables to let through (pre-commit keeps GIT_INDEX_FILE for
-// the one call that reads the staged set).
+// the one call that reads the staged set; keeping GIT_CONFIG_COUNT keeps
+// the GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n it counts).
 func ScrubbedEnv(keep ...string) []string {
 	drop := map[string]bool{}
 	for _, v := range localEnvVars {
@@ -225,7 +226,7 @@ func ScrubbedEnv(keep ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if drop[name] || strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {
+		if drop[name] || drop["GIT_CONFIG_COUNT"] && (strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")) {
 			continue
 		}
 		env = append(env, kv)

@@ -43,6 +43,9 @@ type Inspection struct {
 	// Fix is the command that makes canon run where it does not:
 	// canon hooks install, or a manager's own step (npx husky).
 	Fix string `json:"fix,omitempty"`
+	// MergeDriver says whether .gitattributes names canon's merge driver
+	// and whether this clone registered it.
+	MergeDriver DriverState `json:"merge_driver"`
 
 	root string
 }
@@ -89,6 +92,9 @@ func Inspect(ctx context.Context, r *gitsync.Repo) (*Inspection, error) {
 		if h.RunsCanon && h.Skippable != "" {
 			rep.Problems = append(rep.Problems, "canon can be skipped at "+h.Name+": "+h.Skippable)
 		}
+	}
+	if rep.MergeDriver = MergeDriverState(ctx, r); rep.MergeDriver.Problem() != "" {
+		rep.Problems = append(rep.Problems, rep.MergeDriver.Problem())
 	}
 	if isHuskyDir(loc.Dir) {
 		var ours []string

@@ -195,6 +195,9 @@ type InstallResult struct {
 	Configured bool     `json:"already_configured,omitempty"`
 	Next       string   `json:"next,omitempty"` // the command that makes the manager pick it up
 	Notes      []string `json:"notes"`
+	// Merge is the merge driver's registration and .gitattributes block,
+	// installed whatever runs the hooks (mergedriver.go).
+	Merge *MergeSetup `json:"merge_driver,omitempty"`
 
 	root string
 }
@@ -209,6 +212,9 @@ func Setup(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (*InstallRe
 		return nil, err
 	}
 	res := &InstallResult{Dir: loc.Dir, Notes: []string{}, root: r.Root}
+	if res.Merge, err = InstallMergeDriver(ctx, r); err != nil {
+		return nil, err
+	}
 	if opt.HooksPath != "" {
 		if dir, err := insideRepo(r.Root, opt.HooksPath); err == nil && isHuskyDir(dir) {
 			return nil, fmt.Errorf("%s is husky's folder, which husky rewrites on its next run (npm install runs it); run canon hooks install --manager husky to add canon to the scripts in .husky instead", opt.HooksPath)
@@ -497,6 +503,9 @@ func Teardown(ctx context.Context, r *gitsync.Repo, hooksPath string) (*InstallR
 	dir, acts, err := Uninstall(ctx, r, hooksPath)
 	res := &InstallResult{Dir: dir, Shims: acts, Notes: []string{}, root: r.Root}
 	if err != nil {
+		return res, err
+	}
+	if res.Merge, err = UninstallMergeDriver(ctx, r); err != nil {
 		return res, err
 	}
 	for _, f := range Detect(r.Root, dir) {

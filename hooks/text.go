@@ -20,6 +20,7 @@ func (r *InstallResult) JSON() any {
 // WriteText says what install or uninstall did, or, where a hook manager
 // runs the hooks and was not named, what to add to its configuration.
 func (r *InstallResult) WriteText(w io.Writer) error {
+	defer r.Merge.writeText(w)
 	if r.Configured {
 		fmt.Fprintf(w, "%s runs this repository's hooks (%s), so canon wrote no shims; its configuration already calls canon for every hook.\n", r.Manager, r.Config)
 		if r.Next != "" {
@@ -163,6 +164,7 @@ func (rep *Inspection) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "CANON WILL NOT RUN on the next %s: the index falls behind until a canon command catches up; run %s\n", strings.Join(not, " or "), rep.Fix)
 	}
+	rep.MergeDriver.writeText(w)
 	for _, p := range rep.Problems {
 		fmt.Fprintf(w, "problem: %s\n", p)
 	}

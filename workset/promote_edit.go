@@ -237,6 +237,20 @@ var datedRE = lazyre.MustCompile(`^\s*['"]?[0-9]{4}-[0-9]{2}-[0-9]{2}`)
 
 var updatedFields = []string{"updated", "updated_date", "updated_at", "last_updated", "lastmod", "last_modified_at", "modified", "date_modified"}
 
+// UpdatedField is the name of the frontmatter field that holds the date of
+// a document's last change: the first of updatedFields the frontmatter has
+// with a date in it (the repository's own: Backlog.md's updated_date,
+// Hugo's lastmod; "modified: false" is no date), else "updated". The merge
+// driver takes the later date of this field.
+func UpdatedField(fm *markdown.Value) string {
+	for _, n := range updatedFields {
+		if f := fm.Field(n); f != nil && (n == "updated" || f.Value != nil && datedRE.MatchString(f.Value.Text)) {
+			return n
+		}
+	}
+	return "updated"
+}
+
 // SetUpdated sets the frontmatter field `updated` (or the first of
 // updatedFields the document has) to now's date by editing its one line, keeping quotes, a trailing comment and the layout
 // of a date-time; it adds the line after the last field when there is
@@ -249,16 +263,7 @@ func SetUpdated(content []byte, now time.Time) (out []byte, changed bool, err er
 	if err != nil {
 		return content, false, err
 	}
-	name := "updated"
-	for _, n := range updatedFields {
-		if f := d.Frontmatter.Field(n); f != nil && (n == "updated" || f.Value != nil && datedRE.MatchString(f.Value.Text)) {
-			// The repository's own (Backlog.md's updated_date, Hugo's
-			// lastmod), when it holds a date: "modified: false" is no date
-			// to stamp over.
-			name = n
-			break
-		}
-	}
+	name := UpdatedField(d.Frontmatter)
 	f := d.Frontmatter.Field(name)
 	if f == nil {
 		v := now.Format("2006-01-02")
@@ -704,4 +709,12 @@ func listEntry(kind, entry, prefix string) string {
 		prefix = "- "
 	}
 	return prefix + entry
+}
+
+// IsWorklog reports a heading that names the Worklog section promote
+// appends to ("Worklog", "Work log"): the merge driver merges it as
+// append-only.
+func IsWorklog(heading string) bool {
+	_, match := kindSection(KindWorklog)
+	return match(heading)
 }

@@ -40,6 +40,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		e.dir = "."
 		return clirun.Direct(e.stderr, func(ctx context.Context) int { return e.hook(ctx, args[2], args[3:]) })
 	}
+	if isMergeDriver(args) {
+		e.dir = "."
+		return clirun.Direct(e.stderr, func(ctx context.Context) int { return e.mergeDriver(ctx, args[2:]) })
+	}
 	return clirun.Run(newApp(e), args, e.stderr, explain)
 }
 
@@ -105,6 +109,7 @@ func newApp(e *env) *cli.App {
 			promoteCommand(e),
 			mcpCommand(e),
 			agentsCommand(e),
+			mergeDriverCommand(e),
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			fmt.Fprintf(e.stderr, "canon: error: there is no command %q; run canon --help for the list\n", name)
@@ -162,6 +167,9 @@ func (e *env) opened(s *gitsync.Session, err error) (*gitsync.Session, error) {
 		return nil, err
 	}
 	indexPathHint = s.Repo.ShownIndexPath()
+	if p := hooks.MergeDriverState(context.Background(), s.Repo).Problem(); p != "" {
+		e.notef("%s", p) // a fresh clone of a repository that uses the driver
+	}
 	s.Note = func(msg string) { e.notef("%s", msg) }
 	s.OnSync(hooks.TellWorksets(func(msg string) { e.notef("%s", msg) }, nil))
 	s.Progress = human.Progress(e.rawStderr) // nil unless stderr is a terminal

@@ -66,6 +66,9 @@ var terminalRuns = [][]string{
 	{"workset", "rm", "w", "--force"},
 	{"workset", "gc"},
 	{"agents-md"},
+	// Last: it writes the merge into items/c.md. The path is git's %P,
+	// repository text the conflict note prints.
+	{"merge-driver", "items/b.md", "items/c.md", "items/evil.md", "7", "items/new\nFORGED-PATH\x1b[2J.md"},
 }
 
 // rawControl is a control byte a terminal acts on: all of C0 but the tab

@@ -62,6 +62,8 @@ type Config struct {
 	Tool string `json:"tool,omitempty"`
 	// Branches says which refs the overlays follow (ADR-0042).
 	Branches Branches `json:"branches"`
+	// Merge configures the merge driver.
+	Merge Merge `json:"merge"`
 }
 
 // Size is a byte count written as 5MB, 512KiB or a plain number.
@@ -235,6 +237,7 @@ type fileConfig struct {
 	Frontmatter *Frontmatter      `yaml:"frontmatter"`
 	Learned     yaml.Node         `yaml:"learned"`
 	Branches    yaml.Node         `yaml:"branches"`
+	Merge       yaml.Node         `yaml:"merge"`
 }
 
 // fromTemplate is Parse(File, Template) without the parse: the defaults,
@@ -399,6 +402,11 @@ func Parse(name string, data []byte) (*Config, error) {
 	}
 	if fc.Work.Kind != 0 {
 		if err := cfg.Work.merge(&fc.Work); err != nil {
+			return nil, yamlError(name, data, err)
+		}
+	}
+	if fc.Merge.Kind != 0 {
+		if err := cfg.Merge.merge(&fc.Merge); err != nil {
 			return nil, yamlError(name, data, err)
 		}
 	}

@@ -35,6 +35,7 @@ const (
 	RuleIdentityValue = "identity-value"
 	RuleBudget        = "document-budget"
 	RuleUnusedDef     = "unused-definition"
+	RuleConflict      = "conflict-marker"
 )
 
 // Problem is something a document gets wrong, at a position in its file.
@@ -180,6 +181,10 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 	}
 	d.Kind = Kind(d.Type, d.ID, filePath, opt.Kinds)
 	d.Disables = parseDisables(src)
+	if line := conflictMarkers(src); line > 0 {
+		d.Problems = append(d.Problems, Problem{Line: line, Col: 1, Rule: RuleConflict, Severity: Error,
+			Message: "a merge left conflict markers here (<<<<<<<, =======, >>>>>>>); keep what the document should say, delete the marker lines and commit. A server's merge button runs no merge driver: update the branch locally with git merge, where canon's driver runs (docs/merge-driver.md)"})
+	}
 	return d
 }
 
@@ -357,4 +362,49 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// conflictMarkers is the line of the first conflict a merge left in src
+// (a <<<<<<< line, then =======, then >>>>>>>, outside fenced code), or 0.
+// Most documents hold no "<<<<<<<" at all and cost one search.
+func conflictMarkers(src []byte) int {
+	if !bytes.Contains(src, []byte("<<<<<<<")) {
+		return 0
+	}
+	fence, open, sep := "", 0, false
+	for i, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		t := strings.TrimLeft(line, " ")
+		if len(line)-len(t) <= 3 && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
+			mark := t[:3]
+			switch {
+			case fence == "":
+				fence = mark
+			case mark == fence && strings.Trim(t, mark[:1]+" \t") == "":
+				fence = ""
+			}
+			continue
+		}
+		if fence != "" {
+			continue
+		}
+		switch {
+		case marker(line, '<'):
+			open, sep = i+1, false
+		case open > 0 && strings.TrimRight(line, "=") == "" && len(line) >= 7:
+			sep = true
+		case open > 0 && sep && marker(line, '>'):
+			return open
+		}
+	}
+	return 0
+}
+
+// marker reports a line of seven or more c followed by nothing or a space.
+func marker(line string, c byte) bool {
+	n := 0
+	for n < len(line) && line[n] == c {
+		n++
+	}
+	return n >= 7 && (n == len(line) || line[n] == ' ')
 }

@@ -1,0 +1,21 @@
+// Package merge is the three-way merge of one canonical document that git
+// runs as a custom merge driver (canon merge-driver, docs/merge-driver.md,
+// ADR-0041): the frontmatter field by field, append-only sections (the
+// Worklog, and those the configuration names) as the union of the entries
+// both sides added, and the rest of the body line by line through the
+// merge the caller hands in (git merge-file, so that a real conflict shows
+// the markers the user configured).
+//
+// It owns the rules of that merge and nothing else. It never re-serialises
+// YAML: every line it keeps is the line one side wrote (promote's
+// minimal-edit rule), so CRLF, a BOM and quoting survive. Whatever it
+// cannot read (a frontmatter that does not parse, TOML, fields it cannot
+// place) falls back to the line merge of the whole file, with the reason,
+// and a last check falls back too when a line one side added is missing
+// from the result: it never loses a line silently.
+//
+// It is pure: it reads no file and runs no git. On the ladder cmd → hooks
+// → gitsync, workset → graph → index it sits with workset (the date field
+// and the Worklog heading are promote's) and parses with index/markdown;
+// the caller (hooks) joins it to git.
+package merge

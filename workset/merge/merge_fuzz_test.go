@@ -1,0 +1,44 @@
+package merge
+
+import (
+	"testing"
+)
+
+// FuzzMerge: on any three inputs the driver never crashes, and never
+// loses a line silently: a result without conflicts holds every line
+// either side added (else it falls back to git merge-file, which keeps
+// them). Run it with go test -fuzz FuzzMerge ./workset/merge.
+func FuzzMerge(f *testing.F) {
+	seeds := [][3]string{
+		{j("---", "id: T-1", "tags: [a]", "---", "## Worklog", "- a"), j("---", "id: T-1", "tags: [a, b]", "---", "## Worklog", "- a", "- b"), j("---", "id: T-1", "tags: [c]", "---", "## Worklog", "- a", "- ```", "- c", "```")},
+		{"---\r\nupdated: 2026-01-01\r\n---\r\nx\r\n", "---\r\nupdated: 2026-01-02\r\n---\r\nx\r\n", "\ufeff---\r\nupdated: 2026-01-03\r\n---\r\ny\r\n"},
+		{j("---", "a:", "  b: [1]", "---"), j("---", "a:", "  b: [1, 2]", "---"), j("---", "a: {b: [3]}", "---")},
+		{j("# W", "## Worklog", "", "para", "", "- x"), j("## Worklog", "para", "- y"), j("---", "id: [", "---")},
+		{"", "---\n", "+++\na = 1\n+++\n"},
+	}
+	for _, s := range seeds {
+		f.Add(s[0], s[1], s[2])
+	}
+	lm := gitLines(f)
+	f.Fuzz(func(t *testing.T, base, ours, theirs string) {
+		if len(base)+len(ours)+len(theirs) > 1<<16 {
+			return
+		}
+		res, err := Merge([]byte(base), []byte(ours), []byte(theirs), Options{Lines: lm, AppendOnly: []string{"Log"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Conflict {
+			return
+		}
+		var sides [3]*side
+		for i, x := range []string{base, ours, theirs} {
+			if sides[i], _ = read([]byte(x)); sides[i] == nil {
+				return // unreadable: git merge-file merged it, which is git's own word
+			}
+		}
+		if l := lostLine(sides, res.Merged); l != "" {
+			t.Fatalf("lost %q (fallback %q):\n%s", l, res.Fallback, res.Merged)
+		}
+	})
+}
