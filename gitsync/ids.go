@@ -38,3 +38,14 @@ func (r *Repo) StageRename(ctx context.Context, from, to string) error {
 	_, err := r.Git(ctx, "add", "--", to)
 	return err
 }
+
+// AddedIn is the short hash of the commit that added the file at path
+// in HEAD's history (the newest when it was added more than once), or ""
+// when HEAD's history does not add it (an untracked file).
+func (r *Repo) AddedIn(ctx context.Context, path string) string {
+	out, err := r.Git(ctx, "log", "-1", "--format=%h", "--diff-filter=A", "HEAD", "--", path)
+	if err != nil {
+		return ""
+	}
+	return string(bytes.TrimSpace(out))
+}

@@ -111,6 +111,9 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ev.Name != "post-commit" && ev.Name != "sync" {
+		ReportCollisions(ctx, s, res, note)
+	}
 	out.Result = res
 	return out, nil
 }

@@ -662,6 +662,16 @@ func (c *checker) duplicate(col, lineCol, rule, what, val string) error {
 		name, _ := c.in.Cfg.Namespaces.Of(p)
 		return name
 	}
+	// A document in an archive folder (work.archive) gives its id back:
+	// Backlog.md and its kind hand it out again (ADR-0043).
+	archived := func(p string) bool { return what == "id" && c.in.Cfg.Work.Archived(p) }
+	kept := locs[:0]
+	for _, l := range locs {
+		if !archived(l.path) {
+			kept = append(kept, l)
+		}
+	}
+	locs = kept
 	perNS := map[string]int{}
 	for _, l := range locs {
 		perNS[nsOf(l.path)]++
