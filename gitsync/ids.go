@@ -3,7 +3,11 @@ package gitsync
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"sort"
+	"strings"
+
+	"github.com/canon-md/canon/index"
 )
 
 // MarkdownFiles lists, sorted, the working tree's Markdown files that git
@@ -48,4 +52,71 @@ func (r *Repo) AddedIn(ctx context.Context, path string) string {
 		return ""
 	}
 	return string(bytes.TrimSpace(out))
+}
+
+// BranchIDs is the stand-in index.RefIDs of canon id next (ADR-0043): the
+// ids of the documents each local and remote-tracking branch added since
+// its merge base with HEAD, read from git's trees at every call (one diff
+// a branch, the added documents' blobs). TEMPORARY: the lead replaces it
+// at merge with a read of the per-ref overlay of issue 26 (branch h-refs),
+// which keeps the same ids up to date incrementally; no other per-ref
+// index is to be built here. Uncommitted files of linked worktrees are
+// not seen.
+func (s *Session) BranchIDs(ctx context.Context) ([]index.RefID, error) {
+	out, err := s.Repo.Git(ctx, "for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes")
+	if err != nil {
+		return nil, err
+	}
+	cat, err := s.Repo.StartCatFile(ctx)
+	if err != nil {
+		cat = nil
+	}
+	defer cat.Close()
+	var ids []index.RefID
+	for _, ref := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if ref == "" || strings.HasSuffix(ref, "/HEAD") || strings.HasPrefix(ref, "-") {
+			continue
+		}
+		base, err := s.Repo.Git(ctx, "merge-base", "--end-of-options", "HEAD", ref)
+		if err != nil {
+			continue // no common history: nothing it adds is ours to avoid
+		}
+		raw, err := s.Repo.Git(ctx, "diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff", "--diff-filter=A", "--end-of-options", strings.TrimSpace(string(base)), ref, "--")
+		if err != nil {
+			return nil, err
+		}
+		added, err := parseRaw(raw)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range added {
+			if !s.Scope.IsDocumentPath(c.Path) {
+				continue
+			}
+			content, err := s.Repo.readBlob(ctx, cat, c.OID)
+			if err != nil {
+				return nil, fmt.Errorf("read %s as %s has it: %w", c.Path, ref, err)
+			}
+			if l := s.Loader.FromContent(index.FileInfo{Path: c.Path}, content); l.Doc != nil && l.Doc.ID != "" {
+				ids = append(ids, index.RefID{Ref: ref, Path: c.Path, Ident: l.Doc.ID})
+			}
+		}
+	}
+	return ids, nil
+}
+
+// CreatedAt is when the file at path entered HEAD's history: the commit
+// time (Unix seconds) of the oldest commit that added it, or ok false when
+// none did (an untracked file, created last).
+func (r *Repo) CreatedAt(ctx context.Context, path string) (at int64, ok bool) {
+	out, err := r.Git(ctx, "log", "--format=%ct", "--diff-filter=A", "HEAD", "--", path)
+	if err != nil {
+		return 0, false
+	}
+	lines := strings.Fields(string(out))
+	if len(lines) == 0 {
+		return 0, false
+	}
+	_, err = fmt.Sscan(lines[len(lines)-1], &at)
+	return at, err == nil
 }

@@ -21,3 +21,27 @@ func TestCollisions(t *testing.T) {
 		t.Fatalf("Collisions = %+v, want KB-1 in tasks/a.md and tasks/b.md", got)
 	}
 }
+
+func TestNextID(t *testing.T) {
+	docs := []IdentDoc{
+		{Ident: "KB-TSK-0007", Kind: "task"}, {Ident: "KB-TSK-0012", Kind: "task"}, {Ident: "KB-TSK-0012.1", Kind: "task"},
+		{Ident: "task-9", Kind: "bug"}, {Ident: "ADR-0043", Kind: "adr"},
+	}
+	for _, c := range []struct{ kind, prefix string }{{"task", "KB-TSK-"}, {"adr", "ADR-"}, {"TASK", "KB-TSK-"}, {"kb-tsk", "KB-TSK-"}, {"bug", "task-"}} {
+		if p, ok := PrefixOf(docs, c.kind); !ok || p != c.prefix {
+			t.Errorf("PrefixOf(%s) = %q, %v; want %q", c.kind, p, ok, c.prefix)
+		}
+	}
+	if _, ok := PrefixOf(docs, "epic"); ok {
+		t.Errorf("PrefixOf(epic) found a prefix no id carries")
+	}
+	taken := []string{"KB-TSK-0007", "kb-tsk-0012", "KB-TSK-0012.1", "KB-TSK-x", "task-9", "task-10"}
+	for _, c := range []struct{ prefix, want string }{{"KB-TSK-", "KB-TSK-0013"}, {"task-", "task-11"}, {"ADR-", "ADR-1"}} {
+		if got := NextID(c.prefix, taken); got != c.want {
+			t.Errorf("NextID(%s) = %s, want %s", c.prefix, got, c.want)
+		}
+	}
+	if _, n, w, ok := SplitID("ADR-0099"); !ok || n != 99 || w != 4 {
+		t.Errorf("SplitID(ADR-0099) = %d, %d, %v", n, w, ok)
+	}
+}

@@ -35,6 +35,9 @@ type IDRenameArgs struct {
 	Scope    *index.Scope
 	// Docs are the documents that have an id (nil: read from the index).
 	Docs []index.IdentDoc
+	// Worklog, when set, is appended to the renamed document's worklog
+	// (canon id fix says there what it was renamed from).
+	Worklog string
 }
 
 // IDChange is one id a rename changes: the document's, or a child id
@@ -68,8 +71,9 @@ type IDRenamePlan struct {
 	References   int            `json:"references"` // references rewritten
 	Unattributed []Unattributed `json:"unattributed"`
 
-	root  string
-	scope *index.Scope
+	root    string
+	scope   *index.Scope
+	worklog string // the worklog line of the renamed document
 }
 
 // newIDRE is what a new id may be: a plain YAML scalar and a file-name
@@ -129,6 +133,9 @@ func PlanIDRename(ctx context.Context, e *Env, a IDRenameArgs) (*IDRenamePlan, e
 		}
 	}
 	p := &IDRenamePlan{IDs: changes, Unattributed: []Unattributed{}, root: e.Root, scope: a.Scope}
+	if a.Worklog != "" {
+		p.worklog = e.Now.Format("2006-01-02 15:04") + " " + a.Worklog
+	}
 	files, err := a.Scope.Walk()
 	if err != nil {
 		return nil, err
@@ -250,6 +257,11 @@ func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) 
 	p.References += max(len(fixed)-ids, 0)
 	for _, s := range skipped {
 		p.Unattributed = append(p.Unattributed, Unattributed{Path: rel, Line: s.Finding.Line, Col: s.Finding.Col, Ref: s.Finding.Fix.Old, Why: "not rewritten: " + s.Why})
+	}
+	if renamed != nil && renamed == &p.IDs[0] && p.worklog != "" {
+		if after, _, err = AppendToSection(after, KindWorklog, p.worklog, p.worklog); err != nil {
+			return fmt.Errorf("%s: the worklog line cannot be added: %w", rel, err)
+		}
 	}
 	fc := &FileChange{Path: rel, Key: rel, Findings: len(fixed), Markdown: other, Before: before, After: after}
 	if renamed != nil && renamed.NewPath != "" {
@@ -402,7 +414,7 @@ func (r *IDRenamed) WriteText(w io.Writer) error {
 		}
 		line += ")"
 		if len(c.Kept) > 0 {
-			line += "; " + strings.Join(c.Kept, ", ") + " keeps " + c.Old
+			line += "; " + c.Old + " stays with " + strings.Join(c.Kept, ", ")
 		}
 		fmt.Fprintln(w, line)
 	}
