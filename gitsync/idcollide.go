@@ -28,7 +28,11 @@ func (s *Session) mintedTwice(ctx context.Context, base, rev string, changes []S
 	if len(ours) == 0 {
 		return nil, nil
 	}
-	all, err := s.Store.IdentDocs(ctx)
+	paths := make([]string, 0, len(ours))
+	for p := range ours {
+		paths = append(paths, p)
+	}
+	all, err := s.Store.IdentDocsSharing(ctx, paths)
 	if err != nil {
 		return nil, err
 	}

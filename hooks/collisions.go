@@ -32,7 +32,11 @@ func ReportCollisions(ctx context.Context, s *gitsync.Session, res *gitsync.Resu
 	if len(touched) == 0 {
 		return
 	}
-	docs, err := s.Store.IdentDocs(ctx)
+	paths := make([]string, 0, len(touched))
+	for p := range touched {
+		paths = append(paths, p)
+	}
+	docs, err := s.Store.IdentDocsSharing(ctx, paths)
 	if err != nil {
 		note(fmt.Sprintf("could not look for ids that name two documents (canon check --all does): %v", err))
 		return

@@ -209,3 +209,33 @@ func NextFree(ctx context.Context, docs []IdentDoc, cfg *config.Config, kind, na
 	}
 	return NextID(prefix, taken), nil
 }
+
+// IdentDocsSharing lists, by path, the documents whose id one of the
+// documents at paths carries (those documents included): what the hooks
+// read to tell a collision the sync made, through the ident index rather
+// than every document.
+func (s *Store) IdentDocsSharing(ctx context.Context, paths []string) ([]IdentDoc, error) {
+	var out []IdentDoc
+	for start := 0; start < len(paths); start += 500 {
+		part := paths[start:min(start+500, len(paths))]
+		args := make([]any, len(part))
+		for i, p := range part {
+			args[i] = p
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT key, path, ident, uid, kind, ident_line FROM docs
+			WHERE ident IN (SELECT ident FROM docs WHERE path IN (`+strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`) AND ident <> '')`, args...)
+		if err != nil {
+			return nil, err
+		}
+		ds, err := scanAll(rows, func(r *sql.Rows) (IdentDoc, error) {
+			var d IdentDoc
+			return d, r.Scan(&d.Key, &d.Path, &d.Ident, &d.UID, &d.Kind, &d.IdentLine)
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ds...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}

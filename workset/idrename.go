@@ -194,7 +194,7 @@ func replaceID(s, old, new string) (string, bool) {
 		i += from
 		end := i + len(lo)
 		if (i == 0 || !alnum(s[i-1])) && (end == len(s) || !alnum(s[end])) {
-			return s[:i] + new + s[end:], true
+			return s[:i] + caseLike(s[i:end], new) + s[end:], true
 		}
 		from = i + 1
 	}
@@ -231,10 +231,27 @@ func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) 
 		}
 	}
 	ids := len(fixes)
+	seen := map[[2]int]bool{}
 	for _, r := range d.Refs {
+		seen[[2]int{r.Line, r.Col}] = true
 		old, new, why := p.refTo(rel, strings.TrimSpace(r.Raw), false)
 		p.note(rel, r.Line, r.Col, r.Raw, old, new, why, fix)
 	}
+	// A frontmatter value that is one of the ids names it whatever its
+	// field (Backlog.md's parent_task_id and dependencies, which the
+	// configuration may not list as edges).
+	eachScalar(d.Frontmatter, 0, func(v *markdown.Value) {
+		if v.Line == 0 || seen[[2]int{v.Line, v.Col}] {
+			return
+		}
+		for _, c := range p.IDs {
+			if strings.EqualFold(strings.TrimSpace(v.Text), c.Old) {
+				old, new, why := p.refTo(rel, strings.TrimSpace(v.Text), false)
+				p.note(rel, v.Line, v.Col, v.Text, old, new, why, fix)
+				return
+			}
+		}
+	})
 	for _, l := range d.Body.Links {
 		switch l.Form {
 		case markdown.FormWiki, markdown.FormEmbed:
@@ -271,6 +288,39 @@ func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) 
 		p.Files = append(p.Files, fc)
 	}
 	return nil
+}
+
+// eachScalar calls fn with every string value of the frontmatter but the
+// top level's id and uid (the document's own identity).
+func eachScalar(v *markdown.Value, depth int, fn func(*markdown.Value)) {
+	if v == nil {
+		return
+	}
+	switch v.Kind {
+	case markdown.String:
+		fn(v)
+	case markdown.List:
+		for _, it := range v.Items {
+			eachScalar(it, depth+1, fn)
+		}
+	case markdown.Map:
+		for _, f := range v.Fields {
+			if depth == 0 && (strings.EqualFold(f.Key, "id") || strings.EqualFold(f.Key, "uid")) {
+				continue
+			}
+			eachScalar(f.Value, depth+1, fn)
+		}
+	}
+}
+
+// caseLike writes id in the case of as when as is all lower case
+// (back-535 - Title.md, a reference written task-7): the repository's own
+// spelling is kept.
+func caseLike(as, id string) string {
+	if as == strings.ToLower(as) && as != strings.ToUpper(as) {
+		return strings.ToLower(id)
+	}
+	return id
 }
 
 // note plans the edit of one reference (old → new) or lists it as not
@@ -331,7 +381,7 @@ func (p *IDRenamePlan) refTo(src, raw string, md bool) (old, new, why string) {
 		if !strings.EqualFold(id, c.Old) && !stem {
 			continue
 		}
-		repl := c.New
+		repl := caseLike(id, c.New)
 		if stem && !strings.EqualFold(id, c.Old) {
 			repl = markdown.Stem(c.NewPath)
 		}

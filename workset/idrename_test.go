@@ -19,3 +19,9 @@ func TestReplaceID(t *testing.T) {
 		}
 	}
 }
+
+func TestReplaceIDKeepsCase(t *testing.T) {
+	if got, _ := replaceID("back-535.7 - Title.md", "BACK-535.7", "BACK-900.7"); got != "back-900.7 - Title.md" {
+		t.Errorf("replaceID kept not the file name's case: %q", got)
+	}
+}
