@@ -264,7 +264,11 @@ func (s *Session) CheckNewFrom(ctx context.Context, rev string) (*check.Result, 
 		}
 		res.Base = base
 	}
-	res.Findings = append(trackedWorksets(changes), res.Findings...)
+	twice, err := s.mintedTwice(ctx, base, rev, changes, cat)
+	if err != nil {
+		return nil, err
+	}
+	res.Findings = append(append(trackedWorksets(changes), twice...), res.Findings...)
 	return res, nil
 }
 

@@ -111,6 +111,9 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ev.Name != "post-commit" && ev.Name != "sync" {
+		ReportCollisions(ctx, s, res, note)
+	}
 	out.Result = res
 	// The refs this worktree moved (and HEAD, which every overlay is
 	// compared with): the overlays follow now; other worktrees notice at

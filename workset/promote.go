@@ -100,8 +100,15 @@ type FileChange struct {
 	// the frontmatter was left alone when it was.
 	Updated string `json:"updated,omitempty"`
 	Note    string `json:"note,omitempty"`
-	Before  []byte `json:"-"`
-	After   []byte `json:"-"`
+	// From is the path the file had before (canon id rename renames a
+	// file that carries the id): Path is written, From removed.
+	From string `json:"from,omitempty"`
+	// Markdown marks a Markdown file outside the documents (a README, a
+	// page of docs/ that canon does not index) whose links canon id
+	// rename rewrites: only such a file is written outside the roots.
+	Markdown bool   `json:"markdown,omitempty"`
+	Before   []byte `json:"-"`
+	After    []byte `json:"-"`
 }
 
 // PromotePlan is every edit promote will make, computed without writing
@@ -558,10 +565,19 @@ func (p *planner) finish() {
 // the repository (no symbolic link leads out), and a regular file when it
 // exists (never a symbolic link). mustExist refuses a missing file.
 func safePath(root, rel string, scope *index.Scope, mustExist bool) (string, error) {
+	return safeFile(root, rel, scope, mustExist, false)
+}
+
+// safeFile is safePath, which with markdown takes any Markdown file inside
+// the repository (not only documents).
+func safeFile(root, rel string, scope *index.Scope, mustExist, markdown bool) (string, error) {
 	if c, err := safepath.CleanRel(rel); err != nil || c != rel {
 		return "", fmt.Errorf("%s is not a path inside the repository", rel)
 	}
-	if !scope.IsDocumentPath(rel) {
+	if markdown && !index.IsMarkdown(rel) {
+		return "", fmt.Errorf("%s is not a Markdown file", rel)
+	}
+	if !markdown && !scope.IsDocumentPath(rel) {
 		return "", fmt.Errorf("%s is outside the canonical roots (not a .md file under the configured roots, or excluded); promote writes only documents", rel)
 	}
 	abs := filepath.Join(root, filepath.FromSlash(rel))
@@ -591,8 +607,11 @@ func (p *PromotePlan) Diff() string {
 	var b strings.Builder
 	for _, fc := range p.Files {
 		from := "a/" + fc.Path
-		if fc.New {
+		switch {
+		case fc.New:
 			from = "/dev/null"
+		case fc.From != "":
+			from = "a/" + fc.From
 		}
 		b.WriteString(udiff.Unified(from, "b/"+fc.Path, string(fc.Before), string(fc.After)))
 	}
@@ -603,37 +622,82 @@ func (p *PromotePlan) Diff() string {
 // folder and a rename, keeping its mode. Every file is checked first (still
 // a regular file inside the repository, still holding what promote read,
 // a new one still absent), so that nothing is written when one of them
-// moved. It returns the paths written, even with an error.
+// moved; a write that fails puts back what was written before it, so the
+// files are all written or none is. It returns the paths written.
 func (p *PromotePlan) Write() ([]string, error) {
-	abs := make([]string, len(p.Files))
-	for i, fc := range p.Files {
-		a, err := safePath(p.root, fc.Path, p.scope, !fc.New)
+	return writeChanges(p.root, p.scope, p.Files)
+}
+
+// writeChanges is PromotePlan.Write: the checks, the atomic writes, the
+// removal of the paths renamed files had, and the undoing of it all when
+// one write fails.
+func writeChanges(root string, scope *index.Scope, files []*FileChange) ([]string, error) {
+	abs := make([]string, len(files))
+	from := make([]string, len(files))
+	for i, fc := range files {
+		fresh := fc.New || fc.From != ""
+		a, err := safeFile(root, fc.Path, scope, !fresh, fc.Markdown)
 		if err != nil {
 			return nil, err
 		}
-		if fc.New {
-			if _, err := os.Lstat(a); err == nil {
-				return nil, fmt.Errorf("%s appeared while promote ran; run promote again", fc.Path)
+		read := fc.Path
+		if fc.From != "" {
+			if from[i], err = safeFile(root, fc.From, scope, true, fc.Markdown); err != nil {
+				return nil, err
 			}
-		} else if cur, err := p.scope.ReadDocument(fc.Path); err != nil || !bytes.Equal(cur, fc.Before) {
-			return nil, fmt.Errorf("%s changed while promote ran; run promote again", fc.Path)
+			read = fc.From
+		}
+		if fresh {
+			if _, err := os.Lstat(a); err == nil {
+				return nil, fmt.Errorf("%s appeared while canon ran; run the command again", fc.Path)
+			}
+		}
+		if !fc.New {
+			if cur, err := scope.ReadDocument(read); err != nil || !bytes.Equal(cur, fc.Before) {
+				return nil, fmt.Errorf("%s changed while canon ran; run the command again", read)
+			}
 		}
 		abs[i] = a
 	}
-	var written []string
-	for i, fc := range p.Files {
-		dir := filepath.Dir(abs[i])
-		if fc.New {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return written, err
+	var written, removed []int
+	undo := func(err error) ([]string, error) {
+		for _, i := range removed {
+			safepath.WriteFile(from[i], files[i].Before, 0o644, root) //nolint:errcheck // best effort: the error says what failed
+		}
+		for _, i := range written {
+			fc := files[i]
+			if fc.New || fc.From != "" {
+				os.Remove(abs[i])
+			} else {
+				safepath.WriteFile(abs[i], fc.Before, 0o644, root) //nolint:errcheck // best effort: the error says what failed
 			}
 		}
-		if err := safepath.WriteFile(abs[i], fc.After, 0o644, p.root); err != nil {
-			return written, fmt.Errorf("write %s: %w", fc.Path, err)
-		}
-		written = append(written, fc.Path)
+		return nil, fmt.Errorf("%w; nothing was written (what was written before it was put back)", err)
 	}
-	return written, nil
+	for i, fc := range files {
+		dir := filepath.Dir(abs[i])
+		if fc.New || fc.From != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return undo(err)
+			}
+		}
+		if err := safepath.WriteFile(abs[i], fc.After, 0o644, root); err != nil {
+			return undo(fmt.Errorf("write %s: %w", fc.Path, err))
+		}
+		written = append(written, i)
+	}
+	var out []string
+	for i, fc := range files {
+		if from[i] != "" {
+			if err := safepath.Remove(from[i], root); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return undo(fmt.Errorf("remove %s: %w", fc.From, err))
+			}
+			removed = append(removed, i)
+			out = append(out, fc.From)
+		}
+		out = append(out, fc.Path)
+	}
+	return out, nil
 }
 
 // Record notes in the workset every finding the plan wrote (or found

@@ -107,6 +107,7 @@ func newApp(e *env) *cli.App {
 			queryCommand(e),
 			worksetCommand(e),
 			promoteCommand(e),
+			idCommand(e),
 			mcpCommand(e),
 			agentsCommand(e),
 			mergeDriverCommand(e),

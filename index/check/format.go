@@ -125,6 +125,7 @@ var RuleHelp = map[string]string{
 	"id-format":         "An id matches its kind's pattern.",
 	"duplicate-id":      "No two documents share an id.",
 	"duplicate-uid":     "No two documents share a uid.",
+	"id-collision":      "An id a branch minted is not minted by the target branch too (check --new-from).",
 	"dangling-ref":      "A frontmatter reference names an existing document.",
 	"ambiguous-ref":     "A frontmatter reference names exactly one document.",
 	"broken-link":       "A Markdown link's target exists in the tree git records, with git's case.",

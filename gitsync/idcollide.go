@@ -1,0 +1,91 @@
+package gitsync
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/check"
+)
+
+// RuleIDCollision is canon check --new-from's finding of an id the branch
+// minted that the target branch minted too since their merge base
+// (issue 25, ADR-0043): a duplicate-id the merge would make.
+const RuleIDCollision = "id-collision"
+
+// mintedTwice finds the ids of the documents the branch added since base
+// (changes: base to the working tree) that documents rev added since base
+// carry too: two different items (index.Collisions: a shared path or uid
+// is one item) that would share an id once merged. Each is a finding on
+// the branch's document.
+func (s *Session) mintedTwice(ctx context.Context, base, rev string, changes []StagedChange, cat *CatFile) ([]check.Finding, error) {
+	ours := map[string]bool{}
+	for _, c := range changes {
+		if c.From == "" && s.Scope.IsDocumentPath(c.Path) {
+			ours[c.Path] = true
+		}
+	}
+	if len(ours) == 0 {
+		return nil, nil
+	}
+	paths := make([]string, 0, len(ours))
+	for p := range ours {
+		paths = append(paths, p)
+	}
+	all, err := s.Store.IdentDocsSharing(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	var docs []index.IdentDoc
+	for _, d := range all {
+		if ours[d.Path] {
+			docs = append(docs, d)
+		}
+	}
+	raw, err := s.Repo.Git(ctx, "diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff", "--diff-filter=A", "--end-of-options", base, rev, "--")
+	if err != nil {
+		return nil, err
+	}
+	added, err := parseRaw(raw)
+	if err != nil {
+		return nil, err
+	}
+	theirs := map[string]bool{}
+	for _, c := range added {
+		if !s.Scope.IsDocumentPath(c.Path) {
+			continue
+		}
+		content, err := s.Repo.readBlob(ctx, cat, c.OID)
+		if err != nil {
+			return nil, fmt.Errorf("read %s as %s has it: %w", c.Path, rev, err)
+		}
+		l := s.Loader.FromContent(index.FileInfo{Path: c.Path}, content)
+		if l.Doc == nil || l.Doc.ID == "" {
+			continue
+		}
+		theirs[c.Path] = true
+		docs = append(docs, index.IdentDoc{Path: c.Path, Ident: l.Doc.ID, UID: l.Doc.UID})
+	}
+	var out []check.Finding
+	for _, c := range index.Collisions(docs, s.Cfg) {
+		var mine []index.IdentDoc
+		var other []string
+		for _, d := range c.Docs {
+			switch {
+			case ours[d.Path] && d.IdentLine > 0:
+				mine = append(mine, d)
+			case theirs[d.Path]:
+				other = append(other, d.Path)
+			}
+		}
+		if len(other) == 0 {
+			continue
+		}
+		for _, d := range mine {
+			out = append(out, check.Finding{Path: d.Path, Line: d.IdentLine, Col: 1, Severity: "error", Rule: RuleIDCollision, Target: c.Ident, Doc: d.Key,
+				Message: fmt.Sprintf("id %s is minted by this branch and by %s too (%s); give this one a new id before the merge: canon id rename %s NEW --path %s",
+					c.Ident, rev, other[0], c.Ident, d.Path)})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,47 @@
+package index
+
+import (
+	"testing"
+
+	"github.com/canon-md/canon/index/config"
+)
+
+func TestCollisions(t *testing.T) {
+	cfg := config.Default()
+	docs := []IdentDoc{
+		{Path: "tasks/a.md", Ident: "KB-1"},
+		{Path: "tasks/b.md", Ident: "kb-1"},   // another item, another case: a collision
+		{Path: "archive/c.md", Ident: "KB-1"}, // archived: its id is free again
+		{Path: "tasks/d.md", Ident: "KB-2", UID: "01a"},
+		{Path: "other/d.md", Ident: "KB-2", UID: "01A"}, // one item in two places
+		{Path: "tasks/e.md", Ident: "KB-3"},
+	}
+	got := Collisions(docs, cfg)
+	if len(got) != 1 || got[0].Ident != "KB-1" || len(got[0].Docs) != 2 || got[0].Docs[0].Path != "tasks/a.md" || got[0].Docs[1].Path != "tasks/b.md" {
+		t.Fatalf("Collisions = %+v, want KB-1 in tasks/a.md and tasks/b.md", got)
+	}
+}
+
+func TestNextID(t *testing.T) {
+	docs := []IdentDoc{
+		{Ident: "KB-TSK-0007", Kind: "task"}, {Ident: "KB-TSK-0012", Kind: "task"}, {Ident: "KB-TSK-0012.1", Kind: "task"},
+		{Ident: "task-9", Kind: "bug"}, {Ident: "ADR-0043", Kind: "adr"},
+	}
+	for _, c := range []struct{ kind, prefix string }{{"task", "KB-TSK-"}, {"adr", "ADR-"}, {"TASK", "KB-TSK-"}, {"kb-tsk", "KB-TSK-"}, {"bug", "task-"}} {
+		if p, ok := PrefixOf(docs, c.kind); !ok || p != c.prefix {
+			t.Errorf("PrefixOf(%s) = %q, %v; want %q", c.kind, p, ok, c.prefix)
+		}
+	}
+	if _, ok := PrefixOf(docs, "epic"); ok {
+		t.Errorf("PrefixOf(epic) found a prefix no id carries")
+	}
+	taken := []string{"KB-TSK-0007", "kb-tsk-0012", "KB-TSK-0012.1", "KB-TSK-x", "task-9", "task-10"}
+	for _, c := range []struct{ prefix, want string }{{"KB-TSK-", "KB-TSK-0013"}, {"task-", "task-11"}, {"ADR-", "ADR-1"}} {
+		if got := NextID(c.prefix, taken); got != c.want {
+			t.Errorf("NextID(%s) = %s, want %s", c.prefix, got, c.want)
+		}
+	}
+	if _, n, w, ok := SplitID("ADR-0099"); !ok || n != 99 || w != 4 {
+		t.Errorf("SplitID(ADR-0099) = %d, %d, %v", n, w, ok)
+	}
+}
