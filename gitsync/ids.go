@@ -54,16 +54,53 @@ func (r *Repo) AddedIn(ctx context.Context, path string) string {
 	return string(bytes.TrimSpace(out))
 }
 
-// BranchIDs is the stand-in index.RefIDs of canon id next (ADR-0043): the
-// ids of the documents each local and remote-tracking branch added since
-// its merge base with HEAD, read from git's trees at every call (one diff
-// a branch, the added documents' blobs). TEMPORARY: the lead replaces it
-// at merge with a read of the per-ref overlay of issue 26 (branch h-refs),
-// which keeps the same ids up to date incrementally; no other per-ref
-// index is to be built here. Uncommitted files of linked worktrees are
-// not seen.
-func (s *Session) BranchIDs(ctx context.Context) ([]index.RefID, error) {
-	out, err := s.Repo.Git(ctx, "for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes")
+// RefIDs is canon id next's index.RefIDs (ADR-0042, ADR-0043): the ids
+// the documents of every followed ref (local and remote-tracking branches,
+// linked worktrees' HEADs) carry where the ref differs from the indexed
+// HEAD, read from the overlays, which Overlay first brings up to date at
+// the cost of what moved. A summarised ref (its diff too large to load)
+// has no rows there: the documents it added since its merge base are read
+// from git's trees instead. Uncommitted files of linked worktrees are not
+// seen (nor are they by the overlays).
+func (s *Session) RefIDs(ctx context.Context) ([]index.RefID, error) {
+	over, _, err := s.Overlay(ctx, "", "")
+	if err != nil {
+		return nil, err
+	}
+	var ids []index.RefID
+	for _, o := range over {
+		if o.Change != index.RefDeleted && o.ID != "" {
+			ids = append(ids, index.RefID{Ref: o.Ref, Path: o.Path, Ident: o.ID})
+		}
+	}
+	refs, err := s.Store.Refs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range refs {
+		if !r.Summarised || r.Base == "" {
+			continue
+		}
+		added, err := s.addedIDs(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, added...)
+	}
+	return ids, nil
+}
+
+// addedIDs reads the ids of the documents ref r added since its merge
+// base with HEAD, from git's trees (one diff, the added documents' blobs).
+func (s *Session) addedIDs(ctx context.Context, r index.RefState) ([]index.RefID, error) {
+	if !index.IsObjectID(r.Base) || !index.IsObjectID(r.OID) {
+		return nil, fmt.Errorf("the overlay of %s holds a commit id that is not one (%q, %q); run canon index --full", r.Name, r.Base, r.OID)
+	}
+	raw, err := s.Repo.Git(ctx, "diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff", "--diff-filter=A", "--end-of-options", r.Base, r.OID, "--")
+	if err != nil {
+		return nil, err
+	}
+	added, err := parseRaw(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -73,33 +110,16 @@ func (s *Session) BranchIDs(ctx context.Context) ([]index.RefID, error) {
 	}
 	defer cat.Close()
 	var ids []index.RefID
-	for _, ref := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if ref == "" || strings.HasSuffix(ref, "/HEAD") || strings.HasPrefix(ref, "-") {
+	for _, c := range added {
+		if !s.Scope.IsDocumentPath(c.Path) {
 			continue
 		}
-		base, err := s.Repo.Git(ctx, "merge-base", "--end-of-options", "HEAD", ref)
+		content, err := s.Repo.readBlob(ctx, cat, c.OID)
 		if err != nil {
-			continue // no common history: nothing it adds is ours to avoid
+			return nil, fmt.Errorf("read %s as %s has it: %w", c.Path, r.Name, err)
 		}
-		raw, err := s.Repo.Git(ctx, "diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff", "--diff-filter=A", "--end-of-options", strings.TrimSpace(string(base)), ref, "--")
-		if err != nil {
-			return nil, err
-		}
-		added, err := parseRaw(raw)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range added {
-			if !s.Scope.IsDocumentPath(c.Path) {
-				continue
-			}
-			content, err := s.Repo.readBlob(ctx, cat, c.OID)
-			if err != nil {
-				return nil, fmt.Errorf("read %s as %s has it: %w", c.Path, ref, err)
-			}
-			if l := s.Loader.FromContent(index.FileInfo{Path: c.Path}, content); l.Doc != nil && l.Doc.ID != "" {
-				ids = append(ids, index.RefID{Ref: ref, Path: c.Path, Ident: l.Doc.ID})
-			}
+		if l := s.Loader.FromContent(index.FileInfo{Path: c.Path}, content); l.Doc != nil && l.Doc.ID != "" {
+			ids = append(ids, index.RefID{Ref: r.Name, Path: c.Path, Ident: l.Doc.ID})
 		}
 	}
 	return ids, nil

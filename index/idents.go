@@ -91,8 +91,8 @@ type RefID struct {
 }
 
 // RefIDs yields the ids of every other ref, for canon id next to look
-// beyond the working tree. gitsync.Session.BranchIDs is the stand-in
-// until the per-ref overlay of issue 26 serves it (ADR-0043).
+// beyond the working tree: gitsync.Session.RefIDs, from the per-ref
+// overlays (ADR-0042, ADR-0043).
 type RefIDs func(ctx context.Context) ([]RefID, error)
 
 // numberedID is an id the repository numbers: a prefix (letters, digits,

@@ -109,10 +109,9 @@ func idNextCommand(e *env) *cli.Command {
 				if ns != "" && len(s.Cfg.Namespaces.Folders(ns)) == 0 {
 					return nil, fail(2, "--namespace %s names no configured namespace", ns)
 				}
-				// TEMPORARY (ADR-0043): s.BranchIDs reads the branches at
-				// every call; the lead switches it to the per-ref overlay of
-				// issue 26 at merge.
-				id, err := index.NextFree(c.Context, docs, s.Cfg, c.Args().First(), ns, s.BranchIDs)
+				// Every followed ref's ids come from the overlays
+				// (ADR-0042, ADR-0043).
+				id, err := index.NextFree(c.Context, docs, s.Cfg, c.Args().First(), ns, s.RefIDs)
 				if errors.Is(err, index.ErrNoSeries) {
 					return nil, fail(1, "%s", strings.TrimPrefix(err.Error(), index.ErrNoSeries.Error()+": "))
 				}
@@ -179,7 +178,7 @@ func idFixCommand(e *env) *cli.Command {
 							continue
 						}
 						ns, _ := s.Cfg.Namespaces.Of(d.Path)
-						next, err := index.NextFree(c.Context, docs, s.Cfg, prefix, ns, s.BranchIDs, reserved...)
+						next, err := index.NextFree(c.Context, docs, s.Cfg, prefix, ns, s.RefIDs, reserved...)
 						if err != nil {
 							return nil, err
 						}
