@@ -242,7 +242,7 @@ func withBlock(data []byte, block string) ([]byte, error) {
 // that rebuild, else nil.
 func (s *Session) writeConfig(ctx context.Context, data []byte, rebuild bool) (res *Result, err error) {
 	if _, err := config.Parse(config.File, data); err != nil {
-		return nil, fmt.Errorf("canon would write a configuration that does not parse (%v); nothing was written, please report it", err)
+		return nil, fmt.Errorf("canon would write a configuration that does not parse (%w); nothing was written, please report it", err)
 	}
 	path := filepath.Join(s.Repo.Root, filepath.FromSlash(config.File))
 	if err := safepath.MkdirAll(filepath.Dir(path), 0o755, s.Repo.Root); err != nil {

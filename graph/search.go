@@ -48,7 +48,22 @@ func (g *Graph) searchSeeds(ctx context.Context, text string, n int, gen *genFil
 		if err != nil {
 			return nil, err
 		}
-		return g.groupHits(ctx, r, r.Matches, n)
+		// Generated documents are dropped from the documents found: ask
+		// once more for as many more as were dropped (asking for more
+		// than n from the start would change what is found without any).
+		kept, err := gen.dropMatches(ctx, r.Matches)
+		if err != nil {
+			return nil, err
+		}
+		if dropped := docCount(r.Matches) - docCount(kept); dropped > 0 {
+			if r, err = g.st.RankDocuments(ctx, text, n+dropped); err != nil {
+				return nil, err
+			}
+			if kept, err = gen.dropMatches(ctx, r.Matches); err != nil {
+				return nil, err
+			}
+		}
+		return g.groupHits(ctx, r, kept, n)
 	}
 	limit := n * 4
 	r, err = g.st.RankSections(ctx, text, limit)
@@ -66,6 +81,15 @@ func (g *Graph) searchSeeds(ctx context.Context, text string, n int, gen *genFil
 		return out, err
 	}
 	return g.groupHits(ctx, r, r.Matches, n)
+}
+
+// docCount is how many documents matches hold.
+func docCount(ms []index.ChunkMatch) int {
+	seen := map[index.DocID]bool{}
+	for _, m := range ms {
+		seen[m.Doc] = true
+	}
+	return len(seen)
 }
 
 // dropLastTies returns the matches that score better than the last one.

@@ -151,21 +151,21 @@ func PrefixOf(docs []IdentDoc, kind string) (prefix string, ok bool) {
 // the highest number among those of the prefix (matched without case)
 // plus one, written with the widest zero padding they use.
 func NextID(prefix string, taken []string) string {
-	var max int64
+	var highest int64
 	width := 0
 	for _, id := range taken {
 		p, n, w, ok := SplitID(id)
 		if !ok || !strings.EqualFold(p, prefix) {
 			continue
 		}
-		if n > max {
-			max = n
+		if n > highest {
+			highest = n
 		}
 		if w > width {
 			width = w
 		}
 	}
-	return fmt.Sprintf("%s%0*d", prefix, width, max+1)
+	return fmt.Sprintf("%s%0*d", prefix, width, highest+1)
 }
 
 // ErrNoSeries says canon id next found no numbered id of the kind or

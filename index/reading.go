@@ -77,9 +77,6 @@ func ReadQuery(text string) (Reading, error) {
 // decided by the search), not of operators.
 func (r Reading) natural() bool { return r.Match != MatchExact }
 
-// anyQuery is the FTS5 query of any of the reading's words.
-func (r Reading) anyQuery() string { return strings.Join(r.phrases, " OR ") }
-
 // hasOperator reports whether text uses FTSQuery's operators: a quote, a
 // word ending in *, or AND, OR, NOT written in capitals as a word.
 func hasOperator(text string) bool {

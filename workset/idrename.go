@@ -19,7 +19,7 @@ import (
 )
 
 // ErrIDRename says canon id rename cannot do what it was asked (an id
-// that names no document, or several; a new id already taken): a usage
+// that names no document, or several; a repl id already taken): a usage
 // error.
 var ErrIDRename = errors.New("bad id rename")
 
@@ -44,9 +44,9 @@ type IDRenameArgs struct {
 // that embeds it (task-12.1 when task-12 is renamed).
 type IDChange struct {
 	Old     string `json:"old"`
-	New     string `json:"new"`
+	New     string `json:"repl"`
 	Path    string `json:"path"`
-	NewPath string `json:"new_path,omitempty"` // the file's new name, when it carries the id
+	NewPath string `json:"new_path,omitempty"` // the file's repl name, when it carries the id
 	// Kept are the other documents that carry Old and keep it.
 	Kept []string `json:"kept,omitempty"`
 
@@ -76,7 +76,7 @@ type IDRenamePlan struct {
 	worklog string // the worklog line of the renamed document
 }
 
-// newIDRE is what a new id may be: a plain YAML scalar and a file-name
+// newIDRE is what a repl id may be: a plain YAML scalar and a file-name
 // part, letters, digits, '.', '_' and '-'.
 var newIDRE = lazyre.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
@@ -184,7 +184,7 @@ func pickTarget(cands []index.IdentDoc, old, at string) (index.IdentDoc, error) 
 // replaceID replaces id in s where it stands as a whole word (no letter
 // or digit either side), ignoring case: the file name task-12 - Title.md
 // carries task-12, task-120.md does not.
-func replaceID(s, old, new string) (string, bool) {
+func replaceID(s, old, repl string) (string, bool) {
 	low, lo := strings.ToLower(s), strings.ToLower(old)
 	for from := 0; ; {
 		i := strings.Index(low[from:], lo)
@@ -194,7 +194,7 @@ func replaceID(s, old, new string) (string, bool) {
 		i += from
 		end := i + len(lo)
 		if (i == 0 || !alnum(s[i-1])) && (end == len(s) || !alnum(s[end])) {
-			return s[:i] + caseLike(s[i:end], new) + s[end:], true
+			return s[:i] + caseLike(s[i:end], repl) + s[end:], true
 		}
 		from = i + 1
 	}
@@ -217,8 +217,8 @@ func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) 
 	}
 	d := markdown.Parse(rel, before, opts)
 	var fixes []index.Problem
-	fix := func(line, col int, old, new string) {
-		fixes = append(fixes, index.Problem{Path: rel, Line: line, Col: col, Fix: &index.Fix{Path: rel, Line: line, Col: max(col, 1), Old: old, New: new}})
+	fix := func(line, col int, old, repl string) {
+		fixes = append(fixes, index.Problem{Path: rel, Line: line, Col: col, Fix: &index.Fix{Path: rel, Line: line, Col: max(col, 1), Old: old, New: repl}})
 	}
 	var renamed *IDChange
 	for i := range p.IDs {
@@ -234,8 +234,8 @@ func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) 
 	seen := map[[2]int]bool{}
 	for _, r := range d.Refs {
 		seen[[2]int{r.Line, r.Col}] = true
-		old, new, why := p.refTo(rel, strings.TrimSpace(r.Raw), false)
-		p.note(rel, r.Line, r.Col, r.Raw, old, new, why, fix)
+		old, repl, why := p.refTo(rel, strings.TrimSpace(r.Raw), false)
+		p.note(rel, r.Line, r.Col, r.Raw, old, repl, why, fix)
 	}
 	// A frontmatter value that is one of the ids names it whatever its
 	// field (Backlog.md's parent_task_id and dependencies, which the
@@ -246,8 +246,8 @@ func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) 
 		}
 		for _, c := range p.IDs {
 			if strings.EqualFold(strings.TrimSpace(v.Text), c.Old) {
-				old, new, why := p.refTo(rel, strings.TrimSpace(v.Text), false)
-				p.note(rel, v.Line, v.Col, v.Text, old, new, why, fix)
+				old, repl, why := p.refTo(rel, strings.TrimSpace(v.Text), false)
+				p.note(rel, v.Line, v.Col, v.Text, old, repl, why, fix)
 				return
 			}
 		}
@@ -255,11 +255,11 @@ func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) 
 	for _, l := range d.Body.Links {
 		switch l.Form {
 		case markdown.FormWiki, markdown.FormEmbed:
-			old, new, why := p.refTo(rel, l.Dest, false)
-			p.note(rel, l.Line, l.Col, l.Dest, old, new, why, fix)
+			old, repl, why := p.refTo(rel, l.Dest, false)
+			p.note(rel, l.Line, l.Col, l.Dest, old, repl, why, fix)
 		case markdown.FormMarkdown:
-			old, new, why := p.refTo(rel, l.Dest, true)
-			p.note(rel, l.Line, l.Col, l.Dest, old, new, why, fix)
+			old, repl, why := p.refTo(rel, l.Dest, true)
+			p.note(rel, l.Line, l.Col, l.Dest, old, repl, why, fix)
 			if why == "" {
 				// [KB-12](tasks/KB-12.md): the link's text is the id.
 				for _, c := range p.IDs {
@@ -323,14 +323,14 @@ func caseLike(as, id string) string {
 	return id
 }
 
-// note plans the edit of one reference (old → new) or lists it as not
+// note plans the edit of one reference (old → repl) or lists it as not
 // attributed (why).
-func (p *IDRenamePlan) note(rel string, line, col int, raw, old, new, why string, fix func(int, int, string, string)) {
+func (p *IDRenamePlan) note(rel string, line, col int, raw, old, repl, why string, fix func(int, int, string, string)) {
 	switch {
 	case why != "":
 		p.Unattributed = append(p.Unattributed, Unattributed{Path: rel, Line: line, Col: col, Ref: raw, Why: why})
-	case old != "" && old != new:
-		fix(line, col, old, new)
+	case old != "" && old != repl:
+		fix(line, col, old, repl)
 	}
 }
 
@@ -350,7 +350,7 @@ func (p *IDRenamePlan) pathOf(src, target string) string {
 // Markdown link (md) names a file by its path; a frontmatter reference
 // or a wiki-link names an id (ID@uidprefix picks one of several), a
 // file stem, or a path.
-func (p *IDRenamePlan) refTo(src, raw string, md bool) (old, new, why string) {
+func (p *IDRenamePlan) refTo(src, raw string, md bool) (old, repl, why string) {
 	if strings.HasPrefix(raw, "[[") && strings.HasSuffix(raw, "]]") {
 		raw = raw[2 : len(raw)-2]
 		if i := strings.IndexByte(raw, '|'); i >= 0 {
@@ -409,7 +409,7 @@ func (p *IDRenamePlan) Diff() string {
 	return (&PromotePlan{Files: p.Files}).Diff()
 }
 
-// Write makes the rename: every file written (a renamed one at its new
+// Write makes the rename: every file written (a renamed one at its repl
 // path, the old one removed) or, when one write fails, none.
 func (p *IDRenamePlan) Write() ([]string, error) {
 	return writeChanges(p.root, p.scope, p.Files)

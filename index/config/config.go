@@ -272,10 +272,7 @@ func Load(root string) (*Config, error) {
 	default:
 		// The template and a learned block after it: only the block is
 		// parsed.
-		if cfg, err = learnedAfterTemplate(data); err != nil {
-			return nil, err
-		}
-		if cfg != nil {
+		if cfg = learnedAfterTemplate(data); cfg != nil {
 			break
 		}
 		if cfg, err = Parse(File, data); err != nil {

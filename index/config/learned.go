@@ -168,10 +168,10 @@ func (f *fileConfig) edges() map[string]string {
 // learnedAfterTemplate reads a file that is the Template followed by a
 // learned block (and comments) only, without parsing the Template: nil
 // when data is not of that shape.
-func learnedAfterTemplate(data []byte) (*Config, error) {
+func learnedAfterTemplate(data []byte) *Config {
 	rest, ok := bytes.CutPrefix(data, []byte(Template))
 	if !ok {
-		return nil, nil
+		return nil
 	}
 	var only struct {
 		Learned yaml.Node `yaml:"learned"`
@@ -179,20 +179,20 @@ func learnedAfterTemplate(data []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(rest))
 	dec.KnownFields(true)
 	if err := dec.Decode(&only); err != nil {
-		return nil, nil // other keys, or an error: the whole file is parsed and says it
+		return nil // other keys, or an error: the whole file is parsed and says it
 	}
 	cfg := fromTemplate()
 	if only.Learned.Kind == 0 {
-		return cfg, nil
+		return cfg
 	}
 	l, err := decodeLearned(&only.Learned)
 	if err != nil {
-		return nil, nil
+		return nil
 	}
 	if err := cfg.applyLearned(l, nil); err != nil {
-		return nil, nil
+		return nil
 	}
-	return cfg, nil
+	return cfg
 }
 
 // LearnedBlock finds the learned block in a configuration file: the byte

@@ -12,7 +12,7 @@ import (
 )
 
 // decide turns the facts into the learned block, against the defaults.
-func decide(f *facts, cfg *config.Config) *Result {
+func decide(f *facts) *Result {
 	r := &Result{Evidence: map[string]string{}, Kept: []string{}}
 	l := &r.Learned
 	if f.tool != "" {

@@ -65,7 +65,7 @@ func Learn(ctx context.Context, q index.Querier, root string, cfg *config.Config
 	if err != nil {
 		return nil, err
 	}
-	return decide(f, cfg), nil
+	return decide(f), nil
 }
 
 // archiveNames are the folder names that hold finished or archived work.

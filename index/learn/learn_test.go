@@ -24,7 +24,7 @@ func TestParentsMajority(t *testing.T) {
 	f.parents["task"] = map[string]int{"feature": 166, "story": 75, "epic": 12}
 	f.parents["story"] = map[string]int{"feature": 99, "epic": 1}
 	f.parents["bug"] = map[string]int{"story": 40, "epic": 3} // 3 of 43: 7%
-	r := decide(f, config.Default())
+	r := decide(f)
 	got := r.Learned.Check.Parents
 	if !slices.Equal(got["task"], []string{"story", "task", "feature"}) || !slices.Equal(got["bug"], []string{"story", "feature", "epic"}) {
 		t.Fatalf("parents = %v", got)
@@ -46,7 +46,7 @@ func TestOneDocumentIsNoConvention(t *testing.T) {
 	f := newFacts()
 	f.parents["task"] = map[string]int{"story": 3, "epic": 1}
 	f.priorities = map[string]int{"high": 3, "low": 2, "urgent!": 1}
-	r := decide(f, config.Default())
+	r := decide(f)
 	if r.Learned.Check != nil {
 		t.Fatalf("learned %+v from one document", r.Learned.Check)
 	}
@@ -64,7 +64,7 @@ func TestSchemasWhereKanoHolds(t *testing.T) {
 	f.ids["task"] = []string{"APP-1", "APP-2", "APP-3", "KB-TSK-0001"}
 	f.ids["bug"] = []string{"KB-BUG-0001", "KB-BUG-0002", "BUG-3"}
 	f.schemaPriorities["task"] = map[string]int{"high": 3, "P1": 1, "hihg": 1}
-	r := decide(f, config.Default())
+	r := decide(f)
 	s := r.Learned.Check.Schemas
 	if s["task"].IDPattern != `^(?:APP)-[0-9]+(?:\.[0-9]+)*$` || !slices.Equal(s["task"].Priorities, []string{"P0", "P1", "P2", "P3", "P4", "high"}) {
 		t.Fatalf("task schema = %+v", s["task"])
@@ -79,7 +79,7 @@ func TestSchemasWhereKanoHolds(t *testing.T) {
 		t.Fatalf("evidence %q, want %q", r.Evidence["check.schemas.task.priorities"], want)
 	}
 	f.kano = false
-	if r := decide(f, config.Default()); r.Learned.Check != nil {
+	if r := decide(f); r.Learned.Check != nil {
 		t.Fatalf("learned schemas where Kano's do not hold: %+v", r.Learned.Check)
 	}
 }
@@ -92,7 +92,7 @@ func TestStatesDatesArchiveEdges(t *testing.T) {
 	f.archives = map[string]int{"backlog/completed/": 4, "backlog/archive/": 2}
 	f.edgeFields = map[string][2]int{"parent_task_id": {3, 4}, "dependencies": {1, 5}}
 	f.atDocs = 2
-	r := decide(f, config.Default())
+	r := decide(f)
 	l := r.Learned
 	if !slices.Equal(l.States.Open, []string{"To Do", "In Progress"}) || !slices.Equal(l.States.Done, []string{"Done", "Won't Do"}) {
 		t.Fatalf("states = %+v", l.States)
@@ -119,7 +119,7 @@ func TestBlockParses(t *testing.T) {
 	f.tool, f.toolWhy, f.toolStatuses = "backlog.md", "backlog/config.yml", []string{"To Do", "Won't Do", "Done: really"}
 	f.parents["task"] = map[string]int{"feature": 10}
 	f.priorities = map[string]int{"yes": 2, "P1": 3, "#1": 2}
-	r := decide(f, config.Default())
+	r := decide(f)
 	block := r.Block()
 	for _, line := range strings.Split(block, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "#") && len(line) > 78 && !strings.HasPrefix(line, "# >>>") {

@@ -199,7 +199,7 @@ func fastImport(dir string, stream *bytes.Buffer) error {
 	cmd.Dir = dir
 	cmd.Stdin = stream
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("git fast-import: %v: %s", err, out)
+		return fmt.Errorf("git fast-import: %w: %s", err, out)
 	}
 	return nil
 }
@@ -211,7 +211,7 @@ func sh(dir, name string, args ...string) (string, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, stderr.String())
+		return "", fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, stderr.String())
 	}
 	return strings.TrimSpace(string(out)), nil
 }
