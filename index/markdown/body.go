@@ -630,7 +630,36 @@ func (s *scanner) finishHeadings() {
 		h := &s.body.Headings[i]
 		h.Text = headingText(h.Raw, s.refs, true)
 		h.Slug = s.slugs.Next(h.Text)
+		if id := headingAttrID(h.Raw); id != "" && len(s.body.Anchors) < MaxHeadings {
+			s.body.Anchors = append(s.body.Anchors, id)
+		}
 	}
+}
+
+// headingAttr is a heading's attribute block at its end, as mdBook,
+// Pandoc, kramdown, Hugo and MkDocs (attr_list) read it: "## Title {
+// #id .class key=value }".
+var (
+	headingAttr   = lazyre.MustCompile(`\{([^{}]*)\}\s*$`)
+	headingAttrOK = lazyre.MustCompile(`^(?:\s*(?:#[A-Za-z0-9_:.-]+|\.[A-Za-z0-9_-]+|[A-Za-z_][A-Za-z0-9_-]*=(?:"[^"]*"|'[^']*'|[^\s"']+)))+\s*$`)
+)
+
+// headingAttrID is the id an attribute block at the end of a heading
+// gives it ("" when there is none). Those renderers link #id to the
+// heading: a repository written for one of them uses these anchors on
+// purpose (rust-lang/rfcs, an mdBook). GitHub shows the block as text, and
+// its own slug of the heading stays an anchor too.
+func headingAttrID(raw string) string {
+	m := headingAttr.FindStringSubmatch(raw)
+	if m == nil || !headingAttrOK.MatchString(m[1]) {
+		return ""
+	}
+	for _, f := range strings.Fields(m[1]) {
+		if strings.HasPrefix(f, "#") && len(f) > 1 {
+			return f[1:]
+		}
+	}
+	return ""
 }
 
 // setext turns the open paragraph into a heading underlined with c.

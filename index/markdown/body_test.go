@@ -628,3 +628,17 @@ func BenchmarkScanBody(b *testing.B) {
 		ScanBody(src, 24)
 	}
 }
+
+// TestHeadingAttributeIDs: "## Title { #id }" (mdBook, Pandoc, kramdown,
+// attr_list) makes #id an anchor beside the heading's GitHub slug; braces
+// that are not an attribute block make none.
+func TestHeadingAttributeIDs(t *testing.T) {
+	b := ScanBody([]byte("#### Poor interaction with deref { #overload }\n\n## Plain {#plain .wide data-x=1}\n\n## Set {a, b}\n\n## Code `{#x}` here\n"), 1)
+	got := strings.Join(b.Anchors, ",")
+	if got != "overload,plain" {
+		t.Errorf("anchors %q, want overload,plain", got)
+	}
+	if b.Headings[0].Slug != "poor-interaction-with-deref--overload-" {
+		t.Errorf("the GitHub slug changed: %q", b.Headings[0].Slug)
+	}
+}
