@@ -127,12 +127,7 @@ func (s *Session) Init(ctx context.Context, opt InitOptions) (*Initialized, erro
 		if !exists {
 			base = []byte(config.Template + s.Cfg.Namespaces.Detected())
 		}
-		r, err := s.learn(ctx)
-		if err != nil {
-			return nil, err
-		}
-		in.Learned, in.LearnedBlock = r, r.Block()
-		next, err := withBlock(base, in.LearnedBlock)
+		next, err := s.learnBlock(ctx, in, base)
 		if err != nil {
 			return nil, err
 		}
@@ -185,12 +180,7 @@ func (s *Session) learnInto(ctx context.Context, in *Initialized, base []byte) (
 		return nil, err
 	}
 	for pass := 0; pass < 2; pass++ {
-		r, err := s.learn(ctx)
-		if err != nil {
-			return nil, err
-		}
-		in.Learned, in.LearnedBlock = r, r.Block()
-		next, err := withBlock(base, in.LearnedBlock)
+		next, err := s.learnBlock(ctx, in, base)
 		if err != nil {
 			return nil, err
 		}
@@ -204,6 +194,17 @@ func (s *Session) learnInto(ctx context.Context, in *Initialized, base []byte) (
 		res = again
 	}
 	return res, nil
+}
+
+// learnBlock learns from the index as it is, records what it learned in
+// in, and returns base with the learned block in place.
+func (s *Session) learnBlock(ctx context.Context, in *Initialized, base []byte) ([]byte, error) {
+	r, err := s.learn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	in.Learned, in.LearnedBlock = r, r.Block()
+	return withBlock(base, in.LearnedBlock)
 }
 
 func (s *Session) learn(ctx context.Context) (*learn.Result, error) {
