@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	yaml "go.yaml.in/yaml/v4"
@@ -29,6 +30,7 @@ type Work struct {
 	Limit int `json:"limit"`
 
 	archive gitignore.Matcher
+	dirs    *sync.Map // folder → whether it is inside an archive folder
 }
 
 // NotWorkKinds are the kinds that are not work items unless work.kinds
@@ -55,6 +57,7 @@ func (w *Work) compile() {
 		ps = append(ps, gitignore.ParsePattern(p, nil))
 	}
 	w.archive = gitignore.NewMatcher(ps)
+	w.dirs = &sync.Map{}
 }
 
 type workFile struct {
@@ -107,14 +110,24 @@ func (w *Work) Archived(path string) bool {
 		return false
 	}
 	parts := strings.Split(path, "/")
-	// A folder pattern ("archive/") matches a folder, so ask for every
-	// folder on the way down, then the file itself.
-	for i := 1; i < len(parts); i++ {
-		if w.archive.Match(parts[:i], true) {
-			return true
-		}
+	if len(parts) > 1 && w.archivedDir(parts[:len(parts)-1]) {
+		return true
 	}
 	return w.archive.Match(parts, false)
+}
+
+// archivedDir reports whether a folder is an archive folder or inside one;
+// a folder is asked once (ready asks for every document).
+func (w *Work) archivedDir(dir []string) bool {
+	key := strings.Join(dir, "/")
+	if v, ok := w.dirs.Load(key); ok {
+		return v.(bool)
+	}
+	// A folder pattern ("archive/") matches a folder, so ask for the
+	// folder itself and, through the cache, every folder above it.
+	in := w.archive.Match(dir, true) || len(dir) > 1 && w.archivedDir(dir[:len(dir)-1])
+	w.dirs.Store(key, in)
+	return in
 }
 
 // IsWork reports whether a document of this kind is a work item: a kind
