@@ -1,0 +1,204 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/workset"
+)
+
+// The ids of the repository's documents (issue 25, ADR-0043): canon id
+// next, rename and fix, one call each for the command line.
+
+// NextID is canon id next's answer: {"id": "KB-TSK-0013"}.
+type NextID struct {
+	ID string `json:"id"`
+}
+
+// WriteText prints the id alone, for scripts.
+func (n NextID) WriteText(w io.Writer) error {
+	_, err := fmt.Fprintln(w, n.ID)
+	return err
+}
+
+// Next is the next free id of kind (a kind or a prefix) in namespace
+// ("" for all), over the working tree and, through the overlays, every
+// followed ref (ADR-0042). index.ErrNoSeries when nothing has such ids.
+func Next(ctx context.Context, s *gitsync.Session, kind, namespace string) (NextID, error) {
+	if err := s.SyncWorkingTree(ctx); err != nil {
+		return NextID{}, err
+	}
+	docs, err := s.Store.IdentDocs(ctx)
+	if err != nil {
+		return NextID{}, err
+	}
+	id, err := index.NextFree(ctx, docs, s.Cfg, kind, namespace, s.RefIDs)
+	return NextID{ID: id}, err
+}
+
+// RenameID renames one document's id (the one at path when several carry
+// it) and every reference to it (workset.RenameID), and records in git's
+// index the files it moved, as git mv does. A dry run writes nothing.
+func RenameID(ctx context.Context, s *gitsync.Session, from, to, path string, dry bool) (*workset.IDRenamed, error) {
+	r, err := newRenamer(ctx, s, "canon id rename", dry)
+	if err != nil {
+		return nil, err
+	}
+	return r.rename(ctx, workset.IDRenameArgs{Old: from, New: to, Path: path})
+}
+
+// renamer runs renames with what they need, read once: the worksets'
+// environment and the repository's Markdown files.
+type renamer struct {
+	s   *gitsync.Session
+	we  *workset.Env
+	md  []string
+	dry bool
+}
+
+func newRenamer(ctx context.Context, s *gitsync.Session, who string, dry bool) (*renamer, error) {
+	md, err := s.Repo.MarkdownFiles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	we, err := workset.NewEnv(ctx, s.Repo.Root, s.Store, s.Cfg, who, s.Repo)
+	if err != nil {
+		return nil, err
+	}
+	return &renamer{s: s, we: we, md: md, dry: dry}, nil
+}
+
+func (r *renamer) rename(ctx context.Context, a workset.IDRenameArgs) (*workset.IDRenamed, error) {
+	a.Markdown = r.md
+	res, err := workset.RenameID(ctx, r.s, r.we, a, r.dry)
+	if err != nil {
+		return nil, err
+	}
+	return res, stageRenames(ctx, r.s, res)
+}
+
+// IDsFixed is what canon id fix did, or would do.
+type IDsFixed struct {
+	DryRun  bool                 `json:"dry_run"`
+	Renames []*workset.IDRenamed `json:"renames"`
+	Left    []string             `json:"left,omitempty"`
+}
+
+// WriteText prints each rename's diff and what it did, what was left,
+// and a dry run's last line.
+func (f *IDsFixed) WriteText(w io.Writer) error {
+	for _, r := range f.Renames {
+		r.DryRun = false // one "dry run" line at the end
+		fmt.Fprint(w, r.Diff)
+		r.Diff = ""
+		if f.DryRun {
+			fmt.Fprint(w, "would be: ")
+		}
+		if err := r.WriteText(w); err != nil {
+			return err
+		}
+	}
+	for _, l := range f.Left {
+		fmt.Fprintln(w, "left: "+l)
+	}
+	if len(f.Renames) == 0 && len(f.Left) == 0 {
+		fmt.Fprintln(w, "no id names two documents")
+	}
+	if f.DryRun {
+		fmt.Fprintln(w, "dry run: nothing was written")
+	}
+	return nil
+}
+
+// FixIDs gives every document whose id another document carries a new
+// one: in each collision the document git added first keeps the id, each
+// other gets the next free id of its prefix through RenameID, with a
+// worklog line saying what it was renamed from.
+func FixIDs(ctx context.Context, s *gitsync.Session, dry bool) (*IDsFixed, error) {
+	if err := s.SyncWorkingTree(ctx); err != nil {
+		return nil, err
+	}
+	docs, err := s.Store.IdentDocs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r, err := newRenamer(ctx, s, "canon id fix", dry)
+	if err != nil {
+		return nil, err
+	}
+	out := &IDsFixed{DryRun: dry, Renames: []*workset.IDRenamed{}}
+	var reserved []string
+	for _, col := range index.Collisions(docs, s.Cfg) {
+		ds := byCreation(ctx, s, col.Docs)
+		for _, d := range ds[1:] {
+			prefix, _, _, ok := index.SplitID(d.Ident)
+			if !ok {
+				out.Left = append(out.Left, fmt.Sprintf("%s (%s) is not a numbered id; give it one with canon id rename", d.Ident, d.Path))
+				continue
+			}
+			ns, _ := s.Cfg.Namespaces.Of(d.Path)
+			next, err := index.NextFree(ctx, docs, s.Cfg, prefix, ns, s.RefIDs, reserved...)
+			if err != nil {
+				return nil, err
+			}
+			reserved = append(reserved, next)
+			res, err := r.rename(ctx, workset.IDRenameArgs{Old: d.Ident, New: next, Path: d.Path,
+				Worklog: fmt.Sprintf("renamed from %s by canon id fix: %s, created first, keeps %s", d.Ident, ds[0].Path, d.Ident)})
+			if err != nil {
+				return nil, err
+			}
+			out.Renames = append(out.Renames, res)
+		}
+	}
+	return out, nil
+}
+
+// byCreation orders the documents that share an id by when git added
+// them (the oldest first; one git does not track comes last), then path.
+func byCreation(ctx context.Context, s *gitsync.Session, docs []index.IdentDoc) []index.IdentDoc {
+	type dated struct {
+		d  index.IdentDoc
+		at int64
+		ok bool
+	}
+	ds := make([]dated, len(docs))
+	for i, d := range docs {
+		at, ok := s.Repo.CreatedAt(ctx, d.Path)
+		ds[i] = dated{d, at, ok}
+	}
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.ok != b.ok {
+			return a.ok
+		}
+		if a.at != b.at {
+			return a.at < b.at
+		}
+		return a.d.Path < b.d.Path
+	})
+	out := make([]index.IdentDoc, len(ds))
+	for i, d := range ds {
+		out[i] = d.d
+	}
+	return out
+}
+
+// stageRenames records the files a rename moved in git's index, as git mv
+// does (nothing for a dry run).
+func stageRenames(ctx context.Context, s *gitsync.Session, res *workset.IDRenamed) error {
+	if res.DryRun {
+		return nil
+	}
+	for _, fc := range res.Files {
+		if fc.From != "" {
+			if err := s.Repo.StageRename(ctx, fc.From, fc.Path); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
