@@ -357,7 +357,7 @@ func MergeDriverState(ctx context.Context, r *gitsync.Repo) DriverState {
 	}
 	d.Named = true
 	// The clone's own config first: no process when canon registered it.
-	if b, err := os.ReadFile(filepath.Join(r.CommonDir, "config")); err == nil && bytes.Contains(b, []byte(`[merge "canon"]`)) && bytes.Contains(b, []byte("merge-driver")) {
+	if b, err := safepath.ReadFile(filepath.Join(r.CommonDir, "config"), safepath.ConfigLimit, r.CommonDir); err == nil && bytes.Contains(b, []byte(`[merge "canon"]`)) && bytes.Contains(b, []byte("merge-driver")) {
 		d.Registered = true
 		return d
 	}
