@@ -105,6 +105,27 @@ func doneElsewhere(claims []Claim) map[string][]Claim {
 	return out
 }
 
+// ClaimList is the claims tool's answer: what other refs have taken, and
+// how fresh that is.
+type ClaimList struct {
+	Claims  []Claim
+	Overlay Freshness
+}
+
+// WriteText is a line per claim (its id, then writeClaims' line), then the
+// freshness.
+func (l ClaimList) WriteText(w io.Writer) error {
+	if len(l.Claims) == 0 {
+		fmt.Fprintln(w, "no item is taken on another branch or worktree")
+	}
+	for _, c := range l.Claims {
+		fmt.Fprintf(w, "  %s\n", human.Quote(c.ID))
+		writeClaims(w, []Claim{c})
+	}
+	_, err := fmt.Fprintln(w, l.Overlay.Text())
+	return err
+}
+
 // writeClaimed is what ready adds with the overlays: the items left out,
 // then the freshness.
 func writeClaimed(w io.Writer, claimed []ClaimedItem, fresh Freshness) error {

@@ -2,8 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -46,23 +44,6 @@ func (m *Server) addClaimsTool() {
 				return "", err
 			}
 			out.Claims, out.Overlay = graph.Claims(over, s.Cfg.States), st
-			var b strings.Builder
-			if len(out.Claims) == 0 {
-				b.WriteString("no item is taken on another branch or worktree\n")
-			}
-			for _, c := range out.Claims {
-				fmt.Fprintf(&b, "%s %s on %s, %s by %s\n", c.ID, claimWhat(c), c.Ref, c.Commit[:min(10, len(c.Commit))], c.Author)
-			}
-			return b.String() + st.Text() + "\n", nil
+			return rendered(graph.ClaimList{Claims: out.Claims, Overlay: st}), nil
 		})
-}
-
-func claimWhat(c graph.Claim) string {
-	switch c.How {
-	case "assigned":
-		return "assigned to " + c.Assignee
-	case "done":
-		return "done (" + c.State + ")"
-	}
-	return c.State
 }
