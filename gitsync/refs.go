@@ -14,6 +14,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // RefTip is a ref the overlays follow and the commit it points at.
@@ -65,6 +66,10 @@ func (r *Repo) FollowedRefs(b config.Branches) (tips []RefTip, leftOut int, err 
 	return tips, leftOut, nil
 }
 
+// refFileLimit bounds the read of a loose ref or a worktree's HEAD: an
+// object id or "ref: NAME", a line.
+const refFileLimit = 4096
+
 // packedRefs reads packed-refs into seen (loose refs, read after, win).
 func (r *Repo) packedRefs(seen map[string]string) error {
 	f, err := os.Open(filepath.Join(r.CommonDir, "packed-refs"))
@@ -100,7 +105,7 @@ func (r *Repo) looseRefs(top string, seen map[string]string) error {
 		if d.IsDir() || !d.Type().IsRegular() {
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		data, err := safepath.ReadFile(p, refFileLimit, r.CommonDir)
 		if err != nil {
 			return nil // gone since listed, or being written: packed-refs or the next look has it
 		}
@@ -124,7 +129,7 @@ func (r *Repo) worktreeHeads(seen map[string]string) {
 		return
 	}
 	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(r.CommonDir, "worktrees", e.Name(), "HEAD"))
+		data, err := safepath.ReadFile(filepath.Join(r.CommonDir, "worktrees", e.Name(), "HEAD"), refFileLimit, r.CommonDir)
 		if err != nil {
 			continue
 		}
