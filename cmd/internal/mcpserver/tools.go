@@ -365,7 +365,7 @@ func worksetEnv(ctx context.Context, s *gitsync.Session) (*workset.Env, error) {
 
 func (m *Server) addTools() {
 	m.addClaimsTool()
-	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean", "read:object"), Description: "Search: a question or keywords.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean"), Description: "Search: a question or keywords.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in searchIn, out *searchOut) (string, error) {
 			if err := negative("limit", in.Limit); err != nil {
 				return "", err
@@ -410,7 +410,7 @@ func (m *Server) addTools() {
 			return rendered(out.Pack), nil
 		})
 
-	add(m, &mcp.Tool{Name: "neighbors", OutputSchema: outSchema("root:object", "nodes:array", "node_capped:boolean"), Description: "Documents around one, along typed edges.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "neighbors", OutputSchema: outSchema("root:object", "nodes:array"), Description: "Documents around one, along typed edges.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in neighborsIn, out *neighborsOut) (string, error) {
 			// An agent's bounds: four hops, a hundred documents (canon
 			// graph neighbors has neither).
@@ -434,7 +434,7 @@ func (m *Server) addTools() {
 			return rendered(out.Neighbors), nil
 		})
 
-	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("ready:array", "truncated:integer", "blocked_count:integer", "unknown_states:array"), Description: "Open work nothing blocks, by priority, less what other refs took.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("ready:array", "truncated:integer", "blocked_count:integer"), Description: "Open work nothing blocks, by priority, less what other refs took.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *readyOut) (string, error) {
 			q, err := hooks.Work(ctx, s, hooks.WorkArgs(in))
 			if err != nil {
@@ -445,7 +445,7 @@ func (m *Server) addTools() {
 			}
 			return rendered(out.ReadyList), nil
 		})
-	add(m, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("blocked:array", "truncated:integer", "ready_count:integer", "unknown_states:array"), Description: "Open work something blocks, with the blockers.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("blocked:array", "truncated:integer", "ready_count:integer"), Description: "Open work something blocks, with the blockers.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *blockedOut) (string, error) {
 			q, err := hooks.Work(ctx, s, hooks.WorkArgs(in))
 			if err != nil {
