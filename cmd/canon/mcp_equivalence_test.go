@@ -40,6 +40,7 @@ var mcpCases = []mcpCase{
 	// test's is elsewhere: an absolute path).
 	{tool: "context", args: obj{"for": "./" + task8}, cli: "context --for $REPO/" + task8},
 	{tool: "context", args: obj{"for": "$REPO/" + task8}, cli: "context --for $REPO/" + task8},
+	{tool: "context", args: obj{"for": "_kano/backlog/../backlog/" + strings.TrimPrefix(task8, "_kano/backlog/")}, cli: "context --for $REPO/" + task8},
 	{tool: "context", args: obj{"for": "KB-TSK-0008", "budget": 2000}, cli: "context --for KB-TSK-0008 --budget 2000"},
 	// The tool's bound of a hundred documents is the command's --max-nodes.
 	{tool: "neighbors", args: obj{"ref": "KB-TSK-0008", "depth": 2}, cli: "graph neighbors KB-TSK-0008 --depth 2 --max-nodes 100"},

@@ -343,13 +343,6 @@ func negative(name string, v int) error {
 	return nil
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // limitOr is a limit an agent gave, or def when it left it out (0).
 func limitOr(limit, def int) int {
 	if limit <= 0 {
@@ -379,7 +372,11 @@ func (m *Server) addTools() {
 			if len(out.Hits) > limit {
 				out.Hits, out.Truncated = out.Hits[:limit], true
 			}
-			return rendered(out.Found) + cut(btoi(out.Truncated), "hits"), nil
+			txt := rendered(out.Found)
+			if out.Truncated {
+				txt += fmt.Sprintf("(more hits past the limit of %d)\n", limit)
+			}
+			return txt, nil
 		})
 
 	add(m, &mcp.Tool{Name: "show", OutputSchema: outSchema("branches:array"), Description: "One document: frontmatter, edges, sections, problems.", Annotations: readOnly},
@@ -507,14 +504,6 @@ func (m *Server) addTools() {
 		})
 
 	m.addWorksetTools()
-}
-
-// cut says how many items a bounded list left out.
-func cut(n int, what string) string {
-	if n <= 0 {
-		return ""
-	}
-	return fmt.Sprintf("(%d %s past the limit)\n", n, what)
 }
 
 // given is a number an agent gave, nil when it left it out (0): the
