@@ -168,6 +168,18 @@ type CheckArgs struct {
 	Staged  *StagedAhead
 }
 
+// Validate refuses arguments that ask for two checks at once: canon check
+// and the MCP tool check both call it before Check.
+func (a CheckArgs) Validate() error {
+	switch {
+	case a.All && len(a.Paths) > 0:
+		return &ArgsError{"--all checks everything; give either --all or paths, not both"}
+	case a.NewFrom != "" && (a.All || len(a.Paths) > 0):
+		return &ArgsError{"--new-from checks what a branch changed; give it without --all and without paths"}
+	}
+	return nil
+}
+
 // Check runs the check the arguments ask for. Every document and a
 // branch's change are checked in the working tree as it is: the index is
 // reconciled with it first. What is staged is checked new-only, as the

@@ -72,6 +72,13 @@ func (r *Repo) HeadTime(ctx context.Context) time.Time {
 	return t
 }
 
+// ArgsError is a use case's arguments that ask for two things at once, or
+// for nothing: a usage error, in the command line's words (the MCP server
+// says them in its tools' arguments' words).
+type ArgsError struct{ Msg string }
+
+func (e *ArgsError) Error() string { return e.Msg }
+
 // Ref reads a reference given on the command line: a path relative to the
 // working folder that names an existing file inside the repository becomes
 // repository-relative; anything else (an id, a key, a path from the root)
@@ -81,6 +88,27 @@ func (r *Repo) Ref(arg string) string {
 	if err != nil {
 		return arg
 	}
+	return r.refAt(arg, abs)
+}
+
+// RootRef reads a reference an agent gave (the MCP server): as Ref does,
+// but a relative path is read from the repository's root, not from the
+// working folder, and an absolute one inside the repository becomes
+// repository-relative.
+func (r *Repo) RootRef(arg string) string {
+	if arg == "" {
+		return arg
+	}
+	abs := arg
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(r.Root, filepath.FromSlash(arg))
+	}
+	return r.refAt(arg, abs)
+}
+
+// refAt is arg made repository-relative when abs, the file it names,
+// exists inside the repository; else arg as it is.
+func (r *Repo) refAt(arg, abs string) string {
 	if _, err := os.Stat(abs); err != nil {
 		return arg
 	}

@@ -264,6 +264,12 @@ func (r *Resume) WriteText(w io.Writer) error {
 	return err
 }
 
+// WriteText says what was appended (the MCP tool note).
+func (n *NoteResult) WriteText(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "appended: %s\n", n.Line)
+	return err
+}
+
 // Imported is a workset canon workset import made.
 type Imported Info
 

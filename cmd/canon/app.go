@@ -233,6 +233,9 @@ func (e *env) printed(c *cli.Context, call func(s *gitsync.Session) (output, err
 		if nn := (*index.NothingNamed)(nil); errors.As(err, &nn) {
 			return fail(2, "--%s: %s", nn.Flag, nn.Msg) // --kind nope: a usage error
 		}
+		if ae := (*gitsync.ArgsError)(nil); errors.As(err, &ae) {
+			return fail(2, "%s", ae.Msg) // arguments a use case refused
+		}
 		if err != nil || v == nil { // nil: the call wrote its own output
 			return err
 		}

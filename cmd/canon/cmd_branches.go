@@ -41,15 +41,6 @@ func branchesCommand(e *env) *cli.Command {
 
 var branchesFlag = &cli.BoolFlag{Name: "branches", Usage: "add the versions on other branches and worktrees (commit, author), from the overlays"}
 
-// versionsOnBranches adds a document's versions on other refs.
-func versionsOnBranches(ctx context.Context, s *gitsync.Session, v *index.DocView) (output, error) {
-	over, st, err := s.Overlay(ctx, "", v.Path)
-	if err != nil {
-		return nil, err
-	}
-	return graph.VersionsOf(v, over, st), nil
-}
-
 // foundOnBranches adds the hits' versions on other refs, and what other
 // refs add that the query names.
 func foundOnBranches(ctx context.Context, s *gitsync.Session, f *index.Found) (output, error) {

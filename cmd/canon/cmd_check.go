@@ -36,13 +36,14 @@ func checkCommand(e *env) *cli.Command {
 			default:
 				return fail(2, "--format %s is not a format; use text, json, sarif or github", format)
 			}
-			args := gitsync.CheckArgs{All: c.Bool("all"), NewFrom: c.String("new-from")}
+			// The paths as given; made repository-relative once the
+			// session knows the repository.
+			args := gitsync.CheckArgs{All: c.Bool("all"), NewFrom: c.String("new-from"), Paths: gitsync.Distinct(c.Args().Slice())}
 			fix := c.Bool("fix")
+			if err := args.Validate(); err != nil {
+				return fail(2, "%v", err)
+			}
 			switch {
-			case args.All && c.NArg() > 0:
-				return fail(2, "--all checks everything; give either --all or paths, not both")
-			case args.NewFrom != "" && (args.All || c.NArg() > 0):
-				return fail(2, "--new-from checks what a branch changed; give it without --all and without paths")
 			case c.Bool("dry-run") && !fix:
 				return fail(2, "--dry-run goes with --fix")
 			case fix && format != check.FormatText && format != check.FormatJSON:
@@ -63,12 +64,12 @@ func checkCommand(e *env) *cli.Command {
 				if _, err := s.CatchUp(c.Context); err != nil {
 					return nil, err
 				}
-				for _, a := range gitsync.Distinct(c.Args().Slice()) {
+				for i, a := range args.Paths {
 					p, err := s.Repo.RepoPath(a)
 					if err != nil {
 						return nil, fail(2, "%v; name Markdown files inside the repository", err)
 					}
-					args.Paths = append(args.Paths, p)
+					args.Paths[i] = p
 				}
 				res, err := s.Check(c.Context, args)
 				var many *gitsync.TooManyPathsError

@@ -54,17 +54,12 @@ func packFormat(c *cli.Context) error {
 	}
 }
 
-// packOptions lays the command line over the configuration.
-func packOptions(c *cli.Context, s *gitsync.Session) (graph.PackOptions, error) {
-	opt, err := graph.OptionsFrom(s.Cfg.Context).With(graph.Overrides{
+// overrides are the expansion flags given, to lay over the configuration.
+func overrides(c *cli.Context) graph.Overrides {
+	return graph.Overrides{
 		Depth: intFlag(c, "depth"), MaxPerNode: intFlag(c, "max-per-node"), MaxNodes: intFlag(c, "max-nodes"), Budget: intFlag(c, "budget"),
 		Edges: stringFlag(c, "edges"), Direction: stringFlag(c, "direction"),
-	})
-	var oe *graph.OptionError
-	if errors.As(err, &oe) {
-		return opt, fail(2, "--%v", oe)
 	}
-	return opt, err
 }
 
 // intFlag and stringFlag are a flag's value when it is given, else nil.
@@ -99,7 +94,10 @@ func graphError(err error) error {
 	var fe *index.FilterError
 	var te *graph.TemplateError
 	var oe *graph.OutError
+	var opt *graph.OptionError
 	switch {
+	case errors.As(err, &opt):
+		return fail(2, "--%v", opt)
 	case errors.Is(err, graph.ErrNoWorkset):
 		return fail(2, "%s", err.Error())
 	case errors.As(err, &fe), errors.As(err, &te):
@@ -137,14 +135,7 @@ func graphCommand(e *env) *cli.Command {
 					return fail(2, "graph neighbors needs one document; for example canon graph neighbors KB-TSK-0007 --depth 2")
 				}
 				return e.withGraph(c, "canon graph neighbors", func(s *gitsync.Session, g *graph.Graph) (output, error) {
-					opt, err := packOptions(c, s)
-					if err != nil {
-						return nil, err
-					}
-					return g.Neighbors(c.Context, s.Repo.Ref(c.Args().First()), graph.ExpandOptions{
-						Depth: opt.Depth, Edges: opt.Edges, Direction: opt.Direction,
-						MaxPerNode: setOr(c, "max-per-node", 0), MaxNodes: setOr(c, "max-nodes", 0),
-					})
+					return hooks.Neighbors(c.Context, s, s.Repo.Ref(c.Args().First()), overrides(c))
 				})
 			},
 		}, {
@@ -246,33 +237,20 @@ func contextCommand(e *env) *cli.Command {
 			formatFlag, jsonFlag,
 		}, expandFlags(true)...),
 		Action: func(c *cli.Context) error {
-			q := strings.TrimSpace(strings.Join(c.Args().Slice(), " "))
-			task := c.String("for")
-			switch {
-			case task != "" && (q != "" || c.IsSet("seed")):
-				return fail(2, "--for builds the pack of one task; give it without a query and without --seed")
-			case task == "" && q == "" && !c.IsSet("seed"):
-				return fail(2, "context needs a query or --seed ID; for example canon context \"webhook retries\" --seed KB-TSK-0007")
+			a := hooks.ContextArgs{Query: strings.TrimSpace(strings.Join(c.Args().Slice(), " ")), For: c.String("for"), Overrides: overrides(c)}
+			if c.IsSet("generated") {
+				g := c.Bool("generated")
+				a.Generated = &g
 			}
 			if err := packFormat(c); err != nil {
 				return err
 			}
-			return e.withGraph(c, "canon context", func(s *gitsync.Session, g *graph.Graph) (output, error) {
-				opt, err := packOptions(c, s)
-				if err != nil {
-					return nil, err
+			return e.withGraph(c, "canon context", func(s *gitsync.Session, _ *graph.Graph) (output, error) {
+				a.Seeds = seeds(c, s)
+				if a.For != "" {
+					a.For = s.Repo.Ref(a.For)
 				}
-				if c.IsSet("generated") {
-					opt.IncludeGenerated = c.Bool("generated")
-				}
-				if task == "" {
-					opt.Query, opt.Seeds = q, seeds(c, s)
-					return g.Pack(c.Context, opt)
-				}
-				return g.ScopedPack(c.Context, graph.ScopedArgs{
-					For: s.Repo.Ref(task), Options: opt, Shares: s.Cfg.Context.Scopes,
-					CommitPaths: func(ctx context.Context, t index.DocRef) ([]string, error) { return s.Repo.CommitPaths(ctx, t.ID, 200) },
-				})
+				return hooks.Context(c.Context, s, a)
 			})
 		},
 	}
@@ -295,13 +273,9 @@ func workCommand(e *env, name, usage string, answer func(*graph.Graph, context.C
 			if c.Int("limit") < 0 || (c.IsSet("limit") && c.Int("limit") == 0) {
 				return fail(2, "--limit is %d; give a positive number, or --all for every item", c.Int("limit"))
 			}
-			if c.IsSet("limit") && c.Bool("all") {
-				return fail(2, "--limit and --all say different things; give one")
-			}
 			return e.withGraph(c, "canon "+name, func(s *gitsync.Session, g *graph.Graph) (output, error) {
-				q := graph.WorkQuery{WorkOptions: graph.WorkOptionsOf(s.Cfg, c.StringSlice("kind")), Limit: c.Int("limit"), All: c.Bool("all")}
-				var err error
-				if q.Elsewhere, err = hooks.Elsewhere(c.Context, s, c.Bool("here")); err != nil {
+				q, err := hooks.Work(c.Context, s, hooks.WorkArgs{Kinds: c.StringSlice("kind"), Limit: c.Int("limit"), All: c.Bool("all"), Here: c.Bool("here")})
+				if err != nil {
 					return nil, err
 				}
 				return answer(g, c.Context, q)

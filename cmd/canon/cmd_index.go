@@ -115,7 +115,7 @@ func showCommand(e *env) *cli.Command {
 				if err != nil || !c.Bool("branches") {
 					return v, err
 				}
-				return versionsOnBranches(c.Context, s, v)
+				return hooks.VersionsOn(c.Context, s, v)
 			})
 		},
 	}

@@ -36,9 +36,20 @@ func Summarize(fs []Finding, checked int) Summary {
 
 // WriteText writes `path:line:col: severity rule: message` lines and a
 // summary line.
-func WriteText(w io.Writer, fs []Finding, checked int) {
-	for _, f := range fs {
+func WriteText(w io.Writer, fs []Finding, checked int) { writeText(w, fs, checked, 0) }
+
+// writeText is WriteText listing at most limit findings (0: all), with a
+// line that counts the rest.
+func writeText(w io.Writer, fs []Finding, checked, limit int) {
+	shown := fs
+	if limit > 0 && len(fs) > limit {
+		shown = fs[:limit]
+	}
+	for _, f := range shown {
 		fmt.Fprintln(w, f.String())
+	}
+	if n := len(fs) - len(shown); n > 0 {
+		fmt.Fprintf(w, "(%d more findings past the limit)\n", n)
 	}
 	s := Summarize(fs, checked)
 	if len(fs) == 0 {

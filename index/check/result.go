@@ -46,6 +46,9 @@ type Report struct {
 	Format     string
 	Version    string
 	Severities map[string]string
+	// Limit bounds the findings the text lists (0: every one); the
+	// summary still counts them all. The MCP tool check sets it.
+	Limit int
 }
 
 // ExitCode is 1 when an error was found: canon check fails.
@@ -56,19 +59,31 @@ func (r *Report) ExitCode() int {
 	return 0
 }
 
-// JSON is the documented JSON shape: findings and summary, and for a
-// new-only check the count of old problems and the base.
-func (r *Report) JSON() any {
+// ReportJSON is canon check's documented JSON shape: findings and
+// summary, and for a new-only check the count of old problems and the
+// base. Its fields are in the order of the keys' names, as the map it
+// replaced printed them; the MCP tool check answers with it too.
+type ReportJSON struct {
+	Base     string    `json:"base,omitempty"`
+	Findings []Finding `json:"findings"`
+	NewOnly  bool      `json:"new_only,omitempty"`
+	Old      *int      `json:"old,omitempty"` // set with NewOnly, 0 included
+	Summary  Summary   `json:"summary"`
+}
+
+// JSON is the documented JSON shape (ReportJSON).
+func (r *Report) JSON() any { return r.Shape() }
+
+// Shape is the report as ReportJSON.
+func (r *Report) Shape() ReportJSON {
 	fs := r.Findings
 	if fs == nil {
 		fs = []Finding{}
 	}
-	if !r.NewOnly {
-		return map[string]any{"findings": fs, "summary": Summarize(fs, len(r.Checked))}
-	}
-	out := map[string]any{"findings": fs, "summary": Summarize(fs, len(r.Checked)), "new_only": true, "old": r.Old}
-	if r.Base != "" {
-		out["base"] = r.Base
+	out := ReportJSON{Findings: fs, Summary: Summarize(fs, len(r.Checked))}
+	if r.NewOnly {
+		old := r.Old
+		out.NewOnly, out.Old, out.Base = true, &old, r.Base
 	}
 	return out
 }
@@ -97,7 +112,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	case r.NewOnly && len(r.Findings) == 0 && len(r.Checked) > 0:
 		fmt.Fprintf(w, "no new problems in %s\n", human.Plural(len(r.Checked), "file"))
 	default:
-		WriteText(w, r.Findings, len(r.Checked))
+		writeText(w, r.Findings, len(r.Checked), r.Limit)
 	}
 	r.WriteOld(w)
 	return nil

@@ -7,13 +7,14 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
-	"github.com/canon-md/canon/index"
 )
 
 // What other branches and worktrees do (ADR-0042): ready leaves out what
 // another ref has taken, show carries the versions on other refs, and
 // claims lists what is taken elsewhere, so that an agent checks before it
-// starts. Each carries the overlays' freshness.
+// starts. Each carries the overlays' freshness. claims has no command of
+// its own (canon branches answers per ref, canon ready --json lists what
+// it left out as claimed).
 
 type (
 	claimsOut struct {
@@ -22,19 +23,6 @@ type (
 		Fresh
 	}
 )
-
-// versionsOn is show's overlay step: the document's versions on other refs.
-func versionsOn(ctx context.Context, s *gitsync.Session, path string) ([]index.RefDoc, *gitsync.OverlayStatus, error) {
-	over, st, err := s.Overlay(ctx, "", path)
-	if err != nil {
-		return nil, nil, err
-	}
-	docs := []index.RefDoc{}
-	for _, o := range over {
-		docs = append(docs, o.RefDoc)
-	}
-	return docs, st, nil
-}
 
 func (m *Server) addClaimsTool() {
 	add(m, &mcp.Tool{Name: "claims", OutputSchema: outSchema("claims:array", "overlay:object"), Description: "Items another branch or worktree took (state, assignee, done): check before you start.", Annotations: readOnly},

@@ -5,6 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/graph"
+	"github.com/canon-md/canon/index"
 )
 
 // TestMCPClaims: a task taken in another worktree of the same clone (a
@@ -29,22 +33,27 @@ func TestMCPClaims(t *testing.T) {
 	if len(claims.Claims) != 1 || claims.Claims[0].ID != "KB-TSK-0001" || claims.Claims[0].Ref != "refs/heads/agent" || claims.Overlay.Refs != 1 {
 		t.Fatalf("claims: %+v", claims)
 	}
-	var ready readyOut
+	type readyAnswer struct {
+		Ready   []graph.Item
+		Claimed []graph.ClaimedItem
+		Overlay *gitsync.OverlayStatus
+	}
+	var ready readyAnswer
 	call(t, cs, "ready", nil, &ready)
-	for _, it := range ready.Items {
+	for _, it := range ready.Ready {
 		if it.ID == "KB-TSK-0001" {
-			t.Fatalf("ready lists the claimed item: %+v", ready.Items)
+			t.Fatalf("ready lists the claimed item: %+v", ready.Ready)
 		}
 	}
 	if len(ready.Claimed) != 1 || ready.Overlay == nil {
 		t.Fatalf("ready does not say what it left out: %+v", ready)
 	}
-	var here readyOut
+	var here readyAnswer
 	call(t, cs, "ready", map[string]any{"here": true}, &here)
-	if len(here.Items) != 1 || here.Items[0].ID != "KB-TSK-0001" {
-		t.Fatalf("ready here: %+v", here.Items)
+	if len(here.Ready) != 1 || here.Ready[0].ID != "KB-TSK-0001" {
+		t.Fatalf("ready here: %+v", here.Ready)
 	}
-	var show showOut
+	var show struct{ Branches []index.RefDoc }
 	call(t, cs, "show", map[string]any{"ref": "KB-TSK-0001"}, &show)
 	if len(show.Branches) != 1 || show.Branches[0].State != "In Progress" || show.Branches[0].Author == "" {
 		t.Fatalf("show branches: %+v", show.Branches)

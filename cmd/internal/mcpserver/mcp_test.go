@@ -128,13 +128,11 @@ func TestMCPTools(t *testing.T) {
 	}
 
 	var show struct {
-		Doc struct {
-			ID    string `json:"id"`
-			Title string `json:"title"`
-		}
+		ID    string `json:"id"`
+		Title string `json:"title"`
 	}
 	call(t, cs, "show", map[string]any{"ref": "KB-TSK-0002"}, &show)
-	if show.Doc.ID != "KB-TSK-0002" || show.Doc.Title != "Refresh tokens" {
+	if show.ID != "KB-TSK-0002" || show.Title != "Refresh tokens" {
 		t.Errorf("show: %+v", show)
 	}
 	// Arguments the CLI refuses are refused here too, with what to give.
@@ -145,9 +143,10 @@ func TestMCPTools(t *testing.T) {
 	}{
 		{"search", map[string]any{"query": "tokens", "limit": -5}, "limit is -5; give a positive number"},
 		{"context", map[string]any{"query": "tokens", "budget": -1}, "budget is -1"},
-		{"context", map[string]any{"for": "KB-TSK-0001", "query": "tokens"}, "not both"},
+		{"context", map[string]any{"for": "KB-TSK-0001", "query": "tokens"}, "for builds the pack of one task; give it without a query and without seeds"},
 		{"neighbors", map[string]any{"ref": "KB-TSK-0001", "depth": 9}, "depth is at most 4"},
-		{"check", map[string]any{"paths": []string{"notes/link.md"}, "all": true}, "check takes one of"},
+		{"check", map[string]any{"paths": []string{"notes/link.md"}, "all": true}, "give either all: true or paths, not both"},
+		{"check", map[string]any{"paths": []string{"notes/link.md"}, "staged": true}, "check takes one of"},
 		{"ready", map[string]any{"limit": -1}, "limit is -1"},
 	} {
 		if r := call(t, cs, bad.tool, bad.args, nil); !r.IsError || !strings.Contains(textOf(r), bad.says) {
@@ -158,8 +157,11 @@ func TestMCPTools(t *testing.T) {
 		t.Errorf("show of nothing: %v %s", r.IsError, textOf(r))
 	}
 
-	var ready, blocked struct {
-		Items []struct{ ID string } `json:"items"`
+	var ready struct {
+		Items []struct{ ID string } `json:"ready"`
+	}
+	var blocked struct {
+		Items []struct{ ID string } `json:"blocked"`
 	}
 	call(t, cs, "ready", nil, &ready)
 	call(t, cs, "blocked", nil, &blocked)
@@ -194,13 +196,13 @@ func TestMCPTools(t *testing.T) {
 		t.Errorf("check: %+v", chk)
 	}
 
-	var ctxOut struct{ Pack struct{ Entries []any } }
+	var ctxOut struct{ Entries []any }
 	call(t, cs, "context", map[string]any{"seeds": []string{"KB-TSK-0002"}, "budget": 2000}, &ctxOut)
-	if len(ctxOut.Pack.Entries) != 2 {
+	if len(ctxOut.Entries) != 2 {
 		t.Errorf("context: %+v", ctxOut)
 	}
 	call(t, cs, "context", map[string]any{"seeds": []string{"KB-TSK-0002"}, "budget": 2000, "generated": true}, &ctxOut)
-	if len(ctxOut.Pack.Entries) != 2 {
+	if len(ctxOut.Entries) != 2 {
 		t.Errorf("context with generated: %+v", ctxOut)
 	}
 
@@ -319,13 +321,11 @@ func TestMCPWorksets(t *testing.T) {
 	dir, cs := mcpRepo(t)
 	ctx := context.Background()
 	var made struct {
-		Workset struct {
-			Name string
-			Docs int
-		}
+		Name string
+		Docs int
 	}
 	call(t, cs, "workset_new", map[string]any{"name": "tokens", "seeds": []string{"KB-TSK-0002"}, "agent": "test"}, &made)
-	if made.Workset.Name != "tokens" || made.Workset.Docs != 2 {
+	if made.Name != "tokens" || made.Docs != 2 {
 		t.Fatalf("workset_new: %+v", made)
 	}
 	var n1, n2 struct {
@@ -346,40 +346,34 @@ func TestMCPWorksets(t *testing.T) {
 		t.Error("a note without a target was taken")
 	}
 	var show struct {
-		Workset struct {
-			Findings []struct{ Kind, Text string }
-		}
+		Findings []struct{ Kind, Text string }
 	}
 	call(t, cs, "workset_show", map[string]any{"name": "tokens"}, &show)
-	if len(show.Workset.Findings) != 2 || show.Workset.Findings[0].Kind != "decision" || show.Workset.Findings[1].Kind != "worklog" {
+	if len(show.Findings) != 2 || show.Findings[0].Kind != "decision" || show.Findings[1].Kind != "worklog" {
 		t.Errorf("the notes as promote reads them: %+v", show)
 	}
 
-	var wc struct {
-		Pack struct{ Entries []any }
-	}
+	var wc struct{ Entries []any }
 	call(t, cs, "workset_context", map[string]any{"name": "tokens", "budget": 2000}, &wc)
-	if len(wc.Pack.Entries) != 2 {
+	if len(wc.Entries) != 2 {
 		t.Errorf("workset_context: %+v", wc)
 	}
 
 	// promote: a diff first, then the writes.
 	var dry, done struct {
-		Promote struct {
-			DryRun  bool     `json:"dry_run"`
-			Diff    string   `json:"diff"`
-			Written []string `json:"written"`
-		}
+		DryRun  bool     `json:"dry_run"`
+		Diff    string   `json:"diff"`
+		Written []string `json:"written"`
 	}
 	call(t, cs, "promote", map[string]any{"workset": "tokens", "agent": "test"}, &dry)
-	if !dry.Promote.DryRun || !strings.Contains(dry.Promote.Diff, "[agent=test] refresh at 80% of the lifetime") {
+	if !dry.DryRun || !strings.Contains(dry.Diff, "[agent=test] refresh at 80% of the lifetime") {
 		t.Errorf("promote dry run: %+v", dry)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "items/KB-TSK-0002.md")); strings.Contains(string(data), "80%") {
 		t.Fatal("a dry run wrote")
 	}
 	res := call(t, cs, "promote", map[string]any{"workset": "tokens", "agent": "test", "apply": true}, &done)
-	if len(done.Promote.Written) != 2 {
+	if len(done.Written) != 2 {
 		t.Errorf("promote: %+v", done)
 	}
 	// The text is canon promote's: what was written and what canon check

@@ -110,6 +110,12 @@ func (m *Server) Run(ctx context.Context) error {
 	return m.server.Run(ctx, stdioTransport(os.Stdin, os.Stdout))
 }
 
+// Connect serves one client over t until it goes (the CLI's test that
+// every tool answers as its command does connects in process).
+func (m *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSession, error) {
+	return m.server.Connect(ctx, t, nil)
+}
+
 // Freshness says what an answer reflects.
 type Freshness struct {
 	IndexedCommit string `json:"indexed_commit"`

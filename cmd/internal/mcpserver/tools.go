@@ -135,12 +135,23 @@ func explain(err error) error {
 	if errors.As(err, &nf) {
 		return fmt.Errorf("%w; try the search tool", err)
 	}
+	var ae *gitsync.ArgsError
+	var oe *graph.OptionError
+	if errors.As(err, &ae) || errors.As(err, &oe) {
+		return errors.New(argWords.Replace(err.Error())) // a use case's words for its arguments
+	}
 	return errors.New(cliWords.Replace(gitsync.Explain(err, "")))
 }
 
 // cliWords turns the command line's options that use cases name in their
 // messages into the arguments of the MCP tools and prompts.
 var cliWords = strings.NewReplacer("--workset NAME", "the workset argument", "--seed ID", "a seed", "Give --seed", "Give a seed")
+
+// argWords turns the command line's flags that the shared use cases name
+// when they refuse their arguments (gitsync.ArgsError, graph.OptionError)
+// into the tools' arguments.
+var argWords = strings.NewReplacer("--limit and --all", "limit and all", "--seed ID", "seeds", "--seed", "seeds", "--for", "for", "--all", "all: true", "--limit", "limit",
+	"--max-nodes", "max_nodes", "canon context", "context", "--", "")
 
 var (
 	readOnly    = &mcp.ToolAnnotations{ReadOnlyHint: true}
@@ -164,7 +175,7 @@ func outSchema(props ...string) *jsonschema.Schema {
 }
 
 // rendered is what a text renderer writes.
-func rendered(v interface{ WriteText(w io.Writer) error }) string {
+func rendered(v output) string {
 	var b strings.Builder
 	_ = v.WriteText(&b) // a strings.Builder takes every write
 	return b.String()
@@ -189,10 +200,12 @@ type (
 		Limit int    `json:"limit,omitempty" jsonschema:"default 10, at most 50"`
 		Kind  string `json:"kind,omitempty" jsonschema:"task, adr, doc, ..."`
 	}
+	// Each tool's answer is the result type of canon's command for the
+	// same action (its --json), with the freshness; a field beside it is
+	// the tool's own (its comment says why).
 	searchOut struct {
-		Hits      []index.Hit    `json:"hits"`
-		Truncated bool           `json:"truncated"`
-		Read      *index.Reading `json:"read,omitempty"`
+		*index.Found
+		Truncated bool `json:"truncated"` // more hits past the limit: the tool asks one more
 		Fresh
 	}
 	refIn struct {
@@ -200,9 +213,7 @@ type (
 		Text bool   `json:"text,omitempty" jsonschema:"with section texts"`
 	}
 	showOut struct {
-		Doc      *index.DocView         `json:"doc"`
-		Branches []index.RefDoc         `json:"branches"` // its versions on other refs (ADR-0042)
-		Overlay  *gitsync.OverlayStatus `json:"overlay"`
+		*graph.Versions // canon show --branches: its versions on other refs (ADR-0042)
 		Fresh
 	}
 	contextIn struct {
@@ -215,7 +226,7 @@ type (
 		Generated bool `json:"generated,omitempty" jsonschema:"let generated documents (dashboards, index stubs) in"`
 	}
 	packOut struct {
-		Pack any `json:"pack"`
+		*graph.Pack
 		Fresh
 	}
 	neighborsIn struct {
@@ -225,9 +236,7 @@ type (
 		Direction string   `json:"direction,omitempty" jsonschema:"out, in, both"`
 	}
 	neighborsOut struct {
-		Root   index.DocRef    `json:"root"`
-		Nodes  []graph.Reached `json:"nodes"`
-		Capped bool            `json:"capped"`
+		*graph.Neighbors
 		Fresh
 	}
 	workIn struct {
@@ -237,22 +246,11 @@ type (
 		Here  bool     `json:"here,omitempty" jsonschema:"this checkout only"`
 	}
 	readyOut struct {
-		Items        []graph.Item           `json:"items"`
-		Truncated    int                    `json:"truncated"`
-		BlockedCount int                    `json:"blocked_count"`
-		Unknown      []graph.StateCount     `json:"unknown_states"`
-		Claimed      []graph.ClaimedItem    `json:"claimed"` // left out: taken on another ref (ADR-0042)
-		Overlay      *gitsync.OverlayStatus `json:"overlay,omitempty"`
+		*graph.ReadyList
 		Fresh
 	}
 	blockedOut struct {
-		Items      []graph.BlockedItem `json:"items"`
-		Truncated  int                 `json:"truncated"`
-		ReadyCount int                 `json:"ready_count"`
-		Unknown    []graph.StateCount  `json:"unknown_states"`
-		// DoneElsewhere are blockers another ref has finished, by key.
-		DoneElsewhere map[string][]graph.Claim `json:"done_elsewhere,omitempty"`
-		Overlay       *gitsync.OverlayStatus   `json:"overlay,omitempty"`
+		*graph.BlockedList
 		Fresh
 	}
 	checkIn struct {
@@ -262,15 +260,13 @@ type (
 		Limit  int      `json:"limit,omitempty" jsonschema:"default 50"`
 	}
 	checkOut struct {
-		Summary   check.Summary   `json:"summary"`
-		Findings  []check.Finding `json:"findings"`
-		Truncated int             `json:"truncated"`
+		check.ReportJSON
+		Truncated int `json:"truncated"` // findings past the limit (the tool's own)
 		Fresh
 	}
 	noIn      struct{}
 	statusOut struct {
-		Documents int `json:"documents"`
-		Kinds     any `json:"kinds"`
+		*gitsync.Status
 		Fresh
 	}
 	queryIn struct {
@@ -287,15 +283,15 @@ type (
 		Budget int    `json:"budget,omitempty" jsonschema:"estimated tokens (2000)"`
 	}
 	worksetsOut struct {
-		Worksets []workset.Info `json:"worksets"`
+		Worksets []workset.Info `json:"worksets"` // workset.Listing's JSON
 		Fresh
 	}
 	worksetOut struct {
-		Workset *workset.Detail `json:"workset"`
+		*workset.Detail
 		Fresh
 	}
 	resumeOut struct {
-		Resume *workset.Resume `json:"resume"`
+		*workset.Resume
 		Fresh
 	}
 	worksetContextIn struct {
@@ -311,7 +307,7 @@ type (
 		Agent    string   `json:"agent,omitempty" jsonschema:"who works in it"`
 	}
 	worksetNewOut struct {
-		Workset *workset.Info `json:"workset"`
+		*workset.Created
 		Fresh
 	}
 	noteIn struct {
@@ -333,28 +329,13 @@ type (
 		Apply   bool   `json:"apply,omitempty" jsonschema:"write; else only the diff"`
 	}
 	promoteOut struct {
-		Promote *workset.Promoted `json:"promote"`
+		*workset.Promoted
 		Fresh
 	}
 )
 
 // negative refuses a number below zero an agent gave; 0 is what JSON sends
 // for an argument left out, so it means the default.
-// query is the ready or blocked question, as canon ready and canon
-// blocked ask it.
-func (in workIn) query(ctx context.Context, s *gitsync.Session) (graph.WorkQuery, error) {
-	if err := negative("limit", in.Limit); err != nil {
-		return graph.WorkQuery{}, err
-	}
-	if in.Limit > 0 && in.All {
-		return graph.WorkQuery{}, errors.New("limit and all say different things; give one")
-	}
-	q := graph.WorkQuery{WorkOptions: graph.WorkOptionsOf(s.Cfg, in.Kinds), Limit: in.Limit, All: in.All}
-	var err error
-	q.Elsewhere, err = hooks.Elsewhere(ctx, s, in.Here)
-	return q, err
-}
-
 func negative(name string, v int) error {
 	if v < 0 {
 		return fmt.Errorf("%s is %d; give a positive number, or leave it out for the default", name, v)
@@ -362,11 +343,12 @@ func negative(name string, v int) error {
 	return nil
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
+// limitOr is a limit an agent gave, or def when it left it out (0).
+func limitOr(limit, def int) int {
+	if limit <= 0 {
+		return def
 	}
-	return 0
+	return limit
 }
 
 // worksetEnv describes the session to the workset operations.
@@ -376,150 +358,100 @@ func worksetEnv(ctx context.Context, s *gitsync.Session) (*workset.Env, error) {
 
 func (m *Server) addTools() {
 	m.addClaimsTool()
-	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean", "read:object"), Description: "Search: a question or keywords.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean"), Description: "Search: a question or keywords.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in searchIn, out *searchOut) (string, error) {
 			if err := negative("limit", in.Limit); err != nil {
 				return "", err
 			}
-			limit := in.Limit
-			if limit <= 0 {
-				limit = 10
-			}
-			limit = min(limit, 50)
-			var hits []index.Hit
-			f, err := s.Store.SearchRead(ctx, in.Query, index.SearchOptions{Limit: limit + 1, Kind: in.Kind})
-			if f != nil {
-				hits, out.Read = f.Hits, f.Read
-			}
-			if len(hits) > limit {
-				hits, out.Truncated = hits[:limit], true
-			}
-			out.Hits = hits
-			if out.Hits == nil {
-				out.Hits = []index.Hit{} // the schema says array: no matches is [], not null
-			}
+			limit := min(limitOr(in.Limit, 10), 50) // an agent's bound; canon search has none
+			var err error
+			out.Found, err = s.Store.SearchRead(ctx, in.Query, index.SearchOptions{Limit: limit + 1, Kind: in.Kind})
 			if err != nil {
 				return "", err
 			}
-			var b strings.Builder
-			if out.Read != nil && out.Read.Line() != "" {
-				fmt.Fprintln(&b, out.Read.Line())
+			if len(out.Hits) > limit {
+				out.Hits, out.Truncated = out.Hits[:limit], true
 			}
-			for _, h := range out.Hits {
-				fmt.Fprintf(&b, "%s  %s  #%s  %s\n", h.ID, h.Title, h.Slug, h.Snippet)
-			}
-			if len(out.Hits) == 0 {
-				fmt.Fprintf(&b, "no matches for %q\n", in.Query)
-			}
+			txt := rendered(out.Found)
 			if out.Truncated {
-				fmt.Fprintf(&b, "(more hits past the limit of %d)\n", limit)
+				txt += fmt.Sprintf("(more hits past the limit of %d)\n", limit)
 			}
-			return b.String(), nil
+			return txt, nil
 		})
 
-	add(m, &mcp.Tool{Name: "show", OutputSchema: outSchema("doc:object"), Description: "One document: frontmatter, edges, sections, problems.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "show", OutputSchema: outSchema("branches:array"), Description: "One document: frontmatter, edges, sections, problems.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in refIn, out *showOut) (string, error) {
-			var err error
-			if out.Doc, err = s.Show(ctx, in.Ref, in.Text); err != nil {
+			v, err := s.Show(ctx, s.Repo.RootRef(in.Ref), in.Text)
+			if err != nil {
 				return "", err
 			}
-			if out.Branches, out.Overlay, err = versionsOn(ctx, s, out.Doc.Path); err != nil {
+			if out.Versions, err = hooks.VersionsOn(ctx, s, v); err != nil {
 				return "", err
 			}
-			return rendered(out.Doc) + graph.VersionsText(out.Branches, out.Overlay), nil
+			return rendered(out.Versions), nil
 		})
 
-	add(m, &mcp.Tool{Name: "context", OutputSchema: outSchema("pack:object"), Description: "A bounded context pack from a search, seeds, or a task (for) with its scope.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "context", OutputSchema: outSchema("entries:array"), Description: "A bounded context pack from a search, seeds, or a task (for) with its scope.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in contextIn, out *packOut) (string, error) {
 			if err := negative("budget", in.Budget); err != nil {
 				return "", err
 			}
-			if in.For != "" && (in.Query != "" || len(in.Seeds) > 0) {
-				return "", errors.New("give for (a task and its scope), or query and seeds, not both")
+			a := hooks.ContextArgs{Query: in.Query, Seeds: rootRefs(s, in.Seeds), For: s.Repo.RootRef(in.For), Overrides: graph.Overrides{Budget: given(in.Budget)}}
+			if in.Generated {
+				a.Generated = &in.Generated
 			}
-			opt := graph.OptionsFrom(s.Cfg.Context)
-			if in.Budget > 0 {
-				opt.Budget = in.Budget
-			}
-			opt.IncludeGenerated = opt.IncludeGenerated || in.Generated
-			g := graph.New(s.Store)
-			var p *graph.Pack
 			var err error
-			switch {
-			case in.For != "":
-				p, err = g.ScopedPack(ctx, graph.ScopedArgs{For: in.For, Options: opt, Shares: s.Cfg.Context.Scopes,
-					CommitPaths: func(ctx context.Context, t index.DocRef) ([]string, error) { return s.Repo.CommitPaths(ctx, t.ID, 200) }})
-			case in.Query == "" && len(in.Seeds) == 0:
-				return "", errors.New("context needs a query, seeds or for")
-			default:
-				opt.Query, opt.Seeds = in.Query, in.Seeds
-				p, err = g.Pack(ctx, opt)
-			}
-			if err != nil {
+			if out.Pack, err = hooks.Context(ctx, s, a); err != nil {
 				return "", err
 			}
-			out.Pack = p
-			return rendered(p), nil
+			return rendered(out.Pack), nil
 		})
 
-	add(m, &mcp.Tool{Name: "neighbors", OutputSchema: outSchema("root:object", "nodes:array", "capped:boolean"), Description: "Documents around one, along typed edges.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "neighbors", OutputSchema: outSchema("root:object", "nodes:array"), Description: "Documents around one, along typed edges.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in neighborsIn, out *neighborsOut) (string, error) {
+			// An agent's bounds: four hops, a hundred documents (canon
+			// graph neighbors has neither).
 			if err := negative("depth", in.Depth); err != nil {
 				return "", err
 			}
 			if in.Depth > 4 {
 				return "", fmt.Errorf("depth is at most 4 (%d given): four hops already reach most of a backlog", in.Depth)
 			}
-			depth := in.Depth
-			if depth <= 0 {
-				depth = 1
+			o := graph.Overrides{Depth: given(in.Depth), MaxNodes: ptr(100)}
+			if len(in.Edges) > 0 {
+				o.Edges = ptr(strings.Join(in.Edges, ","))
 			}
-			dir, err := graph.ParseDirection(in.Direction)
-			if err != nil {
+			if in.Direction != "" {
+				o.Direction = &in.Direction
+			}
+			var err error
+			if out.Neighbors, err = hooks.Neighbors(ctx, s, s.Repo.RootRef(in.Ref), o); err != nil {
 				return "", err
 			}
-			n, err := graph.New(s.Store).Neighbors(ctx, in.Ref, graph.ExpandOptions{Depth: min(depth, 4), Edges: in.Edges, Direction: dir, MaxNodes: 100})
-			if err != nil {
-				return "", err
-			}
-			out.Root, out.Nodes, out.Capped = n.Root, n.Nodes, n.NodeCapped
-			return rendered(n), nil
+			return rendered(out.Neighbors), nil
 		})
 
-	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("items:array", "truncated:integer", "blocked_count:integer", "unknown_states:array"), Description: "Open work nothing blocks, by priority, less what other refs took.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("ready:array", "truncated:integer", "blocked_count:integer"), Description: "Open work nothing blocks, by priority, less what other refs took.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *readyOut) (string, error) {
-			out.Items, out.Unknown = []graph.Item{}, []graph.StateCount{}
-			q, err := in.query(ctx, s)
+			q, err := hooks.Work(ctx, s, hooks.WorkArgs(in))
 			if err != nil {
 				return "", err
 			}
-			r, err := graph.New(s.Store).Ready(ctx, q)
-			if err != nil {
+			if out.ReadyList, err = graph.New(s.Store).Ready(ctx, q); err != nil {
 				return "", err
 			}
-			out.Items, out.Truncated, out.BlockedCount, out.Unknown = r.Ready, r.Truncated, r.BlockedCount, r.Unknown
-			out.Claimed = r.Claimed
-			out.Overlay, _ = r.Overlay.(*gitsync.OverlayStatus) // nil: no other ref
-			if out.Claimed == nil {
-				out.Claimed = []graph.ClaimedItem{}
-			}
-			return rendered(r), nil
+			return rendered(out.ReadyList), nil
 		})
-	add(m, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("items:array", "truncated:integer", "ready_count:integer", "unknown_states:array"), Description: "Open work something blocks, with the blockers.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("blocked:array", "truncated:integer", "ready_count:integer"), Description: "Open work something blocks, with the blockers.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *blockedOut) (string, error) {
-			out.Items, out.Unknown = []graph.BlockedItem{}, []graph.StateCount{}
-			q, err := in.query(ctx, s)
+			q, err := hooks.Work(ctx, s, hooks.WorkArgs(in))
 			if err != nil {
 				return "", err
 			}
-			b, err := graph.New(s.Store).Blocked(ctx, q)
-			if err != nil {
+			if out.BlockedList, err = graph.New(s.Store).Blocked(ctx, q); err != nil {
 				return "", err
 			}
-			out.Items, out.Truncated, out.ReadyCount, out.Unknown = b.Blocked, b.Truncated, b.ReadyCount, b.Unknown
-			out.DoneElsewhere = b.DoneElsewhere
-			out.Overlay, _ = b.Overlay.(*gitsync.OverlayStatus) // nil: no other ref
-			return rendered(b), nil
+			return rendered(out.BlockedList), nil
 		})
 
 	add(m, &mcp.Tool{Name: "check", OutputSchema: outSchema("summary:object", "findings:array", "truncated:integer"), Description: "Validate documents: staged (new problems only), given paths, or all.", Annotations: readOnly},
@@ -527,64 +459,69 @@ func (m *Server) addTools() {
 			if err := negative("limit", in.Limit); err != nil {
 				return "", err
 			}
-			if n := btoi(in.Staged) + btoi(in.All) + btoi(len(in.Paths) > 0); n > 1 {
-				return "", errors.New("check takes one of staged: true, paths, all: true")
-			}
-			var res *check.Result
-			var err error
-			switch {
-			case in.Staged:
-				res, err = s.CheckStaged(ctx, true, nil)
-			case in.All:
-				res, err = s.CheckAll(ctx)
-			case len(in.Paths) > 0:
-				res, err = s.CheckPaths(ctx, in.Paths)
-			default:
+			// An agent names what to check: the staged change is canon
+			// check's default, not the tool's.
+			if !in.Staged && !in.All && len(in.Paths) == 0 {
 				return "", errors.New("check needs staged: true, paths, or all: true")
 			}
+			if in.Staged && (in.All || len(in.Paths) > 0) {
+				return "", errors.New("check takes one of staged: true, paths, all: true")
+			}
+			// Paths are repository-relative (canon check's are relative to
+			// the working folder); the rest is canon check's use case.
+			args := gitsync.CheckArgs{All: in.All, Paths: gitsync.Distinct(in.Paths)}
+			if err := args.Validate(); err != nil {
+				return "", err
+			}
+			res, err := s.Check(ctx, args)
 			if err != nil {
 				return "", err
 			}
-			out.Summary = res.Summary()
-			out.Findings, out.Truncated = page(res.Findings, in.Limit, 50)
-			var b strings.Builder
-			for _, fd := range out.Findings {
-				fmt.Fprintln(&b, fd)
-			}
-			fmt.Fprintf(&b, "%s, %s in %s (%s checked)\n", human.Plural(out.Summary.Errors, "error"), human.Plural(out.Summary.Warnings, "warning"),
-				human.Plural(out.Summary.Files, "file"), human.Plural(out.Summary.Checked, "file"))
-			return b.String() + cut(out.Truncated, "more findings"), nil
+			// The compact form: at most limit findings (50), the summary
+			// counts them all.
+			rep := &check.Report{Result: res, Format: check.FormatText, Limit: limitOr(in.Limit, 50)}
+			out.ReportJSON = rep.Shape()
+			out.Findings, out.Truncated = page(out.Findings, rep.Limit, rep.Limit)
+			return rendered(rep), nil
 		})
 
 	add(m, &mcp.Tool{Name: "status", OutputSchema: outSchema("documents:integer", "kinds:object"), Description: "The index: commit, counts, freshness.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, _ noIn, out *statusOut) (string, error) {
-			st, err := s.Status(ctx)
-			if err != nil {
+			var err error
+			if out.Status, err = s.Status(ctx); err != nil {
 				return "", err
 			}
-			out.Documents, out.Kinds = st.Documents, st.Kinds
-			return fmt.Sprintf("%s indexed at %s; HEAD %s", human.Plural(out.Documents, "document"), human.Commit(st.IndexedHead), human.Commit(st.Head)), nil
+			return rendered(out.Status), nil
 		})
 
-	add(m, &mcp.Tool{Name: "query_run", OutputSchema: outSchema("pack:object"), Description: "Run a query template (task-context, workflow-resume, ...).", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "query_run", OutputSchema: outSchema("entries:array"), Description: "Run a query template (task-context, workflow-resume, ...).", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in queryIn, out *packOut) (string, error) {
-			p, err := runTemplate(ctx, s, in)
-			if err != nil {
+			var err error
+			if out.Pack, err = runTemplate(ctx, s, in); err != nil {
 				return "", err
 			}
-			out.Pack = p
-			return rendered(p), nil
+			return rendered(out.Pack), nil
 		})
 
 	m.addWorksetTools()
 }
 
-// cut says how many items a bounded list left out.
-func cut(n int, what string) string {
-	if n <= 0 {
-		return ""
+// given is a number an agent gave, nil when it left it out (0): the
+// configuration's default then applies.
+func given(v int) *int {
+	if v == 0 {
+		return nil
 	}
-	return fmt.Sprintf("(%d %s past the limit)\n", n, what)
+	return &v
+}
+
+// rootRefs reads the references an agent gave (Repo.RootRef).
+func rootRefs(s *gitsync.Session, refs []string) []string {
+	var out []string
+	for _, r := range refs {
+		out = append(out, s.Repo.RootRef(r))
+	}
+	return out
 }
 
 // runTemplate runs a query template: the query_run tool and the prompts.
@@ -600,120 +537,86 @@ func runTemplate(ctx context.Context, s *gitsync.Session, in queryIn) (*graph.Pa
 	if err != nil {
 		return nil, err
 	}
-	ro := graph.RunOptions{Seeds: in.Seeds, Workset: in.Workset}
-	if in.Budget > 0 {
-		ro.Budget = &in.Budget
-	}
-	return hooks.TemplateRun(ctx, s, t, ro, nil)
+	return hooks.TemplateRun(ctx, s, t, graph.RunOptions{Seeds: rootRefs(s, in.Seeds), Workset: in.Workset, Budget: given(in.Budget)}, nil)
 }
 
 func (m *Server) addWorksetTools() {
 	add(m, &mcp.Tool{Name: "workset_list", OutputSchema: outSchema("worksets:array"), Description: "The worksets: seeds, size, stale or fresh, unpromoted findings.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, _ noIn, out *worksetsOut) (string, error) {
-			we, err := worksetEnv(ctx, s)
-			if err != nil {
-				return "", err
-			}
-			if out.Worksets, err = workset.List(ctx, we); err != nil {
-				return "", err
-			}
-			var b strings.Builder
-			for _, w := range out.Worksets {
-				state := "fresh"
-				if w.Stale {
-					state = "stale"
-				}
-				fmt.Fprintf(&b, "%s  %s  %s, seeds %s, %d unpromoted\n", w.Name, state, human.Plural(w.Docs, "document"), strings.Join(w.Seeds, ","), w.Unpromoted)
-			}
-			if len(out.Worksets) == 0 {
-				b.WriteString("no worksets\n")
-			}
-			return b.String(), nil
+			return worksetCall(ctx, s, func(we *workset.Env) (output, error) {
+				var err error
+				out.Worksets, err = workset.List(ctx, we)
+				return workset.Listing(out.Worksets), err
+			})
 		})
-	add(m, &mcp.Tool{Name: "workset_show", OutputSchema: outSchema("workset:object"), Description: "One workset: members and why, stale reasons, findings.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "workset_show", OutputSchema: outSchema("members:array"), Description: "One workset: members and why, stale reasons, findings.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in worksetIn, out *worksetOut) (string, error) {
-			we, err := worksetEnv(ctx, s)
-			if err != nil {
-				return "", err
-			}
-			if out.Workset, err = workset.Show(ctx, we, in.Name); err != nil {
-				return "", err
-			}
-			w := out.Workset
-			var b strings.Builder
-			fmt.Fprintf(&b, "workset %s: %s, %d findings (%d unpromoted)\n", w.Name, human.Plural(w.Docs, "document"), w.Info.Findings, w.Unpromoted)
-			for _, r := range w.StaleReasons {
-				fmt.Fprintf(&b, "stale: %s\n", r)
-			}
-			for _, mb := range w.Members {
-				fmt.Fprintf(&b, "  %s  %s  [%s]\n", mb.ID, mb.Title, mb.Kind)
-			}
-			return b.String(), nil
+			return worksetCall(ctx, s, func(we *workset.Env) (output, error) {
+				var err error
+				out.Detail, err = workset.Show(ctx, we, in.Name)
+				return out.Detail, err
+			})
 		})
-	add(m, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("resume:object"), Description: "Where a workset's task stands: goal, plan, decisions, changes since the last checkpoint.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("text:string"), Description: "Where a workset's task stands: goal, plan, decisions, changes since the last checkpoint.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in resumeIn, out *resumeOut) (string, error) {
 			if err := negative("budget", in.Budget); err != nil {
 				return "", err
 			}
-			we, err := worksetEnv(ctx, s)
-			if err != nil {
-				return "", err
-			}
-			budget := in.Budget
-			if budget <= 0 {
-				budget = 2000
-			}
-			if out.Resume, err = workset.BuildResume(ctx, we, in.Name, workset.ResumeOptions{Budget: budget}); err != nil {
-				return "", err
-			}
-			return out.Resume.Text(), nil
+			return worksetCall(ctx, s, func(we *workset.Env) (output, error) {
+				var err error
+				out.Resume, err = workset.BuildResume(ctx, we, in.Name, workset.ResumeOptions{Budget: limitOr(in.Budget, 2000)})
+				return out.Resume, err
+			})
 		})
-	add(m, &mcp.Tool{Name: "workset_context", OutputSchema: outSchema("pack:object"), Description: "A context pack from a workset's own documents.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "workset_context", OutputSchema: outSchema("entries:array"), Description: "A context pack from a workset's own documents.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in worksetContextIn, out *packOut) (string, error) {
 			if err := negative("budget", in.Budget); err != nil {
 				return "", err
 			}
-			we, err := worksetEnv(ctx, s)
-			if err != nil {
-				return "", err
-			}
-			opt := workset.ContextOptions{Query: in.Query}
-			if in.Budget > 0 {
-				opt.Budget = &in.Budget
-			}
-			p, _, err := workset.Context(ctx, we, in.Name, opt)
-			if err != nil {
-				return "", err
-			}
-			out.Pack = p
-			return rendered(p), nil
+			return worksetCall(ctx, s, func(we *workset.Env) (output, error) {
+				var err error
+				out.Pack, _, err = workset.Context(ctx, we, in.Name, workset.ContextOptions{Query: in.Query, Budget: given(in.Budget)})
+				return out.Pack, err
+			})
 		})
-	add(m, &mcp.Tool{Name: "workset_new", Description: "Make a workset for a task from seeds, a search or a template.", OutputSchema: outSchema("workset:object"), Annotations: writing},
+	add(m, &mcp.Tool{Name: "workset_new", Description: "Make a workset for a task from seeds, a search or a template.", OutputSchema: outSchema("name:string"), Annotations: writing},
 		func(ctx context.Context, s *gitsync.Session, in worksetNewIn, out *worksetNewOut) (string, error) {
-			we, err := worksetEnv(ctx, s)
-			if err != nil {
-				return "", err
-			}
-			if out.Workset, err = workset.Create(ctx, we, in.Name, workset.CreateOptions{
-				Spec: workset.Spec{Seeds: in.Seeds, Query: in.Query, Template: in.Template}, Agent: in.Agent}); err != nil {
-				return "", err
-			}
-			w := out.Workset
-			return fmt.Sprintf("created workset %s: %s, seeds %s; notes go to %s/notes.md", w.Name, human.Plural(w.Docs, "document"), strings.Join(w.Seeds, ", "), w.Path), nil
+			return worksetCall(ctx, s, func(we *workset.Env) (output, error) {
+				info, err := workset.Create(ctx, we, in.Name, workset.CreateOptions{
+					Spec: workset.Spec{Seeds: rootRefs(s, in.Seeds), Query: in.Query, Template: in.Template}, Agent: in.Agent})
+				out.Created = (*workset.Created)(info)
+				return out.Created, err
+			})
 		})
+	// note has no command: a person writes notes.md in an editor.
 	add(m, &mcp.Tool{Name: "note", Description: "Append a finding to a workset's notes.md, atomically.", OutputSchema: outSchema("note:object"), Annotations: writing},
 		func(ctx context.Context, s *gitsync.Session, in noteIn, out *noteOut) (string, error) {
-			we, err := worksetEnv(ctx, s)
-			if err != nil {
-				return "", err
-			}
-			if out.Note, err = workset.AppendNote(ctx, we, in.Workset, workset.NoteArgs{Target: in.Target, Kind: in.Kind, Text: in.Text, Expect: in.Expect}); err != nil {
-				return "", err
-			}
-			return "appended: " + out.Note.Line, nil
+			return worksetCall(ctx, s, func(we *workset.Env) (output, error) {
+				var err error
+				out.Note, err = workset.AppendNote(ctx, we, in.Workset, workset.NoteArgs{Target: in.Target, Kind: in.Kind, Text: in.Text, Expect: in.Expect})
+				return out.Note, err
+			})
 		})
-	add(m, &mcp.Tool{Name: "promote", Description: "Append a workset's findings to the documents: a diff, or the writes with apply.", OutputSchema: outSchema("promote:object"), Annotations: destructive},
+	add(m, &mcp.Tool{Name: "promote", Description: "Append a workset's findings to the documents: a diff, or the writes with apply.", OutputSchema: outSchema("counts:object"), Annotations: destructive},
 		promote)
+}
+
+// output is what a use case answers: a result type that renders itself
+// (as the CLI's).
+type output interface{ WriteText(w io.Writer) error }
+
+// worksetCall makes a workset call on the session's workset environment
+// and renders its answer.
+func worksetCall(ctx context.Context, s *gitsync.Session, call func(we *workset.Env) (output, error)) (string, error) {
+	we, err := worksetEnv(ctx, s)
+	if err != nil {
+		return "", err
+	}
+	v, err := call(we)
+	if err != nil {
+		return "", err
+	}
+	return rendered(v), nil
 }
 
 // promote shows the promote of a workset (a dry run) or makes it (apply).
@@ -736,10 +639,12 @@ func promote(ctx context.Context, s *gitsync.Session, in promoteIn, out *promote
 	if err != nil {
 		return "", err
 	}
-	out.Promote = p
-	var b strings.Builder
+	out.Promoted = p
 	switch {
 	case p.DryRun:
+		// The agent's form: what becomes of each finding, then the diff
+		// (canon promote --dry-run prints the first on stderr).
+		var b strings.Builder
 		p.WriteOutcomes(&b, "dry run")
 		return b.String() + p.Diff, nil
 	case p.Refused:
