@@ -93,8 +93,9 @@ func add[In, Out any, PO interface {
 // aloneTools are the read-only tools that answer in their turn: check
 // lays its change over the index under the index's writer lock, of which a
 // process has one (Store.Lock); status asks whether the index is behind,
-// which refreshes the store's file as a catch-up does.
-var aloneTools = map[string]bool{"check": true, "status": true}
+// which refreshes the store's file as a catch-up does; id_next syncs the
+// working tree (hooks.Next).
+var aloneTools = map[string]bool{"check": true, "status": true, "id_next": true}
 
 // decodeArgs checks a call's arguments against the input schema, with the
 // SDK's words for what is wrong, and decodes them. The schema admits no
@@ -140,7 +141,7 @@ func explain(err error) error {
 
 // cliWords turns the command line's options that use cases name in their
 // messages into the arguments of the MCP tools and prompts.
-var cliWords = strings.NewReplacer("--workset NAME", "the workset argument", "--seed ID", "a seed", "Give --seed", "Give a seed")
+var cliWords = strings.NewReplacer("--namespace ", "namespace ", "--workset NAME", "the workset argument", "--seed ID", "a seed", "Give --seed", "Give a seed")
 
 var (
 	readOnly    = &mcp.ToolAnnotations{ReadOnlyHint: true}
@@ -196,7 +197,7 @@ type (
 		Fresh
 	}
 	refIn struct {
-		Ref  string `json:"ref" jsonschema:"id, uid, node key or path"`
+		Ref  string `json:"ref" jsonschema:"id, uid, key or path"`
 		Text bool   `json:"text,omitempty" jsonschema:"with section texts"`
 	}
 	showOut struct {
@@ -206,13 +207,13 @@ type (
 		Fresh
 	}
 	contextIn struct {
-		Query  string   `json:"query,omitempty" jsonschema:"full-text search for seeds"`
+		Query  string   `json:"query,omitempty" jsonschema:"search for seeds"`
 		Seeds  []string `json:"seeds,omitempty" jsonschema:"documents to start from"`
-		For    string   `json:"for,omitempty" jsonschema:"a task, with the knowledge in its scope"`
+		For    string   `json:"for,omitempty" jsonschema:"a task, with its scope"`
 		Budget int      `json:"budget,omitempty" jsonschema:"estimated tokens"`
 		// Generated lets generated documents (dashboards, index stubs) be
 		// seeds and neighbours, as canon context --generated does.
-		Generated bool `json:"generated,omitempty" jsonschema:"let generated documents (dashboards, index stubs) in"`
+		Generated bool `json:"generated,omitempty" jsonschema:"let generated documents in"`
 	}
 	packOut struct {
 		Pack any `json:"pack"`
@@ -221,7 +222,7 @@ type (
 	neighborsIn struct {
 		Ref       string   `json:"ref" jsonschema:"id, uid, key or path"`
 		Depth     int      `json:"depth,omitempty" jsonschema:"1 to 4"`
-		Edges     []string `json:"edges,omitempty" jsonschema:"edge types (default all)"`
+		Edges     []string `json:"edges,omitempty" jsonschema:"edge types"`
 		Direction string   `json:"direction,omitempty" jsonschema:"out, in, both"`
 	}
 	neighborsOut struct {
@@ -231,7 +232,7 @@ type (
 		Fresh
 	}
 	workIn struct {
-		Kinds []string `json:"kinds,omitempty" jsonschema:"task, bug, ... (default: work kinds)"`
+		Kinds []string `json:"kinds,omitempty" jsonschema:"default: work kinds"`
 		Limit int      `json:"limit,omitempty" jsonschema:"default work.limit, 20"`
 		All   bool     `json:"all,omitempty" jsonschema:"every item"`
 		Here  bool     `json:"here,omitempty" jsonschema:"this checkout only"`
@@ -300,7 +301,7 @@ type (
 	}
 	worksetContextIn struct {
 		Name   string `json:"name" jsonschema:"the workset"`
-		Query  string `json:"query,omitempty" jsonschema:"more seeds from the workset"`
+		Query  string `json:"query,omitempty" jsonschema:"more seeds"`
 		Budget int    `json:"budget,omitempty" jsonschema:"estimated tokens"`
 	}
 	worksetNewIn struct {
@@ -319,7 +320,7 @@ type (
 		Target  string `json:"target" jsonschema:"the document (id, uid, path)"`
 		Kind    string `json:"kind,omitempty" jsonschema:"decision, risk, finding; none: worklog"`
 		Text    string `json:"text"`
-		Expect  string `json:"expect,omitempty" jsonschema:"notes_hash last seen; refused if changed"`
+		Expect  string `json:"expect,omitempty" jsonschema:"notes_hash last seen"`
 	}
 	noteOut struct {
 		Note *workset.NoteResult `json:"note"`
@@ -376,6 +377,7 @@ func worksetEnv(ctx context.Context, s *gitsync.Session) (*workset.Env, error) {
 
 func (m *Server) addTools() {
 	m.addClaimsTool()
+	m.addIDTool()
 	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean", "read:object"), Description: "Search: a question or keywords.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in searchIn, out *searchOut) (string, error) {
 			if err := negative("limit", in.Limit); err != nil {
@@ -429,7 +431,7 @@ func (m *Server) addTools() {
 			return rendered(out.Doc) + graph.VersionsText(out.Branches, out.Overlay), nil
 		})
 
-	add(m, &mcp.Tool{Name: "context", OutputSchema: outSchema("pack:object"), Description: "A bounded context pack from a search, seeds, or a task (for) with its scope.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "context", OutputSchema: outSchema("pack:object"), Description: "A context pack from a search, seeds or a task (for).", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in contextIn, out *packOut) (string, error) {
 			if err := negative("budget", in.Budget); err != nil {
 				return "", err
@@ -486,7 +488,7 @@ func (m *Server) addTools() {
 			return rendered(n), nil
 		})
 
-	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("items:array", "truncated:integer", "blocked_count:integer", "unknown_states:array"), Description: "Open work nothing blocks, by priority, less what other refs took.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("items:array", "truncated:integer", "blocked_count:integer", "unknown_states:array"), Description: "Open work nothing blocks, less what other refs took.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *readyOut) (string, error) {
 			out.Items, out.Unknown = []graph.Item{}, []graph.StateCount{}
 			q, err := in.query(ctx, s)
@@ -522,7 +524,7 @@ func (m *Server) addTools() {
 			return rendered(b), nil
 		})
 
-	add(m, &mcp.Tool{Name: "check", OutputSchema: outSchema("summary:object", "findings:array", "truncated:integer"), Description: "Validate documents: staged (new problems only), given paths, or all.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "check", OutputSchema: outSchema("summary:object", "findings:array", "truncated:integer"), Description: "Validate documents: staged, paths, or all.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in checkIn, out *checkOut) (string, error) {
 			if err := negative("limit", in.Limit); err != nil {
 				return "", err
@@ -566,7 +568,7 @@ func (m *Server) addTools() {
 			return fmt.Sprintf("%s indexed at %s; HEAD %s", human.Plural(out.Documents, "document"), human.Commit(st.IndexedHead), human.Commit(st.Head)), nil
 		})
 
-	add(m, &mcp.Tool{Name: "query_run", OutputSchema: outSchema("pack:object"), Description: "Run a query template (task-context, workflow-resume, ...).", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "query_run", OutputSchema: outSchema("pack:object"), Description: "Run a query template.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in queryIn, out *packOut) (string, error) {
 			p, err := runTemplate(ctx, s, in)
 			if err != nil {
@@ -608,7 +610,7 @@ func runTemplate(ctx context.Context, s *gitsync.Session, in queryIn) (*graph.Pa
 }
 
 func (m *Server) addWorksetTools() {
-	add(m, &mcp.Tool{Name: "workset_list", OutputSchema: outSchema("worksets:array"), Description: "The worksets: seeds, size, stale or fresh, unpromoted findings.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "workset_list", OutputSchema: outSchema("worksets:array"), Description: "The worksets: seeds, size, staleness, findings.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, _ noIn, out *worksetsOut) (string, error) {
 			we, err := worksetEnv(ctx, s)
 			if err != nil {
@@ -650,7 +652,7 @@ func (m *Server) addWorksetTools() {
 			}
 			return b.String(), nil
 		})
-	add(m, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("resume:object"), Description: "Where a workset's task stands: goal, plan, decisions, changes since the last checkpoint.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("resume:object"), Description: "Where a workset's task stands: goal, plan, decisions, changes.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in resumeIn, out *resumeOut) (string, error) {
 			if err := negative("budget", in.Budget); err != nil {
 				return "", err
@@ -688,7 +690,7 @@ func (m *Server) addWorksetTools() {
 			out.Pack = p
 			return rendered(p), nil
 		})
-	add(m, &mcp.Tool{Name: "workset_new", Description: "Make a workset for a task from seeds, a search or a template.", OutputSchema: outSchema("workset:object"), Annotations: writing},
+	add(m, &mcp.Tool{Name: "workset_new", Description: "A workset for a task: seeds, a search or a template.", OutputSchema: outSchema("workset:object"), Annotations: writing},
 		func(ctx context.Context, s *gitsync.Session, in worksetNewIn, out *worksetNewOut) (string, error) {
 			we, err := worksetEnv(ctx, s)
 			if err != nil {
@@ -701,7 +703,7 @@ func (m *Server) addWorksetTools() {
 			w := out.Workset
 			return fmt.Sprintf("created workset %s: %s, seeds %s; notes go to %s/notes.md", w.Name, human.Plural(w.Docs, "document"), strings.Join(w.Seeds, ", "), w.Path), nil
 		})
-	add(m, &mcp.Tool{Name: "note", Description: "Append a finding to a workset's notes.md, atomically.", OutputSchema: outSchema("note:object"), Annotations: writing},
+	add(m, &mcp.Tool{Name: "note", Description: "Append a finding to a workset's notes.", OutputSchema: outSchema("note:object"), Annotations: writing},
 		func(ctx context.Context, s *gitsync.Session, in noteIn, out *noteOut) (string, error) {
 			we, err := worksetEnv(ctx, s)
 			if err != nil {
@@ -712,7 +714,7 @@ func (m *Server) addWorksetTools() {
 			}
 			return "appended: " + out.Note.Line, nil
 		})
-	add(m, &mcp.Tool{Name: "promote", Description: "Append a workset's findings to the documents: a diff, or the writes with apply.", OutputSchema: outSchema("promote:object"), Annotations: destructive},
+	add(m, &mcp.Tool{Name: "promote", Description: "Promote a workset's findings: a diff, or apply.", OutputSchema: outSchema("promote:object"), Annotations: destructive},
 		promote)
 }
 
