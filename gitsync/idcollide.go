@@ -42,29 +42,14 @@ func (s *Session) mintedTwice(ctx context.Context, base, rev string, changes []S
 			docs = append(docs, d)
 		}
 	}
-	raw, err := s.Repo.Git(ctx, "diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff", "--diff-filter=A", "--end-of-options", base, rev, "--")
-	if err != nil {
-		return nil, err
-	}
-	added, err := parseRaw(raw)
+	added, err := s.addedIdentDocs(ctx, cat, base, rev, 0)
 	if err != nil {
 		return nil, err
 	}
 	theirs := map[string]bool{}
-	for _, c := range added {
-		if !s.Scope.IsDocumentPath(c.Path) {
-			continue
-		}
-		content, err := s.Repo.readBlob(ctx, cat, c.OID)
-		if err != nil {
-			return nil, fmt.Errorf("read %s as %s has it: %w", c.Path, rev, err)
-		}
-		l := s.Loader.FromContent(index.FileInfo{Path: c.Path}, content)
-		if l.Doc == nil || l.Doc.ID == "" {
-			continue
-		}
-		theirs[c.Path] = true
-		docs = append(docs, index.IdentDoc{Path: c.Path, Ident: l.Doc.ID, UID: l.Doc.UID})
+	for _, d := range added {
+		theirs[d.Path] = true
+		docs = append(docs, d)
 	}
 	var out []check.Finding
 	for _, c := range index.Collisions(docs, s.Cfg) {

@@ -96,31 +96,18 @@ func (s *Session) addedIDs(ctx context.Context, r index.RefState) ([]index.RefID
 	if !index.IsObjectID(r.Base) || !index.IsObjectID(r.OID) {
 		return nil, fmt.Errorf("the overlay of %s holds a commit id that is not one (%q, %q); run canon index --full", r.Name, r.Base, r.OID)
 	}
-	raw, err := s.Repo.Git(ctx, "diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff", "--diff-filter=A", "--end-of-options", r.Base, r.OID, "--")
-	if err != nil {
-		return nil, err
-	}
-	added, err := parseRaw(raw)
-	if err != nil {
-		return nil, err
-	}
 	cat, err := s.Repo.StartCatFile(ctx)
 	if err != nil {
 		cat = nil
 	}
 	defer cat.Close()
-	var ids []index.RefID
-	for _, c := range added {
-		if !s.Scope.IsDocumentPath(c.Path) {
-			continue
-		}
-		content, err := s.Repo.readBlob(ctx, cat, c.OID)
-		if err != nil {
-			return nil, fmt.Errorf("read %s as %s has it: %w", c.Path, r.Name, err)
-		}
-		if l := s.Loader.FromContent(index.FileInfo{Path: c.Path}, content); l.Doc != nil && l.Doc.ID != "" {
-			ids = append(ids, index.RefID{Ref: r.Name, Path: c.Path, Ident: l.Doc.ID})
-		}
+	docs, err := s.addedIdentDocs(ctx, cat, r.Base, r.OID, 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Name, err)
+	}
+	ids := make([]index.RefID, len(docs))
+	for i, d := range docs {
+		ids[i] = index.RefID{Ref: r.Name, Path: d.Path, Ident: d.Ident}
 	}
 	return ids, nil
 }

@@ -55,6 +55,12 @@ func ReportCollisions(ctx context.Context, s *gitsync.Session, res *gitsync.Resu
 // CollisionLine is the one line that tells a collision: the id, each
 // document and the commit that added it, and the command that repairs it.
 func CollisionLine(ctx context.Context, repo *gitsync.Repo, c index.Collision) string {
+	return collisionText(c, func(d index.IdentDoc) string { return repo.AddedIn(ctx, d.Path) })
+}
+
+// collisionText is CollisionLine with the commit that added each document
+// given by from ("" when none did).
+func collisionText(c index.Collision, from func(index.IdentDoc) string) string {
 	line := fmt.Sprintf("id %s now names %d documents:", c.Ident, len(c.Docs))
 	for i, d := range c.Docs {
 		sep := ","
@@ -64,7 +70,7 @@ func CollisionLine(ctx context.Context, repo *gitsync.Repo, c index.Collision) s
 		case i == len(c.Docs)-1:
 			sep = " and"
 		}
-		from := repo.AddedIn(ctx, d.Path)
+		from := from(d)
 		if from == "" {
 			from = "not committed"
 		} else {

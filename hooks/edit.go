@@ -127,14 +127,14 @@ func addHusky(root string) ([]Edit, error) {
 // hook canon's line goes first, after the shebang, leading comments and
 // husky 8's helper line, where no command of the repository's can skip
 // it (canon's post-* hooks exit 0, so it never skips theirs). In pre-commit
-// it goes last: canon checks what the commands before it (lint-staged, a
+// (and pre-push, where canon reads the refs git writes) it goes last: canon checks what the commands before it (lint-staged, a
 // formatter) leave staged, and when one of them fails the commit is
 // refused anyway.
 func placeHuskyLine(data []byte, name, line string) []byte {
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		data = append(data, '\n')
 	}
-	if name == "pre-commit" {
+	if mayRefuse(name) {
 		return append(data, line+"\n"...)
 	}
 	at := 0
@@ -164,7 +164,7 @@ func isHuskyCommand(l string) bool {
 // fail. skip is false when canon's line comes first, or is not there, and
 // in pre-commit, where a command that fails refuses the commit anyway.
 func huskySkipper(data []byte, name string) (cmd string, line int, skip bool) {
-	if name == "pre-commit" {
+	if mayRefuse(name) {
 		return "", 0, false
 	}
 	for i, l := range strings.Split(string(data), "\n") {
@@ -213,7 +213,8 @@ func removeHusky(root string) ([]Edit, error) {
 // --- lefthook: a canon command under each hook ---
 
 // lefthookEntries are the snippet's command entries by hook, without
-// indentation: "canon:" and its "  run: ..." line.
+// indentation: "canon:", its "  run: ..." line, and pre-push's
+// "  use_stdin: true" (lefthook hands git's input on only when asked).
 func lefthookEntries() map[string][]string {
 	out := map[string][]string{}
 	hook := ""
@@ -300,7 +301,7 @@ func addLefthook(root string) ([]Edit, error) {
 		}
 		entry := entries[hook]
 		if jobs {
-			entry = []string{"- name: canon", entry[1]} // "  run: ..."
+			entry = append([]string{"- name: canon"}, entry[1:]...) // "  run: ..."
 		}
 		for _, l := range entry {
 			ins[at] = append(ins[at], indent+l)
@@ -369,7 +370,8 @@ func removeLefthook(root string) ([]Edit, error) {
 		return []Edit{{Path: name, Did: "deleted"}}, safepath.Remove(p, root)
 	}
 	runs := map[string]string{}
-	for hook, e := range lefthookEntries() {
+	entries := lefthookEntries()
+	for hook, e := range entries {
 		runs[strings.TrimSpace(e[1])] = hook
 	}
 	lines := splitLines(data)
@@ -386,6 +388,11 @@ func removeLefthook(root string) ([]Edit, error) {
 			continue
 		}
 		drop[i], drop[i+1] = true, true
+		for j, more := range entries[hook][2:] {
+			if k := i + 2 + j; k < len(lines) && strings.TrimSpace(lines[k]) == strings.TrimSpace(more) {
+				drop[k] = true
+			}
+		}
 		edits = append(edits, Edit{Hook: hook, Path: name, Did: "removed"})
 	}
 	// A hook left with an empty commands mapping was canon's alone.

@@ -22,6 +22,7 @@ import (
 // where to write, how it opens a session (notes, listeners, progress as
 // for every command), and how it turns an error into a sentence.
 type Front struct {
+	Stdin          io.Reader // git's input to the hook (pre-push's refs)
 	Stdout, Stderr io.Writer
 	Open           func(who string) (*gitsync.Session, error)
 	Explain        func(error) error
@@ -147,7 +148,7 @@ func RunCheckAll(ctx context.Context, f Front) (int, error) {
 var Entries = append(append([]string{}, Names...), "sync", "check-all")
 
 // Dispatch runs canon hook NAME ARGS in the repository around dir and
-// returns the exit status: pre-commit's and check-all's verdict, 0 for
+// returns the exit status: pre-commit's, pre-push's and check-all's verdict, 0 for
 // every post-* hook, which reports a failure on one line and never fails
 // the git command.
 func Dispatch(ctx context.Context, dir, name string, args []string, f Front) (int, error) {
@@ -156,6 +157,8 @@ func Dispatch(ctx context.Context, dir, name string, args []string, f Front) (in
 		return RunPreCommit(ctx, dir, f), nil
 	case "check-all":
 		return RunCheckAll(ctx, f)
+	case "pre-push":
+		return RunPrePush(ctx, args, f), nil
 	case "sync":
 		// Under the pre-commit framework, canon-sync runs for every post-*
 		// hook; its variables say which one, with git's arguments.

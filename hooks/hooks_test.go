@@ -22,9 +22,11 @@ func TestShims(t *testing.T) {
 			if strings.Contains(s, name+origSuffix) != chained {
 				t.Errorf("%s chained=%v: kept hook mentioned wrongly:\n%s", name, chained, s)
 			}
-			blocking := name == "pre-commit"
-			if strings.Contains(s, "exec canon hook "+name) != blocking {
-				t.Errorf("%s: only pre-commit may hand its status to git:\n%s", name, s)
+			blocking := name == "pre-commit" || name == "pre-push"
+			handed := strings.Contains(s, "exec canon hook "+name) ||
+				name == "pre-push" && chained && strings.HasSuffix(s, "printf '%s' \"$input\" | canon hook pre-push \"$@\"\n")
+			if handed != blocking {
+				t.Errorf("%s: only pre-commit and pre-push may hand their status to git:\n%s", name, s)
 			}
 			// The shim must be valid sh.
 			if out, err := exec.Command("sh", "-n", "-c", s).CombinedOutput(); err != nil {

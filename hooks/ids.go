@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -25,10 +26,19 @@ func (n NextID) WriteText(w io.Writer) error {
 	return err
 }
 
+// ErrNamespace says canon id next was given a namespace the
+// configuration does not name.
+var ErrNamespace = errors.New("no such namespace")
+
 // Next is the next free id of kind (a kind or a prefix) in namespace
 // ("" for all), over the working tree and, through the overlays, every
-// followed ref (ADR-0042). index.ErrNoSeries when nothing has such ids.
+// followed ref (ADR-0042), minted as ids.scheme says (ADR-0044).
+// index.ErrNoSeries when nothing has such ids, ErrNamespace for a
+// namespace the configuration does not name.
 func Next(ctx context.Context, s *gitsync.Session, kind, namespace string) (NextID, error) {
+	if namespace != "" && len(s.Cfg.Namespaces.Folders(namespace)) == 0 {
+		return NextID{}, fmt.Errorf("%w: --namespace %s names no configured namespace", ErrNamespace, namespace)
+	}
 	if err := s.SyncWorkingTree(ctx); err != nil {
 		return NextID{}, err
 	}

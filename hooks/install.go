@@ -17,7 +17,13 @@ import (
 )
 
 // Names are the hooks canon installs, in the order it reports them.
-var Names = []string{"pre-commit", "post-commit", "post-checkout", "post-merge", "post-rewrite"}
+var Names = []string{"pre-commit", "post-commit", "post-checkout", "post-merge", "post-rewrite", "pre-push"}
+
+// mayRefuse says canon's hook called name may fail the git command:
+// pre-commit on validation errors, pre-push when ids.block_push says so.
+// A command before canon's that fails there refuses it anyway, so canon's
+// line goes last and nothing is said to skip it.
+func mayRefuse(name string) bool { return name == "pre-commit" || name == "pre-push" }
 
 // Marker is the line that makes a hook file canon's own.
 const Marker = "canon-managed hook: edit the hook kept next to it, not this file"
@@ -36,10 +42,13 @@ var shimTmpl = sync.OnceValue(func() *template.Template {
 
 // Shim renders the shim for one hook.
 func Shim(name string, chained bool) []byte {
+	// pre-commit and pre-push may refuse (pre-push only when configured):
+	// their status is canon's. pre-push reads git's input, which a chained
+	// hook must read too.
 	data := struct {
 		Marker, Name, Original, Exit string
-		Blocking                     bool
-	}{Marker: Marker, Name: name, Exit: "0", Blocking: name == "pre-commit"}
+		Blocking, Stdin              bool
+	}{Marker: Marker, Name: name, Exit: "0", Blocking: mayRefuse(name), Stdin: name == "pre-push"}
 	if chained {
 		data.Original = name + origSuffix
 		if !data.Blocking {

@@ -236,6 +236,7 @@ var preCommitStages = map[string][]string{
 	"canon-check":     {"pre-commit"},
 	"canon-check-all": {"pre-commit"},
 	"canon-sync":      {"post-commit", "post-checkout", "post-merge", "post-rewrite"},
+	"canon-push":      {"pre-push"},
 }
 
 // preCommitConfigFile is what canon reads of .pre-commit-config.yaml.
@@ -292,7 +293,7 @@ func atStage(stages []string, name string) bool {
 		return true
 	}
 	for _, s := range stages {
-		if s == name || (s == "commit" && name == "pre-commit") {
+		if s == name || (s == "commit" && name == "pre-commit") || (s == "push" && name == "pre-push") {
 			return true
 		}
 	}

@@ -49,7 +49,7 @@ func TestHuskyAndLefthookSnippetsCoverEveryHook(t *testing.T) {
 		if !strings.Contains(lines[name], "canon hook "+name+` "$@"`) {
 			t.Errorf("husky line for %s: %q", name, lines[name])
 		}
-		if len(entries[name]) != 2 || !strings.Contains(entries[name][1], "canon hook "+name) {
+		if len(entries[name]) < 2 || !strings.Contains(entries[name][1], "canon hook "+name) {
 			t.Errorf("lefthook entry for %s: %q", name, entries[name])
 		}
 	}
@@ -103,13 +103,14 @@ repos:
     - id: canon-check      # git commit: validate what is staged
     - id: canon-check-all  # pre-commit run --all-files (CI): canon check --all
     - id: canon-sync       # after commit, checkout, merge, rewrite: keep the index at HEAD
+    - id: canon-push       # git push: ids the remote side minted too
 
 exclude: ^vendor/
 `},
 		{"no types, block list", `repos:
   - repo: local
     hooks: []
-`, `default_install_hook_types: [pre-commit, post-commit, post-checkout, post-merge, post-rewrite]
+`, `default_install_hook_types: [pre-commit, post-commit, post-checkout, post-merge, post-rewrite, pre-push]
 repos:
   - repo: local
     hooks: []
@@ -119,6 +120,7 @@ repos:
       - id: canon-check      # git commit: validate what is staged
       - id: canon-check-all  # pre-commit run --all-files (CI): canon check --all
       - id: canon-sync       # after commit, checkout, merge, rewrite: keep the index at HEAD
+      - id: canon-push       # git push: ids the remote side minted too
 `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

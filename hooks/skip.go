@@ -39,7 +39,7 @@ func huskySkips(root, script, name string) string {
 // runs every command (in turn, or all at once with parallel), so none can
 // keep canon from running.
 func lefthookSkips(root, file, name string) string {
-	if name == "pre-commit" || (!strings.HasSuffix(file, ".yml") && !strings.HasSuffix(file, ".yaml")) {
+	if mayRefuse(name) || (!strings.HasSuffix(file, ".yml") && !strings.HasSuffix(file, ".yaml")) {
 		return ""
 	}
 	data, err := safepath.ReadFile(filepath.Join(root, file), safepath.ConfigLimit, root)
@@ -103,7 +103,7 @@ func lefthookSkips(root, file, name string) string {
 // stage, can stop canon's under fail_fast. A hook runs there only with
 // always_run (a post-* stage has no files to check), so only those count.
 func preCommitSkips(root, name string) string {
-	if name == "pre-commit" {
+	if mayRefuse(name) {
 		return ""
 	}
 	cfg, ok := readPreCommitConfig(root)

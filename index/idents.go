@@ -122,10 +122,16 @@ func SplitID(id string) (prefix string, n int64, width int, ok bool) {
 // kind no document has is taken as a prefix itself when ids carry it
 // (KB-TSK, task-, ADR), matched without case. ok is false when neither.
 func PrefixOf(docs []IdentDoc, kind string) (prefix string, ok bool) {
+	return prefixOf(docs, kind, config.IDs{})
+}
+
+// prefixOf is PrefixOf with the ids a random or time scheme minted split
+// by the scheme (ADR-0044).
+func prefixOf(docs []IdentDoc, kind string, ids config.IDs) (prefix string, ok bool) {
 	count := map[string]int{}
 	for _, d := range docs {
 		if strings.EqualFold(d.Kind, kind) {
-			if p, _, _, ok := SplitID(d.Ident); ok {
+			if p, ok := schemePrefix(d.Ident, ids); ok {
 				count[p]++
 			}
 		}
@@ -140,7 +146,7 @@ func PrefixOf(docs []IdentDoc, kind string) (prefix string, ok bool) {
 		return best, true
 	}
 	for _, d := range docs {
-		if p, _, _, ok := SplitID(d.Ident); ok && (strings.EqualFold(p, kind) || strings.EqualFold(p, kind+"-")) {
+		if p, ok := schemePrefix(d.Ident, ids); ok && (strings.EqualFold(p, kind) || strings.EqualFold(p, kind+"-")) {
 			return p, true
 		}
 	}
@@ -175,7 +181,8 @@ var ErrNoSeries = errors.New("no id series")
 // NextFree is canon id next: the next id of kind's prefix (PrefixOf) in
 // namespace ("" for every document) that no document has in the working
 // tree (docs), on any other ref (refs, when given) or in reserved (ids
-// handed out already in the same run).
+// handed out already in the same run). Under a random or time scheme
+// (ids.scheme) the id is minted, drawn again while it is taken.
 func NextFree(ctx context.Context, docs []IdentDoc, cfg *config.Config, kind, namespace string, refs RefIDs, reserved ...string) (string, error) {
 	in := func(p string) bool {
 		if namespace == "" {
@@ -192,7 +199,7 @@ func NextFree(ctx context.Context, docs []IdentDoc, cfg *config.Config, kind, na
 			taken = append(taken, d.Ident)
 		}
 	}
-	prefix, ok := PrefixOf(mine, kind)
+	prefix, ok := prefixOf(mine, kind, cfg.IDs)
 	if !ok {
 		return "", fmt.Errorf("%w: no document has a numbered id of kind or prefix %s; name a kind whose documents have ids (KB-TSK-0001, task-1, ADR-0001) or such a prefix", ErrNoSeries, kind)
 	}
@@ -206,6 +213,9 @@ func NextFree(ctx context.Context, docs []IdentDoc, cfg *config.Config, kind, na
 				taken = append(taken, r.Ident)
 			}
 		}
+	}
+	if cfg.IDs.Minted() {
+		return mintFree(prefix, cfg.IDs, taken, mintNow, mintRand)
 	}
 	return NextID(prefix, taken), nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -100,7 +101,7 @@ func (e *env) hook(ctx context.Context, name string, args []string) int {
 		indexPathHint = r.ShownIndexPath()
 	}
 	code, err := hooks.Dispatch(ctx, e.dir, name, args,
-		hooks.Front{Stdout: e.stdout, Stderr: e.stderr, Open: e.openNoSync, Explain: explainErr})
+		hooks.Front{Stdin: os.Stdin, Stdout: e.stdout, Stderr: e.stderr, Open: e.openNoSync, Explain: explainErr})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "canon: error: %s\n", explain(err))
 		return 1

@@ -87,11 +87,10 @@ func idNextCommand(e *env) *cli.Command {
 				return fail(2, "id next takes one kind or prefix: canon id next task")
 			}
 			return e.with(c, "canon id next", func(s *gitsync.Session) (output, error) {
-				ns := c.String("namespace")
-				if ns != "" && len(s.Cfg.Namespaces.Folders(ns)) == 0 {
-					return nil, fail(2, "--namespace %s names no configured namespace", ns)
+				id, err := hooks.Next(c.Context, s, c.Args().First(), c.String("namespace"))
+				if errors.Is(err, hooks.ErrNamespace) {
+					return nil, fail(2, "%s", strings.TrimPrefix(err.Error(), hooks.ErrNamespace.Error()+": "))
 				}
-				id, err := hooks.Next(c.Context, s, c.Args().First(), ns)
 				if errors.Is(err, index.ErrNoSeries) {
 					return nil, fail(1, "%s", strings.TrimPrefix(err.Error(), index.ErrNoSeries.Error()+": "))
 				}

@@ -68,6 +68,8 @@ var mcpCases = []mcpCase{
 	{tool: "promote", args: obj{"workset": "tokens", "agent": "eq"}, cli: "promote tokens --agent eq --dry-run"},
 	{tool: "promote", args: obj{"workset": "tokens", "agent": "eq", "apply": true}, cli: "promote tokens --agent eq"},
 	{tool: "claims"},
+	{tool: "id_next", args: obj{"kind": "task"}, cli: "id next task"},
+	{tool: "id_next", args: obj{"kind": "KB-BUG"}, cli: "id next KB-BUG"},
 }
 
 // noCommand are the tools no command answers, and why. Their cases run

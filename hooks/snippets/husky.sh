@@ -8,3 +8,5 @@ if command -v canon >/dev/null 2>&1; then canon hook post-checkout "$@"; else ec
 if command -v canon >/dev/null 2>&1; then canon hook post-merge "$@"; else echo "canon: canon is not on PATH, so the post-merge hook did nothing" >&2; fi
 # .husky/post-rewrite
 if command -v canon >/dev/null 2>&1; then canon hook post-rewrite "$@"; else echo "canon: canon is not on PATH, so the post-rewrite hook did nothing" >&2; fi
+# .husky/pre-push
+if command -v canon >/dev/null 2>&1; then canon hook pre-push "$@"; else echo "canon: canon is not on PATH, so the pre-push hook did nothing" >&2; fi

@@ -384,7 +384,7 @@ var kanoID = lazyre.MustCompile(`^[A-Za-z][A-Za-z0-9]*-(EPIC?|FTR|USR|TSK|BUG)-[
 // convention wins over a default.
 func (c *checker) follows(d *doc) (bool, error) {
 	switch {
-	case c.in.Cfg.Check.SchemasSet[d.kind], d.kind == "adr", d.ident == "", kanoID.MatchString(d.ident):
+	case c.in.Cfg.Check.SchemasSet[d.kind], d.kind == "adr", d.ident == "", KanoShaped(c.in.Cfg.IDs, d.ident):
 		return true, nil
 	}
 	if _, ns := c.in.Cfg.Namespaces.Of(d.path); ns != nil {
@@ -399,7 +399,7 @@ func (c *checker) follows(d *doc) (bool, error) {
 		}
 		c.kano = -1
 		err = eachIdent(rows, func(id string) bool {
-			if kanoID.MatchString(id) {
+			if KanoShaped(c.in.Cfg.IDs, id) {
 				c.kano = 1
 				return false
 			}
@@ -460,7 +460,7 @@ func (c *checker) schema(d *doc, s *config.Schema) {
 	c.enum(d, "priority", s.Priorities)
 	if s.IDPattern != "" && d.ident != "" {
 		re, err := c.regexp(s.IDPattern)
-		if err == nil && !re.MatchString(d.ident) {
+		if err == nil && !c.in.Cfg.IDs.Matches(re, d.ident) {
 			c.add(d.path, d.identLine, idCol(d), "id-format", d.ident,
 				fmt.Sprintf("id %s does not match %s, the pattern for %s; rename it, or change check.schemas.%s.id_pattern", d.ident, s.IDPattern, article(d.kind), d.kind))
 		}
@@ -799,8 +799,9 @@ func (c *checker) disablesOf(path string) ([]markdown.Disable, error) {
 }
 
 // KanoShaped reports whether id is shaped like a Kano work item's id
-// (KB-TSK-0001): where one is, Kano's default schemas hold (follows).
-func KanoShaped(id string) bool { return kanoID.MatchString(id) }
+// (KB-TSK-0001; KB-TSK-7f3a9c under the random scheme ids): where one is,
+// Kano's default schemas hold (follows).
+func KanoShaped(ids config.IDs, id string) bool { return ids.Matches(kanoID.Regexp(), id) }
 
 // IsDate reports whether s is a date date-format accepts.
 func IsDate(s string) bool { return badDate(s) == "" }

@@ -64,6 +64,8 @@ type Config struct {
 	Branches Branches `json:"branches"`
 	// Merge configures the merge driver.
 	Merge Merge `json:"merge"`
+	// IDs says how canon id next mints ids (ADR-0044).
+	IDs IDs `json:"ids"`
 }
 
 // Size is a byte count written as 5MB, 512KiB or a plain number.
@@ -185,6 +187,7 @@ func Default() *Config {
 		Watch:       DefaultWatch(),
 		Work:        DefaultWork(),
 		Branches:    DefaultBranches(),
+		IDs:         DefaultIDs(),
 	}
 }
 
@@ -238,6 +241,7 @@ type fileConfig struct {
 	Learned     yaml.Node         `yaml:"learned"`
 	Branches    yaml.Node         `yaml:"branches"`
 	Merge       yaml.Node         `yaml:"merge"`
+	IDs         yaml.Node         `yaml:"ids"`
 }
 
 // fromTemplate is Parse(File, Template) without the parse: the defaults,
@@ -404,6 +408,11 @@ func Parse(name string, data []byte) (*Config, error) {
 	}
 	if fc.Merge.Kind != 0 {
 		if err := cfg.Merge.merge(&fc.Merge); err != nil {
+			return nil, yamlError(name, data, err)
+		}
+	}
+	if fc.IDs.Kind != 0 {
+		if err := cfg.IDs.merge(&fc.IDs); err != nil {
 			return nil, yamlError(name, data, err)
 		}
 	}

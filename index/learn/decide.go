@@ -282,8 +282,11 @@ func decideSchemas(f *facts, r *Result) {
 					continue
 				}
 				ids++
-				if re.MatchString(id) {
+				if f.scheme.Matches(re, id) {
 					match++
+				}
+				if p, _, ok := f.scheme.Split(id); ok {
+					id = p + "1" // a minted id counts for its prefix's series
 				}
 				if m := idShape.FindStringSubmatch(id); m != nil {
 					prefixes[m[1]]++

@@ -55,6 +55,7 @@ type facts struct {
 	edgeFields       map[string][2]int // field → values naming an item, values
 	ids              map[string][]string
 	kano             bool                      // a Kano-shaped id exists: Kano's schemas hold
+	scheme           config.IDs                // how ids are minted: a minted id matches as its prefix and a number
 	schemaPriorities map[string]map[string]int // kind → priority → documents the schema checks
 	schemaStates     map[string]map[string]int
 }
@@ -99,6 +100,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 	f := &facts{parents: map[string]map[string]int{}, states: map[string]int{}, archivedStates: map[string]int{},
 		priorities: map[string]int{}, dates: map[string][2]int{}, archives: map[string]int{}, edgeFields: map[string][2]int{},
 		ids: map[string][]string{}, schemaPriorities: map[string]map[string]int{}, schemaStates: map[string]map[string]int{}}
+	f.scheme = cfg.IDs
 	if err := f.detectTool(root); err != nil {
 		return nil, err
 	}
@@ -119,7 +121,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		names[strings.ToLower(markdown.Stem(p))] = true
 		if ident != "" {
 			names[strings.ToLower(ident)] = true
-			f.kano = f.kano || check.KanoShaped(ident)
+			f.kano = f.kano || check.KanoShaped(cfg.IDs, ident)
 		}
 		if dir := archiveDir(p); dir != "" {
 			f.archives[dir]++

@@ -139,3 +139,26 @@ func TestBlockParses(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSchemesIDsAreThePattern: under ids.scheme random, ids the scheme
+// minted (KB-TSK-7f3a9c) match Kano's pattern, so nothing is learned nor
+// kept as exceptions; an APP series minted so learns APP's pattern, which
+// takes them.
+func TestSchemesIDsAreThePattern(t *testing.T) {
+	f := newFacts()
+	f.kano = true
+	f.scheme = config.IDs{Scheme: config.SchemeRandom, Digits: 6}
+	f.ids["task"] = []string{"KB-TSK-7f3a9c", "KB-TSK-0b2e4a", "KB-TSK-0001", "KB-TSK-c0ffe1"}
+	f.ids["bug"] = []string{"APP-3e9a10", "APP-77b2c4", "APP-12"}
+	r := decide(f)
+	var s map[string]config.LearnedSchema
+	if r.Learned.Check != nil {
+		s = r.Learned.Check.Schemas
+	}
+	if _, ok := s["task"]; ok || slices.ContainsFunc(r.Kept, func(k string) bool { return strings.Contains(k, "check.schemas.task") }) {
+		t.Fatalf("random task ids taken for exceptions: %+v, kept %q", s["task"], r.Kept)
+	}
+	if s["bug"].IDPattern != `^(?:APP)-[0-9]+(?:\.[0-9]+)*$` {
+		t.Fatalf("bug schema = %+v, want APP's pattern", s["bug"])
+	}
+}

@@ -443,6 +443,7 @@ func TestMCPOutputSchemas(t *testing.T) {
 		{"ready", nil},
 		{"blocked", nil},
 		{"claims", nil},
+		{"id_next", map[string]any{"kind": "task"}},
 		{"check", map[string]any{"all": true}},
 		{"status", nil},
 		{"query_run", map[string]any{"template": "task-context", "seeds": []string{"KB-TSK-0002"}}},

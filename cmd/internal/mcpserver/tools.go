@@ -93,8 +93,9 @@ func add[In, Out any, PO interface {
 // aloneTools are the read-only tools that answer in their turn: check
 // lays its change over the index under the index's writer lock, of which a
 // process has one (Store.Lock); status asks whether the index is behind,
-// which refreshes the store's file as a catch-up does.
-var aloneTools = map[string]bool{"check": true, "status": true}
+// which refreshes the store's file as a catch-up does; id_next syncs the
+// working tree (hooks.Next).
+var aloneTools = map[string]bool{"check": true, "status": true, "id_next": true}
 
 // decodeArgs checks a call's arguments against the input schema, with the
 // SDK's words for what is wrong, and decodes them. The schema admits no
@@ -145,7 +146,7 @@ func explain(err error) error {
 
 // cliWords turns the command line's options that use cases name in their
 // messages into the arguments of the MCP tools and prompts.
-var cliWords = strings.NewReplacer("--workset NAME", "the workset argument", "--seed ID", "a seed", "Give --seed", "Give a seed")
+var cliWords = strings.NewReplacer("--namespace ", "namespace ", "--workset NAME", "the workset argument", "--seed ID", "a seed", "Give --seed", "Give a seed")
 
 // argWords turns the command line's flags that the shared use cases name
 // when they refuse their arguments (gitsync.ArgsError, graph.OptionError)
@@ -209,7 +210,7 @@ type (
 		Fresh
 	}
 	refIn struct {
-		Ref  string `json:"ref" jsonschema:"id, uid, node key or path"`
+		Ref  string `json:"ref" jsonschema:"id, uid, key or path"`
 		Text bool   `json:"text,omitempty" jsonschema:"with section texts"`
 	}
 	showOut struct {
@@ -217,13 +218,13 @@ type (
 		Fresh
 	}
 	contextIn struct {
-		Query  string   `json:"query,omitempty" jsonschema:"full-text search for seeds"`
+		Query  string   `json:"query,omitempty" jsonschema:"search for seeds"`
 		Seeds  []string `json:"seeds,omitempty" jsonschema:"documents to start from"`
-		For    string   `json:"for,omitempty" jsonschema:"a task, with the knowledge in its scope"`
+		For    string   `json:"for,omitempty" jsonschema:"a task, with its scope"`
 		Budget int      `json:"budget,omitempty" jsonschema:"estimated tokens"`
 		// Generated lets generated documents (dashboards, index stubs) be
 		// seeds and neighbours, as canon context --generated does.
-		Generated bool `json:"generated,omitempty" jsonschema:"let generated documents (dashboards, index stubs) in"`
+		Generated bool `json:"generated,omitempty" jsonschema:"let generated documents in"`
 	}
 	packOut struct {
 		*graph.Pack
@@ -232,7 +233,7 @@ type (
 	neighborsIn struct {
 		Ref       string   `json:"ref" jsonschema:"id, uid, key or path"`
 		Depth     int      `json:"depth,omitempty" jsonschema:"1 to 4"`
-		Edges     []string `json:"edges,omitempty" jsonschema:"edge types (default all)"`
+		Edges     []string `json:"edges,omitempty" jsonschema:"edge types"`
 		Direction string   `json:"direction,omitempty" jsonschema:"out, in, both"`
 	}
 	neighborsOut struct {
@@ -240,7 +241,7 @@ type (
 		Fresh
 	}
 	workIn struct {
-		Kinds []string `json:"kinds,omitempty" jsonschema:"task, bug, ... (default: work kinds)"`
+		Kinds []string `json:"kinds,omitempty" jsonschema:"default: work kinds"`
 		Limit int      `json:"limit,omitempty" jsonschema:"default work.limit, 20"`
 		All   bool     `json:"all,omitempty" jsonschema:"every item"`
 		Here  bool     `json:"here,omitempty" jsonschema:"this checkout only"`
@@ -296,7 +297,7 @@ type (
 	}
 	worksetContextIn struct {
 		Name   string `json:"name" jsonschema:"the workset"`
-		Query  string `json:"query,omitempty" jsonschema:"more seeds from the workset"`
+		Query  string `json:"query,omitempty" jsonschema:"more seeds"`
 		Budget int    `json:"budget,omitempty" jsonschema:"estimated tokens"`
 	}
 	worksetNewIn struct {
@@ -315,7 +316,7 @@ type (
 		Target  string `json:"target" jsonschema:"the document (id, uid, path)"`
 		Kind    string `json:"kind,omitempty" jsonschema:"decision, risk, finding; none: worklog"`
 		Text    string `json:"text"`
-		Expect  string `json:"expect,omitempty" jsonschema:"notes_hash last seen; refused if changed"`
+		Expect  string `json:"expect,omitempty" jsonschema:"notes_hash last seen"`
 	}
 	noteOut struct {
 		Note *workset.NoteResult `json:"note"`
@@ -358,6 +359,7 @@ func worksetEnv(ctx context.Context, s *gitsync.Session) (*workset.Env, error) {
 
 func (m *Server) addTools() {
 	m.addClaimsTool()
+	m.addIDTool()
 	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean"), Description: "Search: a question or keywords.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in searchIn, out *searchOut) (string, error) {
 			if err := negative("limit", in.Limit); err != nil {
@@ -391,7 +393,7 @@ func (m *Server) addTools() {
 			return rendered(out.Versions), nil
 		})
 
-	add(m, &mcp.Tool{Name: "context", OutputSchema: outSchema("entries:array"), Description: "A bounded context pack from a search, seeds, or a task (for) with its scope.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "context", OutputSchema: outSchema("entries:array"), Description: "A context pack from a search, seeds or a task (for).", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in contextIn, out *packOut) (string, error) {
 			if err := negative("budget", in.Budget); err != nil {
 				return "", err
@@ -431,7 +433,7 @@ func (m *Server) addTools() {
 			return rendered(out.Neighbors), nil
 		})
 
-	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("ready:array", "truncated:integer", "blocked_count:integer"), Description: "Open work nothing blocks, by priority, less what other refs took.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("ready:array", "truncated:integer", "blocked_count:integer"), Description: "Open work nothing blocks, less what other refs took.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *readyOut) (string, error) {
 			q, err := hooks.Work(ctx, s, hooks.WorkArgs(in))
 			if err != nil {
@@ -454,7 +456,7 @@ func (m *Server) addTools() {
 			return rendered(out.BlockedList), nil
 		})
 
-	add(m, &mcp.Tool{Name: "check", OutputSchema: outSchema("summary:object", "findings:array", "truncated:integer"), Description: "Validate documents: staged (new problems only), given paths, or all.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "check", OutputSchema: outSchema("summary:object", "findings:array", "truncated:integer"), Description: "Validate documents: staged, paths, or all.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in checkIn, out *checkOut) (string, error) {
 			if err := negative("limit", in.Limit); err != nil {
 				return "", err
@@ -494,7 +496,7 @@ func (m *Server) addTools() {
 			return rendered(out.Status), nil
 		})
 
-	add(m, &mcp.Tool{Name: "query_run", OutputSchema: outSchema("entries:array"), Description: "Run a query template (task-context, workflow-resume, ...).", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "query_run", OutputSchema: outSchema("entries:array"), Description: "Run a query template.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in queryIn, out *packOut) (string, error) {
 			var err error
 			if out.Pack, err = runTemplate(ctx, s, in); err != nil {
@@ -541,7 +543,7 @@ func runTemplate(ctx context.Context, s *gitsync.Session, in queryIn) (*graph.Pa
 }
 
 func (m *Server) addWorksetTools() {
-	add(m, &mcp.Tool{Name: "workset_list", OutputSchema: outSchema("worksets:array"), Description: "The worksets: seeds, size, stale or fresh, unpromoted findings.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "workset_list", OutputSchema: outSchema("worksets:array"), Description: "The worksets: seeds, size, staleness, findings.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, _ noIn, out *worksetsOut) (string, error) {
 			return worksetCall(ctx, s, func(we *workset.Env) (output, error) {
 				var err error
@@ -557,7 +559,7 @@ func (m *Server) addWorksetTools() {
 				return out.Detail, err
 			})
 		})
-	add(m, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("text:string"), Description: "Where a workset's task stands: goal, plan, decisions, changes since the last checkpoint.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "workset_resume", OutputSchema: outSchema("text:string"), Description: "Where a workset's task stands: goal, plan, decisions, changes.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in resumeIn, out *resumeOut) (string, error) {
 			if err := negative("budget", in.Budget); err != nil {
 				return "", err
@@ -579,7 +581,7 @@ func (m *Server) addWorksetTools() {
 				return out.Pack, err
 			})
 		})
-	add(m, &mcp.Tool{Name: "workset_new", Description: "Make a workset for a task from seeds, a search or a template.", OutputSchema: outSchema("name:string"), Annotations: writing},
+	add(m, &mcp.Tool{Name: "workset_new", Description: "A workset for a task: seeds, a search or a template.", OutputSchema: outSchema("name:string"), Annotations: writing},
 		func(ctx context.Context, s *gitsync.Session, in worksetNewIn, out *worksetNewOut) (string, error) {
 			return worksetCall(ctx, s, func(we *workset.Env) (output, error) {
 				info, err := workset.Create(ctx, we, in.Name, workset.CreateOptions{
@@ -589,7 +591,7 @@ func (m *Server) addWorksetTools() {
 			})
 		})
 	// note has no command: a person writes notes.md in an editor.
-	add(m, &mcp.Tool{Name: "note", Description: "Append a finding to a workset's notes.md, atomically.", OutputSchema: outSchema("note:object"), Annotations: writing},
+	add(m, &mcp.Tool{Name: "note", Description: "Append a finding to a workset's notes.", OutputSchema: outSchema("note:object"), Annotations: writing},
 		func(ctx context.Context, s *gitsync.Session, in noteIn, out *noteOut) (string, error) {
 			return worksetCall(ctx, s, func(we *workset.Env) (output, error) {
 				var err error
@@ -597,7 +599,7 @@ func (m *Server) addWorksetTools() {
 				return out.Note, err
 			})
 		})
-	add(m, &mcp.Tool{Name: "promote", Description: "Append a workset's findings to the documents: a diff, or the writes with apply.", OutputSchema: outSchema("counts:object"), Annotations: destructive},
+	add(m, &mcp.Tool{Name: "promote", Description: "Promote a workset's findings: a diff, or apply.", OutputSchema: outSchema("counts:object"), Annotations: destructive},
 		promote)
 }
 
