@@ -29,5 +29,5 @@ var Allowed = map[string]string{
 	// no index). Once per check, only for such an item, and it stops at
 	// the first Kano id: a Kano repository reads a few entries, another
 	// the ids' index once.
-	"SELECT ident FROM docs WHERE ident LIKE '%-TSK-%' OR ident LIKE '%-BUG-%' OR ident LIKE '%-USR-%' OR ident LIKE '%-FTR-%' OR ident LIKE '%-EPI%-%'": "check: is this a Kano repository (until the first Kano id)",
+	"SELECT ident FROM docs WHERE ident LIKE ? OR ident LIKE ? OR ident LIKE ? OR ident LIKE ? OR ident LIKE ?": "check: is this a Kano repository (until the first Kano id)",
 }
