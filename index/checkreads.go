@@ -148,13 +148,20 @@ func CheckDocs(ctx context.Context, q Querier, ids []DocID) ([]CheckDoc, error) 
 	return out, err
 }
 
-// AllCheckDocs reads every document, in path order (check --all).
-func AllCheckDocs(ctx context.Context, q Querier) ([]CheckDoc, error) {
+// EachCheckDoc calls fn with every document, in path order (check
+// --all: a stream, not a slice of every row).
+func EachCheckDoc(ctx context.Context, q Querier, fn func(CheckDoc) error) error {
 	rows, err := q.QueryContext(ctx, `SELECT `+checkDocCols+` FROM docs ORDER BY path`)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return scanAll(rows, scanCheckDoc)
+	return eachRow(rows, func(r *sql.Rows) error {
+		d, err := scanCheckDoc(r)
+		if err != nil {
+			return err
+		}
+		return fn(d)
+	})
 }
 
 // StoredProblems reads the problems the parser stored for the given
@@ -301,34 +308,46 @@ type CheckLink struct {
 	Dst                                    DocID
 }
 
-const checkLinkCols = `src, type, field, form, raw, anchor, status, line, col, coalesce(dst, 0)`
-
-func scanCheckLink(r *sql.Rows) (CheckLink, error) {
-	var l CheckLink
-	err := r.Scan(&l.Src, &l.Type, &l.Field, &l.Form, &l.Raw, &l.Anchor, &l.Status, &l.Line, &l.Col, &l.Dst)
-	return l, err
-}
-
-// CheckLinks reads the links of the given documents, by source (in row
-// id order) and in the order they are written.
-func CheckLinks(ctx context.Context, q Querier, srcs []DocID) ([]CheckLink, error) {
-	var out []CheckLink
+// EachCheckLink calls fn with each link of the given documents, by source
+// (in row id order) and in the order they are written.
+func EachCheckLink(ctx context.Context, q Querier, srcs []DocID, fn func(CheckLink) error) error {
 	// Batches in id order keep the order across batches.
-	err := eachIn(ctx, q, `SELECT `+checkLinkCols+` FROM links WHERE src IN (%s) ORDER BY src, seq`, nil, idArgs(distinct(srcs)), nil, func(r *sql.Rows) error {
-		l, err := scanCheckLink(r)
-		out = append(out, l)
-		return err
-	})
-	return out, err
+	return eachIn(ctx, q, `SELECT `+checkLinkCols+` FROM links WHERE src IN (%s) ORDER BY src, seq`, nil, idArgs(distinct(srcs)), nil, checkLinkScanner(fn))
 }
 
-// AllCheckLinks reads every link, as CheckLinks orders them (check --all).
-func AllCheckLinks(ctx context.Context, q Querier) ([]CheckLink, error) {
+// EachLinkToCheck calls fn with every link, as EachCheckLink orders them
+// (check --all).
+func EachLinkToCheck(ctx context.Context, q Querier, fn func(CheckLink) error) error {
 	rows, err := q.QueryContext(ctx, `SELECT `+checkLinkCols+` FROM links ORDER BY src, seq`)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return scanAll(rows, scanCheckLink)
+	return eachRow(rows, checkLinkScanner(fn))
+}
+
+const checkLinkCols = `src, type, field, form, raw, anchor, status, line, col, coalesce(dst, 0)`
+
+// checkLinkScanner reads a link row for fn. Type, field, form and status
+// take a few values: each is one string however many links have it.
+func checkLinkScanner(fn func(CheckLink) error) func(*sql.Rows) error {
+	names := map[string]string{}
+	name := func(b []byte) string {
+		s, ok := names[string(b)]
+		if !ok {
+			s = string(b)
+			names[s] = s
+		}
+		return s
+	}
+	var typ, field, form, status sql.RawBytes
+	return func(r *sql.Rows) error {
+		var l CheckLink
+		if err := r.Scan(&l.Src, &typ, &field, &form, &l.Raw, &l.Anchor, &status, &l.Line, &l.Col, &l.Dst); err != nil {
+			return err
+		}
+		l.Type, l.Field, l.Form, l.Status = name(typ), name(field), name(form), name(status)
+		return fn(l)
+	}
 }
 
 // FragmentsOf lists the fragments a link may name in each of the given

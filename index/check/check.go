@@ -60,8 +60,8 @@ type doc struct {
 	id                          int64
 	path, key, ident, uid, kind string
 	typ                         string
-	fm                          map[string]json.RawMessage
-	pos                         map[string][2]int
+	fm                          fields
+	pos                         positions
 	disables                    []markdown.Disable
 	linksOnly                   bool
 	identLine, uidLine          int
@@ -107,16 +107,6 @@ func Run(ctx context.Context, q index.Querier, in Input) ([]Finding, error) {
 }
 
 func (c *checker) load() error {
-	var docs []index.CheckDoc
-	var err error
-	if c.in.Docs == nil && c.in.LinksOnly == nil {
-		docs, err = index.AllCheckDocs(c.ctx, c.q)
-	} else {
-		docs, err = index.CheckDocs(c.ctx, c.q, docIDs(append(append([]int64{}, c.in.Docs...), c.in.LinksOnly...)))
-	}
-	if err != nil {
-		return err
-	}
 	linksOnly := map[int64]bool{}
 	for _, id := range c.in.LinksOnly {
 		linksOnly[id] = true
@@ -124,20 +114,24 @@ func (c *checker) load() error {
 	for _, id := range c.in.Docs {
 		delete(linksOnly, id)
 	}
-	for _, r := range docs {
+	add := func(r index.CheckDoc) error {
 		d := &doc{id: int64(r.ID), path: r.Path, key: r.Key, ident: r.Ident, identLine: r.IdentLine, uid: r.UID, uidLine: r.UIDLine, kind: r.Kind, typ: r.Type}
 		// One document whose stored data cannot be read is an error on
 		// that document, never a failure of the whole check: a pre-commit
 		// hook that fails lets everything through.
 		for _, part := range []struct {
-			what string
-			raw  string
-			into any
-		}{{"frontmatter", r.FM, &d.fm}, {"field positions", r.FieldPos, &d.pos}, {"inline opt-outs", r.Disables, &d.disables}} {
+			what   string
+			raw    string
+			decode func(string) error
+		}{
+			{"frontmatter", r.FM, func(s string) (err error) { d.fm, err = decodeObject(s); return err }},
+			{"field positions", r.FieldPos, func(s string) (err error) { d.pos, err = decodePositions(s); return err }},
+			{"inline opt-outs", r.Disables, func(s string) error { return json.Unmarshal([]byte(s), &d.disables) }},
+		} {
 			if part.raw == "" {
 				continue
 			}
-			if err := json.Unmarshal([]byte(part.raw), part.into); err != nil {
+			if err := part.decode(part.raw); err != nil {
 				c.add(d.path, 1, 1, markdown.RuleYAMLSyntax, part.what, fmt.Sprintf("canon cannot read the %s it stored for this document (%v); run canon index --full, and report it if it stays", part.what, err))
 			}
 		}
@@ -148,8 +142,16 @@ func (c *checker) load() error {
 		}
 		c.docs = append(c.docs, d)
 		c.byID[d.id] = d
+		return nil
 	}
-	return nil
+	if c.in.Docs == nil && c.in.LinksOnly == nil {
+		return index.EachCheckDoc(c.ctx, c.q, add)
+	}
+	docs, err := index.CheckDocs(c.ctx, c.q, docIDs(append(append([]int64{}, c.in.Docs...), c.in.LinksOnly...)))
+	for _, r := range docs {
+		_ = add(r)
+	}
+	return err
 }
 
 // docIDs are row ids as the index's reads take them.
@@ -164,15 +166,12 @@ func docIDs(ids []int64) []index.DocID {
 // value decodes one top-level frontmatter value (the rest stays raw:
 // decoding every document's whole frontmatter was a quarter of check --all).
 func (d *doc) value(field string) (any, bool) {
-	raw, ok := d.fm[field]
+	raw, ok := d.fm.get(field)
 	if !ok {
 		return nil, false
 	}
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, false
-	}
-	return v, true
+	v, err := decodeValue(raw)
+	return v, err == nil
 }
 
 // add records a finding; target is what it is about within the document
@@ -266,7 +265,7 @@ func (c *checker) fields() error {
 // The target is the field and its value: a changed value that is still
 // wrong is a new problem, one that stays is not.
 func (c *checker) addAt(d *doc, field, rule, value, msg string) {
-	p := d.pos[field]
+	p, _ := d.pos.get(field)
 	c.add(d.path, p[0], p[1], rule, field+"="+value, msg)
 }
 
@@ -391,7 +390,7 @@ func (c *checker) schema(d *doc, s *config.Schema) {
 		}
 	}
 	stateField := "state"
-	if _, ok := d.fm["state"]; !ok {
+	if _, ok := d.fm.get("state"); !ok {
 		stateField = "status"
 	}
 	states := s.States
@@ -430,7 +429,7 @@ func (c *checker) regexp(pattern string) (*regexp.Regexp, error) {
 }
 
 func idCol(d *doc) int {
-	if p, ok := d.pos["id"]; ok {
+	if p, ok := d.pos.get("id"); ok {
 		return p[1]
 	}
 	return 1

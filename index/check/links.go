@@ -73,68 +73,66 @@ func (c *checker) links() error {
 }
 
 func (c *checker) loadLinks() ([]*lnk, error) {
-	var rows []index.CheckLink
+	var out []*lnk
+	var dsts []int64
+	add := func(r index.CheckLink) error {
+		l := &lnk{src: c.byID[int64(r.Src)], typ: r.Type, field: r.Field, form: r.Form, raw: r.Raw, anchor: r.Anchor,
+			line: r.Line, col: r.Col, status: r.Status, dst: int64(r.Dst)}
+		if l.src != nil {
+			out = append(out, l)
+			if l.dst != 0 {
+				dsts = append(dsts, l.dst)
+			}
+		}
+		return nil
+	}
 	var err error
 	if c.in.Docs == nil && c.in.LinksOnly == nil {
-		rows, err = index.AllCheckLinks(c.ctx, c.q)
+		err = index.EachLinkToCheck(c.ctx, c.q, add)
 	} else {
 		ids := make([]int64, 0, len(c.docs))
 		for _, d := range c.docs {
 			ids = append(ids, d.id)
 		}
-		rows, err = index.CheckLinks(c.ctx, c.q, docIDs(ids))
+		err = index.EachCheckLink(c.ctx, c.q, docIDs(ids), add)
 	}
 	if err != nil {
 		return nil, err
 	}
-	var dsts []int64
-	for _, r := range rows {
-		if r.Dst != 0 {
-			dsts = append(dsts, int64(r.Dst))
-		}
-	}
-	refs, err := c.refs(dsts)
+	ref, err := c.refs(dsts)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*lnk, 0, len(rows))
-	for _, r := range rows {
-		l := &lnk{src: c.byID[int64(r.Src)], typ: r.Type, field: r.Field, form: r.Form, raw: r.Raw, anchor: r.Anchor,
-			line: r.Line, col: r.Col, status: r.Status, dst: int64(r.Dst)}
-		if l.src == nil {
-			continue
-		}
-		if ref, ok := refs[r.Dst]; ok {
+	for _, l := range out {
+		if ref, ok := ref(l.dst); ok {
 			l.dstPath, l.dstKind, l.dstID, l.dstKey = ref.Path, ref.Kind, ref.ID, ref.Key
 		}
-		out = append(out, l)
 	}
 	return out, nil
 }
 
-// refs names the documents at ids: those loaded from what the checker
-// holds, the others from the index (an id no document has is left out).
-func (c *checker) refs(ids []int64) (map[index.DocID]index.DocRef, error) {
-	out := make(map[index.DocID]index.DocRef, len(ids))
+// refs names the documents at ids: ref answers for each, from what the
+// checker holds when it loaded the document, else from the index (ok
+// false for an id no document has).
+func (c *checker) refs(ids []int64) (ref func(int64) (index.DocRef, bool), err error) {
 	var ask []index.DocID
 	for _, id := range ids {
-		if _, done := out[index.DocID(id)]; done {
-			continue
-		}
-		if d := c.byID[id]; d != nil {
-			out[index.DocID(id)] = index.DocRef{Key: d.key, ID: d.displayID, Path: d.path, Kind: d.kind}
-		} else {
+		if c.byID[id] == nil {
 			ask = append(ask, index.DocID(id))
 		}
 	}
-	if len(ask) == 0 {
-		return out, nil
+	var more map[index.DocID]index.DocRef
+	if len(ask) > 0 {
+		slices.Sort(ask) // many links may name one document
+		more, err = index.DocRefsOf(c.ctx, c.q, slices.Compact(ask))
 	}
-	more, err := index.DocRefsOf(c.ctx, c.q, ask)
-	for id, ref := range more {
-		out[id] = ref
-	}
-	return out, err
+	return func(id int64) (index.DocRef, bool) {
+		if d := c.byID[id]; d != nil {
+			return index.DocRef{Key: d.key, ID: d.displayID, Path: d.path, Kind: d.kind}, true
+		}
+		r, ok := more[index.DocID(id)]
+		return r, ok
+	}, err
 }
 
 // unresolved reports a frontmatter reference or wiki-link that names no
@@ -179,8 +177,10 @@ func (c *checker) gitFiles(ls []*lnk) error {
 	}
 	var paths []string
 	intoSub := map[*lnk]string{}
-	for _, l := range ls {
+	targets := make([]string, len(ls)) // each link's, worked out once
+	for i, l := range ls {
 		t := index.LinkTarget(l.src.path, l.raw)
+		targets[i] = t
 		if t == "" {
 			continue
 		}
@@ -199,8 +199,8 @@ func (c *checker) gitFiles(ls []*lnk) error {
 	// file is the one answer when it exists.
 	rootRel := map[string]string{}
 	var askRoot []string
-	for _, l := range ls {
-		t := index.LinkTarget(l.src.path, l.raw)
+	for i, l := range ls {
+		t := targets[i]
 		if t == "" || exists[t] || folded[t] != "" || intoSub[l] != "" || strings.HasPrefix(l.raw, "/") || strings.HasPrefix(l.raw, "../") || strings.HasPrefix(l.raw, "./") || !strings.Contains(l.src.path, "/") {
 			continue
 		}
@@ -216,7 +216,7 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		}
 	}
 	subCount := map[[2]string]int{}
-	for _, l := range ls {
+	for i, l := range ls {
 		if sub := intoSub[l]; sub != "" {
 			k := [2]string{l.src.path, sub}
 			if subCount[k]++; subCount[k] == 1 {
@@ -224,7 +224,7 @@ func (c *checker) gitFiles(ls []*lnk) error {
 			}
 			continue
 		}
-		t := index.LinkTarget(l.src.path, l.raw)
+		t := targets[i]
 		if t == "" || exists[t] {
 			continue
 		}
@@ -594,13 +594,13 @@ func (c *checker) parentMap() (*parents, error) {
 	for i, e := range edges {
 		dsts[i] = int64(e.Dst)
 	}
-	refs, err := c.refs(dsts)
+	ref, err := c.refs(dsts)
 	if err != nil {
 		return nil, err
 	}
 	p.all = map[int64]parentRef{}
 	for _, e := range edges {
-		ref, ok := refs[e.Dst]
+		ref, ok := ref(int64(e.Dst))
 		if _, done := p.all[int64(e.Src)]; done || !ok {
 			continue // the first parent that is a document
 		}
