@@ -730,30 +730,19 @@ type StoredFile struct {
 }
 
 // StoredFiles returns what the index holds of each of the paths it knows
-// (documents and skipped files), 500 paths a query.
+// (documents and skipped files), a batch of paths a query.
 func (s *Store) StoredFiles(ctx context.Context, paths []string) (map[string]StoredFile, error) {
 	out := make(map[string]StoredFile, len(paths))
-	for start := 0; start < len(paths); start += batchSize {
-		part := anys(paths[start:min(start+batchSize, len(paths))])
-		marks := inList("%s", len(part))
-		rows, err := s.db.QueryContext(ctx, `SELECT path, oid, 1 FROM docs WHERE path IN (`+marks+`)
-			UNION ALL SELECT path, oid, 0 FROM skipped WHERE path IN (`+marks+`)`, append(part, part...)...)
-		if err != nil {
-			return nil, friendly(err, s.path)
-		}
-		for rows.Next() {
-			var p string
-			var f StoredFile
-			if err := rows.Scan(&p, &f.OID, &f.Doc); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[p] = f
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+	err := eachIn(ctx, s.db, `SELECT path, oid, 1 FROM docs WHERE path IN (%s)
+		UNION ALL SELECT path, oid, 0 FROM skipped WHERE path IN (%s)`, nil, anys(paths), nil, func(r *sql.Rows) error {
+		var p string
+		var f StoredFile
+		err := r.Scan(&p, &f.OID, &f.Doc)
+		out[p] = f
+		return err
+	})
+	if err != nil {
+		return nil, friendly(err, s.path)
 	}
 	return out, nil
 }

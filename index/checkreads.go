@@ -3,6 +3,9 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"slices"
+	"strings"
 )
 
 // Reads canon check needs of the index, on the live database or on a
@@ -110,4 +113,314 @@ func NamedByGroupField(ctx context.Context, q Querier, ids []DocID) (map[DocID]b
 		return nil
 	})
 	return out, err
+}
+
+// CheckDoc is a document as check's rules read it: its names, where its id
+// and uid are written, and its frontmatter (FM), the positions of its
+// top-level fields (FieldPos) and its inline opt-outs (Disables) as the
+// index stores them, in JSON: check decodes them, and reports a document
+// whose stored data it cannot read.
+type CheckDoc struct {
+	ID                     DocID
+	Path, Key, Ident, UID  string
+	IdentLine, UIDLine     int
+	Kind, Type             string
+	FM, FieldPos, Disables string
+}
+
+const checkDocCols = `id, path, key, ident, ident_line, uid, uid_line, kind, type, fm, fm_pos, disables`
+
+func scanCheckDoc(r *sql.Rows) (CheckDoc, error) {
+	var d CheckDoc
+	err := r.Scan(&d.ID, &d.Path, &d.Key, &d.Ident, &d.IdentLine, &d.UID, &d.UIDLine, &d.Kind, &d.Type, &d.FM, &d.FieldPos, &d.Disables)
+	return d, err
+}
+
+// CheckDocs reads the documents with the given row ids, in path order.
+func CheckDocs(ctx context.Context, q Querier, ids []DocID) ([]CheckDoc, error) {
+	var out []CheckDoc
+	err := eachIn(ctx, q, `SELECT `+checkDocCols+` FROM docs WHERE id IN (%s)`, nil, idArgs(distinct(ids)), nil, func(r *sql.Rows) error {
+		d, err := scanCheckDoc(r)
+		out = append(out, d)
+		return err
+	})
+	slices.SortFunc(out, func(a, b CheckDoc) int { return strings.Compare(a.Path, b.Path) })
+	return out, err
+}
+
+// EachCheckDoc calls fn with every document, in path order (check
+// --all: a stream, not a slice of every row).
+func EachCheckDoc(ctx context.Context, q Querier, fn func(CheckDoc) error) error {
+	rows, err := q.QueryContext(ctx, `SELECT `+checkDocCols+` FROM docs ORDER BY path`)
+	if err != nil {
+		return err
+	}
+	return eachRow(rows, func(r *sql.Rows) error {
+		d, err := scanCheckDoc(r)
+		if err != nil {
+			return err
+		}
+		return fn(d)
+	})
+}
+
+// StoredProblems reads the problems the parser stored for the given
+// documents and skipped files (by path), in no particular order. The
+// Severity of each is left to the caller's configuration.
+func StoredProblems(ctx context.Context, q Querier, docs []DocID, skipped []string) ([]Problem, error) {
+	var out []Problem
+	scan := problemScanner(&out)
+	if err := eachIn(ctx, q, `SELECT `+problemCols+` FROM problems WHERE doc IN (%s)`, nil, idArgs(distinct(docs)), nil, scan); err != nil {
+		return nil, err
+	}
+	err := eachIn(ctx, q, `SELECT `+problemCols+` FROM problems WHERE doc IS NULL AND path IN (%s)`, nil, anys(distinct(skipped)), nil, scan)
+	return out, err
+}
+
+// AllStoredProblems reads every problem the parser stored (check --all).
+func AllStoredProblems(ctx context.Context, q Querier) ([]Problem, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+problemCols+` FROM problems`)
+	if err != nil {
+		return nil, err
+	}
+	var out []Problem
+	return out, eachRow(rows, problemScanner(&out))
+}
+
+const problemCols = `path, line, col, rule, message`
+
+func problemScanner(out *[]Problem) func(*sql.Rows) error {
+	return func(r *sql.Rows) error {
+		var p Problem
+		err := r.Scan(&p.Path, &p.Line, &p.Col, &p.Rule, &p.Message)
+		*out = append(*out, p)
+		return err
+	}
+}
+
+// AnyIdentLike reports whether some document's id is LIKE one of the
+// patterns and satisfies match, stopping at the first that does. An infix
+// pattern has no index: the ids are read until one matches.
+func AnyIdentLike(ctx context.Context, q Querier, patterns []string, match func(ident string) bool) (bool, error) {
+	if len(patterns) == 0 {
+		return false, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT ident FROM docs WHERE `+strings.TrimSuffix(strings.Repeat("ident LIKE ? OR ", len(patterns)), " OR "), anys(patterns)...)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return false, err
+		}
+		if match(id) {
+			return true, nil
+		}
+	}
+	return false, rows.Err()
+}
+
+// SharedIdents lists which of the ids more than one document carries.
+func SharedIdents(ctx context.Context, q Querier, idents []string) ([]string, error) {
+	return shared(ctx, q, "ident", idents)
+}
+
+// SharedUIDs lists which of the uids more than one document carries.
+func SharedUIDs(ctx context.Context, q Querier, uids []string) ([]string, error) {
+	return shared(ctx, q, "uid", uids)
+}
+
+// shared runs the grouped lookup of SharedIdents and SharedUIDs over the
+// column's index, sorted within each batch.
+func shared(ctx context.Context, q Querier, col string, vals []string) ([]string, error) {
+	var out []string
+	err := eachIn(ctx, q, `SELECT `+col+` FROM docs WHERE `+col+` IN (%s) GROUP BY `+col+` HAVING count(*) > 1 ORDER BY 1`, nil, anys(vals), nil, func(r *sql.Rows) error {
+		var v string
+		err := r.Scan(&v)
+		out = append(out, v)
+		return err
+	})
+	return out, err
+}
+
+// Holder is a document that carries an id or a uid: where it is written
+// (Line; FieldPos as CheckDoc's), and the document's uid.
+type Holder struct {
+	Path          string
+	Line          int
+	FieldPos, UID string
+}
+
+// IdentHolders lists the documents whose id is ident, by path.
+func IdentHolders(ctx context.Context, q Querier, ident string) ([]Holder, error) {
+	return holders(ctx, q, `SELECT path, ident_line, fm_pos, uid FROM docs WHERE ident = ? ORDER BY path`, ident)
+}
+
+// UIDHolders lists the documents whose uid is uid, by path.
+func UIDHolders(ctx context.Context, q Querier, uid string) ([]Holder, error) {
+	return holders(ctx, q, `SELECT path, uid_line, fm_pos, uid FROM docs WHERE uid = ? ORDER BY path`, uid)
+}
+
+func holders(ctx context.Context, q Querier, query, val string) ([]Holder, error) {
+	rows, err := q.QueryContext(ctx, query, val)
+	if err != nil {
+		return nil, err
+	}
+	return scanAll(rows, func(r *sql.Rows) (Holder, error) {
+		var h Holder
+		return h, r.Scan(&h.Path, &h.Line, &h.FieldPos, &h.UID)
+	})
+}
+
+// KeysOfPaths finds the node keys of the documents at the given paths:
+// path → key (a path no document has is left out).
+func KeysOfPaths(ctx context.Context, q Querier, paths []string) (map[string]string, error) {
+	out := make(map[string]string, len(paths))
+	err := eachIn(ctx, q, `SELECT path, key FROM docs WHERE path IN (%s)`, nil, anys(paths), nil, func(r *sql.Rows) error {
+		var p, k string
+		err := r.Scan(&p, &k)
+		out[p] = k
+		return err
+	})
+	return out, err
+}
+
+// DisablesAt reads the inline opt-outs of the document at path, as
+// CheckDoc holds them ("" for none, or no document there).
+func DisablesAt(ctx context.Context, q Querier, path string) (string, error) {
+	var dis string
+	err := q.QueryRowContext(ctx, `SELECT disables FROM docs WHERE path = ?`, path).Scan(&dis)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return dis, err
+}
+
+// CheckLink is a stored link as check's rules read it: where and how it
+// is written, how it resolved, and the row id of its target (0 when it
+// names no one document); DocRefsOf names the targets.
+type CheckLink struct {
+	Src                                    DocID
+	Type, Field, Form, Raw, Anchor, Status string
+	Line, Col                              int
+	Dst                                    DocID
+}
+
+// EachCheckLink calls fn with each link of the given documents, by source
+// (in row id order) and in the order they are written.
+func EachCheckLink(ctx context.Context, q Querier, srcs []DocID, fn func(CheckLink) error) error {
+	// Batches in id order keep the order across batches.
+	return eachIn(ctx, q, `SELECT `+checkLinkCols+` FROM links WHERE src IN (%s) ORDER BY src, seq`, nil, idArgs(distinct(srcs)), nil, checkLinkScanner(fn))
+}
+
+// EachLinkToCheck calls fn with every link, as EachCheckLink orders them
+// (check --all).
+func EachLinkToCheck(ctx context.Context, q Querier, fn func(CheckLink) error) error {
+	rows, err := q.QueryContext(ctx, `SELECT `+checkLinkCols+` FROM links ORDER BY src, seq`)
+	if err != nil {
+		return err
+	}
+	return eachRow(rows, checkLinkScanner(fn))
+}
+
+const checkLinkCols = `src, type, field, form, raw, anchor, status, line, col, coalesce(dst, 0)`
+
+// checkLinkScanner reads a link row for fn. Type, field, form and status
+// take a few values: each is one string however many links have it.
+func checkLinkScanner(fn func(CheckLink) error) func(*sql.Rows) error {
+	names := map[string]string{}
+	name := func(b []byte) string {
+		s, ok := names[string(b)]
+		if !ok {
+			s = string(b)
+			names[s] = s
+		}
+		return s
+	}
+	var typ, field, form, status sql.RawBytes
+	return func(r *sql.Rows) error {
+		var l CheckLink
+		if err := r.Scan(&l.Src, &typ, &field, &form, &l.Raw, &l.Anchor, &status, &l.Line, &l.Col, &l.Dst); err != nil {
+			return err
+		}
+		l.Type, l.Field, l.Form, l.Status = name(typ), name(field), name(form), name(status)
+		return fn(l)
+	}
+}
+
+// FragmentsOf lists the fragments a link may name in each of the given
+// documents: the slugs of its headings and the ids HTML tags in it define
+// (<a id="fn1">), which GitHub serves too. Every id asked has a set.
+func FragmentsOf(ctx context.Context, q Querier, ids []DocID) (map[DocID]map[string]bool, error) {
+	out := make(map[DocID]map[string]bool, len(ids))
+	for _, id := range ids {
+		out[id] = map[string]bool{}
+	}
+	var id DocID
+	var s string
+	err := eachIn(ctx, q, `SELECT doc, slug FROM chunks WHERE doc IN (%s) AND slug <> ''`, nil, idArgs(ids), nil, func(r *sql.Rows) error {
+		if err := r.Scan(&id, &s); err != nil {
+			return err
+		}
+		out[id][s] = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = eachIn(ctx, q, `SELECT id, anchors FROM docs WHERE id IN (%s) AND anchors <> ''`, nil, idArgs(ids), nil, func(r *sql.Rows) error {
+		if err := r.Scan(&id, &s); err != nil {
+			return err
+		}
+		for _, a := range strings.Fields(s) {
+			out[id][a] = true
+		}
+		return nil
+	})
+	return out, err
+}
+
+// FrontmatterOf reads a document's frontmatter as CheckDoc holds it (ok
+// false when no document has the id).
+func FrontmatterOf(ctx context.Context, q Querier, id DocID) (fm string, ok bool, err error) {
+	err = q.QueryRowContext(ctx, `SELECT fm FROM docs WHERE id = ?`, id).Scan(&fm)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return fm, err == nil, err
+}
+
+// HasEdge reports whether src names dst in a resolved link of the type.
+func HasEdge(ctx context.Context, q Querier, src, dst DocID, typ string) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM links WHERE src = ? AND dst = ? AND type = ? AND status = 'ok')`, src, dst, typ).Scan(&n)
+	return n == 1, err
+}
+
+// ParentEdges lists every resolved parent link, by source (in row id
+// order) and in the order they are written (check --all: a document's
+// first parent is its parent).
+func ParentEdges(ctx context.Context, q Querier) ([]DocEdge, error) {
+	rows, err := q.QueryContext(ctx, `SELECT src, dst FROM links WHERE type = 'parent' AND status = 'ok' ORDER BY src, seq`)
+	if err != nil {
+		return nil, err
+	}
+	return scanAll(rows, func(r *sql.Rows) (DocEdge, error) {
+		e := DocEdge{Type: "parent"}
+		return e, r.Scan(&e.Src, &e.Dst)
+	})
+}
+
+// FirstParent reads the first resolved parent of a document (ok false for
+// none).
+func FirstParent(ctx context.Context, q Querier, id DocID) (parent Node, ok bool, err error) {
+	row := q.QueryRowContext(ctx, `SELECT `+docRefCols+`, l.dst FROM links l JOIN docs d ON d.id = l.dst
+		WHERE l.src = ? AND l.type = 'parent' AND l.status = 'ok' ORDER BY l.seq LIMIT 1`, id)
+	parent.DocRef, err = scanDocRef(row, &parent.Doc)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Node{}, false, nil
+	}
+	return parent, err == nil, err
 }

@@ -12,10 +12,12 @@
 // (Slice, slice.go).
 //
 // It owns the schema: it is the only package that imports database/sql or
-// writes SQL against its tables; index/check reads them through a
+// writes SQL against its tables. index/check reads them through a
 // Querier, which the live database (Store.Read) and a preview
 // (Store.Preview) hand out, and which other packages only pass back to
-// index's functions (checkreads.go). Row ids (DocID, ChunkID) may leave it to join within one call and
+// index's typed reads (checkreads.go, ADR-0049). Every IN list goes
+// through one batching helper (batch.go), within SQLite's limit on
+// parameters. Row ids (DocID, ChunkID) may leave it to join within one call and
 // are never shown. Every row loop ends with rows.Err (rows.go). It knows
 // nothing of git (paths and blob ids come in, rows go out), of hooks or of
 // the CLI; one writer at a time holds its lock file, readers never wait

@@ -96,9 +96,10 @@ func someOfMatches(total, wanted int) string {
 // front of the list).
 func eachHit(ctx context.Context, tx oneConn, q string, ids []any, cols string, fn func(*sql.Rows) error) error {
 	fill := clearHits
-	for start := 0; start < len(ids); start += batchSize {
-		fill += inList(`INSERT INTO canon_hit_text SELECT rowid, title, heading, body FROM chunks_fts WHERE rowid IN (%s);`, min(batchSize, len(ids)-start))
-	}
+	_ = batches(ids, 1, 0, func(part []any) error {
+		fill += inList(`INSERT INTO canon_hit_text SELECT rowid, title, heading, body FROM chunks_fts WHERE rowid IN (%s);`, len(part))
+		return nil
+	})
 	fill += `INSERT INTO canon_hits(canon_hits) VALUES('rebuild');`
 	_, err := tx.ExecContext(ctx, fill, ids...)
 	if err != nil && strings.Contains(err.Error(), "no such table") {

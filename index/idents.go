@@ -226,25 +226,15 @@ func NextFree(ctx context.Context, docs []IdentDoc, cfg *config.Config, kind, na
 // than every document.
 func (s *Store) IdentDocsSharing(ctx context.Context, paths []string) ([]IdentDoc, error) {
 	var out []IdentDoc
-	for start := 0; start < len(paths); start += 500 {
-		part := paths[start:min(start+500, len(paths))]
-		args := make([]any, len(part))
-		for i, p := range part {
-			args[i] = p
-		}
-		rows, err := s.db.QueryContext(ctx, `SELECT key, path, ident, uid, kind, ident_line FROM docs
-			WHERE ident IN (SELECT ident FROM docs WHERE path IN (`+strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`) AND ident <> '')`, args...)
-		if err != nil {
-			return nil, err
-		}
-		ds, err := scanAll(rows, func(r *sql.Rows) (IdentDoc, error) {
-			var d IdentDoc
-			return d, r.Scan(&d.Key, &d.Path, &d.Ident, &d.UID, &d.Kind, &d.IdentLine)
-		})
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ds...)
+	err := eachIn(ctx, s.db, `SELECT key, path, ident, uid, kind, ident_line FROM docs
+		WHERE ident IN (SELECT ident FROM docs WHERE path IN (%s) AND ident <> '')`, nil, anys(paths), nil, func(r *sql.Rows) error {
+		var d IdentDoc
+		err := r.Scan(&d.Key, &d.Path, &d.Ident, &d.UID, &d.Kind, &d.IdentLine)
+		out = append(out, d)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil

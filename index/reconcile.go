@@ -200,24 +200,16 @@ func (s *Store) WorktreeChanged(scope *Scope) (int, error) {
 	}
 	paths := strings.Split(list, "\n")
 	stored := make(map[string]fileStat, len(paths))
-	for start := 0; start < len(paths); start += batchSize {
-		part := anys(paths[start:min(start+batchSize, len(paths))])
-		q := inList(`SELECT path, size, mtime FROM docs WHERE path IN (%s)`, len(part)) + ` UNION ALL ` +
-			inList(`SELECT path, size, mtime FROM skipped WHERE path IN (%s)`, len(part))
-		rows, err := s.db.Query(q, append(append([]any{}, part...), part...)...)
-		if err != nil {
-			return 0, friendly(err, s.path)
-		}
-		err = eachRow(rows, func(r *sql.Rows) error {
-			var p string
-			var f fileStat
-			err := r.Scan(&p, &f.size, &f.mtime)
-			stored[p] = f
-			return err
-		})
-		if err != nil {
-			return 0, err
-		}
+	err = eachIn(context.Background(), s.db, `SELECT path, size, mtime FROM docs WHERE path IN (%s)
+		UNION ALL SELECT path, size, mtime FROM skipped WHERE path IN (%s)`, nil, anys(paths), nil, func(r *sql.Rows) error {
+		var p string
+		var f fileStat
+		err := r.Scan(&p, &f.size, &f.mtime)
+		stored[p] = f
+		return err
+	})
+	if err != nil {
+		return 0, friendly(err, s.path)
 	}
 	n := 0
 	for _, p := range paths {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 )
 
 // Overlays (ADR-0042): for each ref canon follows besides HEAD (local and
@@ -97,25 +96,13 @@ func (s *Store) Refs(ctx context.Context) ([]RefState, error) {
 // RefDocsAt returns the rows of ref at the given paths, by path.
 func (s *Store) RefDocsAt(ctx context.Context, ref string, paths []string) (map[string]RefDoc, error) {
 	out := map[string]RefDoc{}
-	for lo := 0; lo < len(paths); lo += 500 {
-		hi := min(lo+500, len(paths))
-		args := []any{ref}
-		for _, p := range paths[lo:hi] {
-			args = append(args, p)
-		}
-		rows, err := s.db.QueryContext(ctx, `SELECT `+refDocCols+` FROM ref_docs WHERE ref = ? AND path IN (?`+
-			strings.Repeat(", ?", hi-lo-1)+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("read the documents of %s: %w", ref, err)
-		}
-		err = eachRow(rows, func(r *sql.Rows) error {
-			d, err := scanRefDoc(r)
-			out[d.Path] = d
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
+	err := eachIn(ctx, s.db, `SELECT `+refDocCols+` FROM ref_docs WHERE ref = ? AND path IN (%s)`, []any{ref}, anys(paths), nil, func(r *sql.Rows) error {
+		d, err := scanRefDoc(r)
+		out[d.Path] = d
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the documents of %s: %w", ref, err)
 	}
 	return out, nil
 }

@@ -1,9 +1,7 @@
 package index
 
 import (
-	"context"
 	"database/sql"
-	"strings"
 )
 
 // The row loop every query of the index shares. database/sql ends a
@@ -35,30 +33,6 @@ func scanAll[T any](rows *sql.Rows, scan func(*sql.Rows) (T, error)) ([]T, error
 		return nil
 	})
 	return out, err
-}
-
-// marks is n comma-separated placeholders.
-func marks(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
-}
-
-// eachIn runs query, whose first %s stands for an IN list, over vals in
-// batches of batchSize, with pre before and post after the list's
-// arguments, calling fn for every row of every batch.
-func eachIn(ctx context.Context, q Querier, query string, pre, vals, post []any, fn func(*sql.Rows) error) error {
-	for start := 0; start < len(vals); start += batchSize {
-		part := vals[start:min(start+batchSize, len(vals))]
-		args := make([]any, 0, len(pre)+len(part)+len(post))
-		args = append(append(append(args, pre...), part...), post...)
-		rows, err := q.QueryContext(ctx, strings.Replace(query, "%s", marks(len(part)), 1), args...)
-		if err != nil {
-			return err
-		}
-		if err := eachRow(rows, fn); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // keyValues reads a two-column key and value table (meta, a workset's

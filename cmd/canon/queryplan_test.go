@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"maps"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -66,8 +68,30 @@ func TestQueryPlans(t *testing.T) {
 	guard("canon check (a staged item with an id not Kano's)")
 	git("rm", "-q", "--cached", "notes/x-1.md")
 	git("clean", "-qf", "notes")
+	// A copy of the item (its id and uid twice) that blocks another item
+	// that does not say so, under a parent, linking to a heading the
+	// other lacks: every read of the rules on a few documents (the
+	// duplicates' other locations, their keys and opt-outs, the edge the
+	// other way, the target's headings, the parent chain).
+	other := strings.SplitN(git("ls-files", "--", "*/items/*.md"), "\n", 3)[1]
+	otherID := strings.TrimSuffix(other[strings.LastIndex(other, "/")+1:], ".md")
+	otherID, _, _ = strings.Cut(otherID, "_")
+	copyOf := strings.Replace(orig, "\ntitle:", "\nblocks: ["+otherID+"]\ntitle:", 1) + "\nSee [the other](" + relPath(item, other) + "#no-such-heading).\n"
+	planguard.Write(t, dir, item+".copy.md", copyOf)
+	git("add", item+".copy.md")
+	if out := canon(1, "check"); !strings.Contains(out, "duplicate-id") || !strings.Contains(out, "broken-anchor") || !strings.Contains(out, "asymmetric-block") {
+		t.Fatalf("canon check did not find the duplicate, the anchor and the one-sided block:\n%s", out)
+	}
+	guard("canon check (a staged copy of an item)")
+	git("rm", "-q", "--cached", item+".copy.md")
+	git("clean", "-qf", "--", item+".copy.md")
 	canon(0, "sync")
 	r.Take()
+
+	// check --all reads every document, link and stored problem once, by
+	// design (planguard.WholeCheck); nothing else may read a table whole.
+	canon(1, "check", "--all") // GT-1 is not shaped like a Kano task's id
+	r.Check(t, "canon check --all", merged(planguard.Allowed, planguard.WholeCheck))
 
 	// The hooks: a one-document commit, a checkout of a branch and back,
 	// a merge.
@@ -104,4 +128,23 @@ func TestQueryPlans(t *testing.T) {
 		canon(0, args...)
 		guard("canon " + strings.Join(args, " "))
 	}
+}
+
+// relPath is the path of target relative to the folder of src (both repo
+// paths), as a Markdown link writes it.
+func relPath(src, target string) string {
+	rel, err := filepath.Rel(filepath.Dir(src), target)
+	if err != nil {
+		return target
+	}
+	return filepath.ToSlash(rel)
+}
+
+// merged is the union of allowed lists.
+func merged(lists ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, l := range lists {
+		maps.Copy(out, l)
+	}
+	return out
 }

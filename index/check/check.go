@@ -2,7 +2,6 @@ package check
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -61,8 +60,8 @@ type doc struct {
 	id                          int64
 	path, key, ident, uid, kind string
 	typ                         string
-	fm                          map[string]json.RawMessage
-	pos                         map[string][2]int
+	fm                          fields
+	pos                         positions
 	disables                    []markdown.Disable
 	linksOnly                   bool
 	identLine, uidLine          int
@@ -81,8 +80,8 @@ type checker struct {
 	otherDisables map[string][]markdown.Disable
 	patterns      map[string]*regexp.Regexp
 	// inverse holds, when many documents are checked, every resolved
-	// blocks/blocked_by edge as "src dst type", loaded at once.
-	inverse map[string]bool
+	// blocks/blocked_by edge, loaded at once.
+	inverse map[index.DocEdge]bool
 	// kano is whether any indexed document has a Kano-shaped id: 0 not
 	// asked yet, 1 yes, -1 no (follows).
 	kano int
@@ -108,23 +107,6 @@ func Run(ctx context.Context, q index.Querier, in Input) ([]Finding, error) {
 }
 
 func (c *checker) load() error {
-	cond, args := "", []any{}
-	if c.in.Docs != nil || c.in.LinksOnly != nil {
-		ids := append(append([]int64{}, c.in.Docs...), c.in.LinksOnly...)
-		if len(ids) == 0 {
-			return nil
-		}
-		cond = ` WHERE id IN (` + placeholders(len(ids)) + `)`
-		for _, id := range ids {
-			args = append(args, id)
-		}
-	}
-	rows, err := c.q.QueryContext(c.ctx, `SELECT id, path, key, ident, ident_line, uid, uid_line, kind, type, fm, fm_pos, disables
-		FROM docs`+cond+` ORDER BY path`, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
 	linksOnly := map[int64]bool{}
 	for _, id := range c.in.LinksOnly {
 		linksOnly[id] = true
@@ -132,24 +114,24 @@ func (c *checker) load() error {
 	for _, id := range c.in.Docs {
 		delete(linksOnly, id)
 	}
-	for rows.Next() {
-		d := &doc{}
-		var fm, pos, dis string
-		if err := rows.Scan(&d.id, &d.path, &d.key, &d.ident, &d.identLine, &d.uid, &d.uidLine, &d.kind, &d.typ, &fm, &pos, &dis); err != nil {
-			return err
-		}
+	add := func(r index.CheckDoc) error {
+		d := &doc{id: int64(r.ID), path: r.Path, key: r.Key, ident: r.Ident, identLine: r.IdentLine, uid: r.UID, uidLine: r.UIDLine, kind: r.Kind, typ: r.Type}
 		// One document whose stored data cannot be read is an error on
 		// that document, never a failure of the whole check: a pre-commit
 		// hook that fails lets everything through.
 		for _, part := range []struct {
-			what string
-			raw  string
-			into any
-		}{{"frontmatter", fm, &d.fm}, {"field positions", pos, &d.pos}, {"inline opt-outs", dis, &d.disables}} {
+			what   string
+			raw    string
+			decode func(string) error
+		}{
+			{"frontmatter", r.FM, func(s string) (err error) { d.fm, err = decodeObject(s); return err }},
+			{"field positions", r.FieldPos, func(s string) (err error) { d.pos, err = decodePositions(s); return err }},
+			{"inline opt-outs", r.Disables, func(s string) error { return json.Unmarshal([]byte(s), &d.disables) }},
+		} {
 			if part.raw == "" {
 				continue
 			}
-			if err := json.Unmarshal([]byte(part.raw), part.into); err != nil {
+			if err := part.decode(part.raw); err != nil {
 				c.add(d.path, 1, 1, markdown.RuleYAMLSyntax, part.what, fmt.Sprintf("canon cannot read the %s it stored for this document (%v); run canon index --full, and report it if it stays", part.what, err))
 			}
 		}
@@ -160,26 +142,36 @@ func (c *checker) load() error {
 		}
 		c.docs = append(c.docs, d)
 		c.byID[d.id] = d
+		return nil
 	}
-	return rows.Err()
+	if c.in.Docs == nil && c.in.LinksOnly == nil {
+		return index.EachCheckDoc(c.ctx, c.q, add)
+	}
+	docs, err := index.CheckDocs(c.ctx, c.q, docIDs(append(append([]int64{}, c.in.Docs...), c.in.LinksOnly...)))
+	for _, r := range docs {
+		_ = add(r)
+	}
+	return err
+}
+
+// docIDs are row ids as the index's reads take them.
+func docIDs(ids []int64) []index.DocID {
+	out := make([]index.DocID, len(ids))
+	for i, id := range ids {
+		out[i] = index.DocID(id)
+	}
+	return out
 }
 
 // value decodes one top-level frontmatter value (the rest stays raw:
 // decoding every document's whole frontmatter was a quarter of check --all).
 func (d *doc) value(field string) (any, bool) {
-	raw, ok := d.fm[field]
+	raw, ok := d.fm.get(field)
 	if !ok {
 		return nil, false
 	}
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, false
-	}
-	return v, true
-}
-
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+	v, err := decodeValue(raw)
+	return v, err == nil
 }
 
 // add records a finding; target is what it is about within the document
@@ -223,43 +215,21 @@ func (c *checker) full() []*doc {
 // storedProblems reports what the parser found (YAML errors, unreadable
 // files, bad edge values).
 func (c *checker) storedProblems() error {
-	full := c.full()
-	var conds []string
-	var args []any
-	if c.in.Docs != nil {
-		if len(full) > 0 {
-			conds = append(conds, `doc IN (`+placeholders(len(full))+`)`)
-			for _, d := range full {
-				args = append(args, d.id)
-			}
+	var ps []index.Problem
+	var err error
+	if c.in.Docs == nil {
+		ps, err = index.AllStoredProblems(c.ctx, c.q)
+	} else {
+		var ids []int64
+		for _, d := range c.full() {
+			ids = append(ids, d.id)
 		}
-		if len(c.in.Skipped) > 0 {
-			conds = append(conds, `(doc IS NULL AND path IN (`+placeholders(len(c.in.Skipped))+`))`)
-			for _, p := range c.in.Skipped {
-				args = append(args, p)
-			}
-		}
-		if len(conds) == 0 {
-			return nil
-		}
+		ps, err = index.StoredProblems(c.ctx, c.q, docIDs(ids), c.in.Skipped)
 	}
-	where := ""
-	if len(conds) > 0 {
-		where = ` WHERE ` + strings.Join(conds, " OR ")
+	for _, p := range ps {
+		c.add(p.Path, p.Line, p.Col, p.Rule, storedTarget(p.Message), p.Message)
 	}
-	rows, err := c.q.QueryContext(c.ctx, `SELECT path, line, col, rule, message FROM problems`+where, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var f Finding
-		if err := rows.Scan(&f.Path, &f.Line, &f.Col, &f.Rule, &f.Message); err != nil {
-			return err
-		}
-		c.add(f.Path, f.Line, f.Col, f.Rule, storedTarget(f.Message), f.Message)
-	}
-	return rows.Err()
+	return err
 }
 
 // fields checks frontmatter against the kind's schema and the date fields.
@@ -295,7 +265,7 @@ func (c *checker) fields() error {
 // The target is the field and its value: a changed value that is still
 // wrong is a new problem, one that stays is not.
 func (c *checker) addAt(d *doc, field, rule, value, msg string) {
-	p := d.pos[field]
+	p, _ := d.pos.get(field)
 	c.add(d.path, p[0], p[1], rule, field+"="+value, msg)
 }
 
@@ -393,38 +363,16 @@ func (c *checker) follows(d *doc) (bool, error) {
 	if c.kano == 0 {
 		// LIKE finds the candidates (a Kano repository's first rows are
 		// Kano's); the pattern decides.
-		rows, err := c.q.QueryContext(c.ctx, `SELECT ident FROM docs WHERE ident LIKE '%-TSK-%' OR ident LIKE '%-BUG-%' OR ident LIKE '%-USR-%' OR ident LIKE '%-FTR-%' OR ident LIKE '%-EPI%-%'`)
+		kano, err := index.AnyIdentLike(c.ctx, c.q, []string{"%-TSK-%", "%-BUG-%", "%-USR-%", "%-FTR-%", "%-EPI%-%"}, func(id string) bool { return KanoShaped(c.in.Cfg.IDs, id) })
 		if err != nil {
 			return false, err
 		}
 		c.kano = -1
-		err = eachIdent(rows, func(id string) bool {
-			if KanoShaped(c.in.Cfg.IDs, id) {
-				c.kano = 1
-				return false
-			}
-			return true
-		})
-		if err != nil {
-			return false, err
+		if kano {
+			c.kano = 1
 		}
 	}
 	return c.kano > 0, nil
-}
-
-// eachIdent calls fn with each row's one text column until fn returns false.
-func eachIdent(rows *sql.Rows, fn func(string) bool) error {
-	defer rows.Close()
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return err
-		}
-		if !fn(s) {
-			break
-		}
-	}
-	return rows.Err()
 }
 
 // stateSynonym names the other field a document's state may be written
@@ -442,7 +390,7 @@ func (c *checker) schema(d *doc, s *config.Schema) {
 		}
 	}
 	stateField := "state"
-	if _, ok := d.fm["state"]; !ok {
+	if _, ok := d.fm.get("state"); !ok {
 		stateField = "status"
 	}
 	states := s.States
@@ -481,7 +429,7 @@ func (c *checker) regexp(pattern string) (*regexp.Regexp, error) {
 }
 
 func idCol(d *doc) int {
-	if p, ok := d.pos["id"]; ok {
+	if p, ok := d.pos.get("id"); ok {
 		return p[1]
 	}
 	return 1
@@ -578,80 +526,54 @@ func badTimeOfDay(s string) string {
 // shares with another. One grouped query per batch of values finds the
 // shared ones; only those are looked up further.
 func (c *checker) duplicates() error {
-	for _, dim := range []struct{ col, lineCol, rule, what string }{
-		{"ident", "ident_line", "duplicate-id", "id"},
-		{"uid", "uid_line", "duplicate-uid", "uid"},
+	for _, dim := range []struct {
+		rule, what string
+		of         func(*doc) string
+		shared     func(context.Context, index.Querier, []string) ([]string, error)
+		holders    func(context.Context, index.Querier, string) ([]index.Holder, error)
+	}{
+		{"duplicate-id", "id", func(d *doc) string { return d.ident }, index.SharedIdents, index.IdentHolders},
+		{"duplicate-uid", "uid", func(d *doc) string { return d.uid }, index.SharedUIDs, index.UIDHolders},
 	} {
-		var vals []any
+		var vals []string
 		seen := map[string]bool{}
 		for _, d := range c.full() {
-			v := d.ident
-			if dim.what == "uid" {
-				v = d.uid
-			}
-			if v != "" && !seen[v] {
+			if v := dim.of(d); v != "" && !seen[v] {
 				seen[v] = true
 				vals = append(vals, v)
 			}
 		}
-		var shared []string
-		for start := 0; start < len(vals); start += 500 {
-			part := vals[start:min(start+500, len(vals))]
-			rows, err := c.q.QueryContext(c.ctx, `SELECT `+dim.col+` FROM docs WHERE `+dim.col+` IN (`+placeholders(len(part))+`)
-				GROUP BY `+dim.col+` HAVING count(*) > 1 ORDER BY 1`, part...)
+		shared, err := dim.shared(c.ctx, c.q, vals)
+		if err != nil {
+			return err
+		}
+		for _, v := range shared {
+			hs, err := dim.holders(c.ctx, c.q, v)
 			if err != nil {
 				return err
 			}
-			for rows.Next() {
-				var v string
-				if err := rows.Scan(&v); err != nil {
-					rows.Close()
-					return err
-				}
-				shared = append(shared, v)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
-			}
-		}
-		for _, v := range shared {
-			if err := c.duplicate(dim.col, dim.lineCol, dim.rule, dim.what, v); err != nil {
-				return err
-			}
+			c.duplicate(dim.rule, dim.what, v, hs)
 		}
 	}
 	return nil
 }
 
-func (c *checker) duplicate(col, lineCol, rule, what, val string) error {
-	rows, err := c.q.QueryContext(c.ctx, `SELECT path, `+lineCol+`, fm_pos, uid FROM docs WHERE `+col+` = ? ORDER BY path`, val)
-	if err != nil {
-		return err
-	}
+// duplicate reports each of the documents holding the same id or uid
+// (val) where it clashes with another.
+func (c *checker) duplicate(rule, what, val string, hs []index.Holder) {
 	type loc struct {
 		path      string
 		line, col int
 		uid       string
 	}
-	var locs []loc
-	for rows.Next() {
-		var l loc
-		var pos string
-		if err := rows.Scan(&l.path, &l.line, &pos, &l.uid); err != nil {
-			rows.Close()
-			return err
-		}
+	locs := make([]loc, 0, len(hs))
+	for _, h := range hs {
+		l := loc{path: h.Path, line: h.Line, uid: h.UID}
 		var pm map[string][2]int
-		if err := json.Unmarshal([]byte(pos), &pm); err == nil {
+		if err := json.Unmarshal([]byte(h.FieldPos), &pm); err == nil {
 			l.col = pm[what][1]
 		} // no positions recorded: the finding names the line only
-
 		locs = append(locs, l)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	// Ids are unique within a namespace: documents in two of them may
 	// share one. A uid is unique everywhere.
@@ -689,7 +611,6 @@ func (c *checker) duplicate(col, lineCol, rule, what, val string) error {
 		}
 		c.add(l.path, l.line, l.col, rule, val, msg)
 	}
-	return nil
 }
 
 // idLike is the shape of a work item's id: PREFIX-NNN, PREFIX-TSK-0001.
@@ -756,31 +677,19 @@ func (c *checker) finish() ([]Finding, error) {
 // documents, looked up for the others (a duplicate id is reported at every
 // location); a skipped file has none and keeps its path.
 func (c *checker) docKeys(fs []Finding, keys map[string]string) error {
-	var ask []any
+	var ask []string
 	for _, f := range fs {
 		if _, ok := keys[f.Path]; !ok {
 			keys[f.Path] = f.Path
 			ask = append(ask, f.Path)
 		}
 	}
-	for start := 0; start < len(ask); start += 500 {
-		part := ask[start:min(start+500, len(ask))]
-		rows, err := c.q.QueryContext(c.ctx, `SELECT path, key FROM docs WHERE path IN (`+placeholders(len(part))+`)`, part...)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var p, k string
-			if err := rows.Scan(&p, &k); err != nil {
-				rows.Close()
-				return err
-			}
-			keys[p] = k
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
+	found, err := index.KeysOfPaths(c.ctx, c.q, ask)
+	if err != nil {
+		return err
+	}
+	for p, k := range found {
+		keys[p] = k
 	}
 	for i := range fs {
 		fs[i].Doc = keys[fs[i].Path]
@@ -788,11 +697,12 @@ func (c *checker) docKeys(fs []Finding, keys map[string]string) error {
 	return nil
 }
 
+// disablesOf reads the inline opt-outs of a document that was not
+// checked (a duplicate id is reported at every location).
 func (c *checker) disablesOf(path string) ([]markdown.Disable, error) {
-	var dis string
-	err := c.q.QueryRowContext(c.ctx, `SELECT disables FROM docs WHERE path = ?`, path).Scan(&dis)
+	dis, err := index.DisablesAt(c.ctx, c.q, path)
 	if err != nil || dis == "" {
-		return nil, nil
+		return nil, err
 	}
 	var ds []markdown.Disable
 	return ds, json.Unmarshal([]byte(dis), &ds)

@@ -8,7 +8,9 @@
 // SARIF, GitHub annotations: format.go). What the index holds and how a
 // staged change is laid over it are the index's and gitsync's: check is
 // handed a Querier and never opens a database, runs git or reads files
-// other than through what it is given.
+// other than through what it is given. It writes no SQL: it passes the
+// Querier to the index's typed reads (index/checkreads.go), which return
+// structs, and decodes the JSON the index stored (stored.go).
 //
 // On the ladder cmd → hooks → gitsync, workset → graph → index, it sits
 // just above index (it reads index types and config) and below gitsync and

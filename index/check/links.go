@@ -1,9 +1,7 @@
 package check
 
 import (
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -75,41 +73,66 @@ func (c *checker) links() error {
 }
 
 func (c *checker) loadLinks() ([]*lnk, error) {
-	ids := make([]any, 0, len(c.docs))
-	for _, d := range c.docs {
-		ids = append(ids, d.id)
+	var out []*lnk
+	var dsts []int64
+	add := func(r index.CheckLink) error {
+		l := &lnk{src: c.byID[int64(r.Src)], typ: r.Type, field: r.Field, form: r.Form, raw: r.Raw, anchor: r.Anchor,
+			line: r.Line, col: r.Col, status: r.Status, dst: int64(r.Dst)}
+		if l.src != nil {
+			out = append(out, l)
+			if l.dst != 0 {
+				dsts = append(dsts, l.dst)
+			}
+		}
+		return nil
 	}
-	where := ""
-	if c.in.Docs != nil || c.in.LinksOnly != nil {
-		where = ` WHERE l.src IN (` + placeholders(len(ids)) + `)`
+	var err error
+	if c.in.Docs == nil && c.in.LinksOnly == nil {
+		err = index.EachLinkToCheck(c.ctx, c.q, add)
 	} else {
-		ids = nil
+		ids := make([]int64, 0, len(c.docs))
+		for _, d := range c.docs {
+			ids = append(ids, d.id)
+		}
+		err = index.EachCheckLink(c.ctx, c.q, docIDs(ids), add)
 	}
-	rows, err := c.q.QueryContext(c.ctx, `SELECT l.src, l.type, l.field, l.form, l.raw, l.anchor, l.line, l.col, l.status,
-			coalesce(l.dst, 0), coalesce(d.path, ''), coalesce(d.kind, ''), coalesce(d.ident, ''), coalesce(d.key, '')
-		FROM links l LEFT JOIN docs d ON d.id = l.dst`+where+` ORDER BY l.src, l.seq`, ids...)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []*lnk
-	for rows.Next() {
-		l := &lnk{}
-		var src int64
-		if err := rows.Scan(&src, &l.typ, &l.field, &l.form, &l.raw, &l.anchor, &l.line, &l.col, &l.status,
-			&l.dst, &l.dstPath, &l.dstKind, &l.dstID, &l.dstKey); err != nil {
-			return nil, err
-		}
-		l.src = c.byID[src]
-		if l.src == nil {
-			continue
-		}
-		if l.dstID == "" && l.dstPath != "" {
-			l.dstID = markdown.Stem(l.dstPath)
-		}
-		out = append(out, l)
+	ref, err := c.refs(dsts)
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	for _, l := range out {
+		if ref, ok := ref(l.dst); ok {
+			l.dstPath, l.dstKind, l.dstID, l.dstKey = ref.Path, ref.Kind, ref.ID, ref.Key
+		}
+	}
+	return out, nil
+}
+
+// refs names the documents at ids: ref answers for each, from what the
+// checker holds when it loaded the document, else from the index (ok
+// false for an id no document has).
+func (c *checker) refs(ids []int64) (ref func(int64) (index.DocRef, bool), err error) {
+	var ask []index.DocID
+	for _, id := range ids {
+		if c.byID[id] == nil {
+			ask = append(ask, index.DocID(id))
+		}
+	}
+	var more map[index.DocID]index.DocRef
+	if len(ask) > 0 {
+		slices.Sort(ask) // many links may name one document
+		more, err = index.DocRefsOf(c.ctx, c.q, slices.Compact(ask))
+	}
+	return func(id int64) (index.DocRef, bool) {
+		if d := c.byID[id]; d != nil {
+			return index.DocRef{Key: d.key, ID: d.displayID, Path: d.path, Kind: d.kind}, true
+		}
+		r, ok := more[index.DocID(id)]
+		return r, ok
+	}, err
 }
 
 // unresolved reports a frontmatter reference or wiki-link that names no
@@ -154,8 +177,10 @@ func (c *checker) gitFiles(ls []*lnk) error {
 	}
 	var paths []string
 	intoSub := map[*lnk]string{}
-	for _, l := range ls {
+	targets := make([]string, len(ls)) // each link's, worked out once
+	for i, l := range ls {
 		t := index.LinkTarget(l.src.path, l.raw)
+		targets[i] = t
 		if t == "" {
 			continue
 		}
@@ -174,8 +199,8 @@ func (c *checker) gitFiles(ls []*lnk) error {
 	// file is the one answer when it exists.
 	rootRel := map[string]string{}
 	var askRoot []string
-	for _, l := range ls {
-		t := index.LinkTarget(l.src.path, l.raw)
+	for i, l := range ls {
+		t := targets[i]
 		if t == "" || exists[t] || folded[t] != "" || intoSub[l] != "" || strings.HasPrefix(l.raw, "/") || strings.HasPrefix(l.raw, "../") || strings.HasPrefix(l.raw, "./") || !strings.Contains(l.src.path, "/") {
 			continue
 		}
@@ -191,7 +216,7 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		}
 	}
 	subCount := map[[2]string]int{}
-	for _, l := range ls {
+	for i, l := range ls {
 		if sub := intoSub[l]; sub != "" {
 			k := [2]string{l.src.path, sub}
 			if subCount[k]++; subCount[k] == 1 {
@@ -199,7 +224,7 @@ func (c *checker) gitFiles(ls []*lnk) error {
 			}
 			continue
 		}
-		t := index.LinkTarget(l.src.path, l.raw)
+		t := targets[i]
 		if t == "" || exists[t] {
 			continue
 		}
@@ -270,54 +295,16 @@ func (c *checker) anchors(ls []*lnk) error {
 	for _, l := range ls {
 		targets[c.anchorDoc(l)] = true
 	}
-	slugs := map[int64]map[string]bool{}
-	ids := make([]any, 0, len(targets))
+	ids := make([]index.DocID, 0, len(targets))
 	for id := range targets {
-		ids = append(ids, id)
-		slugs[id] = map[string]bool{}
+		ids = append(ids, index.DocID(id))
 	}
-	for start := 0; start < len(ids); start += 500 {
-		part := ids[start:min(start+500, len(ids))]
-		rows, err := c.q.QueryContext(c.ctx, `SELECT doc, slug FROM chunks WHERE doc IN (`+placeholders(len(part))+`) AND slug <> ''`, part...)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var id int64
-			var slug string
-			if err := rows.Scan(&id, &slug); err != nil {
-				rows.Close()
-				return err
-			}
-			slugs[id][slug] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		// Anchors HTML defines (<a id="fn1">) work on GitHub too.
-		rows, err = c.q.QueryContext(c.ctx, `SELECT id, anchors FROM docs WHERE id IN (`+placeholders(len(part))+`) AND anchors <> ''`, part...)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var id int64
-			var anchors string
-			if err := rows.Scan(&id, &anchors); err != nil {
-				rows.Close()
-				return err
-			}
-			for _, a := range strings.Fields(anchors) {
-				slugs[id][a] = true
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
+	slugs, err := index.FragmentsOf(c.ctx, c.q, ids)
+	if err != nil {
+		return err
 	}
 	for _, l := range ls {
-		set := slugs[c.anchorDoc(l)]
+		set := slugs[index.DocID(c.anchorDoc(l))]
 		a := l.anchor
 		if strings.HasPrefix(a, "^") || isLineAnchor(a) {
 			continue // a block reference, or a line link on GitHub
@@ -475,8 +462,8 @@ func (c *checker) reverseEdge(l *lnk, inverse string) *index.Fix {
 	if l.src.ident == "" || l.dstPath == "" {
 		return nil
 	}
-	var fm string
-	if err := c.q.QueryRowContext(c.ctx, `SELECT fm FROM docs WHERE id = ?`, l.dst).Scan(&fm); err != nil {
+	fm, ok, err := index.FrontmatterOf(c.ctx, c.q, index.DocID(l.dst))
+	if err != nil || !ok {
 		return nil
 	}
 	var top map[string]json.RawMessage
@@ -528,29 +515,20 @@ func (c *checker) reverseEdge(l *lnk, inverse string) *index.Fix {
 // blocking edge when many documents are checked, else by one query.
 func (c *checker) hasEdge(src, dst int64, typ string) bool {
 	if len(c.docs) >= 200 && c.inverse == nil {
-		c.inverse = map[string]bool{}
-		rows, err := c.q.QueryContext(c.ctx, `SELECT src, dst, type FROM links WHERE type IN ('blocks', 'blocked_by') AND status = 'ok'`)
-		if err == nil {
-			for rows.Next() {
-				var s, d int64
-				var t string
-				if rows.Scan(&s, &d, &t) == nil {
-					c.inverse[fmt.Sprint(s, " ", d, " ", t)] = true
-				}
-			}
-			rows.Close()
-			if rows.Err() != nil {
-				c.inverse = nil // a partial set would invent missing edges: ask one by one
-			}
+		c.inverse = map[index.DocEdge]bool{}
+		err := index.EachEdgeOf(c.ctx, c.q, []string{"blocks", "blocked_by"}, func(e index.DocEdge) error {
+			c.inverse[e] = true
+			return nil
+		})
+		if err != nil {
+			c.inverse = nil // a partial set would invent missing edges: ask one by one
 		}
 	}
 	if c.inverse != nil {
-		return c.inverse[fmt.Sprint(src, " ", dst, " ", typ)]
+		return c.inverse[index.DocEdge{Src: index.DocID(src), Dst: index.DocID(dst), Type: typ}]
 	}
-	var n int
-	err := c.q.QueryRowContext(c.ctx, `SELECT count(*) FROM links WHERE src = ? AND dst = ? AND type = ? AND status = 'ok'`,
-		src, dst, typ).Scan(&n)
-	return err != nil || n > 0
+	has, err := index.HasEdge(c.ctx, c.q, index.DocID(src), index.DocID(dst), typ)
+	return err != nil || has
 }
 
 // cycles follows each checked document's parent chain and reports a loop
@@ -608,51 +586,38 @@ func (c *checker) parentMap() (*parents, error) {
 	if len(c.docs) < 200 {
 		return p, nil
 	}
-	p.all = map[int64]parentRef{}
-	rows, err := c.q.QueryContext(c.ctx, `SELECT l.src, l.dst, d.ident, d.path FROM links l JOIN docs d ON d.id = l.dst
-		WHERE l.type = 'parent' AND l.status = 'ok' ORDER BY l.src, l.seq`)
+	edges, err := index.ParentEdges(c.ctx, c.q)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var src int64
-		var r parentRef
-		var ident, path string
-		if err := rows.Scan(&src, &r.id, &ident, &path); err != nil {
-			return nil, err
-		}
-		if _, ok := p.all[src]; ok {
-			continue
-		}
-		r.display = ident
-		if r.display == "" {
-			r.display = markdown.Stem(path)
-		}
-		p.all[src] = r
+	dsts := make([]int64, len(edges))
+	for i, e := range edges {
+		dsts[i] = int64(e.Dst)
 	}
-	return p, rows.Err()
+	ref, err := c.refs(dsts)
+	if err != nil {
+		return nil, err
+	}
+	p.all = map[int64]parentRef{}
+	for _, e := range edges {
+		ref, ok := ref(int64(e.Dst))
+		if _, done := p.all[int64(e.Src)]; done || !ok {
+			continue // the first parent that is a document
+		}
+		p.all[int64(e.Src)] = parentRef{id: int64(e.Dst), display: ref.ID}
+	}
+	return p, nil
 }
 
 func (p *parents) of(id int64) (parentRef, error) {
 	if p.all != nil {
 		return p.all[id], nil
 	}
-	var r parentRef
-	var ident, path string
-	err := p.c.q.QueryRowContext(p.c.ctx, `SELECT l.dst, d.ident, d.path FROM links l JOIN docs d ON d.id = l.dst
-		WHERE l.src = ? AND l.type = 'parent' AND l.status = 'ok' ORDER BY l.seq LIMIT 1`, id).Scan(&r.id, &ident, &path)
-	if errors.Is(err, sql.ErrNoRows) {
-		return parentRef{}, nil
-	}
-	if err != nil {
+	n, ok, err := index.FirstParent(p.c.ctx, p.c.q, index.DocID(id))
+	if !ok {
 		return parentRef{}, err
 	}
-	r.display = ident
-	if r.display == "" {
-		r.display = markdown.Stem(path)
-	}
-	return r, nil
+	return parentRef{id: int64(n.Doc), display: n.ID}, nil
 }
 
 // article puts "a" or "an" before a kind.

@@ -29,5 +29,20 @@ var Allowed = map[string]string{
 	// no index). Once per check, only for such an item, and it stops at
 	// the first Kano id: a Kano repository reads a few entries, another
 	// the ids' index once.
-	"SELECT ident FROM docs WHERE ident LIKE '%-TSK-%' OR ident LIKE '%-BUG-%' OR ident LIKE '%-USR-%' OR ident LIKE '%-FTR-%' OR ident LIKE '%-EPI%-%'": "check: is this a Kano repository (until the first Kano id)",
+	"SELECT ident FROM docs WHERE ident LIKE ? OR ident LIKE ? OR ident LIKE ? OR ident LIKE ? OR ident LIKE ?": "check: is this a Kano repository (until the first Kano id)",
+}
+
+// WholeCheck are the statements canon check --all runs that read a large
+// table whole, each with the reason: it validates every document, so it
+// reads every document, link and stored problem once (and the blocking
+// and parent edges once, as a check of 200 or more documents does too,
+// rather than one lookup per edge: the blocking edges' statement is
+// ready's, in Allowed). Not in Allowed: no hook, staged check
+// or MCP tool may run them on a few documents.
+var WholeCheck = map[string]string{
+	"SELECT id, path, key, ident, ident_line, uid, uid_line, kind, type, fm, fm_pos, disables FROM docs ORDER BY path": "check --all: every document",
+	"SELECT src, type, field, form, raw, anchor, status, line, col, coalesce(dst, 0) FROM links ORDER BY src, seq":     "check --all: every link",
+	"SELECT path, line, col, rule, message FROM problems":                                                              "check --all: every problem the parser stored",
+	"SELECT src, dst FROM links WHERE type = 'parent' AND status = 'ok' ORDER BY src, seq":                             "check of many documents: every parent edge, to follow the chains without a lookup per step",
+	"SELECT path FROM docs UNION SELECT path FROM skipped ORDER BY 1":                                                  "check --all: the files it looked at, for --json",
 }
