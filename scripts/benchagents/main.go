@@ -48,6 +48,7 @@ var (
 	seed    = flag.Int64("seed", 1, "the seed of the merge orders and of which merges rebase")
 	modes   = flag.String("modes", "git,canon", "the modes to run, comma separated: git, canon")
 	rebaseP = flag.Float64("rebase", 0.3, "the share of merges made through a rebase")
+	verbose = flag.Bool("v", false, "print what git said at each merge it stopped on")
 )
 
 func run() error {
@@ -57,6 +58,10 @@ func run() error {
 		return err
 	}
 	binPath = bin
+	if filepath.Base(bin) != "canon" {
+		// .git/config names the driver "canon merge-driver": found in PATH.
+		return fmt.Errorf("-canon %s: the merge driver runs canon from PATH, so the binary must be named canon", *canon)
+	}
 	if *work, err = filepath.Abs(*work); err != nil {
 		return err
 	}
@@ -253,8 +258,15 @@ var storyID = regexp.MustCompile(`(?m)^id: KB-USR-(\d+)$`)
 // checkout, or canon id next.
 func (r *replay) nextID(a *agent) (string, error) {
 	if r.mode == "canon" {
-		out, err := sh(a.dir, r.bin, "id", "next", "story")
-		return strings.TrimSpace(out), err
+		// stdout alone: canon says on stderr what it did first (built
+		// the index).
+		cmd := exec.Command(r.bin, "id", "next", "story")
+		cmd.Dir, cmd.Env = a.dir, environ()
+		out, err := cmd.Output()
+		if err != nil {
+			return "", fmt.Errorf("canon id next story: %w", err)
+		}
+		return strings.TrimSpace(string(out)), nil
 	}
 	paths, err := filepath.Glob(filepath.Join(a.dir, "backlog", "stories", "*.md"))
 	if err != nil {
@@ -309,6 +321,9 @@ func (r *replay) merge(a *agent, rebase bool) error {
 		return fmt.Errorf("git merge: %w: %s", err, out)
 	}
 	r.humans++
+	if *verbose {
+		fmt.Fprintf(os.Stderr, "merge of %s stopped:\n%s\n", a.branch(), out)
+	}
 	if err := r.takeTheirs(r.main); err != nil {
 		return err
 	}
