@@ -26,6 +26,7 @@ demo: build
 
 bench: build
 	./scripts/bench.sh
+	./scripts/bench_agents.sh
 	$(MAKE) --no-print-directory bench-relevance
 
 # The relevance benchmark (docs/benchmarks.md, Relevance): judged queries on

@@ -83,12 +83,29 @@ func newRenamer(ctx context.Context, s *gitsync.Session, who string, dry bool) (
 }
 
 func (r *renamer) rename(ctx context.Context, a workset.IDRenameArgs) (*workset.IDRenamed, error) {
-	a.Markdown = r.md
-	res, err := workset.RenameID(ctx, r.s, r.we, a, r.dry)
+	res, err := r.renameAll(ctx, []workset.IDRenameArgs{a})
 	if err != nil {
 		return nil, err
 	}
-	return res, stageRenames(ctx, r.s, res)
+	return res[0], nil
+}
+
+// renameAll makes the renames in one step, all files or none
+// (workset.RenameIDs).
+func (r *renamer) renameAll(ctx context.Context, as []workset.IDRenameArgs) ([]*workset.IDRenamed, error) {
+	for i := range as {
+		as[i].Markdown = r.md
+	}
+	res, err := workset.RenameIDs(ctx, r.s, r.we, as, r.dry)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range res {
+		if err := stageRenames(ctx, r.s, x); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 // IDsFixed is what canon id fix did, or would do.
@@ -126,8 +143,9 @@ func (f *IDsFixed) WriteText(w io.Writer) error {
 
 // FixIDs gives every document whose id another document carries a new
 // one: in each collision the document git added first keeps the id, each
-// other gets the next free id of its prefix through RenameID, with a
-// worklog line saying what it was renamed from.
+// other gets the next free id of its prefix, with a worklog line saying
+// what it was renamed from. Every rename is planned first and the files
+// are written in one step: all of them or, when one write fails, none.
 func FixIDs(ctx context.Context, s *gitsync.Session, dry bool) (*IDsFixed, error) {
 	if err := s.SyncWorkingTree(ctx); err != nil {
 		return nil, err
@@ -142,6 +160,7 @@ func FixIDs(ctx context.Context, s *gitsync.Session, dry bool) (*IDsFixed, error
 	}
 	out := &IDsFixed{DryRun: dry, Renames: []*workset.IDRenamed{}}
 	var reserved []string
+	var renames []workset.IDRenameArgs
 	for _, col := range index.Collisions(docs, s.Cfg) {
 		ds := byCreation(ctx, s, col.Docs)
 		for _, d := range ds[1:] {
@@ -156,14 +175,18 @@ func FixIDs(ctx context.Context, s *gitsync.Session, dry bool) (*IDsFixed, error
 				return nil, err
 			}
 			reserved = append(reserved, next)
-			res, err := r.rename(ctx, workset.IDRenameArgs{Old: d.Ident, New: next, Path: d.Path,
+			renames = append(renames, workset.IDRenameArgs{Old: d.Ident, New: next, Path: d.Path,
 				Worklog: fmt.Sprintf("renamed from %s by canon id fix: %s, created first, keeps %s", d.Ident, ds[0].Path, d.Ident)})
-			if err != nil {
-				return nil, err
-			}
-			out.Renames = append(out.Renames, res)
 		}
 	}
+	if len(renames) == 0 {
+		return out, nil
+	}
+	res, err := r.renameAll(ctx, renames)
+	if err != nil {
+		return nil, err
+	}
+	out.Renames = res
 	return out, nil
 }
 

@@ -73,7 +73,8 @@ type IDRenamePlan struct {
 
 	root    string
 	scope   *index.Scope
-	worklog string // the worklog line of the renamed document
+	worklog string          // the worklog line of the renamed document
+	pending *pendingRenames // what the renames planned before this one change
 }
 
 // newIDRE is what a repl id may be: a plain YAML scalar and a file-name
@@ -85,6 +86,12 @@ var newIDRE = lazyre.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 // that carry them, and every reference to them in the repository's
 // Markdown, each an edit of the line it is on.
 func PlanIDRename(ctx context.Context, e *Env, a IDRenameArgs) (*IDRenamePlan, error) {
+	return planIDRename(ctx, e, a, nil)
+}
+
+// planIDRename is PlanIDRename over the working tree as the renames
+// planned before it (v, nil for none) leave it.
+func planIDRename(ctx context.Context, e *Env, a IDRenameArgs, v *pendingRenames) (*IDRenamePlan, error) {
 	docs := a.Docs
 	if docs == nil {
 		var err error
@@ -127,12 +134,12 @@ func PlanIDRename(ctx context.Context, e *Env, a IDRenameArgs) (*IDRenamePlan, e
 		}
 		if base, ok := replaceID(path.Base(c.Path), c.Old, c.New); ok {
 			c.NewPath = path.Join(path.Dir(c.Path), base)
-			if _, err := os.Lstat(filepath.Join(e.Root, filepath.FromSlash(c.NewPath))); err == nil {
+			if v.exists(e.Root, c.NewPath) {
 				return nil, fmt.Errorf("%w: %s exists already, so %s cannot take that name; move it first", ErrIDRename, c.NewPath, c.Path)
 			}
 		}
 	}
-	p := &IDRenamePlan{IDs: changes, Unattributed: []Unattributed{}, root: e.Root, scope: a.Scope}
+	p := &IDRenamePlan{IDs: changes, Unattributed: []Unattributed{}, root: e.Root, scope: a.Scope, pending: v}
 	if a.Worklog != "" {
 		p.worklog = e.Now.Format("2006-01-02 15:04") + " " + a.Worklog
 	}
@@ -140,13 +147,17 @@ func PlanIDRename(ctx context.Context, e *Env, a IDRenameArgs) (*IDRenamePlan, e
 	if err != nil {
 		return nil, err
 	}
+	docPaths := make([]string, len(files))
+	for i, f := range files {
+		docPaths[i] = f.Path
+	}
 	paths := make([]string, 0, len(files)+len(a.Markdown))
 	isDoc := map[string]bool{}
-	for _, f := range files {
-		paths = append(paths, f.Path)
-		isDoc[f.Path] = true
+	for _, f := range v.paths(docPaths) {
+		paths = append(paths, f)
+		isDoc[f] = true
 	}
-	for _, m := range a.Markdown {
+	for _, m := range v.paths(a.Markdown) {
 		if !isDoc[m] {
 			paths = append(paths, m)
 		}
@@ -207,7 +218,7 @@ func alnum(c byte) bool {
 // planFile finds the references of one file to the renamed documents and
 // plans their edits.
 func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) error {
-	before, err := p.scope.ReadDocument(rel)
+	before, err := p.pending.read(p.scope, rel)
 	if err != nil {
 		var tl *safepath.TooLargeError
 		if other && (errors.As(err, &tl) || errors.Is(err, os.ErrNotExist)) {
@@ -428,25 +439,175 @@ type IDRenamed struct {
 // plan, then its diff (a dry run) or its writes, all or none, and the
 // index synced with them.
 func RenameID(ctx context.Context, repo Repository, e *Env, a IDRenameArgs, dryRun bool) (*IDRenamed, error) {
+	out, err := RenameIDs(ctx, repo, e, []IDRenameArgs{a}, dryRun)
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// RenameIDs makes several renames in one step (canon id fix): each is
+// planned against the working tree as the ones before it leave it, then
+// every file is written at once through promote's writer, so that a write
+// that fails leaves every file as it was. A dry run shows each rename's
+// diff and writes nothing.
+func RenameIDs(ctx context.Context, repo Repository, e *Env, as []IDRenameArgs, dryRun bool) ([]*IDRenamed, error) {
 	if err := repo.SyncWorkingTree(ctx); err != nil {
 		return nil, err
 	}
-	a.Scope = repo.Documents()
-	plan, err := PlanIDRename(ctx, e, a)
-	if err != nil {
-		return nil, err
+	scope := repo.Documents()
+	v := &pendingRenames{files: map[string]*FileChange{}, gone: map[string]bool{}}
+	out := make([]*IDRenamed, 0, len(as))
+	var docs []index.IdentDoc
+	for _, a := range as {
+		if docs == nil && a.Docs == nil {
+			var err error
+			if a.Docs, err = e.Index.IdentDocs(ctx); err != nil {
+				return nil, err
+			}
+		}
+		if docs != nil {
+			a.Docs = docs
+		}
+		a.Scope = scope
+		plan, err := planIDRename(ctx, e, a, v)
+		if err != nil {
+			return nil, err
+		}
+		docs = renamedDocs(a.Docs, plan.IDs)
+		v.add(plan)
+		r := &IDRenamed{IDRenamePlan: plan, DryRun: dryRun, Written: []string{}}
+		if dryRun {
+			r.Diff = plan.Diff()
+		}
+		out = append(out, r)
 	}
-	out := &IDRenamed{IDRenamePlan: plan, DryRun: dryRun, Written: []string{}}
 	if dryRun {
-		out.Diff = plan.Diff()
 		return out, nil
 	}
-	written, err := plan.Write()
-	if err != nil {
+	if _, err := writeChanges(e.Root, scope, v.changes()); err != nil {
 		return nil, err
 	}
-	out.Written = append(out.Written, written...)
+	for _, r := range out {
+		for _, fc := range r.Files {
+			if fc.From != "" {
+				r.Written = append(r.Written, fc.From)
+			}
+			r.Written = append(r.Written, fc.Path)
+		}
+	}
 	return out, repo.SyncWorkingTree(ctx)
+}
+
+// renamedDocs is docs after the renames of ids: each renamed document
+// with its new id and path.
+func renamedDocs(docs []index.IdentDoc, ids []IDChange) []index.IdentDoc {
+	out := make([]index.IdentDoc, len(docs))
+	copy(out, docs)
+	for _, c := range ids {
+		for i := range out {
+			if out[i].Path == c.Path && out[i].Ident == c.Old {
+				out[i].Ident = c.New
+				if c.NewPath != "" {
+					out[i].Path = c.NewPath
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pendingRenames is what the renames planned so far change in the
+// working tree, not yet written: each file's content after them by the
+// path it then has, and the paths they move away from. A nil one is the
+// working tree as it is.
+type pendingRenames struct {
+	files map[string]*FileChange
+	gone  map[string]bool
+}
+
+// read is rel's content after the pending renames.
+func (v *pendingRenames) read(scope *index.Scope, rel string) ([]byte, error) {
+	if v != nil {
+		if fc := v.files[rel]; fc != nil {
+			return fc.After, nil
+		}
+		if v.gone[rel] {
+			return nil, fmt.Errorf("%s: %w", rel, os.ErrNotExist)
+		}
+	}
+	return scope.ReadDocument(rel)
+}
+
+// exists says whether rel is a file after the pending renames.
+func (v *pendingRenames) exists(root, rel string) bool {
+	if v != nil {
+		if v.files[rel] != nil {
+			return true
+		}
+		if v.gone[rel] {
+			return false
+		}
+	}
+	_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+	return err == nil
+}
+
+// paths is the list on (the documents, or the other Markdown files)
+// after the pending renames: the paths moved away from left out, the
+// paths moved to added (a moved file's From is its path on disk).
+func (v *pendingRenames) paths(on []string) []string {
+	if v == nil || len(v.files) == 0 {
+		return on
+	}
+	out := make([]string, 0, len(on))
+	was := map[string]bool{}
+	for _, p := range on {
+		was[p] = true
+		if !v.gone[p] {
+			out = append(out, p)
+		}
+	}
+	for p, fc := range v.files {
+		if fc.From != "" && was[fc.From] && !was[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// add takes in a plan's changes: a file an earlier rename changed keeps
+// its first content as Before and its first path as From.
+func (v *pendingRenames) add(p *IDRenamePlan) {
+	for _, fc := range p.Files {
+		key := fc.Path
+		if fc.From != "" {
+			key = fc.From
+		}
+		next := *fc
+		if prev := v.files[key]; prev != nil {
+			delete(v.files, key)
+			next.Before, next.Findings = prev.Before, prev.Findings+fc.Findings
+			if prev.From != "" {
+				next.From = prev.From
+			}
+		}
+		if fc.From != "" {
+			v.gone[fc.From] = true
+		}
+		delete(v.gone, fc.Path)
+		v.files[fc.Path] = &next
+	}
+}
+
+// changes is every file the pending renames write, in path order.
+func (v *pendingRenames) changes() []*FileChange {
+	out := make([]*FileChange, 0, len(v.files))
+	for _, fc := range v.files {
+		out = append(out, fc)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
 }
 
 // WriteText prints the diff (a dry run), one line for each id changed, the

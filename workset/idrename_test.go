@@ -1,6 +1,19 @@
 package workset
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/check"
+	"github.com/canon-md/canon/index/indextest/must"
+	"github.com/canon-md/canon/index/safepath"
+)
 
 func TestReplaceID(t *testing.T) {
 	for _, c := range []struct {
@@ -23,5 +36,90 @@ func TestReplaceID(t *testing.T) {
 func TestReplaceIDKeepsCase(t *testing.T) {
 	if got, _ := replaceID("back-535.7 - Title.md", "BACK-535.7", "BACK-900.7"); got != "back-900.7 - Title.md" {
 		t.Errorf("replaceID kept not the file name's case: %q", got)
+	}
+}
+
+// idRepo is the Repository of a fixture: the sync is the fixture's.
+type idRepo struct{ f *fixture }
+
+func (r idRepo) CheckPlanned(context.Context, map[string][]byte) (*check.Result, error) {
+	return &check.Result{}, nil
+}
+func (r idRepo) SyncWritten(context.Context, []string) error { r.f.sync(); return nil }
+func (r idRepo) CheckPaths(context.Context, []string) (*check.Result, error) {
+	return &check.Result{}, nil
+}
+func (r idRepo) SyncWorkingTree(context.Context) error { r.f.sync(); return nil }
+func (r idRepo) Documents() *index.Scope               { return index.NewScope(r.f.root, r.f.cfg, "") }
+
+// treeFiles is every file under root and its content.
+func treeFiles(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	must.OK(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[p] = string(b)
+		return err
+	}))
+	return out
+}
+
+// canon id fix's renames are one step: planned one after the other (the
+// second sees the first's edits of a file both change), written at once,
+// and none written when a write fails midway.
+func TestRenameIDsAllOrNone(t *testing.T) {
+	f := newFixture(t)
+	f.write("items/A-1_dup.md", "---\nid: A-1\ntitle: Alpha again\n---\n# Again\n")
+	f.write("items/B-1_dup.md", "---\nid: B-1\ntitle: Beta again\nrelates: [A-1@, C-1]\n---\n# Again\n\nSee [the other](A-1_dup.md).\n")
+	f.write("items/z.md", "---\nid: Z-1\ntitle: Last\n---\n# Last\n\n[Alpha again](A-1_dup.md), [[B-1]].\n")
+	f.sync()
+	args := []IDRenameArgs{
+		{Old: "A-1", New: "A-2", Path: "items/A-1_dup.md", Worklog: "renamed from A-1"},
+		{Old: "B-1", New: "B-2", Path: "items/B-1_dup.md", Worklog: "renamed from B-1"},
+	}
+	before := treeFiles(t, f.root)
+	calls := 0
+	writeFile = func(path string, data []byte, perm os.FileMode, roots ...string) error {
+		// The second rename's file: the first's are written by then.
+		if calls++; strings.HasSuffix(path, "B-2_dup.md") {
+			return errors.New("disk full")
+		}
+		return safepath.WriteFile(path, data, perm, roots...)
+	}
+	t.Cleanup(func() { writeFile = safepath.WriteFile })
+	if _, err := RenameIDs(context.Background(), idRepo{f}, f.env, args, false); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("RenameIDs with a failing write: %v; want the write's error", err)
+	}
+	if calls < 2 {
+		t.Fatalf("the failing write was the first; the test needs it midway")
+	}
+	if after := treeFiles(t, f.root); !maps.Equal(before, after) {
+		t.Fatalf("a failed fix changed the files:\nbefore %v\nafter  %v", before, after)
+	}
+
+	writeFile = safepath.WriteFile
+	res, err := RenameIDs(context.Background(), idRepo{f}, f.env, args, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 2 {
+		t.Fatalf("%d renames; want 2", len(res))
+	}
+	b, err := os.ReadFile(filepath.Join(f.root, "items/B-2_dup.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"id: B-2\n", "See [the other](A-2_dup.md).", "renamed from B-1"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("items/B-2_dup.md lacks %q, which needs both renames:\n%s", want, b)
+		}
+	}
+	for _, gone := range []string{"items/A-1_dup.md", "items/B-1_dup.md"} {
+		if _, err := os.Stat(filepath.Join(f.root, gone)); err == nil {
+			t.Errorf("%s is still there after the rename", gone)
+		}
 	}
 }

@@ -628,6 +628,9 @@ func (p *PromotePlan) Write() ([]string, error) {
 	return writeChanges(p.root, p.scope, p.Files)
 }
 
+// writeFile writes one file of a plan; a test makes it fail midway.
+var writeFile = safepath.WriteFile
+
 // writeChanges is PromotePlan.Write: the checks, the atomic writes, the
 // removal of the paths renamed files had, and the undoing of it all when
 // one write fails.
@@ -681,7 +684,7 @@ func writeChanges(root string, scope *index.Scope, files []*FileChange) ([]strin
 				return undo(err)
 			}
 		}
-		if err := safepath.WriteFile(abs[i], fc.After, 0o644, root); err != nil {
+		if err := writeFile(abs[i], fc.After, 0o644, root); err != nil {
 			return undo(fmt.Errorf("write %s: %w", fc.Path, err))
 		}
 		written = append(written, i)
