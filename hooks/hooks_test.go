@@ -108,3 +108,24 @@ func TestOldNoteOnce(t *testing.T) {
 		}
 	}
 }
+
+// Without canon on PATH git cannot run the merge driver either: status
+// says so when the clone registered it, and only the hooks otherwise.
+func TestStatusSaysTheDriverNeedsCanonOnPath(t *testing.T) {
+	for _, c := range []struct {
+		driver DriverState
+		want   string
+	}{
+		{DriverState{Named: true, Registered: true}, "canon is not on PATH: the hooks will do nothing, and every merge of a Markdown file stops as a conflict (git cannot run the merge driver), until it is\n"},
+		{DriverState{}, "canon is not on PATH: the hooks will do nothing until it is\n"},
+	} {
+		var b strings.Builder
+		rep := &Inspection{Dir: "/r/.git/hooks", MergeDriver: c.driver, root: "/r"}
+		if err := rep.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), c.want) {
+			t.Errorf("driver %+v: status says\n%s\nwant the line %q", c.driver, b.String(), c.want)
+		}
+	}
+}

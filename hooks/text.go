@@ -148,6 +148,10 @@ func (rep *Inspection) WriteText(w io.Writer) error {
 		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %-14s %-10s %s", h.Name, state, extra), " "))
 	}
 	switch {
+	case !rep.CanonOnPath && rep.MergeDriver.Registered:
+		// git runs the driver by name too: without canon every merge of
+		// a Markdown file .gitattributes sends to it stops as a conflict.
+		fmt.Fprintln(w, "canon is not on PATH: the hooks will do nothing, and every merge of a Markdown file stops as a conflict (git cannot run the merge driver), until it is")
 	case !rep.CanonOnPath:
 		fmt.Fprintln(w, "canon is not on PATH: the hooks will do nothing until it is")
 	case rep.Commit && rep.Checkout && slices.ContainsFunc(rep.Hooks, func(h HookReport) bool { return h.Skippable != "" }):
