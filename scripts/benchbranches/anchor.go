@@ -23,7 +23,8 @@ import (
 var titleLine = regexp.MustCompile(`(?m)^title: *"?(.*?)"?$`)
 
 // anchor builds the Backlog.md repository from the items of repo and
-// times backlog board export there (runs times, at most limit each).
+// times backlog board export there (up to three runs while they take less
+// than limit in all; a run past limit is stopped).
 func anchor(backlog, repo, dir string, limit time.Duration) error {
 	out, err := sh(repo, "git", "ls-files", "--", "*/items/*.md")
 	if err != nil {
@@ -78,7 +79,8 @@ func anchor(backlog, repo, dir string, limit time.Duration) error {
 		return err
 	}
 	var took []time.Duration
-	for i := 0; i < *runs && i < 3; i++ { // minutes each: three runs at most
+	var spent time.Duration
+	for i := 0; i < *runs && i < 3 && spent < limit; i++ { // minutes each: three runs at most, limit in all
 		ctx, cancel := context.WithTimeout(context.Background(), limit)
 		cmd := exec.CommandContext(ctx, backlog, "board", "export", "board.md", "--force") // relative to dir
 		cmd.Dir, cmd.Stdin = dir, nil
@@ -93,6 +95,7 @@ func anchor(backlog, repo, dir string, limit time.Duration) error {
 			return fmt.Errorf("backlog board export: %w: %s", err, out)
 		}
 		took = append(took, time.Since(t))
+		spent += took[len(took)-1]
 	}
 	fmt.Printf("| Backlog.md board load across %d branches (%d tasks) | %s | | |\n", *branches, len(items), median(took))
 	return nil
