@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/canon-md/canon/index"
 )
 
@@ -113,16 +115,23 @@ func (s *Session) addedIDs(ctx context.Context, r index.RefState) ([]index.RefID
 		cat = nil
 	}
 	defer cat.Close()
+	objs := OpenObjects(s.Repo)
+	defer objs.Close()
 	var ids []index.RefID
 	for _, c := range added {
 		if !s.Scope.IsDocumentPath(c.Path) {
+			continue
+		}
+		// The size first, as the overlays do: a blob over max_file_size
+		// is not read, and has no id canon would index.
+		if n, err := objs.size(plumbing.NewHash(c.OID)); err == nil && s.Loader.OverSizeCap(n) != "" {
 			continue
 		}
 		content, err := s.Repo.readBlob(ctx, cat, c.OID)
 		if err != nil {
 			return nil, fmt.Errorf("read %s as %s has it: %w", c.Path, r.Name, err)
 		}
-		if l := s.Loader.FromContent(index.FileInfo{Path: c.Path}, content); l.Doc != nil && l.Doc.ID != "" {
+		if l := s.Loader.Fields(index.FileInfo{Path: c.Path}, content); l.Doc != nil && l.Doc.ID != "" {
 			ids = append(ids, index.RefID{Ref: r.Name, Path: c.Path, Ident: l.Doc.ID})
 		}
 	}
