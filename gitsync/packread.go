@@ -210,9 +210,12 @@ func (z *inflater) inflate(d *packData, off, size int64) ([]byte, error) {
 	}
 	// One byte more than the size, to tell a stream that holds more. The
 	// buffer grows with what the stream really holds: a header that lies
-	// about a large size costs nothing until the bytes are there.
+	// about a large size costs nothing until the bytes are there. ReadFrom
+	// wants MinRead bytes free before each read, the last one (which finds
+	// the end) included: without them every object was copied into a
+	// buffer twice its size.
 	var b bytes.Buffer
-	b.Grow(int(min(size+1, 1<<20)))
+	b.Grow(int(min(size+1, 1<<20)) + bytes.MinRead)
 	_, err = b.ReadFrom(io.LimitReader(z.zr, size+1))
 	buf, n := b.Bytes(), b.Len()
 	if err == nil && int64(n) < size+1 {
