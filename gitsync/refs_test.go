@@ -236,3 +236,69 @@ func TestReftableRefs(t *testing.T) {
 		t.Fatalf("FollowedRefs = %v, %v; want an error that names the reftable", tips, err)
 	}
 }
+
+// TestOverlaysOfManyRefs: refs that moved together (a git fetch) are
+// brought up to date in one call, and the overlay is the one a rebuild
+// from nothing gives, each ref with its own document.
+func TestOverlaysOfManyRefs(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	const n = 24
+	for i := 0; i < n; i++ {
+		write(t, dir, fmt.Sprintf("backlog/t%d.md", i), fmt.Sprintf("---\nid: T-%d\ntitle: Task %d\nstate: To Do\n---\n", i, i))
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "base")
+	var refs strings.Builder
+	for i := 0; i < n; i++ {
+		blob := strings.TrimSpace(gitIn(t, dir, fmt.Sprintf("---\nid: T-%d\ntitle: Task %d\nstate: In Progress\n---\n", i, i), "hash-object", "-w", "--stdin"))
+		git(t, dir, "read-tree", "HEAD")
+		git(t, dir, "update-index", "--cacheinfo", "100644,"+blob+",backlog/t"+fmt.Sprint(i)+".md")
+		tr := git(t, dir, "write-tree")
+		c := git(t, dir, "commit-tree", tr, "-p", "HEAD", "-m", "take")
+		fmt.Fprintf(&refs, "create refs/heads/b%02d %s\n", i, c)
+	}
+	git(t, dir, "read-tree", "HEAD")
+	gitIn(t, dir, refs.String(), "update-ref", "--stdin")
+	ctx := context.Background()
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Fresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Overlays(ctx)
+	if err != nil || st.Updated != n {
+		t.Fatalf("Overlays = %+v, %v; want %d refs brought up to date", st, err, n)
+	}
+	over, err := s.Store.Overlay(ctx, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(over) != n {
+		t.Fatalf("%d overlay rows, want %d", len(over), n)
+	}
+	for i, o := range over {
+		if want := fmt.Sprintf("backlog/t%d.md", i); o.Ref != fmt.Sprintf("refs/heads/b%02d", i) || o.State != "In Progress" {
+			t.Errorf("row %d: %s %s %s, want refs/heads/b%02d %s In Progress", i, o.Ref, o.Path, o.State, i, want)
+		}
+	}
+	diff, _, err := s.verifyOverlays(ctx)
+	if err != nil || len(diff) > 0 {
+		t.Fatalf("the overlay differs from a rebuild (%v):\n%s", err, strings.Join(diff, "\n"))
+	}
+}
+
+// gitIn runs git in dir with stdin.
+func gitIn(t *testing.T, dir, stdin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Stdin = dir, strings.NewReader(stdin)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
