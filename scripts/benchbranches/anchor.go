@@ -65,7 +65,7 @@ func anchor(backlog, repo, dir string, limit time.Duration) error {
 	st.WriteString("\n")
 	for b := 0; b < *branches; b++ {
 		msg := fmt.Sprintf("bench: b%d", b)
-		fmt.Fprintf(&st, "commit refs/heads/b%d\ncommitter Bench <bench@canon.invalid> %d +0000\ndata %d\n%s\nfrom refs/heads/main^0\n", b, now, len(msg), msg)
+		fmt.Fprintf(&st, "commit refs/heads/b%d\ncommitter Bench <bench@canon.invalid> %d +0000\ndata %d\n%s\nfrom refs/heads/main\n", b, now, len(msg), msg)
 		for _, t := range tasks[b**perDocs : (b+1)**perDocs] {
 			c := strings.Replace(t[1], "status: To Do", "status: In Progress", 1)
 			fmt.Fprintf(&st, "M 100644 inline %s\ndata %d\n%s\n", t[0], len(c), c)
