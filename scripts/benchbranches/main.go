@@ -46,6 +46,7 @@ var (
 	cpuProf  = flag.String("cpuprofile", "", "write a CPU profile of the in-process catch-ups after git fetch to this file")
 	only     = flag.String("only", "ready,commit,fetch,anchor", "the timings to take")
 	backlog  = flag.String("backlog", "", "Backlog.md's backlog command, for the anchor (none: the anchor is skipped)")
+	anchorN  = flag.Int("anchor-items", 0, "at most this many of the corpus's items become Backlog.md tasks (0: all)")
 	anchorTO = flag.Duration("anchor-timeout", 10*time.Minute, "stop a Backlog.md board load after this long")
 )
 
