@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+
 	"github.com/canon-md/canon/index"
 )
 
@@ -70,7 +71,11 @@ func (s *Session) RefIDs(ctx context.Context) ([]index.RefID, error) {
 	var ids []index.RefID
 	for _, o := range over {
 		if o.Change != index.RefDeleted && o.ID != "" {
-			ids = append(ids, index.RefID{Ref: o.Ref, Path: o.Path, Ident: o.ID})
+			p := o.Path
+			if o.MovedFrom != "" { // one item, the one HEAD has there
+				p = o.MovedFrom
+			}
+			ids = append(ids, index.RefID{Ref: o.Ref, Path: p, Ident: o.ID})
 		}
 	}
 	refs, err := s.Store.Refs(ctx)

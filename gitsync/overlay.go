@@ -30,13 +30,14 @@ func (s *Session) loadLimit() int {
 // OverlayStatus says how fresh the overlays are: every answer that uses
 // them carries it.
 type OverlayStatus struct {
-	Head       string    `json:"head"`       // the indexed HEAD they are compared with
-	Refs       int       `json:"refs"`       // refs followed
-	Updated    int       `json:"updated"`    // refs this call brought up to date
-	Summarised int       `json:"summarised"` // refs whose diff is too large to load
-	LeftOut    int       `json:"left_out"`   // refs over branches.max, not followed
-	CheckedAt  time.Time `json:"checked_at"` // when the refs were last compared with the overlays
-	Note       string    `json:"note,omitempty"`
+	Head       string    `json:"head"`              // the indexed HEAD they are compared with
+	Refs       int       `json:"refs"`              // refs followed
+	Updated    int       `json:"updated"`           // refs this call brought up to date
+	Summarised int       `json:"summarised"`        // refs whose diff is too large to load
+	LeftOut    int       `json:"left_out"`          // refs over branches.max, not followed
+	CheckedAt  time.Time `json:"checked_at"`        // when the refs were last compared with the overlays
+	Note       string    `json:"note,omitempty"`    // why overlays are not kept (then nothing else is said)
+	Warning    string    `json:"warning,omitempty"` // what they leave out
 }
 
 // Text is the one-line freshness of an answer.
@@ -58,6 +59,9 @@ func (o *OverlayStatus) Text() string {
 	if o.LeftOut > 0 {
 		s += fmt.Sprintf(", %d more not followed (branches.max)", o.LeftOut)
 	}
+	if o.Warning != "" {
+		s += "; " + o.Warning
+	}
 	return s
 }
 
@@ -76,15 +80,15 @@ func (s *Session) Overlays(ctx context.Context) (*OverlayStatus, error) {
 	}
 	st := &OverlayStatus{Head: head, CheckedAt: time.Now()}
 	if s.Repo.ObjectFormat() != "sha1" {
-		st.Note = "not kept for a " + s.Repo.ObjectFormat() + " repository (canon reads its objects through git only)"
+		st.Note = "off: not kept for a " + s.Repo.ObjectFormat() + " repository (canon reads its objects through git only)"
 		return st, nil
 	}
-	tips, leftOut, err := s.Repo.FollowedRefs(s.Cfg.Branches)
+	tips, leftOut, note, err := s.Repo.FollowedRefs(s.Cfg.Branches)
 	if err != nil {
-		st.Note = err.Error()
+		st.Note = "off: " + err.Error()
 		return st, nil
 	}
-	st.Refs, st.LeftOut = len(tips), leftOut
+	st.Refs, st.LeftOut, st.Warning = len(tips), leftOut, note
 	prior, err := s.Store.Refs(ctx)
 	if err != nil {
 		return nil, err
@@ -328,11 +332,20 @@ func loadRefDoc(s *Session, objs *Objects, c TreeChange, baseOID string) (index.
 	default:
 		d.Change = index.RefChanged
 	}
+	// The size first: a blob over max_file_size is not read (its row
+	// says why), as the working tree's files are not.
+	size, err := objs.size(plumbing.NewHash(c.To))
+	if err != nil {
+		return d, fmt.Errorf("read %s: %w", c.Path, err)
+	}
+	if d.Skip = s.Loader.OverSizeCap(size); d.Skip != "" {
+		return d, nil
+	}
 	_, content, err := objs.raw(plumbing.NewHash(c.To))
 	if err != nil {
 		return d, fmt.Errorf("read %s: %w", c.Path, err)
 	}
-	l := s.Loader.FromContent(index.FileInfo{Path: c.Path}, content)
+	l := s.Loader.Fields(index.FileInfo{Path: c.Path}, content)
 	if l.Doc == nil {
 		return d, nil
 	}
@@ -387,7 +400,7 @@ func (s *Session) verifyOverlays(ctx context.Context) ([]string, int, error) {
 	}
 	var rebuilt []string
 	if s.Repo.ObjectFormat() == "sha1" {
-		tips, _, err := s.Repo.FollowedRefs(s.Cfg.Branches)
+		tips, _, _, err := s.Repo.FollowedRefs(s.Cfg.Branches)
 		if err == nil {
 			ups, _, err := s.overlayUpdates(ctx, head, tips, nil)
 			if err != nil {

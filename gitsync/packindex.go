@@ -348,41 +348,54 @@ func packTypeOf(t plumbing.ObjectType) byte {
 // loose reads h from objects/xx/yyyy: a zlib stream of "TYPE SIZE\0"
 // and the content.
 func (po *packObjects) loose(h plumbing.Hash) (byte, []byte, error) {
-	hex := h.String()
-	f, err := os.Open(filepath.Join(po.dir, hex[:2], hex[2:]))
-	if errors.Is(err, os.ErrNotExist) {
-		return 0, nil, plumbing.ErrObjectNotFound
+	t, n, br, f, err := po.looseOpen(h)
+	if f != nil {
+		defer f.Close()
 	}
 	if err != nil {
 		return 0, nil, err
 	}
-	defer f.Close()
-	bad := func(what string) error { return fmt.Errorf("read loose object %s: %s", hex, what) }
-	zr, err := zlib.NewReader(bufio.NewReader(f))
-	if err != nil {
-		return 0, nil, bad(err.Error())
-	}
-	defer zr.Close()
-	br := bufio.NewReaderSize(zr, 512)
-	head, err := br.ReadSlice(0)
-	if err != nil {
-		return 0, nil, bad("no header")
-	}
-	name, size, ok := strings.Cut(string(head[:len(head)-1]), " ")
-	n, perr := strconv.ParseInt(size, 10, 64)
-	t, terr := plumbing.ParseObjectType(name)
-	if !ok || perr != nil || n < 0 || terr != nil || packTypeOf(t) == 0 {
-		return 0, nil, bad("a malformed header")
-	}
-	if st, err := f.Stat(); err == nil && n > st.Size()*1032 {
-		return 0, nil, bad("larger than its file can hold")
-	}
+	bad := func(what string) error { return fmt.Errorf("read loose object %s: %s", h, what) }
 	data := make([]byte, n+1)
 	got, err := io.ReadFull(br, data)
 	if int64(got) != n || (!errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF)) {
 		return 0, nil, bad("not as long as its header says")
 	}
-	return packTypeOf(t), data[:n], nil
+	return t, data[:n], nil
+}
+
+// looseOpen opens the loose object h and reads its header: its type and
+// size, the reader positioned at its content, and the file, which the
+// caller closes (nil when it was not opened).
+func (po *packObjects) looseOpen(h plumbing.Hash) (byte, int64, io.Reader, *os.File, error) {
+	hex := h.String()
+	f, err := os.Open(filepath.Join(po.dir, hex[:2], hex[2:]))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, 0, nil, nil, plumbing.ErrObjectNotFound
+	}
+	if err != nil {
+		return 0, 0, nil, nil, err
+	}
+	bad := func(what string) error { return fmt.Errorf("read loose object %s: %s", hex, what) }
+	zr, err := zlib.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return 0, 0, nil, f, bad(err.Error())
+	}
+	br := bufio.NewReaderSize(zr, 512)
+	head, err := br.ReadSlice(0)
+	if err != nil {
+		return 0, 0, nil, f, bad("no header")
+	}
+	name, size, ok := strings.Cut(string(head[:len(head)-1]), " ")
+	n, perr := strconv.ParseInt(size, 10, 64)
+	t, terr := plumbing.ParseObjectType(name)
+	if !ok || perr != nil || n < 0 || terr != nil || packTypeOf(t) == 0 {
+		return 0, 0, nil, f, bad("a malformed header")
+	}
+	if st, err := f.Stat(); err == nil && n > st.Size()*1032 {
+		return 0, 0, nil, f, bad("larger than its file can hold")
+	}
+	return packTypeOf(t), n, br, f, nil
 }
 
 // The rest of storer.EncodedObjectStorer is go-git's.
@@ -414,3 +427,33 @@ func (po *packObjects) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 }
 
 func (po *packObjects) AddAlternate(remote string) error { return po.fallback().AddAlternate(remote) }
+
+// size returns h's size without reading its content: the object header of
+// a whole object, the result size at the head of a delta (a few bytes of
+// its zlib stream), the header of a loose object; plumbing.ErrObjectNotFound
+// when neither the packs nor the loose objects hold it.
+func (po *packObjects) size(h plumbing.Hash) (int64, error) {
+	for _, p := range po.packs {
+		off, err := p.idx.FindOffset(h)
+		if err != nil {
+			continue
+		}
+		d, err := p.packData()
+		if err != nil {
+			return 0, err
+		}
+		hd, err := d.header(off)
+		if err != nil {
+			return 0, err
+		}
+		if hd.typ != packOfsDelta && hd.typ != packRefDelta {
+			return hd.size, nil
+		}
+		return po.z.deltaResultSize(d, hd.data)
+	}
+	_, n, _, f, err := po.looseOpen(h)
+	if f != nil {
+		f.Close()
+	}
+	return n, err
+}

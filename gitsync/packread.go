@@ -176,6 +176,22 @@ type inflater struct {
 // allocation of whatever its pack claims.
 const maxObjectSize = 256 << 20
 
+// reset points the decompressor at the zlib stream r reads.
+func (z *inflater) reset(r io.Reader) error {
+	if z.zr == nil {
+		zr, err := zlib.NewReader(r)
+		if err != nil {
+			return errBadPack("an object's zlib stream: " + err.Error())
+		}
+		z.zr = zr
+		return nil
+	}
+	if err := z.zr.(zlib.Resetter).Reset(r, nil); err != nil {
+		return errBadPack("an object's zlib stream: " + err.Error())
+	}
+	return nil
+}
+
 // inflate reads the zlib stream at off, which must hold exactly size
 // bytes.
 func (z *inflater) inflate(d *packData, off, size int64) ([]byte, error) {
@@ -183,13 +199,8 @@ func (z *inflater) inflate(d *packData, off, size int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if z.zr == nil {
-		if z.zr, err = zlib.NewReader(r); err != nil {
-			z.zr = nil
-			return nil, errBadPack("an object's zlib stream: " + err.Error())
-		}
-	} else if err := z.zr.(zlib.Resetter).Reset(r, nil); err != nil {
-		return nil, errBadPack("an object's zlib stream: " + err.Error())
+	if err := z.reset(r); err != nil {
+		return nil, err
 	}
 	if size > d.size*1032 { // zlib cannot expand more than about 1032:1
 		return nil, errBadPack("an object larger than its pack can hold")
@@ -199,9 +210,12 @@ func (z *inflater) inflate(d *packData, off, size int64) ([]byte, error) {
 	}
 	// One byte more than the size, to tell a stream that holds more. The
 	// buffer grows with what the stream really holds: a header that lies
-	// about a large size costs nothing until the bytes are there.
+	// about a large size costs nothing until the bytes are there. ReadFrom
+	// wants MinRead bytes free before each read, the last one (which finds
+	// the end) included: without them every object was copied into a
+	// buffer twice its size.
 	var b bytes.Buffer
-	b.Grow(int(min(size+1, 1<<20)))
+	b.Grow(int(min(size+1, 1<<20)) + bytes.MinRead)
 	_, err = b.ReadFrom(io.LimitReader(z.zr, size+1))
 	buf, n := b.Bytes(), b.Len()
 	if err == nil && int64(n) < size+1 {
@@ -216,6 +230,33 @@ func (z *inflater) inflate(d *packData, off, size int64) ([]byte, error) {
 		return nil, errBadPack("an object's zlib stream: " + err.Error())
 	}
 	return nil, errBadPack("an object shorter than its header says")
+}
+
+// deltaResultSize reads the size of the object a delta makes: the second
+// of the two sizes its data starts with, from the first bytes of the zlib
+// stream at off.
+func (z *inflater) deltaResultSize(d *packData, off int64) (int64, error) {
+	r, err := d.at(off)
+	if err != nil {
+		return 0, err
+	}
+	if err := z.reset(r); err != nil {
+		return 0, err
+	}
+	var head [20]byte // two sizes of at most 10 bytes each
+	n, err := io.ReadFull(z.zr, head[:])
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return 0, errBadPack("a delta's zlib stream: " + err.Error())
+	}
+	_, rest, ok := deltaSize(head[:n])
+	if !ok {
+		return 0, errBadPack("a delta's base size is malformed")
+	}
+	dst, _, ok := deltaSize(rest)
+	if !ok || dst > maxObjectSize*1024 {
+		return 0, errBadPack("a delta's result size is malformed")
+	}
+	return int64(dst), nil
 }
 
 // applyDelta applies git's delta instructions to base.

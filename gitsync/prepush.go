@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/canon-md/canon/index"
 )
 
@@ -235,6 +237,8 @@ func (s *Session) addedIdentDocs(ctx context.Context, cat *CatFile, base, rev st
 	if err != nil {
 		return nil, err
 	}
+	objs := OpenObjects(s.Repo)
+	defer objs.Close()
 	docs := []index.IdentDoc{}
 	n := 0
 	for _, c := range added {
@@ -244,6 +248,11 @@ func (s *Session) addedIdentDocs(ctx context.Context, cat *CatFile, base, rev st
 		if n++; limit > 0 && n > limit {
 			return nil, nil
 		}
+		// The size first, as the overlays do: a blob over max_file_size
+		// is not read, and has no id canon would index.
+		if size, err := objs.size(plumbing.NewHash(c.OID)); err == nil && s.Loader.OverSizeCap(size) != "" {
+			continue
+		}
 		content, err := s.Repo.readBlob(ctx, cat, c.OID)
 		if err != nil {
 			name := rev
@@ -252,7 +261,7 @@ func (s *Session) addedIdentDocs(ctx context.Context, cat *CatFile, base, rev st
 			}
 			return nil, fmt.Errorf("read %s as %s has it: %w", c.Path, name, err)
 		}
-		if l := s.Loader.FromContent(index.FileInfo{Path: c.Path}, content); l.Doc != nil && l.Doc.ID != "" {
+		if l := s.Loader.Fields(index.FileInfo{Path: c.Path}, content); l.Doc != nil && l.Doc.ID != "" {
 			docs = append(docs, index.IdentDoc{Path: c.Path, Ident: l.Doc.ID, UID: l.Doc.UID})
 		}
 	}

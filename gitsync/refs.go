@@ -3,7 +3,9 @@ package gitsync
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -29,25 +31,31 @@ type RefTip struct {
 // worktree is on, sorted by name, at most branches.max of them (leftOut
 // says how many more matched). It reads the ref files and packed-refs,
 // like Head: no objects, no git process, a few hundred microseconds for
-// hundreds of refs.
-func (r *Repo) FollowedRefs(b config.Branches) (tips []RefTip, leftOut int, err error) {
+// hundreds of refs. A repository that keeps its refs in a reftable is
+// read through git for-each-ref instead (a git process), and note says
+// what is not followed then; an error when git cannot read it.
+func (r *Repo) FollowedRefs(b config.Branches) (tips []RefTip, leftOut int, note string, err error) {
 	_, headRef, err := r.Head()
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, "", err
 	}
 	seen := map[string]string{}
-	if _, err := os.Stat(filepath.Join(r.CommonDir, "reftable")); err == nil {
-		return nil, 0, errors.New("this repository keeps its refs in a reftable, which canon's overlays do not read yet")
-	}
-	if err := r.packedRefs(seen); err != nil {
-		return nil, 0, err
-	}
-	for _, top := range []string{"refs/heads", "refs/remotes"} {
-		if err := r.looseRefs(top, seen); err != nil {
-			return nil, 0, err
+	if r.RefStorage() == "reftable" {
+		if err := r.gitRefs(seen); err != nil {
+			return nil, 0, "", err
 		}
+		note = "refs read from a reftable through git; the detached HEADs of linked worktrees are not followed"
+	} else {
+		if err := r.packedRefs(seen); err != nil {
+			return nil, 0, "", err
+		}
+		for _, top := range []string{"refs/heads", "refs/remotes"} {
+			if err := r.looseRefs(top, seen); err != nil {
+				return nil, 0, "", err
+			}
+		}
+		r.worktreeHeads(seen)
 	}
-	r.worktreeHeads(seen)
 	ownWorktree := ""
 	if r.GitDir != r.CommonDir {
 		ownWorktree = "worktrees/" + filepath.Base(r.GitDir) + "/HEAD"
@@ -63,7 +71,51 @@ func (r *Repo) FollowedRefs(b config.Branches) (tips []RefTip, leftOut int, err 
 		leftOut = len(tips) - b.Max
 		tips = tips[:b.Max]
 	}
-	return tips, leftOut, nil
+	return tips, leftOut, note, nil
+}
+
+// gitRefs reads the branches and remote-tracking branches through git
+// for-each-ref (a reftable, which only git reads), into seen; symbolic
+// refs are left out, and every line is checked: an object id and a ref
+// name under refs/heads/ or refs/remotes/.
+func (r *Repo) gitRefs(seen map[string]string) error {
+	out, err := r.Git(context.Background(), "for-each-ref", "--format=%(objectname)%00%(symref)%00%(refname)", "refs/heads/", "refs/remotes/")
+	if err != nil {
+		return fmt.Errorf("this repository keeps its refs in a reftable, which canon reads through git, and %w; use git 2.45 or later", err)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		f := strings.Split(line, "\x00")
+		if len(f) != 3 || !index.IsObjectID(f[0]) || !validRefName(f[2]) {
+			return fmt.Errorf("git for-each-ref printed %q, which is not an object id and a branch", line)
+		}
+		if f[1] == "" {
+			seen[f[2]] = f[0]
+		}
+	}
+	return nil
+}
+
+// validRefName reports whether name is a branch or remote-tracking branch
+// as git prints it: under refs/heads/ or refs/remotes/, no control
+// characters, no empty or dot-dot parts.
+func validRefName(name string) bool {
+	if !strings.HasPrefix(name, "refs/heads/") && !strings.HasPrefix(name, "refs/remotes/") {
+		return false
+	}
+	for _, c := range name {
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	for _, part := range strings.Split(name, "/") {
+		if part == "" || part == "." || part == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 // refFileLimit bounds the read of a loose ref or a worktree's HEAD: an

@@ -4,9 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/canon-md/canon/index/config"
 )
 
 // TestMergeBaseAgreesWithGit: the in-process merge base is git's on a
@@ -139,4 +144,161 @@ func TestOverlaysStepLikeARebuild(t *testing.T) {
 	if refs, _ := s.Store.Refs(ctx); len(refs) != 1 {
 		t.Fatalf("refs after the deletion: %+v", refs)
 	}
+}
+
+// TestObjectSizeWithoutReading: a blob's size comes from the loose
+// object's header, the pack's object header, or the head of a delta, and
+// is git's.
+func TestObjectSizeWithoutReading(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	big := strings.Repeat("lorem ipsum dolor sit amet\n", 40000)
+	write(t, dir, "a.md", big)
+	write(t, dir, "small.md", "# small\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "one")
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(when string, paths ...string) {
+		t.Helper()
+		objs := OpenObjects(r)
+		defer objs.Close()
+		for _, p := range paths {
+			oid := git(t, dir, "rev-parse", "HEAD:"+p)
+			want := git(t, dir, "cat-file", "-s", oid)
+			got, err := objs.size(plumbing.NewHash(oid))
+			if err != nil || fmt.Sprint(got) != want {
+				t.Errorf("%s: size of %s = %d, %v; git says %s", when, p, got, err, want)
+			}
+		}
+	}
+	check("loose", "a.md", "small.md")
+	write(t, dir, "b.md", big+"one more line\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "two")
+	git(t, dir, "gc", "-q", "--aggressive")
+	objs := OpenObjects(r)
+	defer objs.Close()
+	delta := false
+	for _, p := range []string{"a.md", "b.md"} {
+		off, err := objs.packs.packs[0].idx.FindOffset(plumbing.NewHash(git(t, dir, "rev-parse", "HEAD:"+p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, _ := objs.packs.packs[0].packData()
+		h, _ := d.header(off)
+		delta = delta || h.typ == packOfsDelta || h.typ == packRefDelta
+	}
+	if !delta {
+		t.Fatal("git stored neither copy as a delta: the test does not try the delta's size")
+	}
+	check("packed", "a.md", "b.md", "small.md")
+}
+
+// TestReftableRefs: a repository that keeps its refs in a reftable is not
+// read from ref files (which it does not keep up to date): its branches
+// come from git for-each-ref, or, when this git cannot read it, the
+// overlays say they are off.
+func TestReftableRefs(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command("git", "init", "-q", "-b", "main", "--ref-format=reftable", dir)
+	if cmd.Run() == nil { // git 2.45 or later
+		write(t, dir, "a.md", "# a\n")
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-q", "-m", "one")
+		git(t, dir, "branch", "other")
+		r, err := Discover(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tips, _, note, err := r.FollowedRefs(config.Default().Branches)
+		if err != nil || len(tips) != 1 || tips[0].Name != "refs/heads/other" || !strings.Contains(note, "reftable") {
+			t.Fatalf("FollowedRefs = %v, %q, %v; want refs/heads/other and a note", tips, note, err)
+		}
+		return
+	}
+	// An older git: a repository that says it uses a reftable, with stale
+	// ref files beside it.
+	git(t, dir, "init", "-q", "-b", "main")
+	write(t, dir, "a.md", "# a\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "one")
+	git(t, dir, "branch", "stale")
+	git(t, dir, "config", "core.repositoryformatversion", "1")
+	git(t, dir, "config", "extensions.refStorage", "reftable")
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tips, _, _, err := r.FollowedRefs(config.Default().Branches); err == nil || !strings.Contains(err.Error(), "reftable") {
+		t.Fatalf("FollowedRefs = %v, %v; want an error that names the reftable", tips, err)
+	}
+}
+
+// TestOverlaysOfManyRefs: refs that moved together (a git fetch) are
+// brought up to date in one call, and the overlay is the one a rebuild
+// from nothing gives, each ref with its own document.
+func TestOverlaysOfManyRefs(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	const n = 24
+	for i := 0; i < n; i++ {
+		write(t, dir, fmt.Sprintf("backlog/t%d.md", i), fmt.Sprintf("---\nid: T-%d\ntitle: Task %d\nstate: To Do\n---\n", i, i))
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "base")
+	var refs strings.Builder
+	for i := 0; i < n; i++ {
+		blob := strings.TrimSpace(gitIn(t, dir, fmt.Sprintf("---\nid: T-%d\ntitle: Task %d\nstate: In Progress\n---\n", i, i), "hash-object", "-w", "--stdin"))
+		git(t, dir, "read-tree", "HEAD")
+		git(t, dir, "update-index", "--cacheinfo", "100644,"+blob+",backlog/t"+fmt.Sprint(i)+".md")
+		tr := git(t, dir, "write-tree")
+		c := git(t, dir, "commit-tree", tr, "-p", "HEAD", "-m", "take")
+		fmt.Fprintf(&refs, "create refs/heads/b%02d %s\n", i, c)
+	}
+	git(t, dir, "read-tree", "HEAD")
+	gitIn(t, dir, refs.String(), "update-ref", "--stdin")
+	ctx := context.Background()
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Fresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Overlays(ctx)
+	if err != nil || st.Updated != n {
+		t.Fatalf("Overlays = %+v, %v; want %d refs brought up to date", st, err, n)
+	}
+	over, err := s.Store.Overlay(ctx, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(over) != n {
+		t.Fatalf("%d overlay rows, want %d", len(over), n)
+	}
+	for i, o := range over {
+		if want := fmt.Sprintf("backlog/t%d.md", i); o.Ref != fmt.Sprintf("refs/heads/b%02d", i) || o.State != "In Progress" {
+			t.Errorf("row %d: %s %s %s, want refs/heads/b%02d %s In Progress", i, o.Ref, o.Path, o.State, i, want)
+		}
+	}
+	diff, _, err := s.verifyOverlays(ctx)
+	if err != nil || len(diff) > 0 {
+		t.Fatalf("the overlay differs from a rebuild (%v):\n%s", err, strings.Join(diff, "\n"))
+	}
+}
+
+// gitIn runs git in dir with stdin.
+func gitIn(t *testing.T, dir, stdin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Stdin = dir, strings.NewReader(stdin)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
 }

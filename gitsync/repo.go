@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // ErrNotRepo is returned outside a git working tree.
@@ -185,7 +187,7 @@ func (r *Repo) readRef(ref string) (commit, symbolic string, err error) {
 // reftableFallback covers a ref found nowhere on disk: an unborn branch, or
 // a repository using the reftable format, which only git can read.
 func (r *Repo) reftableFallback(ref string) (string, string, error) {
-	if _, err := os.Stat(filepath.Join(r.CommonDir, "reftable")); err != nil {
+	if r.RefStorage() != "reftable" {
 		return "", "", nil // unborn branch
 	}
 	out, err := r.Git(context.Background(), "rev-parse", "--verify", "-q", "--end-of-options", ref)
@@ -292,17 +294,41 @@ func gitError(args []string, stderr *bytes.Buffer, err error) error {
 // ObjectFormat is the repository's object id format: "sha1" or "sha256"
 // (extensions.objectFormat).
 func (r *Repo) ObjectFormat() string {
-	data, err := os.ReadFile(filepath.Join(r.CommonDir, "config"))
+	if f := r.extension("objectformat"); f != "" {
+		return f
+	}
+	return "sha1"
+}
+
+// RefStorage is how the repository keeps its refs: "files" (loose refs
+// and packed-refs, which canon reads itself) or "reftable"
+// (extensions.refStorage, git 2.45 and later, or a reftable folder), which
+// only git reads.
+func (r *Repo) RefStorage() string {
+	if f := r.extension("refstorage"); f != "" {
+		return f
+	}
+	if _, err := os.Stat(filepath.Join(r.CommonDir, "reftable")); err == nil {
+		return "reftable"
+	}
+	return "files"
+}
+
+// extension is the value of a key of the common git config (the
+// extensions canon asks about: objectformat, refstorage), lower-cased, ""
+// when it is not set or the config cannot be read. The read is bounded.
+func (r *Repo) extension(key string) string {
+	data, err := safepath.ReadFile(filepath.Join(r.CommonDir, "config"), safepath.ConfigLimit, r.CommonDir)
 	if err != nil {
-		return "sha1"
+		return ""
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
-		if ok && strings.EqualFold(strings.TrimSpace(k), "objectformat") {
+		if ok && strings.EqualFold(strings.TrimSpace(k), key) {
 			return strings.ToLower(strings.TrimSpace(v))
 		}
 	}
-	return "sha1"
+	return ""
 }
 
 // CommitPaths lists, sorted and without repeats, the files changed by the

@@ -125,6 +125,19 @@ func (o *Objects) raw(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	return obj.Type(), data, err
 }
 
+// size returns an object's size without reading its content (the pack's
+// or loose object's header, the head of a delta, else go-git's storage):
+// what a caller checks before it reads a blob another ref holds.
+func (o *Objects) size(h plumbing.Hash) (int64, error) {
+	if o.packs != nil {
+		n, err := o.packs.size(h)
+		if !errors.Is(err, plumbing.ErrObjectNotFound) {
+			return n, err
+		}
+	}
+	return o.goGit().EncodedObjectSize(h)
+}
+
 func short(h string) string {
 	if len(h) > 12 {
 		return h[:12]

@@ -26,6 +26,9 @@ type BranchView struct {
 	Added []index.RefDoc `json:"added"`
 	// Moved are documents whose state, assignee, title or edges differ.
 	Moved []BranchMove `json:"moved"`
+	// Renamed are documents the ref moved to another path (MovedFrom),
+	// with the fields that differ too.
+	Renamed []BranchMove `json:"renamed"`
 	// Deleted are documents the ref removed.
 	Deleted []index.RefDoc `json:"deleted"`
 	// Edited counts documents whose text alone differs.
@@ -46,7 +49,7 @@ func BranchesOf(refs []index.RefState, over []index.OverlayDoc, fresh Freshness)
 	at := map[string]int{}
 	for _, r := range refs {
 		at[r.Name] = len(out.Refs)
-		out.Refs = append(out.Refs, BranchView{RefState: r, Added: []index.RefDoc{}, Moved: []BranchMove{}, Deleted: []index.RefDoc{}})
+		out.Refs = append(out.Refs, BranchView{RefState: r, Added: []index.RefDoc{}, Moved: []BranchMove{}, Renamed: []BranchMove{}, Deleted: []index.RefDoc{}})
 	}
 	for _, o := range over {
 		i, ok := at[o.Ref]
@@ -65,9 +68,13 @@ func BranchesOf(refs []index.RefState, over []index.OverlayDoc, fresh Freshness)
 				name      string
 				ref, here string
 			}{{"state", o.State, o.Here.State}, {"assignee", o.Assignee, o.Here.Assignee}, {"title", o.Title, o.Here.Title}, {"edges", o.Edges, o.Here.Edges}} {
-				if f.ref != f.here {
+				if f.ref != f.here && o.Skip == "" {
 					m.Fields = append(m.Fields, f.name)
 				}
+			}
+			if o.Change == index.RefMoved {
+				v.Renamed = append(v.Renamed, m)
+				continue
 			}
 			if len(m.Fields) == 0 {
 				v.Edited++
@@ -92,21 +99,17 @@ func (b *Branches) WriteText(w io.Writer) error {
 			continue
 		}
 		for _, d := range r.Added {
+			if d.Skip != "" {
+				fmt.Fprintf(w, "  + %s  not read: it %s\n", human.Quote(d.Path), human.Quote(d.Skip))
+				continue
+			}
 			fmt.Fprintf(w, "  + %s  %s  [%s]  %s\n", human.Quote(idOr(d)), human.Quote(d.State), human.Quote(d.Kind), human.Quote(d.Title))
 		}
 		for _, m := range r.Moved {
-			what := ""
-			for _, f := range m.Fields {
-				switch f {
-				case "state":
-					what += fmt.Sprintf(" %s → %s", human.Quote(m.HereState), human.Quote(m.State))
-				case "assignee":
-					what += " assigned " + human.Quote(m.Assignee)
-				default:
-					what += " " + f
-				}
-			}
-			fmt.Fprintf(w, "  ~ %s %s  %s\n", human.Quote(idOr(m.RefDoc)), what, human.Quote(m.Title))
+			fmt.Fprintf(w, "  ~ %s %s  %s\n", human.Quote(idOr(m.RefDoc)), m.what(), human.Quote(m.Title))
+		}
+		for _, m := range r.Renamed {
+			fmt.Fprintf(w, "  > %s moved %s → %s%s\n", human.Quote(idOr(m.RefDoc)), human.Quote(m.MovedFrom), human.Quote(m.Path), m.what())
 		}
 		for _, d := range r.Deleted {
 			fmt.Fprintf(w, "  - %s\n", human.Quote(d.Path))
@@ -114,12 +117,29 @@ func (b *Branches) WriteText(w io.Writer) error {
 		if r.Edited > 0 {
 			fmt.Fprintf(w, "  %d more edited (text only)\n", r.Edited)
 		}
-		if len(r.Added)+len(r.Moved)+len(r.Deleted)+r.Edited == 0 {
+		if len(r.Added)+len(r.Moved)+len(r.Renamed)+len(r.Deleted)+r.Edited == 0 {
 			fmt.Fprintln(w, "  nothing that differs from here")
 		}
 	}
 	_, err := fmt.Fprintln(w, b.Overlay.Text())
 	return err
+}
+
+// what says how a document's fields moved: " To Do → Done assigned x
+// title", each part led by a space; "" when none did.
+func (m BranchMove) what() string {
+	what := ""
+	for _, f := range m.Fields {
+		switch f {
+		case "state":
+			what += fmt.Sprintf(" %s → %s", human.Quote(m.HereState), human.Quote(m.State))
+		case "assignee":
+			what += " assigned " + human.Quote(m.Assignee)
+		default:
+			what += " " + f
+		}
+	}
+	return what
 }
 
 func idOr(d index.RefDoc) string {
@@ -141,7 +161,7 @@ type Versions struct {
 func VersionsOf(v *index.DocView, over []index.OverlayDoc, fresh Freshness) *Versions {
 	out := &Versions{DocView: v, Branches: []index.RefDoc{}, Overlay: fresh}
 	for _, o := range over {
-		if o.Path == v.Path {
+		if o.Path == v.Path || o.MovedFrom == v.Path {
 			out.Branches = append(out.Branches, o.RefDoc)
 		}
 	}
@@ -172,13 +192,20 @@ func writeVersions(w io.Writer, docs []index.RefDoc) {
 	}
 	fmt.Fprintln(w, "on other branches and worktrees:")
 	for _, d := range docs {
-		if d.Change == index.RefDeleted {
+		switch {
+		case d.Change == index.RefDeleted:
 			fmt.Fprintf(w, "  %s  deleted  %s by %s\n", human.Quote(d.Ref), shortCommit(d.Commit), human.Quote(d.Author))
+			continue
+		case d.Skip != "":
+			fmt.Fprintf(w, "  %s  not read: it %s  %s by %s\n", human.Quote(d.Ref), human.Quote(d.Skip), shortCommit(d.Commit), human.Quote(d.Author))
 			continue
 		}
 		who := ""
 		if d.Assignee != "" {
 			who = "  assignee " + human.Quote(d.Assignee)
+		}
+		if d.Change == index.RefMoved {
+			who += "  moved to " + human.Quote(d.Path)
 		}
 		fmt.Fprintf(w, "  %s  %s%s  %s  %s by %s\n", human.Quote(d.Ref), human.Quote(d.State), who, human.Quote(d.Title), shortCommit(d.Commit), human.Quote(d.Author))
 	}
@@ -206,6 +233,8 @@ func FoundOn(f *index.Found, over []index.OverlayDoc, fresh Freshness) *FoundEls
 		switch {
 		case hit[o.Path]:
 			out.Branches[o.Path] = append(out.Branches[o.Path], o.RefDoc)
+		case hit[o.MovedFrom]:
+			out.Branches[o.MovedFrom] = append(out.Branches[o.MovedFrom], o.RefDoc)
 		case o.Here == nil && o.Change != index.RefDeleted && anyWordIn(words, o.ID+" "+o.Title):
 			out.Added = append(out.Added, o.RefDoc)
 		}

@@ -73,7 +73,7 @@ func (l *Loader) Load(fi FileInfo) *Loaded {
 		return out
 	}
 	if fi.Size > int64(l.Cfg.MaxFileSize) {
-		out.Skip = fmt.Sprintf("is %s, over the %s size cap (max_file_size in %s)", humanBytes(fi.Size), l.Cfg.MaxFileSize, config.File)
+		out.Skip = l.OverSizeCap(fi.Size)
 		out.OID = hashFile(abs, l.Root)
 		return out
 	}
@@ -112,11 +112,22 @@ func ReadDocument(root string, cfg *config.Config, rel string) ([]byte, error) {
 // FromContent parses content given rather than read: a staged blob, which
 // canon check validates before it is committed.
 func (l *Loader) FromContent(fi FileInfo, content []byte) *Loaded {
+	out := l.Fields(fi, content)
+	if out.Doc != nil {
+		out.rows = prepareRows(fi.Path, out.Doc, content)
+	}
+	return out
+}
+
+// Fields parses content as FromContent does, without the rows the index
+// would write (chunks, links): for a caller that keeps only the
+// document's fields, such as the overlay of another ref.
+func (l *Loader) Fields(fi FileInfo, content []byte) *Loaded {
 	out := &Loaded{FileInfo: fi}
 	out.Size = int64(len(content))
 	out.OID = BlobOID(content)
 	if out.Size > int64(l.Cfg.MaxFileSize) {
-		out.Skip = fmt.Sprintf("is %s, over the %s size cap (max_file_size in %s)", humanBytes(out.Size), l.Cfg.MaxFileSize, config.File)
+		out.Skip = l.OverSizeCap(out.Size)
 		return out
 	}
 	if reason := unreadable(content); reason != "" {
@@ -124,7 +135,6 @@ func (l *Loader) FromContent(fi FileInfo, content []byte) *Loaded {
 		return out
 	}
 	out.Doc = markdown.Parse(fi.Path, content, &l.opts)
-	out.rows = prepareRows(fi.Path, out.Doc, content)
 	return out
 }
 
@@ -170,6 +180,15 @@ func hashFile(abs, root string) string {
 func readLinkOr(abs string) string {
 	t, _ := os.Readlink(abs)
 	return t
+}
+
+// OverSizeCap is the skip reason of a document of size bytes, over
+// max_file_size: "" when it is not over.
+func (l *Loader) OverSizeCap(size int64) string {
+	if size <= int64(l.Cfg.MaxFileSize) {
+		return ""
+	}
+	return fmt.Sprintf("is %s, over the %s size cap (max_file_size in %s)", humanBytes(size), l.Cfg.MaxFileSize, config.File)
 }
 
 func humanBytes(n int64) string {

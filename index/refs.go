@@ -34,6 +34,10 @@ const (
 	RefAdded   = "added"
 	RefChanged = "changed"
 	RefDeleted = "deleted"
+	// RefMoved is a document the ref renamed (Overlay pairs a deletion
+	// with an addition of the same blob or id): its row is at the new
+	// path, MovedFrom the path HEAD has.
+	RefMoved = "moved"
 )
 
 // RefDoc is one document a ref changes since its merge base: the ref's
@@ -52,6 +56,12 @@ type RefDoc struct {
 	Edges    string `json:"-"` // JSON [[type, raw], ...], sorted
 	Commit   string `json:"commit"`
 	Author   string `json:"author"`
+	// Skip says why the ref's version was not read (over max_file_size):
+	// its fields are empty.
+	Skip string `json:"skip,omitempty"`
+	// MovedFrom is the path a moved document had (Change RefMoved):
+	// never stored, Overlay pairs the rows.
+	MovedFrom string `json:"moved_from,omitempty"`
 }
 
 // RefUpdate brings one ref's rows up to date: Replace drops its documents
@@ -107,12 +117,12 @@ func (s *Store) RefDocsAt(ctx context.Context, ref string, paths []string) (map[
 	return out, nil
 }
 
-const refDocCols = `ref, path, change, oid, base_oid, ident, kind, title, state, assignee, edges, commit_id, author`
+const refDocCols = `ref, path, change, oid, base_oid, ident, kind, title, state, assignee, edges, commit_id, author, skip`
 
 func scanRefDoc(sc interface{ Scan(...any) error }, extra ...any) (RefDoc, error) {
 	var d RefDoc
 	err := sc.Scan(append([]any{&d.Ref, &d.Path, &d.Change, &d.OID, &d.BaseOID, &d.ID, &d.Kind, &d.Title, &d.State,
-		&d.Assignee, &d.Edges, &d.Commit, &d.Author}, extra...)...)
+		&d.Assignee, &d.Edges, &d.Commit, &d.Author, &d.Skip}, extra...)...)
 	return d, err
 }
 
@@ -127,7 +137,7 @@ func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, gone []string) e
 				}
 			}
 		}
-		upsert, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO ref_docs(`+refDocCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		upsert, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO ref_docs(`+refDocCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -150,7 +160,7 @@ func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, gone []string) e
 			}
 			for _, d := range u.Upserts {
 				if _, err := upsert.ExecContext(ctx, st.Name, d.Path, d.Change, d.OID, d.BaseOID, d.ID, d.Kind, d.Title, d.State,
-					d.Assignee, d.Edges, d.Commit, d.Author); err != nil {
+					d.Assignee, d.Edges, d.Commit, d.Author, d.Skip); err != nil {
 					return fmt.Errorf("write %s on %s: %w", d.Path, st.Name, err)
 				}
 			}
@@ -178,7 +188,7 @@ type HereDoc struct {
 // HEAD has too, merged or made twice, drops out). ref, when not "", keeps
 // one ref; path, when not "", one path. Sorted by ref and path.
 func (s *Store) Overlay(ctx context.Context, ref, path string) ([]OverlayDoc, error) {
-	q := `SELECT r.ref, r.path, r.change, r.oid, r.base_oid, r.ident, r.kind, r.title, r.state, r.assignee, r.edges, r.commit_id, r.author,
+	q := `SELECT r.ref, r.path, r.change, r.oid, r.base_oid, r.ident, r.kind, r.title, r.state, r.assignee, r.edges, r.commit_id, r.author, r.skip,
 		d.key, d.ident, d.path, d.kind, d.title, d.state,
 		coalesce(CASE json_type(d.fm, '$.assignee') WHEN 'array' THEN json_extract(d.fm, '$.assignee') WHEN 'object' THEN json_extract(d.fm, '$.assignee') ELSE CAST(json_extract(d.fm, '$.assignee') AS TEXT) END, '')
 		FROM ref_docs r LEFT JOIN docs d ON d.path = r.path
@@ -188,15 +198,15 @@ func (s *Store) Overlay(ctx context.Context, ref, path string) ([]OverlayDoc, er
 		q += ` AND r.ref = ?`
 		args = append(args, ref)
 	}
-	if path != "" {
-		q += ` AND r.path = ?`
-		args = append(args, path)
+	if path != "" { // and the documents a ref that deletes it may have moved it to
+		q += ` AND (r.path = ? OR r.change = 'added' AND r.ref IN (SELECT ref FROM ref_docs WHERE path = ? AND oid = ''))`
+		args = append(args, path, path)
 	}
 	rows, err := s.db.QueryContext(ctx, q+` ORDER BY r.ref, r.path`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
 	}
-	return scanAll(rows, func(r *sql.Rows) (OverlayDoc, error) {
+	over, err := scanAll(rows, func(r *sql.Rows) (OverlayDoc, error) {
 		var key, ident, p, kind, title, state, assignee sql.NullString
 		d, err := scanRefDoc(r, &key, &ident, &p, &kind, &title, &state, &assignee)
 		o := OverlayDoc{RefDoc: d}
@@ -205,6 +215,82 @@ func (s *Store) Overlay(ctx context.Context, ref, path string) ([]OverlayDoc, er
 		}
 		return o, err
 	})
+	if err != nil {
+		return nil, err
+	}
+	over = pairMoves(over)
+	if path != "" {
+		kept := over[:0]
+		for _, o := range over {
+			if o.Path == path || o.MovedFrom == path {
+				kept = append(kept, o)
+			}
+		}
+		over = kept
+	}
+	return over, nil
+}
+
+// pairMoves turns a ref's deletion of a document HEAD has and its addition
+// of the same document elsewhere into one move (a rename on the branch):
+// the same blob as HEAD's at the merge base, or the same id as HEAD's
+// document. The moved row keeps the new path, says the old one, and is
+// compared with HEAD's document there (Here), so a moved item claimed on a
+// branch is still HEAD's item, and id reports see one item. over is sorted
+// by ref.
+func pairMoves(over []OverlayDoc) []OverlayDoc {
+	out := over[:0]
+	for lo := 0; lo < len(over); {
+		hi := lo
+		for hi < len(over) && over[hi].Ref == over[lo].Ref {
+			hi++
+		}
+		out = append(out, pairRef(over[lo:hi])...)
+		lo = hi
+	}
+	return out
+}
+
+// pairRef is pairMoves for one ref's rows.
+func pairRef(rows []OverlayDoc) []OverlayDoc {
+	var gone []int // deletions of a document HEAD has
+	byBlob, byID := map[string]int{}, map[string]int{}
+	for i, o := range rows {
+		switch {
+		case o.Change == RefDeleted && o.Here != nil:
+			gone = append(gone, i)
+		case o.Change == RefAdded && o.Here == nil:
+			byBlob[o.OID] = i
+			if o.ID != "" {
+				byID[o.ID] = i
+			}
+		}
+	}
+	if len(gone) == 0 || len(byBlob) == 0 {
+		return rows
+	}
+	drop := map[int]bool{}
+	for _, g := range gone {
+		del := rows[g]
+		a, ok := byBlob[del.BaseOID]
+		if !ok || rows[a].Change == RefMoved {
+			a, ok = byID[del.Here.ID]
+			ok = ok && del.Here.ID != ""
+		}
+		if !ok || rows[a].Change == RefMoved {
+			continue
+		}
+		m := &rows[a]
+		m.Change, m.MovedFrom, m.BaseOID, m.Here = RefMoved, del.Path, del.BaseOID, del.Here
+		drop[g] = true
+	}
+	out := rows[:0]
+	for i, o := range rows {
+		if !drop[i] {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // HereEdges fills in HEAD's frontmatter edges of overlay documents (what
@@ -262,6 +348,6 @@ func RefLine(r RefState) string {
 
 // RefDocLine: see RefLine.
 func RefDocLine(d RefDoc) string {
-	return fmt.Sprintf("ref_doc %q %q %q %q %q %q %q %q %q %q %q", d.Ref, d.Path, d.Change, d.OID, d.BaseOID,
-		d.ID, d.Kind, d.Title, d.State, d.Assignee, d.Edges)
+	return fmt.Sprintf("ref_doc %q %q %q %q %q %q %q %q %q %q %q %q", d.Ref, d.Path, d.Change, d.OID, d.BaseOID,
+		d.ID, d.Kind, d.Title, d.State, d.Assignee, d.Edges, d.Skip)
 }

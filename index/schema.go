@@ -3,7 +3,7 @@ package index
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.
@@ -107,6 +107,7 @@ CREATE TABLE ref_docs (
 	edges     TEXT NOT NULL,            -- frontmatter edges as JSON [[type, raw], ...]
 	commit_id TEXT NOT NULL,            -- the ref's commit when this row last changed
 	author    TEXT NOT NULL,            -- that commit's author
+	skip      TEXT NOT NULL,            -- why the ref's version was not read ('' when it was: max_file_size)
 	PRIMARY KEY (ref, path)
 ) WITHOUT ROWID;
 CREATE TABLE problems (

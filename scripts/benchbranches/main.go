@@ -19,8 +19,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/canon-md/canon/gitsync"
@@ -40,6 +42,12 @@ var (
 	branches = flag.Int("branches", 50, "branches")
 	perDocs  = flag.Int("docs", 20, "documents each branch changes")
 	runs     = flag.Int("runs", 11, "runs of each timing")
+	reuse    = flag.Bool("reuse", false, "keep -work's repository, index and branches from an earlier run (profiling)")
+	cpuProf  = flag.String("cpuprofile", "", "write a CPU profile of the in-process catch-ups after git fetch to this file")
+	only     = flag.String("only", "ready,commit,fetch,anchor", "the timings to take")
+	backlog  = flag.String("backlog", "", "Backlog.md's backlog command, for the anchor (none: the anchor is skipped)")
+	anchorN  = flag.Int("anchor-items", 0, "at most this many of the corpus's items become Backlog.md tasks (0: all)")
+	anchorTO = flag.Duration("anchor-timeout", 10*time.Minute, "stop a Backlog.md board load after this long")
 )
 
 func run() error {
@@ -51,10 +59,21 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	if err := os.RemoveAll(*work); err != nil {
+	dir, err := filepath.Abs(*work) // origin's url is the remote's path
+	if err != nil {
 		return err
 	}
-	repo, remote := filepath.Join(*work, "repo"), filepath.Join(*work, "remote.git")
+	repo, remote := filepath.Join(dir, "repo"), filepath.Join(dir, "remote.git")
+	if _, err := os.Stat(filepath.Join(repo, ".git", "canon", "index.db")); *reuse && err == nil {
+		files, err := taskFiles(repo)
+		if err != nil {
+			return err
+		}
+		return measure(bin, repo, remote, files)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
 	if _, err := sh("", "git", "clone", "-q", *corpus, repo); err != nil {
 		return err
 	}
@@ -95,14 +114,24 @@ func run() error {
 	}
 	first := timeIt(func() error { _, err := sh(repo, bin, "branches", "--json"); return err })
 	fmt.Printf("overlays from nothing (%d refs × %d documents): %s\n", *branches, *perDocs, first)
+	return measure(bin, repo, remote, files)
+}
 
-	var with, here []time.Duration
-	for i := 0; i < *runs; i++ {
-		with = append(with, timeIt(func() error { _, err := sh(repo, bin, "ready", "--json"); return err }))
-		here = append(here, timeIt(func() error { _, err := sh(repo, bin, "ready", "--here", "--json"); return err }))
+// measure takes the timings -only names on a repository whose branches
+// are made and whose index is built.
+func measure(bin, repo, remote string, files []string) error {
+	take := map[string]bool{}
+	for _, t := range strings.Split(*only, ",") {
+		take[strings.TrimSpace(t)] = true
 	}
-	fmt.Printf("| canon ready (overlays, %d refs) | %s | canon ready --here %s | %.2fx |\n", *branches, median(with), median(here), ratio(median(with), median(here)))
-
+	if take["ready"] {
+		var with, here []time.Duration
+		for i := 0; i < *runs; i++ {
+			with = append(with, timeIt(func() error { _, err := sh(repo, bin, "ready", "--json"); return err }))
+			here = append(here, timeIt(func() error { _, err := sh(repo, bin, "ready", "--here", "--json"); return err }))
+		}
+		fmt.Printf("| canon ready (overlays, %d refs) | %s | canon ready --here %s | %.2fx |\n", *branches, median(with), median(here), ratio(median(with), median(here)))
+	}
 	ctx := context.Background()
 	s, err := gitsync.Open(repo, "benchbranches")
 	if err != nil {
@@ -115,8 +144,30 @@ func run() error {
 	if _, err := s.Overlays(ctx); err != nil {
 		return err
 	}
+	if take["commit"] {
+		if err := commitStep(ctx, s, repo, files[0]); err != nil {
+			return err
+		}
+	}
+	if take["fetch"] {
+		if err := fetchStep(ctx, s, bin, repo, remote, files); err != nil {
+			return err
+		}
+	}
+	if take["anchor"] {
+		if *backlog == "" {
+			fmt.Println("Backlog.md anchor: skipped (no backlog command: npm install --prefix scripts/out/npm backlog.md)")
+			return nil
+		}
+		return anchor(*backlog, repo, filepath.Join(filepath.Dir(repo), "backlog-md"), *anchorTO)
+	}
+	return nil
+}
+
+// commitStep times the overlay update after a commit on one branch
+// against git diff-tree of that commit.
+func commitStep(ctx context.Context, s *gitsync.Session, repo, one string) error {
 	var step, diffTree []time.Duration
-	one := files[0]
 	for i := 0; i < *runs; i++ {
 		data, err := os.ReadFile(filepath.Join(repo, one))
 		if err != nil {
@@ -131,10 +182,16 @@ func run() error {
 		diffTree = append(diffTree, timeIt(func() error { _, err := sh(repo, "git", "diff-tree", "-r", "--raw", "b0^", "b0"); return err }))
 	}
 	fmt.Printf("| overlay update after a commit on one branch | %s | git diff-tree %s | %.2fx |\n", median(step), median(diffTree), ratio(median(step), median(diffTree)))
+	return nil
+}
 
-	// Remote-tracking refs: push every branch, fetch, then move them all
-	// in the remote and fetch again, without a hook.
-	if _, err := sh(repo, "git", "push", "-q", "origin", "refs/heads/b*:refs/heads/b*"); err != nil {
+// fetchStep times the catch-up after a git fetch that moves every remote
+// ref: remote-tracking refs are pushed and fetched once, then moved in the
+// remote and fetched again, without a hook. Every other run is timed from
+// outside: canon branches (the cheapest command that reads the overlays)
+// after the fetch, against canon branches when nothing moved.
+func fetchStep(ctx context.Context, s *gitsync.Session, bin, repo, remote string, files []string) error {
+	if _, err := sh(repo, "git", "push", "-q", "-f", "origin", "refs/heads/b*:refs/heads/b*"); err != nil {
 		return err
 	}
 	if _, err := sh(repo, "git", "fetch", "-q", "origin"); err != nil {
@@ -143,7 +200,19 @@ func run() error {
 	if _, err := s.Overlays(ctx); err != nil {
 		return err
 	}
-	var fetched, fetchedCLI []time.Duration
+	var fetched, fetchedCLI, still, cpu []time.Duration
+	if *cpuProf != "" { // the loop below: git runs in other processes
+		f, err := os.Create(*cpuProf)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	branchesCLI := func() error { _, err := sh(repo, bin, "branches", "--json"); return err }
 	for i := 0; i < *runs; i++ {
 		var st bytes.Buffer
 		for b := 0; b < *branches; b++ {
@@ -162,12 +231,16 @@ func run() error {
 			return err
 		}
 		if i%2 == 0 {
+			c0 := cpuTime()
 			fetched = append(fetched, timeIt(func() error { _, err := s.Overlays(ctx); return err }))
+			cpu = append(cpu, cpuTime()-c0)
 		} else {
-			fetchedCLI = append(fetchedCLI, timeIt(func() error { _, err := sh(repo, bin, "ready", "--json"); return err }))
+			fetchedCLI = append(fetchedCLI, timeIt(branchesCLI))
 		}
+		still = append(still, timeIt(branchesCLI))
 	}
-	fmt.Printf("| catch-up after git fetch moved %d remote refs | %s | canon ready then: %s | |\n", *branches, median(fetched), median(fetchedCLI))
+	fmt.Printf("| catch-up after git fetch moved %d remote refs | %s (CPU %s) | canon branches then %s, with nothing moved %s | |\n",
+		*branches, median(fetched), median(cpu), median(fetchedCLI), median(still))
 	return nil
 }
 
@@ -214,6 +287,16 @@ func sh(dir, name string, args ...string) (string, error) {
 		return "", fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, stderr.String())
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// cpuTime is the CPU time this process used (user and system): what a
+// step costs whatever else the machine runs.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func timeIt(f func() error) time.Duration {
