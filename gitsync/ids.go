@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-
 	"github.com/canon-md/canon/index"
 )
 
