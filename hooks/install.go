@@ -25,6 +25,13 @@ const Marker = "canon-managed hook: edit the hook kept next to it, not this file
 // origSuffix names the hook that was there before canon, kept beside it.
 const origSuffix = ".canon-orig"
 
+// rename and writeFile move and write hook files: os.Rename and
+// safepath.WriteFile, replaced in tests to make them fail.
+var (
+	rename    = os.Rename
+	writeFile = safepath.WriteFile
+)
+
 //go:embed shim.sh.tmpl
 var shimText string
 
@@ -324,7 +331,7 @@ func removeShims(root, dir string) ([]Action, error) {
 		p := filepath.Join(dir, name)
 		switch statusOf(root, dir, name).State {
 		case StateChained:
-			if err := os.Rename(p+origSuffix, p); err != nil {
+			if err := rename(p+origSuffix, p); err != nil {
 				return acts, fmt.Errorf("restore the earlier %s hook: %w", name, err)
 			}
 			acts = append(acts, Action{Name: name, Path: p, Did: "restored"})
@@ -406,12 +413,12 @@ func installOne(root, dir, name string, force bool) (Action, error) {
 	if !st.Runs {
 		a.Note = "it was not executable, so git did not run it; it is kept as it was and still will not run"
 	}
-	if err := os.Rename(p, kept); err != nil {
+	if err := rename(p, kept); err != nil {
 		return a, fmt.Errorf("keep the existing %s hook: %w", name, err)
 	}
-	if err := safepath.WriteFile(p, Shim(name, true), 0o755, dir); err != nil {
+	if err := writeFile(p, Shim(name, true), 0o755, dir); err != nil {
 		// Put it back: nothing the user wrote is lost, or say where it is.
-		if rerr := os.Rename(kept, p); rerr != nil {
+		if rerr := rename(kept, p); rerr != nil {
 			return a, fmt.Errorf("write canon's %s hook: %w; your own hook is kept as %s and could not be put back (%w): rename it to %s", name, err, kept, rerr, p)
 		}
 		return a, err
@@ -447,7 +454,7 @@ func Uninstall(ctx context.Context, r *gitsync.Repo, hooksPath string) (string, 
 		a := Action{Name: name, Path: p, Did: "skipped"}
 		switch st.State {
 		case StateChained:
-			if err := os.Rename(p+origSuffix, p); err != nil {
+			if err := rename(p+origSuffix, p); err != nil {
 				return dir, acts, fmt.Errorf("restore the earlier %s hook: %w", name, err)
 			}
 			a.Did = "restored"
