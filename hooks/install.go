@@ -358,12 +358,6 @@ func Install(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (string, 
 		if err != nil {
 			return "", nil, err
 		}
-		rel, _ := filepath.Rel(r.Root, dir)
-		if !samePath(loc.Dir, dir) {
-			if _, err := r.Git(ctx, "config", "--local", "--end-of-options", "core.hooksPath", filepath.ToSlash(rel)); err != nil {
-				return "", nil, fmt.Errorf("set core.hooksPath: %w", err)
-			}
-		}
 	} else if loc.HooksPath != "" && !(loc.Local && safepath.Within(r.GitDir, loc.Dir)) {
 		return "", nil, &HooksPathError{Loc: loc}
 	}
@@ -374,6 +368,20 @@ func Install(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (string, 
 		return "", nil, fmt.Errorf("create hooks folder: %w", err)
 	}
 	safepath.StaleIn(dir, dir) // a shim write killed half way
+	// Every hook is looked at before any is written or git's
+	// configuration changed: all of them or none (a link in the place of
+	// the fourth left three shims written and core.hooksPath set).
+	for _, name := range Names {
+		if err := refusal(statusOf(r.Root, dir, name), dir, opt.Force); err != nil {
+			return dir, nil, err
+		}
+	}
+	if opt.HooksPath != "" && !samePath(loc.Dir, dir) {
+		rel, _ := filepath.Rel(r.Root, dir)
+		if _, err := r.Git(ctx, "config", "--local", "--end-of-options", "core.hooksPath", filepath.ToSlash(rel)); err != nil {
+			return "", nil, fmt.Errorf("set core.hooksPath: %w", err)
+		}
+	}
 	var acts []Action
 	for _, name := range Names {
 		a, err := installOne(r.Root, dir, name, opt.Force)
@@ -385,10 +393,33 @@ func Install(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (string, 
 	return dir, acts, nil
 }
 
+// refusal says why installOne would refuse a hook, before anything is
+// written: a file canon would write that it may not (a link), or, for a
+// hook that is not canon's, the place it would be kept already taken
+// (without force).
+func refusal(st HookStatus, dir string, force bool) error {
+	switch st.State {
+	case StateForeign:
+		kept := st.Path + origSuffix
+		if _, err := os.Lstat(kept); err == nil && !force {
+			return fmt.Errorf("%s exists next to a hook that is not canon's; canon will not overwrite it: move one of them away, or pass --force to replace %s", kept, kept)
+		}
+		return nil
+	case StateCanon, StateChained:
+		if !st.Stale && st.Runs {
+			return nil // unchanged
+		}
+	}
+	return safepath.Writable(st.Path, dir)
+}
+
 func installOne(root, dir, name string, force bool) (Action, error) {
 	p := filepath.Join(dir, name)
 	a := Action{Name: name, Path: p}
 	st := statusOf(root, dir, name)
+	if err := refusal(st, dir, force); err != nil {
+		return a, err
+	}
 	switch st.State {
 	case StateMissing:
 		a.Did = "installed"
@@ -404,9 +435,6 @@ func installOne(root, dir, name string, force bool) (Action, error) {
 	}
 	// A foreign hook: keep it beside the shim and chain it.
 	kept := p + origSuffix
-	if _, err := os.Lstat(kept); err == nil && !force {
-		return a, fmt.Errorf("%s exists next to a hook that is not canon's; canon will not overwrite it: move one of them away, or pass --force to replace %s", kept, kept)
-	}
 	if st.Canons {
 		a.Note = "it already calls canon itself; canon's shim will call canon a second time unless you remove that line"
 	}
