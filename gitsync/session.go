@@ -89,6 +89,13 @@ func (s *Session) Adopt(old *Session) {
 // Open discovers the repository around dir, loads its configuration and
 // opens (creating if needed) its index. It does not sync; see CatchUp.
 func Open(dir, who string) (*Session, error) {
+	return OpenContext(context.Background(), dir, who)
+}
+
+// OpenContext is Open whose wait for another process's schema migration
+// of the index ends when ctx does (Ctrl-C, SIGTERM), with ctx's error and
+// nothing written.
+func OpenContext(ctx context.Context, dir, who string) (*Session, error) {
 	repo, err := Discover(dir)
 	if err != nil {
 		return nil, err
@@ -98,7 +105,7 @@ func Open(dir, who string) (*Session, error) {
 		return nil, err
 	}
 	removeStaleVerify(repo.CanonDir())
-	st, fresh, err := index.OpenIndex(repo.IndexPath())
+	st, fresh, err := index.OpenIndexContext(ctx, repo.IndexPath())
 	if err != nil {
 		return nil, err
 	}

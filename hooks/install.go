@@ -31,6 +31,13 @@ const Marker = "canon-managed hook: edit the hook kept next to it, not this file
 // origSuffix names the hook that was there before canon, kept beside it.
 const origSuffix = ".canon-orig"
 
+// rename and writeFile move and write hook files: os.Rename and
+// safepath.WriteFile, replaced in tests to make them fail.
+var (
+	rename    = os.Rename
+	writeFile = safepath.WriteFile
+)
+
 //go:embed shim.sh.tmpl
 var shimText string
 
@@ -333,7 +340,7 @@ func removeShims(root, dir string) ([]Action, error) {
 		p := filepath.Join(dir, name)
 		switch statusOf(root, dir, name).State {
 		case StateChained:
-			if err := os.Rename(p+origSuffix, p); err != nil {
+			if err := rename(p+origSuffix, p); err != nil {
 				return acts, fmt.Errorf("restore the earlier %s hook: %w", name, err)
 			}
 			acts = append(acts, Action{Name: name, Path: p, Did: "restored"})
@@ -360,12 +367,6 @@ func Install(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (string, 
 		if err != nil {
 			return "", nil, err
 		}
-		rel, _ := filepath.Rel(r.Root, dir)
-		if !samePath(loc.Dir, dir) {
-			if _, err := r.Git(ctx, "config", "--local", "--end-of-options", "core.hooksPath", filepath.ToSlash(rel)); err != nil {
-				return "", nil, fmt.Errorf("set core.hooksPath: %w", err)
-			}
-		}
 	} else if loc.HooksPath != "" && !(loc.Local && safepath.Within(r.GitDir, loc.Dir)) {
 		return "", nil, &HooksPathError{Loc: loc}
 	}
@@ -376,6 +377,20 @@ func Install(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (string, 
 		return "", nil, fmt.Errorf("create hooks folder: %w", err)
 	}
 	safepath.StaleIn(dir, dir) // a shim write killed half way
+	// Every hook is looked at before any is written or git's
+	// configuration changed: all of them or none (a link in the place of
+	// the fourth left three shims written and core.hooksPath set).
+	for _, name := range Names {
+		if err := refusal(statusOf(r.Root, dir, name), dir, opt.Force); err != nil {
+			return dir, nil, err
+		}
+	}
+	if opt.HooksPath != "" && !samePath(loc.Dir, dir) {
+		rel, _ := filepath.Rel(r.Root, dir)
+		if _, err := r.Git(ctx, "config", "--local", "--end-of-options", "core.hooksPath", filepath.ToSlash(rel)); err != nil {
+			return "", nil, fmt.Errorf("set core.hooksPath: %w", err)
+		}
+	}
 	var acts []Action
 	for _, name := range Names {
 		a, err := installOne(r.Root, dir, name, opt.Force)
@@ -387,10 +402,33 @@ func Install(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (string, 
 	return dir, acts, nil
 }
 
+// refusal says why installOne would refuse a hook, before anything is
+// written: a file canon would write that it may not (a link), or, for a
+// hook that is not canon's, the place it would be kept already taken
+// (without force).
+func refusal(st HookStatus, dir string, force bool) error {
+	switch st.State {
+	case StateForeign:
+		kept := st.Path + origSuffix
+		if _, err := os.Lstat(kept); err == nil && !force {
+			return fmt.Errorf("%s exists next to a hook that is not canon's; canon will not overwrite it: move one of them away, or pass --force to replace %s", kept, kept)
+		}
+		return nil
+	case StateCanon, StateChained:
+		if !st.Stale && st.Runs {
+			return nil // unchanged
+		}
+	}
+	return safepath.Writable(st.Path, dir)
+}
+
 func installOne(root, dir, name string, force bool) (Action, error) {
 	p := filepath.Join(dir, name)
 	a := Action{Name: name, Path: p}
 	st := statusOf(root, dir, name)
+	if err := refusal(st, dir, force); err != nil {
+		return a, err
+	}
 	switch st.State {
 	case StateMissing:
 		a.Did = "installed"
@@ -406,21 +444,18 @@ func installOne(root, dir, name string, force bool) (Action, error) {
 	}
 	// A foreign hook: keep it beside the shim and chain it.
 	kept := p + origSuffix
-	if _, err := os.Lstat(kept); err == nil && !force {
-		return a, fmt.Errorf("%s exists next to a hook that is not canon's; canon will not overwrite it: move one of them away, or pass --force to replace %s", kept, kept)
-	}
 	if st.Canons {
 		a.Note = "it already calls canon itself; canon's shim will call canon a second time unless you remove that line"
 	}
 	if !st.Runs {
 		a.Note = "it was not executable, so git did not run it; it is kept as it was and still will not run"
 	}
-	if err := os.Rename(p, kept); err != nil {
+	if err := rename(p, kept); err != nil {
 		return a, fmt.Errorf("keep the existing %s hook: %w", name, err)
 	}
-	if err := safepath.WriteFile(p, Shim(name, true), 0o755, dir); err != nil {
+	if err := writeFile(p, Shim(name, true), 0o755, dir); err != nil {
 		// Put it back: nothing the user wrote is lost, or say where it is.
-		if rerr := os.Rename(kept, p); rerr != nil {
+		if rerr := rename(kept, p); rerr != nil {
 			return a, fmt.Errorf("write canon's %s hook: %w; your own hook is kept as %s and could not be put back (%w): rename it to %s", name, err, kept, rerr, p)
 		}
 		return a, err
@@ -456,7 +491,7 @@ func Uninstall(ctx context.Context, r *gitsync.Repo, hooksPath string) (string, 
 		a := Action{Name: name, Path: p, Did: "skipped"}
 		switch st.State {
 		case StateChained:
-			if err := os.Rename(p+origSuffix, p); err != nil {
+			if err := rename(p+origSuffix, p); err != nil {
 				return dir, acts, fmt.Errorf("restore the earlier %s hook: %w", name, err)
 			}
 			a.Did = "restored"

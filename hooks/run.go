@@ -69,7 +69,7 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 		return &Outcome{Skipped: fmt.Sprintf("canon watch (pid %d) brings the index up to date", pid)}, nil
 	}
 	pre := startPrewalk(repo, ev)
-	s, err := gitsync.Open(ev.Dir, "canon hook "+ev.Name)
+	s, err := gitsync.OpenContext(ctx, ev.Dir, "canon hook "+ev.Name)
 	if err != nil {
 		return nil, err
 	}

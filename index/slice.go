@@ -85,7 +85,7 @@ func OpenSlice(ctx context.Context, path string) (sl *Slice, migrated bool, err 
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, false, &ForeignSchemaError{Path: path, NotAFile: true}
 	}
-	st, migrated, err := open(path, sliceDriver, true)
+	st, migrated, err := open(ctx, path, sliceDriver, true)
 	if err != nil {
 		return nil, false, err
 	}

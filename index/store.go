@@ -140,15 +140,22 @@ func prepareConn(c *sqlite3.SQLiteConn, driver string) error {
 // schema to SchemaVersion. needsBuild is true when the content tables were
 // (re)created and hold nothing yet.
 func Open(path string) (s *Store, needsBuild bool, err error) {
-	return open(path, driverName, false)
+	return open(context.Background(), path, driverName, false)
 }
 
 // OpenIndex is Open for a repository's index (.git/canon/index.db): closing
 // it leaves the WAL for the next process instead of checkpointing it, the
 // one cost of a hook that grew with nothing it did (ADR-0021).
 func OpenIndex(path string) (s *Store, needsBuild bool, err error) {
+	return OpenIndexContext(context.Background(), path)
+}
+
+// OpenIndexContext is OpenIndex whose wait for another process's schema
+// migration ends when ctx does (Ctrl-C, SIGTERM): the error is ctx's, and
+// nothing was written.
+func OpenIndexContext(ctx context.Context, path string) (s *Store, needsBuild bool, err error) {
 	dropForeignWAL(path)
-	s, needsBuild, err = open(path, keepWALDriver, false)
+	s, needsBuild, err = open(ctx, path, keepWALDriver, false)
 	if err == nil {
 		s.removeBuildDebris()
 	}
@@ -195,12 +202,12 @@ func dropForeignWAL(path string) {
 
 // open opens the database at path; vet checks its schema (vetSchema)
 // before the migration or anything else reads it.
-func open(path, driver string, vet bool) (s *Store, needsBuild bool, err error) {
+func open(ctx context.Context, path, driver string, vet bool) (s *Store, needsBuild bool, err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, false, fmt.Errorf("create index folder: %w", err)
 	}
 	if vet {
-		if err := vetSchema(context.Background(), path); err != nil {
+		if err := vetSchema(ctx, path); err != nil {
 			return nil, false, err
 		}
 	}
@@ -208,7 +215,7 @@ func open(path, driver string, vet bool) (s *Store, needsBuild bool, err error) 
 	if err := s.connect(); err != nil {
 		return nil, false, err
 	}
-	needsBuild, err = s.migrate()
+	needsBuild, err = s.migrate(ctx)
 	if err != nil {
 		s.db.Close()
 		return nil, false, err
@@ -340,7 +347,10 @@ func (s *Store) trimWAL() {
 	}
 }
 
-func (s *Store) migrate() (bool, error) {
+// migrationWait is how long a migration waits for another writer.
+var migrationWait = 30 * time.Second
+
+func (s *Store) migrate(ctx context.Context) (bool, error) {
 	var version int
 	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
 		return false, fmt.Errorf("read index schema version: %w", friendly(err, s.path))
@@ -350,9 +360,12 @@ func (s *Store) migrate() (bool, error) {
 	}
 	// Everything but meta is derived: a migration is a rebuild. Take the
 	// writer lock so that two processes do not migrate at once.
-	unlock, err := s.Lock(context.Background(), "canon (schema migration)", 30*time.Second)
+	// The wait ends with ctx (a signal): nothing is written before the
+	// lock is held, and the transaction below is rolled back if ctx ends
+	// in it.
+	unlock, err := s.Lock(ctx, "canon (schema migration)", migrationWait)
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("wait to migrate the index schema: %w", err)
 	}
 	defer unlock()
 	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
@@ -361,7 +374,7 @@ func (s *Store) migrate() (bool, error) {
 	if version == SchemaVersion {
 		return false, nil
 	}
-	err = s.Tx(context.Background(), func(tx *sql.Tx) error {
+	err = s.Tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.Exec(metaDDL); err != nil {
 			return err
 		}

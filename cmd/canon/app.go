@@ -28,6 +28,10 @@ type env struct {
 	// own controls, which stderr (human.Terminal) would quote.
 	rawStderr io.Writer
 	dir       string
+	// ctx is the command's context, cancelled by SIGINT and SIGTERM
+	// (clirun): what opening the index waits on (a schema migration
+	// another process runs). Set before any command runs.
+	ctx context.Context
 }
 
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON (a stable, documented shape)"}
@@ -38,11 +42,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: human.Terminal(stdout), stderr: human.Terminal(stderr), rawStderr: stderr}
 	if isPostHook(args) {
 		e.dir = "."
-		return clirun.Direct(e.stderr, func(ctx context.Context) int { return e.hook(ctx, args[2], args[3:]) })
+		return clirun.Direct(e.stderr, func(ctx context.Context) int { e.ctx = ctx; return e.hook(ctx, args[2], args[3:]) })
 	}
 	if isMergeDriver(args) {
 		e.dir = "."
-		return clirun.Direct(e.stderr, func(ctx context.Context) int { return e.mergeDriver(ctx, args[2:]) })
+		return clirun.Direct(e.stderr, func(ctx context.Context) int { e.ctx = ctx; return e.mergeDriver(ctx, args[2:]) })
 	}
 	return clirun.Run(newApp(e), args, e.stderr, explain)
 }
@@ -75,7 +79,7 @@ func newApp(e *env) *cli.App {
 			&cli.StringFlag{Name: "C", Usage: "run as if canon was started in `DIR`", Value: "."},
 		},
 		Before: func(c *cli.Context) error {
-			e.dir = c.String("C")
+			e.dir, e.ctx = c.String("C"), c.Context
 			if info, err := os.Stat(e.dir); err != nil || !info.IsDir() {
 				return fail(2, "there is no folder %s; give -C a folder inside a repository", e.dir)
 			}
@@ -154,7 +158,11 @@ func (e *env) open(c *cli.Context, who string) (*gitsync.Session, error) {
 }
 
 func (e *env) openNoSync(who string) (*gitsync.Session, error) {
-	return e.opened(gitsync.Open(e.dir, who))
+	ctx := e.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return e.opened(gitsync.OpenContext(ctx, e.dir, who))
 }
 
 // opened sets up a session the way every command wants it: notes on
