@@ -376,7 +376,10 @@ func (s *Store) RankDocuments(ctx context.Context, text string, n int) (*Ranked,
 }
 
 // Document-level bm25 (k1 1.2, b 0.75, Lucene's idf): a document's words
-// counted over all its sections, its length its size in bytes. A
+// counted over all its sections, its length its size in bytes, a document
+// shorter than the average counted as long as the average (a stub whose
+// title is the query must not outrank the document that decides, as in
+// naturalRank). A
 // section-level ranking misses a document whose words are spread thin over
 // many sections, which whole-document bm25 finds (ADR-0047).
 const (
@@ -447,7 +450,7 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, whe
 				d = &docScore{}
 				out[h.c.doc] = d
 			}
-			norm := docK1 * (1 - docB + docB*h.size/avg)
+			norm := docK1 * (1 - docB + docB*max(h.size, avg)/avg) // pivoted, as naturalRank
 			d.bm25 += idf * tf * (docK1 + 1) / (tf + norm)
 			if p < 62 {
 				d.mask |= 1 << p

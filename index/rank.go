@@ -259,17 +259,25 @@ static void canonPhrases(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite
 	sqlite3_result_int64(pCtx, mask);
 }
 
-// canon_hits(tbl) is how many times the query's phrases occur in the row,
-// in every column: a natural reading adds them up over a document's
-// sections for a document-level bm25 (docBM25).
+// canon_hits(tbl) is how many times the query's phrases occur in the row's
+// headings and text, not its title (column 0): a natural reading adds them
+// up over a document's sections for a document-level bm25 (docBM25), where
+// a title counted again beside the heading that repeats it let a stub
+// outrank the document that decides.
 static void canonHits(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
 	int nInst = 0;
+	sqlite3_int64 n = 0;
 	int rc = pApi->xInstCount(pFts, &nInst);
+	for (int i = 0; rc == 0 && i < nInst; i++) {
+		int ip, ic, io;
+		rc = pApi->xInst(pFts, i, &ip, &ic, &io);
+		if (rc == 0 && ic > 0) n++;
+	}
 	if (rc != 0) {
 		sqlite3_result_error_code(pCtx, rc);
 		return;
 	}
-	sqlite3_result_int64(pCtx, nInst);
+	sqlite3_result_int64(pCtx, n);
 }
 
 // canon_register_rank adds canon_bm25, canon_bm25_pivot, canon_phrases, canon_hits and
