@@ -107,11 +107,17 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 		cands[i].mask = m
 	}
 	docs = rankDocs(cands, idf, full)
-	bm, err := s.docBM25(ctx, tx, phrases, where, filter)
-	if err != nil {
-		return nil, "", 0, err
+	matches := int64(0)
+	for _, p := range asked {
+		matches += counts[p]
 	}
-	docs = fuse(docs, bm)
+	if matches <= maxWholeMatches {
+		bm, err := s.docBM25(ctx, tx, phrases, where, filter)
+		if err != nil {
+			return nil, "", 0, err
+		}
+		docs = fuse(docs, bm)
+	}
 	for _, d := range docs[:min(limit, len(docs))] {
 		if d.mask != full {
 			r.Match = MatchAny // a document wanted holds only some words
@@ -119,6 +125,14 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 	}
 	return docs, q, total, nil
 }
+
+// maxWholeMatches bounds the sections a whole-document bm25 reads
+// (docBM25): it reads each matching section's document, a row apart, so a
+// question whose words match more sections (in a large index) is ranked by
+// its sections alone. At 100k documents 5,800 sections cost 0.2 s a
+// search; a backlog of 700 documents has about 6,000 sections in all
+// (ADR-0047).
+const maxWholeMatches = 3000
 
 // maxKeep is the most sections a ranking keeps (canon_bm25's bound).
 const maxKeep = 100000
@@ -376,8 +390,9 @@ func (s *Store) RankDocuments(ctx context.Context, text string, n int) (*Ranked,
 }
 
 // Document-level bm25 (k1 1.2, b 0.75, Lucene's idf): a document's words
-// counted over all its sections, its length its size in bytes, a document
-// shorter than the average counted as long as the average (a stub whose
+// counted over all its sections, its length its size in bytes against the
+// average of the documents found, a shorter one counted as long as the
+// average (a stub whose
 // title is the query must not outrank the document that decides, as in
 // naturalRank). A
 // section-level ranking misses a document whose words are spread thin over
@@ -401,20 +416,20 @@ type docScore struct {
 // documents, higher is better. where and filter narrow the documents as
 // candidates' do.
 func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, where string, filter []any) (map[DocID]*docScore, error) {
-	var n, avg float64
-	if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(avg(size), 0) FROM docs`).Scan(&n, &avg); err != nil {
+	var n float64
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM docs`).Scan(&n); err != nil {
 		return nil, err
-	}
-	out := map[DocID]*docScore{}
-	if avg <= 0 {
-		return out, nil
 	}
 	type sectionHits struct {
 		c    candidate
 		size float64
 		hits float64
 	}
-	held := map[ChunkID]*docScore{} // per section: best, held, its words
+	// Each phrase's sections, by document. The average length is the
+	// documents found's: reading every document's size costs a read of
+	// every document.
+	found := make([][]sectionHits, len(phrases))
+	sizes := map[DocID]float64{}
 	for p, phrase := range phrases {
 		rows, err := tx.QueryContext(ctx, `WITH r AS MATERIALIZED (SELECT rowid AS rid, canon_hits(chunks_fts) AS hits FROM chunks_fts WHERE chunks_fts MATCH ?)
 			SELECT c.id, c.doc, c.seq, c.slug, d.key, d.size, r.hits FROM r JOIN chunks c ON c.id = r.rid JOIN docs d ON d.id = c.doc
@@ -422,16 +437,28 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, whe
 		if err != nil {
 			return nil, err
 		}
-		secs, err := scanAll(rows, func(rs *sql.Rows) (sectionHits, error) {
+		found[p], err = scanAll(rows, func(rs *sql.Rows) (sectionHits, error) {
 			var h sectionHits
 			var id, doc int64
 			err := rs.Scan(&id, &doc, &h.c.seq, &h.c.slug, &h.c.key, &h.size, &h.hits)
 			h.c.chunk, h.c.doc = ChunkID(id), DocID(doc)
+			sizes[h.c.doc] = h.size
 			return h, err
 		})
 		if err != nil {
 			return nil, err
 		}
+	}
+	out := map[DocID]*docScore{}
+	avg := 0.0
+	for _, size := range sizes {
+		avg += size / float64(len(sizes))
+	}
+	if avg <= 0 {
+		return out, nil
+	}
+	held := map[ChunkID]*docScore{} // per section: best, held, its words
+	for p, secs := range found {
 		df := 0.0
 		for i, h := range secs {
 			if i == 0 || secs[i-1].c.doc != h.c.doc {
