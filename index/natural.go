@@ -107,6 +107,17 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 		cands[i].mask = m
 	}
 	docs = rankDocs(cands, idf, full)
+	matches := int64(0)
+	for _, p := range asked {
+		matches += counts[p]
+	}
+	if matches <= maxWholeMatches {
+		bm, err := s.docBM25(ctx, tx, phrases, where, filter)
+		if err != nil {
+			return nil, "", 0, err
+		}
+		docs = fuse(docs, bm)
+	}
 	for _, d := range docs[:min(limit, len(docs))] {
 		if d.mask != full {
 			r.Match = MatchAny // a document wanted holds only some words
@@ -114,6 +125,14 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 	}
 	return docs, q, total, nil
 }
+
+// maxWholeMatches bounds the sections a whole-document bm25 reads
+// (docBM25): it reads each matching section's document, a row apart, so a
+// question whose words match more sections (in a large index) is ranked by
+// its sections alone. At 100k documents 5,800 sections cost 0.2 s a
+// search; a backlog of 700 documents has about 6,000 sections in all
+// (ADR-0047).
+const maxWholeMatches = 3000
 
 // maxKeep is the most sections a ranking keeps (canon_bm25's bound).
 const maxKeep = 100000
@@ -368,4 +387,163 @@ func (s *Store) RankDocuments(ctx context.Context, text string, n int) (*Ranked,
 		return err
 	})
 	return out, err
+}
+
+// Document-level bm25 (k1 1.2, b 0.75, Lucene's idf): a document's words
+// counted over all its sections, its length its size in bytes against the
+// average of the documents found, a shorter one counted as long as the
+// average (a stub whose
+// title is the query must not outrank the document that decides, as in
+// naturalRank). A
+// section-level ranking misses a document whose words are spread thin over
+// many sections, which whole-document bm25 finds (ADR-0047).
+const (
+	docK1 = 1.2
+	docB  = 0.75
+)
+
+// docScore is a document's bm25 over whole documents (docBM25) and its
+// section that holds the most of the words, weighed by their idf.
+type docScore struct {
+	bm25 float64
+	mask uint64
+	best candidate
+	held float64 // the idf of the words best holds, times their counts
+}
+
+// docBM25 scores every document holding any of phrases (each an FTS5
+// phrase, counted once; bit i of a mask is phrase i) by bm25 over whole
+// documents, higher is better. where and filter narrow the documents as
+// candidates' do.
+func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, where string, filter []any) (map[DocID]*docScore, error) {
+	var n float64
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM docs`).Scan(&n); err != nil {
+		return nil, err
+	}
+	type sectionHits struct {
+		c    candidate
+		size float64
+		hits float64
+	}
+	// Each phrase's sections, by document. The average length is the
+	// documents found's: reading every document's size costs a read of
+	// every document.
+	found := make([][]sectionHits, len(phrases))
+	sizes := map[DocID]float64{}
+	for p, phrase := range phrases {
+		rows, err := tx.QueryContext(ctx, `WITH r AS MATERIALIZED (SELECT rowid AS rid, canon_hits(chunks_fts) AS hits FROM chunks_fts WHERE chunks_fts MATCH ?)
+			SELECT c.id, c.doc, c.seq, c.slug, d.key, d.size, r.hits FROM r JOIN chunks c ON c.id = r.rid JOIN docs d ON d.id = c.doc
+			WHERE 1`+where+` ORDER BY c.doc, c.seq`, append([]any{phrase}, filter...)...)
+		if err != nil {
+			return nil, err
+		}
+		found[p], err = scanAll(rows, func(rs *sql.Rows) (sectionHits, error) {
+			var h sectionHits
+			var id, doc int64
+			err := rs.Scan(&id, &doc, &h.c.seq, &h.c.slug, &h.c.key, &h.size, &h.hits)
+			h.c.chunk, h.c.doc = ChunkID(id), DocID(doc)
+			sizes[h.c.doc] = h.size
+			return h, err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := map[DocID]*docScore{}
+	avg := 0.0
+	for _, size := range sizes {
+		avg += size / float64(len(sizes))
+	}
+	if avg <= 0 {
+		return out, nil
+	}
+	held := map[ChunkID]*docScore{} // per section: best, held, its words
+	for p, secs := range found {
+		df := 0.0
+		for i, h := range secs {
+			if i == 0 || secs[i-1].c.doc != h.c.doc {
+				df++
+			}
+		}
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		for i := 0; i < len(secs); {
+			j, tf := i, 0.0
+			for ; j < len(secs) && secs[j].c.doc == secs[i].c.doc; j++ {
+				tf += secs[j].hits
+			}
+			h := secs[i]
+			d := out[h.c.doc]
+			if d == nil {
+				d = &docScore{}
+				out[h.c.doc] = d
+			}
+			norm := docK1 * (1 - docB + docB*max(h.size, avg)/avg) // pivoted, as naturalRank
+			d.bm25 += idf * tf * (docK1 + 1) / (tf + norm)
+			if p < 62 {
+				d.mask |= 1 << p
+			}
+			for _, sh := range secs[i:j] {
+				h := held[sh.c.chunk]
+				if h == nil {
+					h = &docScore{best: sh.c}
+					held[sh.c.chunk] = h
+				}
+				h.held += idf * sh.hits
+				h.best.mask |= d.mask & (1 << p)
+			}
+			i = j
+		}
+	}
+	for _, h := range held { // each document's best section: ties go to the first
+		d := out[h.best.doc]
+		if d.best.key == "" || h.held > d.held || h.held == d.held && h.best.seq < d.best.seq {
+			d.best, d.held = h.best, h.held
+		}
+	}
+	return out, nil
+}
+
+// fuse ranks the documents by two rankings at once (a score sum, each
+// score over its best): docs' own (their sections, rankDocs) and bm's
+// (their whole text, docBM25). A document that only bm found joins, shown
+// by its section holding the most of the words, its section score 0.
+// Scores stay negative, lower better, the best about -2 (ADR-0047).
+func fuse(docs []docRank, bm map[DocID]*docScore) []docRank {
+	in := map[DocID]bool{}
+	bestSections, bestWhole := 0.0, 0.0
+	for _, d := range docs {
+		in[d.sections[0].doc] = true
+		bestSections = min(bestSections, d.score)
+	}
+	var extra []*docScore
+	for id, b := range bm {
+		bestWhole = max(bestWhole, b.bm25)
+		if !in[id] {
+			extra = append(extra, b)
+		}
+	}
+	for i := range docs {
+		f := 0.0
+		if bestSections < 0 {
+			f = docs[i].score / bestSections
+		}
+		if b := bm[docs[i].sections[0].doc]; b != nil && bestWhole > 0 {
+			f += b.bm25 / bestWhole
+		}
+		docs[i].score = -f
+	}
+	for _, b := range extra {
+		f := 0.0
+		if bestWhole > 0 {
+			f = b.bm25 / bestWhole
+		}
+		docs = append(docs, docRank{score: -f, mask: b.mask, sections: []candidate{b.best}})
+	}
+	sort.SliceStable(docs, func(i, j int) bool {
+		if docs[i].score != docs[j].score {
+			return docs[i].score < docs[j].score
+		}
+		return docs[i].sections[0].key < docs[j].sections[0].key
+	})
+	return docs
 }

@@ -259,7 +259,28 @@ static void canonPhrases(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite
 	sqlite3_result_int64(pCtx, mask);
 }
 
-// canon_register_rank adds canon_bm25, canon_bm25_pivot, canon_phrases and
+// canon_hits(tbl) is how many times the query's phrases occur in the row's
+// headings and text, not its title (column 0): a natural reading adds them
+// up over a document's sections for a document-level bm25 (docBM25), where
+// a title counted again beside the heading that repeats it let a stub
+// outrank the document that decides.
+static void canonHits(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
+	int nInst = 0;
+	sqlite3_int64 n = 0;
+	int rc = pApi->xInstCount(pFts, &nInst);
+	for (int i = 0; rc == 0 && i < nInst; i++) {
+		int ip, ic, io;
+		rc = pApi->xInst(pFts, i, &ip, &ic, &io);
+		if (rc == 0 && ic > 0) n++;
+	}
+	if (rc != 0) {
+		sqlite3_result_error_code(pCtx, rc);
+		return;
+	}
+	sqlite3_result_int64(pCtx, n);
+}
+
+// canon_register_rank adds canon_bm25, canon_bm25_pivot, canon_phrases, canon_hits and
 // canon_bm25_scored (how many
 // rows the connection's latest canon_bm25 query scored) to the connection
 // db: 0 when done.
@@ -285,6 +306,8 @@ static int canon_register_rank(void *db) {
 	rc = api->xCreateFunction(api, "canon_bm25_pivot", (void*)&all->fn[1], canonBm25, 0);
 	if (rc != 0) return rc;
 	rc = api->xCreateFunction(api, "canon_phrases", 0, canonPhrases, 0);
+	if (rc != 0) return rc;
+	rc = api->xCreateFunction(api, "canon_hits", 0, canonHits, 0);
 	if (rc != 0) return rc;
 	return sqlite3_create_function((sqlite3*)db, "canon_bm25_scored", 0, 1, (void*)c, canonScored, 0, 0); // SQLITE_UTF8, not deterministic
 }

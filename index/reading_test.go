@@ -157,3 +157,31 @@ func TestRarest(t *testing.T) {
 		}
 	}
 }
+
+// TestFuse: documents rank by their sections' score and their whole
+// text's bm25 together, each over its best; a document only the
+// whole-text bm25 found joins, shown by its best section (ADR-0047).
+func TestFuse(t *testing.T) {
+	t.Parallel()
+	docs := []docRank{
+		{score: -10, sections: []candidate{{doc: 1, key: "A"}}},
+		{score: -8, sections: []candidate{{doc: 2, key: "B"}}},
+	}
+	bm := map[DocID]*docScore{
+		1: {bm25: 1, best: candidate{doc: 1, key: "A"}},
+		2: {bm25: 4, best: candidate{doc: 2, key: "B"}},
+		3: {bm25: 3, mask: 1, best: candidate{doc: 3, key: "C", slug: "decision"}},
+	}
+	got := fuse(docs, bm)
+	var keys []string
+	for _, d := range got {
+		keys = append(keys, d.sections[0].key)
+	}
+	// B: 0.8 + 1; A: 1 + 0.25; C: 0 + 0.75.
+	if want := []string{"B", "A", "C"}; !reflect.DeepEqual(keys, want) {
+		t.Errorf("order %v, want %v", keys, want)
+	}
+	if got[2].sections[0].slug != "decision" || got[2].mask != 1 || got[0].score != -1.8 {
+		t.Errorf("fused %+v", got)
+	}
+}
