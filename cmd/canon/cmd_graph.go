@@ -216,14 +216,6 @@ func graphCommand(e *env) *cli.Command {
 	}
 }
 
-// setOr is an int flag's value when it is given, else def.
-func setOr(c *cli.Context, name string, def int) int {
-	if c.IsSet(name) {
-		return c.Int(name)
-	}
-	return def
-}
-
 func contextCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "context",

@@ -95,16 +95,16 @@ func decodePositions(raw string) (positions, error) {
 	return ps, err
 }
 
-// leadingInt reads open (unless 0), a decimal integer and close from the
-// front of b, and returns the rest.
-func leadingInt(b []byte, open, close byte) (int, []byte, bool) {
-	if open != 0 {
-		if len(b) == 0 || b[0] != open {
+// leadingInt reads opener (unless 0), a decimal integer and closer from
+// the front of b, and returns the rest.
+func leadingInt(b []byte, opener, closer byte) (int, []byte, bool) {
+	if opener != 0 {
+		if len(b) == 0 || b[0] != opener {
 			return 0, nil, false
 		}
 		b = b[1:]
 	}
-	end := bytes.IndexByte(b, close)
+	end := bytes.IndexByte(b, closer)
 	if end < 1 || end > 18 {
 		return 0, nil, false
 	}
