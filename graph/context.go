@@ -106,6 +106,7 @@ type Entry struct {
 	hits    []chunkHit
 	order   int // discovery order, the last tie-break
 	isGiven bool
+	found   int  // a search seed's place in the search, from 1 (0: not one)
 	target  bool // the task of a task's pack: it quotes its essential sections first
 }
 
@@ -278,7 +279,10 @@ func (g *Graph) omitGenerated(ctx context.Context, p *Pack, gen *genFilter) erro
 // anchor 1; a search seed its bm25 relative to the best hit, times the
 // weight of its best section; a neighbour its parent's base × decay × the
 // edge's weight) times the weights of its kind and state. Entries are
-// ordered given seeds first, then by score, depth and key.
+// ordered given seeds first, then the search's seeds in the search's
+// order (the pack leads with what canon search ranks first: the weights
+// never push a better hit below a worse one, ADR-0047), then the rest by
+// score, depth and key.
 func (g *Graph) score(ex *Expansion, seeds map[index.DocID]*seed, w config.Weights) []Entry {
 	best := 0.0
 	for _, s := range seeds {
@@ -295,6 +299,9 @@ func (g *Graph) score(ex *Expansion, seeds map[index.DocID]*seed, w config.Weigh
 			e.Why.Reason, e.Why.Source = ReasonSeed, s.source
 			e.base = 1
 			e.isGiven = s.source != SourceSearch
+			if s.source == SourceSearch {
+				e.found = s.search.pos + 1
+			}
 			if h := s.search; h != nil {
 				b := round(h.bm25, 4)
 				e.Why.BM25, e.Why.Matched, e.hits = &b, h.matched, h.chunks
@@ -320,6 +327,12 @@ func (g *Graph) score(ex *Expansion, seeds map[index.DocID]*seed, w config.Weigh
 		a, b := entries[i], entries[j]
 		if a.isGiven != b.isGiven {
 			return a.isGiven
+		}
+		if (a.found > 0) != (b.found > 0) {
+			return a.found > 0
+		}
+		if a.found != b.found {
+			return a.found < b.found
 		}
 		if a.Score != b.Score {
 			return a.Score > b.Score

@@ -62,8 +62,13 @@ func TestPackWhy(t *testing.T) {
 	if xs := byID["ADR-0"].Excerpts; len(xs) != 1 || xs[0].Slug != "decision" {
 		t.Fatalf("ADR-0 excerpts = %+v", xs)
 	}
-	// Scores decrease along the order after the given seed.
-	for i := 2; i < len(p.Entries); i++ {
+	// After the given seed come the search's seeds, then the neighbours
+	// by decreasing score.
+	i := 1
+	for i < len(p.Entries) && p.Entries[i].Why.Source == SourceSearch {
+		i++
+	}
+	for i++; i < len(p.Entries); i++ {
 		if p.Entries[i].Score > p.Entries[i-1].Score {
 			t.Errorf("entry %d (%s, %v) outranks entry %d", i+1, p.Entries[i].ID, p.Entries[i].Score, i)
 		}
@@ -95,6 +100,72 @@ func TestPackReranks(t *testing.T) {
 	ids := entryIDs(p)
 	if ids[len(ids)-1] != "T2" && ids[len(ids)-1] != "S1" {
 		t.Fatalf("with InProgress weighing 0, the in-progress items come last: %v", ids)
+	}
+}
+
+// TestPackLeadsWithSearch: a pack built from a question leads with the
+// documents search ranks first, in the search's order, however the
+// weights of kinds, states and sections would rank them (ADR-0047); the
+// weights order what comes after.
+func TestPackLeadsWithSearch(t *testing.T) {
+	t.Parallel()
+	f := smallGraph(t)
+	ctx := context.Background()
+	o := packOpts("how do we use webhooks?")
+	o.Weights.Kinds = map[string]float64{"adr": 0.1}
+	found, err := f.g.searchSeeds(ctx, o.Query, o.SearchSeeds, f.g.newGenFilter(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, s := range found {
+		want = append(want, s.ref.ID)
+	}
+	if len(want) < 2 || want[0] != "ADR-1" {
+		t.Fatalf("search found %v; the test needs ADR-1 first and another", want)
+	}
+	p, err := f.g.Pack(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := entryIDs(p)
+	if len(got) < len(want) || !reflect.DeepEqual(got[:len(want)], want) {
+		t.Fatalf("pack = %v; it leads with the search's %v", got, want)
+	}
+	for _, e := range p.Entries[len(want):] {
+		if e.Why.Reason != ReasonNeighbour {
+			t.Errorf("%s after the search's seeds is a %s", e.ID, e.Why.Reason)
+		}
+	}
+}
+
+// TestPackSeedsPastLongDocuments: a document matching in many sections
+// does not crowd the documents after it out of the pack's seeds.
+func TestPackSeedsPastLongDocuments(t *testing.T) {
+	t.Parallel()
+	var long strings.Builder
+	long.WriteString("---\nid: LONG\ntitle: Webhooks retry\n---\n")
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&long, "# Part %d\nThe webhooks retry, part %d.\n", i, i)
+	}
+	f := newFixture(t, map[string]string{
+		"long.md":  long.String(),
+		"short.md": "---\nid: SHORT\ntitle: Other\n---\n# Notes\nSome webhooks may retry, among many other things said here at length.\n",
+	})
+	o := packOpts("how do webhooks retry?")
+	o.SearchSeeds = 2
+	p, err := f.g.Pack(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds := map[string]bool{}
+	for _, e := range p.Entries {
+		if e.Why.Reason == ReasonSeed {
+			seeds[e.ID] = true
+		}
+	}
+	if !seeds["LONG"] || !seeds["SHORT"] {
+		t.Fatalf("seeds %v; both documents match", entryIDs(p))
 	}
 }
 

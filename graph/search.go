@@ -12,6 +12,7 @@ import (
 // searchSeed is a document full-text search proposes as a seed.
 type searchSeed struct {
 	node
+	pos     int        // its place among the documents found, from 0
 	bm25    float64    // the best of its sections (lower is better)
 	chunks  []chunkHit // its matching sections, best first
 	matched []string   // the words that matched, lower-cased, sorted
@@ -121,7 +122,7 @@ func (g *Graph) groupHits(ctx context.Context, r *index.Ranked, hits []index.Chu
 			continue
 		default:
 			at[h.Doc] = len(out)
-			out = append(out, searchSeed{node: node{id: h.Doc}, bm25: h.Rank, chunks: []chunkHit{ch}})
+			out = append(out, searchSeed{node: node{id: h.Doc}, pos: len(out), bm25: h.Rank, chunks: []chunkHit{ch}})
 		}
 		ids = append(ids, h.Chunk)
 	}

@@ -360,7 +360,7 @@ func (s *Store) searchNatural(ctx context.Context, r *Reading, text string, limi
 }
 
 // RankDocuments is RankSections for a natural reading of text: the
-// sections of its best n documents (at most 4n sections in all), grouped
+// sections of its best n documents (at most 4 each), grouped
 // by document in the documents' order, each document's best first, with
 // Rank its document's score. It returns nil for a text with operators,
 // which RankSections reads as written.
@@ -377,10 +377,9 @@ func (s *Store) RankDocuments(ctx context.Context, text string, n int) (*Ranked,
 		docs, q, total, err := s.rankNatural(ctx, tx, &out.Read, text, n, "", nil)
 		out.query, out.Total = q, total
 		for _, d := range docs[:min(n, len(docs))] {
-			for _, c := range d.sections {
-				if len(out.Matches) == allPerDoc*n {
-					break
-				}
+			// 4 per document: a long document matching in many sections
+			// must not crowd the documents after it out (a pack's seeds).
+			for _, c := range d.sections[:min(allPerDoc, len(d.sections))] {
 				out.Matches = append(out.Matches, ChunkMatch{Chunk: c.chunk, Doc: c.doc, Key: c.key, Seq: c.seq, Slug: c.slug, BM25: c.bm25, Rank: d.score})
 			}
 		}
