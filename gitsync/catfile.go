@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -54,6 +55,13 @@ func (r *Repo) StartCatFile(ctx context.Context) (*CatFile, error) {
 // Object returns the content and type of the object a revision names (an
 // object id, or "HEAD:path"); found is false when there is none.
 func (c *CatFile) Object(spec string) (content []byte, typ string, found bool, err error) {
+	return c.objectUpTo(spec, 0)
+}
+
+// objectUpTo is Object, reading at most limit bytes (0: no limit): a larger
+// object is passed over unread (git's answer is discarded, so the next
+// question still gets its own) and comes back as a *BlobTooLargeError.
+func (c *CatFile) objectUpTo(spec string, limit int64) (content []byte, typ string, found bool, err error) {
 	if strings.ContainsAny(spec, "\n") {
 		return nil, "", false, fmt.Errorf("git cat-file: %q holds a newline", spec)
 	}
@@ -62,14 +70,18 @@ func (c *CatFile) Object(spec string) (content []byte, typ string, found bool, e
 	if c.err != nil {
 		return nil, "", false, c.err
 	}
-	content, typ, found, err = c.object(spec)
+	content, typ, found, err = c.object(spec, limit)
+	var big *BlobTooLargeError
+	if errors.As(err, &big) {
+		return nil, typ, true, err
+	}
 	if err != nil {
 		c.err = fmt.Errorf("git cat-file --batch: %w%s", err, c.stderrNote())
 	}
 	return content, typ, found, c.err
 }
 
-func (c *CatFile) object(spec string) ([]byte, string, bool, error) {
+func (c *CatFile) object(spec string, limit int64) ([]byte, string, bool, error) {
 	if _, err := io.WriteString(c.in, spec+"\n"); err != nil {
 		return nil, "", false, err
 	}
@@ -86,9 +98,15 @@ func (c *CatFile) object(spec string) ([]byte, string, bool, error) {
 	if len(fields) != 3 {
 		return nil, "", false, fmt.Errorf("unexpected answer %q", header)
 	}
-	size, err := strconv.Atoi(fields[2])
-	if err != nil {
+	size, err := strconv.ParseInt(fields[2], 10, 64)
+	if err != nil || size < 0 {
 		return nil, "", false, fmt.Errorf("unexpected answer %q", header)
+	}
+	if limit > 0 && size > limit {
+		if _, err := io.CopyN(io.Discard, c.out, size+1); err != nil {
+			return nil, "", false, err
+		}
+		return nil, fields[1], true, &BlobTooLargeError{OID: fields[0], Size: size}
 	}
 	buf := make([]byte, size+1) // the content and its newline
 	if _, err := io.ReadFull(c.out, buf); err != nil {
@@ -104,12 +122,13 @@ func (c *CatFile) stderrNote() string {
 	return ""
 }
 
-// Blob returns a blob's content by object id.
-func (c *CatFile) Blob(oid string) ([]byte, error) {
+// Blob returns a blob's content by object id, reading at most limit bytes
+// (0: no limit): a larger blob is a *BlobTooLargeError, not read.
+func (c *CatFile) Blob(oid string, limit int64) ([]byte, error) {
 	if !index.IsObjectID(oid) {
 		return nil, fmt.Errorf("%w: %q", ErrNotObjectID, oid)
 	}
-	data, typ, found, err := c.Object(oid)
+	data, typ, found, err := c.objectUpTo(oid, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -117,6 +136,17 @@ func (c *CatFile) Blob(oid string) ([]byte, error) {
 		return nil, fmt.Errorf("git has no blob %s", oid)
 	}
 	return data, nil
+}
+
+// BlobTooLargeError is a blob over the size a reader asked for: it was
+// not read.
+type BlobTooLargeError struct {
+	OID  string
+	Size int64
+}
+
+func (e *BlobTooLargeError) Error() string {
+	return fmt.Sprintf("blob %s is %d bytes, more than canon reads", e.OID, e.Size)
 }
 
 // Close ends git cat-file.

@@ -124,11 +124,11 @@ func (s *Session) checkStagedDocs(ctx context.Context, newOnly bool, staged []St
 			after.Deletes = append(after.Deletes, c.Path)
 			continue
 		}
-		content, err := s.Repo.readStaged(ctx, cat, c.Path, c.OID, int64(s.Cfg.MaxFileSize))
+		l, err := s.loadStaged(ctx, cat, c.Path, c.OID)
 		if err != nil {
 			return nil, fmt.Errorf("read staged %s: %w", c.Path, err)
 		}
-		after.Upserts = append(after.Upserts, s.Loader.FromContent(index.FileInfo{Path: c.Path}, content))
+		after.Upserts = append(after.Upserts, l)
 	}
 	if after.Empty() {
 		return &check.Result{NewOnly: newOnly}, nil
@@ -146,11 +146,11 @@ func (s *Session) checkStagedDocs(ctx context.Context, newOnly bool, staged []St
 				b.Deletes = append(b.Deletes, c.Path)
 				continue
 			}
-			content, err := s.Repo.readBlob(ctx, cat, c.From)
+			l, err := s.loadBlob(ctx, cat, c.Path, c.From, s.Loader.FromContent)
 			if err != nil {
 				return nil, fmt.Errorf("read %s as HEAD has it: %w", c.Path, err)
 			}
-			b.Upserts = append(b.Upserts, s.Loader.FromContent(index.FileInfo{Path: c.Path}, content))
+			b.Upserts = append(b.Upserts, l)
 		}
 		return &side{b, &GitTree{Repo: s.Repo, Rev: "HEAD", Cat: cat, NoSuggest: true}}, nil
 	}
@@ -263,11 +263,11 @@ func (s *Session) CheckNewFrom(ctx context.Context, rev string) (*check.Result, 
 			before.Deletes = append(before.Deletes, c.Path)
 			continue
 		}
-		content, err := s.Repo.readBlob(ctx, cat, c.From)
+		l, err := s.loadBlob(ctx, cat, c.Path, c.From, s.Loader.FromContent)
 		if err != nil {
 			return nil, fmt.Errorf("read %s as %s has it: %w", c.Path, shortOID(base), err)
 		}
-		before.Upserts = append(before.Upserts, s.Loader.FromContent(index.FileInfo{Path: c.Path}, content))
+		before.Upserts = append(before.Upserts, l)
 	}
 	res := &check.Result{NewOnly: true, Base: base}
 	if len(paths) > 0 {

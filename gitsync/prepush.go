@@ -7,8 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/canon-md/canon/index"
 )
 
@@ -237,8 +235,6 @@ func (s *Session) addedIdentDocs(ctx context.Context, cat *CatFile, base, rev st
 	if err != nil {
 		return nil, err
 	}
-	objs := OpenObjects(s.Repo)
-	defer objs.Close()
 	docs := []index.IdentDoc{}
 	n := 0
 	for _, c := range added {
@@ -248,12 +244,9 @@ func (s *Session) addedIdentDocs(ctx context.Context, cat *CatFile, base, rev st
 		if n++; limit > 0 && n > limit {
 			return nil, nil
 		}
-		// The size first, as the overlays do: a blob over max_file_size
-		// is not read, and has no id canon would index.
-		if size, err := objs.size(plumbing.NewHash(c.OID)); err == nil && s.Loader.OverSizeCap(size) != "" {
-			continue
-		}
-		content, err := s.Repo.readBlob(ctx, cat, c.OID)
+		// A blob over max_file_size is not read, and has no id canon
+		// would index.
+		l, err := s.loadBlob(ctx, cat, c.Path, c.OID, s.Loader.Fields)
 		if err != nil {
 			name := rev
 			if index.IsObjectID(rev) {
@@ -261,7 +254,7 @@ func (s *Session) addedIdentDocs(ctx context.Context, cat *CatFile, base, rev st
 			}
 			return nil, fmt.Errorf("read %s as %s has it: %w", c.Path, name, err)
 		}
-		if l := s.Loader.Fields(index.FileInfo{Path: c.Path}, content); l.Doc != nil && l.Doc.ID != "" {
+		if l.Doc != nil && l.Doc.ID != "" {
 			docs = append(docs, index.IdentDoc{Path: c.Path, Ident: l.Doc.ID, UID: l.Doc.UID})
 		}
 	}

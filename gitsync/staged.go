@@ -3,11 +3,13 @@ package gitsync
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/canon-md/canon/index"
@@ -113,25 +115,53 @@ func truncate(b []byte) []byte {
 	return b
 }
 
-// readStaged returns a staged blob's content. Usually the working-tree file
-// holds the very same bytes, which costs a read and a hash; otherwise git
-// hands the blob over. The working-tree file is read as every document is
-// (inside the repository, a regular file, at most limit bytes); one that
-// cannot be read so is asked of git.
-func (r *Repo) readStaged(ctx context.Context, cat *CatFile, path, oid string, limit int64) ([]byte, error) {
-	if data, err := safepath.ReadFile(filepath.Join(r.Root, filepath.FromSlash(path)), limit, r.Root); err == nil && index.BlobOID(data) == oid {
-		return data, nil
+// loadStaged loads a staged blob as the document at path. Usually the
+// working-tree file holds the very same bytes, which costs a read and a
+// hash; otherwise git hands the blob over (loadBlob). The working-tree file
+// is read as every document is (inside the repository, a regular file, at
+// most max_file_size); one that cannot be read so is asked of git.
+func (s *Session) loadStaged(ctx context.Context, cat *CatFile, path, oid string) (*index.Loaded, error) {
+	data, err := safepath.ReadFile(filepath.Join(s.Repo.Root, filepath.FromSlash(path)), int64(s.Cfg.MaxFileSize), s.Repo.Root)
+	if err == nil && index.BlobOID(data) == oid {
+		return s.Loader.FromContent(index.FileInfo{Path: path}, data), nil
 	}
-	return r.readBlob(ctx, cat, oid)
+	return s.loadBlob(ctx, cat, path, oid, s.Loader.FromContent)
 }
 
-// readBlob reads a blob by id, through cat when there is one.
-func (r *Repo) readBlob(ctx context.Context, cat *CatFile, oid string) ([]byte, error) {
+// loadBlob loads the blob oid as the document at path, parsed by parse
+// (Loader.FromContent for the index's rows, Loader.Fields for the fields
+// alone). A blob over max_file_size is not read: it comes back skipped, as
+// a working-tree file over the cap does, whatever size a commit gives it.
+func (s *Session) loadBlob(ctx context.Context, cat *CatFile, path, oid string, parse func(index.FileInfo, []byte) *index.Loaded) (*index.Loaded, error) {
+	content, err := s.Repo.readBlob(ctx, cat, oid, int64(s.Cfg.MaxFileSize))
+	if big := (*BlobTooLargeError)(nil); errors.As(err, &big) {
+		return s.Loader.Oversized(index.FileInfo{Path: path, Size: big.Size}, oid), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return parse(index.FileInfo{Path: path}, content), nil
+}
+
+// readBlob reads a blob by id, through cat when there is one, reading at
+// most limit bytes: a larger blob is a *BlobTooLargeError.
+func (r *Repo) readBlob(ctx context.Context, cat *CatFile, oid string, limit int64) ([]byte, error) {
 	if cat != nil {
-		return cat.Blob(oid)
+		return cat.Blob(oid, limit)
 	}
 	if !index.IsObjectID(oid) {
 		return nil, fmt.Errorf("%w: %q", ErrNotObjectID, oid)
+	}
+	out, err := r.Git(ctx, "cat-file", "-s", "--end-of-options", oid)
+	if err != nil {
+		return nil, err
+	}
+	size, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file -s %s said %q", oid, out)
+	}
+	if size > limit {
+		return nil, &BlobTooLargeError{OID: oid, Size: size}
 	}
 	return r.Git(ctx, "cat-file", "blob", "--end-of-options", oid)
 }

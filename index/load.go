@@ -182,6 +182,12 @@ func readLinkOr(abs string) string {
 	return t
 }
 
+// Oversized is the document at fi (fi.Size its size) when its content,
+// the blob oid, is over max_file_size and was not read.
+func (l *Loader) Oversized(fi FileInfo, oid string) *Loaded {
+	return &Loaded{FileInfo: fi, OID: oid, Skip: l.OverSizeCap(fi.Size)}
+}
+
 // OverSizeCap is the skip reason of a document of size bytes, over
 // max_file_size: "" when it is not over.
 func (l *Loader) OverSizeCap(size int64) string {
