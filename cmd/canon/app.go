@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -20,6 +21,12 @@ import (
 // fail makes an error with an exit code; the message is one plain sentence
 // plus the fix.
 func fail(code int, format string, args ...any) error { return clirun.Fail(code, format, args...) }
+
+// beyond is what err says beyond the sentinel it wraps ("SENTINEL: rest"):
+// the sentence a usage error shows without the sentinel's own words.
+func beyond(err, sentinel error) string {
+	return strings.TrimPrefix(err.Error(), sentinel.Error()+": ")
+}
 
 // env is what every command gets: where to write, and the working folder.
 type env struct {

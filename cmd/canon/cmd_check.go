@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -77,7 +76,7 @@ func checkCommand(e *env) *cli.Command {
 					return nil, fail(2, "%v; check every document with --all, or what a branch changed with --new-from REV", err)
 				}
 				if errors.Is(err, gitsync.ErrBadRevision) {
-					return nil, fail(2, "--new-from %s", strings.TrimPrefix(err.Error(), gitsync.ErrBadRevision.Error()+": "))
+					return nil, fail(2, "--new-from %s", beyond(err, gitsync.ErrBadRevision))
 				}
 				if err != nil || !c.Bool("fix") {
 					return &check.Report{Result: res, Format: format, Version: version, Severities: s.Cfg.Check.Rules}, err

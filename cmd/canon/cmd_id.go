@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -58,7 +57,7 @@ func idRenameCommand(e *env) *cli.Command {
 				}
 				res, err := hooks.RenameID(c.Context, s, c.Args().Get(0), c.Args().Get(1), at, c.Bool("dry-run"))
 				if errors.Is(err, workset.ErrIDRename) {
-					return nil, fail(2, "%s", strings.TrimPrefix(err.Error(), workset.ErrIDRename.Error()+": "))
+					return nil, fail(2, "%s", beyond(err, workset.ErrIDRename))
 				}
 				if err != nil {
 					return nil, worksetError(err)
@@ -89,10 +88,10 @@ func idNextCommand(e *env) *cli.Command {
 			return e.with(c, "canon id next", func(s *gitsync.Session) (output, error) {
 				id, err := hooks.Next(c.Context, s, c.Args().First(), c.String("namespace"))
 				if errors.Is(err, hooks.ErrNamespace) {
-					return nil, fail(2, "%s", strings.TrimPrefix(err.Error(), hooks.ErrNamespace.Error()+": "))
+					return nil, fail(2, "%s", beyond(err, hooks.ErrNamespace))
 				}
 				if errors.Is(err, index.ErrNoSeries) {
-					return nil, fail(1, "%s", strings.TrimPrefix(err.Error(), index.ErrNoSeries.Error()+": "))
+					return nil, fail(1, "%s", beyond(err, index.ErrNoSeries))
 				}
 				return id, err
 			})

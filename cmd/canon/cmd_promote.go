@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -66,7 +65,7 @@ func promoteCommand(e *env) *cli.Command {
 					if c.IsSet("scope") {
 						flag = "--scope " + c.String("scope") + ":"
 					}
-					return nil, fail(2, "%s %s", flag, strings.TrimPrefix(err.Error(), workset.ErrPromoteTarget.Error()+": "))
+					return nil, fail(2, "%s %s", flag, beyond(err, workset.ErrPromoteTarget))
 				case err != nil:
 					return nil, worksetError(err)
 				case res.DryRun:
