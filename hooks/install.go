@@ -333,25 +333,42 @@ func nextStep(m Manager, loc *Location) string {
 }
 
 // removeShims takes canon's shims out of dir, putting back the hooks they
-// chained.
+// chained; the actions are what it changed.
 func removeShims(root, dir string) ([]Action, error) {
 	var acts []Action
 	for _, name := range Names {
-		p := filepath.Join(dir, name)
-		switch statusOf(root, dir, name).State {
-		case StateChained:
-			if err := rename(p+origSuffix, p); err != nil {
-				return acts, fmt.Errorf("restore the earlier %s hook: %w", name, err)
-			}
-			acts = append(acts, Action{Name: name, Path: p, Did: "restored"})
-		case StateCanon:
-			if err := os.Remove(p); err != nil {
-				return acts, err
-			}
-			acts = append(acts, Action{Name: name, Path: p, Did: "removed"})
+		a, err := takeOut(root, dir, name)
+		if err != nil {
+			return acts, err
+		}
+		if a.Did != "skipped" {
+			acts = append(acts, a)
 		}
 	}
 	return acts, nil
+}
+
+// takeOut takes canon's shim for the hook name out of dir: the hook it
+// chained is put back, a shim alone is removed, any other hook is left
+// alone (skipped).
+func takeOut(root, dir, name string) (Action, error) {
+	p := filepath.Join(dir, name)
+	a := Action{Name: name, Path: p, Did: "skipped"}
+	switch statusOf(root, dir, name).State {
+	case StateChained:
+		if err := rename(p+origSuffix, p); err != nil {
+			return a, fmt.Errorf("restore the earlier %s hook: %w", name, err)
+		}
+		a.Did = "restored"
+	case StateCanon:
+		if err := os.Remove(p); err != nil {
+			return a, err
+		}
+		a.Did = "removed"
+	case StateForeign:
+		a.Note = "not canon's hook; left alone"
+	}
+	return a, nil
 }
 
 // Install writes canon's shims. It is idempotent: a second run changes
@@ -486,22 +503,9 @@ func Uninstall(ctx context.Context, r *gitsync.Repo, hooksPath string) (string, 
 	}
 	var acts []Action
 	for _, name := range Names {
-		p := filepath.Join(dir, name)
-		st := statusOf(r.Root, dir, name)
-		a := Action{Name: name, Path: p, Did: "skipped"}
-		switch st.State {
-		case StateChained:
-			if err := rename(p+origSuffix, p); err != nil {
-				return dir, acts, fmt.Errorf("restore the earlier %s hook: %w", name, err)
-			}
-			a.Did = "restored"
-		case StateCanon:
-			if err := os.Remove(p); err != nil {
-				return dir, acts, err
-			}
-			a.Did = "removed"
-		case StateForeign:
-			a.Note = "not canon's hook; left alone"
+		a, err := takeOut(r.Root, dir, name)
+		if err != nil {
+			return dir, acts, err
 		}
 		acts = append(acts, a)
 	}
