@@ -239,18 +239,21 @@ static void canonBm25(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_c
 	if (p->lastKept) sqlite3_result_double(pCtx, score); // else NULL
 }
 
-// canon_phrases(tbl) is the set of a query's phrases that occur in the
-// row, as bits (phrase i is bit i; phrases past the 62nd are left out): a
-// natural reading asks for any of its words and ranks a document by how
-// many of them, and how rare, its sections hold between them.
+// canon_phrases(tbl [, COL]) is the set of a query's phrases that occur
+// in the row (in its column COL only, when given), as bits (phrase i is
+// bit i; phrases past the 62nd are left out): a natural reading asks for
+// any of its words and ranks a document by how many of them, and how
+// rare, its sections hold between them, and by whether its title (column
+// 0) names them all.
 static void canonPhrases(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
 	int nInst = 0;
 	sqlite3_int64 mask = 0;
+	int col = nVal > 0 ? (int)sqlite3_value_int64(apVal[0]) : -1;
 	int rc = pApi->xInstCount(pFts, &nInst);
 	for (int i = 0; rc == 0 && i < nInst; i++) {
 		int ip, ic, io;
 		rc = pApi->xInst(pFts, i, &ip, &ic, &io);
-		if (rc == 0 && ip < 62) mask |= ((sqlite3_int64)1) << ip;
+		if (rc == 0 && ip < 62 && (col < 0 || ic == col)) mask |= ((sqlite3_int64)1) << ip;
 	}
 	if (rc != 0) {
 		sqlite3_result_error_code(pCtx, rc);

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -74,6 +75,30 @@ var decisionCorpus = map[string]string{
 	"items/T-1.md":            "---\nid: T-1\ntitle: Tokenizer\n---\n# Tokenizer\n## Context\nThe tokenizer feeds sqlite-vec and the keyword index.\n",
 	"items/T-2.md":            "---\nid: T-2\ntitle: Benchmarks\n---\n# Benchmarks\n## Context\nFAISS builds its index in memory.\n",
 	"items/T-3.md":            "---\nid: T-3\ntitle: Release\n---\n# Release\n## Context\nShip the release notes.\n",
+}
+
+// TestTitleNamesTheQuery: a feature whose title names every word of the
+// query, its sections all but empty, comes before the dozen items whose
+// links quote its title, path and all (each word twice in one section).
+func TestTitleNamesTheQuery(t *testing.T) {
+	t.Parallel()
+	quote := "## Links\n- Related: [[F-16_claim-lease-for-multi-agent|F-16 Claim/Lease for Multi-Agent]]\n"
+	files := map[string]string{
+		"items/F-16.md": "---\nid: F-16\ntitle: \"Coordination layer: claim/lease for multi-agent\"\n---\n# Context\nAgents need coordination.\n# Approach\nTo be written.\n",
+	}
+	for i := 20; i < 32; i++ { // more than a page of hits: every word in one section
+		files[fmt.Sprintf("items/T-%d.md", i)] = fmt.Sprintf("---\nid: T-%d\ntitle: Dispatcher %d\n---\n# Context\nRoutes tasks.\n", i, i) + quote
+	}
+	st, _ := corpusIndex(t, files)
+	f, err := st.SearchRead(context.Background(), "claim lease multi-agent", SearchOptions{})
+	must.OK(t, err)
+	if len(f.Hits) == 0 || f.Hits[0].ID != "F-16" {
+		var got []string
+		for _, h := range f.Hits {
+			got = append(got, h.ID)
+		}
+		t.Errorf("hits %v, want F-16 first", got)
+	}
 }
 
 func TestNaturalSearch(t *testing.T) {
