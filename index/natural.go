@@ -109,7 +109,7 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 		matches += counts[p]
 	}
 	if matches <= maxWholeMatches {
-		bm, err := s.docBM25(ctx, tx, phrases, where, filter)
+		bm, err := s.docBM25(ctx, tx, phrases, asked, where, filter)
 		if err != nil {
 			return nil, "", 0, err
 		}
@@ -453,10 +453,10 @@ type docScore struct {
 }
 
 // docBM25 scores every document holding any of phrases (each an FTS5
-// phrase, counted once; bit i of a mask is phrase i) by bm25 over whole
-// documents, higher is better. where and filter narrow the documents as
-// candidates' do.
-func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, where string, filter []any) (map[DocID]*docScore, error) {
+// phrase, counted once; phrase i is the reading's word words[i], the bit
+// its masks set) by bm25 over whole documents, higher is better. where and
+// filter narrow the documents as candidates' do.
+func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, words []int, where string, filter []any) (map[DocID]*docScore, error) {
 	var n float64
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM docs`).Scan(&n); err != nil {
 		return nil, err
@@ -520,9 +520,11 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, whe
 			}
 			norm := docK1 * (1 - docB + docB*max(h.size, avg)/avg) // pivoted, as naturalRank
 			d.bm25 += idf * tf * (docK1 + 1) / (tf + norm)
-			if p < 62 {
-				d.mask |= 1 << p
+			bit := uint64(0)
+			if words[p] < 62 {
+				bit = 1 << words[p]
 			}
+			d.mask |= bit
 			for _, sh := range secs[i:j] {
 				h := held[sh.c.chunk]
 				if h == nil {
@@ -530,7 +532,7 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, whe
 					held[sh.c.chunk] = h
 				}
 				h.held += idf * sh.hits
-				h.best.mask |= d.mask & (1 << p)
+				h.best.mask |= bit
 			}
 			i = j
 		}

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"reflect"
 	"testing"
@@ -99,6 +100,34 @@ func TestTitleNamesTheQuery(t *testing.T) {
 		}
 		t.Errorf("hits %v, want F-16 first", got)
 	}
+}
+
+// TestWholeDocumentMasksAreWords: docBM25's masks name the reading's words,
+// not the places of its phrases: a word before them that matched nothing
+// is not asked, and a document only the whole-document bm25 finds must
+// still say it holds "retry", the third word (a hit's Words).
+func TestWholeDocumentMasksAreWords(t *testing.T) {
+	t.Parallel()
+	st, _ := corpusIndex(t, map[string]string{
+		"items/R-1.md": "---\nid: R-1\ntitle: Operations\n---\n# Context\nThe worker may retry.\n## Steps\nA retry waits.\n",
+	})
+	ctx := context.Background()
+	err := st.read(ctx, func(tx *sql.Conn) error {
+		bm, err := st.docBM25(ctx, tx, []string{`"retry"`}, []int{2}, "", nil)
+		if err != nil {
+			return err
+		}
+		if len(bm) != 1 {
+			t.Fatalf("%d documents, want R-1", len(bm))
+		}
+		for _, d := range bm {
+			if d.mask != 1<<2 || d.best.mask != 1<<2 {
+				t.Errorf("masks %b and %b (best section), want 100: the third word", d.mask, d.best.mask)
+			}
+		}
+		return nil
+	})
+	must.OK(t, err)
 }
 
 func TestNaturalSearch(t *testing.T) {
