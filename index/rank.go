@@ -262,6 +262,50 @@ static void canonPhrases(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite
 	sqlite3_result_int64(pCtx, mask);
 }
 
+// canon_near(tbl) is the set of a query's neighbouring phrases (phrase i
+// and phrase i+1, as written) that occur near each other in the row: in
+// one column, either first, the second starting at most canonNearGap
+// tokens after the first one's end (bit i; pairs past the 62nd are left
+// out). "known at build time" holds "build" "time" next to each other; a
+// natural reading ranks a document whose sections keep the query's words
+// together above one where they are scattered. FTS5 lists a row's
+// instances by column and offset, so each is compared with those after it
+// up to the window.
+#define canonNearGap 3
+static void canonNear(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
+	int nInst = 0;
+	sqlite3_int64 mask = 0;
+	int rc = pApi->xInstCount(pFts, &nInst);
+	int nPhrase = pApi->xPhraseCount(pFts);
+	if (rc == 0 && nPhrase > 1 && nInst > 1) {
+		if (nInst > 4096) nInst = 4096; // bounded: the first 4,096 instances
+		int *inst = (int*)sqlite3_malloc64(sizeof(int) * 3 * (sqlite3_int64)nInst);
+		if (inst == 0) {
+			sqlite3_result_error_code(pCtx, 7); // SQLITE_NOMEM
+			return;
+		}
+		for (int i = 0; rc == 0 && i < nInst; i++) {
+			rc = pApi->xInst(pFts, i, &inst[3*i], &inst[3*i+1], &inst[3*i+2]);
+		}
+		for (int i = 0; rc == 0 && i < nInst; i++) {
+			int ip = inst[3*i], ic = inst[3*i+1], io = inst[3*i+2];
+			int end = io + pApi->xPhraseSize(pFts, ip);
+			for (int j = i + 1; j < nInst && inst[3*j+1] == ic; j++) {
+				int jp = inst[3*j], jo = inst[3*j+2];
+				if (jo - end >= canonNearGap) break;
+				int lo = ip < jp ? ip : jp;
+				if ((jp == ip + 1 || ip == jp + 1) && lo < 62) mask |= ((sqlite3_int64)1) << lo;
+			}
+		}
+		sqlite3_free(inst);
+	}
+	if (rc != 0) {
+		sqlite3_result_error_code(pCtx, rc);
+		return;
+	}
+	sqlite3_result_int64(pCtx, mask);
+}
+
 // canon_hits(tbl) is how many times the query's phrases occur in the row's
 // headings and text, not its title (column 0): a natural reading adds them
 // up over a document's sections for a document-level bm25 (docBM25), where
@@ -283,7 +327,7 @@ static void canonHits(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_c
 	sqlite3_result_int64(pCtx, n);
 }
 
-// canon_register_rank adds canon_bm25, canon_bm25_pivot, canon_phrases, canon_hits and
+// canon_register_rank adds canon_bm25, canon_bm25_pivot, canon_phrases, canon_hits, canon_near and
 // canon_bm25_scored (how many
 // rows the connection's latest canon_bm25 query scored) to the connection
 // db: 0 when done.
@@ -311,6 +355,8 @@ static int canon_register_rank(void *db) {
 	rc = api->xCreateFunction(api, "canon_phrases", 0, canonPhrases, 0);
 	if (rc != 0) return rc;
 	rc = api->xCreateFunction(api, "canon_hits", 0, canonHits, 0);
+	if (rc != 0) return rc;
+	rc = api->xCreateFunction(api, "canon_near", 0, canonNear, 0);
 	if (rc != 0) return rc;
 	return sqlite3_create_function((sqlite3*)db, "canon_bm25_scored", 0, 1, (void*)c, canonScored, 0, 0); // SQLITE_UTF8, not deterministic
 }

@@ -130,6 +130,32 @@ func TestWholeDocumentMasksAreWords(t *testing.T) {
 	must.OK(t, err)
 }
 
+// TestWordsTogetherRankFirst: of a dozen sections holding every word, the
+// one where they stand together ("webhook retry") comes before those where
+// they are apart, the rest alike (canon_near).
+func TestWordsTogetherRankFirst(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"items/N-99.md": "---\nid: N-99\ntitle: Notes 99\n---\n# Context\nA failed call gets a webhook retry, later, once the service is back and the order is open.\n",
+	}
+	for i := 10; i < 22; i++ {
+		files[fmt.Sprintf("items/A-%d.md", i)] = fmt.Sprintf("---\nid: A-%d\ntitle: Notes %d\n---\n# Context\nA failed webhook call gets a retry, later, once the service is back and the order is open.\n", i, i)
+	}
+	for i := range 40 { // the words are rare
+		files[fmt.Sprintf("items/B-%d.md", i)] = fmt.Sprintf("---\nid: B-%d\ntitle: Other %d\n---\n# Context\nThe invoice is sent.\n", i, i)
+	}
+	st, _ := corpusIndex(t, files)
+	f, err := st.SearchRead(context.Background(), "webhook retry", SearchOptions{})
+	must.OK(t, err)
+	if len(f.Hits) == 0 || f.Hits[0].ID != "N-99" {
+		var got []string
+		for _, h := range f.Hits {
+			got = append(got, h.ID)
+		}
+		t.Errorf("hits %v, want N-99 first", got)
+	}
+}
+
 func TestNaturalSearch(t *testing.T) {
 	t.Parallel()
 	st, _ := corpusIndex(t, decisionCorpus)
