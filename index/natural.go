@@ -92,6 +92,18 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 			r.Common = append(r.Common, r.Words[p])
 		}
 	}
+	matches := int64(0)
+	for _, p := range asked {
+		matches += counts[p]
+	}
+	whole, weights := phrases, []float64(nil)
+	if s.vectors != nil { // a vocabulary bridge (ADR-0050)
+		b, err := s.bridge(ctx, tx, r, counts, matches)
+		if err != nil {
+			return nil, "", 0, err
+		}
+		asked, phrases, idf, matches, whole, weights = b.extend(asked, phrases, idf, matches)
+	}
 	q := strings.Join(phrases, " OR ")
 	cands, total, err := s.candidates(ctx, tx, q, text, true, max(anyPerDoc*limit, minAny), where, filter)
 	if err != nil {
@@ -107,19 +119,15 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 		cands[i].mask = m
 	}
 	docs = rankDocs(cands, idf, full)
-	matches := int64(0)
-	for _, p := range asked {
-		matches += counts[p]
-	}
 	if matches <= maxWholeMatches {
-		bm, err := s.docBM25(ctx, tx, phrases, where, filter)
+		bm, err := s.docBM25(ctx, tx, whole, weights, where, filter)
 		if err != nil {
 			return nil, "", 0, err
 		}
 		docs = fuse(docs, bm)
 	}
 	for _, d := range docs[:min(limit, len(docs))] {
-		if d.mask != full {
+		if d.mask&full != full {
 			r.Match = MatchAny // a document wanted holds only some words
 		}
 	}
@@ -278,7 +286,7 @@ func rankDocs(cands []candidate, idf []float64, full uint64) []docRank {
 			if j < sectionsCounted {
 				rel += -c.bm25 / float64(j+1)
 			}
-			whole = whole || c.mask == full
+			whole = whole || c.mask&full == full
 		}
 		if idf != nil {
 			cov := 0.0
@@ -287,7 +295,7 @@ func rankDocs(cands []candidate, idf []float64, full uint64) []docRank {
 					cov += idf[p]
 				}
 			}
-			if d.mask == full {
+			if d.mask&full == full {
 				cov *= 1.25
 			}
 			if whole && bits.OnesCount64(full) > 1 {
@@ -306,7 +314,8 @@ func rankDocs(cands []candidate, idf []float64, full uint64) []docRank {
 	return out
 }
 
-// full is the mask of all the reading's words.
+// full is the mask of all the reading's words (a bridge's words come
+// after them).
 func full(r *Reading) uint64 { return uint64(1)<<min(len(r.phrases), 62) - 1 }
 
 // wordsOf lists the reading's words a mask holds.
@@ -349,7 +358,7 @@ func (s *Store) searchNatural(ctx context.Context, r *Reading, text string, limi
 		for i, d := range docs {
 			h := byID[ids[i].(int64)]
 			h.Score = d.score
-			if d.mask != full(r) {
+			if d.mask&full(r) != full(r) {
 				h.Words = r.wordsOf(d.mask)
 			}
 			out = append(out, h)
@@ -412,9 +421,9 @@ type docScore struct {
 
 // docBM25 scores every document holding any of phrases (each an FTS5
 // phrase, counted once; bit i of a mask is phrase i) by bm25 over whole
-// documents, higher is better. where and filter narrow the documents as
-// candidates' do.
-func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, where string, filter []any) (map[DocID]*docScore, error) {
+// documents, higher is better, each phrase's part times its weight (nil:
+// all 1). where and filter narrow the documents as candidates' do.
+func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, weights []float64, where string, filter []any) (map[DocID]*docScore, error) {
 	var n float64
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM docs`).Scan(&n); err != nil {
 		return nil, err
@@ -465,6 +474,9 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, whe
 			}
 		}
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		if weights != nil {
+			idf *= weights[p]
+		}
 		for i := 0; i < len(secs); {
 			j, tf := i, 0.0
 			for ; j < len(secs) && secs[j].c.doc == secs[i].c.doc; j++ {
