@@ -83,7 +83,7 @@ func importVectors(r *gitsync.Repo, file string, words int) (*vectorsResult, err
 	}
 	t, err := vectors.Read(data, words)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, fmt.Errorf("%s: %w; canon vectors import reads GloVe's text or wink's JSON: fix the file or name another", file, err)
 	}
 	path := vectorsPath(r)
 	if err := safepath.MkdirAll(filepath.Dir(path), 0o755, r.GitDir); err != nil {

@@ -49,6 +49,9 @@ const (
 	MaxSidecarBytes = 8 + 12 + MaxWords*(1+MaxWordLen+4) + MaxCells
 )
 
+// fileLimit is MaxFileBytes, lower in tests.
+var fileLimit = MaxFileBytes
+
 // magic starts a sidecar; version is its layout's.
 const (
 	magic   = "CANONVEC"
@@ -133,8 +136,8 @@ func (b *builder) add(w string, v []float64, where string) error {
 // number that is not finite, or a vector of other dimensions than the
 // first's, is an error.
 func Read(data []byte, n int) (*Table, error) {
-	if len(data) > MaxFileBytes {
-		return nil, fmt.Errorf("the vectors file is %d bytes; canon reads at most %d", len(data), MaxFileBytes)
+	if len(data) > fileLimit {
+		return nil, fmt.Errorf("the vectors file is %d bytes; canon reads at most %d: keep fewer words in it", len(data), fileLimit)
 	}
 	n = min(max(n, 1), MaxWords)
 	b := &builder{n: n, seen: map[string]bool{}}
@@ -201,33 +204,27 @@ func readGloVe(data []byte, b *builder) error {
 func readWink(data []byte, b *builder) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	bad := func(err error) error {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return errors.New("the JSON vectors file ends early (truncated?)")
-		}
-		return fmt.Errorf("the JSON vectors file is not wink's format: %w", err)
-	}
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return bad(fmt.Errorf("it does not start with an object (%v)", err))
+		return broken(fmt.Errorf("it does not start with an object (%v)", err))
 	}
 	var order []string
 	dims := 0
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return bad(err)
+			return broken(err)
 		}
 		switch t {
 		case "dimensions":
 			if err := dec.Decode(&dims); err != nil {
-				return bad(err)
+				return broken(err)
 			}
 			if dims < 1 || dims > MaxDims {
 				return fmt.Errorf("the JSON vectors file says %d dimensions; canon takes 1 to %d", dims, MaxDims)
 			}
 		case "words":
 			if err := dec.Decode(&order); err != nil {
-				return bad(err)
+				return broken(err)
 			}
 		case "vectors":
 			if dims == 0 || order == nil {
@@ -239,17 +236,25 @@ func readWink(data []byte, b *builder) error {
 		default:
 			var skip json.RawMessage
 			if err := dec.Decode(&skip); err != nil {
-				return bad(err)
+				return broken(err)
 			}
 		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return bad(err)
+		return broken(err)
 	}
 	if b.dim == 0 {
 		return errors.New(`the JSON vectors file has no "vectors" object`)
 	}
 	return nil
+}
+
+// broken says what is wrong with a JSON vectors file that does not parse.
+func broken(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("the JSON vectors file ends early (truncated?)")
+	}
+	return fmt.Errorf("the JSON vectors file is not wink's format: %w", err)
 }
 
 // readWinkVectors reads the "vectors" object: each word's dims numbers
@@ -270,19 +275,23 @@ func readWinkVectors(dec *json.Decoder, dims int, order []string, b *builder) er
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return fmt.Errorf("the JSON vectors file ends early or is broken: %w", err)
+			return broken(err)
 		}
 		w, _ := t.(string)
 		r, ok := rank[w]
 		if !ok {
 			var skip json.RawMessage
 			if err := dec.Decode(&skip); err != nil {
-				return fmt.Errorf("the JSON vectors file ends early or is broken: %w", err)
+				return broken(err)
 			}
 			continue
 		}
 		var nums []json.Number
 		if err := dec.Decode(&nums); err != nil {
+			var syn *json.SyntaxError
+			if errors.As(err, &syn) || errors.Is(err, io.ErrUnexpectedEOF) {
+				return broken(err)
+			}
 			return fmt.Errorf("the vector of %q is not a list of numbers: %w", w, err)
 		}
 		if len(nums) != dims+2 {
@@ -299,7 +308,7 @@ func readWinkVectors(dec *json.Decoder, dims int, order []string, b *builder) er
 		found[r] = v
 	}
 	if _, err := dec.Token(); err != nil {
-		return fmt.Errorf("the JSON vectors file ends early or is broken: %w", err)
+		return broken(err)
 	}
 	words := make([]string, len(rank))
 	for w, r := range rank {
