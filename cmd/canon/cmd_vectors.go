@@ -14,14 +14,6 @@ import (
 	"github.com/canon-md/canon/index/vectors"
 )
 
-// vectorsFile is the word-vectors sidecar's name in the canon folder
-// (ADR-0050): derived data, never committed, deleted to turn the bridge
-// off.
-const vectorsFile = "vectors.bin"
-
-// vectorsPath is the sidecar of the repository r.
-func vectorsPath(r *gitsync.Repo) string { return filepath.Join(r.CanonDir(), vectorsFile) }
-
 // noVectorsFlag is --no-vectors of the commands a sidecar bridges.
 var noVectorsFlag = &cli.BoolFlag{Name: "no-vectors", Usage: "do not add words by the word-vectors sidecar (canon vectors import)"}
 
@@ -29,7 +21,7 @@ var noVectorsFlag = &cli.BoolFlag{Name: "no-vectors", Usage: "do not add words b
 // when there is one, unless --no-vectors.
 func useVectors(c *cli.Context, s *gitsync.Session) {
 	if !c.Bool("no-vectors") {
-		s.Store.UseVectors(vectorsPath(s.Repo), s.Repo.GitDir)
+		s.Store.UseVectors(s.Repo.VectorsPath(), s.Repo.GitDir)
 	}
 }
 
@@ -62,7 +54,7 @@ func vectorsCommand(e *env) *cli.Command {
 			Flags: []cli.Flag{jsonFlag},
 			Action: func(c *cli.Context) error {
 				return e.withRepo(c, func(r *gitsync.Repo) (output, error) {
-					path := vectorsPath(r)
+					path := r.VectorsPath()
 					err := safepath.Remove(path, r.GitDir)
 					if errors.Is(err, fs.ErrNotExist) {
 						return &vectorsResult{Action: "absent", Path: r.Shown(path)}, nil
@@ -85,7 +77,7 @@ func importVectors(r *gitsync.Repo, file string, words int) (*vectorsResult, err
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w; canon vectors import reads GloVe's text or wink's JSON: fix the file or name another", file, err)
 	}
-	path := vectorsPath(r)
+	path := r.VectorsPath()
 	if err := safepath.MkdirAll(filepath.Dir(path), 0o755, r.GitDir); err != nil {
 		return nil, err
 	}

@@ -462,12 +462,7 @@ func (t *Table) Neighbours(w string, k int, min float64, ok func(string) bool) [
 		if j == i {
 			continue
 		}
-		b := t.vecs[j*d : (j+1)*d]
-		dot := int32(0)
-		for x := range a {
-			dot += int32(a[x]) * int32(b[x])
-		}
-		c := float64(dot) * float64(t.scale[i]) * float64(t.scale[j])
+		c := float64(dot(a, t.vecs[j*d:(j+1)*d])) * float64(t.scale[i]) * float64(t.scale[j])
 		if c < min || len(out) == k && c <= out[k-1].Cosine {
 			continue
 		}
@@ -482,4 +477,22 @@ func (t *Table) Neighbours(w string, k int, min float64, ok func(string) bool) [
 		out[at] = Neighbour{Word: t.words[j], Cosine: c}
 	}
 	return out
+}
+
+// dot is the dot product of two vectors of the same length, four
+// products a step.
+func dot(a, b []int8) int32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 int32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += int32(a[i]) * int32(b[i])
+		s1 += int32(a[i+1]) * int32(b[i+1])
+		s2 += int32(a[i+2]) * int32(b[i+2])
+		s3 += int32(a[i+3]) * int32(b[i+3])
+	}
+	for ; i < len(a); i++ {
+		s0 += int32(a[i]) * int32(b[i])
+	}
+	return s0 + s1 + s2 + s3
 }

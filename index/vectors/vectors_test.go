@@ -3,6 +3,7 @@ package vectors
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -174,5 +175,26 @@ func TestNeighbours(t *testing.T) {
 	got = tie.Neighbours("base", 2, 0, nil)
 	if len(got) != 2 || got[0].Word != "alpha" || got[1].Word != "mid" {
 		t.Fatalf("tied neighbours: %v, want alpha then mid", got)
+	}
+}
+
+// BenchmarkNeighbours looks a word up among 20,000 of 100 dimensions, as
+// a search does per word it bridges.
+func BenchmarkNeighbours(b *testing.B) {
+	words := make([]string, DefaultWords)
+	vecs := make([][]float64, DefaultWords)
+	x := uint32(1)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%c%c%c%c", 'a'+i/17576%26, 'a'+i/676%26, 'a'+i/26%26, 'a'+i%26)
+		vecs[i] = make([]float64, 100)
+		for j := range vecs[i] {
+			x = x*1664525 + 1013904223
+			vecs[i][j] = float64(int32(x)) / (1 << 31)
+		}
+	}
+	t := quantise(100, words, vecs)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t.Neighbours(words[i%len(words)], 3, 0.6, nil)
 	}
 }
