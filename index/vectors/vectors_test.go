@@ -137,7 +137,7 @@ func TestDecodeDamaged(t *testing.T) {
 		"count+1":   edit(func(b []byte) []byte { le.PutUint32(b[16:], 6); return b }),
 		"truncated": enc[:len(enc)-1],
 		"longer":    append(bytes.Clone(enc), 0),
-		"word":      edit(func(b []byte) []byte { b[21] = 'A'; return b }),            // loudly -> Aoudly
+		"word":      edit(func(b []byte) []byte { b[21] = 'A'; return b }),              // loudly -> Aoudly
 		"order":     edit(func(b []byte) []byte { copy(b[21:27], "zzzzzz"); return b }), // after quietly
 		"word len":  edit(func(b []byte) []byte { b[20] = 200; return b }),
 		"scale NaN": edit(func(b []byte) []byte {
