@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -136,11 +137,11 @@ func (s *Store) bridge(ctx context.Context, tx *sql.Conn, r *Reading, counts []i
 	if t == nil || err != nil {
 		return b, err
 	}
-	type candidate struct {
+	type near struct {
 		Added
 		held bool // its word is held by sections
 	}
-	var found []candidate
+	var found []near
 	taken := map[string]bool{}
 	ok := func(n string) bool {
 		if stopWords[n] || taken[n] {
@@ -160,7 +161,8 @@ func (s *Store) bridge(ctx context.Context, tx *sql.Conn, r *Reading, counts []i
 		}
 		for _, n := range t.Neighbours(w, bridgeK, bridgeMin, ok) {
 			taken[n.Word] = true
-			found = append(found, candidate{Added{Word: n.Word, For: w, Weight: n.Cosine * bridgeWeight}, held})
+			weight := math.Round(n.Cosine*bridgeWeight*1000) / 1000 // as shown
+			found = append(found, near{Added{Word: n.Word, For: w, Weight: weight}, held})
 		}
 	}
 	if len(found) == 0 {

@@ -1,16 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/canon-md/canon/gitsync"
-	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/index/vectors"
 )
 
@@ -45,7 +40,7 @@ func vectorsCommand(e *env) *cli.Command {
 					return fail(2, "--words must be between 1 and %d", vectors.MaxWords)
 				}
 				return e.withRepo(c, func(r *gitsync.Repo) (output, error) {
-					return importVectors(r, c.Args().First(), c.Int("words"))
+					return gitsync.ImportVectors(r, c.Args().First(), c.Int("words"))
 				})
 			},
 		}, {
@@ -53,60 +48,8 @@ func vectorsCommand(e *env) *cli.Command {
 			Usage: "delete the word-vectors sidecar: searches add no related words",
 			Flags: []cli.Flag{jsonFlag},
 			Action: func(c *cli.Context) error {
-				return e.withRepo(c, func(r *gitsync.Repo) (output, error) {
-					path := r.VectorsPath()
-					err := safepath.Remove(path, r.GitDir)
-					if errors.Is(err, fs.ErrNotExist) {
-						return &vectorsResult{Action: "absent", Path: r.Shown(path)}, nil
-					}
-					return &vectorsResult{Action: "removed", Path: r.Shown(path)}, err
-				})
+				return e.withRepo(c, func(r *gitsync.Repo) (output, error) { return gitsync.RemoveVectors(r) })
 			},
 		}},
 	}
-}
-
-// importVectors reads the vectors file the user named and writes the
-// sidecar.
-func importVectors(r *gitsync.Repo, file string, words int) (*vectorsResult, error) {
-	data, err := safepath.ReadArgument(file, vectors.MaxFileBytes)
-	if err != nil {
-		return nil, err
-	}
-	t, err := vectors.Read(data, words)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w; canon vectors import reads GloVe's text or wink's JSON: fix the file or name another", file, err)
-	}
-	path := r.VectorsPath()
-	if err := safepath.MkdirAll(filepath.Dir(path), 0o755, r.GitDir); err != nil {
-		return nil, err
-	}
-	out := t.Encode()
-	if err := safepath.WriteFile(path, out, 0o644, r.GitDir); err != nil {
-		return nil, err
-	}
-	return &vectorsResult{Action: "imported", Path: r.Shown(path), From: file, Words: t.Len(), Dimensions: t.Dim(), Bytes: len(out)}, nil
-}
-
-// vectorsResult is what canon vectors import and remove did.
-type vectorsResult struct {
-	Action     string `json:"action"` // imported, removed, absent (nothing to remove)
-	Path       string `json:"path"`   // the sidecar
-	From       string `json:"from,omitempty"`
-	Words      int    `json:"words,omitempty"`
-	Dimensions int    `json:"dimensions,omitempty"`
-	Bytes      int    `json:"bytes,omitempty"`
-}
-
-func (v *vectorsResult) WriteText(w io.Writer) error {
-	var err error
-	switch v.Action {
-	case "imported":
-		_, err = fmt.Fprintf(w, "imported %d words of %d dimensions from %s into %s (%d bytes); natural searches now add related words (--no-vectors: not)\n", v.Words, v.Dimensions, v.From, v.Path, v.Bytes)
-	case "removed":
-		_, err = fmt.Fprintf(w, "removed %s; searches add no related words\n", v.Path)
-	default:
-		_, err = fmt.Fprintf(w, "there is no %s to remove; searches add no related words\n", v.Path)
-	}
-	return err
 }
