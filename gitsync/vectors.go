@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/index/vectors"
 )
@@ -17,12 +18,16 @@ import (
 // (VectorsPath, ADR-0050), atomically.
 func ImportVectors(r *Repo, file string, words int) (*VectorsResult, error) {
 	data, err := safepath.ReadArgument(file, vectors.MaxFileBytes)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("cannot read the vectors file %s: %w; name a file of word vectors", human.QuotePath(file), pe.Err)
+	}
 	if err != nil {
 		return nil, err
 	}
 	t, err := vectors.Read(data, words)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w; canon vectors import reads GloVe's text or wink's JSON: fix the file or name another", file, err)
+		return nil, fmt.Errorf("%s: %w; canon vectors import reads GloVe's text or wink's JSON: fix the file or name another", human.QuotePath(file), err)
 	}
 	path := r.VectorsPath()
 	if err := safepath.MkdirAll(filepath.Dir(path), 0o755, r.GitDir); err != nil {
@@ -62,11 +67,11 @@ func (v *VectorsResult) WriteText(w io.Writer) error {
 	var err error
 	switch v.Action {
 	case "imported":
-		_, err = fmt.Fprintf(w, "imported %d words of %d dimensions from %s into %s (%d bytes); natural searches now add related words (--no-vectors: not)\n", v.Words, v.Dimensions, v.From, v.Path, v.Bytes)
+		_, err = fmt.Fprintf(w, "imported %d words of %d dimensions from %s into %s (%d bytes); natural searches now add related words (--no-vectors: not)\n", v.Words, v.Dimensions, human.QuotePath(v.From), human.QuotePath(v.Path), v.Bytes)
 	case "removed":
-		_, err = fmt.Fprintf(w, "removed %s; searches add no related words\n", v.Path)
+		_, err = fmt.Fprintf(w, "removed %s; searches add no related words\n", human.QuotePath(v.Path))
 	default:
-		_, err = fmt.Fprintf(w, "there is no %s to remove; searches add no related words\n", v.Path)
+		_, err = fmt.Fprintf(w, "there is no %s to remove; searches add no related words\n", human.QuotePath(v.Path))
 	}
 	return err
 }
