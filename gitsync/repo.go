@@ -112,6 +112,10 @@ func (r *Repo) CanonDir() string { return filepath.Join(r.GitDir, "canon") }
 // IndexPath is the index database of this worktree.
 func (r *Repo) IndexPath() string { return filepath.Join(r.CanonDir(), "index.db") }
 
+// VectorsPath is the word-vectors sidecar of this worktree (canon vectors
+// import, ADR-0050): derived data, deleted to turn the bridge off.
+func (r *Repo) VectorsPath() string { return filepath.Join(r.CanonDir(), "vectors.bin") }
+
 // InfoExclude is the repository's own ignore file.
 func (r *Repo) InfoExclude() string { return filepath.Join(r.CommonDir, "info", "exclude") }
 

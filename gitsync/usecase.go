@@ -121,8 +121,11 @@ func (r *Repo) refAt(arg, abs string) string {
 
 // ShownIndexPath is the index's path as messages show it: relative to the
 // working tree when it is inside it (.git/canon/index.db).
-func (r *Repo) ShownIndexPath() string {
-	p := r.IndexPath()
+func (r *Repo) ShownIndexPath() string { return r.Shown(r.IndexPath()) }
+
+// Shown is a path of the repository's as messages show it: relative to
+// the working tree when it is inside it.
+func (r *Repo) Shown(p string) string {
 	if rel, err := filepath.Rel(r.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
 		return filepath.ToSlash(rel)
 	}

@@ -96,6 +96,18 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 			r.Common = append(r.Common, r.Words[p])
 		}
 	}
+	matches := int64(0)
+	for _, p := range asked {
+		matches += counts[p]
+	}
+	whole, weights := phrases, []float64(nil)
+	if s.vectors != nil { // a vocabulary bridge (ADR-0050)
+		b, err := s.bridge(ctx, tx, r, counts, matches)
+		if err != nil {
+			return nil, "", 0, err
+		}
+		asked, phrases, idf, matches, whole, weights = b.extend(asked, phrases, idf, matches)
+	}
 	q := strings.Join(phrases, " OR ")
 	cands, total, err := s.candidates(ctx, tx, q, text, true, max(anyPerDoc*limit, minAny), where, filter)
 	if err != nil {
@@ -106,19 +118,19 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 		cands[i].title = wordsMask(cands[i].title, asked)
 	}
 	docs = rankDocs(cands, idf, full, nil) // no nearness: see nearBonus
-	matches := int64(0)
-	for _, p := range asked {
-		matches += counts[p]
-	}
 	if matches <= maxWholeMatches {
-		bm, err := s.docBM25(ctx, tx, phrases, asked, where, filter)
+		words := slices.Clone(asked)
+		for len(words) < len(whole) {
+			words = append(words, 62) // only in the whole-document bm25 (a bridge's): no bit
+		}
+		bm, err := s.docBM25(ctx, tx, whole, words, weights, where, filter)
 		if err != nil {
 			return nil, "", 0, err
 		}
 		docs = fuse(docs, bm)
 	}
 	for _, d := range docs[:min(limit, len(docs))] {
-		if d.mask != full {
+		if d.mask&full != full {
 			r.Match = MatchAny // a document wanted holds only some words
 		}
 	}
@@ -363,7 +375,7 @@ func rankDocs(cands []candidate, idf []float64, full uint64, pairs []float64) []
 			if j < sectionsCounted {
 				rel += -c.bm25 / float64(j+1)
 			}
-			whole = whole || c.mask == full
+			whole = whole || c.mask&full == full
 		}
 		if idf != nil {
 			cov := 0.0
@@ -372,7 +384,7 @@ func rankDocs(cands []candidate, idf []float64, full uint64, pairs []float64) []
 					cov += idf[p]
 				}
 			}
-			if d.mask == full {
+			if d.mask&full == full {
 				cov *= 1.25
 			}
 			if whole && bits.OnesCount64(full) > 1 {
@@ -393,7 +405,8 @@ func rankDocs(cands []candidate, idf []float64, full uint64, pairs []float64) []
 	return out
 }
 
-// full is the mask of all the reading's words.
+// full is the mask of all the reading's words (a bridge's words come
+// after them).
 func full(r *Reading) uint64 { return uint64(1)<<min(len(r.phrases), 62) - 1 }
 
 // wordsOf lists the reading's words a mask holds.
@@ -436,7 +449,7 @@ func (s *Store) searchNatural(ctx context.Context, r *Reading, text string, limi
 		for i, d := range docs {
 			h := byID[ids[i].(int64)]
 			h.Score = d.score
-			if d.mask != full(r) {
+			if d.mask&full(r) != full(r) {
 				h.Words = r.wordsOf(d.mask)
 			}
 			out = append(out, h)
@@ -499,9 +512,10 @@ type docScore struct {
 
 // docBM25 scores every document holding any of phrases (each an FTS5
 // phrase, counted once; phrase i is the reading's word words[i], the bit
-// its masks set) by bm25 over whole documents, higher is better. where and
+// its masks set, none from 62 on) by bm25 over whole documents, higher is
+// better, each phrase's part times its weight (nil: all 1). where and
 // filter narrow the documents as candidates' do.
-func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, words []int, where string, filter []any) (map[DocID]*docScore, error) {
+func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, words []int, weights []float64, where string, filter []any) (map[DocID]*docScore, error) {
 	var n float64
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM docs`).Scan(&n); err != nil {
 		return nil, err
@@ -552,6 +566,9 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, wor
 			}
 		}
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		if weights != nil {
+			idf *= weights[p]
+		}
 		for i := 0; i < len(secs); {
 			j, tf := i, 0.0
 			for ; j < len(secs) && secs[j].c.doc == secs[i].c.doc; j++ {

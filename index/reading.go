@@ -26,7 +26,9 @@ type Reading struct {
 	Match   string   `json:"match"`
 	// Common are words so common in a large index that a search for any
 	// of the words leaves them out (maxAnyMatches).
-	Common  []string `json:"common,omitempty"`
+	Common []string `json:"common,omitempty"`
+	// Added are the words a vocabulary bridge asked for besides (ADR-0050).
+	Added   []Added  `json:"added,omitempty"`
 	all     string   // the FTS5 query of every word (the exact query as written)
 	phrases []string // the FTS5 phrase of each word, in Words' order
 }

@@ -113,7 +113,7 @@ func TestWholeDocumentMasksAreWords(t *testing.T) {
 	})
 	ctx := context.Background()
 	err := st.read(ctx, func(tx *sql.Conn) error {
-		bm, err := st.docBM25(ctx, tx, []string{`"retry"`}, []int{2}, "", nil)
+		bm, err := st.docBM25(ctx, tx, []string{`"retry"`}, []int{2}, nil, "", nil)
 		if err != nil {
 			return err
 		}

@@ -67,6 +67,20 @@ func BenchmarkSearchFloor(b *testing.B) {
 		{Name: "search", Run: func() error { _, err := st.Search(ctx, text, SearchOptions{Limit: 11}); return err }},
 		{Name: "rank40", Run: func() error { _, err := st.RankSections(ctx, text, 40); return err }},
 	}
+	// CANON_BENCH_VECTORS names a word-vectors sidecar (canon vectors
+	// import): search again bridged by it, in turn with the others.
+	if path := os.Getenv("CANON_BENCH_VECTORS"); path != "" {
+		vs := &vectorSidecar{path: path, roots: []string{filepath.Dir(path)}}
+		steps = append(steps, rounds.Step{Name: "search-vectors", Run: func() error {
+			st.vectors = vs
+			defer func() { st.vectors = nil }()
+			f, err := st.SearchRead(ctx, text, SearchOptions{Limit: 11})
+			if err == nil && len(f.Read.Added) == 0 && os.Getenv("CANON_BENCH_VECTORS_ADDED") != "" {
+				err = fmt.Errorf("%q: the bridge added no word", text)
+			}
+			return err
+		}})
+	}
 	times := rounds.Times(b, fmt.Sprintf("%q, ", text), steps)
 	for j, s := range steps {
 		b.ReportMetric(rounds.P(times[j], 50), s.Name+"-p50-ms")

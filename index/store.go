@@ -48,6 +48,7 @@ type Store struct {
 	spillAt    int // see defaultSpillAt; tests make a build spill early
 	pageCache  int // KiB of page cache a connection keeps (KeepPages); 0: SQLite's 2 MB
 	counts     phraseCounts
+	vectors    *vectorSidecar // a vocabulary bridge's (UseVectors), nil: none
 }
 
 // Meta keys.

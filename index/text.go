@@ -63,10 +63,11 @@ func (f *Found) WriteText(w io.Writer) error {
 
 // Line says, in one line, how a natural query was read when that is not
 // plain from the text: which words counted, which were ignored, and
-// whether hits hold all of them or some. It is "" when every word counted
+// whether hits hold all of them or some, and the words a vocabulary bridge
+// added. It is "" when every word counted
 // and every hit holds them all, or for a query with operators.
 func (r *Reading) Line() string {
-	if r.Match == MatchExact || (len(r.Ignored) == 0 && r.Match == MatchAll) {
+	if r.Match == MatchExact || (len(r.Ignored) == 0 && r.Match == MatchAll && len(r.Added) == 0) {
 		return ""
 	}
 	how := "all of"
@@ -79,6 +80,13 @@ func (r *Reading) Line() string {
 	}
 	if len(r.Common) > 0 {
 		line += " (too common to rank by: " + human.Quote(strings.Join(r.Common, ", ")) + ")"
+	}
+	if len(r.Added) > 0 {
+		var added []string
+		for _, a := range r.Added {
+			added = append(added, a.Word+" for "+a.For)
+		}
+		line += " (added by word vectors: " + human.Quote(strings.Join(added, ", ")) + ")"
 	}
 	return line
 }

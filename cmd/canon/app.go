@@ -101,6 +101,7 @@ func newApp(e *env) *cli.App {
 			indexCommand(e),
 			statusCommand(e),
 			searchCommand(e),
+			vectorsCommand(e),
 			showCommand(e),
 			problemsCommand(e),
 			checkCommand(e),

@@ -226,7 +226,7 @@ func contextCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "for", Usage: "the pack for `TASK`: it and its neighbourhood plus the knowledge in its scope (global, its groups, task, path), the budget split per scope (context.scopes)"},
 			&cli.IntFlag{Name: "budget", Usage: "size of the pack in estimated `TOKENS`, ceil(characters/4) (0: no limit)", DefaultText: "context.budget, 4000"},
 			&cli.BoolFlag{Name: "generated", Usage: "let generated documents (dashboards, index stubs, lists of links, context.exclude) be seeds and neighbours", DefaultText: "context.include_generated, false"},
-			formatFlag, jsonFlag,
+			noVectorsFlag, formatFlag, jsonFlag,
 		}, expandFlags(true)...),
 		Action: func(c *cli.Context) error {
 			a := hooks.ContextArgs{Query: strings.TrimSpace(strings.Join(c.Args().Slice(), " ")), For: c.String("for"), Overrides: overrides(c)}
@@ -238,6 +238,7 @@ func contextCommand(e *env) *cli.Command {
 				return err
 			}
 			return e.withGraph(c, "canon context", func(s *gitsync.Session, _ *graph.Graph) (output, error) {
+				useVectors(c, s)
 				a.Seeds = seeds(c, s)
 				if a.For != "" {
 					a.For = s.Repo.Ref(a.For)

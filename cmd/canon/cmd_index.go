@@ -79,7 +79,7 @@ func searchCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Value: 10, Usage: "at most `N` hits"},
 			&cli.StringFlag{Name: "kind", Usage: "only documents of kind `K` (task, epic, adr, doc, ...)"},
 			&cli.StringFlag{Name: "namespace", Usage: "only documents of namespace `NS` (a Kano product, a folder in namespaces:)"},
-			branchesFlag, jsonFlag,
+			branchesFlag, noVectorsFlag, jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
 			q := strings.Join(c.Args().Slice(), " ")
@@ -90,6 +90,7 @@ func searchCommand(e *env) *cli.Command {
 				return fail(2, "--limit must be at least 1")
 			}
 			return e.with(c, "canon search", func(s *gitsync.Session) (output, error) {
+				useVectors(c, s)
 				f, err := s.Store.SearchRead(c.Context, q, index.SearchOptions{Limit: c.Int("limit"), Kind: c.String("kind"), Namespace: c.String("namespace")})
 				if err != nil || !c.Bool("branches") {
 					return f, err

@@ -69,6 +69,8 @@ var terminalRuns = [][]string{
 	{"workset", "rm", "w", "--force"},
 	{"workset", "gc"},
 	{"agents-md"},
+	{"vectors", "import", "vec\x1b]52;c;SGVsbG8=\x07\nFORGED-VEC.txt"},
+	{"vectors", "remove"},
 	// Last: it writes the merge into items/c.md. The path is git's %P,
 	// repository text the conflict note prints.
 	{"merge-driver", "items/b.md", "items/c.md", "items/evil.md", "7", "items/new\nFORGED-PATH\x1b[2J.md"},

@@ -23,6 +23,10 @@
 // level: a search hit counts as its document (the first hit of a document
 // ranks it), a pack entry as its path, in pack order.
 //
+// With --vectors FILE it runs `canon vectors import FILE` in each checkout
+// after `canon init`, so that canon's searches bridge their vocabulary by
+// those word vectors (ADR-0050).
+//
 // It writes only under scripts/out/relevance (source clones it reuses,
 // checkouts it replaces) and measures canon from outside, as a user runs it.
 // It imports no package of canon's and no package imports it.

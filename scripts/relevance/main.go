@@ -33,6 +33,7 @@ func main() {
 
 type options struct {
 	repos, queries, mirror, canon, out, part string
+	vectors                                  string
 	only                                     []string
 	json                                     bool
 }
@@ -47,9 +48,10 @@ func mainErr() error {
 	flag.StringVar(&o.out, "out", "scripts/out/relevance", "where source clones and checkouts go")
 	flag.StringVar(&o.part, "part", "all", "tune, holdout or all: which queries to run (tune on tune only)")
 	flag.StringVar(&only, "repo", "", "only these repositories of the manifest, comma separated")
+	flag.StringVar(&o.vectors, "vectors", "", "import the word vectors of `FILE` into each checkout (canon vectors import) before the queries")
 	flag.BoolVar(&o.json, "json", false, "print JSON (every cell and every query's answers) instead of Markdown")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/relevance [--mirror DIR] [--part tune|holdout|all] [--repo NAME,...] [--json]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/relevance [--mirror DIR] [--part tune|holdout|all] [--repo NAME,...] [--vectors FILE] [--json]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -70,6 +72,11 @@ func mainErr() error {
 		return fmt.Errorf("the canon binary %s is missing: run make build", o.canon)
 	}
 	o.canon = bin
+	if o.vectors != "" {
+		if o.vectors, err = filepath.Abs(o.vectors); err != nil {
+			return err
+		}
+	}
 	rep, err := measure(o)
 	if err != nil {
 		return err
@@ -142,6 +149,11 @@ func measureRepo(o options, r Repo, qs []Query, rep *Report) error {
 	ndocs, err := c.init()
 	if err != nil {
 		return err
+	}
+	if o.vectors != "" {
+		if _, err := run(dir, c.bin, "vectors", "import", "--json", o.vectors); err != nil {
+			return err
+		}
 	}
 	docs, err := markdown(dir)
 	if err != nil {

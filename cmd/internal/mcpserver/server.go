@@ -85,6 +85,7 @@ func New(dir, version string) (*Server, error) {
 		return nil, err
 	}
 	s.OnSync(hooks.TellWorksets(nil, nil))
+	s.Store.UseVectors(s.Repo.VectorsPath(), s.Repo.GitDir) // as search and context do (ADR-0050)
 	if err := s.Store.KeepPages(); err != nil {
 		s.Close()
 		return nil, err

@@ -1,0 +1,77 @@
+package gitsync
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/canon-md/canon/index/human"
+	"github.com/canon-md/canon/index/safepath"
+	"github.com/canon-md/canon/index/vectors"
+)
+
+// ImportVectors reads the word vectors of file, which the user named on
+// the command line, keeps the first words of them (vectors.Read) and
+// writes the sidecar a natural search bridges its vocabulary by
+// (VectorsPath, ADR-0050), atomically.
+func ImportVectors(r *Repo, file string, words int) (*VectorsResult, error) {
+	data, err := safepath.ReadArgument(file, vectors.MaxFileBytes)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("cannot read the vectors file %s: %w; name a file of word vectors", human.QuotePath(file), pe.Err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t, err := vectors.Read(data, words)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w; canon vectors import reads GloVe's text or wink's JSON: fix the file or name another", human.QuotePath(file), err)
+	}
+	path := r.VectorsPath()
+	if err := safepath.MkdirAll(filepath.Dir(path), 0o755, r.GitDir); err != nil {
+		return nil, err
+	}
+	out := t.Encode()
+	if err := safepath.WriteFile(path, out, 0o644, r.GitDir); err != nil {
+		return nil, err
+	}
+	return &VectorsResult{Action: "imported", Path: r.Shown(path), From: file, Words: t.Len(), Dimensions: t.Dim(), Bytes: len(out)}, nil
+}
+
+// RemoveVectors deletes the sidecar: searches bridge nothing.
+func RemoveVectors(r *Repo) (*VectorsResult, error) {
+	path := r.VectorsPath()
+	err := safepath.Remove(path, r.GitDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &VectorsResult{Action: "absent", Path: r.Shown(path)}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &VectorsResult{Action: "removed", Path: r.Shown(path)}, nil
+}
+
+// VectorsResult is what canon vectors import and remove did.
+type VectorsResult struct {
+	Action     string `json:"action"` // imported, removed, absent (nothing to remove)
+	Path       string `json:"path"`   // the sidecar
+	From       string `json:"from,omitempty"`
+	Words      int    `json:"words,omitempty"`
+	Dimensions int    `json:"dimensions,omitempty"`
+	Bytes      int    `json:"bytes,omitempty"`
+}
+
+func (v *VectorsResult) WriteText(w io.Writer) error {
+	var err error
+	switch v.Action {
+	case "imported":
+		_, err = fmt.Fprintf(w, "imported %d words of %d dimensions from %s into %s (%d bytes); natural searches now add related words (--no-vectors: not)\n", v.Words, v.Dimensions, human.QuotePath(v.From), human.QuotePath(v.Path), v.Bytes)
+	case "removed":
+		_, err = fmt.Fprintf(w, "removed %s; searches add no related words\n", human.QuotePath(v.Path))
+	default:
+		_, err = fmt.Fprintf(w, "there is no %s to remove; searches add no related words\n", human.QuotePath(v.Path))
+	}
+	return err
+}
