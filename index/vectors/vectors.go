@@ -204,8 +204,10 @@ func readGloVe(data []byte, b *builder) error {
 func readWink(data []byte, b *builder) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return broken(fmt.Errorf("it does not start with an object (%v)", err))
+	if t, err := dec.Token(); err != nil {
+		return broken(fmt.Errorf("it does not start with an object: %w", err))
+	} else if t != json.Delim('{') {
+		return broken(errors.New("it does not start with an object"))
 	}
 	var order []string
 	dims := 0
@@ -447,10 +449,10 @@ func (t *Table) Has(w string) bool {
 }
 
 // Neighbours returns the words nearest w by cosine, best first, at least
-// min, at most k, for which ok holds (nil: all); ties go to the word
+// least, at most k, for which ok holds (nil: all); ties go to the word
 // first in order. A word the table does not hold has none. It reads every
 // vector once: words × dimensions multiplications.
-func (t *Table) Neighbours(w string, k int, min float64, ok func(string) bool) []Neighbour {
+func (t *Table) Neighbours(w string, k int, least float64, ok func(string) bool) []Neighbour {
 	i, found := t.index(w)
 	if !found || k <= 0 {
 		return nil
@@ -463,7 +465,7 @@ func (t *Table) Neighbours(w string, k int, min float64, ok func(string) bool) [
 			continue
 		}
 		c := float64(dot(a, t.vecs[j*d:(j+1)*d])) * float64(t.scale[i]) * float64(t.scale[j])
-		if c < min || len(out) == k && c <= out[k-1].Cosine {
+		if c < least || len(out) == k && c <= out[k-1].Cosine {
 			continue
 		}
 		if ok != nil && !ok(t.words[j]) {
