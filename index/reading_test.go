@@ -90,15 +90,22 @@ func TestTitleNamesTheQuery(t *testing.T) {
 	for i := 20; i < 32; i++ { // more than a page of hits: every word in one section
 		files[fmt.Sprintf("items/T-%d.md", i)] = fmt.Sprintf("---\nid: T-%d\ntitle: Dispatcher %d\n---\n# Context\nRoutes tasks.\n", i, i) + quote
 	}
+	firstHit(t, files, "claim lease multi-agent", "F-16")
+}
+
+// firstHit indexes files and wants a natural search for query to find the
+// document id first.
+func firstHit(t *testing.T, files map[string]string, query, id string) {
+	t.Helper()
 	st, _ := corpusIndex(t, files)
-	f, err := st.SearchRead(context.Background(), "claim lease multi-agent", SearchOptions{})
+	f, err := st.SearchRead(context.Background(), query, SearchOptions{})
 	must.OK(t, err)
-	if len(f.Hits) == 0 || f.Hits[0].ID != "F-16" {
+	if len(f.Hits) == 0 || f.Hits[0].ID != id {
 		var got []string
 		for _, h := range f.Hits {
 			got = append(got, h.ID)
 		}
-		t.Errorf("hits %v, want F-16 first", got)
+		t.Errorf("hits %v, want %s first", got, id)
 	}
 }
 
@@ -144,16 +151,7 @@ func TestWordsTogetherRankFirst(t *testing.T) {
 	for i := range 40 { // the words are rare
 		files[fmt.Sprintf("items/B-%d.md", i)] = fmt.Sprintf("---\nid: B-%d\ntitle: Other %d\n---\n# Context\nThe invoice is sent.\n", i, i)
 	}
-	st, _ := corpusIndex(t, files)
-	f, err := st.SearchRead(context.Background(), "webhook retry", SearchOptions{})
-	must.OK(t, err)
-	if len(f.Hits) == 0 || f.Hits[0].ID != "N-99" {
-		var got []string
-		for _, h := range f.Hits {
-			got = append(got, h.ID)
-		}
-		t.Errorf("hits %v, want N-99 first", got)
-	}
+	firstHit(t, files, "webhook retry", "N-99")
 }
 
 func TestNaturalSearch(t *testing.T) {
