@@ -30,6 +30,7 @@ type candidate struct {
 	mask  uint64  // the reading's words it holds (canon_phrases)
 	title uint64  // the reading's words its title holds (the first section's)
 	near  uint64  // the query's neighbouring phrases it holds together (canon_near)
+	gen   bool    // its document is generated (docs.generated)
 }
 
 // docRank is a document a natural reading found: its sections among the
@@ -205,12 +206,12 @@ func (s *Store) candidates(ctx context.Context, tx *sql.Conn, q, text string, ma
 	inner := `SELECT rowid AS rid, ` + rank + ` AS score, ` + mask + ` AS mask, canon_phrases(chunks_fts, 0) AS title, canon_near(chunks_fts) AS near FROM chunks_fts WHERE chunks_fts MATCH ?1`
 	query := `WITH r AS MATERIALIZED (SELECT rid, score, mask, title, near FROM (` + inner + `) WHERE score IS NOT NULL),
 	kept AS (SELECT rid, score, mask, title, near FROM r WHERE score <= coalesce((SELECT score FROM r ORDER BY score LIMIT 1 OFFSET ?2), 1e308))
-	SELECT c.id, c.doc, c.seq, c.slug, d.key, kept.score, kept.mask, kept.title, kept.near, ` + matchedCount + `
+	SELECT c.id, c.doc, c.seq, c.slug, d.key, d.generated <> '', kept.score, kept.mask, kept.title, kept.near, ` + matchedCount + `
 	FROM kept JOIN chunks c ON c.id = kept.rid JOIN docs d ON d.id = c.doc
 	ORDER BY kept.score, d.key, c.seq LIMIT ?3`
 	args := []any{q, keep - 1, keep}
 	if where != "" {
-		query = `SELECT c.id, c.doc, c.seq, c.slug, d.key, r.score, r.mask, r.title, r.near, 0
+		query = `SELECT c.id, c.doc, c.seq, c.slug, d.key, d.generated <> '', r.score, r.mask, r.title, r.near, 0
 		FROM (` + inner + `) r JOIN chunks c ON c.id = r.rid JOIN docs d ON d.id = c.doc
 		WHERE 1` + where + ` ORDER BY r.score, d.key, c.seq LIMIT ?`
 		args = append(append([]any{q}, filter...), keep)
@@ -223,7 +224,7 @@ func (s *Store) candidates(ctx context.Context, tx *sql.Conn, q, text string, ma
 	out, err := scanAll(rows, func(rs *sql.Rows) (candidate, error) {
 		var c candidate
 		var id, doc, mask, title, near int64
-		err := rs.Scan(&id, &doc, &c.seq, &c.slug, &c.key, &c.bm25, &mask, &title, &near, &total)
+		err := rs.Scan(&id, &doc, &c.seq, &c.slug, &c.key, &c.gen, &c.bm25, &mask, &title, &near, &total)
 		c.chunk, c.doc, c.mask, c.title, c.near = ChunkID(id), DocID(doc), uint64(mask), uint64(title), uint64(near)
 		return c, err
 	})
@@ -429,6 +430,11 @@ func (s *Store) searchNatural(ctx context.Context, r *Reading, text string, limi
 		if err != nil || len(docs) == 0 {
 			return err
 		}
+		// Generated documents (dashboards, index stubs: lists of other
+		// documents' titles) after the documents they list: they hold a
+		// query's words wherever an item's title does, and took places of
+		// the items in the first ten (ADR-0047).
+		sort.SliceStable(docs, func(i, j int) bool { return !docs[i].sections[0].gen && docs[j].sections[0].gen })
 		docs = docs[:min(limit, len(docs))]
 		ids := make([]any, len(docs))
 		for i, d := range docs {
@@ -532,7 +538,7 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, wor
 	sizes := map[DocID]float64{}
 	for p, phrase := range phrases {
 		rows, err := tx.QueryContext(ctx, `WITH r AS MATERIALIZED (SELECT rowid AS rid, canon_hits(chunks_fts) AS hits FROM chunks_fts WHERE chunks_fts MATCH ?)
-			SELECT c.id, c.doc, c.seq, c.slug, d.key, d.size, r.hits FROM r JOIN chunks c ON c.id = r.rid JOIN docs d ON d.id = c.doc
+			SELECT c.id, c.doc, c.seq, c.slug, d.key, d.generated <> '', d.size, r.hits FROM r JOIN chunks c ON c.id = r.rid JOIN docs d ON d.id = c.doc
 			WHERE 1`+where+` ORDER BY c.doc, c.seq`, append([]any{phrase}, filter...)...)
 		if err != nil {
 			return nil, err
@@ -540,7 +546,7 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, wor
 		found[p], err = scanAll(rows, func(rs *sql.Rows) (sectionHits, error) {
 			var h sectionHits
 			var id, doc int64
-			err := rs.Scan(&id, &doc, &h.c.seq, &h.c.slug, &h.c.key, &h.size, &h.hits)
+			err := rs.Scan(&id, &doc, &h.c.seq, &h.c.slug, &h.c.key, &h.c.gen, &h.size, &h.hits)
 			h.c.chunk, h.c.doc = ChunkID(id), DocID(doc)
 			sizes[h.c.doc] = h.size
 			return h, err

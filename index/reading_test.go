@@ -109,6 +109,16 @@ func firstHit(t *testing.T, files map[string]string, query, id string) {
 	}
 }
 
+// TestGeneratedAfterItems: a generated dashboard that lists the item's
+// title (and so holds the words more often) comes after the item.
+func TestGeneratedAfterItems(t *testing.T) {
+	t.Parallel()
+	firstHit(t, map[string]string{
+		"items/T-1.md":   "---\nid: T-1\ntitle: Webhook retry\n---\n# Context\nRetry a failed webhook.\n",
+		"views/board.md": "---\ntitle: Board\ngenerated: true\n---\n# Board\n- T-1 Webhook retry: webhook retry, webhook retry\n- T-2 Invoices\n",
+	}, "webhook retry", "T-1")
+}
+
 // TestWholeDocumentMasksAreWords: docBM25's masks name the reading's words,
 // not the places of its phrases: a word before them that matched nothing
 // is not asked, and a document only the whole-document bm25 finds must
