@@ -34,6 +34,9 @@ func ImportVectors(r *Repo, file string, words int) (*VectorsResult, error) {
 		return nil, err
 	}
 	out := t.Encode()
+	if _, err := vectors.Decode(out); err != nil { // what a search will read: never write a sidecar it refuses
+		return nil, fmt.Errorf("%s: %w; canon vectors import reads GloVe's text or wink's JSON: fix the file or name another", human.QuotePath(file), err)
+	}
 	if err := safepath.WriteFile(path, out, 0o644, r.GitDir); err != nil {
 		return nil, err
 	}

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/index/vectors"
@@ -51,9 +53,16 @@ type Added struct {
 type vectorSidecar struct {
 	path  string
 	roots []string
-	once  sync.Once
+	mu    sync.Mutex
 	table *vectors.Table
-	err   error
+	stamp sidecarStamp // the file table was read from
+}
+
+// sidecarStamp tells a sidecar file that changed (an import or a
+// removal while canon mcp runs) from the one read.
+type sidecarStamp struct {
+	size int64
+	mod  time.Time
 }
 
 // UseVectors makes natural searches bridge their vocabulary by the
@@ -64,21 +73,40 @@ func (s *Store) UseVectors(path string, roots ...string) {
 	s.vectors = &vectorSidecar{path: path, roots: roots}
 }
 
-// load reads the sidecar: nil when there is none.
+// load reads the sidecar: nil when there is none. A long-lived store
+// (canon mcp) reads it again when the file changed since, and keeps
+// neither a failure nor an absence: an import, a removal or a repair
+// counts at the next search.
 func (v *vectorSidecar) load() (*vectors.Table, error) {
-	v.once.Do(func() {
-		data, err := safepath.ReadFile(v.path, vectors.MaxSidecarBytes, v.roots...)
-		if errors.Is(err, fs.ErrNotExist) {
-			return
-		}
-		if err == nil {
-			v.table, err = vectors.Decode(data)
-		}
-		if err != nil {
-			v.err = fmt.Errorf("%s: %w", v.path, err)
-		}
-	})
-	return v.table, v.err
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	fi, err := os.Stat(v.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		v.table = nil
+		return nil, nil
+	}
+	if err != nil {
+		v.table = nil
+		return nil, fmt.Errorf("%s: %w", v.path, err)
+	}
+	stamp := sidecarStamp{fi.Size(), fi.ModTime()}
+	if v.table != nil && stamp == v.stamp {
+		return v.table, nil
+	}
+	v.table = nil
+	data, err := safepath.ReadFile(v.path, vectors.MaxSidecarBytes, v.roots...)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	var t *vectors.Table
+	if err == nil {
+		t, err = vectors.Decode(data)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", v.path, err)
+	}
+	v.table, v.stamp = t, stamp
+	return t, nil
 }
 
 // extra is a phrase a bridge adds: its FTS5 phrase, its bm25 idf among
@@ -176,13 +204,14 @@ func (s *Store) bridge(ctx context.Context, tx *sql.Conn, r *Reading, counts []i
 	if err != nil {
 		return b, err
 	}
-	whole := matches
+	whole, wholeRuns := matches, matches <= maxWholeMatches
 	for i, c := range found {
 		n := ncounts[i]
 		switch {
 		case n == 0 || len(counts)+len(b.asked) >= 62:
 			continue
-		case !c.held && matches+n <= maxAnyMatches:
+		case !c.held && matches+n <= maxAnyMatches && (!wholeRuns || whole+n <= maxWholeMatches):
+			// an added word must not take the whole-document bm25 away
 			matches += n
 			whole += n
 			b.asked = append(b.asked, extra{phrases[i], idf[i], n, c.Weight})

@@ -130,12 +130,19 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 		}
 		docs = fuse(docs, bm)
 	}
-	for _, d := range docs[:min(limit, len(docs))] {
+	r.Match = matchOf(docs[:min(limit, len(docs))], full)
+	return docs, q, total, nil
+}
+
+// matchOf is how a natural reading matched the documents shown: all
+// when each holds every word, else any.
+func matchOf(docs []docRank, full uint64) string {
+	for _, d := range docs {
 		if d.mask&full != full {
-			r.Match = MatchAny // a document wanted holds only some words
+			return MatchAny // a document shown holds only some words
 		}
 	}
-	return docs, q, total, nil
+	return MatchAll
 }
 
 // maxWholeMatches bounds the sections a whole-document bm25 reads
@@ -436,6 +443,7 @@ func (s *Store) searchNatural(ctx context.Context, r *Reading, text string, limi
 		// the items in the first ten (ADR-0047).
 		sort.SliceStable(docs, func(i, j int) bool { return !docs[i].sections[0].gen && docs[j].sections[0].gen })
 		docs = docs[:min(limit, len(docs))]
+		r.Match = matchOf(docs, full(r)) // of the documents shown, after the move
 		ids := make([]any, len(docs))
 		for i, d := range docs {
 			ids[i] = int64(d.sections[0].chunk)
@@ -556,10 +564,11 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, wor
 		}
 	}
 	out := map[DocID]*docScore{}
-	avg := 0.0
+	total := 0.0 // whole bytes: the sum is exact in any order
 	for _, size := range sizes {
-		avg += size / float64(len(sizes))
+		total += size
 	}
+	avg := total / float64(max(len(sizes), 1))
 	if avg <= 0 {
 		return out, nil
 	}

@@ -119,6 +119,26 @@ func TestGeneratedAfterItems(t *testing.T) {
 	}, "webhook retry", "T-1")
 }
 
+// TestMatchOfWhatIsShown: the reading's match describes the hits shown,
+// after the generated ones moved down: the dashboard and X hold both words,
+// Y, shown in the dashboard's place, one: any.
+func TestMatchOfWhatIsShown(t *testing.T) {
+	t.Parallel()
+	st, _ := corpusIndex(t, map[string]string{
+		"views/board.md": "---\ntitle: Board\ngenerated: true\n---\n# Board\n- webhook retry, webhook retry\n",
+		"items/X-1.md":   "---\nid: X-1\ntitle: Inbox\n---\n# Context\nEach webhook is stored.\n## Approach\nA failed one is tried again: a retry.\n",
+		"items/Y-1.md":   "---\nid: Y-1\ntitle: Signing\n---\n# Context\nEach webhook is signed.\n",
+	})
+	f, err := st.SearchRead(context.Background(), "webhook retry", SearchOptions{Limit: 2})
+	must.OK(t, err)
+	if len(f.Hits) != 2 || f.Hits[0].ID != "X-1" || f.Hits[1].ID != "Y-1" {
+		t.Fatalf("hits %+v, want X-1 and Y-1", f.Hits)
+	}
+	if f.Read.Match != MatchAny || !reflect.DeepEqual(f.Hits[1].Words, []string{"webhook"}) {
+		t.Errorf("read %q, Y-1's words %v: want any, and [webhook]", f.Read.Match, f.Hits[1].Words)
+	}
+}
+
 // TestWholeDocumentMasksAreWords: docBM25's masks name the reading's words,
 // not the places of its phrases: a word before them that matched nothing
 // is not asked, and a document only the whole-document bm25 finds must

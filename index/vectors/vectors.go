@@ -218,6 +218,9 @@ func readWink(data []byte, b *builder) error {
 		}
 		switch t {
 		case "dimensions":
+			if b.dim != 0 {
+				return errors.New(`the JSON vectors file says its dimensions after its vectors; wink's format says them once, first`)
+			}
 			if err := dec.Decode(&dims); err != nil {
 				return broken(err)
 			}
@@ -229,6 +232,9 @@ func readWink(data []byte, b *builder) error {
 				return broken(err)
 			}
 		case "vectors":
+			if b.dim != 0 {
+				return errors.New(`the JSON vectors file has "vectors" twice; wink's format has it once`)
+			}
 			if dims == 0 || order == nil {
 				return errors.New("the JSON vectors file has its vectors before its dimensions and words; wink's format has them first")
 			}

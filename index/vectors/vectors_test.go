@@ -73,6 +73,8 @@ func TestReadBad(t *testing.T) {
 		"wink order":      {`{"vectors":{"the":[1,1,1,0]},"dimensions":2,"words":["the"]}`, "before its dimensions and words"},
 		"wink dims":       {`{"dimensions":0,"words":[],"vectors":{}}`, "says 0 dimensions"},
 		"wink no vectors": {`{"dimensions":2,"words":["the"]}`, `no "vectors"`},
+		"wink twice":      {`{"dimensions":2,"words":["ab"],"vectors":{"ab":[1,2,0,0]},"vectors":{"ab":[1,3,0,0]}}`, `"vectors" twice`},
+		"wink redims":     {`{"dimensions":3,"words":["ab"],"vectors":{"ab":[1,2,3,0,0]},"dimensions":2,"words":["cd"],"vectors":{"cd":[1,2,0,0]}}`, "dimensions after its vectors"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Read([]byte(c.in), 10)
