@@ -433,6 +433,15 @@ func Decode(data []byte) (*Table, error) {
 	for i, b := range p {
 		t.vecs[i] = int8(b)
 	}
+	for i, s := range t.scale { // the quantised vector's own length, as written: a cosine stays within 1
+		sum := 0.0
+		for _, x := range t.vecs[i*int(dim) : (i+1)*int(dim)] {
+			sum += float64(x) * float64(x)
+		}
+		if math.Abs(float64(s)*math.Sqrt(sum)-1) > 1e-3 {
+			return nil, bad("word %d's scale %v does not match its vector", i, s)
+		}
+	}
 	return t, nil
 }
 

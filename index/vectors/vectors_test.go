@@ -148,6 +148,11 @@ func TestDecodeDamaged(t *testing.T) {
 			return b
 		}),
 		"scale 0": edit(func(b []byte) []byte { at := len(b) - 5*4 - 5*4; le.PutUint32(b[at:], 0); return b }),
+		"scale 100x": edit(func(b []byte) []byte { // finite and positive, but cosines far above 1
+			at := len(b) - 5*4 - 5*4
+			le.PutUint32(b[at:], math.Float32bits(100*math.Float32frombits(le.Uint32(b[at:]))))
+			return b
+		}),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := Decode(data); err == nil || !strings.Contains(err.Error(), "canon vectors remove") {
