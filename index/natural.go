@@ -72,7 +72,7 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 		for i := range cands {
 			cands[i].mask = full
 		}
-		docs, total = rankDocs(cands, nil, full, pairsOf(len(r.phrases))), n
+		docs, total = rankDocs(cands, nil, full, len(r.phrases)-1), n
 		if len(docs) >= limit || len(r.phrases) < 2 {
 			return docs, r.all, total, nil
 		}
@@ -118,7 +118,7 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 		cands[i].mask = wordsMask(cands[i].mask, asked)
 		cands[i].title = wordsMask(cands[i].title, asked)
 	}
-	docs = rankDocs(cands, idf, full, nil) // no nearness: see nearBonus
+	docs = rankDocs(cands, idf, full, 0) // no nearness: see nearBonus
 	if matches <= maxWholeMatches {
 		words := slices.Clone(asked)
 		for len(words) < len(whole) {
@@ -287,33 +287,13 @@ const titleBonus = 0.3
 // (0.54 → 0.42 at 0.2 to 0.7) and moved no hit@5 (ADR-0047).
 const nearBonus = 0.4
 
-// pairsOf weighs the n-1 pairs of neighbouring phrases of a query of n
-// alike (pair b: phrases b and b+1), nil for one phrase.
-func pairsOf(n int) []float64 {
-	if n < 2 {
-		return nil
-	}
-	out := make([]float64, n-1)
-	for b := range out {
-		out[b] = 1
-	}
-	return out
-}
-
-// nearShare is the weighed share of the query's pairs of neighbouring
-// phrases (pairs) that near holds (bit b: pair b).
-func nearShare(near uint64, pairs []float64) float64 {
-	held, all := 0.0, 0.0
-	for b, w := range pairs {
-		all += w
-		if b < 62 && near&(1<<b) != 0 {
-			held += w
-		}
-	}
-	if all == 0 {
+// nearShare is the share of a query's pairs of neighbouring phrases (bit
+// b: phrases b and b+1) that near holds, 0 when none are counted.
+func nearShare(near uint64, pairs int) float64 {
+	if pairs <= 0 {
 		return 0
 	}
-	return held / all
+	return float64(bits.OnesCount64(near&(1<<min(pairs, 62)-1))) / float64(pairs)
 }
 
 // titleShare is the share of the reading's words (full) that a title holds
@@ -354,13 +334,13 @@ const sectionsCounted = 4
 //     holds: a document whose title names the query is about it, even
 //     when its sections are nearly empty and other documents' links quote
 //     its title (which the sum of sections above favours);
-//   - and times 1 + nearBonus × the share of the query's neighbouring
-//     words its sections hold together, where pairs weighs them (nil: not
-//     counted).
+//   - and times 1 + nearBonus × the share of the query's pairs of
+//     neighbouring words its sections hold together (pairs of them; 0:
+//     not counted).
 //
 // Scores are negated (lower is better, as bm25's); ties break on the node
 // key.
-func rankDocs(cands []candidate, idf []float64, full uint64, pairs []float64) []docRank {
+func rankDocs(cands []candidate, idf []float64, full uint64, pairs int) []docRank {
 	var out []docRank
 	at := map[DocID]int{}
 	for _, c := range cands {
