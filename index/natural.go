@@ -60,10 +60,14 @@ const (
 func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text string, limit int, where string, filter []any) ([]docRank, string, int, error) {
 	full := full(r)
 	r.Match = MatchAll
-	var docs []docRank
+	var docs, allDocs []docRank
 	var total int
 	// Every word in one section: more candidates while the ones read hold
-	// fewer documents than wanted and more sections matched.
+	// fewer documents people wrote than wanted and more sections matched.
+	// Generated documents (dashboards, index stubs) hold a query's words
+	// wherever an item's title does; they are not answers, and when they
+	// make up the count, the places they took go to the best documents of
+	// any of the words (layered).
 	for k := allPerDoc * limit; ; k *= 4 {
 		cands, n, err := s.candidates(ctx, tx, r.all, text, false, min(k, maxKeep), where, filter)
 		if err != nil {
@@ -73,15 +77,20 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 			cands[i].mask = full
 		}
 		docs, total = rankDocs(cands, nil, full, len(r.phrases)-1), n
-		if len(docs) >= limit || len(r.phrases) < 2 {
+		if written(docs) >= limit || len(r.phrases) < 2 {
 			return docs, r.all, total, nil
+		}
+		if len(cands) == min(k, maxKeep) && k < maxKeep {
+			continue // more sections matched than were read
+		}
+		if len(docs) >= limit {
+			allDocs = docs // enough, with generated ones among them
+			break
 		}
 		if len(cands) < min(k, maxKeep) { // every match read: too few documents
 			break
 		}
-		if k >= maxKeep {
-			return docs, r.all, total, nil
-		}
+		return docs, r.all, total, nil // the bound reached
 	}
 	counts, idf, err := s.idf(ctx, tx, r.phrases)
 	if err != nil {
@@ -130,8 +139,59 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 		}
 		docs = fuse(docs, bm)
 	}
+	docs = layered(allDocs, docs)
 	r.Match = matchOf(docs[:min(limit, len(docs))], full)
 	return docs, q, total, nil
+}
+
+// layered puts the documents people wrote among first (each holding every
+// word in one section) before the rest of rest (a ranking of any of the
+// words), each part in its order. Scores stay negative, lower better: first's
+// over its best (the best -1), rest's over its best times the last of
+// first's, so that the order is the scores' order. With no such document
+// in first it returns rest.
+func layered(first, rest []docRank) []docRank {
+	var out []docRank
+	in := map[DocID]bool{}
+	for _, d := range first {
+		if !d.sections[0].gen {
+			out = append(out, d)
+			in[d.sections[0].doc] = true
+		}
+	}
+	if len(out) == 0 {
+		return rest
+	}
+	top := out[0].score
+	for i := range out {
+		out[i].score = -out[i].score / top
+	}
+	last, bestRest := out[len(out)-1].score, 0.0
+	for _, d := range rest {
+		if !in[d.sections[0].doc] {
+			bestRest = min(bestRest, d.score)
+		}
+	}
+	for _, d := range rest {
+		if !in[d.sections[0].doc] {
+			if bestRest < 0 {
+				d.score = last * d.score / bestRest
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// written counts the documents people wrote (not generated) among docs.
+func written(docs []docRank) int {
+	n := 0
+	for _, d := range docs {
+		if !d.sections[0].gen {
+			n++
+		}
+	}
+	return n
 }
 
 // matchOf is how a natural reading matched the documents shown: all

@@ -119,6 +119,27 @@ func TestGeneratedAfterItems(t *testing.T) {
 	}, "webhook retry", "T-1")
 }
 
+// TestGeneratedPlacesGoToTheRest: two documents hold every word in one
+// section, one of them a dashboard; with two wanted, the dashboard's place
+// goes to the best document holding some of the words (layered), after
+// the one that holds them all, with scores in the order shown.
+func TestGeneratedPlacesGoToTheRest(t *testing.T) {
+	t.Parallel()
+	st, _ := corpusIndex(t, map[string]string{
+		"views/board.md": "---\ntitle: Board\ngenerated: true\n---\n# Board\n- webhook retry, webhook retry\n",
+		"items/T-1.md":   "---\nid: T-1\ntitle: Webhook retry\n---\n# Context\nRetry a failed webhook.\n",
+		"items/Y-1.md":   "---\nid: Y-1\ntitle: Signing\n---\n# Context\nEach webhook is signed.\n",
+	})
+	f, err := st.SearchRead(context.Background(), "webhook retry", SearchOptions{Limit: 2})
+	must.OK(t, err)
+	if len(f.Hits) != 2 || f.Hits[0].ID != "T-1" || f.Hits[1].ID != "Y-1" {
+		t.Fatalf("hits %+v, want T-1 and Y-1", f.Hits)
+	}
+	if f.Hits[0].Score >= f.Hits[1].Score || f.Read.Match != MatchAny {
+		t.Errorf("scores %v, %v and match %q: want the first lower, and any", f.Hits[0].Score, f.Hits[1].Score, f.Read.Match)
+	}
+}
+
 // TestMatchOfWhatIsShown: the reading's match describes the hits shown,
 // after the generated ones moved down: the dashboard and X hold both words,
 // Y, shown in the dashboard's place, one: any.
