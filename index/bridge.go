@@ -205,6 +205,7 @@ func (s *Store) bridge(ctx context.Context, tx *sql.Conn, r *Reading, counts []i
 		return b, err
 	}
 	whole, wholeRuns := matches, matches <= maxWholeMatches
+	var at []int // of each word added: its place in b.asked, or in b.whole minus 1 and negated
 	for i, c := range found {
 		n := ncounts[i]
 		switch {
@@ -214,16 +215,41 @@ func (s *Store) bridge(ctx context.Context, tx *sql.Conn, r *Reading, counts []i
 			// an added word must not take the whole-document bm25 away
 			matches += n
 			whole += n
+			at = append(at, len(b.asked))
 			b.asked = append(b.asked, extra{phrases[i], idf[i], n, c.Weight})
 		case c.held && whole+n <= maxWholeMatches:
 			whole += n
+			at = append(at, -1-len(b.whole))
 			b.whole = append(b.whole, extra{phrases[i], idf[i], n, c.Weight})
 		default:
 			continue
 		}
 		r.Added = append(r.Added, c.Added)
 	}
+	// The masks' bits: the reading's words, then the words asked, then
+	// the whole-document bm25's (extend, rankNatural).
+	for _, j := range at {
+		bit := len(counts) + j
+		if j < 0 {
+			bit = len(counts) + len(b.asked) - 1 - j
+		}
+		if bit >= 62 {
+			bit = -1
+		}
+		r.added = append(r.added, bit)
+	}
 	return b, nil
+}
+
+// addedOf lists the words a bridge added (r.Added) that a mask holds.
+func (r *Reading) addedOf(mask uint64) []string {
+	var out []string
+	for i, bit := range r.added {
+		if bit >= 0 && mask&(1<<bit) != 0 {
+			out = append(out, r.Added[i].Word)
+		}
+	}
+	return out
 }
 
 // sameStem reports whether two words share a stem as far as a bridge

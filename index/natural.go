@@ -130,14 +130,14 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 	docs = rankDocs(cands, idf, full, 0) // no nearness: see nearBonus
 	if matches <= maxWholeMatches {
 		words := slices.Clone(asked)
-		for len(words) < len(whole) {
-			words = append(words, 62) // only in the whole-document bm25 (a bridge's): no bit
+		for len(words) < len(whole) { // only in the whole-document bm25 (a bridge's)
+			words = append(words, min(len(idf)+len(words)-len(asked), 62)) // 62: no bit
 		}
 		bm, err := s.docBM25(ctx, tx, whole, words, weights, where, filter)
 		if err != nil {
 			return nil, "", 0, err
 		}
-		docs = fuse(docs, bm)
+		docs = fuse(docs, bm, full)
 	}
 	docs = layered(allDocs, docs)
 	r.Match = matchOf(docs[:min(limit, len(docs))], full)
@@ -504,7 +504,7 @@ func (s *Store) searchNatural(ctx context.Context, r *Reading, text string, limi
 			h := byID[ids[i].(int64)]
 			h.Score = d.score
 			if d.mask&full(r) != full(r) {
-				h.Words = r.wordsOf(d.mask)
+				h.Words, h.Added = r.wordsOf(d.mask), r.addedOf(d.mask)
 			}
 			out = append(out, h)
 		}
@@ -668,7 +668,7 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, wor
 // (their whole text, docBM25). A document that only bm found joins, shown
 // by its section holding the most of the words, its section score 0.
 // Scores stay negative, lower better, the best about -2 (ADR-0047).
-func fuse(docs []docRank, bm map[DocID]*docScore) []docRank {
+func fuse(docs []docRank, bm map[DocID]*docScore, full uint64) []docRank {
 	in := map[DocID]bool{}
 	bestSections, bestWhole := 0.0, 0.0
 	for _, d := range docs {
@@ -687,8 +687,11 @@ func fuse(docs []docRank, bm map[DocID]*docScore) []docRank {
 		if bestSections < 0 {
 			f = docs[i].score / bestSections
 		}
-		if b := bm[docs[i].sections[0].doc]; b != nil && bestWhole > 0 {
-			f += b.bm25 / bestWhole
+		if b := bm[docs[i].sections[0].doc]; b != nil {
+			if bestWhole > 0 {
+				f += b.bm25 / bestWhole
+			}
+			docs[i].mask |= b.mask &^ full // the words a bridge added that only the whole document holds
 		}
 		docs[i].score = -f
 	}

@@ -135,6 +135,9 @@ type Hit struct {
 	// Words are the words of a natural reading the document holds, when
 	// it holds only some of them (Reading.Match "any").
 	Words []string `json:"words,omitempty"`
+	// Added are the words a vocabulary bridge added (Reading.Added) that
+	// the document holds, when it holds only some of the reading's.
+	Added []string `json:"added,omitempty"`
 }
 
 // SearchOptions narrow a search.

@@ -29,6 +29,7 @@ type Reading struct {
 	Common []string `json:"common,omitempty"`
 	// Added are the words a vocabulary bridge asked for besides (ADR-0050).
 	Added   []Added  `json:"added,omitempty"`
+	added   []int    // the bit of each of Added in a ranking's masks, -1 for none
 	all     string   // the FTS5 query of every word (the exact query as written)
 	phrases []string // the FTS5 phrase of each word, in Words' order
 }

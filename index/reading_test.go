@@ -301,7 +301,7 @@ func TestFuse(t *testing.T) {
 		2: {bm25: 4, best: candidate{doc: 2, key: "B"}},
 		3: {bm25: 3, mask: 1, best: candidate{doc: 3, key: "C", slug: "decision"}},
 	}
-	got := fuse(docs, bm)
+	got := fuse(docs, bm, 1)
 	var keys []string
 	for _, d := range got {
 		keys = append(keys, d.sections[0].key)

@@ -54,8 +54,15 @@ func (f *Found) WriteText(w io.Writer) error {
 		if h.Snippet != "" {
 			fmt.Fprintf(w, "   %s\n", human.Quote(h.Snippet))
 		}
-		if len(h.Words) > 0 {
-			fmt.Fprintf(w, "   holds %d of %d words: %s\n", len(h.Words), len(f.Read.Words), human.Quote(strings.Join(h.Words, ", ")))
+		if len(h.Words) > 0 || len(h.Added) > 0 {
+			line := fmt.Sprintf("   holds %d of %d words", len(h.Words), len(f.Read.Words))
+			if len(h.Words) > 0 {
+				line += ": " + human.Quote(strings.Join(h.Words, ", "))
+			}
+			if len(h.Added) > 0 {
+				line += "; added: " + human.Quote(strings.Join(h.Added, ", "))
+			}
+			fmt.Fprintln(w, line)
 		}
 	}
 	return nil
