@@ -21,9 +21,10 @@ import (
 // OpenToRebuild opens the repository for a rebuild from nothing (canon
 // index --full). An index database SQLite cannot read as canon's
 // (index.ErrDamaged) is removed first and opened anew: it is derived, so
-// nothing is lost. recreated says that happened.
-func OpenToRebuild(dir, who string) (s *Session, recreated bool, err error) {
-	s, err = Open(dir, who)
+// nothing is lost. recreated says that happened. Its wait for another
+// process's schema migration ends when ctx does (OpenContext).
+func OpenToRebuild(ctx context.Context, dir, who string) (s *Session, recreated bool, err error) {
+	s, err = OpenContext(ctx, dir, who)
 	if err == nil || !errors.Is(index.Explain(err, ""), index.ErrDamaged) {
 		return s, false, err
 	}
@@ -34,7 +35,7 @@ func OpenToRebuild(dir, who string) (s *Session, recreated bool, err error) {
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		os.Remove(repo.IndexPath() + suffix)
 	}
-	s, err = Open(dir, who)
+	s, err = OpenContext(ctx, dir, who)
 	return s, err == nil, err
 }
 

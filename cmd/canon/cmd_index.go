@@ -47,7 +47,7 @@ func indexCommand(e *env) *cli.Command {
 			case !c.Bool("full"):
 				return e.withIndex(c, "canon index", func(s *gitsync.Session) (output, error) { return s.Reconcile(c.Context) })
 			}
-			s, recreated, err := gitsync.OpenToRebuild(e.dir, "canon index --full")
+			s, recreated, err := gitsync.OpenToRebuild(c.Context, e.dir, "canon index --full")
 			if recreated {
 				e.notef("the index database was damaged; removing it and building a new one")
 			}

@@ -51,7 +51,7 @@ func mcpCommand(e *env) *cli.Command {
 					return fail(2, "%v", err)
 				}
 			}
-			srv, err := mcpserver.New(e.dir, version)
+			srv, err := mcpserver.New(c.Context, e.dir, version)
 			if err != nil {
 				return err
 			}

@@ -261,7 +261,7 @@ func demoRepo(t *testing.T) string {
 // mcpClient serves the repository in dir in process and connects a client.
 func mcpClient(t *testing.T, dir string) *mcp.ClientSession {
 	t.Helper()
-	srv, err := mcpserver.New(dir, "test")
+	srv, err := mcpserver.New(context.Background(), dir, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

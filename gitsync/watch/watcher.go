@@ -125,7 +125,9 @@ func (w *Watcher) Start() {
 // Run watches until ctx is done: a first sync of whatever changed while
 // nobody watched, then one sync per settled burst of events, a full
 // reconcile every Rescan. A sync in flight when ctx ends is finished, not
-// cut short; events still pending then are left for the next sync.
+// cut short (a configuration's reopen still waiting for another process's
+// migration is given up: it has written nothing); events still pending
+// then are left for the next sync.
 func (w *Watcher) Run(ctx context.Context) error {
 	defer w.fsw.Close()
 	w.Start()
@@ -137,13 +139,12 @@ func (w *Watcher) Run(ctx context.Context) error {
 
 	go w.readEvents()
 
-	syncCtx := context.WithoutCancel(ctx)
 	// Watches are in place before the first look, so nothing falls between.
 	first := newPending()
 	first.requestFull(TriggerStart, time.Now())
 	var retry <-chan time.Time
 	backoff := time.Second
-	if err := w.syncOne(syncCtx, first); err != nil {
+	if err := w.syncOne(ctx, first); err != nil {
 		w.requeue(first)
 		retry = time.After(backoff)
 		backoff *= 2
@@ -178,7 +179,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 		if p.empty() {
 			continue
 		}
-		if err := w.syncOne(syncCtx, p); err != nil {
+		if err := w.syncOne(ctx, p); err != nil {
 			w.requeue(p)
 			retry = time.After(backoff)
 			backoff = min(2*backoff, 30*time.Second)
@@ -290,10 +291,15 @@ func (w *Watcher) requeue(p *pending) {
 	w.mu.Unlock()
 }
 
-// syncOne runs one sync and reports it.
+// syncOne runs one sync and reports it. A stop (ctx ending) lets a sync
+// that has begun writing finish its step; only a wait that writes nothing
+// (reopen's for a migration) ends with it, unreported.
 func (w *Watcher) syncOne(ctx context.Context, p *pending) error {
 	start := time.Now()
 	res, paths, err := w.sync(ctx, p)
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return err // stopped while waiting: nothing was written
+	}
 	if err != nil {
 		w.status.LastError = err.Error()
 		w.writeStatus()
@@ -326,10 +332,11 @@ func (w *Watcher) syncOne(ctx context.Context, p *pending) error {
 // (Session.Reconcile, a stat walk).
 func (w *Watcher) sync(ctx context.Context, p *pending) (*gitsync.Result, int, error) {
 	if p.config {
-		if err := w.reopen(); err != nil {
+		if err := w.reopen(ctx); err != nil {
 			return nil, 0, err
 		}
 	}
+	ctx = context.WithoutCancel(ctx) // a step begun is finished
 	if p.full != "" || p.config {
 		// Reread every .gitignore and info/exclude, and watch what is now
 		// in scope (and only that).
@@ -405,10 +412,11 @@ func (w *Watcher) applyPaths(ctx context.Context, p *pending) (*index.Changes, i
 }
 
 // reopen loads the changed configuration into a new session; on an error
-// the old one stays.
-func (w *Watcher) reopen() error {
+// the old one stays. A wait for another process's schema migration ends
+// with ctx (the watcher stopping).
+func (w *Watcher) reopen(ctx context.Context) error {
 	old := w.s
-	s, err := gitsync.Open(old.Repo.Root, old.Who)
+	s, err := gitsync.OpenContext(ctx, old.Repo.Root, old.Who)
 	if err != nil {
 		return fmt.Errorf("reload %s (the watcher goes on with the previous configuration): %w", config.File, err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/indextest"
 )
 
 // running is a Watcher at work on a real repository, its reports collected.
@@ -231,4 +232,38 @@ func TestMoveOfHEADSyncsWithoutTheQuietTime(t *testing.T) {
 	if rep.Result.To == "" || rep.Trigger != TriggerGit {
 		t.Fatalf("trigger %s, to %q", rep.Trigger, rep.Result.To)
 	}
+}
+
+// TestStopEndsAReopensWait: a configuration change reopens the session;
+// when another process is migrating the index, that open waits for its
+// lock, and stopping the watcher (Ctrl-C) ends the wait at once, not after
+// the migration's 30 seconds.
+func TestStopEndsAReopensWait(t *testing.T) {
+	t.Parallel()
+	root := gitRepo(t, map[string]string{"items/a.md": "# A\n", ".canon/config.yaml": "roots: [.]\n"})
+	r := startWatcher(t, root, Options{Debounce: 300 * time.Millisecond}) // the change stays pending a while
+	indextest.MigrationHeld(t, filepath.Join(root, ".git", "canon", "index.db"))
+	write(t, filepath.Join(root, ".canon", "config.yaml"), "roots: [items]\n")
+	r.waitConfig(true)  // the change seen
+	r.waitConfig(false) // and taken by the sync that reopens
+	start := time.Now()
+	r.stop()
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("stopped after %v; the reopen's wait must end with the watcher", took)
+	}
+}
+
+// waitConfig polls until the pending set's configuration change is as
+// wanted.
+func (r *running) waitConfig(want bool) {
+	r.t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		r.w.mu.Lock()
+		got := r.w.p.config
+		r.w.mu.Unlock()
+		if got == want {
+			return
+		}
+	}
+	r.t.Fatalf("the pending configuration change never became %v", want)
 }

@@ -20,7 +20,7 @@ import (
 // mcp --http does, with o (its token set when o has none).
 func httpServer(t *testing.T, dir string, o HTTP) (*Server, *httptest.Server, HTTP) {
 	t.Helper()
-	srv, err := New(dir, "test")
+	srv, err := New(context.Background(), dir, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,7 @@ func TestTokenFile(t *testing.T) {
 // folder made 0700; a folder others can enter is refused.
 func TestHTTPUnixSocket(t *testing.T) {
 	dir, _ := mcpRepo(t)
-	srv, err := New(dir, "test")
+	srv, err := New(context.Background(), dir, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

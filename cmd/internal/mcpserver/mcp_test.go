@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/canon-md/canon/index/indextest"
 )
 
 // mcpRepo makes a small backlog repository and a server on it, and
@@ -51,7 +54,7 @@ func connect(tb testing.TB, dir string) *mcp.ClientSession {
 // serve is connect that also returns the server.
 func serve(tb testing.TB, dir string) (*Server, *mcp.ClientSession) {
 	tb.Helper()
-	srv, err := New(dir, "test")
+	srv, err := New(context.Background(), dir, "test")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -502,5 +505,27 @@ func TestDriftDue(t *testing.T) {
 		if got := m.driftDue(); got != c.due {
 			t.Errorf("%s: due %v, want %v", c.name, got, c.due)
 		}
+	}
+}
+
+// TestNewWaitEndsWithContext: canon mcp waiting for another process's
+// schema migration of the index stops at Ctrl-C (its context), as every
+// command's open does.
+func TestNewWaitEndsWithContext(t *testing.T) {
+	dir, _ := mcpRepo(t)
+	indextest.MigrationHeld(t, filepath.Join(dir, ".git", "canon", "index.db"))
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel) // the signal
+	start := time.Now()
+	srv, err := New(ctx, dir, "test")
+	if err == nil {
+		srv.Close()
+		t.Fatal("a server on an index whose migration waits for a lock someone holds")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("stopped after %v; the wait must end with its context", took)
 	}
 }

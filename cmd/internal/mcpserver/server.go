@@ -77,10 +77,11 @@ func (m *Server) driftDue() bool {
 
 // New opens the repository around dir and makes the server: its tools,
 // resources and a prompt per query template. version names canon to the
-// client.
-func New(dir, version string) (*Server, error) {
+// client. Its wait for another process's schema migration of the index
+// ends when ctx does (Ctrl-C, SIGTERM).
+func New(ctx context.Context, dir, version string) (*Server, error) {
 	tuneGC()
-	s, err := gitsync.Open(dir, "canon mcp")
+	s, err := gitsync.OpenContext(ctx, dir, "canon mcp")
 	if err != nil {
 		return nil, err
 	}
