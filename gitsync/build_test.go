@@ -2,12 +2,9 @@ package gitsync
 
 import (
 	"context"
-	"errors"
 	"testing"
-	"time"
 
 	"github.com/canon-md/canon/index/indextest"
-	"github.com/canon-md/canon/index/indextest/must"
 )
 
 // TestOpenToRebuildWaitEndsWithContext: canon index --full waiting for
@@ -15,28 +12,15 @@ import (
 // nothing written, as every other command's open does.
 func TestOpenToRebuildWaitEndsWithContext(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	write(t, dir, "a.md", "# A\n")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-qm", "one")
-	s, err := Open(dir, "test")
-	must.OK(t, err)
+	dir, s := committed(t, map[string]string{"a.md": "# A\n"})
 	path := s.Repo.IndexPath()
-	s.Close()
+	s.Close() // and once more when the test ends: a second Close does nothing
 	indextest.MigrationHeld(t, path) // another process migrating
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(100*time.Millisecond, cancel) // the signal
-	start := time.Now()
-	s, _, err = OpenToRebuild(ctx, dir, "test")
-	if err == nil {
-		s.Close()
-		t.Fatal("opened an index whose migration waits for a lock someone holds")
-	}
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v, want context.Canceled", err)
-	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Fatalf("stopped after %v; the wait must end with its context", took)
-	}
+	indextest.EndsWithContext(t, func(ctx context.Context) error {
+		s, _, err := OpenToRebuild(ctx, dir, "test")
+		if err == nil {
+			s.Close()
+		}
+		return err
+	})
 }

@@ -1,10 +1,13 @@
 package indextest
 
 import (
+	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/gofrs/flock"
 
@@ -43,4 +46,22 @@ func MigrationHeld(t testing.TB, path string) {
 		t.Fatalf("take the index's lock: %v %v", ok, err)
 	}
 	t.Cleanup(func() { held.Unlock() })
+}
+
+// EndsWithContext runs wait with a context cancelled after 100 ms (the
+// signal) and fails the test unless wait returns that context's error
+// within 5 s. wait closes what it opened when it returns no error.
+func EndsWithContext(t testing.TB, wait func(ctx context.Context) error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	err := wait(ctx)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled: the wait must end with its context", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("stopped after %v; the wait must end with its context", took)
+	}
 }
