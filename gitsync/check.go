@@ -320,9 +320,13 @@ func (e *TooManyPathsError) Error() string {
 }
 
 // CheckPaths validates the given working-tree files (paths relative to the
-// repository root) as they are on disk, each once however often named.
+// repository root) as they are on disk, each once however often named. A
+// folder stands for the documents canon indexes under it.
 func (s *Session) CheckPaths(ctx context.Context, paths []string) (*check.Result, error) {
-	paths = Distinct(paths)
+	paths, err := s.documentsNamed(Distinct(paths))
+	if err != nil {
+		return nil, err
+	}
 	if len(paths) > MaxCheckPaths {
 		return nil, &TooManyPathsError{Given: len(paths)}
 	}
@@ -331,7 +335,7 @@ func (s *Session) CheckPaths(ctx context.Context, paths []string) (*check.Result
 	for _, p := range paths {
 		fi, ok := s.Scope.Stat(p)
 		if !ok {
-			return nil, fmt.Errorf("%s does not exist (or is a folder); name Markdown files", p)
+			return nil, fmt.Errorf("%s does not exist; name Markdown files or folders", p)
 		}
 		if !s.Scope.IsDocumentPath(p) {
 			return nil, fmt.Errorf("%s is not a document canon indexes (not a .md file, outside the roots, or excluded)", p)
@@ -351,6 +355,39 @@ func (s *Session) CheckPaths(ctx context.Context, paths []string) (*check.Result
 		}
 	}
 	return s.checkChange(ctx, side{b, &GitTree{Repo: s.Repo}}, nil)
+}
+
+// documentsNamed replaces each folder among paths (repository paths; "."
+// the root) with the documents under it, as a walk of the roots finds
+// them: ignored files, files outside the roots and linked folders are not
+// documents. A folder that holds none is an error.
+func (s *Session) documentsNamed(paths []string) ([]string, error) {
+	var out []string
+	var docs []index.FileInfo
+	walked := false
+	for _, p := range paths {
+		fi, err := os.Lstat(filepath.Join(s.Repo.Root, filepath.FromSlash(p)))
+		if err != nil || !fi.IsDir() {
+			out = append(out, p) // a file, or what CheckPaths says is missing
+			continue
+		}
+		if !walked {
+			if docs, err = s.Scope.Walk(); err != nil {
+				return nil, err
+			}
+			walked = true
+		}
+		n := len(out)
+		for _, d := range docs {
+			if p == "." || strings.HasPrefix(d.Path, p+"/") {
+				out = append(out, d.Path)
+			}
+		}
+		if len(out) == n {
+			return nil, fmt.Errorf("%s holds no document canon indexes (no .md file inside the roots, or all excluded)", p)
+		}
+	}
+	return Distinct(out), nil
 }
 
 // checkChange checks the documents a change touches in its new state

@@ -13,7 +13,7 @@ import (
 func checkCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "check",
-		Usage:     "validate frontmatter and links: what is staged (the pre-commit hook), --all (CI), or the files named",
+		Usage:     "validate frontmatter and links: what is staged (the pre-commit hook), --all (CI), or the files (and folders) named",
 		ArgsUsage: "[PATH...]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "validate every document and list every problem (for CI)"},

@@ -256,7 +256,7 @@ type (
 	}
 	checkIn struct {
 		Staged bool     `json:"staged,omitempty" jsonschema:"the staged change; new problems only"`
-		Paths  []string `json:"paths,omitempty" jsonschema:"working-tree files"`
+		Paths  []string `json:"paths,omitempty" jsonschema:"working-tree files or folders"`
 		All    bool     `json:"all,omitempty" jsonschema:"every document"`
 		Limit  int      `json:"limit,omitempty" jsonschema:"default 50"`
 	}
