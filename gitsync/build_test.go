@@ -14,7 +14,7 @@ func TestOpenToRebuildWaitEndsWithContext(t *testing.T) {
 	t.Parallel()
 	dir, s := committed(t, map[string]string{"a.md": "# A\n"})
 	path := s.Repo.IndexPath()
-	s.Close() // and once more when the test ends: a second Close does nothing
+	s.Close()                        // and once more when the test ends: a second Close does nothing
 	indextest.MigrationHeld(t, path) // another process migrating
 	indextest.EndsWithContext(t, func(ctx context.Context) error {
 		s, _, err := OpenToRebuild(ctx, dir, "test")
