@@ -274,6 +274,9 @@ func (c *checker) addAt(d *doc, field, rule, value, msg string) {
 // Where a convention of the repository makes the finding likely a false
 // alarm, canon follows the repository (ADR-0027).
 func (c *checker) softened(f Finding) (string, error) {
+	if !config.Adapts(f.Rule) {
+		return "", nil // the template names it: its default is fixed
+	}
 	switch f.Rule {
 	case markdown.RuleWikiLink:
 		// A repository none of whose wiki-links works does not use them:

@@ -210,15 +210,17 @@ check:
     enum-value: error
     date-format: error
     id-format: error
-    duplicate-id: error
+    # duplicate-id: error, but a warning for an id not shaped like
+    # PREFIX-123 (documentation sites keep such ids per folder).
     duplicate-uid: error
-    dangling-ref: error
+    # dangling-ref: error, but a warning for a value with spaces (some
+    # tools name a page by its title) or in a sparse checkout.
     ambiguous-ref: error
     broken-link: error
     broken-anchor: error
     # wiki-link: error where some wiki-link of the repository works, else a
-    # warning ([[x]] may be text in double brackets there); naming it here
-    # fixes its severity.
+    # warning ([[x]] may be text in double brackets there).
+    # Naming one of these three here fixes its severity.
     parent-cycle: error
     parent-kind: error
     asymmetric-block: warning

@@ -246,17 +246,30 @@ type fileConfig struct {
 
 // fromTemplate is Parse(File, Template) without the parse: the defaults,
 // with the rules the template names marked configured (every rule but
-// wiki-link, whose default adapts to the repository). TestTemplateShortcut
+// those whose default adapts to the repository). TestTemplateShortcut
 // holds the two equal.
 func fromTemplate() *Config {
 	cfg := Default()
 	cfg.Check.Configured = map[string]bool{}
 	for rule := range DefaultRules() {
-		if rule != "wiki-link" {
+		if !Adapts(rule) {
 			cfg.Check.Configured[rule] = true
 		}
 	}
 	return cfg
+}
+
+// Adapts reports whether a rule's default severity follows the repository
+// in front of it: an error that is likely a false alarm there is reported
+// as a warning, saying why (canon check, ADR-0027). The template leaves
+// these rules out, as naming a rule in the configuration fixes its
+// severity.
+func Adapts(rule string) bool {
+	switch rule {
+	case "wiki-link", "dangling-ref", "duplicate-id":
+		return true
+	}
+	return false
 }
 
 // Load reads .canon/config.yaml under root. A missing file gives the defaults.
