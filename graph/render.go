@@ -22,7 +22,7 @@ func renderHead(e *Entry, sectioned bool) string {
 		h = "###"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %d. %s: %s\n", h, e.Rank, human.Quote(e.ID), human.Quote(e.Title))
+	fmt.Fprintf(&b, "%s %d. %s\n", h, e.Rank, human.Named(e.ID, e.Title, ": "))
 	b.WriteString(human.Quote(e.Kind))
 	if e.State != "" {
 		b.WriteString(" · " + human.Quote(e.State))

@@ -254,9 +254,4 @@ func scalar(tok json.Token) string {
 
 // idTitle is a document's id and title on one line: the title once when it
 // says the same as the id (a page named after its file), none when empty.
-func idTitle(id, title string) string {
-	if title == "" || strings.EqualFold(strings.ReplaceAll(title, " ", "-"), id) {
-		return human.Quote(id)
-	}
-	return human.Quote(id) + "  " + human.Quote(title)
-}
+func idTitle(id, title string) string { return human.Named(id, title, "  ") }

@@ -141,3 +141,13 @@ func CountList(m map[string]int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// Named is how a document is named in one line: its id, then its title
+// after sep, or the id alone when the title is empty or only repeats it (a
+// file with no title is titled by its name, which is its id too).
+func Named(id, title, sep string) string {
+	if title == "" || strings.EqualFold(strings.ReplaceAll(title, " ", "-"), id) {
+		return Quote(id)
+	}
+	return Quote(id) + sep + Quote(title)
+}

@@ -39,3 +39,16 @@ func TestWords(t *testing.T) {
 		}
 	}
 }
+
+func TestNamed(t *testing.T) {
+	for _, c := range []struct{ id, title, want string }{
+		{"T-1", "Issue tokens", "T-1: Issue tokens"},
+		{"003-apache-age", "003-apache-age", "003-apache-age"}, // a file with no title: its name twice
+		{"getting-started", "Getting Started", "getting-started"},
+		{"T-1", "", "T-1"},
+	} {
+		if got := Named(c.id, c.title, ": "); got != c.want {
+			t.Errorf("Named(%q, %q) = %q, want %q", c.id, c.title, got, c.want)
+		}
+	}
+}
