@@ -136,7 +136,8 @@ var stopWords = func() map[string]bool {
 		what when where whether which while who whom whose why will with won would
 		wouldn you your yours yourself yourselves
 		s t d ll m re ve
-		get gets got tell explain describe`) {
+		get gets got tell explain describe
+		contain contains happen happens happened mean means`) {
 		m[w] = true
 	}
 	return m

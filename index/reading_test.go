@@ -18,6 +18,8 @@ func TestReadQuery(t *testing.T) {
 	}{
 		{"question", "How does the workset get promoted back into the backlog?",
 			Reading{Words: []string{"workset", "promoted", "back", "backlog"}, Ignored: []string{"how", "does", "the", "get", "into"}, Match: MatchAll}},
+		{"question verbs", "What does a workset contain? What happens then?", // "contain" would match "container"
+			Reading{Words: []string{"workset"}, Ignored: []string{"what", "does", "a", "contain", "happens", "then"}, Match: MatchAll}},
 		{"keywords", "token refresh", Reading{Words: []string{"token", "refresh"}, Ignored: []string{}, Match: MatchAll}},
 		{"a word twice counts once", "Token token TOKEN", Reading{Words: []string{"token"}, Ignored: []string{}, Match: MatchAll}},
 		{"a hyphenated word is one word", "sqlite-vec vs faiss", Reading{Words: []string{"sqlite vec", "vs", "faiss"}, Ignored: []string{}, Match: MatchAll}},
