@@ -250,7 +250,7 @@ func (c *checker) fields() error {
 			}
 			s, isString := v.(string)
 			if !isString {
-				c.addAt(d, f, "date-format", fmt.Sprint(v), fmt.Sprintf("%s is %v, not a date; write it as YYYY-MM-DD", f, v))
+				c.addAt(d, f, "date-format", fmt.Sprint(v), fmt.Sprintf("%s is %s, not a date; write it as YYYY-MM-DD", f, yamlKind(v)))
 				continue
 			}
 			if why := badDate(s); why != "" {
@@ -259,6 +259,28 @@ func (c *checker) fields() error {
 		}
 	}
 	return nil
+}
+
+// yamlKind says what YAML read a frontmatter value as, in words: a
+// placeholder in braces ({YYYY-MM-DD}) is a mapping to YAML, and Go's own
+// printing of it (map[YYYY-MM-DD:<nil>]) means nothing to the user.
+func yamlKind(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 1 {
+			for k, val := range x {
+				if val == nil {
+					return fmt.Sprintf("{%s}, which YAML reads as a mapping (quote a placeholder in braces)", k)
+				}
+			}
+		}
+		return "a mapping"
+	case []any:
+		return "a list"
+	case bool:
+		return fmt.Sprintf("%v, a true/false value", x)
+	}
+	return fmt.Sprintf("%v", v)
 }
 
 // addAt reports at the position of a top-level frontmatter field's value.
