@@ -163,3 +163,21 @@ func TestReadyLimit(t *testing.T) {
 		t.Errorf("text ends\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestUnknownStatesStayOneLine: free-text states (a paragraph in status:)
+// are clipped, and past eight the rest are counted, so the line stays a
+// line (it was 5,430 characters on a real backlog).
+func TestUnknownStatesStayOneLine(t *testing.T) {
+	var us []StateCount
+	for i := 0; i < 12; i++ {
+		us = append(us, StateCount{State: fmt.Sprintf("Accepted (goga, 2026-07-%02d) — hold for now; stay on the plan we had", i), Count: 1})
+	}
+	var b strings.Builder
+	if err := writeUnknown(&b, us); err != nil {
+		t.Fatal(err)
+	}
+	line := b.String()
+	if len(line) > 600 || strings.Count(line, "\n") != 1 || !strings.Contains(line, ", 4 more states (--json lists them); ") {
+		t.Errorf("%d characters: %q", len(line), line)
+	}
+}

@@ -194,6 +194,9 @@ func listed(shown, more int, what string) string {
 	return fmt.Sprintf("%d %s (%d listed, %d more: --limit N or --all)", shown+more, what, shown, more)
 }
 
+// maxUnknownShown is how many states writeUnknown names in its one line.
+const maxUnknownShown = 8
+
 // writeUnknown says once which states are neither open nor done, and how
 // to count them.
 func writeUnknown(w io.Writer, us []StateCount) error {
@@ -201,10 +204,16 @@ func writeUnknown(w io.Writer, us []StateCount) error {
 		return nil
 	}
 	n := 0
-	names := make([]string, len(us))
+	var names []string
 	for i, u := range us {
 		n += u.Count
-		names[i] = fmt.Sprintf("%s (%d)", human.Quote(u.State), u.Count)
+		switch {
+		case i < maxUnknownShown:
+			// a free-text state can be a paragraph: one line stays one line
+			names = append(names, fmt.Sprintf("%s (%d)", human.Quote(human.Clip(u.State, 40)), u.Count))
+		case i == maxUnknownShown:
+			names = append(names, fmt.Sprintf("%d more states (--json lists them)", len(us)-i))
+		}
 	}
 	what := "items in states that are"
 	if n == 1 {
