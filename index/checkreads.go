@@ -424,3 +424,29 @@ func FirstParent(ctx context.Context, q Querier, id DocID) (parent Node, ok bool
 	}
 	return parent, err == nil, err
 }
+
+// HasTitle reports whether some document is titled title, case aside: the
+// full-text index finds the documents whose title holds its words, then
+// the whole title is compared (at most 200 read).
+func HasTitle(ctx context.Context, q Querier, title string) (bool, error) {
+	title = strings.TrimSpace(title)
+	words := ftsWords(title)
+	if words == "" {
+		return false, nil
+	}
+	found := false
+	rows, err := q.QueryContext(ctx, `SELECT d.title FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN docs d ON d.id = c.doc
+		WHERE chunks_fts MATCH ? LIMIT 200`, `title : "`+words+`"`)
+	if err != nil {
+		return false, err
+	}
+	err = eachRow(rows, func(r *sql.Rows) error {
+		var t string
+		if err := r.Scan(&t); err != nil {
+			return err
+		}
+		found = found || strings.EqualFold(strings.TrimSpace(t), title)
+		return nil
+	})
+	return found, err
+}

@@ -88,6 +88,9 @@ type checker struct {
 	// isSparse and wikiUsed are the same for a sparse checkout (sparse)
 	// and for wiki-links that resolve (wikiLinksWork).
 	isSparse, wikiUsed int
+	// titles says, per lower-cased value, whether a document is titled so
+	// (titled).
+	titles map[string]bool
 }
 
 // Run checks and returns the findings, sorted, with severities from the
@@ -314,8 +317,17 @@ func (c *checker) softened(f Finding) (string, error) {
 		// "parent: Getting Started": Just the Docs and its kind name a page
 		// by its title, which canon does not resolve; "parent: KB-USR-0099"
 		// that names nothing stays an error.
-		if _, name, _ := strings.Cut(f.Target, " "); strings.ContainsAny(strings.TrimSpace(name), " \t") {
+		_, name, _ := strings.Cut(f.Target, " ")
+		if strings.ContainsAny(strings.TrimSpace(name), " \t") {
 			return "no id has spaces, and some tools name a page by its title", nil
+		}
+		// "parent: Decisions" where a page is titled Decisions (MADR's
+		// site): one word, but a title all the same.
+		if value, _, _ := strings.Cut(name, "#"); !idShaped(value) && value != "" {
+			titled, err := c.titled(value)
+			if err != nil || titled {
+				return "a document is titled " + value + ", and some tools name a page by its title", err
+			}
 		}
 	case "duplicate-id":
 		// "overview" in two folders of a documentation site: ids not
@@ -331,6 +343,23 @@ func (c *checker) softened(f Finding) (string, error) {
 		return "this is a sparse checkout, and the document may be outside it", nil
 	}
 	return "", nil
+}
+
+// titled reports, once per value, whether some document is titled value.
+func (c *checker) titled(value string) (bool, error) {
+	key := strings.ToLower(value)
+	if t, ok := c.titles[key]; ok {
+		return t, nil
+	}
+	t, err := index.HasTitle(c.ctx, c.q, value)
+	if err != nil {
+		return false, err
+	}
+	if c.titles == nil {
+		c.titles = map[string]bool{}
+	}
+	c.titles[key] = t
+	return t, nil
 }
 
 // wikiLinksWork reports, once per run, whether any wiki-link of the

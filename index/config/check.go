@@ -213,8 +213,9 @@ check:
     # duplicate-id: error, but a warning for an id not shaped like
     # PREFIX-123 (documentation sites keep such ids per folder).
     duplicate-uid: error
-    # dangling-ref: error, but a warning for a value with spaces (some
-    # tools name a page by its title) or in a sparse checkout.
+    # dangling-ref: error, but a warning for a value with spaces or one a
+    # document has as its title (some tools name a page by its title), and
+    # in a sparse checkout.
     ambiguous-ref: error
     broken-link: error
     broken-anchor: error
