@@ -588,7 +588,7 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 			return refs, err
 		}
 	}
-	for _, q := range queries {
+	for i, q := range queries {
 		rows, err := s.db.QueryContext(ctx, q.sql+` ORDER BY d.path`, q.arg)
 		if err != nil {
 			return nil, friendly(err, s.path)
@@ -596,6 +596,11 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		refs, err := collectRefs(rows)
 		if err != nil {
 			return nil, err
+		}
+		if i == len(queries)-1 && len(refs) > 1 && strings.Contains(ref, "/") {
+			// A path no document is at: the one document of its file name
+			// (a file moved) is meant, but not every index.md there is.
+			return nil, nil
 		}
 		if len(refs) > 0 {
 			return refs, nil

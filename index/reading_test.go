@@ -316,3 +316,24 @@ func TestFuse(t *testing.T) {
 		t.Errorf("fused %+v", got)
 	}
 }
+
+// TestFindPathNoDocumentIsAt: a path no document is at names the one
+// document of that file name (a file moved), never every document of it
+// ("locales/en/index.md" named 219 index.md files).
+func TestFindPathNoDocumentIsAt(t *testing.T) {
+	t.Parallel()
+	st, _ := corpusIndex(t, map[string]string{
+		"a/index.md":     "# A\n",
+		"b/index.md":     "# B\n",
+		"old/T-1.md":     "# Moved\n",
+		"notes/other.md": "# Other\n",
+	})
+	ctx := context.Background()
+	for ref, want := range map[string]int{"x/index.md": 0, "index": 2, "gone/T-1.md": 1, "a/index.md": 1} {
+		got, err := st.Find(ctx, ref)
+		must.OK(t, err)
+		if len(got) != want {
+			t.Errorf("Find(%q): %d documents, want %d", ref, len(got), want)
+		}
+	}
+}
