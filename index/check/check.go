@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
@@ -511,11 +512,17 @@ func (c *checker) enum(d *doc, field string, allowed []string) {
 	c.addAt(d, field, "enum-value", s, msg)
 }
 
-// nearest finds an allowed value equal to s but for case, spaces, dashes
-// and underscores.
+// nearest finds an allowed value equal to s but for case, spaces, dashes,
+// underscores and combining marks (the first, in allowed's order).
 func nearest(s string, allowed []string) string {
 	norm := func(x string) string {
-		return strings.NewReplacer(" ", "", "-", "", "_", "").Replace(strings.ToLower(x))
+		x = strings.NewReplacer(" ", "", "-", "", "_", "").Replace(strings.ToLower(x))
+		return strings.Map(func(r rune) rune {
+			if unicode.Is(unicode.Mn, r) {
+				return -1 // İ lower-cases to i and a combining dot
+			}
+			return r
+		}, x)
 	}
 	for _, a := range allowed {
 		if norm(a) == norm(s) {

@@ -344,6 +344,13 @@ func (c *checker) anchors(ls []*lnk) error {
 					fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: "#" + a, New: "#" + s}
 				}
 			}
+		} else if near := nearest(want, sortedSlugs(set)); near != "" {
+			// "#prometheus-alertmanager" for the heading "Prometheus +
+			// alertmanager" (GitHub: #prometheus--alertmanager)
+			msg += fmt.Sprintf("; did you mean #%s?", near)
+			if l.form == index.FormMD || l.form == index.FormImage {
+				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: "#" + a, New: "#" + near}
+			}
 		} else if len(set) > 0 {
 			msg += "; its headings are " + listSlugs(set)
 		}
@@ -371,12 +378,21 @@ func isLineAnchor(a string) bool {
 	return true
 }
 
+// sortedSlugs lists a set of slugs in order.
+func sortedSlugs(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
 func listSlugs(set map[string]bool) string {
 	var s []string
-	for k := range set {
+	for _, k := range sortedSlugs(set) {
 		s = append(s, "#"+k)
 	}
-	sort.Strings(s)
 	if len(s) > 8 {
 		s = append(s[:8], "…")
 	}
