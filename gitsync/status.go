@@ -118,8 +118,13 @@ func (s *Status) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, " (%s)", human.CountList(s.Kinds))
 	}
 	fmt.Fprintln(w)
-	if s.Skipped > 0 {
-		fmt.Fprintf(w, "skipped   %d files (see canon problems)\n", s.Skipped)
+	switch {
+	case s.Skipped > 0 && s.Linked == s.Skipped:
+		fmt.Fprintf(w, "skipped   %s, each a symbolic link to a file canon indexes itself\n", human.Plural(s.Skipped, "file"))
+	case s.Linked > 0:
+		fmt.Fprintf(w, "skipped   %s (see canon problems), %d of them symbolic links to files canon indexes itself\n", human.Plural(s.Skipped, "file"), s.Linked)
+	case s.Skipped > 0:
+		fmt.Fprintf(w, "skipped   %s (see canon problems)\n", human.Plural(s.Skipped, "file"))
 	}
 	l := s.Links
 	fmt.Fprintf(w, "links     %s resolved, %d dangling, %d ambiguous, %d external, %d to other files\n",

@@ -49,8 +49,12 @@ type Status struct {
 	Documents int            `json:"documents"`
 	Kinds     map[string]int `json:"kinds"`
 	Skipped   int            `json:"skipped_files"`
-	Links     LinkCounts     `json:"links"`
-	Chunks    int            `json:"chunks"`
+	// Linked are those of the skipped files that are symbolic links to a
+	// file inside the repository, which canon indexes itself when it is a
+	// document (README.md → index.md): nothing of them is lost.
+	Linked int        `json:"skipped_links"`
+	Links  LinkCounts `json:"links"`
+	Chunks int        `json:"chunks"`
 }
 
 // LinkCounts counts links by how they resolved.
@@ -117,7 +121,7 @@ func (s *Store) Counts(ctx context.Context) (*Status, error) {
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&st.Chunks); err != nil {
 		return nil, err
 	}
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM skipped`).Scan(&st.Skipped); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE reason LIKE '%; canon indexes that file itself') FROM skipped`).Scan(&st.Skipped, &st.Linked); err != nil {
 		return nil, err
 	}
 	return st, nil

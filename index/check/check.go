@@ -230,10 +230,50 @@ func (c *checker) storedProblems() error {
 		}
 		ps, err = index.StoredProblems(c.ctx, c.q, docIDs(ids), c.in.Skipped)
 	}
+	if err != nil {
+		return err
+	}
+	indexed, err := c.linkedDocuments(ps)
 	for _, p := range ps {
+		if target, ok := linkedTarget(p); ok && indexed[target] {
+			continue // README.md → index.md: the document is indexed, nothing is lost
+		}
 		c.add(p.Path, p.Line, p.Col, p.Rule, storedTarget(p.Message), p.Message)
 	}
 	return err
+}
+
+// linkedTarget is the file a skipped symbolic link points to, for the
+// problem that says so (Loader.Load).
+func linkedTarget(p index.Problem) (string, bool) {
+	if p.Rule != markdown.RuleFileSkipped {
+		return "", false
+	}
+	_, rest, ok := strings.Cut(p.Message, " is a symbolic link to ")
+	if !ok {
+		return "", false
+	}
+	return strings.CutSuffix(rest, "; canon indexes that file itself")
+}
+
+// linkedDocuments says which targets of skipped symbolic links among ps
+// are indexed documents.
+func (c *checker) linkedDocuments(ps []index.Problem) (map[string]bool, error) {
+	var targets []string
+	for _, p := range ps {
+		if t, ok := linkedTarget(p); ok {
+			targets = append(targets, t)
+		}
+	}
+	out := map[string]bool{}
+	if len(targets) == 0 {
+		return out, nil
+	}
+	ids, err := index.DocIDsOfPaths(c.ctx, c.q, targets)
+	for p := range ids {
+		out[p] = true
+	}
+	return out, err
 }
 
 // fields checks frontmatter against the kind's schema and the date fields.
