@@ -127,13 +127,11 @@ func TestGeneratedAfterItems(t *testing.T) {
 // the one that holds them all, with scores in the order shown.
 func TestGeneratedPlacesGoToTheRest(t *testing.T) {
 	t.Parallel()
-	st, _ := corpusIndex(t, map[string]string{
+	f := searchIn(t, map[string]string{
 		"views/board.md": "---\ntitle: Board\ngenerated: true\n---\n# Board\n- webhook retry, webhook retry\n",
 		"items/T-1.md":   "---\nid: T-1\ntitle: Webhook retry\n---\n# Context\nRetry a failed webhook.\n",
 		"items/Y-1.md":   "---\nid: Y-1\ntitle: Signing\n---\n# Context\nEach webhook is signed.\n",
-	})
-	f, err := st.SearchRead(context.Background(), "webhook retry", SearchOptions{Limit: 2})
-	must.OK(t, err)
+	}, "webhook retry", 2)
 	if len(f.Hits) != 2 || f.Hits[0].ID != "T-1" || f.Hits[1].ID != "Y-1" {
 		t.Fatalf("hits %+v, want T-1 and Y-1", f.Hits)
 	}
@@ -147,13 +145,11 @@ func TestGeneratedPlacesGoToTheRest(t *testing.T) {
 // Y, shown in the dashboard's place, one: any.
 func TestMatchOfWhatIsShown(t *testing.T) {
 	t.Parallel()
-	st, _ := corpusIndex(t, map[string]string{
+	f := searchIn(t, map[string]string{
 		"views/board.md": "---\ntitle: Board\ngenerated: true\n---\n# Board\n- webhook retry, webhook retry\n",
 		"items/X-1.md":   "---\nid: X-1\ntitle: Inbox\n---\n# Context\nEach webhook is stored.\n## Approach\nA failed one is tried again: a retry.\n",
 		"items/Y-1.md":   "---\nid: Y-1\ntitle: Signing\n---\n# Context\nEach webhook is signed.\n",
-	})
-	f, err := st.SearchRead(context.Background(), "webhook retry", SearchOptions{Limit: 2})
-	must.OK(t, err)
+	}, "webhook retry", 2)
 	if len(f.Hits) != 2 || f.Hits[0].ID != "X-1" || f.Hits[1].ID != "Y-1" {
 		t.Fatalf("hits %+v, want X-1 and Y-1", f.Hits)
 	}
@@ -336,4 +332,13 @@ func TestFindPathNoDocumentIsAt(t *testing.T) {
 			t.Errorf("Find(%q): %d documents, want %d", ref, len(got), want)
 		}
 	}
+}
+
+// searchIn indexes files and searches them for text, at most limit hits.
+func searchIn(t *testing.T, files map[string]string, text string, limit int) *Found {
+	t.Helper()
+	st, _ := corpusIndex(t, files)
+	f, err := st.SearchRead(context.Background(), text, SearchOptions{Limit: limit})
+	must.OK(t, err)
+	return f
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -344,7 +345,7 @@ func (c *checker) anchors(ls []*lnk) error {
 					fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: "#" + a, New: "#" + s}
 				}
 			}
-		} else if near := nearest(want, sortedSlugs(set)); near != "" {
+		} else if near := nearest(want, slices.Sorted(maps.Keys(set))); near != "" {
 			// "#prometheus-alertmanager" for the heading "Prometheus +
 			// alertmanager" (GitHub: #prometheus--alertmanager)
 			msg += fmt.Sprintf("; did you mean #%s?", near)
@@ -378,19 +379,9 @@ func isLineAnchor(a string) bool {
 	return true
 }
 
-// sortedSlugs lists a set of slugs in order.
-func sortedSlugs(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func listSlugs(set map[string]bool) string {
 	var s []string
-	for _, k := range sortedSlugs(set) {
+	for _, k := range slices.Sorted(maps.Keys(set)) {
 		s = append(s, "#"+k)
 	}
 	if len(s) > 8 {
