@@ -147,6 +147,16 @@ func plan(l *link, srcPath string) {
 	}
 }
 
+// RefNamesAFile reports whether a frontmatter reference (without its
+// #anchor) is a path to a folder or to a file that is not a document
+// (relates_to: ../references/ or ../reports/run.json), which is no
+// reference to check, as a Markdown link to it is not.
+func RefNamesAFile(target string) bool {
+	target = slashes(target)
+	return strings.Contains(target, "/") && !strings.Contains(target, " ") &&
+		(strings.HasSuffix(target, "/") || path.Ext(target) != "" && !IsMarkdown(target))
+}
+
 func refPlan(l *link, srcPath, raw string) {
 	if strings.HasPrefix(raw, "[[") && strings.HasSuffix(raw, "]]") {
 		target, _ := splitWiki(raw[2 : len(raw)-2])
@@ -170,6 +180,10 @@ func refPlan(l *link, srcPath, raw string) {
 	}
 	target, _, _ := strings.Cut(raw, "#")
 	target = slashes(target)
+	if RefNamesAFile(target) {
+		l.status = StatusFile
+		return
+	}
 	l.plan = []string{"uid:" + strings.ToLower(target), "id:" + strings.ToLower(target)}
 	if strings.Contains(target, "/") || IsMarkdown(target) {
 		if p, ok := joinRepo("", target); ok {

@@ -74,7 +74,8 @@ var archiveNames = map[string]bool{"archive": true, "archived": true, "_archive"
 
 // edgeCandidates are frontmatter fields tools write for edges canon's
 // defaults do not read: Backlog.md's parent_task_id and dependencies.
-var edgeCandidates = map[string]string{"parent_task_id": "parent", "parent_id": "parent", "dependencies": "depends_on", "depends": "depends_on"}
+var edgeCandidates = map[string]string{"parent_task_id": "parent", "parent_id": "parent", "dependencies": "depends_on", "depends": "depends_on",
+	"relates_to": "relates", "related_to": "relates", "related": "relates", "see_also": "relates"}
 
 // defaultEdges are the fields canon reads as edges by default: a field
 // the learned block maps is judged again each time.
@@ -184,9 +185,13 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		return nil, err
 	}
 	for _, ev := range edgeVals {
+		if index.RefNamesAFile(ev.v) {
+			continue // a folder or a file: not a reference either way
+		}
 		c := f.edgeFields[ev.field]
 		c[1]++
-		if names[strings.ToLower(ev.v)] {
+		// an id or a stem, or a path to a document (../proposals/x.md)
+		if names[strings.ToLower(ev.v)] || (strings.Contains(ev.v, "/") || index.IsMarkdown(ev.v)) && names[strings.ToLower(markdown.Stem(ev.v))] {
 			c[0]++
 		}
 		f.edgeFields[ev.field] = c
