@@ -103,6 +103,10 @@ func TestPlan(t *testing.T) {
 		{name: "wiki in frontmatter", form: FormRef, raw: "[[ADR-0002_keys|the ADR]]", src: "a.md",
 			plan: "stem:adr-0002_keys | id:adr-0002_keys", match: "adr-0002_keys"},
 		{name: "url ref", form: FormRef, raw: "https://example.com/x", src: "a.md", status: StatusExternal},
+		{name: "number ref", form: FormRef, raw: "0097", src: "docs/adr/a.md",
+			plan: "uid:0097 | id:0097 | stem:0097 | num:0097", match: "0097"},
+		{name: "versioned number ref", form: FormRef, raw: "0013.1", src: "a.md",
+			plan: "uid:0013.1 | id:0013.1 | stem:0013.1 | num:0013.1", match: "0013.1"},
 		{name: "folder ref", form: FormRef, raw: "../references/", src: "docs/a.md", status: StatusFile},
 		{name: "file ref", form: FormRef, raw: "../reports/run.json", src: "docs/a.md", status: StatusFile},
 		{name: "versioned id ref", form: FormRef, raw: "ADR-0013.1", src: "a.md",
@@ -397,5 +401,16 @@ func TestResolveNamespacesStems(t *testing.T) {
 	plan(&l, "products/a/items/t.md")
 	if _, status, _ := resolve(&l, mem, ns, "products/a/items/t.md"); status != StatusAmbiguous {
 		t.Fatalf("[[README]] is %s, want ambiguous", status)
+	}
+}
+
+func TestFileNumber(t *testing.T) {
+	for p, want := range map[string]string{
+		"docs/adr/0097-storage.md": "0097", "0013.1-bridge.md": "0013.1", "2000-const-generics.md": "2000",
+		"003_x.md": "003", "0097.md": "", "v2-plan.md": "", "0097.-x.md": "", ".5-x.md": "", "12abc-x.md": "",
+	} {
+		if got := fileNumber(p); got != want {
+			t.Errorf("fileNumber(%q) = %q, want %q", p, got, want)
+		}
 	}
 }

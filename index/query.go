@@ -540,7 +540,8 @@ func ftsWords(s string) string {
 }
 
 // Find returns the documents a reference names: a node key, uid, id, path or
-// file stem, tried in that order. More than one means it is ambiguous.
+// file stem, tried in that order, then the number a file name starts
+// with (0097). More than one means it is ambiguous.
 func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 	ref = strings.TrimSpace(slashes(ref))
 	ref = strings.TrimPrefix(ref, "./")
@@ -578,6 +579,13 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		{`SELECT ` + docRefCols + ` FROM docs d WHERE lower(d.path) = ?`, strings.ToLower(trimMD(ref)) + ".md"},
 		{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "stem:" + strings.ToLower(markdown.Stem(ref))},
 	}
+	if isNumber(ref) {
+		// 0096: the decision whose file name starts with it
+		queries = append(queries, struct {
+			sql string
+			arg string
+		}{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "num:" + ref})
+	}
 	if at := strings.LastIndexByte(ref, '@'); at > 0 {
 		candidates = append(candidates, ref[:at], strings.ToLower(ref[at+1:]))
 	}
@@ -601,7 +609,7 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		if err != nil {
 			return nil, err
 		}
-		if i == len(queries)-1 && len(refs) > 1 && strings.Contains(ref, "/") {
+		if i == 5 && len(refs) > 1 && strings.Contains(ref, "/") { // the stem's query
 			// A path no document is at: the one document of its file name
 			// (a file moved) is meant, but not every index.md there is.
 			return nil, nil

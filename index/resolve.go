@@ -53,12 +53,40 @@ func aliasTerms(d docIdentity) []string {
 		terms = append(terms, "id:"+strings.ToLower(d.ident))
 	}
 	terms = append(terms, "stem:"+strings.ToLower(markdown.Stem(d.path)))
+	if n := fileNumber(d.path); n != "" {
+		terms = append(terms, "num:"+n)
+	}
 	return terms
+}
+
+// fileNumber is the number a file name starts with, as written, when a
+// dash or underscore follows it ("0097" of 0097-storage-engine.md, "0013.1"
+// of 0013.1-bridge.md): ADR tools name decisions so, and frontmatter
+// refers to them by it (superseded_by: [0097, 0097.1]). "" when none.
+func fileNumber(p string) string {
+	stem := markdown.Stem(p)
+	i := 0
+	for i < len(stem) && (stem[i] >= '0' && stem[i] <= '9' || stem[i] == '.' && i > 0) {
+		i++
+	}
+	if i == 0 || i == len(stem) || stem[i] != '-' && stem[i] != '_' || stem[i-1] == '.' {
+		return ""
+	}
+	return stem[:i]
+}
+
+// isNumber reports a reference that is only a number as a file name starts
+// with: digits, and dots between them (0097, 0013.1).
+func isNumber(s string) bool {
+	return s != "" && fileNumber(s+"-") == s
 }
 
 // matchKeys are the names by which links can point at a document.
 func matchKeys(d docIdentity) []string {
 	keys := []string{strings.ToLower(markdown.Stem(d.path))}
+	if n := fileNumber(d.path); n != "" {
+		keys = append(keys, n) // a ref that is its number (refPlan's match)
+	}
 	if d.ident != "" {
 		keys = append(keys, strings.ToLower(d.ident))
 	}
@@ -195,6 +223,9 @@ func refPlan(l *link, srcPath, raw string) {
 	}
 	l.plan = append(l.plan, "stem:"+strings.ToLower(markdown.Stem(target)))
 	l.match = strings.ToLower(markdown.Stem(target))
+	if isNumber(target) {
+		l.plan = append(l.plan, "num:"+target) // 0097: the file 0097-….md
+	}
 }
 
 func mdPlan(l *link, srcPath, dest string) {
@@ -373,7 +404,7 @@ type aliasDoc struct {
 // terms are not stored: every path has its file stem, so "path:P" is the
 // documents under the stem of P whose path is P, and "pathnoext:P" those
 // whose lower-cased path without .md is P. That keeps the alias table to
-// three short rows a document.
+// three or four short rows a document.
 func stored(term string) (alias string, keep func(path string) bool) {
 	switch {
 	case strings.HasPrefix(term, "path:"):
