@@ -2,6 +2,7 @@ package gitsync
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/canon-md/canon/index/indextest"
@@ -23,4 +24,25 @@ func TestOpenToRebuildWaitEndsWithContext(t *testing.T) {
 		}
 		return err
 	})
+}
+
+// TestCheckPathsStayInside: a folder named with a slash or ./ is the
+// folder; a path that leaves the repository is refused before anything
+// outside is looked at, whether it exists or not (the MCP tool passes
+// paths as written).
+func TestCheckPathsStayInside(t *testing.T) {
+	t.Parallel()
+	_, s := committed(t, map[string]string{"docs/a.md": "# A\n"})
+	ctx := context.Background()
+	for _, p := range []string{"docs", "docs/", "./docs"} {
+		if _, err := s.CheckPaths(ctx, []string{p}); err != nil {
+			t.Errorf("CheckPaths(%q): %v", p, err)
+		}
+	}
+	for _, p := range []string{"../../../../../../etc", "../../../../../../nonexistent", "/etc", "docs/../../x"} {
+		_, err := s.CheckPaths(ctx, []string{p})
+		if err == nil || !strings.Contains(err.Error(), "is outside the repository") {
+			t.Errorf("CheckPaths(%q): %v, want outside the repository", p, err)
+		}
+	}
 }

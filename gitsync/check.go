@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -366,6 +367,12 @@ func (s *Session) documentsNamed(paths []string) ([]string, error) {
 	var docs []index.FileInfo
 	walked := false
 	for _, p := range paths {
+		// Nothing outside the repository is looked at, not even whether
+		// it exists (the MCP tool passes paths as the agent wrote them).
+		p = path.Clean(strings.ReplaceAll(p, `\`, "/"))
+		if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
+			return nil, fmt.Errorf("%s is outside the repository; name files or folders inside it", p)
+		}
 		fi, err := os.Lstat(filepath.Join(s.Repo.Root, filepath.FromSlash(p)))
 		if err != nil || !fi.IsDir() {
 			out = append(out, p) // a file, or what CheckPaths says is missing

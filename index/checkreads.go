@@ -426,8 +426,9 @@ func FirstParent(ctx context.Context, q Querier, id DocID) (parent Node, ok bool
 }
 
 // HasTitle reports whether some document is titled title, case aside: the
-// full-text index finds the documents whose title holds its words, then
-// the whole title is compared (at most 200 read).
+// full-text index finds the documents whose title holds its words, the
+// shortest titles first (a title holding the words is at least as long
+// as they are), and the whole title is compared (at most 20 read).
 func HasTitle(ctx context.Context, q Querier, title string) (bool, error) {
 	title = strings.TrimSpace(title)
 	words := ftsWords(title)
@@ -436,7 +437,7 @@ func HasTitle(ctx context.Context, q Querier, title string) (bool, error) {
 	}
 	found := false
 	rows, err := q.QueryContext(ctx, `SELECT d.title FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN docs d ON d.id = c.doc
-		WHERE chunks_fts MATCH ? LIMIT 200`, `title : "`+words+`"`)
+		WHERE chunks_fts MATCH ? ORDER BY length(d.title) LIMIT 20`, `title : "`+words+`"`)
 	if err != nil {
 		return false, err
 	}

@@ -109,6 +109,8 @@ func TestPlan(t *testing.T) {
 			plan: "uid:0013.1 | id:0013.1 | stem:0013.1 | num:0013.1", match: "0013.1"},
 		{name: "folder ref", form: FormRef, raw: "../references/", src: "docs/a.md", status: StatusFile},
 		{name: "file ref", form: FormRef, raw: "../reports/run.json", src: "docs/a.md", status: StatusFile},
+		{name: "dotted name ref", form: FormRef, raw: "backlog/task-1.2", src: "a.md",
+			plan: "uid:backlog/task-1.2 | id:backlog/task-1.2 | path:backlog/task-1.2 | path:backlog/task-1.2 | stem:task-1.2", match: "task-1.2"},
 		{name: "versioned id ref", form: FormRef, raw: "ADR-0013.1", src: "a.md",
 			plan: "uid:adr-0013.1 | id:adr-0013.1 | stem:adr-0013.1", match: "adr-0013.1"},
 		{name: "md relative", form: FormMD, raw: "../b.md", src: "items/t/a.md", plan: "path:items/b.md", match: "b"},
@@ -407,7 +409,7 @@ func TestResolveNamespacesStems(t *testing.T) {
 func TestFileNumber(t *testing.T) {
 	for p, want := range map[string]string{
 		"docs/adr/0097-storage.md": "0097", "0013.1-bridge.md": "0013.1", "2000-const-generics.md": "2000",
-		"003_x.md": "003", "0097.md": "", "v2-plan.md": "", "0097.-x.md": "", ".5-x.md": "", "12abc-x.md": "",
+		"003_x.md": "003", "0097.md": "", "v2-plan.md": "", "0097.-x.md": "", ".5-x.md": "", "12abc-x.md": "", "0..1-x.md": "",
 	} {
 		if got := fileNumber(p); got != want {
 			t.Errorf("fileNumber(%q) = %q, want %q", p, got, want)

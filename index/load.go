@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -52,6 +53,21 @@ func BlobOID(content []byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// linkedSuffix ends the reason a symbolic link inside the repository is
+// skipped (LinkedTarget reads it back).
+const linkedSuffix = "; canon indexes that file itself"
+
+// LinkedTarget is the repository path a skipped symbolic link points to,
+// read from its reason or from the problem that carries the reason; ok is
+// false for any other.
+func LinkedTarget(reason string) (string, bool) {
+	_, rest, ok := strings.Cut(reason, "is a symbolic link to ")
+	if !ok {
+		return "", false
+	}
+	return strings.CutSuffix(rest, linkedSuffix)
+}
+
 // Load reads one file. It never fails: a file that cannot be a document comes
 // back with Skip set, and one that vanished comes back nil.
 func (l *Loader) Load(fi FileInfo) *Loaded {
@@ -67,7 +83,10 @@ func (l *Loader) Load(fi FileInfo) *Loaded {
 			out.Skip = "is a symbolic link to a file outside the repository; canon reads only files inside it"
 		default:
 			rel, _ := filepath.Rel(rootReal, target)
-			out.Skip = fmt.Sprintf("is a symbolic link to %s; canon indexes that file itself", filepath.ToSlash(rel))
+			out.Skip = "is a symbolic link to " + filepath.ToSlash(rel) + linkedSuffix
+			if !IsMarkdown(rel) {
+				out.Skip = "is a symbolic link to " + filepath.ToSlash(rel) + ", which is not a Markdown file"
+			}
 		}
 		out.OID = BlobOID([]byte(readLinkOr(abs)))
 		return out

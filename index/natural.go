@@ -162,9 +162,10 @@ func layered(first, rest []docRank) []docRank {
 	if len(out) == 0 {
 		return rest
 	}
-	top := out[0].score
-	for i := range out {
-		out[i].score = -out[i].score / top
+	if top := out[0].score; top < 0 {
+		for i := range out {
+			out[i].score = -out[i].score / top
+		}
 	}
 	last, bestRest := out[len(out)-1].score, 0.0
 	for _, d := range rest {

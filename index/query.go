@@ -50,8 +50,8 @@ type Status struct {
 	Kinds     map[string]int `json:"kinds"`
 	Skipped   int            `json:"skipped_files"`
 	// Linked are those of the skipped files that are symbolic links to a
-	// file inside the repository, which canon indexes itself when it is a
-	// document (README.md → index.md): nothing of them is lost.
+	// document canon indexes itself (README.md → index.md): nothing of
+	// them is lost.
 	Linked int        `json:"skipped_links"`
 	Links  LinkCounts `json:"links"`
 	Chunks int        `json:"chunks"`
@@ -121,7 +121,32 @@ func (s *Store) Counts(ctx context.Context) (*Status, error) {
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&st.Chunks); err != nil {
 		return nil, err
 	}
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE reason LIKE '%; canon indexes that file itself') FROM skipped`).Scan(&st.Skipped, &st.Linked); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM skipped`).Scan(&st.Skipped); err != nil {
+		return nil, err
+	}
+	var targets []string
+	rows, err = s.db.QueryContext(ctx, `SELECT reason FROM skipped WHERE reason LIKE ?`, "%"+linkedSuffix)
+	if err != nil {
+		return nil, err
+	}
+	err = eachRow(rows, func(r *sql.Rows) error {
+		var reason string
+		err := r.Scan(&reason)
+		if t, ok := LinkedTarget(reason); ok {
+			targets = append(targets, t)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	indexed, err := DocIDsOfPaths(ctx, s.db, targets)
+	for _, t := range targets {
+		if _, ok := indexed[t]; ok {
+			st.Linked++
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	return st, nil

@@ -137,7 +137,7 @@ var stopWords = func() map[string]bool {
 		wouldn you your yours yourself yourselves
 		s t d ll m re ve
 		get gets got tell explain describe
-		contain contains happen happens happened mean means`) {
+		contain contains happen happens happened`) {
 		m[w] = true
 	}
 	return m

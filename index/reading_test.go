@@ -342,3 +342,21 @@ func searchIn(t *testing.T, files map[string]string, text string, limit int) *Fo
 	must.OK(t, err)
 	return f
 }
+
+// TestHasTitleAmongMany: the document titled exactly so is found however
+// many longer titles hold the same word (it was cut at the first 200).
+func TestHasTitleAmongMany(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"zz.md": "---\ntitle: Guides\n---\n# Guides\n"}
+	for i := 0; i < 40; i++ {
+		files[fmt.Sprintf("g/%02d.md", i)] = fmt.Sprintf("---\ntitle: Guides for topic %d\n---\n# Guides\n", i)
+	}
+	st, _ := corpusIndex(t, files)
+	for title, want := range map[string]bool{"guides": true, "Guides for topic 7": true, "Guide": false, "Topics": false} {
+		got, err := HasTitle(context.Background(), st.db, title)
+		must.OK(t, err)
+		if got != want {
+			t.Errorf("HasTitle(%q) = %v, want %v", title, got, want)
+		}
+	}
+}

@@ -66,7 +66,7 @@ func aliasTerms(d docIdentity) []string {
 func fileNumber(p string) string {
 	stem := markdown.Stem(p)
 	i := 0
-	for i < len(stem) && (stem[i] >= '0' && stem[i] <= '9' || stem[i] == '.' && i > 0) {
+	for i < len(stem) && (stem[i] >= '0' && stem[i] <= '9' || stem[i] == '.' && i > 0 && stem[i-1] != '.') {
 		i++
 	}
 	if i == 0 || i == len(stem) || stem[i] != '-' && stem[i] != '_' || stem[i-1] == '.' {
@@ -182,7 +182,15 @@ func plan(l *link, srcPath string) {
 func RefNamesAFile(target string) bool {
 	target = slashes(target)
 	return strings.Contains(target, "/") && !strings.Contains(target, " ") &&
-		(strings.HasSuffix(target, "/") || path.Ext(target) != "" && !IsMarkdown(target))
+		(strings.HasSuffix(target, "/") || fileExt(target))
+}
+
+// fileExt reports a name that ends in a file's extension other than .md:
+// at most four characters after the dot, not all digits (task-1.2 and
+// v2.0 are names, not files), no space.
+func fileExt(name string) bool {
+	ext := path.Ext(name)
+	return ext != "" && !strings.EqualFold(ext, ".md") && !strings.Contains(ext, " ") && len(ext) <= 5 && !isDigits(ext[1:])
 }
 
 func refPlan(l *link, srcPath, raw string) {
@@ -275,7 +283,7 @@ func mdPath(srcPath, dest string) (string, bool) {
 // without .md), else the file stem without case, else an id.
 func wikiPlan(l *link, srcPath, target string) {
 	target = slashes(strings.TrimSpace(target))
-	if ext := path.Ext(target); ext != "" && !strings.EqualFold(ext, ".md") && !strings.Contains(ext, " ") && len(ext) <= 5 && !isDigits(ext[1:]) {
+	if fileExt(target) {
 		l.status = StatusFile // ![[diagram.png]], [[report.pdf]]
 		return
 	}

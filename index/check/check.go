@@ -249,11 +249,7 @@ func linkedTarget(p index.Problem) (string, bool) {
 	if p.Rule != markdown.RuleFileSkipped {
 		return "", false
 	}
-	_, rest, ok := strings.Cut(p.Message, " is a symbolic link to ")
-	if !ok {
-		return "", false
-	}
-	return strings.CutSuffix(rest, "; canon indexes that file itself")
+	return index.LinkedTarget(p.Message)
 }
 
 // linkedDocuments says which targets of skipped symbolic links among ps
@@ -555,6 +551,15 @@ func (c *checker) enum(d *doc, field string, allowed []string) {
 // nearest finds an allowed value equal to s but for case, spaces, dashes,
 // underscores and combining marks (the first, in allowed's order).
 func nearest(s string, allowed []string) string {
+	if near := nearAll(s, allowed); len(near) > 0 {
+		return near[0]
+	}
+	return ""
+}
+
+// nearAll lists the allowed values equal to s but for case, spaces,
+// dashes, underscores and combining marks, in allowed's order.
+func nearAll(s string, allowed []string) []string {
 	norm := func(x string) string {
 		x = strings.NewReplacer(" ", "", "-", "", "_", "").Replace(strings.ToLower(x))
 		return strings.Map(func(r rune) rune {
@@ -564,12 +569,13 @@ func nearest(s string, allowed []string) string {
 			return r
 		}, x)
 	}
+	var out []string
 	for _, a := range allowed {
 		if norm(a) == norm(s) {
-			return a
+			out = append(out, a)
 		}
 	}
-	return ""
+	return out
 }
 
 // badDate says why s is not YYYY-MM-DD or an RFC 3339 date-time ("" when it

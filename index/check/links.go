@@ -345,13 +345,16 @@ func (c *checker) anchors(ls []*lnk) error {
 					fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: "#" + a, New: "#" + s}
 				}
 			}
-		} else if near := nearest(want, slices.Sorted(maps.Keys(set))); near != "" {
+		} else if near := nearAll(want, slices.Sorted(maps.Keys(set))); len(near) == 1 {
 			// "#prometheus-alertmanager" for the heading "Prometheus +
-			// alertmanager" (GitHub: #prometheus--alertmanager)
-			msg += fmt.Sprintf("; did you mean #%s?", near)
+			// alertmanager" (GitHub: #prometheus--alertmanager); with two
+			// such headings, which is meant is not plain: no fix.
+			msg += fmt.Sprintf("; did you mean #%s?", near[0])
 			if l.form == index.FormMD || l.form == index.FormImage {
-				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: "#" + a, New: "#" + near}
+				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: "#" + a, New: "#" + near[0]}
 			}
+		} else if len(near) > 1 {
+			msg += "; did you mean #" + strings.Join(near, " or #") + "?"
 		} else if len(set) > 0 {
 			msg += "; its headings are " + listSlugs(set)
 		}

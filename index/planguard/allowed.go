@@ -13,7 +13,8 @@ var Allowed = map[string]string{
 	"SELECT kind, count(*) FROM docs GROUP BY kind ORDER BY kind": "status: documents by kind",
 	"SELECT status, count(*) FROM links GROUP BY status":          "status: links by how they resolved",
 	"SELECT count(*) FROM chunks":                                 "status: the number of sections",
-	"SELECT count(*), count(*) FILTER (WHERE reason LIKE '%; canon indexes that file itself') FROM skipped": "status: the skipped files, and how many are links to files canon indexes itself",
+	"SELECT count(*) FROM skipped":                                "status: the number of skipped files",
+	"SELECT reason FROM skipped WHERE reason LIKE ?":              "status: which skipped files are links to documents canon indexes itself",
 	// canon ready (and the MCP ready tool) ranks every open item by what
 	// blocks it: its input is the whole graph of items and their
 	// blocking edges, read once.
