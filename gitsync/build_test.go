@@ -2,10 +2,11 @@ package gitsync
 
 import (
 	"context"
-	"strings"
+	"errors"
 	"testing"
 
 	"github.com/canon-md/canon/index/indextest"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // TestOpenToRebuildWaitEndsWithContext: canon index --full waiting for
@@ -41,8 +42,9 @@ func TestCheckPathsStayInside(t *testing.T) {
 	}
 	for _, p := range []string{"../../../../../../etc", "../../../../../../nonexistent", "/etc", "docs/../../x"} {
 		_, err := s.CheckPaths(ctx, []string{p})
-		if err == nil || !strings.Contains(err.Error(), "is outside the repository") {
-			t.Errorf("CheckPaths(%q): %v, want outside the repository", p, err)
+		var rel *safepath.RelError
+		if !errors.As(err, &rel) {
+			t.Errorf("CheckPaths(%q): %v, want a path refused as outside the repository", p, err)
 		}
 	}
 }

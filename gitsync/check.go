@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -369,9 +368,9 @@ func (s *Session) documentsNamed(paths []string) ([]string, error) {
 	for _, p := range paths {
 		// Nothing outside the repository is looked at, not even whether
 		// it exists (the MCP tool passes paths as the agent wrote them).
-		p = path.Clean(strings.ReplaceAll(p, `\`, "/"))
-		if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
-			return nil, fmt.Errorf("%s is outside the repository; name files or folders inside it", p)
+		p, err := safepath.CleanRel(p)
+		if err != nil {
+			return nil, err
 		}
 		fi, err := os.Lstat(filepath.Join(s.Repo.Root, filepath.FromSlash(p)))
 		if err != nil || !fi.IsDir() {

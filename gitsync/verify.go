@@ -37,7 +37,11 @@ func (s *Session) Verify(ctx context.Context) (*Verification, error) {
 		return nil, err
 	}
 	defer unlock()
-	edited, err := s.Store.Drift(s.Scope)
+	files, err := s.Scope.Walk() // what the rebuild reads, and what has drifted
+	if err != nil {
+		return nil, err
+	}
+	edited, err := s.Store.DriftOf(files)
 	if err != nil {
 		return nil, err
 	}
@@ -56,10 +60,6 @@ func (s *Session) Verify(ctx context.Context) (*Verification, error) {
 		return nil, err
 	}
 	defer fresh.Close()
-	files, err := s.Scope.Walk()
-	if err != nil {
-		return nil, err
-	}
 	if _, err := fresh.Rebuild(ctx, s.Loader, files, nil, nil); err != nil {
 		return nil, fmt.Errorf("build the comparison index: %w", err)
 	}

@@ -604,6 +604,7 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		{`SELECT ` + docRefCols + ` FROM docs d WHERE lower(d.path) = ?`, strings.ToLower(trimMD(ref)) + ".md"},
 		{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "stem:" + strings.ToLower(markdown.Stem(ref))},
 	}
+	stemQuery := len(queries) - 1
 	if isNumber(ref) {
 		// 0096: the decision whose file name starts with it
 		queries = append(queries, struct {
@@ -634,7 +635,7 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		if err != nil {
 			return nil, err
 		}
-		if i == 5 && len(refs) > 1 && strings.Contains(ref, "/") { // the stem's query
+		if i == stemQuery && len(refs) > 1 && strings.Contains(ref, "/") {
 			// A path no document is at: the one document of its file name
 			// (a file moved) is meant, but not every index.md there is.
 			return nil, nil

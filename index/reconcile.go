@@ -68,6 +68,11 @@ func (s *Store) Drift(scope *Scope) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return s.DriftOf(files)
+}
+
+// DriftOf is Drift over files a walk already listed.
+func (s *Store) DriftOf(files []FileInfo) (int, error) {
 	stored, err := s.fileStats()
 	if err != nil {
 		return 0, err
