@@ -32,6 +32,7 @@ type PackOptions struct {
 	MaxNodes     int       // entries, seeds included (0: no cap)
 	Budget       int       // estimated tokens (0: no limit)
 	SearchSeeds  int       // documents search adds as seeds
+	Related      int       // documents a task's pack with no neighbour finds by its title
 	Sections     int       // sections a seed quotes; a neighbour quotes one
 	ExcerptChars int       // a quoted section is cut near this many characters
 	Weights      config.Weights
@@ -48,7 +49,7 @@ func OptionsFrom(c config.Context) PackOptions {
 	return PackOptions{
 		Depth: c.Depth, Edges: c.Edges, Direction: Direction(c.Direction),
 		MaxPerNode: c.MaxPerNode, MaxNodes: c.MaxNodes, Budget: c.Budget,
-		SearchSeeds: c.SearchSeeds, Sections: c.Sections, ExcerptChars: c.ExcerptChars,
+		SearchSeeds: c.SearchSeeds, Related: c.Related, Sections: c.Sections, ExcerptChars: c.ExcerptChars,
 		Weights: c.Weights, Essential: c.Essential, Exclude: c.Exclude, IncludeGenerated: c.IncludeGenerated,
 	}
 }
@@ -78,6 +79,8 @@ type Pack struct {
 	// Unused: a task's pack that left more than a tenth of its budget
 	// unused says how much and why.
 	Unused *Unused `json:"unused,omitempty"`
+
+	lone bool // a task's pack: no edge reaches the task
 }
 
 // PackSettings are the bounds a pack was built with.
@@ -303,7 +306,7 @@ func (g *Graph) score(ex *Expansion, seeds map[index.DocID]*seed, w config.Weigh
 				e.found = s.search.pos + 1
 			}
 			if h := s.search; h != nil {
-				b := round(h.bm25, 4)
+				b := round4(h.bm25)
 				e.Why.BM25, e.Why.Matched, e.hits = &b, h.matched, h.chunks
 				if s.source == SourceSearch {
 					rel := 1.0
@@ -320,7 +323,7 @@ func (g *Graph) score(ex *Expansion, seeds map[index.DocID]*seed, w config.Weigh
 			e.base = base[v.From] * w.Decay * config.Weight(w.Edges, v.Type)
 		}
 		base[e.Key] = e.base
-		e.Score = round(e.base*config.Weight(w.Kinds, e.Kind)*config.Weight(w.States, e.State), 4)
+		e.weigh(w)
 		entries = append(entries, e)
 	}
 	sort.SliceStable(entries, func(i, j int) bool {
@@ -414,7 +417,7 @@ func (g *Graph) excerpts(ctx context.Context, entries []Entry, opt PackOptions) 
 func pickSections(e Entry, cs []index.Chunk, opt PackOptions) []index.Chunk {
 	sort.Slice(cs, func(a, b int) bool { return cs[a].Seq < cs[b].Seq })
 	n := opt.Sections
-	if e.Why.Reason == ReasonNeighbour {
+	if e.Why.Reason == ReasonNeighbour || e.Why.Reason == ReasonRelated {
 		n = 1
 	}
 	var pick []index.Chunk
@@ -601,4 +604,10 @@ func (g *Graph) fill(p *Pack, entries []Entry, budget int, sectioned bool) {
 		p.Entries = append(p.Entries, e)
 	}
 	p.Tokens = used
+}
+
+// weigh sets the entry's score from its base: base × the weight of its
+// kind × the weight of its state, rounded (see round4).
+func (e *Entry) weigh(w config.Weights) {
+	e.Score = round4(e.base * config.Weight(w.Kinds, e.Kind) * config.Weight(w.States, e.State))
 }

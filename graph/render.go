@@ -59,6 +59,15 @@ func (w Why) String() string {
 		}
 		return s
 	}
+	if w.Reason == ReasonRelated {
+		s := "related: no edge reaches the task; a search for its title"
+		if len(w.Matched) > 0 {
+			s += " matched " + strings.Join(w.Matched, ", ")
+		} else {
+			s += " found it"
+		}
+		return s
+	}
 	if w.Reason == ReasonNeighbour {
 		if w.Direction == In {
 			return fmt.Sprintf("this --%s--> %s (depth %d)", w.Edge, w.FromID, w.Depth)
@@ -165,8 +174,11 @@ func writeOmitted(b *strings.Builder, p *Pack) {
 	}
 	if u := p.Unused; u != nil {
 		why := "every section in reach is quoted (--depth reaches further)"
-		if u.Reason == UnusedTooLarge {
+		switch u.Reason {
+		case UnusedTooLarge:
 			why = "what is left does not fit whole"
+		case UnusedNoEdges:
+			why = "every section in reach is quoted, and no edge reaches the task (context.related adds documents a search for its title finds)"
 		}
 		fmt.Fprintf(b, "About %d tokens of the budget unused: %s.\n", u.Tokens, why)
 	}

@@ -278,6 +278,14 @@ func (g *Graph) ScopedPack(ctx context.Context, a ScopedArgs) (*Pack, error) {
 	for _, c := range cands {
 		inScope[c.Key] = true
 	}
+	lone := len(neighbours) == 1
+	if lone && opt.Related > 0 {
+		rel, err := g.related(ctx, task, opt, gen, inScope)
+		if err != nil {
+			return nil, err
+		}
+		neighbours = append(neighbours, rel...)
+	}
 	var entries []Entry
 	viaEdge := map[string]Why{}
 	present := map[string]bool{}
@@ -314,7 +322,7 @@ func (g *Graph) ScopedPack(ctx context.Context, a ScopedArgs) (*Pack, error) {
 		for k := 0; k < c.Distance; k++ {
 			e.base *= opt.Weights.Decay
 		}
-		e.Score = round(e.base*config.Weight(opt.Weights.Kinds, e.Kind)*config.Weight(opt.Weights.States, e.State), 4)
+		e.weigh(opt.Weights)
 		entries = append(entries, e)
 	}
 	// Knowledge entries quote like seeds: their heaviest sections.
@@ -331,7 +339,7 @@ func (g *Graph) ScopedPack(ctx context.Context, a ScopedArgs) (*Pack, error) {
 		Title: "Context for " + task.ref.ID + ": " + task.ref.Title, Seeds: []string{task.ref.Key}, TokenEstimate: TokenEstimate,
 		Entries: []Entry{}, Omitted: []Omitted{}, Listed: []Listed{}, NodeCapped: ex.NodeCapped, FanoutCapped: ex.FanoutCapped,
 		Settings: PackSettings{Depth: opt.Depth, Edges: opt.Edges, Direction: opt.Direction, MaxPerNode: opt.MaxPerNode, MaxNodes: opt.MaxNodes, Budget: opt.Budget},
-		For:      task.ref.Key,
+		For:      task.ref.Key, lone: lone,
 	}
 	if p.Settings.Edges == nil {
 		p.Settings.Edges = []string{}

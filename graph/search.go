@@ -155,9 +155,8 @@ func (g *Graph) groupHits(ctx context.Context, r *index.Ranked, hits []index.Chu
 	return out, nil
 }
 
-// round keeps d decimals, so that scores print and compare the same on
+// round4 keeps 4 decimals, so that scores print and compare the same on
 // every platform.
-func round(x float64, d int) float64 {
-	p := math.Pow(10, float64(d))
-	return math.Round(x*p) / p
+func round4(x float64) float64 {
+	return math.Round(x*1e4) / 1e4
 }

@@ -19,14 +19,16 @@ const (
 // Unused says why a pack left part of its budget unused.
 type Unused struct {
 	Tokens int `json:"tokens"`
-	// all_quoted: every section in reach is quoted; too_large: what is
-	// left does not fit whole.
+	// all_quoted: every section in reach is quoted; no_edges: so it is,
+	// and no edge reaches the task (--depth reaches no further);
+	// too_large: what is left does not fit whole.
 	Reason string `json:"reason"`
 }
 
 // Unused reasons.
 const (
 	UnusedAllQuoted = "all_quoted"
+	UnusedNoEdges   = "no_edges"
 	UnusedTooLarge  = "too_large"
 )
 
@@ -126,8 +128,11 @@ func (g *Graph) topUp(ctx context.Context, p *Pack, opt PackOptions) error {
 	p.Omitted = append(p.Omitted, sections...)
 	if left := opt.Budget - p.Tokens; opt.Budget > 0 && float64(left) > unusedShare*float64(opt.Budget) {
 		p.Unused = &Unused{Tokens: left, Reason: UnusedAllQuoted}
-		if tooLarge || len(p.Listed) > 0 {
+		switch {
+		case tooLarge || len(p.Listed) > 0:
 			p.Unused.Reason = UnusedTooLarge
+		case p.lone:
+			p.Unused.Reason = UnusedNoEdges
 		}
 	}
 	return nil

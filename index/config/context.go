@@ -26,6 +26,10 @@ type Context struct {
 	Budget int `json:"budget"`
 	// SearchSeeds is how many documents full-text search contributes as seeds.
 	SearchSeeds int `json:"search_seeds"`
+	// Related is how many documents a task's pack (canon context --for)
+	// adds, found by searching the task's title, when no edge reaches the
+	// task: 0 adds none.
+	Related int `json:"related"`
 	// Sections is how many sections a seed quotes (a neighbour quotes one).
 	Sections int `json:"sections"`
 	// ExcerptChars cuts a quoted section at about this many characters.
@@ -86,6 +90,7 @@ func DefaultContext() Context {
 		MaxNodes:     40,
 		Budget:       4000,
 		SearchSeeds:  8,
+		Related:      3,
 		Sections:     2,
 		ExcerptChars: 700,
 		Scopes:       Scopes{Global: 0.3, Group: 0.3, Task: 0.2, Path: 0.2},
@@ -141,6 +146,7 @@ type contextFile struct {
 	MaxNodes     *int     `yaml:"max_nodes"`
 	Budget       *int     `yaml:"budget"`
 	SearchSeeds  *int     `yaml:"search_seeds"`
+	Related      *int     `yaml:"related"`
 	Sections     *int     `yaml:"sections"`
 	ExcerptChars *int     `yaml:"excerpt_chars"`
 	Essential    []string `yaml:"essential"`
@@ -178,6 +184,7 @@ func (c *Context) merge(n *yaml.Node) error {
 		{"max_nodes", f.MaxNodes, &c.MaxNodes, 1},
 		{"budget", f.Budget, &c.Budget, 1},
 		{"search_seeds", f.SearchSeeds, &c.SearchSeeds, 0},
+		{"related", f.Related, &c.Related, 0},
 		{"sections", f.Sections, &c.Sections, 0},
 		{"excerpt_chars", f.ExcerptChars, &c.ExcerptChars, 40},
 	}
@@ -279,6 +286,7 @@ context:
   max_nodes: 40            # entries in a pack, seeds included
   budget: 4000             # estimated tokens
   search_seeds: 8          # documents full-text search adds as seeds
+  related: 3               # a task no edge reaches: documents a search for its title adds
   sections: 2              # sections a seed quotes (a neighbour quotes one)
   excerpt_chars: 700       # a quoted section is cut near this length
   # The pack for a task (canon context --for) quotes these sections of the
