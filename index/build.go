@@ -98,7 +98,7 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 		return nil, err
 	}
 	defer w.close()
-	w.ns = namespacesOf(ld.Cfg.Namespaces)
+	w.ns, w.olds = namespacesOf(ld.Cfg.Namespaces), oldPrefixes(ld.Cfg.Prefixes)
 	w.mem = make(memAliases, len(files)*3) // at most uid:, id: and stem: terms each
 	w.spillAt = spillAt
 	w.fts.hold = ftsHold
@@ -242,11 +242,13 @@ type Batch struct {
 	// Namespaces are the configured namespaces (resolution prefers the
 	// referring document's; keys that collide across them are qualified).
 	Namespaces config.Namespaces
+	// Prefixes are the configured old id prefixes (OLD-NUMBER names NEW-NUMBER).
+	Prefixes map[string]string
 }
 
 // NewBatch starts an empty batch for the configuration.
 func NewBatch(cfg *config.Config) *Batch {
-	return &Batch{Kinds: cfg.Kinds, Namespaces: cfg.Namespaces, Meta: map[string]string{}}
+	return &Batch{Kinds: cfg.Kinds, Namespaces: cfg.Namespaces, Prefixes: cfg.Prefixes, Meta: map[string]string{}}
 }
 
 // Rename moves a stored file to a new path without re-reading it.
@@ -304,7 +306,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 			return err
 		}
 		defer w.close()
-		w.kinds, w.ns = b.Kinds, namespacesOf(b.Namespaces)
+		w.kinds, w.ns, w.olds = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes)
 		return w.apply(b, ch)
 	})
 	if err != nil {
@@ -335,7 +337,7 @@ func (s *Store) Preview(ctx context.Context, b *Batch, fn func(q Querier, ch *Ch
 		return err
 	}
 	defer w.close()
-	w.kinds, w.ns = b.Kinds, namespacesOf(b.Namespaces)
+	w.kinds, w.ns, w.olds = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes)
 	ch := &Changes{}
 	if err := w.apply(b, ch); err != nil {
 		return err
@@ -363,7 +365,7 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 	changedKeys := map[string]bool{}
 	var sources []int64 // documents whose outgoing edges may change, before
 	noteOld := func(d *storedDoc) {
-		for _, k := range matchKeys(docIdentity{path: d.path, ident: d.ident, uid: d.uid}) {
+		for _, k := range matchKeys(docIdentity{path: d.path, ident: d.ident, uid: d.uid, olds: w.olds}) {
 			affectedMatch[k] = true
 		}
 		affectedNatural[d.natural] = true
@@ -371,7 +373,7 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 		sources = append(sources, d.id)
 	}
 	noteNew := func(path, ident, uid string) {
-		for _, k := range matchKeys(docIdentity{path: path, ident: ident, uid: uid}) {
+		for _, k := range matchKeys(docIdentity{path: path, ident: ident, uid: uid, olds: w.olds}) {
 			affectedMatch[k] = true
 		}
 		affectedNatural[naturalKey(path, ident, uid)] = true
@@ -614,7 +616,7 @@ func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
 	if _, err := w.tx.Exec(`DELETE FROM aliases WHERE doc = ?`, d.id); err != nil {
 		return err
 	}
-	for _, term := range aliasTerms(docIdentity{path: to.Path, ident: d.ident, uid: d.uid}) {
+	for _, term := range aliasTerms(docIdentity{path: to.Path, ident: d.ident, uid: d.uid, olds: w.olds}) {
 		if err := w.aliases.add(term, d.id); err != nil {
 			return err
 		}

@@ -612,6 +612,13 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 			arg string
 		}{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "num:" + ref})
 	}
+	if _, _, ok := PrefixNumber(ref); ok || isNumber(ref) {
+		// task-4: BACK-4, when the repository's prefix was task (config.Prefixes)
+		queries = append(queries, struct {
+			sql string
+			arg string
+		}{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "was:" + strings.ToLower(ref)})
+	}
 	if at := strings.LastIndexByte(ref, '@'); at > 0 {
 		candidates = append(candidates, ref[:at], strings.ToLower(ref[at+1:]))
 	}

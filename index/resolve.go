@@ -3,6 +3,7 @@ package index
 import (
 	"net/url"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/canon-md/canon/index/config"
@@ -56,7 +57,60 @@ func aliasTerms(d docIdentity) []string {
 	if n := fileNumber(d.path); n != "" {
 		terms = append(terms, "num:"+n)
 	}
+	for _, k := range d.oldNames() {
+		terms = append(terms, "was:"+k)
+	}
 	return terms
+}
+
+// oldNames are the names an old prefix gives the document (task-4 for
+// BACK-4 when config.Prefixes maps task to back), and its bare number (4),
+// lower-cased: the tool names a task by its number (Backlog.md).
+func (d docIdentity) oldNames() []string {
+	if len(d.olds) == 0 {
+		return nil
+	}
+	p, n, ok := PrefixNumber(d.ident)
+	if !ok || len(d.olds[p]) == 0 {
+		return nil
+	}
+	n = strings.ToLower(n)
+	out := []string{n}
+	for _, old := range d.olds[p] {
+		out = append(out, old+"-"+n)
+	}
+	return out
+}
+
+// oldPrefixes turns config.Prefixes (old → new) into new → the old ones,
+// sorted.
+func oldPrefixes(m map[string]string) map[string][]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := map[string][]string{}
+	for old, now := range m {
+		out[now] = append(out[now], old)
+	}
+	for _, olds := range out {
+		sort.Strings(olds)
+	}
+	return out
+}
+
+// PrefixNumber splits an id shaped PREFIX-NUMBER (task-4, BACK-355.01):
+// its prefix lower-cased and its number as written.
+func PrefixNumber(s string) (prefix, number string, ok bool) {
+	p, n, found := strings.Cut(s, "-")
+	if !found || p == "" || !isNumber(n) {
+		return "", "", false
+	}
+	for i, r := range p {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '_')) {
+			return "", "", false
+		}
+	}
+	return strings.ToLower(p), n, true
 }
 
 // fileNumber is the number a file name starts with, as written, when a
@@ -93,11 +147,12 @@ func matchKeys(d docIdentity) []string {
 	if d.uid != "" {
 		keys = append(keys, strings.ToLower(d.uid))
 	}
-	return keys
+	return append(keys, d.oldNames()...) // a ref an old prefix writes (refPlan's was:)
 }
 
 type docIdentity struct {
 	path, ident, uid string
+	olds             map[string][]string // see writer.olds
 }
 
 // link is one outgoing link of a document before it is stored.
@@ -233,6 +288,9 @@ func refPlan(l *link, srcPath, raw string) {
 	l.match = strings.ToLower(markdown.Stem(target))
 	if isNumber(target) {
 		l.plan = append(l.plan, "num:"+target) // 0097: the file 0097-….md
+	}
+	if _, _, ok := PrefixNumber(target); ok || isNumber(target) {
+		l.plan = append(l.plan, "was:"+l.match) // task-4 or 4: BACK-4 when task was back's prefix
 	}
 }
 

@@ -52,7 +52,7 @@ CREATE TABLE skipped (
 	reason TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE aliases (
-	term TEXT NOT NULL,                 -- uid:, id:, stem:, num: (paths are found through their stem)
+	term TEXT NOT NULL,                 -- uid:, id:, stem:, num:, was: (paths are found through their stem)
 	doc  INTEGER NOT NULL REFERENCES docs(id) ON DELETE CASCADE
 );
 CREATE TABLE links (

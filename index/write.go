@@ -110,7 +110,8 @@ func (p *pendingLink) link(srcPath string) link {
 type writer struct {
 	tx    *sql.Tx
 	kinds map[string]string
-	ns    nsOf // the namespace of a path; nil without namespaces
+	olds  map[string][]string // a prefix in use → the old prefixes that name its numbers (config.Prefixes)
+	ns    nsOf                // the namespace of a path; nil without namespaces
 
 	docs, aliases, chunks, fts, probs, skips, links *bulk
 
@@ -232,7 +233,7 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store %s: %w", ld.Path, err)
 	}
-	for _, term := range aliasTerms(docIdentity{path: ld.Path, ident: d.ID, uid: d.UID}) {
+	for _, term := range aliasTerms(docIdentity{path: ld.Path, ident: d.ID, uid: d.UID, olds: w.olds}) {
 		if err := w.aliases.add(term, id); err != nil {
 			return 0, err
 		}

@@ -42,6 +42,10 @@ type Config struct {
 	Kinds map[string]string `yaml:"kinds" json:"kinds"`
 	// Namespaces are folders that are id spaces of their own.
 	Namespaces Namespaces `yaml:"namespaces" json:"namespaces"`
+	// Prefixes map an id prefix the repository once used to the one it
+	// uses now, lower-cased: a reference OLD-NUMBER that names no document
+	// names NEW-NUMBER (Backlog.md's task_prefix, ADR-0051).
+	Prefixes map[string]string `yaml:"prefixes" json:"prefixes,omitempty"`
 	// States says which states count as open and which as done.
 	States States `json:"states"`
 	// Context shapes context packs (graph/context).
@@ -231,6 +235,7 @@ type fileConfig struct {
 	Edges       map[string]string `yaml:"edges"`
 	Kinds       map[string]string `yaml:"kinds"`
 	Namespaces  *[]Namespace      `yaml:"namespaces"`
+	Prefixes    map[string]string `yaml:"prefixes"`
 	States      *States           `yaml:"states"`
 	Context     yaml.Node         `yaml:"context"`
 	Check       yaml.Node         `yaml:"check"`
@@ -386,6 +391,13 @@ func Parse(name string, data []byte) (*Config, error) {
 	}
 	if fc.Namespaces != nil {
 		cfg.Namespaces = Namespaces(*fc.Namespaces)
+	}
+	if fc.Prefixes != nil {
+		p, err := checkPrefixes("prefixes", fc.Prefixes)
+		if err != nil {
+			return nil, &Error{Path: name, Msg: err.Error()}
+		}
+		cfg.Prefixes = p
 	}
 	if fc.States != nil {
 		if err := cfg.States.merge(fc.States); err != nil {
@@ -548,10 +560,14 @@ func (c *Config) IndexHash() string {
 		Kinds       [][2]string
 		Namespaces  [][2]string `json:",omitempty"`
 		TextFields  []string    `json:",omitempty"`
+		Prefixes    [][2]string `json:",omitempty"`
 	}
 	s := shape{Roots: c.Roots, Exclude: c.Exclude, MaxFileSize: c.MaxFileSize,
 		Edges: sortedPairs(c.Edges), Kinds: sortedPairs(c.Kinds), Namespaces: c.Namespaces.hash(),
 		TextFields: c.Frontmatter.TextFields}
+	if len(c.Prefixes) > 0 {
+		s.Prefixes = sortedPairs(c.Prefixes)
+	}
 	b, _ := json.Marshal(s)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])

@@ -29,6 +29,7 @@ type Learned struct {
 	Tool        string            `yaml:"tool" json:"tool,omitempty"`
 	Frontmatter *Frontmatter      `yaml:"frontmatter" json:"frontmatter,omitempty"`
 	Edges       map[string]string `yaml:"edges" json:"edges,omitempty"`
+	Prefixes    map[string]string `yaml:"prefixes" json:"prefixes,omitempty"`
 	States      *States           `yaml:"states" json:"states,omitempty"`
 	Check       *LearnedCheck     `yaml:"check" json:"check,omitempty"`
 	Work        *LearnedWork      `yaml:"work" json:"work,omitempty"`
@@ -57,7 +58,7 @@ type LearnedWork struct {
 // Empty reports whether nothing was learned.
 func (l *Learned) Empty() bool {
 	return l == nil || reflect.DeepEqual(*l, Learned{}) ||
-		(l.Tool == "" && l.Frontmatter == nil && len(l.Edges) == 0 && l.States == nil && l.Check == nil && l.Work == nil)
+		(l.Tool == "" && l.Frontmatter == nil && len(l.Edges) == 0 && len(l.Prefixes) == 0 && l.States == nil && l.Check == nil && l.Work == nil)
 }
 
 // Learned block markers: canon init --observe --write replaces what lies
@@ -81,6 +82,13 @@ func decodeLearned(n *yaml.Node) (*Learned, error) {
 			}
 		}
 	}
+	if l.Prefixes != nil {
+		p, err := checkPrefixes("learned.prefixes", l.Prefixes)
+		if err != nil {
+			return nil, err
+		}
+		l.Prefixes = p
+	}
 	if l.Work != nil {
 		for _, p := range l.Work.Archive {
 			if strings.TrimSpace(p) == "" {
@@ -103,6 +111,9 @@ func (c *Config) applyLearned(l *Learned, f *fileConfig) error {
 		if _, set := f.edges()[field]; !set && typ != "" && typ != "none" {
 			c.Edges[field] = typ
 		}
+	}
+	if l.Prefixes != nil && (f == nil || f.Prefixes == nil) {
+		c.Prefixes = l.Prefixes
 	}
 	if s := l.States; s != nil {
 		def := DefaultStates()

@@ -70,4 +70,9 @@ kinds:
 # their process profiles.
 namespaces:
   - _kano/backlog/products/*
+
+# An id prefix the repository once used -> the one it uses now: a reference
+# OLD-NUMBER, or a bare NUMBER, that names no document names NEW-NUMBER, as
+# Backlog.md reads task-4 once task_prefix is back. canon init learns it.
+# prefixes: {task: back}
 `

@@ -28,6 +28,14 @@ func decide(f *facts) *Result {
 		}
 		r.Evidence["frontmatter.text_fields"] = why
 	}
+	if len(f.prefixes) > 0 {
+		l.Prefixes = f.prefixes
+		var why []string
+		for _, p := range sorted(f.prefixes) {
+			why = append(why, f.prefixWhy[p])
+		}
+		r.Evidence["prefixes"] = strings.Join(why, "; ") + toolSays(f.tool)
+	}
 	decideEdges(f, r)
 	decideStates(f, r)
 	decideParents(f, config.DefaultCheck().Parents, r)

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -53,6 +54,8 @@ type facts struct {
 	dates            map[string][2]int // field → documents with a date, with a value
 	archives         map[string]int    // archive folder → documents
 	edgeFields       map[string][2]int // field → values naming an item, values
+	prefixes         map[string]string // an old id prefix → the one in use now (config.Prefixes)
+	prefixWhy        map[string]string // its evidence
 	ids              map[string][]string
 	kano             bool                      // a Kano-shaped id exists: Kano's schemas hold
 	scheme           config.IDs                // how ids are minted: a minted id matches as its prefix and a number
@@ -105,8 +108,9 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 	if err := f.detectTool(root); err != nil {
 		return nil, err
 	}
-	names := map[string]bool{} // lower-cased ids and stems: what a reference may name
-	var atPaths []string       // documents with an @ value in a text field
+	names := map[string]bool{}              // lower-cased ids and stems: what a reference may name
+	numbers := map[string]map[string]bool{} // a number → the id prefixes in use with it
+	var atPaths []string                    // documents with an @ value in a text field
 	type edgeVal struct{ field, v string }
 	var edgeVals []edgeVal
 	rows, err := q.QueryContext(ctx, `SELECT path, kind, type, ident, fm FROM docs ORDER BY path`)
@@ -123,6 +127,13 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		if ident != "" {
 			names[strings.ToLower(ident)] = true
 			f.kano = f.kano || check.KanoShaped(cfg.IDs, ident)
+			if p, n, ok := index.PrefixNumber(ident); ok {
+				n = strings.ToLower(n)
+				if numbers[n] == nil {
+					numbers[n] = map[string]bool{}
+				}
+				numbers[n][p] = true
+			}
 		}
 		if dir := archiveDir(p); dir != "" {
 			f.archives[dir]++
@@ -141,7 +152,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 				f.dates[field] = d
 			}
 			if _, isEdge := defaultEdges[field]; !isEdge && edgeCandidates[field] != "" {
-				for _, v := range texts(raw) {
+				for _, v := range refTexts(raw) {
 					edgeVals = append(edgeVals, edgeVal{field, v})
 				}
 			}
@@ -184,14 +195,27 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	dangling, err := danglingRefs(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	unnamed := dangling
+	for _, ev := range edgeVals {
+		if !index.RefNamesAFile(ev.v) && !names[strings.ToLower(ev.v)] {
+			unnamed = append(unnamed, ev.v)
+		}
+	}
+	f.learnPrefixes(unnamed, numbers)
 	for _, ev := range edgeVals {
 		if index.RefNamesAFile(ev.v) {
 			continue // a folder or a file: not a reference either way
 		}
 		c := f.edgeFields[ev.field]
 		c[1]++
-		// an id or a stem, or a path to a document (../proposals/x.md)
-		if names[strings.ToLower(ev.v)] || (strings.Contains(ev.v, "/") || index.IsMarkdown(ev.v)) && names[strings.ToLower(markdown.Stem(ev.v))] {
+		// an id or a stem, or a path to a document (../proposals/x.md),
+		// or a number under an old prefix
+		if names[strings.ToLower(ev.v)] || (strings.Contains(ev.v, "/") || index.IsMarkdown(ev.v)) && names[strings.ToLower(markdown.Stem(ev.v))] ||
+			f.namesByOldPrefix(ev.v, numbers) {
 			c[0]++
 		}
 		f.edgeFields[ev.field] = c
@@ -324,6 +348,33 @@ func texts(raw json.RawMessage) []string {
 	for _, x := range xs {
 		if s, ok := x.(string); ok && s != "" {
 			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// refTexts is what a reference field holds: a string or a number (a
+// bare task number, parent_task_id: 345), or a list of them.
+func refTexts(raw json.RawMessage) []string {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	xs, ok := v.([]any)
+	if !ok {
+		xs = []any{v}
+	}
+	var out []string
+	for _, x := range xs {
+		switch x := x.(type) {
+		case string:
+			if x != "" {
+				out = append(out, x)
+			}
+		case json.Number:
+			out = append(out, x.String())
 		}
 	}
 	return out

@@ -33,6 +33,13 @@ func (r *Result) Block() string {
 		w.line(1, "frontmatter:")
 		w.entry(2, r.Evidence["frontmatter.text_fields"], "text_fields: "+flow(l.Frontmatter.TextFields))
 	}
+	if len(l.Prefixes) > 0 {
+		w.comment(1, r.Evidence["prefixes"])
+		w.line(1, "prefixes:")
+		for _, p := range sorted(l.Prefixes) {
+			w.line(2, p+": "+scalar(l.Prefixes[p]))
+		}
+	}
 	if len(l.Edges) > 0 {
 		w.line(1, "edges:")
 		for _, f := range sorted(l.Edges) {
@@ -158,7 +165,7 @@ func flow(xs []string) string {
 
 // Keys are the dotted keys of the learned values, in the block's order.
 func (r *Result) Keys() []string {
-	order := []string{"tool", "frontmatter.text_fields"}
+	order := []string{"tool", "frontmatter.text_fields", "prefixes"}
 	for _, f := range sorted(r.Learned.Edges) {
 		order = append(order, "edges."+f)
 	}

@@ -1,0 +1,41 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestPrefixes(t *testing.T) {
+	t.Parallel()
+	c, err := Parse("c.yaml", []byte("prefixes: {Task: BACK}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"task": "back"}; !reflect.DeepEqual(c.Prefixes, want) {
+		t.Fatalf("prefixes = %v, want %v", c.Prefixes, want)
+	}
+	if c.IndexHash() == Default().IndexHash() {
+		t.Fatal("prefixes shape the index: the hash must change")
+	}
+	for in, msg := range map[string]string{
+		"prefixes: {task: task}\n":            "task maps to itself",
+		"prefixes: {task: back, back: b}\n":   "maps further",
+		"prefixes: {\"ta sk\": back}\n":       "is not an id prefix",
+		"prefixes: {task: \"-\"}\n":           "is not an id prefix",
+		"learned: {prefixes: {task: task}}\n": "learned.prefixes: task maps to itself",
+	} {
+		if _, err := Parse("c.yaml", []byte(in)); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%q: err = %v, want %q", in, err, msg)
+		}
+	}
+	// The learned block holds where the file says nothing.
+	c, err = Parse("c.yaml", []byte("learned: {prefixes: {task: back}}\n"))
+	if err != nil || c.Prefixes["task"] != "back" {
+		t.Fatalf("learned prefixes = %v, %v", c.Prefixes, err)
+	}
+	c, err = Parse("c.yaml", []byte("prefixes: {}\nlearned: {prefixes: {task: back}}\n"))
+	if err != nil || len(c.Prefixes) != 0 {
+		t.Fatalf("the file's prefixes win over the learned ones: %v, %v", c.Prefixes, err)
+	}
+}

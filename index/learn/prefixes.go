@@ -1,0 +1,112 @@
+package learn
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/canon-md/canon/index"
+)
+
+// A repository that renamed its id prefix (Backlog.md's task_prefix: back)
+// keeps references under the old one: parent_task_id: task-4 for BACK-4.
+// Backlog.md itself compares ids by number. Learning maps an old prefix to
+// the one in use when most references under it name no document, their
+// numbers do under that one, and no document uses the old prefix.
+
+// prefixShare: at least this share of an old prefix's references must name
+// a number in use under the new one.
+const prefixShare = 0.8
+
+// danglingRefs are the frontmatter references the index did not resolve,
+// but for the fields gather reads as edge candidates (counted there).
+func danglingRefs(ctx context.Context, q index.Querier) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT field, raw FROM links WHERE form = ? AND status = ? ORDER BY id`, index.FormRef, index.StatusDangling)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var field, raw string
+		if err := rows.Scan(&field, &raw); err != nil {
+			return nil, err
+		}
+		if _, isEdge := defaultEdges[field]; !isEdge && edgeCandidates[field] != "" {
+			continue
+		}
+		out = append(out, strings.TrimSpace(raw))
+	}
+	return out, rows.Err()
+}
+
+// learnPrefixes decides f.prefixes from the references that name nothing
+// and the numbers (number → prefixes) the documents' ids use.
+func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bool) {
+	inUse := map[string]bool{}
+	for _, ps := range numbers {
+		for p := range ps {
+			inUse[p] = true
+		}
+	}
+	total := map[string]int{}
+	pairs := map[string]map[string]int{}
+	for _, v := range unnamed {
+		p, n, ok := index.PrefixNumber(v)
+		if !ok || inUse[p] {
+			continue
+		}
+		total[p]++
+		for q := range numbers[strings.ToLower(n)] {
+			if pairs[p] == nil {
+				pairs[p] = map[string]int{}
+			}
+			pairs[p][q]++
+		}
+	}
+	for p, t := range total {
+		if t < MinCount {
+			continue
+		}
+		best, n, tie := "", 0, false
+		for q, c := range pairs[p] {
+			switch {
+			case c > n:
+				best, n, tie = q, c, false
+			case c == n:
+				tie = true
+			}
+		}
+		if best == "" || tie || float64(n) < prefixShare*float64(t) {
+			continue
+		}
+		if f.prefixes == nil {
+			f.prefixes, f.prefixWhy = map[string]string{}, map[string]string{}
+		}
+		f.prefixes[p] = best
+		f.prefixWhy[p] = fmt.Sprintf("%d references shaped %s-NUMBER name no document; %d of them are the number of a %s-NUMBER document", t, p, n, best)
+	}
+}
+
+// namesByOldPrefix reports a reference whose prefix f.prefixes maps to one
+// whose number exists (task-4 when BACK-4 does), or a bare number that
+// exists under a prefix f.prefixes maps to (4).
+func (f *facts) namesByOldPrefix(v string, numbers map[string]map[string]bool) bool {
+	if p, n, ok := index.PrefixNumber(v); ok {
+		return f.prefixes[p] != "" && numbers[strings.ToLower(n)][f.prefixes[p]]
+	}
+	for _, q := range f.prefixes {
+		if numbers[strings.ToLower(strings.TrimSpace(v))][q] {
+			return true
+		}
+	}
+	return false
+}
+
+// toolSays adds what the tool itself does, for the evidence.
+func toolSays(tool string) string {
+	if tool == "backlog.md" {
+		return " (Backlog.md compares task ids by their number)"
+	}
+	return ""
+}

@@ -1,0 +1,38 @@
+package learn
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestLearnPrefixes(t *testing.T) {
+	t.Parallel()
+	numbers := map[string]map[string]bool{
+		"1": {"back": true}, "2": {"back": true, "draft": true}, "3": {"back": true},
+		"4": {"draft": true, "doc": true}, "5": {"doc": true},
+	}
+	for _, tt := range []struct {
+		name    string
+		unnamed []string
+		want    map[string]string
+	}{
+		{"most name a number in use", []string{"task-1", "task-2", "TASK-3", "task-3", "task-99"}, map[string]string{"task": "back"}},
+		{"too few", []string{"task-1"}, nil},
+		{"under the share", []string{"task-1", "task-2", "task-98", "task-99"}, nil},
+		{"a prefix in use is no old one", []string{"draft-1", "draft-3", "draft-1"}, nil},
+		{"a tie names none", []string{"old-4", "old-4"}, nil},
+		{"not shaped PREFIX-NUMBER", []string{"task-x", "task-1a", "1", "2"}, nil},
+	} {
+		f := &facts{}
+		f.learnPrefixes(tt.unnamed, numbers)
+		if !reflect.DeepEqual(f.prefixes, tt.want) {
+			t.Errorf("%s: prefixes = %v, want %v", tt.name, f.prefixes, tt.want)
+		}
+	}
+	f := &facts{prefixes: map[string]string{"task": "back"}}
+	for v, want := range map[string]bool{"task-1": true, "TASK-3": true, "task-4": false, "2": true, "4": false, "draft-1": false} {
+		if got := f.namesByOldPrefix(v, numbers); got != want {
+			t.Errorf("namesByOldPrefix(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
