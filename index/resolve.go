@@ -138,6 +138,9 @@ func isNumber(s string) bool {
 // matchKeys are the names by which links can point at a document.
 func matchKeys(d docIdentity) []string {
 	keys := []string{strings.ToLower(markdown.Stem(d.path))}
+	if keys[0] == "index" {
+		keys = append(keys, folderKey) // the page of its folder (folderPlan)
+	}
 	if n := fileNumber(d.path); n != "" {
 		keys = append(keys, n) // a ref that is its number (refPlan's match)
 	}
@@ -163,6 +166,7 @@ type link struct {
 	uidPrefix                     string   // from ID@uidprefix: keep only uids with this prefix
 	match                         string
 	status                        string // preset for links that need no lookup
+	orElse                        string // the status when the plan finds nothing ("": dangling)
 }
 
 // docLinks lists a document's links in a fixed order: frontmatter edges,
@@ -212,7 +216,7 @@ func bodyLink(srcPath string, bl markdown.Link) link {
 // it is written in) where to look for its target. It is a pure function of
 // those, so an update can plan a stored link again, as after a rename.
 func plan(l *link, srcPath string) {
-	l.plan, l.uidPrefix, l.match, l.status = nil, "", "", ""
+	l.plan, l.uidPrefix, l.match, l.status, l.orElse = nil, "", "", "", ""
 	raw := strings.TrimSpace(l.raw)
 	switch l.form {
 	case FormURL:
@@ -309,10 +313,14 @@ func mdPlan(l *link, srcPath, dest string) {
 		l.status = StatusDangling // it leaves the repository
 	case !ok && p == onGitHub:
 		l.status = StatusExternal // ../../wiki from the root (see joinRepo)
+	case !ok && l.form == FormMD:
+		folderPlan(l, srcPath, "") // the repository's root folder: "/", "docs/.."
 	case !ok:
-		l.status = StatusFile // the repository's root folder: "/", "docs/.."
+		l.status = StatusFile
 	case p == srcPath:
 		l.status = StatusSelf
+	case l.form == FormMD && path.Ext(p) == "":
+		folderPlan(l, srcPath, p) // docs/adr/ or docs/adr
 	case !IsMarkdown(p) || l.form == FormImage:
 		l.status = StatusFile
 	default:
@@ -320,6 +328,30 @@ func mdPlan(l *link, srcPath, dest string) {
 		l.match = strings.ToLower(markdown.Stem(p))
 	}
 }
+
+// folderPlan plans a link to a folder (dir, "" for the repository's root):
+// GitHub shows the folder's README below its listing, so the link names
+// that README when the folder has one (README.md, readme.md, any case), else
+// its index.md (a documentation site's page for the folder, and what a
+// README that is a symbolic link to index.md shows), and is a link to a
+// folder otherwise (StatusFile: canon check looks for it in git's tree). A
+// folder's page linking to its own folder links to itself. The match key is
+// folderKey, which README and index documents have (matchKeys).
+func folderPlan(l *link, srcPath, dir string) {
+	prefix := ""
+	if dir != "" {
+		prefix = strings.ToLower(dir) + "/"
+	}
+	if self := strings.ToLower(trimMD(srcPath)); self == prefix+"readme" || self == prefix+"index" {
+		l.status = StatusSelf
+		return
+	}
+	l.plan = []string{"pathnoext:" + prefix + "readme", "pathnoext:" + prefix + "index"}
+	l.match, l.orElse = folderKey, StatusFile
+}
+
+// folderKey is the match key of links to folders (folderPlan).
+const folderKey = "readme"
 
 // mdPath is the repo path of a relative or root-relative link destination.
 func mdPath(srcPath, dest string) (string, bool) {
@@ -551,6 +583,9 @@ func resolve(l *link, src aliasSource, ns nsOf, srcPath string) (dst int64, stat
 		default:
 			return 0, StatusAmbiguous, nil
 		}
+	}
+	if l.orElse != "" {
+		return 0, l.orElse, nil
 	}
 	return 0, StatusDangling, nil
 }
