@@ -205,13 +205,15 @@ func splitWork(items []index.WorkItem, edges []index.DocEdge, opt WorkOptions) *
 	return wg.split()
 }
 
-// listed reports whether items of this kind are listed: the kinds asked
-// for, else the work kinds.
-func (opt *WorkOptions) listed(kind string) bool {
+// listed reports whether an item is listed: one of the kinds asked for,
+// else of the work kinds and not a note (a document whose frontmatter
+// names neither a type nor an id: a proposal or a decision in state
+// Proposed is no work to pick up; --kind doc lists notes too).
+func (opt *WorkOptions) listed(d *workDoc) bool {
 	if len(opt.Kinds) > 0 {
-		return matchesKind(opt.Kinds, kind)
+		return matchesKind(opt.Kinds, d.Kind)
 	}
-	return opt.Work.IsWork(kind)
+	return !d.Note && opt.Work.IsWork(d.Kind)
 }
 
 // split lists the open items of the listed kinds as ready or blocked, and
@@ -222,7 +224,7 @@ func (wg *workGraph) split() *Work {
 	work := &Work{Ready: []Item{}, Blocked: []BlockedItem{}, Unknown: wg.unknownStates()}
 	for _, id := range wg.open {
 		d := wg.docs[id]
-		if !wg.opt.listed(d.Kind) {
+		if !wg.opt.listed(d) {
 			continue
 		}
 		item := Item{DocRef: d.DocRef, Priority: d.Priority}
@@ -245,7 +247,7 @@ func (wg *workGraph) split() *Work {
 func (wg *workGraph) unknownStates() []StateCount {
 	n := map[string]int{}
 	for _, d := range wg.docs {
-		if d.unknown && wg.opt.listed(d.Kind) {
+		if d.unknown && wg.opt.listed(d) {
 			n[d.State]++
 		}
 	}

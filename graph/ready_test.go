@@ -181,3 +181,42 @@ func TestUnknownStatesStayOneLine(t *testing.T) {
 		t.Errorf("%d characters: %q", len(line), line)
 	}
 }
+
+// A note (a document whose frontmatter names neither a type nor an id: a
+// proposal, a decision record in state Proposed) is no work to pick up:
+// ready and blocked list it only when its kind is asked for. A note still
+// blocks what waits for it.
+func TestNotesAreNoWork(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, map[string]string{
+		"docs/adr/0007-cache.md":   "---\ntitle: Cache\nstatus: Proposed\n---\n# Cache\n",
+		"docs/proposals/search.md": "---\ntitle: Search\nstatus: Draft\n---\n# Search\n",
+		"t1.md":                    item("T1", "Task", "To Do", "blocked_by: [docs/adr/0007-cache.md]\n", ""),
+		"back-1.md":                "---\nid: BACK-1\ntitle: One\nstatus: To Do\n---\n# One\n",
+	})
+	ctx := context.Background()
+	opt := WorkOptions{States: config.DefaultStates(), Work: config.DefaultWork()}
+	ids := func(kinds ...string) (ready, blocked []string) {
+		t.Helper()
+		o := opt
+		o.Kinds = kinds
+		w, err := f.g.Work(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range w.Ready {
+			ready = append(ready, it.ID)
+		}
+		for _, it := range w.Blocked {
+			blocked = append(blocked, it.ID)
+		}
+		return ready, blocked
+	}
+	ready, blocked := ids()
+	if !reflect.DeepEqual(ready, []string{"BACK-1"}) || !reflect.DeepEqual(blocked, []string{"T1"}) {
+		t.Fatalf("ready %v, blocked %v; want [BACK-1] and [T1]: the proposed decision is no work, and still blocks T1", ready, blocked)
+	}
+	if ready, _ := ids("doc"); !reflect.DeepEqual(ready, []string{"0007-cache", "BACK-1"}) {
+		t.Fatalf("--kind doc: ready %v, want the note too", ready)
+	}
+}

@@ -59,9 +59,23 @@ func (g *Graph) related(ctx context.Context, task node, opt PackOptions, gen *ge
 
 // plainWords keeps a title's letters and digits, lower-cased, so that the
 // search reads it as plain words: a title's quotes, stars, parentheses or
-// an upper-case AND, OR or NOT are not operators there.
+// an upper-case AND, OR or NOT are not operators there. It keeps at most
+// relatedWords words and relatedBytes bytes, within what a search takes.
 func plainWords(title string) string {
-	return strings.Join(strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
+	words := strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}), " ")
+	})
+	n, size := 0, 0
+	for n < len(words) && n < relatedWords && size+len(words[n]) <= relatedBytes {
+		size += len(words[n]) + 1
+		n++
+	}
+	return strings.Join(words[:n], " ")
 }
+
+// A title searched for related documents is cut to these bounds, well
+// within a search's (index.MaxQueryWords, index.MaxQueryBytes).
+const (
+	relatedWords = 32
+	relatedBytes = 1024
+)

@@ -26,10 +26,13 @@ func TestLoneTaskPackAddsRelated(t *testing.T) {
 		"g.md":  "---\ngenerated: true\ntitle: Concurrent task edits report\n---\n# Edits\n\nconcurrent task edits lose data\n",
 	})
 	opt := OptionsFrom(config.DefaultContext())
-	pack := func(task string, related int) []string {
+	pack := func(task string, related int, set ...func(*PackOptions)) []string {
 		t.Helper()
 		o := opt
 		o.Related = related
+		for _, f := range set {
+			f(&o)
+		}
 		p, err := f.g.ScopedPack(context.Background(), ScopedArgs{For: task, Options: o, Shares: config.DefaultContext().Scopes})
 		if err != nil {
 			t.Fatal(err)
@@ -54,6 +57,17 @@ func TestLoneTaskPackAddsRelated(t *testing.T) {
 	}
 	if got := pack("T5", 2); !reflect.DeepEqual(got, []string{"T5 given seed", "T4 T5 --parent--> this (depth 1)"}) {
 		t.Fatalf("T5's pack = %q: a task with a neighbour gets no related documents", got)
+	}
+	// An edge the pack does not follow still reaches the task; depth 0
+	// asks for the task alone; max_nodes caps the related ones too.
+	if got := pack("T5", 2, func(o *PackOptions) { o.Edges = []string{"blocks"} }); len(got) != 1 {
+		t.Fatalf("T5's pack over blocks = %q, want the task alone: an edge reaches it", got)
+	}
+	if got := pack("T1", 2, func(o *PackOptions) { o.Depth = 0 }); len(got) != 1 {
+		t.Fatalf("T1's pack at depth 0 = %q, want the task alone", got)
+	}
+	if got := pack("T1", 2, func(o *PackOptions) { o.MaxNodes = 2 }); len(got) != 2 {
+		t.Fatalf("T1's pack with max_nodes 2 = %q, want 2 entries", got)
 	}
 }
 

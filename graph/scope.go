@@ -278,8 +278,20 @@ func (g *Graph) ScopedPack(ctx context.Context, a ScopedArgs) (*Pack, error) {
 	for _, c := range cands {
 		inScope[c.Key] = true
 	}
-	lone := len(neighbours) == 1
-	if lone && opt.Related > 0 {
+	// A task no edge of any type reaches: the documents its title finds
+	// stand in for neighbours (not when depth 0 asks for the task alone).
+	lone := false
+	if len(neighbours) == 1 {
+		linked, err := g.st.Linked(ctx, task.id)
+		if err != nil {
+			return nil, err
+		}
+		lone = !linked
+	}
+	if room := opt.MaxNodes - 1; lone && opt.Related > 0 && opt.Depth > 0 && (opt.MaxNodes == 0 || room > 0) {
+		if opt.MaxNodes > 0 {
+			opt.Related = min(opt.Related, room)
+		}
 		rel, err := g.related(ctx, task, opt, gen, inScope)
 		if err != nil {
 			return nil, err

@@ -113,6 +113,9 @@ func (w *writer) prefetchAliases(terms map[string]bool) (memAliases, error) {
 	vals := make([]any, 0, len(want))
 	for t := range want {
 		m[t] = nil // known: absent unless a row says otherwise
+		if w.olds == nil && strings.HasPrefix(t, "was:") {
+			continue // no prefixes configured: no document has such an alias
+		}
 		vals = append(vals, t)
 	}
 	err := w.queryIn(`SELECT a.term, a.doc, d.uid, d.path FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term IN (%s) ORDER BY a.doc`, vals,

@@ -96,7 +96,7 @@ func TestPlan(t *testing.T) {
 		match, status        string
 	}{
 		{name: "id ref", form: FormRef, raw: "KB-TSK-0042", src: "items/a.md",
-			plan: "uid:kb-tsk-0042 | id:kb-tsk-0042 | stem:kb-tsk-0042", match: "kb-tsk-0042"},
+			plan: "uid:kb-tsk-0042 | id:kb-tsk-0042 | stem:kb-tsk-0042 | was:kb-tsk-0042", match: "kb-tsk-0042"},
 		{name: "uid prefix", form: FormRef, raw: "KB-TSK-0042@019A", src: "a.md", plan: "id:kb-tsk-0042", match: "kb-tsk-0042"},
 		{name: "path ref with backslashes", form: FormRef, raw: `..\bug\B-1_x.md`, src: "items/task/a.md",
 			plan: "uid:../bug/b-1_x.md | id:../bug/b-1_x.md | path:items/bug/B-1_x.md | stem:b-1_x", match: "b-1_x"},

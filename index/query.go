@@ -203,6 +203,15 @@ func (s *Store) NoEdgeType(ctx context.Context, types ...string) error {
 	return s.noneOf(ctx, "edges", `links`, `type`, "no link is of type %q; the types here are %s", unknownOf(s.KnownEdges, types))
 }
 
+// Linked reports whether any resolved edge, of any type, joins the
+// document to another one, either way.
+func (s *Store) Linked(ctx context.Context, doc DocID) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM links WHERE src = ?1 AND status = 'ok' AND dst <> ?1)
+		OR EXISTS (SELECT 1 FROM links WHERE dst = ?1 AND src <> ?1 AND status = 'ok')`, int64(doc)).Scan(&n)
+	return n == 1, err
+}
+
 // unknownOf keeps the values known does not hold.
 func unknownOf(known map[string]bool, vals []string) []string {
 	var out []string

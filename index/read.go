@@ -69,6 +69,9 @@ type Chunk struct {
 type WorkItem struct {
 	Node
 	Priority string // the frontmatter's priority as text ("" when absent)
+	// Note: the frontmatter names neither a type nor an id, as a plain
+	// note's, a proposal's or an ADR's does, and a work item's does not.
+	Note bool
 }
 
 // UnresolvedCount counts the links of one type whose reference named no
@@ -272,7 +275,8 @@ func (s *Store) EachNode(ctx context.Context, fn func(Node) error) error {
 // EachWorkItem calls fn for every document with its priority, in no
 // particular order.
 func (s *Store) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), '')
+	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), ''),
+		d.type = '' AND d.ident = ''
 		FROM docs d`)
 	if err != nil {
 		return fmt.Errorf("read items: %w", err)
@@ -280,11 +284,12 @@ func (s *Store) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error
 	return eachRow(rows, func(r *sql.Rows) error {
 		var id int64
 		var prio string
-		ref, err := scanDocRef(r, &id, &prio)
+		var note bool
+		ref, err := scanDocRef(r, &id, &prio, &note)
 		if err != nil {
 			return err
 		}
-		return fn(WorkItem{Node: Node{Doc: DocID(id), DocRef: ref}, Priority: prio})
+		return fn(WorkItem{Node: Node{Doc: DocID(id), DocRef: ref}, Priority: prio, Note: note})
 	})
 }
 

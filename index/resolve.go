@@ -98,19 +98,39 @@ func oldPrefixes(m map[string]string) map[string][]string {
 	return out
 }
 
-// PrefixNumber splits an id shaped PREFIX-NUMBER (task-4, BACK-355.01):
-// its prefix lower-cased and its number as written.
-func PrefixNumber(s string) (prefix, number string, ok bool) {
-	p, n, found := strings.Cut(s, "-")
-	if !found || p == "" || !isNumber(n) {
-		return "", "", false
+// ByOldPrefix reports whether a reference names the document whose id is
+// id through prefixes (ADR-0051), as resolution's was: term does: ref is
+// OLD-NUMBER with prefixes[OLD] the id's prefix, or a bare NUMBER under a
+// prefix prefixes maps to, and the numbers are the same. (Resolution tries
+// it last: the caller makes sure no document has ref as its id.)
+func ByOldPrefix(ref, id string, prefixes map[string]string) bool {
+	p, n, ok := PrefixNumber(id)
+	if !ok || len(prefixes) == 0 {
+		return false
 	}
-	for i, r := range p {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '_')) {
-			return "", "", false
+	if rp, rn, ok := PrefixNumber(ref); ok {
+		return prefixes[rp] == p && strings.EqualFold(rn, n)
+	}
+	if !isNumber(ref) || !strings.EqualFold(ref, n) {
+		return false
+	}
+	for _, to := range prefixes {
+		if to == p {
+			return true
 		}
 	}
-	return strings.ToLower(p), n, true
+	return false
+}
+
+// PrefixNumber splits an id shaped PREFIX-NUMBER (task-4, BACK-355.01,
+// KB-TSK-0007) at the last dash: its prefix lower-cased
+// (config.IsIDPrefix) and its number as written (digits, dots between).
+func PrefixNumber(s string) (prefix, number string, ok bool) {
+	i := strings.LastIndexByte(s, '-')
+	if i <= 0 || !isNumber(s[i+1:]) || !config.IsIDPrefix(s[:i]) {
+		return "", "", false
+	}
+	return strings.ToLower(s[:i]), s[i+1:], true
 }
 
 // fileNumber is the number a file name starts with, as written, when a

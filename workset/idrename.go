@@ -73,8 +73,10 @@ type IDRenamePlan struct {
 
 	root    string
 	scope   *index.Scope
-	worklog string          // the worklog line of the renamed document
-	pending *pendingRenames // what the renames planned before this one change
+	idents  map[string][]index.IdentDoc // lower-cased id → its documents
+	olds    map[string]string           // config.Prefixes: task-7 and 7 name BACK-7 (ADR-0051)
+	worklog string                      // the worklog line of the renamed document
+	pending *pendingRenames             // what the renames planned before this one change
 }
 
 // newIDRE is what a repl id may be: a plain YAML scalar and a file-name
@@ -139,7 +141,10 @@ func planIDRename(ctx context.Context, e *Env, a IDRenameArgs, v *pendingRenames
 			}
 		}
 	}
-	p := &IDRenamePlan{IDs: changes, Unattributed: []Unattributed{}, root: e.Root, scope: a.Scope, pending: v}
+	p := &IDRenamePlan{IDs: changes, Unattributed: []Unattributed{}, root: e.Root, scope: a.Scope, pending: v, idents: byIdent}
+	if e.Config != nil {
+		p.olds = e.Config.Prefixes
+	}
 	if a.Worklog != "" {
 		p.worklog = e.Now.Format("2006-01-02 15:04") + " " + a.Worklog
 	}
@@ -256,7 +261,7 @@ func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) 
 			return
 		}
 		for _, c := range p.IDs {
-			if strings.EqualFold(strings.TrimSpace(v.Text), c.Old) {
+			if t := strings.TrimSpace(v.Text); strings.EqualFold(t, c.Old) || p.byOldPrefix(t, c.Old) {
 				old, repl, why := p.refTo(rel, strings.TrimSpace(v.Text), false)
 				p.note(rel, v.Line, v.Col, v.Text, old, repl, why, fix)
 				return
@@ -389,11 +394,15 @@ func (p *IDRenamePlan) refTo(src, raw string, md bool) (old, repl, why string) {
 	}
 	for _, c := range p.IDs {
 		stem := c.NewPath != "" && strings.EqualFold(id, markdown.Stem(c.Path))
-		if !strings.EqualFold(id, c.Old) && !stem {
+		byPrefix := p.byOldPrefix(id, c.Old)
+		if !strings.EqualFold(id, c.Old) && !stem && !byPrefix {
 			continue
 		}
 		repl := caseLike(id, c.New)
-		if stem && !strings.EqualFold(id, c.Old) {
+		switch {
+		case byPrefix:
+			repl = c.New // task-7 and 7 named BACK-7: the new id, whole
+		case stem && !strings.EqualFold(id, c.Old):
 			repl = markdown.Stem(c.NewPath)
 		}
 		switch {
@@ -412,6 +421,12 @@ func (p *IDRenamePlan) refTo(src, raw string, md bool) (old, repl, why string) {
 		return "", "", fmt.Sprintf("%s is the id of %s and of %s, and this reference does not say which (write %s@UIDPREFIX, or a path)", c.Old, c.Path, strings.Join(c.Kept, ", "), c.Old)
 	}
 	return "", "", ""
+}
+
+// byOldPrefix reports a reference that names the id old through the
+// configured prefixes, and not as the id of some document.
+func (p *IDRenamePlan) byOldPrefix(ref, old string) bool {
+	return len(p.olds) > 0 && len(p.idents[strings.ToLower(ref)]) == 0 && index.ByOldPrefix(ref, old, p.olds)
 }
 
 // Diff is the unified diff of the rename, a renamed file's from its old

@@ -2,20 +2,38 @@ package config
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
-// prefixWord is an id prefix: letters, then letters, digits or
-// underscores (task, back, KB_TSK).
-var prefixWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+// MaxPrefixes bounds the prefixes map: each entry gives every document
+// under its new prefix one more alias, and the map comes with the
+// repository.
+const MaxPrefixes = 16
+
+// IsIDPrefix reports an id prefix as prefixes names it: a letter, then
+// letters, digits, underscores or dashes, not ending in a dash (task,
+// back, KB-TSK).
+func IsIDPrefix(s string) bool {
+	if s == "" || len(s) > 32 || s[len(s)-1] == '-' {
+		return false
+	}
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '_' || r == '-')) {
+			return false
+		}
+	}
+	return true
+}
 
 // checkPrefixes checks a prefixes map (OLD: NEW) and lower-cases it.
 func checkPrefixes(key string, m map[string]string) (map[string]string, error) {
+	if len(m) > MaxPrefixes {
+		return nil, fmt.Errorf("%s maps %d prefixes; at most %d are read, map only the prefixes references still carry", key, len(m), MaxPrefixes)
+	}
 	out := make(map[string]string, len(m))
 	for from, to := range m {
-		if !prefixWord.MatchString(from) || !prefixWord.MatchString(to) {
-			return nil, fmt.Errorf("%s: %q: %q is not an id prefix; write the letters before the dash, such as task: back", key, from, to)
+		if !IsIDPrefix(from) || !IsIDPrefix(to) {
+			return nil, fmt.Errorf("%s: %q: %q is not an id prefix; write the part before the number without its last dash, such as task: back", key, from, to)
 		}
 		from, to = strings.ToLower(from), strings.ToLower(to)
 		if from == to {

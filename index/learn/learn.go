@@ -195,11 +195,10 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	dangling, err := danglingRefs(ctx, q)
+	unnamed, err := oldPrefixRefs(ctx, q, names)
 	if err != nil {
 		return nil, err
 	}
-	unnamed := dangling
 	for _, ev := range edgeVals {
 		if !index.RefNamesAFile(ev.v) && !names[strings.ToLower(ev.v)] {
 			unnamed = append(unnamed, ev.v)

@@ -18,10 +18,13 @@ import (
 // a number in use under the new one.
 const prefixShare = 0.8
 
-// danglingRefs are the frontmatter references the index did not resolve,
-// but for the fields gather reads as edge candidates (counted there).
-func danglingRefs(ctx context.Context, q index.Querier) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT field, raw FROM links WHERE form = ? AND status = ? ORDER BY id`, index.FormRef, index.StatusDangling)
+// oldPrefixRefs are the frontmatter references shaped PREFIX-NUMBER that
+// name no document by its id or file stem (names), resolved or not: once
+// prefixes is written they resolve through it, and learning must find the
+// same evidence again. The fields gather reads as edge candidates are left
+// out (counted there).
+func oldPrefixRefs(ctx context.Context, q index.Querier, names map[string]bool) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT field, raw FROM links WHERE form = ? AND status IN (?, ?) ORDER BY id`, index.FormRef, index.StatusDangling, index.StatusOK)
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +38,10 @@ func danglingRefs(ctx context.Context, q index.Querier) ([]string, error) {
 		if _, isEdge := defaultEdges[field]; !isEdge && edgeCandidates[field] != "" {
 			continue
 		}
-		out = append(out, strings.TrimSpace(raw))
+		raw = strings.TrimSpace(raw)
+		if _, _, ok := index.PrefixNumber(raw); ok && !names[strings.ToLower(raw)] {
+			out = append(out, raw)
+		}
 	}
 	return out, rows.Err()
 }
