@@ -29,6 +29,17 @@ func TestPrefixes(t *testing.T) {
 			t.Errorf("%q: err = %v, want %q", in, err, msg)
 		}
 	}
+	var many strings.Builder
+	many.WriteString("prefixes:\n")
+	for i := 0; i <= MaxPrefixes; i++ {
+		many.WriteString("  p" + strings.Repeat("x", i) + ": back\n")
+	}
+	if _, err := Parse("c.yaml", []byte(many.String())); err == nil || !strings.Contains(err.Error(), "prefixes maps 17 prefixes; at most 16 are read") {
+		t.Errorf("17 prefixes: err = %v", err)
+	}
+	if c, err := Parse("c.yaml", []byte("prefixes: {KB-TSK: KCCS-TSK}\n")); err != nil || c.Prefixes["kb-tsk"] != "kccs-tsk" {
+		t.Errorf("a prefix with a dash: %v, %v", c, err)
+	}
 	// The learned block holds where the file says nothing.
 	c, err = Parse("c.yaml", []byte("learned: {prefixes: {task: back}}\n"))
 	if err != nil || c.Prefixes["task"] != "back" {
