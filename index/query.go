@@ -909,7 +909,7 @@ func CandidatePaths(ctx context.Context, q Querier, srcPath, form, raw string) (
 func LinkTarget(srcPath, raw string) string {
 	l := link{form: FormMD, raw: raw}
 	plan(&l, srcPath)
-	if l.status == StatusFile {
+	if l.status == StatusFile || l.orElse == StatusFile { // a file, or a folder (folderPlan)
 		p, _ := mdPath(srcPath, raw)
 		return p
 	}
