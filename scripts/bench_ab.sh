@@ -19,7 +19,7 @@
 # --raw -z`, in the same turns, and the last column says new/floor.
 set -euo pipefail
 old=$(realpath "$1") new=$(realpath "$2")
-src=${3:-scripts/out/corpus-10000} runs=${4:-15}
+src=$(realpath "${3:-scripts/out/corpus-10000}") runs=${4:-15}
 rows=,${ROWS:-checkout,commit,version,status,search,show,context,ready,graph,check,check-all,sync,index},
 [ -d "$src/.git" ] || { echo "bench_ab: $src is not a corpus (a git repository)" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/canon-ab.XXXXXX")
