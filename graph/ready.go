@@ -3,7 +3,9 @@ package graph
 import (
 	"context"
 	"fmt"
+	"path"
 	"sort"
+	"strings"
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
@@ -206,14 +208,34 @@ func splitWork(items []index.WorkItem, edges []index.DocEdge, opt WorkOptions) *
 }
 
 // listed reports whether an item is listed: one of the kinds asked for,
-// else of the work kinds and not a note (a document whose frontmatter
-// names neither a type nor an id: a proposal or a decision in state
-// Proposed is no work to pick up; --kind doc lists notes too).
+// else of the work kinds and no record (recordLike: a decision or a
+// proposal in state Proposed is no work to pick up; --kind doc lists it).
 func (opt *WorkOptions) listed(d *workDoc) bool {
 	if len(opt.Kinds) > 0 {
 		return matchesKind(opt.Kinds, d.Kind)
 	}
-	return !d.Note && opt.Work.IsWork(d.Kind)
+	return opt.Work.IsWork(d.Kind) && !recordLike(d.WorkItem)
+}
+
+// recordFolders are the folders decision records and proposals live in.
+var recordFolders = map[string]bool{"adr": true, "adrs": true, "decisions": true, "decision-records": true,
+	"architecture-decisions": true, "proposals": true, "rfcs": true, "rfc": true}
+
+// recordLike reports a decision record or a proposal that names neither a
+// type nor an id (docs/adr/0120-….md, docs/proposals/x.md): its state is
+// where the decision stands, not work to pick up. A note anywhere else
+// with a state (a TODO note, an Obsidian task) stays a work item.
+func recordLike(it index.WorkItem) bool {
+	if !it.Untyped {
+		return false
+	}
+	dirs := strings.Split(path.Dir(it.Path), "/")
+	for _, d := range dirs {
+		if recordFolders[strings.ToLower(d)] {
+			return true
+		}
+	}
+	return false
 }
 
 // split lists the open items of the listed kinds as ready or blocked, and

@@ -182,20 +182,23 @@ func TestUnknownStatesStayOneLine(t *testing.T) {
 	}
 }
 
-// A note (a document whose frontmatter names neither a type nor an id: a
-// proposal, a decision record in state Proposed) is no work to pick up:
-// ready and blocked list it only when its kind is asked for. A note still
-// blocks what waits for it.
-func TestNotesAreNoWork(t *testing.T) {
+// A decision record or a proposal that names neither a type nor an id
+// (docs/adr/0007-cache.md, docs/proposals/x.md) is no work to pick up:
+// ready and blocked list it only when its kind is asked for, and it still
+// blocks what waits for it. A plain note with a state elsewhere (a TODO
+// note) is work.
+func TestRecordsAreNoWork(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, map[string]string{
 		"docs/adr/0007-cache.md":   "---\ntitle: Cache\nstatus: Proposed\n---\n# Cache\n",
-		"docs/proposals/search.md": "---\ntitle: Search\nstatus: Draft\n---\n# Search\n",
+		"docs/proposals/search.md": "---\ntitle: Search\nstatus: To Do\n---\n# Search\n",
 		"t1.md":                    item("T1", "Task", "To Do", "blocked_by: [docs/adr/0007-cache.md]\n", ""),
 		"back-1.md":                "---\nid: BACK-1\ntitle: One\nstatus: To Do\n---\n# One\n",
+		"todo/fix-login.md":        "---\ntitle: Fix login\nstatus: todo\npriority: high\n---\n# Fix login\n",
 	})
 	ctx := context.Background()
 	opt := WorkOptions{States: config.DefaultStates(), Work: config.DefaultWork()}
+	opt.States.Open = append(opt.States.Open, "todo")
 	ids := func(kinds ...string) (ready, blocked []string) {
 		t.Helper()
 		o := opt
@@ -213,10 +216,10 @@ func TestNotesAreNoWork(t *testing.T) {
 		return ready, blocked
 	}
 	ready, blocked := ids()
-	if !reflect.DeepEqual(ready, []string{"BACK-1"}) || !reflect.DeepEqual(blocked, []string{"T1"}) {
-		t.Fatalf("ready %v, blocked %v; want [BACK-1] and [T1]: the proposed decision is no work, and still blocks T1", ready, blocked)
+	if !reflect.DeepEqual(ready, []string{"fix-login", "BACK-1"}) || !reflect.DeepEqual(blocked, []string{"T1"}) {
+		t.Fatalf("ready %v, blocked %v; want [fix-login BACK-1] and [T1]: the proposed decision and the proposal are no work, the TODO note is, and the decision still blocks T1", ready, blocked)
 	}
-	if ready, _ := ids("doc"); !reflect.DeepEqual(ready, []string{"0007-cache", "BACK-1"}) {
-		t.Fatalf("--kind doc: ready %v, want the note too", ready)
+	if ready, _ := ids("doc"); !reflect.DeepEqual(ready, []string{"fix-login", "0007-cache", "BACK-1", "search"}) {
+		t.Fatalf("--kind doc: ready %v, want the records too", ready)
 	}
 }

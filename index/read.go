@@ -69,9 +69,9 @@ type Chunk struct {
 type WorkItem struct {
 	Node
 	Priority string // the frontmatter's priority as text ("" when absent)
-	// Note: the frontmatter names neither a type nor an id, as a plain
-	// note's, a proposal's or an ADR's does, and a work item's does not.
-	Note bool
+	// Untyped: the frontmatter names neither a type nor an id (a plain
+	// note, a proposal, a decision record written by hand).
+	Untyped bool
 }
 
 // UnresolvedCount counts the links of one type whose reference named no
@@ -284,12 +284,12 @@ func (s *Store) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error
 	return eachRow(rows, func(r *sql.Rows) error {
 		var id int64
 		var prio string
-		var note bool
-		ref, err := scanDocRef(r, &id, &prio, &note)
+		var untyped bool
+		ref, err := scanDocRef(r, &id, &prio, &untyped)
 		if err != nil {
 			return err
 		}
-		return fn(WorkItem{Node: Node{Doc: DocID(id), DocRef: ref}, Priority: prio, Note: note})
+		return fn(WorkItem{Node: Node{Doc: DocID(id), DocRef: ref}, Priority: prio, Untyped: untyped})
 	})
 }
 

@@ -319,8 +319,8 @@ func refPlan(l *link, srcPath, raw string) {
 }
 
 func mdPlan(l *link, srcPath, dest string) {
-	if dest == "" {
-		l.status = StatusSelf
+	if dest == "" || dest[0] == '?' {
+		l.status = StatusSelf // [setup](?plain=1#setup): this page, with a query
 		return
 	}
 	if hasScheme(dest) || strings.HasPrefix(dest, "//") {
@@ -339,8 +339,8 @@ func mdPlan(l *link, srcPath, dest string) {
 		l.status = StatusFile
 	case p == srcPath:
 		l.status = StatusSelf
-	case l.form == FormMD && path.Ext(p) == "":
-		folderPlan(l, srcPath, p) // docs/adr/ or docs/adr
+	case l.form == FormMD && (path.Ext(p) == "" || endsInSlash(dest)):
+		folderPlan(l, srcPath, p) // docs/adr/, docs/adr, .github/
 	case !IsMarkdown(p) || l.form == FormImage:
 		l.status = StatusFile
 	default:
@@ -368,6 +368,21 @@ func folderPlan(l *link, srcPath, dir string) {
 	}
 	l.plan = []string{"pathnoext:" + prefix + "readme", "pathnoext:" + prefix + "index"}
 	l.match, l.orElse = folderKey, StatusFile
+}
+
+// endsInSlash reports a link destination written as a folder (docs/,
+// v2.0/, docs/?x=1), its query aside.
+func endsInSlash(dest string) bool {
+	dest, _, _ = strings.Cut(dest, "?")
+	return strings.HasSuffix(dest, "/")
+}
+
+// FolderLink reports whether a Markdown link (raw, written in srcPath) is
+// one to a folder (folderPlan), whatever it resolved to.
+func FolderLink(srcPath, raw string) bool {
+	l := link{form: FormMD, raw: raw}
+	plan(&l, srcPath)
+	return l.match == folderKey && l.orElse == StatusFile
 }
 
 // folderKey is the match key of links to folders (folderPlan).

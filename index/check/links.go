@@ -310,6 +310,9 @@ func (c *checker) anchors(ls []*lnk) error {
 		if strings.HasPrefix(a, "^") || isLineAnchor(a) {
 			continue // a block reference, or a line link on GitHub
 		}
+		if (a == "readme" || a == "files") && l.form == index.FormMD && index.FolderLink(l.src.path, l.raw) {
+			continue // the anchors of GitHub's folder page: its README, its listing
+		}
 		want := a
 		if l.form == index.FormWiki || l.form == index.FormEmbed || l.form == index.FormRef {
 			want = markdown.Slug(a) // wiki anchors name the heading text
