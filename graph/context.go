@@ -366,24 +366,49 @@ func (g *Graph) excerpts(ctx context.Context, entries []Entry, opt PackOptions) 
 	}
 	chosen := make([][]index.Chunk, len(entries))
 	subs := map[index.ChunkID][]index.Chunk{} // an essential section of the task: the sections under it
-	var want []index.ChunkID
-	for i, e := range entries {
-		chosen[i] = pickSections(e, chunks[e.id], opt)
-		if e.target {
-			for _, part := range essentialOf(chunks[e.id], opt.Essential) {
-				subs[part.head.ID] = part.subs
-				for _, c := range part.subs {
+	text := map[index.ChunkID]string{}
+	toc := map[index.ChunkID]bool{} // tables of contents: never chosen
+	// A chosen section that turns out to be a table of contents is
+	// replaced by the next choice: one more pass, rarely two.
+	for pass := 0; pass < 3; pass++ {
+		var want []index.ChunkID
+		for i, e := range entries {
+			chosen[i] = pickSections(e, chunks[e.id], opt, toc)
+			if e.target && pass == 0 {
+				for _, part := range essentialOf(chunks[e.id], opt.Essential) {
+					subs[part.head.ID] = part.subs
+					for _, c := range part.subs {
+						want = append(want, c.ID)
+					}
+				}
+			}
+			for _, c := range chosen[i] {
+				if _, read := text[c.ID]; !read {
 					want = append(want, c.ID)
 				}
 			}
 		}
-		for _, c := range chosen[i] {
-			want = append(want, c.ID)
+		if len(want) == 0 {
+			break
 		}
-	}
-	text, err := g.st.ChunkTexts(ctx, want)
-	if err != nil {
-		return err
+		got, err := g.st.ChunkTexts(ctx, want)
+		if err != nil {
+			return err
+		}
+		found := false
+		for _, id := range want {
+			text[id] = got[id]
+		}
+		for i := range entries {
+			for _, c := range chosen[i] {
+				if _, essential := subs[c.ID]; !essential && !toc[c.ID] && tocText(text[c.ID]) {
+					toc[c.ID], found = true, true
+				}
+			}
+		}
+		if !found {
+			break
+		}
 	}
 	for i := range entries {
 		for _, c := range chosen[i] {
@@ -414,7 +439,7 @@ func (g *Graph) excerpts(ctx context.Context, entries []Entry, opt PackOptions) 
 // pickSections chooses the sections an entry quotes among its document's
 // (see excerpts), in document order. The task of a task's pack quotes its
 // essential sections first, and opt.Sections more besides.
-func pickSections(e Entry, cs []index.Chunk, opt PackOptions) []index.Chunk {
+func pickSections(e Entry, cs []index.Chunk, opt PackOptions, skip map[index.ChunkID]bool) []index.Chunk {
 	sort.Slice(cs, func(a, b int) bool { return cs[a].Seq < cs[b].Seq })
 	n := opt.Sections
 	if e.Why.Reason == ReasonNeighbour || e.Why.Reason == ReasonRelated {
@@ -435,7 +460,7 @@ func pickSections(e Entry, cs []index.Chunk, opt PackOptions) []index.Chunk {
 	if len(e.hits) > 0 {
 		for _, h := range e.hits {
 			for _, c := range cs {
-				if c.ID == h.id && !picked[c.ID] && len(pick) < n && config.Weight(opt.Weights.Sections, c.Slug) > 0 {
+				if c.ID == h.id && !picked[c.ID] && !skip[c.ID] && len(pick) < n && config.Weight(opt.Weights.Sections, c.Slug) > 0 {
 					pick = append(pick, c)
 					picked[c.ID] = true
 				}
@@ -448,7 +473,7 @@ func pickSections(e Entry, cs []index.Chunk, opt PackOptions) []index.Chunk {
 			return config.Weight(opt.Weights.Sections, byWeight[a].Slug) > config.Weight(opt.Weights.Sections, byWeight[b].Slug)
 		})
 		for _, c := range byWeight {
-			if len(pick) < n && !picked[c.ID] && config.Weight(opt.Weights.Sections, c.Slug) > 0 && c.EndLine > c.Line {
+			if len(pick) < n && !picked[c.ID] && !skip[c.ID] && config.Weight(opt.Weights.Sections, c.Slug) > 0 && c.EndLine > c.Line {
 				pick = append(pick, c)
 			}
 		}

@@ -140,6 +140,10 @@ func (p *Pack) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
+// maxOmittedShown is how many documents or sections a line of what a
+// pack left out names.
+const maxOmittedShown = 12
+
 // writeOmitted says what the pack left out: entries (budget, template
 // limits), generated documents, the task's sections not quoted, and the
 // budget left unused.
@@ -153,9 +157,12 @@ func writeOmitted(b *strings.Builder, p *Pack) {
 		case o.Section != "":
 			from = o.ID
 			s := fmt.Sprintf("%s (line %d, ", o.Section, o.Line)
-			if o.Reason == ReasonSectionWeight {
+			switch o.Reason {
+			case ReasonSectionWeight:
 				s += "weighs 0)"
-			} else {
+			case ReasonSectionTOC:
+				s += "a table of contents)"
+			default:
 				s += fmt.Sprintf("about %d tokens, over the budget)", o.Tokens)
 			}
 			secs = append(secs, s)
@@ -164,13 +171,13 @@ func writeOmitted(b *strings.Builder, p *Pack) {
 		}
 	}
 	if len(ids) > 0 {
-		fmt.Fprintf(b, "Left out: %s.\n", strings.Join(ids, ", "))
+		fmt.Fprintf(b, "Left out: %s.\n", clipList(ids, maxOmittedShown, "documents"))
 	}
 	if len(gen) > 0 {
-		fmt.Fprintf(b, "Left out as generated (--generated keeps them): %s.\n", strings.Join(gen, ", "))
+		fmt.Fprintf(b, "Left out as generated (--generated keeps them): %s.\n", clipList(gen, maxOmittedShown, "documents"))
 	}
 	if len(secs) > 0 {
-		fmt.Fprintf(b, "Not quoted from %s: %s.\n", from, strings.Join(secs, ", "))
+		fmt.Fprintf(b, "Not quoted from %s: %s.\n", from, clipList(secs, maxOmittedShown, "sections"))
 	}
 	if u := p.Unused; u != nil {
 		why := "every section in reach is quoted (--depth reaches further)"

@@ -197,6 +197,15 @@ func listed(shown, more int, what string) string {
 // maxUnknownShown is how many states writeUnknown names in its one line.
 const maxUnknownShown = 8
 
+// clipList joins the first n items and counts the rest ("4 more states
+// (--json lists them)"), so that one line stays a line.
+func clipList(items []string, n int, what string) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:n], ", ") + fmt.Sprintf(", %d more %s (--json lists them)", len(items)-n, what)
+}
+
 // writeUnknown says once which states are neither open nor done, and how
 // to count them.
 func writeUnknown(w io.Writer, us []StateCount) error {
@@ -205,21 +214,16 @@ func writeUnknown(w io.Writer, us []StateCount) error {
 	}
 	n := 0
 	var names []string
-	for i, u := range us {
+	for _, u := range us {
 		n += u.Count
-		switch {
-		case i < maxUnknownShown:
-			// a free-text state can be a paragraph: one line stays one line
-			names = append(names, fmt.Sprintf("%s (%d)", human.Quote(human.Clip(u.State, 40)), u.Count))
-		case i == maxUnknownShown:
-			names = append(names, fmt.Sprintf("%d more states (--json lists them)", len(us)-i))
-		}
+		// a free-text state can be a paragraph: one line stays one line
+		names = append(names, fmt.Sprintf("%s (%d)", human.Quote(human.Clip(u.State, 40)), u.Count))
 	}
 	what := "items in states that are"
 	if n == 1 {
 		what = "item in a state that is"
 	}
-	_, err := fmt.Fprintf(w, "%d %s neither open nor done, not listed: %s; list each in states.open or states.done\n", n, what, strings.Join(names, ", "))
+	_, err := fmt.Fprintf(w, "%d %s neither open nor done, not listed: %s; list each in states.open or states.done\n", n, what, clipList(names, maxUnknownShown, "states"))
 	return err
 }
 

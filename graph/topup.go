@@ -99,6 +99,12 @@ func (g *Graph) topUp(ctx context.Context, p *Pack, opt PackOptions) error {
 	tooLarge := false
 	for _, cd := range cands {
 		e := &p.Entries[cd.entry]
+		if tocText(text[cd.c.ID]) {
+			if e.target {
+				sections = append(sections, sectionOmitted(*e, cd.c, ReasonSectionTOC, 0))
+			}
+			continue
+		}
 		t, cut := clip(strings.Trim(text[cd.c.ID], "\n"), opt.ExcerptChars)
 		if t == "" {
 			continue
