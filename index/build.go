@@ -599,7 +599,7 @@ func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
 		return err
 	}
 	if title == "" {
-		if err := w.retitle(d.id, markdown.Stem(to.Path)); err != nil {
+		if err := w.retitle(d.id, markdown.DisplayStem(to.Path)); err != nil {
 			return err
 		}
 	}

@@ -38,7 +38,7 @@ type chunkRow struct {
 func chunkRows(path string, d *markdown.Document) []chunkRow {
 	title := d.Title
 	if title == "" {
-		title = markdown.Stem(path)
+		title = markdown.DisplayStem(path)
 	}
 	out := make([]chunkRow, 0, len(d.Body.Sections))
 	for seq, sec := range d.Body.Sections {

@@ -25,10 +25,10 @@ type DocRef struct {
 
 func docRef(key, ident, path, kind, title, state string) DocRef {
 	if ident == "" {
-		ident = markdown.Stem(path)
+		ident = markdown.DisplayStem(path)
 	}
 	if title == "" {
-		title = markdown.Stem(path)
+		title = markdown.DisplayStem(path)
 	}
 	return DocRef{Key: key, ID: ident, Path: path, Kind: kind, Title: title, State: state}
 }
@@ -620,6 +620,13 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 			sql string
 			arg string
 		}{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "num:" + ref})
+	}
+	if !strings.ContainsAny(ref, "/.") {
+		// 2400-node-swap: the page of the folder so named (README.md, index.md)
+		queries = append(queries, struct {
+			sql string
+			arg string
+		}{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "dir:" + strings.ToLower(ref)})
 	}
 	if _, _, ok := PrefixNumber(ref); ok || isNumber(ref) {
 		// task-4: BACK-4, when the repository's prefix was task (config.Prefixes)

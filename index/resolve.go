@@ -57,6 +57,9 @@ func aliasTerms(d docIdentity) []string {
 	if n := fileNumber(d.path); n != "" {
 		terms = append(terms, "num:"+n)
 	}
+	if name := markdown.DisplayStem(d.path); name != markdown.Stem(d.path) {
+		terms = append(terms, "dir:"+strings.ToLower(name)) // canon show 2400-node-swap: its folder's page
+	}
 	for _, k := range d.oldNames() {
 		terms = append(terms, "was:"+k)
 	}

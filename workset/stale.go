@@ -385,7 +385,7 @@ func (h *handle) staleReasons(ctx context.Context) ([]StaleReason, error) {
 		r := StaleReason{Key: s.Key, ID: s.Ident, Path: s.Path, How: s.How, Detail: s.Detail, Sync: s.Sync,
 			From: s.From, Commit: s.To, At: s.At}
 		if r.ID == "" && r.Path != "" {
-			r.ID = markdown.Stem(r.Path)
+			r.ID = markdown.DisplayStem(r.Path)
 		}
 		out[i] = r
 	}

@@ -142,7 +142,7 @@ func (c *checker) load() error {
 		d.linksOnly = linksOnly[d.id]
 		d.displayID = d.ident
 		if d.displayID == "" {
-			d.displayID = markdown.Stem(d.path)
+			d.displayID = markdown.DisplayStem(d.path)
 		}
 		c.docs = append(c.docs, d)
 		c.byID[d.id] = d

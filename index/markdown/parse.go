@@ -355,6 +355,18 @@ func Stem(filePath string) string {
 	return base
 }
 
+// DisplayStem is the name a document without an id is shown by: its file
+// stem, but for a folder's page (README.md or index.md, any case, below
+// the root) the folder's name: keps/sig-node/2400-node-swap/README.md is
+// 2400-node-swap, not README.
+func DisplayStem(filePath string) string {
+	stem := Stem(filePath)
+	if dir := path.Dir(filePath); dir != "." && dir != "/" && (strings.EqualFold(stem, "readme") || strings.EqualFold(stem, "index")) {
+		return path.Base(dir)
+	}
+	return stem
+}
+
 // thousands writes n with thousands separators, as messages do: 20,000.
 func thousands(n int) string {
 	s := strconv.Itoa(n)
