@@ -96,6 +96,15 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 	if err != nil {
 		return nil, "", 0, err
 	}
+	if len(r.Respelled) == 0 { // once: a respelled reading is read as asked
+		changed, err := s.respell(ctx, tx, r, counts)
+		if err != nil {
+			return nil, "", 0, err
+		}
+		if changed {
+			return s.rankNatural(ctx, tx, r, text, limit, where, filter)
+		}
+	}
 	asked := rarest(counts)
 	phrases := make([]string, len(asked))
 	for i, p := range asked {

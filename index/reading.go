@@ -28,10 +28,13 @@ type Reading struct {
 	// of the words leaves them out (maxAnyMatches).
 	Common []string `json:"common,omitempty"`
 	// Added are the words a vocabulary bridge asked for besides (ADR-0050).
-	Added   []Added  `json:"added,omitempty"`
-	added   []int    // the bit of each of Added in a ranking's masks, -1 for none
-	all     string   // the FTS5 query of every word (the exact query as written)
-	phrases []string // the FTS5 phrase of each word, in Words' order
+	Added []Added `json:"added,omitempty"`
+	// Respelled: words no section holds, searched as the documents spell
+	// them (builtin as "built in").
+	Respelled []Respelled `json:"respelled,omitempty"`
+	added     []int       // the bit of each of Added in a ranking's masks, -1 for none
+	all       string      // the FTS5 query of every word (the exact query as written)
+	phrases   []string    // the FTS5 phrase of each word, in Words' order
 }
 
 // ReadQuery reads what a person typed. A text with an operator (a quote,

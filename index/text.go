@@ -74,7 +74,7 @@ func (f *Found) WriteText(w io.Writer) error {
 // added. It is "" when every word counted
 // and every hit holds them all, or for a query with operators.
 func (r *Reading) Line() string {
-	if r.Match == MatchExact || (len(r.Ignored) == 0 && r.Match == MatchAll && len(r.Added) == 0) {
+	if r.Match == MatchExact || (len(r.Ignored) == 0 && r.Match == MatchAll && len(r.Added) == 0 && len(r.Respelled) == 0) {
 		return ""
 	}
 	how := "all of"
@@ -84,6 +84,13 @@ func (r *Reading) Line() string {
 	line := "searched for " + how + ": " + human.Quote(strings.Join(r.Words, ", "))
 	if len(r.Ignored) > 0 {
 		line += " (ignored: " + human.Quote(strings.Join(r.Ignored, ", ")) + ")"
+	}
+	if len(r.Respelled) > 0 {
+		var as []string
+		for _, a := range r.Respelled {
+			as = append(as, a.Word+" for "+a.For)
+		}
+		line += " (as the documents spell it: " + human.Quote(strings.Join(as, ", ")) + ")"
 	}
 	if len(r.Common) > 0 {
 		line += " (too common to rank by: " + human.Quote(strings.Join(r.Common, ", ")) + ")"

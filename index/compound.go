@@ -1,0 +1,121 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"unicode/utf8"
+)
+
+// Compounds (ADR-0047): a question writes "builtin" where the documents
+// write "built-in" (two tokens to the tokenizer), or "file system" where
+// they write "filesystem". A word no section holds is read as the other
+// spelling when some section holds that one.
+
+// Respelled is a word of a natural reading searched in the spelling the
+// documents use: For as asked, Word as searched.
+type Respelled struct {
+	Word string `json:"word"`
+	For  string `json:"for"`
+}
+
+// maxSplitRunes bounds the words tried in two parts: each split is a
+// lookup.
+const maxSplitRunes = 24
+
+// respell rewrites, in place, the words of r whose counts are 0 into the
+// spelling some section holds: a phrase of several tokens joined into one
+// ("built in" → "builtin"), one word split in two ("builtin" → "built
+// in", the most even split first). It reports whether it changed any.
+func (s *Store) respell(ctx context.Context, tx *sql.Conn, r *Reading, counts []int64) (bool, error) {
+	changed := false
+	words, phrases, zero := []string{}, []string{}, []bool{}
+	for p, w := range r.Words {
+		words, phrases, zero = append(words, w), append(phrases, r.phrases[p]), append(zero, counts[p] == 0)
+	}
+	for p := 0; p < len(words); p++ {
+		if !zero[p] {
+			continue
+		}
+		// "file system": two words no section holds, one that some does
+		if p+1 < len(words) && zero[p+1] && !strings.Contains(words[p]+words[p+1], " ") && len(spellings(words[p]+" "+words[p+1])) == 1 {
+			joined := words[p] + words[p+1]
+			held, err := anyHolds(ctx, tx, `"`+joined+`"`)
+			if err != nil {
+				return false, err
+			}
+			if held {
+				r.Respelled = append(r.Respelled, Respelled{Word: joined, For: words[p] + " " + words[p+1]})
+				words = append(words[:p], append([]string{joined}, words[p+2:]...)...)
+				phrases = append(phrases[:p], append([]string{`"` + joined + `"`}, phrases[p+2:]...)...)
+				zero = append(zero[:p], append([]bool{false}, zero[p+2:]...)...)
+				changed = true
+				continue
+			}
+		}
+		for _, alt := range spellings(words[p]) {
+			held, err := anyHolds(ctx, tx, `"`+alt+`"`)
+			if err != nil {
+				return false, err
+			}
+			if held {
+				r.Respelled = append(r.Respelled, Respelled{Word: alt, For: words[p]})
+				words[p], phrases[p] = alt, `"`+alt+`"`
+				changed = true
+				break
+			}
+		}
+	}
+	if changed {
+		r.Words, r.phrases, r.all = words, phrases, strings.Join(phrases, " ")
+	}
+	return changed, nil
+}
+
+// spellings are the other spellings of a word to try: its tokens joined,
+// or (a single token of 6 to maxSplitRunes letters) its splits in two
+// parts of 2 letters or more, the most even first.
+func spellings(w string) []string {
+	if strings.Contains(w, " ") {
+		for _, t := range strings.Fields(w) {
+			if utf8.RuneCountInString(t) < 2 {
+				return nil // microsoft's is no compound
+			}
+		}
+		return []string{strings.ReplaceAll(w, " ", "")}
+	}
+	n := utf8.RuneCountInString(w)
+	if n < 6 || n > maxSplitRunes {
+		return nil
+	}
+	runes := []rune(w)
+	var out []string
+	for d := 0; d <= n/2; d++ { // distance from the middle
+		for _, i := range []int{n/2 - d, n/2 + d} {
+			if i >= 2 && i <= n-2 && (d == 0 || i != n/2) && !contains(out, string(runes[:i])+" "+string(runes[i:])) {
+				out = append(out, string(runes[:i])+" "+string(runes[i:]))
+			}
+		}
+	}
+	return out
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// anyHolds reports whether some section holds the phrase: the first match
+// is enough.
+func anyHolds(ctx context.Context, tx *sql.Conn, phrase string) (bool, error) {
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1`, phrase).Scan(&one)
+	if err == sql.ErrNoRows {
+		return false, nil
+	}
+	return err == nil, err
+}
