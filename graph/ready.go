@@ -62,6 +62,9 @@ type Work struct {
 	// whose state is neither open nor done: they are not listed, and the
 	// answer says so once.
 	Unknown []StateCount `json:"unknown_states"`
+	// NoStates: no document of the listed kinds has a state, so nothing
+	// can be open (a documentation repository).
+	NoStates bool `json:"no_states,omitempty"`
 }
 
 // StateCount is how many items are in a state.
@@ -138,6 +141,8 @@ type ReadyList struct {
 	// Overlay, how fresh that is (both only with WorkQuery.Elsewhere).
 	Claimed []ClaimedItem `json:"claimed,omitempty"`
 	Overlay Freshness     `json:"overlay,omitempty"`
+	// NoStates: see Work.
+	NoStates bool `json:"no_states,omitempty"`
 }
 
 // BlockedList is the answer to canon blocked: the first items that wait,
@@ -152,6 +157,8 @@ type BlockedList struct {
 	// with Overlay, how fresh that is (both only with WorkQuery.Elsewhere).
 	DoneElsewhere map[string][]Claim `json:"done_elsewhere,omitempty"`
 	Overlay       Freshness          `json:"overlay,omitempty"`
+	// NoStates: see Work.
+	NoStates bool `json:"no_states,omitempty"`
 }
 
 // Ready answers canon ready (Work, then the first q.Limit ready items).
@@ -160,7 +167,7 @@ func (g *Graph) Ready(ctx context.Context, q WorkQuery) (*ReadyList, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &ReadyList{BlockedCount: len(w.Blocked), Unknown: w.Unknown}
+	r := &ReadyList{BlockedCount: len(w.Blocked), Unknown: w.Unknown, NoStates: w.NoStates}
 	ready := w.Ready
 	if q.Elsewhere != nil {
 		ready, r.Claimed = leaveOutClaimed(ready, q.Elsewhere.Claims)
@@ -177,7 +184,7 @@ func (g *Graph) Blocked(ctx context.Context, q WorkQuery) (*BlockedList, error) 
 	if err != nil {
 		return nil, err
 	}
-	b := &BlockedList{ReadyCount: len(w.Ready), Unknown: w.Unknown}
+	b := &BlockedList{ReadyCount: len(w.Ready), Unknown: w.Unknown, NoStates: w.NoStates}
 	b.Blocked, b.Truncated = firstOf(w.Blocked, q.limit())
 	if q.Elsewhere != nil {
 		b.DoneElsewhere, b.Overlay = doneElsewhere(q.Elsewhere.Claims), q.Elsewhere.Fresh
@@ -243,7 +250,13 @@ func recordLike(it index.WorkItem) bool {
 func (wg *workGraph) split() *Work {
 	wg.finish()
 	inCycle := wg.blockingCycles()
-	work := &Work{Ready: []Item{}, Blocked: []BlockedItem{}, Unknown: wg.unknownStates()}
+	work := &Work{Ready: []Item{}, Blocked: []BlockedItem{}, Unknown: wg.unknownStates(), NoStates: true}
+	for _, d := range wg.docs {
+		if d.State != "" && wg.opt.listed(d) {
+			work.NoStates = false
+			break
+		}
+	}
 	for _, id := range wg.open {
 		d := wg.docs[id]
 		if !wg.opt.listed(d) {

@@ -223,3 +223,25 @@ func TestRecordsAreNoWork(t *testing.T) {
 		t.Fatalf("--kind doc: ready %v, want the records too", ready)
 	}
 }
+
+// A repository whose documents have no state says so, instead of an
+// unexplained "0 ready, 0 blocked".
+func TestReadyWithoutStates(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, map[string]string{"a.md": "# A\n", "b.md": "---\ntitle: B\n---\n# B\n"})
+	r, err := f.g.Ready(context.Background(), WorkQuery{WorkOptions: WorkOptions{States: config.DefaultStates(), Work: config.DefaultWork()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !r.NoStates || !strings.Contains(b.String(), "\nno document of the kinds listed has a state (state: or status: in its frontmatter): nothing here is open work\n") {
+		t.Fatalf("no_states %v, text %q", r.NoStates, b.String())
+	}
+	g := newFixture(t, map[string]string{"a.md": item("T1", "Task", "Done", "", "")})
+	if r, err := g.g.Ready(context.Background(), WorkQuery{WorkOptions: WorkOptions{States: config.DefaultStates(), Work: config.DefaultWork()}}); err != nil || r.NoStates {
+		t.Fatalf("a done task is a state: no_states %v, %v", r.NoStates, err)
+	}
+}

@@ -148,6 +148,7 @@ func (r *ReadyList) WriteText(w io.Writer) error {
 		writeItem(w, it, wd)
 	}
 	fmt.Fprintf(w, "%s, %d blocked (canon blocked)\n", listed(len(r.Ready), r.Truncated, "ready"), r.BlockedCount)
+	writeNoStates(w, r.NoStates)
 	if err := writeUnknown(w, r.Unknown); err != nil || r.Overlay == nil {
 		return err
 	}
@@ -179,10 +180,18 @@ func (b *BlockedList) WriteText(w io.Writer) error {
 		}
 	}
 	fmt.Fprintf(w, "%s, %d ready (canon ready)\n", listed(len(b.Blocked), b.Truncated, "blocked"), b.ReadyCount)
+	writeNoStates(w, b.NoStates)
 	if err := writeUnknown(w, b.Unknown); err != nil || b.Overlay == nil {
 		return err
 	}
 	return writeDoneElsewhere(w, b.DoneElsewhere, b.Overlay)
+}
+
+// writeNoStates says why nothing is listed when no document has a state.
+func writeNoStates(w io.Writer, none bool) {
+	if none {
+		fmt.Fprintln(w, "no document of the kinds listed has a state (state: or status: in its frontmatter): nothing here is open work")
+	}
 }
 
 // listed counts a list: "97 ready (20 listed, 77 more: --limit N or
