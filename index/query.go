@@ -602,38 +602,27 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		target, _ := splitWiki(ref[2 : len(ref)-2])
 		ref = target
 	}
-	queries := []struct {
-		sql string
-		arg string
-	}{
+	type lookup struct{ sql, arg string }
+	byAlias := func(term string) lookup {
+		return lookup{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, term}
+	}
+	queries := []lookup{
 		{`SELECT ` + docRefCols + ` FROM docs d WHERE d.key = ?`, ref},
-		{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "uid:" + strings.ToLower(ref)},
-		{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "id:" + strings.ToLower(ref)},
+		byAlias("uid:" + strings.ToLower(ref)),
+		byAlias("id:" + strings.ToLower(ref)),
 		{`SELECT ` + docRefCols + ` FROM docs d WHERE d.path = ?`, ref},
 		{`SELECT ` + docRefCols + ` FROM docs d WHERE lower(d.path) = ?`, strings.ToLower(trimMD(ref)) + ".md"},
-		{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "stem:" + strings.ToLower(markdown.Stem(ref))},
+		byAlias("stem:" + strings.ToLower(markdown.Stem(ref))),
 	}
 	stemQuery := len(queries) - 1
 	if isNumber(ref) {
-		// 0096: the decision whose file name starts with it
-		queries = append(queries, struct {
-			sql string
-			arg string
-		}{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "num:" + ref})
+		queries = append(queries, byAlias("num:"+ref)) // 0096: the decision whose file name starts with it
 	}
 	if !strings.ContainsAny(ref, "/.") {
-		// 2400-node-swap: the page of the folder so named (README.md, index.md)
-		queries = append(queries, struct {
-			sql string
-			arg string
-		}{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "dir:" + strings.ToLower(ref)})
+		queries = append(queries, byAlias("dir:"+strings.ToLower(ref))) // 2400-node-swap: its folder's README.md or index.md
 	}
 	if _, _, ok := PrefixNumber(ref); ok || isNumber(ref) {
-		// task-4: BACK-4, when the repository's prefix was task (config.Prefixes)
-		queries = append(queries, struct {
-			sql string
-			arg string
-		}{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, "was:" + strings.ToLower(ref)})
+		queries = append(queries, byAlias("was:"+strings.ToLower(ref))) // task-4: BACK-4 once task was back's prefix (config.Prefixes)
 	}
 	if at := strings.LastIndexByte(ref, '@'); at > 0 {
 		candidates = append(candidates, ref[:at], strings.ToLower(ref[at+1:]))
