@@ -126,13 +126,14 @@ type CheckDoc struct {
 	IdentLine, UIDLine     int
 	Kind, Type             string
 	FM, FieldPos, Disables string
+	Title                  string // the frontmatter's title, else the first level-1 heading's
 }
 
-const checkDocCols = `id, path, key, ident, ident_line, uid, uid_line, kind, type, fm, fm_pos, disables`
+const checkDocCols = `id, path, key, ident, ident_line, uid, uid_line, kind, type, fm, fm_pos, disables, title`
 
 func scanCheckDoc(r *sql.Rows) (CheckDoc, error) {
 	var d CheckDoc
-	err := r.Scan(&d.ID, &d.Path, &d.Key, &d.Ident, &d.IdentLine, &d.UID, &d.UIDLine, &d.Kind, &d.Type, &d.FM, &d.FieldPos, &d.Disables)
+	err := r.Scan(&d.ID, &d.Path, &d.Key, &d.Ident, &d.IdentLine, &d.UID, &d.UIDLine, &d.Kind, &d.Type, &d.FM, &d.FieldPos, &d.Disables, &d.Title)
 	return d, err
 }
 

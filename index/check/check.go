@@ -67,6 +67,7 @@ type doc struct {
 	linksOnly                   bool
 	identLine, uidLine          int
 	displayID                   string
+	title                       string // frontmatter title, else the first level-1 heading
 }
 
 type checker struct {
@@ -119,7 +120,7 @@ func (c *checker) load() error {
 		delete(linksOnly, id)
 	}
 	add := func(r index.CheckDoc) error {
-		d := &doc{id: int64(r.ID), path: r.Path, key: r.Key, ident: r.Ident, identLine: r.IdentLine, uid: r.UID, uidLine: r.UIDLine, kind: r.Kind, typ: r.Type}
+		d := &doc{id: int64(r.ID), path: r.Path, key: r.Key, ident: r.Ident, identLine: r.IdentLine, uid: r.UID, uidLine: r.UIDLine, kind: r.Kind, typ: r.Type, title: r.Title}
 		// One document whose stored data cannot be read is an error on
 		// that document, never a failure of the whole check: a pre-commit
 		// hook that fails lets everything through.
@@ -466,6 +467,13 @@ func (c *checker) follows(d *doc) (bool, error) {
 	return c.kano > 0, nil
 }
 
+// hasSection reports whether the document has a section of that slug
+// (an error reading it counts as none: the finding stands).
+func (c *checker) hasSection(d *doc, slug string) bool {
+	slugs, err := index.FragmentsOf(c.ctx, c.q, []index.DocID{index.DocID(d.id)})
+	return err == nil && slugs[index.DocID(d.id)][slug]
+}
+
 // stateSynonym names the other field a document's state may be written
 // in: a schema that requires one is satisfied by the other.
 var stateSynonym = map[string]string{"state": "status", "status": "state"}
@@ -475,6 +483,13 @@ func (c *checker) schema(d *doc, s *config.Schema) {
 		v, ok := d.value(f)
 		if alt := stateSynonym[f]; alt != "" && (!ok || v == nil || v == "") {
 			v, ok = d.value(alt) // canon reads either as the state (markdown.Document.State)
+		}
+		if d.kind == "adr" && (!ok || v == nil || v == "") {
+			// Decision records as MADR and adr-tools write them: "# Use X"
+			// names the record, a "## Status" section holds its status.
+			if f == "title" && d.title != "" || stateSynonym[f] != "" && c.hasSection(d, "status") {
+				continue
+			}
 		}
 		if !ok || v == nil || v == "" {
 			c.add(d.path, 1, 1, "required-field", f, fmt.Sprintf("%s needs %s; add %s: to the frontmatter", article(d.kind), f, f))
@@ -534,6 +549,15 @@ func (c *checker) enum(d *doc, field string, allowed []string) {
 	s := fmt.Sprint(v)
 	for _, a := range allowed {
 		if a == s {
+			return
+		}
+	}
+	for _, a := range allowed {
+		if d.kind == "adr" && strings.EqualFold(a, s) {
+			// canon reads states in any case, and MADR writes status:
+			// proposed: a warning, as for an anchor's case. (An item's
+			// tool may read them exactly: Kano's.)
+			c.addAt(d, field, "enum-case", s, fmt.Sprintf("%s %q is %s in another case: canon reads it so, but the kind's schema writes %s", field, s, a, a))
 			return
 		}
 	}

@@ -150,6 +150,7 @@ var RuleHelp = map[string]string{
 	"unused-definition": "A link reference definition is used by a link of its document (off by default).",
 	"submodule-link":    "Links into a git submodule are not checked (canon cannot look inside one).",
 	"anchor-case":       "A link's #anchor has the case of its heading's slug (GitHub ignores case; other renderers do not).",
+	"enum-case":         "A decision record's status takes the case its schema writes (canon reads it in any case; MADR writes it in lower case).",
 }
 
 // WriteSARIF writes a SARIF 2.1.0 log.

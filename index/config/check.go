@@ -77,6 +77,7 @@ func DefaultRules() map[string]string {
 		"unused-definition": SeverityOff,
 		"submodule-link":    SeverityWarning,
 		"anchor-case":       SeverityWarning,
+		"enum-case":         SeverityWarning,
 		"conflict-marker":   SeverityError,
 	}
 }
@@ -230,6 +231,7 @@ check:
     unused-definition: off   # a [label]: dest line nothing uses (GitHub shows nothing)
     submodule-link: warning  # links into a git submodule, which canon cannot check
     anchor-case: warning     # #Anchor for the heading #anchor: GitHub ignores case, other renderers do not
+    enum-case: warning       # an ADR's status: proposed where the schema writes Proposed (MADR's case)
     document-budget: warning # a body past 10,000 headings or 20,000 links
     conflict-marker: error   # <<<<<<< lines a merge left (a server's merge button runs no merge driver)
   # What documents of each kind must hold. A kind not listed (a plain note
