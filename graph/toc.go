@@ -28,9 +28,20 @@ func tocText(text string) bool {
 				item = strings.TrimSpace(ln[i+2:])
 			}
 		}
-		if item != ln && strings.HasPrefix(item, "[") && strings.Contains(item, "](#") {
+		if item != ln && anchorOnly(item) {
 			links++
 		}
 	}
 	return links >= 3 && links*10 >= lines*7
+}
+
+// anchorOnly reports a list item that is one link to a heading of the
+// page and nothing else ("[Goals](#goals)"): not a checklist item ("[ ]
+// [Design](#design) reviewed"), not a link followed by what it says.
+func anchorOnly(item string) bool {
+	if !strings.HasPrefix(item, "[") || strings.HasPrefix(item, "[ ]") || strings.HasPrefix(item, "[x]") || strings.HasPrefix(item, "[X]") {
+		return false
+	}
+	mid := strings.Index(item, "](#")
+	return mid > 0 && strings.HasSuffix(item, ")") && !strings.Contains(item[mid+3:len(item)-1], ")")
 }

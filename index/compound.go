@@ -54,7 +54,7 @@ func (s *Store) respell(ctx context.Context, tx *sql.Conn, r *Reading, counts []
 			}
 		}
 		for _, alt := range spellings(words[p]) {
-			held, err := anyHolds(ctx, tx, `"`+alt+`"`)
+			held, err := hyphenated(ctx, tx, alt)
 			if err != nil {
 				return false, err
 			}
@@ -107,6 +107,33 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// hyphenated reports whether the documents write the two parts of a split
+// word ("built in") joined by a hyphen (built-in) in one of the first
+// sections that hold them: the evidence that it is one word written in
+// two, not two words that happen to spell it ("no table" for notable).
+func hyphenated(ctx context.Context, tx *sql.Conn, parts string) (bool, error) {
+	a, b, ok := strings.Cut(parts, " ")
+	if !ok {
+		return anyHolds(ctx, tx, `"`+parts+`"`)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT title || ' ' || heading || ' ' || body FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 20`, `"`+parts+`"`)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	joined := a + "-" + b
+	for rows.Next() {
+		var text string
+		if err := rows.Scan(&text); err != nil {
+			return false, err
+		}
+		if strings.Contains(strings.ToLower(text), joined) {
+			return true, nil
+		}
+	}
+	return false, rows.Err()
 }
 
 // anyHolds reports whether some section holds the phrase: the first match

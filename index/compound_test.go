@@ -43,3 +43,23 @@ func TestRespelledWords(t *testing.T) {
 		}
 	}
 }
+
+// One word alone is respelled too, and a split needs the documents to
+// write the parts with a hyphen: "notable" is no "no table".
+func TestRespellingNeedsEvidence(t *testing.T) {
+	t.Parallel()
+	st, _ := corpusIndex(t, map[string]string{
+		"a.md": "---\ntitle: A try function\n---\n# Try\n\nA built-in check for errors.\n",
+		"g.md": "---\ntitle: Users\n---\n# Users\n\nThere is no table of users.\n",
+	})
+	for q, want := range map[string][]Respelled{
+		"builtin":       {{Word: "built in", For: "builtin"}},
+		"notable users": nil,
+	} {
+		f, err := st.SearchRead(context.Background(), q, SearchOptions{})
+		must.OK(t, err)
+		if !reflect.DeepEqual(f.Read.Respelled, want) {
+			t.Errorf("%q: respelled %v, want %v", q, f.Read.Respelled, want)
+		}
+	}
+}

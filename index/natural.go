@@ -77,6 +77,16 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 			cands[i].mask = full
 		}
 		docs, total = rankDocs(cands, nil, full, len(r.phrases)-1), n
+		if len(r.phrases) < 2 && len(docs) == 0 && len(r.Respelled) == 0 {
+			// one word no section holds: perhaps the documents spell it otherwise
+			changed, err := s.respell(ctx, tx, r, []int64{0})
+			if err != nil || changed {
+				if err != nil {
+					return nil, "", 0, err
+				}
+				return s.rankNatural(ctx, tx, r, text, limit, where, filter)
+			}
+		}
 		if written(docs) >= limit || len(r.phrases) < 2 {
 			return docs, r.all, total, nil
 		}

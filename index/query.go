@@ -614,11 +614,13 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		{`SELECT ` + docRefCols + ` FROM docs d WHERE lower(d.path) = ?`, strings.ToLower(trimMD(ref)) + ".md"},
 		byAlias("stem:" + strings.ToLower(markdown.Stem(ref))),
 	}
-	stemQuery := len(queries) - 1
+	stemQuery, mdQuery := len(queries)-1, len(queries)-2
 	if isNumber(ref) {
 		queries = append(queries, byAlias("num:"+ref)) // 0096: the decision whose file name starts with it
 	}
-	if !strings.ContainsAny(ref, "/.") {
+	dirQuery := -1
+	if !strings.Contains(ref, "/") && !IsMarkdown(ref) {
+		dirQuery = len(queries)
 		queries = append(queries, byAlias("dir:"+strings.ToLower(ref))) // 2400-node-swap: its folder's README.md or index.md
 	}
 	if _, _, ok := PrefixNumber(ref); ok || isNumber(ref) {
@@ -651,6 +653,20 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 			// A path no document is at: the one document of its file name
 			// (a file moved) is meant, but not every index.md there is.
 			return nil, nil
+		}
+		if (i == stemQuery || i == mdQuery) && len(refs) > 0 && dirQuery >= 0 {
+			// swap.md and a folder swap/ with a README are both shown as
+			// swap: the name names both.
+			rows, err := s.db.QueryContext(ctx, queries[dirQuery].sql+` ORDER BY d.path`, queries[dirQuery].arg)
+			if err != nil {
+				return nil, friendly(err, s.path)
+			}
+			pages, err := collectRefs(rows)
+			if err != nil {
+				return nil, err
+			}
+			refs = append(refs, pages...)
+			sort.Slice(refs, func(a, b int) bool { return refs[a].Path < refs[b].Path })
 		}
 		if len(refs) > 0 {
 			return refs, nil

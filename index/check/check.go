@@ -467,11 +467,24 @@ func (c *checker) follows(d *doc) (bool, error) {
 	return c.kano > 0, nil
 }
 
-// hasSection reports whether the document has a section of that slug
-// (an error reading it counts as none: the finding stands).
-func (c *checker) hasSection(d *doc, slug string) bool {
-	slugs, err := index.FragmentsOf(c.ctx, c.q, []index.DocID{index.DocID(d.id)})
-	return err == nil && slugs[index.DocID(d.id)][slug]
+// statusSection reports a "## Status" section (level 1 or 2) whose first
+// word is one of the allowed states, in any case (any word when the schema
+// allows any): adr-tools writes a record's status so. An error reading it
+// counts as none: the finding stands.
+func (c *checker) statusSection(d *doc, allowed []string) bool {
+	lead, level, ok, err := index.SectionLead(c.ctx, c.q, index.DocID(d.id), "status")
+	if err != nil || !ok || level > 2 {
+		return false
+	}
+	if len(allowed) == 0 {
+		return true
+	}
+	for _, a := range allowed {
+		if strings.EqualFold(a, lead) {
+			return true
+		}
+	}
+	return false
 }
 
 // stateSynonym names the other field a document's state may be written
@@ -484,10 +497,10 @@ func (c *checker) schema(d *doc, s *config.Schema) {
 		if alt := stateSynonym[f]; alt != "" && (!ok || v == nil || v == "") {
 			v, ok = d.value(alt) // canon reads either as the state (markdown.Document.State)
 		}
-		if d.kind == "adr" && (!ok || v == nil || v == "") {
+		if d.kind == "adr" && !c.in.Cfg.Check.SchemasSet["adr"] && (!ok || v == nil || v == "") {
 			// Decision records as MADR and adr-tools write them: "# Use X"
 			// names the record, a "## Status" section holds its status.
-			if f == "title" && d.title != "" || stateSynonym[f] != "" && c.hasSection(d, "status") {
+			if f == "title" && d.title != "" || stateSynonym[f] != "" && c.statusSection(d, s.States) {
 				continue
 			}
 		}
