@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -476,15 +477,7 @@ func (c *checker) statusSection(d *doc, allowed []string) bool {
 	if err != nil || !ok || level > 2 {
 		return false
 	}
-	if len(allowed) == 0 {
-		return true
-	}
-	for _, a := range allowed {
-		if strings.EqualFold(a, lead) {
-			return true
-		}
-	}
-	return false
+	return len(allowed) == 0 || slices.ContainsFunc(allowed, func(a string) bool { return strings.EqualFold(a, lead) })
 }
 
 // stateSynonym names the other field a document's state may be written
