@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -23,53 +24,70 @@ type Respelled struct {
 // lookup.
 const maxSplitRunes = 24
 
-// respell rewrites, in place, the words of r whose counts are 0 into the
-// spelling some section holds: a phrase of several tokens joined into one
-// ("built in" → "builtin"), one word split in two ("builtin" → "built
-// in", the most even split first). It reports whether it changed any.
+// respell rewrites r's words whose counts are 0 into the spelling some
+// section holds: two such words in a row joined ("file system" →
+// "filesystem"), a phrase of several tokens joined into one ("built in" →
+// "builtin"), one word split in two where the documents hyphenate it
+// ("builtin" → "built in", the most even split first). A natural reading's
+// phrase is its word quoted, so the phrases follow the words. It reports
+// whether it changed any.
 func (s *Store) respell(ctx context.Context, tx *sql.Conn, r *Reading, counts []int64) (bool, error) {
+	var words []string
 	changed := false
-	words, phrases, zero := []string{}, []string{}, []bool{}
-	for p, w := range r.Words {
-		words, phrases, zero = append(words, w), append(phrases, r.phrases[p]), append(zero, counts[p] == 0)
-	}
-	for p := 0; p < len(words); p++ {
-		if !zero[p] {
+	for p := 0; p < len(r.Words); p++ {
+		w := r.Words[p]
+		if counts[p] != 0 {
+			words = append(words, w)
 			continue
 		}
-		// "file system": two words no section holds, one that some does
-		if p+1 < len(words) && zero[p+1] && !strings.Contains(words[p]+words[p+1], " ") && len(spellings(words[p]+" "+words[p+1])) == 1 {
-			joined := words[p] + words[p+1]
+		if p+1 < len(r.Words) && counts[p+1] == 0 && !strings.Contains(w+r.Words[p+1], " ") && len(spellings(w+" "+r.Words[p+1])) == 1 {
+			joined := w + r.Words[p+1]
 			held, err := anyHolds(ctx, tx, `"`+joined+`"`)
 			if err != nil {
 				return false, err
 			}
 			if held {
-				r.Respelled = append(r.Respelled, Respelled{Word: joined, For: words[p] + " " + words[p+1]})
-				words = append(words[:p], append([]string{joined}, words[p+2:]...)...)
-				phrases = append(phrases[:p], append([]string{`"` + joined + `"`}, phrases[p+2:]...)...)
-				zero = append(zero[:p], append([]bool{false}, zero[p+2:]...)...)
-				changed = true
+				r.Respelled = append(r.Respelled, Respelled{Word: joined, For: w + " " + r.Words[p+1]})
+				words, changed = append(words, joined), true
+				p++
 				continue
 			}
 		}
-		for _, alt := range spellings(words[p]) {
+		for _, alt := range spellings(w) {
 			held, err := hyphenated(ctx, tx, alt)
 			if err != nil {
 				return false, err
 			}
 			if held {
-				r.Respelled = append(r.Respelled, Respelled{Word: alt, For: words[p]})
-				words[p], phrases[p] = alt, `"`+alt+`"`
-				changed = true
+				r.Respelled = append(r.Respelled, Respelled{Word: alt, For: w})
+				w, changed = alt, true
 				break
 			}
 		}
+		words = append(words, w)
 	}
 	if changed {
-		r.Words, r.phrases, r.all = words, phrases, strings.Join(phrases, " ")
+		r.Words, r.phrases = words, nil
+		for _, w := range words {
+			r.phrases = append(r.phrases, `"`+w+`"`)
+		}
+		r.all = strings.Join(r.phrases, " ")
 	}
 	return changed, nil
+}
+
+// rerank ranks r again when respell changes it (once a reading: a
+// respelled reading is read as asked); done is false when it did not.
+func (s *Store) rerank(ctx context.Context, tx *sql.Conn, r *Reading, counts []int64, text string, limit int, where string, filter []any) (docs []docRank, q string, total int, done bool, err error) {
+	if len(r.Respelled) > 0 {
+		return nil, "", 0, false, nil
+	}
+	changed, err := s.respell(ctx, tx, r, counts)
+	if err != nil || !changed {
+		return nil, "", 0, err != nil, err
+	}
+	docs, q, total, err = s.rankNatural(ctx, tx, r, text, limit, where, filter)
+	return docs, q, total, true, err
 }
 
 // spellings are the other spellings of a word to try: its tokens joined,
@@ -92,21 +110,12 @@ func spellings(w string) []string {
 	var out []string
 	for d := 0; d <= n/2; d++ { // distance from the middle
 		for _, i := range []int{n/2 - d, n/2 + d} {
-			if i >= 2 && i <= n-2 && (d == 0 || i != n/2) && !contains(out, string(runes[:i])+" "+string(runes[i:])) {
+			if i >= 2 && i <= n-2 && (d == 0 || i != n/2) && !slices.Contains(out, string(runes[:i])+" "+string(runes[i:])) {
 				out = append(out, string(runes[:i])+" "+string(runes[i:]))
 			}
 		}
 	}
 	return out
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // hyphenated reports whether the documents write the two parts of a split

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -424,5 +425,25 @@ func TestFileNumber(t *testing.T) {
 		if got := fileNumber(p); got != want {
 			t.Errorf("fileNumber(%q) = %q, want %q", p, got, want)
 		}
+	}
+}
+
+func TestOldPrefixIDs(t *testing.T) {
+	t.Parallel()
+	m := map[string]string{"task": "back", "bug": "issue"}
+	for ref, want := range map[string][]string{
+		"task-4":  {"back-4"},
+		"TASK-4":  {"back-4"},
+		"4":       {"back-4", "issue-4"},
+		"draft-4": nil,
+		"task-x":  nil,
+		"355.01":  {"back-355.01", "issue-355.01"},
+	} {
+		if got := OldPrefixIDs(ref, m); !reflect.DeepEqual(got, want) {
+			t.Errorf("OldPrefixIDs(%q) = %q, want %q", ref, got, want)
+		}
+	}
+	if got := OldPrefixIDs("task-4", nil); got != nil {
+		t.Errorf("no prefixes: %q", got)
 	}
 }

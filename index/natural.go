@@ -77,14 +77,10 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 			cands[i].mask = full
 		}
 		docs, total = rankDocs(cands, nil, full, len(r.phrases)-1), n
-		if len(r.phrases) < 2 && len(docs) == 0 && len(r.Respelled) == 0 {
+		if len(r.phrases) < 2 && len(docs) == 0 {
 			// one word no section holds: perhaps the documents spell it otherwise
-			changed, err := s.respell(ctx, tx, r, []int64{0})
-			if err != nil || changed {
-				if err != nil {
-					return nil, "", 0, err
-				}
-				return s.rankNatural(ctx, tx, r, text, limit, where, filter)
+			if docs, q, total, done, err := s.rerank(ctx, tx, r, []int64{0}, text, limit, where, filter); done {
+				return docs, q, total, err
 			}
 		}
 		if written(docs) >= limit || len(r.phrases) < 2 {
@@ -106,14 +102,8 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 	if err != nil {
 		return nil, "", 0, err
 	}
-	if len(r.Respelled) == 0 { // once: a respelled reading is read as asked
-		changed, err := s.respell(ctx, tx, r, counts)
-		if err != nil {
-			return nil, "", 0, err
-		}
-		if changed {
-			return s.rankNatural(ctx, tx, r, text, limit, where, filter)
-		}
+	if docs, q, total, done, err := s.rerank(ctx, tx, r, counts, text, limit, where, filter); done {
+		return docs, q, total, err
 	}
 	asked := rarest(counts)
 	phrases := make([]string, len(asked))

@@ -101,28 +101,28 @@ func oldPrefixes(m map[string]string) map[string][]string {
 	return out
 }
 
-// ByOldPrefix reports whether a reference names the document whose id is
-// id through prefixes (ADR-0051), as resolution's was: term does: ref is
-// OLD-NUMBER with prefixes[OLD] the id's prefix, or a bare NUMBER under a
-// prefix prefixes maps to, and the numbers are the same. (Resolution tries
-// it last: the caller makes sure no document has ref as its id.)
-func ByOldPrefix(ref, id string, prefixes map[string]string) bool {
-	p, n, ok := PrefixNumber(id)
-	if !ok || len(prefixes) == 0 {
-		return false
-	}
-	if rp, rn, ok := PrefixNumber(ref); ok {
-		return prefixes[rp] == p && strings.EqualFold(rn, n)
-	}
-	if !isNumber(ref) || !strings.EqualFold(ref, n) {
-		return false
-	}
-	for _, to := range prefixes {
-		if to == p {
-			return true
+// OldPrefixIDs are the ids a reference names through prefixes (ADR-0051),
+// lower-cased: back-4 for task-4 when prefixes maps task to back, and for
+// a bare 4 the number under each prefix the map leads to, sorted. It is
+// oldNames seen from the reference; resolution tries it last, after the
+// reference's own id, uid, path and stem.
+func OldPrefixIDs(ref string, prefixes map[string]string) []string {
+	ref = strings.ToLower(strings.TrimSpace(ref))
+	if p, n, ok := PrefixNumber(ref); ok {
+		if to := prefixes[p]; to != "" {
+			return []string{to + "-" + n}
 		}
+		return nil
 	}
-	return false
+	if !isNumber(ref) {
+		return nil
+	}
+	var out []string
+	for now := range oldPrefixes(prefixes) {
+		out = append(out, now+"-"+ref)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // PrefixNumber splits an id shaped PREFIX-NUMBER (task-4, BACK-355.01,

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -426,7 +427,7 @@ func (p *IDRenamePlan) refTo(src, raw string, md bool) (old, repl, why string) {
 // byOldPrefix reports a reference that names the id old through the
 // configured prefixes, and not as the id of some document.
 func (p *IDRenamePlan) byOldPrefix(ref, old string) bool {
-	return len(p.olds) > 0 && len(p.idents[strings.ToLower(ref)]) == 0 && index.ByOldPrefix(ref, old, p.olds)
+	return len(p.idents[strings.ToLower(ref)]) == 0 && slices.Contains(index.OldPrefixIDs(ref, p.olds), strings.ToLower(old))
 }
 
 // Diff is the unified diff of the rename, a renamed file's from its old

@@ -214,7 +214,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		// an id or a stem, or a path to a document (../proposals/x.md),
 		// or a number under an old prefix
 		if names[strings.ToLower(ev.v)] || (strings.Contains(ev.v, "/") || index.IsMarkdown(ev.v)) && names[strings.ToLower(markdown.Stem(ev.v))] ||
-			f.namesByOldPrefix(ev.v, numbers) {
+			slices.ContainsFunc(index.OldPrefixIDs(ev.v, f.prefixes), func(id string) bool { return names[id] }) {
 			c[0]++
 		}
 		f.edgeFields[ev.field] = c

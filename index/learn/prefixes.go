@@ -94,21 +94,6 @@ func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bo
 	}
 }
 
-// namesByOldPrefix reports a reference whose prefix f.prefixes maps to one
-// whose number exists (task-4 when BACK-4 does), or a bare number that
-// exists under a prefix f.prefixes maps to (4).
-func (f *facts) namesByOldPrefix(v string, numbers map[string]map[string]bool) bool {
-	if p, n, ok := index.PrefixNumber(v); ok {
-		return f.prefixes[p] != "" && numbers[strings.ToLower(n)][f.prefixes[p]]
-	}
-	for _, q := range f.prefixes {
-		if numbers[strings.ToLower(strings.TrimSpace(v))][q] {
-			return true
-		}
-	}
-	return false
-}
-
 // toolSays adds what the tool itself does, for the evidence.
 func toolSays(tool string) string {
 	if tool == "backlog.md" {

@@ -2,7 +2,10 @@ package learn
 
 import (
 	"reflect"
+	"slices"
 	"testing"
+
+	"github.com/canon-md/canon/index"
 )
 
 func TestLearnPrefixes(t *testing.T) {
@@ -29,10 +32,12 @@ func TestLearnPrefixes(t *testing.T) {
 			t.Errorf("%s: prefixes = %v, want %v", tt.name, f.prefixes, tt.want)
 		}
 	}
+	names := map[string]bool{"back-1": true, "back-2": true, "back-3": true}
 	f := &facts{prefixes: map[string]string{"task": "back"}}
 	for v, want := range map[string]bool{"task-1": true, "TASK-3": true, "task-4": false, "2": true, "4": false, "draft-1": false} {
-		if got := f.namesByOldPrefix(v, numbers); got != want {
-			t.Errorf("namesByOldPrefix(%q) = %v, want %v", v, got, want)
+		got := slices.ContainsFunc(index.OldPrefixIDs(v, f.prefixes), func(id string) bool { return names[id] })
+		if got != want {
+			t.Errorf("%q names a document through the prefixes: %v, want %v", v, got, want)
 		}
 	}
 }
