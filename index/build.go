@@ -98,7 +98,7 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 		return nil, err
 	}
 	defer w.close()
-	w.ns, w.olds = namespacesOf(ld.Cfg.Namespaces), oldPrefixes(ld.Cfg.Prefixes)
+	w.ns, w.olds, w.urls = namespacesOf(ld.Cfg.Namespaces), oldPrefixes(ld.Cfg.Prefixes), repoURLs(ld.Cfg.RepoURLs)
 	w.mem = make(memAliases, len(files)*3) // at most uid:, id: and stem: terms each
 	w.spillAt = spillAt
 	w.fts.hold = ftsHold
@@ -244,11 +244,13 @@ type Batch struct {
 	Namespaces config.Namespaces
 	// Prefixes are the configured old id prefixes (OLD-NUMBER names NEW-NUMBER).
 	Prefixes map[string]string
+	// RepoURLs are the repository's own web addresses (config.RepoURLs).
+	RepoURLs []string
 }
 
 // NewBatch starts an empty batch for the configuration.
 func NewBatch(cfg *config.Config) *Batch {
-	return &Batch{Kinds: cfg.Kinds, Namespaces: cfg.Namespaces, Prefixes: cfg.Prefixes, Meta: map[string]string{}}
+	return &Batch{Kinds: cfg.Kinds, Namespaces: cfg.Namespaces, Prefixes: cfg.Prefixes, RepoURLs: cfg.RepoURLs, Meta: map[string]string{}}
 }
 
 // Rename moves a stored file to a new path without re-reading it.
@@ -306,7 +308,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 			return err
 		}
 		defer w.close()
-		w.kinds, w.ns, w.olds = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes)
+		w.kinds, w.ns, w.olds, w.urls = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes), repoURLs(b.RepoURLs)
 		return w.apply(b, ch)
 	})
 	if err != nil {
@@ -337,7 +339,7 @@ func (s *Store) Preview(ctx context.Context, b *Batch, fn func(q Querier, ch *Ch
 		return err
 	}
 	defer w.close()
-	w.kinds, w.ns, w.olds = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes)
+	w.kinds, w.ns, w.olds, w.urls = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes), repoURLs(b.RepoURLs)
 	ch := &Changes{}
 	if err := w.apply(b, ch); err != nil {
 		return err
@@ -408,7 +410,7 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 	updated := map[string]bool{}
 	for _, ld := range b.Upserts {
 		if d := storedDocs[ld.Path]; sameIdentity(d, ld) {
-			u := newInPlace(d, ld)
+			u := newInPlace(d, ld, w.urls)
 			if u.relinks() {
 				sources = append(sources, d.id)
 			}
@@ -639,7 +641,7 @@ func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
 	}
 	for _, r := range all {
 		l := link{form: r.form, raw: r.raw}
-		plan(&l, to.Path)
+		plan(&l, to.Path, w.urls)
 		if _, err := w.tx.Exec(`UPDATE links SET match = ?, dst = NULL, status = ? WHERE id = ?`, l.match, l.status, r.id); err != nil {
 			return err
 		}

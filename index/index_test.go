@@ -149,7 +149,7 @@ func TestPlan(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l := link{form: tt.form, raw: tt.raw}
-			plan(&l, tt.src)
+			plan(&l, tt.src, nil)
 			if got := strings.Join(l.plan, " | "); got != tt.plan || l.match != tt.match || l.status != tt.status {
 				t.Errorf("plan = %q, match %q, status %q; want %q, %q, %q", got, l.match, l.status, tt.plan, tt.match, tt.status)
 			}
@@ -177,7 +177,7 @@ func TestResolve(t *testing.T) {
 	}
 	for _, tt := range tests {
 		l := link{form: FormRef, raw: tt.raw}
-		plan(&l, "x.md")
+		plan(&l, "x.md", nil)
 		dst, status, err := resolve(&l, mem, nil, "x.md")
 		if err != nil || dst != tt.dst || status != tt.status {
 			t.Errorf("resolve(%q) = %d, %s, %v; want %d, %s", tt.raw, dst, status, err, tt.dst, tt.status)
@@ -396,7 +396,7 @@ func TestResolveNamespaces(t *testing.T) {
 	}
 	for _, tt := range tests {
 		l := link{form: FormRef, raw: tt.raw}
-		plan(&l, tt.src)
+		plan(&l, tt.src, nil)
 		dst, status, err := resolve(&l, mem, ns, tt.src)
 		if err != nil || dst != tt.dst || status != tt.status {
 			t.Errorf("%s: resolve(%q) = %d, %s, %v; want %d, %s", tt.src, tt.raw, dst, status, err, tt.dst, tt.status)
@@ -411,7 +411,7 @@ func TestResolveNamespacesStems(t *testing.T) {
 	ns := namespacesOf(config.Namespaces{{Path: "products/*"}})
 	mem := memAliases{"stem:readme": {{id: 1, path: "README.md"}, {id: 2, path: "products/a/README.md"}}}
 	l := link{form: FormWiki, raw: "README"}
-	plan(&l, "products/a/items/t.md")
+	plan(&l, "products/a/items/t.md", nil)
 	if _, status, _ := resolve(&l, mem, ns, "products/a/items/t.md"); status != StatusAmbiguous {
 		t.Fatalf("[[README]] is %s, want ambiguous", status)
 	}

@@ -888,7 +888,7 @@ func UnresolvedProblem(ctx context.Context, q Querier, srcPath, field, form, raw
 // those named by the first term of its plan that names two or more.
 func CandidatePaths(ctx context.Context, q Querier, srcPath, form, raw string) ([]string, error) {
 	l := link{form: form, raw: raw}
-	plan(&l, srcPath)
+	plan(&l, srcPath, nil)
 	for _, term := range l.plan {
 		alias, keep := stored(term)
 		rows, err := q.QueryContext(ctx, `SELECT d.path, d.uid FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term = ? ORDER BY d.path`, alias)
@@ -920,7 +920,7 @@ func CandidatePaths(ctx context.Context, q Querier, srcPath, form, raw string) (
 // same-file anchor or a path leaving the repository).
 func LinkTarget(srcPath, raw string) string {
 	l := link{form: FormMD, raw: raw}
-	plan(&l, srcPath)
+	plan(&l, srcPath, nil)
 	if l.status == StatusFile || l.orElse == StatusFile { // a file, or a folder (folderPlan)
 		p, _ := mdPath(srcPath, raw)
 		return p

@@ -194,18 +194,18 @@ type link struct {
 
 // docLinks lists a document's links in a fixed order: frontmatter edges,
 // then body links, each in source order.
-func docLinks(srcPath string, d *markdown.Document) []link {
+func docLinks(srcPath string, d *markdown.Document, urls repoURLs) []link {
 	out := make([]link, 0, len(d.Refs)+len(d.Body.Links))
 	for _, r := range d.Refs {
-		out = append(out, refLink(srcPath, r))
+		out = append(out, refLink(srcPath, r, urls))
 	}
 	for _, bl := range d.Body.Links {
-		out = append(out, bodyLink(srcPath, bl))
+		out = append(out, bodyLink(srcPath, bl, urls))
 	}
 	return out
 }
 
-func refLink(srcPath string, r markdown.Ref) link {
+func refLink(srcPath string, r markdown.Ref, urls repoURLs) link {
 	l := link{typ: r.Type, field: r.Field, form: FormRef, raw: r.Raw, line: r.Line, col: r.Col}
 	raw := strings.TrimSpace(r.Raw)
 	if strings.HasPrefix(raw, "[[") && strings.HasSuffix(raw, "]]") {
@@ -213,11 +213,11 @@ func refLink(srcPath string, r markdown.Ref) link {
 	} else if !hasScheme(raw) {
 		_, l.anchor, _ = strings.Cut(raw, "#")
 	}
-	plan(&l, srcPath)
+	plan(&l, srcPath, urls)
 	return l
 }
 
-func bodyLink(srcPath string, bl markdown.Link) link {
+func bodyLink(srcPath string, bl markdown.Link, urls repoURLs) link {
 	l := link{typ: EdgeReferences, line: bl.Line, col: bl.Col, raw: bl.Dest, anchor: bl.Anchor}
 	switch bl.Form {
 	case markdown.FormAutolink:
@@ -231,18 +231,23 @@ func bodyLink(srcPath string, bl markdown.Link) link {
 	default:
 		l.form = FormMD
 	}
-	plan(&l, srcPath)
+	plan(&l, srcPath, urls)
 	return l
 }
 
 // plan works out from a link's form and raw text (and the path of the file
 // it is written in) where to look for its target. It is a pure function of
-// those, so an update can plan a stored link again, as after a rename.
-func plan(l *link, srcPath string) {
+// those and of the repository's own web addresses (urls, config.RepoURLs),
+// so an update can plan a stored link again, as after a rename.
+func plan(l *link, srcPath string, urls repoURLs) {
 	l.plan, l.uidPrefix, l.match, l.status, l.orElse = nil, "", "", "", ""
 	raw := strings.TrimSpace(l.raw)
 	switch l.form {
 	case FormURL:
+		if p, ok := urls.repoPath(raw); ok {
+			urlPlan(l, srcPath, p)
+			return
+		}
 		l.status = StatusExternal
 	case FormWiki, FormEmbed:
 		if raw == "" {
@@ -251,9 +256,9 @@ func plan(l *link, srcPath string) {
 		}
 		wikiPlan(l, srcPath, raw)
 	case FormMD, FormImage:
-		mdPlan(l, srcPath, raw)
+		mdPlan(l, srcPath, raw, urls)
 	case FormRef:
-		refPlan(l, srcPath, raw)
+		refPlan(l, srcPath, raw, urls)
 	}
 }
 
@@ -275,7 +280,7 @@ func fileExt(name string) bool {
 	return ext != "" && !strings.EqualFold(ext, ".md") && !strings.Contains(ext, " ") && len(ext) <= 5 && !isDigits(ext[1:])
 }
 
-func refPlan(l *link, srcPath, raw string) {
+func refPlan(l *link, srcPath, raw string, urls repoURLs) {
 	if strings.HasPrefix(raw, "[[") && strings.HasSuffix(raw, "]]") {
 		target, _ := splitWiki(raw[2 : len(raw)-2])
 		if target == "" {
@@ -286,6 +291,10 @@ func refPlan(l *link, srcPath, raw string) {
 		return
 	}
 	if hasScheme(raw) {
+		if p, ok := urls.repoPath(raw); ok {
+			urlPlan(l, srcPath, p)
+			return
+		}
 		l.status = StatusExternal
 		return
 	}
@@ -321,12 +330,16 @@ func refPlan(l *link, srcPath, raw string) {
 	}
 }
 
-func mdPlan(l *link, srcPath, dest string) {
+func mdPlan(l *link, srcPath, dest string, urls repoURLs) {
 	if dest == "" || dest[0] == '?' {
 		l.status = StatusSelf // [setup](?plain=1#setup): this page, with a query
 		return
 	}
 	if hasScheme(dest) || strings.HasPrefix(dest, "//") {
+		if p, ok := urls.repoPath(dest); ok {
+			urlPlan(l, srcPath, p)
+			return
+		}
 		l.status = StatusExternal
 		return
 	}
@@ -384,7 +397,7 @@ func endsInSlash(dest string) bool {
 // one to a folder (folderPlan), whatever it resolved to.
 func FolderLink(srcPath, raw string) bool {
 	l := link{form: FormMD, raw: raw}
-	plan(&l, srcPath)
+	plan(&l, srcPath, nil)
 	return l.match == folderKey && l.orElse == StatusFile
 }
 

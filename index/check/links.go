@@ -57,7 +57,7 @@ func (c *checker) links() error {
 		if (l.form == index.FormMD || l.form == index.FormImage) && (l.status == index.StatusOK || l.status == index.StatusFile) {
 			files = append(files, l)
 		}
-		if l.anchor != "" && (l.status == index.StatusOK || l.status == index.StatusSelf) {
+		if l.anchor != "" && (l.status == index.StatusOK || l.status == index.StatusSelf) && !index.AnchorUnchecked(l.form, l.raw) {
 			anchored = append(anchored, l)
 		}
 		if l.form == index.FormRef && l.status == index.StatusOK && !l.src.linksOnly {

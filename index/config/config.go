@@ -46,6 +46,10 @@ type Config struct {
 	// uses now, lower-cased: a reference OLD-NUMBER that names no document
 	// names NEW-NUMBER (Backlog.md's task_prefix, ADR-0051).
 	Prefixes map[string]string `yaml:"prefixes" json:"prefixes,omitempty"`
+	// RepoURLs are the repository's own web addresses, as RepoURLBase
+	// writes them (github.com/owner/repo): a link to a file or folder under
+	// one of them (…/blob/main/docs/x.md) names the document at that path.
+	RepoURLs []string `yaml:"repo_urls" json:"repo_urls,omitempty"`
 	// States says which states count as open and which as done.
 	States States `json:"states"`
 	// Context shapes context packs (graph/context).
@@ -236,6 +240,7 @@ type fileConfig struct {
 	Kinds       map[string]string `yaml:"kinds"`
 	Namespaces  *[]Namespace      `yaml:"namespaces"`
 	Prefixes    map[string]string `yaml:"prefixes"`
+	RepoURLs    *list             `yaml:"repo_urls"`
 	States      *States           `yaml:"states"`
 	Context     yaml.Node         `yaml:"context"`
 	Check       yaml.Node         `yaml:"check"`
@@ -399,6 +404,13 @@ func Parse(name string, data []byte) (*Config, error) {
 		}
 		cfg.Prefixes = p
 	}
+	if fc.RepoURLs != nil {
+		u, err := checkRepoURLs("repo_urls", *fc.RepoURLs)
+		if err != nil {
+			return nil, &Error{Path: name, Msg: err.Error()}
+		}
+		cfg.RepoURLs = u
+	}
 	if fc.States != nil {
 		if err := cfg.States.merge(fc.States); err != nil {
 			return nil, &Error{Path: name, Msg: err.Error()}
@@ -561,6 +573,7 @@ func (c *Config) IndexHash() string {
 		Namespaces  [][2]string `json:",omitempty"`
 		TextFields  []string    `json:",omitempty"`
 		Prefixes    [][2]string `json:",omitempty"`
+		RepoURLs    []string    `json:",omitempty"`
 	}
 	s := shape{Roots: c.Roots, Exclude: c.Exclude, MaxFileSize: c.MaxFileSize,
 		Edges: sortedPairs(c.Edges), Kinds: sortedPairs(c.Kinds), Namespaces: c.Namespaces.hash(),
@@ -568,6 +581,7 @@ func (c *Config) IndexHash() string {
 	if len(c.Prefixes) > 0 {
 		s.Prefixes = sortedPairs(c.Prefixes)
 	}
+	s.RepoURLs = c.RepoURLs
 	b, _ := json.Marshal(s)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])

@@ -30,6 +30,7 @@ type Learned struct {
 	Frontmatter *Frontmatter      `yaml:"frontmatter" json:"frontmatter,omitempty"`
 	Edges       map[string]string `yaml:"edges" json:"edges,omitempty"`
 	Prefixes    map[string]string `yaml:"prefixes" json:"prefixes,omitempty"`
+	RepoURLs    []string          `yaml:"repo_urls" json:"repo_urls,omitempty"`
 	States      *States           `yaml:"states" json:"states,omitempty"`
 	Check       *LearnedCheck     `yaml:"check" json:"check,omitempty"`
 	Work        *LearnedWork      `yaml:"work" json:"work,omitempty"`
@@ -58,7 +59,7 @@ type LearnedWork struct {
 // Empty reports whether nothing was learned.
 func (l *Learned) Empty() bool {
 	return l == nil || reflect.DeepEqual(*l, Learned{}) ||
-		(l.Tool == "" && l.Frontmatter == nil && len(l.Edges) == 0 && len(l.Prefixes) == 0 && l.States == nil && l.Check == nil && l.Work == nil)
+		(l.Tool == "" && l.Frontmatter == nil && len(l.Edges) == 0 && len(l.Prefixes) == 0 && len(l.RepoURLs) == 0 && l.States == nil && l.Check == nil && l.Work == nil)
 }
 
 // Learned block markers: canon init --observe --write replaces what lies
@@ -89,6 +90,13 @@ func decodeLearned(n *yaml.Node) (*Learned, error) {
 		}
 		l.Prefixes = p
 	}
+	if l.RepoURLs != nil {
+		u, err := checkRepoURLs("learned.repo_urls", l.RepoURLs)
+		if err != nil {
+			return nil, err
+		}
+		l.RepoURLs = u
+	}
 	if l.Work != nil {
 		for _, p := range l.Work.Archive {
 			if strings.TrimSpace(p) == "" {
@@ -114,6 +122,9 @@ func (c *Config) applyLearned(l *Learned, f *fileConfig) error {
 	}
 	if l.Prefixes != nil && (f == nil || f.Prefixes == nil) {
 		c.Prefixes = l.Prefixes
+	}
+	if l.RepoURLs != nil && (f == nil || f.RepoURLs == nil) {
+		c.RepoURLs = l.RepoURLs
 	}
 	if s := l.States; s != nil {
 		def := DefaultStates()

@@ -36,6 +36,10 @@ func decide(f *facts) *Result {
 		}
 		r.Evidence["prefixes"] = strings.Join(why, "; ") + toolSays(f.tool)
 	}
+	if len(f.repoURLs) > 0 {
+		l.RepoURLs = f.repoURLs
+		r.Evidence["repo_urls"] = strings.Join(f.repoURLWhy, "; ")
+	}
 	decideEdges(f, r)
 	decideStates(f, r)
 	decideParents(f, config.DefaultCheck().Parents, r)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -56,6 +57,8 @@ type facts struct {
 	edgeFields       map[string][2]int // field → values naming an item, values
 	prefixes         map[string]string // an old id prefix → the one in use now (config.Prefixes)
 	prefixWhy        map[string]string // its evidence
+	repoURLs         []string          // the repository's own web addresses (config.RepoURLs)
+	repoURLWhy       []string          // their evidence
 	ids              map[string][]string
 	kano             bool                      // a Kano-shaped id exists: Kano's schemas hold
 	scheme           config.IDs                // how ids are minted: a minted id matches as its prefix and a number
@@ -109,6 +112,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		return nil, err
 	}
 	names := map[string]bool{}              // lower-cased ids and stems: what a reference may name
+	pages := map[string]bool{}              // lower-cased paths of the documents, and folders with a README or index page
 	numbers := map[string]map[string]bool{} // a number → the id prefixes in use with it
 	var atPaths []string                    // documents with an @ value in a text field
 	type edgeVal struct{ field, v string }
@@ -124,6 +128,10 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 			return nil, err
 		}
 		names[strings.ToLower(markdown.Stem(p))] = true
+		pages[strings.ToLower(p)] = true
+		if stem := strings.ToLower(markdown.Stem(p)); stem == "readme" || stem == "index" {
+			pages[strings.ToLower(path.Dir(p))+"/"] = true
+		}
 		if ident != "" {
 			names[strings.ToLower(ident)] = true
 			f.kano = f.kano || check.KanoShaped(cfg.IDs, ident)
@@ -205,6 +213,9 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		}
 	}
 	f.learnPrefixes(unnamed, numbers)
+	if err := f.learnRepoURLs(ctx, q, pages); err != nil {
+		return nil, err
+	}
 	for _, ev := range edgeVals {
 		if index.RefNamesAFile(ev.v) {
 			continue // a folder or a file: not a reference either way

@@ -1,0 +1,89 @@
+package learn
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/config"
+)
+
+// Repositories that link their own documents by full web address (KEPs,
+// RFCs: https://github.com/kubernetes/enhancements/tree/master/keps/…)
+// name their own files through it. Learning lists a repository's address
+// in repo_urls when at least repoURLMin of its addresses name a document
+// (or a folder's page) at the same path here, and they are at least
+// repoURLShare of its addresses of Markdown files and folders: a
+// convention, not a coincidence (a few links to another project's
+// README.md or CONTRIBUTING.md name files this one has too). Where an RFC
+// was drafted in a repository of its own and linked there, that
+// repository's paths are this one's, and it is learned too. Addresses of
+// files moved since (KEPs link their old paths) stay web links.
+const (
+	repoURLMin   = 10
+	repoURLShare = 0.5
+)
+
+// learnRepoURLs decides f.repoURLs from the links written as web
+// addresses of a repository's files (external, or resolved once learned:
+// learning must find the same evidence again) and pages, the lower-cased
+// paths of the documents and of the folders holding a README or index.
+func (f *facts) learnRepoURLs(ctx context.Context, q index.Querier, pages map[string]bool) error {
+	rows, err := q.QueryContext(ctx, `SELECT raw FROM links WHERE status IN (?, ?) AND form IN (?, ?, ?) ORDER BY id`,
+		index.StatusExternal, index.StatusOK, index.FormMD, index.FormURL, index.FormRef)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	counts := map[string][2]int{} // base → links naming a document, links naming a Markdown file or folder
+	for rows.Next() {
+		var raw string
+		if err := rows.Scan(&raw); err != nil {
+			return err
+		}
+		base, p, ok := index.RepoAddress(raw)
+		if !ok {
+			continue
+		}
+		if un, err := url.PathUnescape(p); err == nil {
+			p = un
+		}
+		p = strings.ToLower(strings.TrimPrefix(p, "/"))
+		if !strings.HasSuffix(p, "/") && !index.IsMarkdown(p) {
+			continue // an image, a source file: not evidence either way
+		}
+		c := counts[base]
+		c[1]++
+		if pages[p] || p == "" && pages["./"] {
+			c[0]++
+		}
+		counts[base] = c
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	var bases []string
+	for b, c := range counts {
+		if c[0] >= repoURLMin && float64(c[0]) >= repoURLShare*float64(c[1]) {
+			bases = append(bases, b)
+		}
+	}
+	sort.Slice(bases, func(i, j int) bool {
+		if ci, cj := counts[bases[i]][0], counts[bases[j]][0]; ci != cj {
+			return ci > cj
+		}
+		return bases[i] < bases[j]
+	})
+	if len(bases) > config.MaxRepoURLs {
+		bases = bases[:config.MaxRepoURLs]
+	}
+	for _, b := range bases {
+		c := counts[b]
+		f.repoURLs = append(f.repoURLs, "https://"+b)
+		f.repoURLWhy = append(f.repoURLWhy, fmt.Sprintf("%d of the %d links written as addresses of Markdown files or folders in %s name a document at the same path here", c[0], c[1], b))
+	}
+	return nil
+}
