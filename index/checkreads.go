@@ -127,13 +127,14 @@ type CheckDoc struct {
 	Kind, Type             string
 	FM, FieldPos, Disables string
 	Title                  string // the frontmatter's title, else the first level-1 heading's
+	State                  string // the frontmatter's state, else a decision record's Status section or line
 }
 
-const checkDocCols = `id, path, key, ident, ident_line, uid, uid_line, kind, type, fm, fm_pos, disables, title`
+const checkDocCols = `id, path, key, ident, ident_line, uid, uid_line, kind, type, fm, fm_pos, disables, title, state`
 
 func scanCheckDoc(r *sql.Rows) (CheckDoc, error) {
 	var d CheckDoc
-	err := r.Scan(&d.ID, &d.Path, &d.Key, &d.Ident, &d.IdentLine, &d.UID, &d.UIDLine, &d.Kind, &d.Type, &d.FM, &d.FieldPos, &d.Disables, &d.Title)
+	err := r.Scan(&d.ID, &d.Path, &d.Key, &d.Ident, &d.IdentLine, &d.UID, &d.UIDLine, &d.Kind, &d.Type, &d.FM, &d.FieldPos, &d.Disables, &d.Title, &d.State)
 	return d, err
 }
 
@@ -354,28 +355,6 @@ func checkLinkScanner(fn func(CheckLink) error) func(*sql.Rows) error {
 // FragmentsOf lists the fragments a link may name in each of the given
 // documents: the slugs of its headings and the ids HTML tags in it define
 // (<a id="fn1">), which GitHub serves too. Every id asked has a set.
-// SectionLead is the first word of a document's first section of that slug
-// ("Accepted" of adr-tools' "## Status\n\nAccepted"), its emphasis marks
-// trimmed, and the section's heading level; ok is false when the document
-// has no such section or it holds no text.
-func SectionLead(ctx context.Context, q Querier, doc DocID, slug string) (lead string, level int, ok bool, err error) {
-	var body string
-	err = q.QueryRowContext(ctx, `SELECT c.level, f.body FROM chunks c JOIN chunks_fts f ON f.rowid = c.id
-		WHERE c.doc = ? AND c.slug = ? ORDER BY c.seq LIMIT 1`, int64(doc), slug).Scan(&level, &body)
-	if err == sql.ErrNoRows {
-		return "", 0, false, nil
-	}
-	if err != nil {
-		return "", 0, false, err
-	}
-	for _, w := range strings.Fields(body) {
-		if w = strings.Trim(w, "*_`.:,;"); w != "" {
-			return w, level, true, nil
-		}
-	}
-	return "", level, false, nil
-}
-
 func FragmentsOf(ctx context.Context, q Querier, ids []DocID) (map[DocID]map[string]bool, error) {
 	out := make(map[DocID]map[string]bool, len(ids))
 	for _, id := range ids {

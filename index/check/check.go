@@ -69,6 +69,7 @@ type doc struct {
 	identLine, uidLine          int
 	displayID                   string
 	title                       string // frontmatter title, else the first level-1 heading
+	state                       string // frontmatter state, else a decision record's written status
 }
 
 type checker struct {
@@ -121,7 +122,7 @@ func (c *checker) load() error {
 		delete(linksOnly, id)
 	}
 	add := func(r index.CheckDoc) error {
-		d := &doc{id: int64(r.ID), path: r.Path, key: r.Key, ident: r.Ident, identLine: r.IdentLine, uid: r.UID, uidLine: r.UIDLine, kind: r.Kind, typ: r.Type, title: r.Title}
+		d := &doc{id: int64(r.ID), path: r.Path, key: r.Key, ident: r.Ident, identLine: r.IdentLine, uid: r.UID, uidLine: r.UIDLine, kind: r.Kind, typ: r.Type, title: r.Title, state: r.State}
 		// One document whose stored data cannot be read is an error on
 		// that document, never a failure of the whole check: a pre-commit
 		// hook that fails lets everything through.
@@ -278,7 +279,7 @@ func (c *checker) linkedDocuments(ps []index.Problem) (map[string]bool, error) {
 func (c *checker) fields() error {
 	ck := &c.in.Cfg.Check
 	for _, d := range c.full() {
-		if schema, ok := ck.Schemas[d.kind]; ok && (d.typ != "" || d.kind == "adr") {
+		if schema, ok := ck.Schemas[d.kind]; ok && (d.typ != "" || d.kind == "adr") && (!markdown.FolderRecord(d.typ, d.ident, d.path) || ck.SchemasSet["adr"]) {
 			if ok, err := c.follows(d); err != nil {
 				return err
 			} else if ok {
@@ -468,16 +469,12 @@ func (c *checker) follows(d *doc) (bool, error) {
 	return c.kano > 0, nil
 }
 
-// statusSection reports a "## Status" section (level 1 or 2) whose first
-// word is one of the allowed states, in any case (any word when the schema
-// allows any): adr-tools writes a record's status so. An error reading it
-// counts as none: the finding stands.
-func (c *checker) statusSection(d *doc, allowed []string) bool {
-	lead, level, ok, err := index.SectionLead(c.ctx, c.q, index.DocID(d.id), "status")
-	if err != nil || !ok || level > 2 {
-		return false
-	}
-	return len(allowed) == 0 || slices.ContainsFunc(allowed, func(a string) bool { return strings.EqualFold(a, lead) })
+// statusWritten reports a decision record whose state is written in its
+// text, as adr-tools and MADR write it (a "## Status" section, a
+// "**Status**: Accepted" line: markdown's statusSection), and is one of
+// the allowed states, in any case (any state when the schema allows any).
+func statusWritten(d *doc, allowed []string) bool {
+	return d.state != "" && (len(allowed) == 0 || slices.ContainsFunc(allowed, func(a string) bool { return strings.EqualFold(a, d.state) }))
 }
 
 // stateSynonym names the other field a document's state may be written
@@ -493,7 +490,7 @@ func (c *checker) schema(d *doc, s *config.Schema) {
 		if d.kind == "adr" && !c.in.Cfg.Check.SchemasSet["adr"] && (!ok || v == nil || v == "") {
 			// Decision records as MADR and adr-tools write them: "# Use X"
 			// names the record, a "## Status" section holds its status.
-			if f == "title" && d.title != "" || stateSynonym[f] != "" && c.statusSection(d, s.States) {
+			if f == "title" && d.title != "" || stateSynonym[f] != "" && statusWritten(d, s.States) {
 				continue
 			}
 		}

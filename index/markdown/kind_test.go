@@ -22,9 +22,43 @@ func TestKind(t *testing.T) {
 		{"", "", "notes/adresses.md", "doc"},
 		{"Task", "ADR-0001", "x.md", "task"},
 		{"Playbook", "", "decisions/ADR-0001.md", "Playbook"},
+		// numbered records in a decisions folder (adr-tools, MADR)
+		{"", "", "doc/adr/0001-record-architecture-decisions.md", "adr"},
+		{"", "", "docs/decisions/0004-use-markdown.md", "adr"},
+		{"", "", "docs/Architecture-Decisions/12_use-go.md", "adr"},
+		{"", "", "docs/decisions/0000-template.md", "doc"},
+		{"", "", "docs/decisions/0003-use-x-diagram.md", "doc"},
+		{"", "", "docs/adr/20200101-use-x.md", "adr"},
+		{"", "", "docs/adr/2024-03-01-use-postgres.md", "adr"},
+		{"", "", "docs/adr/0001.md", "doc"},            // a number alone names no decision
+		{"", "", "text/0001-private-fields.md", "doc"}, // RFCs: not a decisions folder
+		{"", "", "docs/adr/notes/0001-x.md", "doc"},    // the folder itself, not an ancestor
+		{"", "NOTE-1", "doc/adr/0001-x.md", "doc"},
 	} {
 		if got := Kind(tt.typ, tt.id, tt.path, kinds); got != tt.want {
 			t.Errorf("Kind(%q, %q, %q) = %q, want %q", tt.typ, tt.id, tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestStatusSectionState(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ path, src, want string }{
+		{"doc/adr/0001-x.md", "# 1. X\n\nDate: 2016-02-12\n\n## Status\n\nAccepted\n\n## Context\n\nY\n", "Accepted"},
+		{"doc/adr/0002-y.md", "# 2. Y\n\n## Status\n\nSuperseded by [3. Z](0003-z.md)\n", "Superseded"},
+		{"doc/adr/0003-z.md", "# 3. Z\n\n## Status\n\n**Proposed**.\n", "Proposed"},
+		{"doc/adr/0004-w.md", "# 4. W\n\n## Status\n\nThis was discussed at length.\n", ""},
+		{"doc/adr/0005-v.md", "# 5. V\n\n### Status\n\nAccepted\n", ""},                                    // nested: not the record's
+		{"doc/adr/0006-u.md", "---\nstatus: Rejected\n---\n# 6. U\n\n## Status\n\nAccepted\n", "Rejected"}, // frontmatter wins
+		{"notes/0001-x.md", "# X\n\n## Status\n\nAccepted\n", ""},
+		{"docs/adr/0007-t.md", "# 7. T\n\n**Date**: 2026-01-21\n**Status**: Superseded by ADR-0031 (simpler)\n\n## Context\n\nX\n", "Superseded"},
+		{"docs/adr/0008-s.md", "# S\n\n* Status: accepted\n* Deciders: A, B\n\n## Context\n\nX\n", "accepted"},
+		{"docs/adr/0009-r.md", "# R\n\n## Context\n\nStatus: Accepted\n", ""}, // in the record's text, not its header
+		{"docs/adr/0010-q.md", "# Q\n\nStatus: under review\n", ""},           // not a record
+	} {
+		d := Parse(tt.path, []byte(tt.src), &Options{})
+		if d.State != tt.want {
+			t.Errorf("%s: state %q, want %q", tt.path, d.State, tt.want)
 		}
 	}
 }

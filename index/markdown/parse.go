@@ -180,6 +180,9 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 		}
 	}
 	d.Kind = Kind(d.Type, d.ID, filePath, opt.Kinds)
+	if d.Kind == "adr" && d.State == "" {
+		d.State = statusSection(&d.Body)
+	}
 	d.Disables = parseDisables(src)
 	if line := conflictMarkers(src); line > 0 {
 		d.Problems = append(d.Problems, Problem{Line: line, Col: 1, Rule: RuleConflict, Severity: Error,
@@ -319,13 +322,25 @@ var adrStem = lazyre.MustCompile(`^(?i)adr[-_ ]?[0-9]+(?:[-_ .].*)?$`)
 
 // What an ADR's file name may also hold without being one: a document that
 // goes with the decision (ADR-0003-appendix_x.md).
-var adrCompanion = lazyre.MustCompile(`(?i)(?:^|[-_ .])(?:appendix|annex|attachment|supplement|notes?|diagram)(?:$|[-_ .0-9])`)
+var adrCompanion = lazyre.MustCompile(`(?i)(?:^|[-_ .])(?:appendix|annex|attachment|supplement|notes?|diagram|template)(?:$|[-_ .0-9])`)
+
+// A numbered record's file name, as adr-tools and MADR write them in a
+// decisions folder (0001-record-architecture-decisions), or dated as
+// log4brains does (20200101-use-x, 2024-03-01-use-y).
+var numberedStem = lazyre.MustCompile(`^(?:[0-9]{1,8}|[0-9]{4}-[0-9]{2}-[0-9]{2})[-_][a-zA-Z]`)
+
+// decisionFolders are the names of the folders decision records are kept
+// in (adr-tools' doc/adr, MADR's docs/decisions).
+var decisionFolders = map[string]bool{"adr": true, "adrs": true, "decisions": true, "decision-records": true,
+	"architecture-decisions": true, "architecture-decision-records": true}
 
 // Kind derives a document's kind: from its type through the kinds mapping
 // (an unknown type is kept as written), else by convention: an ADR-NNNN id,
-// or without an id an ADR-NNNN file name that is not a companion of one (an
-// appendix), means adr; else doc. A decisions/ folder alone decides
-// nothing: it holds READMEs and appendices too.
+// or without an id an ADR-NNNN file name, or a numbered one (0001-use-x)
+// in a folder named adr, adrs, decisions or the like, that is not a
+// companion of one (an appendix, a template), means adr; else doc. A
+// decisions/ folder alone decides nothing: it holds READMEs and appendices
+// too.
 func Kind(typ, id, filePath string, kinds map[string]string) string {
 	if t := strings.TrimSpace(typ); t != "" {
 		if k, ok := kinds[strings.ToLower(t)]; ok {
@@ -339,10 +354,80 @@ func Kind(typ, id, filePath string, kinds map[string]string) string {
 		}
 		return "doc"
 	}
-	if stem := Stem(filePath); adrStem.MatchString(stem) && !adrCompanion.MatchString(stem) {
+	if stem := Stem(filePath); adrStem.MatchString(stem) && !adrCompanion.MatchString(stem) || FolderRecord(typ, id, filePath) {
 		return "adr"
 	}
 	return "doc"
+}
+
+// FolderRecord reports a decision record known only by its place: no type,
+// no id, no ADR-NNNN name, but a numbered (or dated) file name in a folder
+// named adr, adrs, decisions or the like, not a companion of one. Each
+// repository writes such records its own way (a Status section, a
+// "**Status**: Accepted" line, nothing), so canon check holds them to the
+// adr schema only where the repository configures one.
+func FolderRecord(typ, id, filePath string) bool {
+	if strings.TrimSpace(typ) != "" || id != "" {
+		return false
+	}
+	stem := Stem(filePath)
+	return numberedStem.MatchString(stem) && !adrStem.MatchString(stem) && !adrCompanion.MatchString(stem) &&
+		decisionFolders[strings.ToLower(path.Base(path.Dir(filePath)))]
+}
+
+// recordStates are the states a decision record's Status section may open
+// with (adr-tools: "## Status\n\nSuperseded by [3. Use X](…)").
+var recordStates = map[string]bool{"draft": true, "proposed": true, "accepted": true, "rejected": true, "deprecated": true,
+	"superseded": true, "amended": true, "approved": true, "declined": true, "withdrawn": true}
+
+// statusSection is a decision record's state as it is written without
+// frontmatter: the first word of its first Status section (heading level
+// 1 or 2; adr-tools), else of a "Status:" line before its first section
+// below the title ("**Status**: Accepted", MADR 2's "* Status: accepted"),
+// when that word is a record's state; "" otherwise.
+func statusSection(b *Body) string {
+	for _, sec := range b.Sections {
+		if sec.Slug != "status" || sec.Heading < 0 || b.Headings[sec.Heading].Level > 2 {
+			continue
+		}
+		if w := LeadWord(sec.Text); recordStates[strings.ToLower(w)] {
+			return w
+		}
+		return ""
+	}
+	for _, sec := range b.Sections {
+		if sec.Heading >= 0 && b.Headings[sec.Heading].Level > 1 {
+			break // the record's own sections begin
+		}
+		for _, line := range strings.Split(sec.Text, "\n") {
+			line = strings.TrimLeft(strings.TrimSpace(line), "*-+ ")
+			line = strings.TrimLeft(line, "*_")
+			if len(line) < len("status:") || !strings.EqualFold(line[:len("status")], "status") {
+				continue
+			}
+			rest := strings.TrimLeft(line[len("status"):], "*_ ")
+			if !strings.HasPrefix(rest, ":") {
+				continue
+			}
+			if w := LeadWord(rest[1:]); recordStates[strings.ToLower(w)] {
+				return w
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// LeadWord is the first word of a section's text, its emphasis and
+// punctuation marks trimmed ("Accepted" of "**Accepted**."); "" when it
+// holds no text.
+func LeadWord(text string) string {
+	for _, w := range strings.Fields(text) {
+		if w = strings.Trim(w, "*_`.:,;"); w != "" {
+			return w
+		}
+	}
+	return ""
 }
 
 // Stem is a file's name without folder and .md extension: the display id of
