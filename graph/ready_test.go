@@ -219,8 +219,8 @@ func TestRecordsAreNoWork(t *testing.T) {
 	if !reflect.DeepEqual(ready, []string{"fix-login", "BACK-1"}) || !reflect.DeepEqual(blocked, []string{"T1"}) {
 		t.Fatalf("ready %v, blocked %v; want [fix-login BACK-1] and [T1]: the proposed decision and the proposal are no work, the TODO note is, and the decision still blocks T1", ready, blocked)
 	}
-	if ready, _ := ids("doc"); !reflect.DeepEqual(ready, []string{"fix-login", "0007-cache", "BACK-1", "search"}) {
-		t.Fatalf("--kind doc: ready %v, want the records too", ready)
+	if ready, _ := ids("doc", "adr"); !reflect.DeepEqual(ready, []string{"fix-login", "0007-cache", "BACK-1", "search"}) {
+		t.Fatalf("--kind doc,adr: ready %v, want the records too", ready)
 	}
 }
 

@@ -917,8 +917,12 @@ func CandidatePaths(ctx context.Context, q Querier, srcPath, form, raw string) (
 }
 
 // LinkTarget is the repo path a Markdown link points at ("" for a URL, a
-// same-file anchor or a path leaving the repository).
-func LinkTarget(srcPath, raw string) string {
+// same-file anchor or a path leaving the repository). An address under one
+// of urls (config.RepoURLs) points at the path it names.
+func LinkTarget(srcPath, raw string, urls []string) string {
+	if p, ok := repoURLs(urls).repoPath(raw); ok {
+		raw = p
+	}
 	l := link{form: FormMD, raw: raw}
 	plan(&l, srcPath, nil)
 	if l.status == StatusFile || l.orElse == StatusFile { // a file, or a folder (folderPlan)

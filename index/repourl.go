@@ -42,18 +42,16 @@ func (u repoURLs) repoPath(dest string) (string, bool) {
 	if strings.HasPrefix(low[cut:], "www.") {
 		cut += len("www.")
 	}
-	found := false
+	best := "" // the longest that matches: github.com/acme/specs before github.com/acme/spec
 	for _, base := range u {
-		if strings.HasPrefix(low[cut:], base+"/") {
-			cut += len(base) + 1
-			found = true
-			break
+		if len(base) > len(best) && strings.HasPrefix(low[cut:], base+"/") {
+			best = base
 		}
 	}
-	if !found {
+	if best == "" {
 		return "", false
 	}
-	rest := s[cut:]
+	rest := s[cut+len(best)+1:]
 	if i := strings.IndexAny(rest, "?#"); i >= 0 {
 		rest = rest[:i]
 	}

@@ -35,6 +35,10 @@ func TestRepoPath(t *testing.T) {
 			t.Errorf("repoPath(%q) = %q, %v; want %q, %v", tt.dest, got, ok, tt.want, tt.ok)
 		}
 	}
+	// the longest address that matches, whatever the order
+	if got, _ := (repoURLs{"gitlab.com/grp/sub", "gitlab.com/grp/sub/repo"}).repoPath("https://gitlab.com/grp/sub/repo/-/blob/m/c.md"); got != "/c.md" {
+		t.Errorf("longest match: %q", got)
+	}
 	if _, ok := repoURLs(nil).repoPath("https://github.com/rust-lang/rfcs/blob/master/x.md"); ok {
 		t.Error("no repo_urls: an address is an address")
 	}

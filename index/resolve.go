@@ -394,8 +394,12 @@ func endsInSlash(dest string) bool {
 }
 
 // FolderLink reports whether a Markdown link (raw, written in srcPath) is
-// one to a folder (folderPlan), whatever it resolved to.
-func FolderLink(srcPath, raw string) bool {
+// one to a folder (folderPlan), whatever it resolved to; an address under
+// one of urls (config.RepoURLs) as the link it stands for (a tree/ page).
+func FolderLink(srcPath, raw string, urls []string) bool {
+	if p, ok := repoURLs(urls).repoPath(raw); ok {
+		raw = p
+	}
 	l := link{form: FormMD, raw: raw}
 	plan(&l, srcPath, nil)
 	return l.match == folderKey && l.orElse == StatusFile
@@ -632,6 +636,9 @@ func resolve(l *link, src aliasSource, ns nsOf, srcPath string) (dst int64, stat
 		case 1:
 			return docs[0].id, StatusOK, nil
 		default:
+			if l.orElse == StatusExternal {
+				return 0, StatusExternal, nil // an address names no one document: it stays a web link
+			}
 			return 0, StatusAmbiguous, nil
 		}
 	}

@@ -76,6 +76,7 @@ type IDRenamePlan struct {
 	scope   *index.Scope
 	idents  map[string][]index.IdentDoc // lower-cased id → its documents
 	olds    map[string]string           // config.Prefixes: task-7 and 7 name BACK-7 (ADR-0051)
+	urls    []string                    // config.RepoURLs: the repository's own addresses name its files (ADR-0052)
 	worklog string                      // the worklog line of the renamed document
 	pending *pendingRenames             // what the renames planned before this one change
 }
@@ -144,7 +145,7 @@ func planIDRename(ctx context.Context, e *Env, a IDRenameArgs, v *pendingRenames
 	}
 	p := &IDRenamePlan{IDs: changes, Unattributed: []Unattributed{}, root: e.Root, scope: a.Scope, pending: v, idents: byIdent}
 	if e.Config != nil {
-		p.olds = e.Config.Prefixes
+		p.olds, p.urls = e.Config.Prefixes, e.Config.RepoURLs
 	}
 	if a.Worklog != "" {
 		p.worklog = e.Now.Format("2006-01-02 15:04") + " " + a.Worklog
@@ -358,7 +359,7 @@ func (p *IDRenamePlan) pathOf(src, target string) string {
 	if target == "" || !strings.Contains(target, "/") && !index.IsMarkdown(target) {
 		return ""
 	}
-	return index.LinkTarget(src, target)
+	return index.LinkTarget(src, target, p.urls)
 }
 
 // refTo says what a reference written in src becomes: the text to replace

@@ -42,7 +42,7 @@ func (c *checker) links() error {
 				// A Markdown target missing from the index may still be a
 				// file in git's tree (an excluded folder): gitFiles decides,
 				// for all of them at once (one git process, not one each).
-				if index.LinkTarget(l.src.path, l.raw) == "" {
+				if index.LinkTarget(l.src.path, l.raw, c.in.Cfg.RepoURLs) == "" {
 					c.add(l.src.path, l.line, l.col, "broken-link", l.raw, fmt.Sprintf("link %s leaves the repository; link to a file inside it", l.raw))
 				} else {
 					files = append(files, l)
@@ -180,7 +180,7 @@ func (c *checker) gitFiles(ls []*lnk) error {
 	intoSub := map[*lnk]string{}
 	targets := make([]string, len(ls)) // each link's, worked out once
 	for i, l := range ls {
-		t := index.LinkTarget(l.src.path, l.raw)
+		t := index.LinkTarget(l.src.path, l.raw, c.in.Cfg.RepoURLs)
 		targets[i] = t
 		if t == "" {
 			continue
@@ -205,7 +205,7 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		if t == "" || exists[t] || folded[t] != "" || intoSub[l] != "" || strings.HasPrefix(l.raw, "/") || strings.HasPrefix(l.raw, "../") || strings.HasPrefix(l.raw, "./") || !strings.Contains(l.src.path, "/") {
 			continue
 		}
-		if r := index.LinkTarget("root.md", l.raw); r != "" && r != t {
+		if r := index.LinkTarget("root.md", l.raw, c.in.Cfg.RepoURLs); r != "" && r != t {
 			rootRel[t] = r
 			askRoot = append(askRoot, r)
 		}
@@ -310,7 +310,7 @@ func (c *checker) anchors(ls []*lnk) error {
 		if strings.HasPrefix(a, "^") || isLineAnchor(a) {
 			continue // a block reference, or a line link on GitHub
 		}
-		if (a == "readme" || a == "files") && l.form == index.FormMD && index.FolderLink(l.src.path, l.raw) {
+		if (a == "readme" || a == "files") && l.form == index.FormMD && index.FolderLink(l.src.path, l.raw, c.in.Cfg.RepoURLs) {
 			continue // the anchors of GitHub's folder page: its README, its listing
 		}
 		want := a

@@ -16,7 +16,7 @@ const MaxRepoURLs = 8
 // "www.", ".git" or a trailing slash (github.com/rust-lang/rfcs).
 func checkRepoURLs(key string, urls []string) ([]string, error) {
 	if len(urls) > MaxRepoURLs {
-		return nil, fmt.Errorf("%s lists %d addresses; at most %d are read, list the repository's own address (and its old names)", key, len(urls), MaxRepoURLs)
+		return nil, fmt.Errorf("%s lists %d addresses; at most %d are allowed, list the repository's own address (and its old names)", key, len(urls), MaxRepoURLs)
 	}
 	out := make([]string, 0, len(urls))
 	for _, u := range urls {
@@ -34,8 +34,9 @@ func checkRepoURLs(key string, urls []string) ([]string, error) {
 // RepoURLBase writes a repository's web address as repo_urls keeps it
 // (github.com/owner/repo), and reports whether it is one: an optional
 // http or https scheme, a host (letters, digits, dots, dashes, a port), and
-// one or more path segments of letters, digits, dots, dashes and
-// underscores; no user, query or fragment; at most 200 bytes.
+// two or more path segments (an owner and a repository, GitLab's groups) of
+// letters, digits, dots, dashes and underscores; no user, query or
+// fragment; at most 200 bytes.
 func RepoURLBase(u string) (string, bool) {
 	s := strings.ToLower(strings.TrimSpace(u))
 	if len(s) > 200 {
@@ -50,8 +51,8 @@ func RepoURLBase(u string) (string, bool) {
 	s = strings.TrimSuffix(strings.TrimSuffix(s, "/"), ".git")
 	s = strings.TrimPrefix(s, "www.")
 	host, p, ok := strings.Cut(s, "/")
-	if !ok || !isHost(host) || p == "" {
-		return "", false
+	if !ok || !isHost(host) || !strings.Contains(p, "/") {
+		return "", false // github.com/acme is an owner's page, not a repository
 	}
 	for _, seg := range strings.Split(p, "/") {
 		if !isSegment(seg) {

@@ -15,6 +15,7 @@ func TestRepoURLBase(t *testing.T) {
 		"github.com/k/e":                                   "github.com/k/e",
 		"https://gitlab.example.com:8443/grp/sub/repo":     "gitlab.example.com:8443/grp/sub/repo",
 		"https://github.com":                               "",
+		"https://github.com/acme":                          "", // an owner\'s page
 		"https://github.com/":                              "",
 		"https://user@github.com/k/e":                      "",
 		"https://github.com/k/e?tab=readme":                "",

@@ -28,12 +28,14 @@ const (
 )
 
 // learnRepoURLs decides f.repoURLs from the links written as web
-// addresses of a repository's files (external, or resolved once learned:
-// learning must find the same evidence again) and pages, the lower-cased
-// paths of the documents and of the folders holding a README or index.
+// addresses of a repository's files and pages, the lower-cased paths of
+// the documents and of the folders holding a README or index.
 func (f *facts) learnRepoURLs(ctx context.Context, q index.Querier, pages map[string]bool) error {
-	rows, err := q.QueryContext(ctx, `SELECT raw FROM links WHERE status IN (?, ?) AND form IN (?, ?, ?) ORDER BY id`,
-		index.StatusExternal, index.StatusOK, index.FormMD, index.FormURL, index.FormRef)
+	// Every status: once learned, an address resolves (ok), names the page
+	// it is written in (self) or two pages (external again); learning must
+	// find the same evidence then.
+	rows, err := q.QueryContext(ctx, `SELECT raw FROM links WHERE form IN (?, ?, ?) ORDER BY id`,
+		index.FormMD, index.FormURL, index.FormRef)
 	if err != nil {
 		return err
 	}

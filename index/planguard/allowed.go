@@ -41,9 +41,9 @@ var Allowed = map[string]string{
 // ready's, in Allowed). Not in Allowed: no hook, staged check
 // or MCP tool may run them on a few documents.
 var WholeCheck = map[string]string{
-	"SELECT id, path, key, ident, ident_line, uid, uid_line, kind, type, fm, fm_pos, disables, title FROM docs ORDER BY path": "check --all: every document",
-	"SELECT src, type, field, form, raw, anchor, status, line, col, coalesce(dst, 0) FROM links ORDER BY src, seq":            "check --all: every link",
-	"SELECT path, line, col, rule, message FROM problems":                                                                     "check --all: every problem the parser stored",
-	"SELECT src, dst FROM links WHERE type = 'parent' AND status = 'ok' ORDER BY src, seq":                                    "check of many documents: every parent edge, to follow the chains without a lookup per step",
-	"SELECT path FROM docs UNION SELECT path FROM skipped ORDER BY 1":                                                         "check --all: the files it looked at, for --json",
+	"SELECT id, path, key, ident, ident_line, uid, uid_line, kind, type, fm, fm_pos, disables, title, state FROM docs ORDER BY path": "check --all: every document",
+	"SELECT src, type, field, form, raw, anchor, status, line, col, coalesce(dst, 0) FROM links ORDER BY src, seq":                   "check --all: every link",
+	"SELECT path, line, col, rule, message FROM problems":                                                                            "check --all: every problem the parser stored",
+	"SELECT src, dst FROM links WHERE type = 'parent' AND status = 'ok' ORDER BY src, seq":                                           "check of many documents: every parent edge, to follow the chains without a lookup per step",
+	"SELECT path FROM docs UNION SELECT path FROM skipped ORDER BY 1":                                                                "check --all: the files it looked at, for --json",
 }
