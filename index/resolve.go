@@ -164,6 +164,9 @@ func matchKeys(d docIdentity) []string {
 	if keys[0] == "index" {
 		keys = append(keys, folderKey) // the page of its folder (folderPlan)
 	}
+	if dir := path.Dir(d.path); (keys[0] == "index" || keys[0] == folderKey) && dir != "." {
+		keys = append(keys, strings.ToLower(path.Base(dir))) // a link to the folder without its slash (mdPlan)
+	}
 	if n := fileNumber(d.path); n != "" {
 		keys = append(keys, n) // a ref that is its number (refPlan's match)
 	}
@@ -355,8 +358,17 @@ func mdPlan(l *link, srcPath, dest string, urls repoURLs) {
 		l.status = StatusFile
 	case p == srcPath:
 		l.status = StatusSelf
-	case l.form == FormMD && (path.Ext(p) == "" || endsInSlash(dest)):
-		folderPlan(l, srcPath, p) // docs/adr/, docs/adr, .github/
+	case l.form == FormMD && endsInSlash(dest):
+		folderPlan(l, srcPath, p) // docs/adr/, .github/
+	case l.form == FormMD && path.Ext(p) == "":
+		// docs/adr, or ./eip-150: a folder's page, else the page of that
+		// name without its .md, as site generators serve it (Jekyll, Hugo,
+		// Docusaurus); GitHub serves no such page, which canon check says.
+		folderPlan(l, srcPath, p)
+		if l.status == "" {
+			l.plan = append(l.plan, "pathnoext:"+strings.ToLower(p))
+			l.match = strings.ToLower(path.Base(p))
+		}
 	case !IsMarkdown(p) || l.form == FormImage:
 		l.status = StatusFile
 	default:
@@ -372,7 +384,9 @@ func mdPlan(l *link, srcPath, dest string, urls repoURLs) {
 // README that is a symbolic link to index.md shows), and is a link to a
 // folder otherwise (StatusFile: canon check looks for it in git's tree). A
 // folder's page linking to its own folder links to itself. The match key is
-// folderKey, which README and index documents have (matchKeys).
+// folderKey, which README and index documents have (matchKeys); a link
+// without a trailing slash, which may name a page of that name as well,
+// has the folder's name, which they have too.
 func folderPlan(l *link, srcPath, dir string) {
 	prefix := ""
 	if dir != "" {
@@ -402,7 +416,7 @@ func FolderLink(srcPath, raw string, urls []string) bool {
 	}
 	l := link{form: FormMD, raw: raw}
 	plan(&l, srcPath, nil)
-	return l.match == folderKey && l.orElse == StatusFile
+	return l.orElse == StatusFile // only folderPlan falls back to a file
 }
 
 // folderKey is the match key of links to folders (folderPlan).

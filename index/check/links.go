@@ -231,7 +231,17 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		}
 		msg := fmt.Sprintf("link target %s does not exist in git's tree", l.raw)
 		var fix *index.Fix
+		page := l.status == index.StatusOK && l.dstPath == t+".md" // ./eip-150 for eip-150.md
+		if page && sitePages[c.in.Cfg.Tool] {
+			continue // the site serves the page at that address
+		}
 		switch r := rootRel[t]; {
+		case page:
+			want := withMD(l.raw)
+			msg += fmt.Sprintf("; GitHub adds no .md to a link: did you mean %s? (a site generator serves the page without it)", want)
+			if l.form == index.FormMD {
+				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: want}
+			}
 		case folded[t] != "":
 			want := relTo(l.src.path, folded[t])
 			msg += fmt.Sprintf("; did you mean %s? (git's case is what GitHub serves)", want)
@@ -639,4 +649,19 @@ func article(word string) string {
 		return "an " + word
 	}
 	return "a " + word
+}
+
+// sitePages are the tools whose sites serve a page at its path without .md
+// (./eip-150 for eip-150.md): Jekyll's permalinks, Hugo's and
+// Docusaurus's paths. A link so written works on the site the repository
+// publishes, which is the one its readers use (canon init learns the tool).
+var sitePages = map[string]bool{"jekyll": true, "hugo": true, "docusaurus": true}
+
+// withMD writes a link destination with .md after its path, before its
+// query or fragment.
+func withMD(dest string) string {
+	if i := strings.IndexAny(dest, "?#"); i >= 0 {
+		return dest[:i] + ".md" + dest[i:]
+	}
+	return dest + ".md"
 }
