@@ -28,7 +28,7 @@ func (u repoURLs) repoPath(dest string) (string, bool) {
 		return "", false
 	}
 	s := strings.TrimSpace(dest)
-	low := strings.ToLower(s)
+	low := lowerASCII(s) // the same length as s: its offsets are s's
 	cut := 0
 	for _, scheme := range []string{"https://", "http://", "//"} {
 		if strings.HasPrefix(low, scheme) {
@@ -124,7 +124,7 @@ func AnchorUnchecked(form, raw string) bool {
 // ("/PATH", a folder ending in a slash), as if the repository were
 // listed in repo_urls. canon init counts these to learn repo_urls.
 func RepoAddress(raw string) (base, p string, ok bool) {
-	s := strings.ToLower(strings.TrimSpace(raw))
+	s := lowerASCII(strings.TrimSpace(raw))
 	for _, scheme := range []string{"https://", "http://"} {
 		if strings.HasPrefix(s, scheme) {
 			s = strings.TrimPrefix(s[len(scheme):], "www.")
@@ -143,4 +143,18 @@ func RepoAddress(raw string) (base, p string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// lowerASCII lower-cases A to Z only: strings.ToLower changes the length of
+// some letters (the Kelvin sign K becomes k), and repoPath cuts the address
+// at the offsets of its lower-cased copy. Hosts and repository names are
+// ASCII; an address with other letters where they stand matches none.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
