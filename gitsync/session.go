@@ -494,7 +494,8 @@ func (s *Session) planFor(ctx context.Context, changes []TreeChange) (*batchPlan
 			continue
 		}
 		if from, isRename := gone[c.To]; isRename && c.From == "" && !renamed[from] && !fi.Symlink {
-			if data, err := index.ReadDocument(s.Repo.Root, s.Cfg, c.Path); err == nil && index.BlobOID(data) == c.To {
+			if data, err := index.ReadDocument(s.Repo.Root, s.Cfg, c.Path); err == nil && index.BlobOID(data) == c.To &&
+				index.RenameKeepsKind(s.Cfg.Kinds, s.Loader.Fields(fi, data).Doc, from, c.Path) {
 				renamed[from] = true
 				p.renames = append(p.renames, index.Rename{From: from, To: fi})
 				continue

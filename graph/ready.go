@@ -9,6 +9,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/markdown"
 )
 
 // WorkOptions shape the ready/blocked view.
@@ -224,9 +225,9 @@ func (opt *WorkOptions) listed(d *workDoc) bool {
 	return opt.Work.IsWork(d.Kind) && !recordLike(d.WorkItem)
 }
 
-// recordFolders are the folders decision records and proposals live in.
-var recordFolders = map[string]bool{"adr": true, "adrs": true, "decisions": true, "decision-records": true,
-	"architecture-decisions": true, "proposals": true, "rfcs": true, "rfc": true}
+// proposalFolders are the folders proposals live in; decision records
+// live in markdown.IsDecisionFolder's.
+var proposalFolders = map[string]bool{"proposals": true, "rfcs": true, "rfc": true}
 
 // recordLike reports a decision record or a proposal that names neither a
 // type nor an id (docs/adr/0120-….md, docs/proposals/x.md): its state is
@@ -238,7 +239,7 @@ func recordLike(it index.WorkItem) bool {
 	}
 	dirs := strings.Split(path.Dir(it.Path), "/")
 	for _, d := range dirs {
-		if recordFolders[strings.ToLower(d)] {
+		if markdown.IsDecisionFolder(d) || proposalFolders[strings.ToLower(d)] {
 			return true
 		}
 	}

@@ -98,7 +98,7 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 		return nil, err
 	}
 	defer w.close()
-	w.ns, w.olds, w.urls = namespacesOf(ld.Cfg.Namespaces), oldPrefixes(ld.Cfg.Prefixes), repoURLs(ld.Cfg.RepoURLs)
+	w.ns, w.olds, w.pl = namespacesOf(ld.Cfg.Namespaces), oldPrefixes(ld.Cfg.Prefixes), plannerOf(ld.Cfg)
 	w.mem = make(memAliases, len(files)*3) // at most uid:, id: and stem: terms each
 	w.spillAt = spillAt
 	w.fts.hold = ftsHold
@@ -246,11 +246,23 @@ type Batch struct {
 	Prefixes map[string]string
 	// RepoURLs are the repository's own web addresses (config.RepoURLs).
 	RepoURLs []string
+	// SitePages: the repository's site serves a page at its path without
+	// .md (config.Config.SitePages).
+	SitePages bool
 }
 
 // NewBatch starts an empty batch for the configuration.
 func NewBatch(cfg *config.Config) *Batch {
-	return &Batch{Kinds: cfg.Kinds, Namespaces: cfg.Namespaces, Prefixes: cfg.Prefixes, RepoURLs: cfg.RepoURLs, Meta: map[string]string{}}
+	return &Batch{Kinds: cfg.Kinds, Namespaces: cfg.Namespaces, Prefixes: cfg.Prefixes, RepoURLs: cfg.RepoURLs, SitePages: cfg.SitePages(), Meta: map[string]string{}}
+}
+
+// RenameKeepsKind reports whether document d, moved from one path to
+// another with the same content, keeps its kind: its kind may follow from
+// its path (a numbered record in a decisions folder, markdown.Kind), and
+// with it what was read of its text (an ADR's written status). A move
+// that changes it is a deletion and an addition, read anew.
+func RenameKeepsKind(kinds map[string]string, d *markdown.Document, from, to string) bool {
+	return d != nil && markdown.Kind(d.Type, d.ID, from, kinds) == markdown.Kind(d.Type, d.ID, to, kinds)
 }
 
 // Rename moves a stored file to a new path without re-reading it.
@@ -308,7 +320,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 			return err
 		}
 		defer w.close()
-		w.kinds, w.ns, w.olds, w.urls = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes), repoURLs(b.RepoURLs)
+		w.kinds, w.ns, w.olds, w.pl = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes), planner{urls: b.RepoURLs, pages: b.SitePages}
 		return w.apply(b, ch)
 	})
 	if err != nil {
@@ -339,7 +351,7 @@ func (s *Store) Preview(ctx context.Context, b *Batch, fn func(q Querier, ch *Ch
 		return err
 	}
 	defer w.close()
-	w.kinds, w.ns, w.olds, w.urls = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes), repoURLs(b.RepoURLs)
+	w.kinds, w.ns, w.olds, w.pl = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes), planner{urls: b.RepoURLs, pages: b.SitePages}
 	ch := &Changes{}
 	if err := w.apply(b, ch); err != nil {
 		return err
@@ -410,7 +422,7 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 	updated := map[string]bool{}
 	for _, ld := range b.Upserts {
 		if d := storedDocs[ld.Path]; sameIdentity(d, ld) {
-			u := newInPlace(d, ld, w.urls)
+			u := newInPlace(d, ld, w.pl)
 			if u.relinks() {
 				sources = append(sources, d.id)
 			}
@@ -641,7 +653,7 @@ func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
 	}
 	for _, r := range all {
 		l := link{form: r.form, raw: r.raw}
-		plan(&l, to.Path, w.urls)
+		plan(&l, to.Path, w.pl)
 		if _, err := w.tx.Exec(`UPDATE links SET match = ?, dst = NULL, status = ? WHERE id = ?`, l.match, l.status, r.id); err != nil {
 			return err
 		}

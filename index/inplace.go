@@ -93,8 +93,8 @@ type docRows struct {
 	chunks              []chunkRow
 }
 
-func prepareRows(path string, d *markdown.Document, content []byte, urls repoURLs) *docRows {
-	links := docLinks(path, d, urls)
+func prepareRows(path string, d *markdown.Document, content []byte, pl planner) *docRows {
+	links := docLinks(path, d, pl)
 	r := &docRows{fm: string(d.FrontmatterJSON()), fmPos: string(d.FieldPositions()), disables: disablesJSON(d.Disables),
 		anchors: strings.Join(d.Body.Anchors, " "), generated: generatedReason(path, d, content),
 		links: pendingLinks(links), linksSig: linksSig(links), chunks: chunkRows(path, d)}
@@ -102,9 +102,9 @@ func prepareRows(path string, d *markdown.Document, content []byte, urls repoURL
 }
 
 // prepared returns the document's rows, preparing them if the loader did not.
-func (ld *Loaded) prepared(urls repoURLs) *docRows {
+func (ld *Loaded) prepared(pl planner) *docRows {
 	if ld.rows == nil {
-		ld.rows = prepareRows(ld.Path, ld.Doc, nil, urls)
+		ld.rows = prepareRows(ld.Path, ld.Doc, nil, pl)
 	}
 	return ld.rows
 }
@@ -134,8 +134,8 @@ func sameIdentity(d *storedDoc, ld *Loaded) bool {
 	return d != nil && ld.Doc != nil && d.ident == ld.Doc.ID && d.uid == ld.Doc.UID
 }
 
-func newInPlace(d *storedDoc, ld *Loaded, urls repoURLs) inPlace {
-	return inPlace{d: d, ld: ld, r: ld.prepared(urls)}
+func newInPlace(d *storedDoc, ld *Loaded, pl planner) inPlace {
+	return inPlace{d: d, ld: ld, r: ld.prepared(pl)}
 }
 
 // updateInPlace rewrites the documents' rows and what differs of their

@@ -133,7 +133,7 @@ func ReadDocument(root string, cfg *config.Config, rel string) ([]byte, error) {
 func (l *Loader) FromContent(fi FileInfo, content []byte) *Loaded {
 	out := l.Fields(fi, content)
 	if out.Doc != nil {
-		out.rows = prepareRows(fi.Path, out.Doc, content, repoURLs(l.Cfg.RepoURLs))
+		out.rows = prepareRows(fi.Path, out.Doc, content, plannerOf(l.Cfg))
 	}
 	return out
 }

@@ -888,7 +888,7 @@ func UnresolvedProblem(ctx context.Context, q Querier, srcPath, field, form, raw
 // those named by the first term of its plan that names two or more.
 func CandidatePaths(ctx context.Context, q Querier, srcPath, form, raw string) ([]string, error) {
 	l := link{form: form, raw: raw}
-	plan(&l, srcPath, nil)
+	plan(&l, srcPath, planner{})
 	for _, term := range l.plan {
 		alias, keep := stored(term)
 		rows, err := q.QueryContext(ctx, `SELECT d.path, d.uid FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term = ? ORDER BY d.path`, alias)
@@ -924,7 +924,7 @@ func LinkTarget(srcPath, raw string, urls []string) string {
 		raw = p
 	}
 	l := link{form: FormMD, raw: raw}
-	plan(&l, srcPath, nil)
+	plan(&l, srcPath, planner{})
 	if l.status == StatusFile || l.orElse == StatusFile { // a file, or a folder (folderPlan)
 		p, _ := mdPath(srcPath, raw)
 		return p

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"path"
 	"sort"
-	"strings"
+
+	"github.com/canon-md/canon/index/markdown"
 )
 
 // Typed reads for the packages above the index (graph, workset,
@@ -439,11 +440,11 @@ func (s *Store) IdentsOfKind(ctx context.Context, kind string) ([]IdentPath, err
 }
 
 // DecisionFolders lists, sorted, the folders of indexed documents whose
-// last segment says they hold decisions (decisions, adr, adrs, without
-// case): where a repository with no ADR yet keeps them (Backlog.md's
-// backlog/decisions, docs/adr).
+// last segment says they hold decisions (markdown.IsDecisionFolder:
+// decisions, adr, adrs, decision-records, ...): where a repository with no
+// ADR yet keeps them (Backlog.md's backlog/decisions, docs/adr).
 func (s *Store) DecisionFolders(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path FROM docs WHERE path LIKE '%decisions/%' OR path LIKE '%adr/%' OR path LIKE '%adrs/%'`)
+	rows, err := s.db.QueryContext(ctx, `SELECT path FROM docs WHERE path LIKE '%decisions/%' OR path LIKE '%adr/%' OR path LIKE '%adrs/%' OR path LIKE '%decision-records/%'`)
 	if err != nil {
 		return nil, err
 	}
@@ -453,9 +454,7 @@ func (s *Store) DecisionFolders(ctx context.Context) ([]string, error) {
 		if err := r.Scan(&p); err != nil {
 			return err
 		}
-		dir := path.Dir(p)
-		switch strings.ToLower(path.Base(dir)) {
-		case "decisions", "adr", "adrs":
+		if dir := path.Dir(p); markdown.IsDecisionFolder(path.Base(dir)) {
 			seen[dir] = true
 		}
 		return nil

@@ -15,6 +15,20 @@ import (
 // there, as it was before: an address is never a broken link.
 type repoURLs []string
 
+// planner is what a link's plan depends on beyond the link and the file it
+// is written in: the repository's own web addresses, and whether the
+// repository publishes a site that serves a page at its path without .md
+// (config.Config.SitePages). Both shape the index (config.IndexHash).
+type planner struct {
+	urls  repoURLs
+	pages bool
+}
+
+// plannerOf is cfg's planner.
+func plannerOf(cfg *config.Config) planner {
+	return planner{urls: cfg.RepoURLs, pages: cfg.SitePages()}
+}
+
 // repoPath returns the link from the repository's root that web address
 // dest stands for ("/docs/x.md"; a folder, such as GitHub's tree/ pages,
 // ends in a slash), and whether dest is one: the scheme (http, https or
@@ -85,7 +99,7 @@ func urlPlan(l *link, srcPath, p string) {
 	if form != FormImage {
 		l.form = FormMD // an autolink or a reference names the page as a Markdown link does
 	}
-	mdPlan(l, srcPath, p, nil)
+	mdPlan(l, srcPath, p, planner{})
 	l.form = form
 	switch {
 	case l.plan != nil:

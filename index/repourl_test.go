@@ -63,12 +63,12 @@ func TestPlanRepoURLs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		l := link{form: tt.form, raw: tt.raw}
-		plan(&l, tt.src, u)
+		plan(&l, tt.src, planner{urls: u})
 		if got := strings.Join(l.plan, " | "); got != tt.plan || l.match != tt.match || l.orElse != tt.orElse || l.status != tt.status || l.form != tt.form {
 			t.Errorf("plan(%s %q) = %q, match %q, orElse %q, status %q, form %s; want %q, %q, %q, %q", tt.form, tt.raw, got, l.match, l.orElse, l.status, l.form, tt.plan, tt.match, tt.orElse, tt.status)
 		}
 		l = link{form: tt.form, raw: tt.raw}
-		if plan(&l, tt.src, nil); tt.form != FormRef && l.status != StatusExternal {
+		if plan(&l, tt.src, planner{}); tt.form != FormRef && l.status != StatusExternal {
 			t.Errorf("without repo_urls, %q is %q", tt.raw, l.status)
 		}
 	}
@@ -109,5 +109,30 @@ func TestRepoAddress(t *testing.T) {
 		if base != tt.base || p != tt.p || ok != (tt.base != "") {
 			t.Errorf("RepoAddress(%q) = %q, %q, %v; want %q, %q", tt.raw, base, p, ok, tt.base, tt.p)
 		}
+	}
+}
+
+func TestPlanSitePages(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		raw   string
+		pages bool
+		plan  string
+	}{
+		{"./eip-150", true, "pathnoext:eips/eip-150/readme | pathnoext:eips/eip-150/index | pathnoext:eips/eip-150"},
+		{"./eip-150", false, "pathnoext:eips/eip-150/readme | pathnoext:eips/eip-150/index"}, // GitHub serves no page there
+		{"./eip-150/", true, "pathnoext:eips/eip-150/readme | pathnoext:eips/eip-150/index"}, // a folder
+	} {
+		l := link{form: FormMD, raw: tt.raw}
+		plan(&l, "EIPS/eip-1.md", planner{pages: tt.pages})
+		if got := strings.Join(l.plan, " | "); got != tt.plan {
+			t.Errorf("plan(%q, pages %v) = %q, want %q", tt.raw, tt.pages, got, tt.plan)
+		}
+	}
+	// an address is GitHub's page, not the site's
+	l := link{form: FormMD, raw: "https://github.com/e/eips/blob/master/EIPS/eip-2"}
+	plan(&l, "EIPS/eip-1.md", planner{urls: repoURLs{"github.com/e/eips"}, pages: true})
+	if got := strings.Join(l.plan, " | "); got != "pathnoext:eips/eip-2/readme | pathnoext:eips/eip-2/index" {
+		t.Errorf("an address planned %q", got)
 	}
 }

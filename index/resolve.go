@@ -197,18 +197,18 @@ type link struct {
 
 // docLinks lists a document's links in a fixed order: frontmatter edges,
 // then body links, each in source order.
-func docLinks(srcPath string, d *markdown.Document, urls repoURLs) []link {
+func docLinks(srcPath string, d *markdown.Document, pl planner) []link {
 	out := make([]link, 0, len(d.Refs)+len(d.Body.Links))
 	for _, r := range d.Refs {
-		out = append(out, refLink(srcPath, r, urls))
+		out = append(out, refLink(srcPath, r, pl))
 	}
 	for _, bl := range d.Body.Links {
-		out = append(out, bodyLink(srcPath, bl, urls))
+		out = append(out, bodyLink(srcPath, bl, pl))
 	}
 	return out
 }
 
-func refLink(srcPath string, r markdown.Ref, urls repoURLs) link {
+func refLink(srcPath string, r markdown.Ref, pl planner) link {
 	l := link{typ: r.Type, field: r.Field, form: FormRef, raw: r.Raw, line: r.Line, col: r.Col}
 	raw := strings.TrimSpace(r.Raw)
 	if strings.HasPrefix(raw, "[[") && strings.HasSuffix(raw, "]]") {
@@ -216,11 +216,11 @@ func refLink(srcPath string, r markdown.Ref, urls repoURLs) link {
 	} else if !hasScheme(raw) {
 		_, l.anchor, _ = strings.Cut(raw, "#")
 	}
-	plan(&l, srcPath, urls)
+	plan(&l, srcPath, pl)
 	return l
 }
 
-func bodyLink(srcPath string, bl markdown.Link, urls repoURLs) link {
+func bodyLink(srcPath string, bl markdown.Link, pl planner) link {
 	l := link{typ: EdgeReferences, line: bl.Line, col: bl.Col, raw: bl.Dest, anchor: bl.Anchor}
 	switch bl.Form {
 	case markdown.FormAutolink:
@@ -234,7 +234,7 @@ func bodyLink(srcPath string, bl markdown.Link, urls repoURLs) link {
 	default:
 		l.form = FormMD
 	}
-	plan(&l, srcPath, urls)
+	plan(&l, srcPath, pl)
 	return l
 }
 
@@ -242,12 +242,12 @@ func bodyLink(srcPath string, bl markdown.Link, urls repoURLs) link {
 // it is written in) where to look for its target. It is a pure function of
 // those and of the repository's own web addresses (urls, config.RepoURLs),
 // so an update can plan a stored link again, as after a rename.
-func plan(l *link, srcPath string, urls repoURLs) {
+func plan(l *link, srcPath string, pl planner) {
 	l.plan, l.uidPrefix, l.match, l.status, l.orElse = nil, "", "", "", ""
 	raw := strings.TrimSpace(l.raw)
 	switch l.form {
 	case FormURL:
-		if p, ok := urls.repoPath(raw); ok {
+		if p, ok := pl.urls.repoPath(raw); ok {
 			urlPlan(l, srcPath, p)
 			return
 		}
@@ -259,9 +259,9 @@ func plan(l *link, srcPath string, urls repoURLs) {
 		}
 		wikiPlan(l, srcPath, raw)
 	case FormMD, FormImage:
-		mdPlan(l, srcPath, raw, urls)
+		mdPlan(l, srcPath, raw, pl)
 	case FormRef:
-		refPlan(l, srcPath, raw, urls)
+		refPlan(l, srcPath, raw, pl)
 	}
 }
 
@@ -283,7 +283,7 @@ func fileExt(name string) bool {
 	return ext != "" && !strings.EqualFold(ext, ".md") && !strings.Contains(ext, " ") && len(ext) <= 5 && !isDigits(ext[1:])
 }
 
-func refPlan(l *link, srcPath, raw string, urls repoURLs) {
+func refPlan(l *link, srcPath, raw string, pl planner) {
 	if strings.HasPrefix(raw, "[[") && strings.HasSuffix(raw, "]]") {
 		target, _ := splitWiki(raw[2 : len(raw)-2])
 		if target == "" {
@@ -294,7 +294,7 @@ func refPlan(l *link, srcPath, raw string, urls repoURLs) {
 		return
 	}
 	if hasScheme(raw) {
-		if p, ok := urls.repoPath(raw); ok {
+		if p, ok := pl.urls.repoPath(raw); ok {
 			urlPlan(l, srcPath, p)
 			return
 		}
@@ -333,13 +333,13 @@ func refPlan(l *link, srcPath, raw string, urls repoURLs) {
 	}
 }
 
-func mdPlan(l *link, srcPath, dest string, urls repoURLs) {
+func mdPlan(l *link, srcPath, dest string, pl planner) {
 	if dest == "" || dest[0] == '?' {
 		l.status = StatusSelf // [setup](?plain=1#setup): this page, with a query
 		return
 	}
 	if hasScheme(dest) || strings.HasPrefix(dest, "//") {
-		if p, ok := urls.repoPath(dest); ok {
+		if p, ok := pl.urls.repoPath(dest); ok {
 			urlPlan(l, srcPath, p)
 			return
 		}
@@ -361,13 +361,16 @@ func mdPlan(l *link, srcPath, dest string, urls repoURLs) {
 	case l.form == FormMD && endsInSlash(dest):
 		folderPlan(l, srcPath, p) // docs/adr/, .github/
 	case l.form == FormMD && path.Ext(p) == "":
-		// docs/adr, or ./eip-150: a folder's page, else the page of that
-		// name without its .md, as site generators serve it (Jekyll, Hugo,
-		// Docusaurus); GitHub serves no such page, which canon check says.
+		// docs/adr: a folder's page. Where the repository is a site that
+		// serves a page at its path without .md (Jekyll, Hugo,
+		// Docusaurus), ./eip-150 is that page when no folder has a page
+		// there; GitHub serves none, and canon check says so elsewhere.
 		folderPlan(l, srcPath, p)
 		if l.status == "" {
-			l.plan = append(l.plan, "pathnoext:"+strings.ToLower(p))
 			l.match = strings.ToLower(path.Base(p))
+			if pl.pages {
+				l.plan = append(l.plan, "pathnoext:"+strings.ToLower(p))
+			}
 		}
 	case !IsMarkdown(p) || l.form == FormImage:
 		l.status = StatusFile
@@ -415,7 +418,7 @@ func FolderLink(srcPath, raw string, urls []string) bool {
 		raw = p
 	}
 	l := link{form: FormMD, raw: raw}
-	plan(&l, srcPath, nil)
+	plan(&l, srcPath, planner{})
 	return l.orElse == StatusFile // only folderPlan falls back to a file
 }
 

@@ -100,9 +100,9 @@ type pendingLink struct {
 	typ, field, form, raw, anchor string
 }
 
-func (p *pendingLink) link(srcPath string, urls repoURLs) link {
+func (p *pendingLink) link(srcPath string, pl planner) link {
 	l := link{typ: p.typ, field: p.field, form: p.form, raw: p.raw, anchor: p.anchor, line: int(p.line), col: int(p.col)}
-	plan(&l, srcPath, urls)
+	plan(&l, srcPath, pl)
 	return l
 }
 
@@ -112,7 +112,7 @@ type writer struct {
 	kinds map[string]string
 	olds  map[string][]string // a prefix in use → the old prefixes that name its numbers (config.Prefixes)
 	ns    nsOf                // the namespace of a path; nil without namespaces
-	urls  repoURLs            // the repository's own web addresses (config.RepoURLs)
+	pl    planner             // what links are planned with: the repository's addresses, its site's pages
 
 	docs, aliases, chunks, fts, probs, skips, links *bulk
 
@@ -225,7 +225,7 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 		}
 		return 0, w.probs.add(nil, ld.Path, 1, 1, markdown.RuleFileSkipped, string(markdown.Warning), ld.Path+" "+ld.Skip)
 	}
-	d, r := ld.Doc, ld.prepared(w.urls)
+	d, r := ld.Doc, ld.prepared(w.pl)
 	id := w.nextDoc
 	w.nextDoc++
 	nk := naturalKey(ld.Path, d.ID, d.UID)
@@ -309,7 +309,7 @@ const defaultSpillAt = 100_000
 func (w *writer) spill() error {
 	for i := range w.pending {
 		p := &w.pending[i]
-		l := p.link(w.srcPaths[p.src], w.urls)
+		l := p.link(w.srcPaths[p.src], w.pl)
 		if err := w.links.add(p.src, p.seq, l.typ, l.field, l.form, l.raw, l.anchor, p.line, p.col, l.match, nil, l.status); err != nil {
 			return err
 		}
@@ -346,7 +346,7 @@ func (w *writer) resolveSpilled(src aliasSource) error {
 		}
 		for _, s := range batch {
 			l := link{form: s.form, raw: s.raw}
-			plan(&l, s.path, w.urls)
+			plan(&l, s.path, w.pl)
 			dst, status, err := resolve(&l, src, w.ns, s.path)
 			if err != nil {
 				return err
@@ -375,7 +375,7 @@ func (w *writer) finish(src aliasSource) error {
 	if src == aliasSource(w) {
 		terms := map[string]bool{}
 		for i := range w.pending {
-			l := w.pending[i].link(w.srcPaths[w.pending[i].src], w.urls)
+			l := w.pending[i].link(w.srcPaths[w.pending[i].src], w.pl)
 			for _, t := range l.plan {
 				terms[t] = true
 			}
@@ -388,7 +388,7 @@ func (w *writer) finish(src aliasSource) error {
 	}
 	for i := range w.pending {
 		p := &w.pending[i]
-		l := p.link(w.srcPaths[p.src], w.urls)
+		l := p.link(w.srcPaths[p.src], w.pl)
 		dst, status, err := resolve(&l, src, w.ns, w.srcPaths[p.src])
 		if err != nil {
 			return fmt.Errorf("resolve links: %w", err)
@@ -449,7 +449,7 @@ func (w *writer) resolveMarked() error {
 	terms := map[string]bool{}
 	for i, m := range todo {
 		planned[i] = link{form: m.form, raw: m.raw}
-		plan(&planned[i], m.path, w.urls)
+		plan(&planned[i], m.path, w.pl)
 		for _, t := range planned[i].plan {
 			terms[t] = true
 		}

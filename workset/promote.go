@@ -765,6 +765,9 @@ func (p *planner) loadADRs() error {
 	}
 	s := &adrSeries{width: 4, taken: map[string]bool{}}
 	for _, a := range adrs {
+		if a.Ident == "" && markdown.DatedName(markdown.Stem(a.Path)) {
+			continue // 20240301-use-x.md: a day, not a number to follow (log4brains)
+		}
 		d := adrDoc{ident: a.Ident, path: a.Path}
 		digits := ""
 		if m := adrIDRE.FindStringSubmatch(d.ident); m != nil {

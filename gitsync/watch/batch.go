@@ -109,7 +109,7 @@ func pathBatch(ctx context.Context, s *gitsync.Session, p *pending) (*index.Batc
 		switch {
 		case known && st.OID == l.OID:
 			b.Touches = append(b.Touches, l.FileInfo)
-		case !known && l.Doc != nil && from != "" && !renamedFrom[from] && !l.Symlink:
+		case !known && l.Doc != nil && from != "" && !renamedFrom[from] && !l.Symlink && index.RenameKeepsKind(s.Cfg.Kinds, l.Doc, from, l.Path):
 			renamedFrom[from] = true
 			b.Renames = append(b.Renames, index.Rename{From: from, To: l.FileInfo})
 		default:

@@ -487,10 +487,16 @@ func (c *checker) schema(d *doc, s *config.Schema) {
 		if alt := stateSynonym[f]; alt != "" && (!ok || v == nil || v == "") {
 			v, ok = d.value(alt) // canon reads either as the state (markdown.Document.State)
 		}
-		if d.kind == "adr" && !c.in.Cfg.Check.SchemasSet["adr"] && (!ok || v == nil || v == "") {
+		if d.kind == "adr" && (!c.in.Cfg.Check.SchemasSet["adr"] || markdown.FolderRecord(d.typ, d.ident, d.path)) && (!ok || v == nil || v == "") {
 			// Decision records as MADR and adr-tools write them: "# Use X"
-			// names the record, a "## Status" section holds its status.
+			// names the record, a "## Status" section holds its status. A
+			// repository's own adr schema asks frontmatter of records named
+			// ADR-NNNN, not of those adr-tools numbers (which have none).
 			if f == "title" && d.title != "" || stateSynonym[f] != "" && statusWritten(d, s.States) {
+				continue
+			}
+			if stateSynonym[f] != "" && d.state != "" {
+				c.add(d.path, 1, 1, "enum-value", f+"="+d.state, fmt.Sprintf("the written %s %q is not one of %s; use one of them, or list it in check.schemas.%s", f, d.state, strings.Join(s.States, ", "), d.kind))
 				continue
 			}
 		}

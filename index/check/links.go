@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -210,6 +211,20 @@ func (c *checker) gitFiles(ls []*lnk) error {
 			askRoot = append(askRoot, r)
 		}
 	}
+	// ./eip-150 for eip-150.md: GitHub adds no .md (a site may; there the
+	// link resolved to the page, below).
+	var askPage []string
+	for i, l := range ls {
+		if t := targets[i]; t != "" && !exists[t] && folded[t] == "" && path.Ext(t) == "" && l.status != index.StatusOK {
+			askPage = append(askPage, t+".md")
+		}
+	}
+	pageExists := map[string]bool{}
+	if len(askPage) > 0 {
+		if pageExists, _, err = c.in.Tree.Lookup(c.ctx, askPage); err != nil {
+			return fmt.Errorf("look up link targets in git: %w", err)
+		}
+	}
 	rootExists := map[string]bool{}
 	if len(askRoot) > 0 {
 		if rootExists, _, err = c.in.Tree.Lookup(c.ctx, askRoot); err != nil {
@@ -231,10 +246,10 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		}
 		msg := fmt.Sprintf("link target %s does not exist in git's tree", l.raw)
 		var fix *index.Fix
-		page := l.status == index.StatusOK && l.dstPath == t+".md" // ./eip-150 for eip-150.md
-		if page && sitePages[c.in.Cfg.Tool] {
-			continue // the site serves the page at that address
+		if l.status == index.StatusOK && l.dstPath == t+".md" {
+			continue // a site's page at its path without .md (config SitePages)
 		}
+		page := pageExists[t+".md"]
 		switch r := rootRel[t]; {
 		case page:
 			want := withMD(l.raw)
@@ -650,12 +665,6 @@ func article(word string) string {
 	}
 	return "a " + word
 }
-
-// sitePages are the tools whose sites serve a page at its path without .md
-// (./eip-150 for eip-150.md): Jekyll's permalinks, Hugo's and
-// Docusaurus's paths. A link so written works on the site the repository
-// publishes, which is the one its readers use (canon init learns the tool).
-var sitePages = map[string]bool{"jekyll": true, "hugo": true, "docusaurus": true}
 
 // withMD writes a link destination with .md after its path, before its
 // query or fragment.

@@ -561,6 +561,19 @@ func (c *Config) KnownEdges() map[string]bool {
 	return out
 }
 
+// SitePages reports a repository that publishes a site serving each page
+// at its path without .md, as canon init found its tool (Jekyll's
+// permalinks, Hugo's and Docusaurus's paths): there [x](./eip-150) is the
+// page eip-150.md, which GitHub does not serve. MkDocs warns about such
+// links itself.
+func (c *Config) SitePages() bool {
+	switch c.Tool {
+	case "jekyll", "hugo", "docusaurus":
+		return true
+	}
+	return false
+}
+
 // IndexHash fingerprints the settings that shape the index's content. When it
 // changes, the index is rebuilt.
 func (c *Config) IndexHash() string {
@@ -574,6 +587,7 @@ func (c *Config) IndexHash() string {
 		TextFields  []string    `json:",omitempty"`
 		Prefixes    [][2]string `json:",omitempty"`
 		RepoURLs    []string    `json:",omitempty"`
+		SitePages   bool        `json:",omitempty"`
 	}
 	s := shape{Roots: c.Roots, Exclude: c.Exclude, MaxFileSize: c.MaxFileSize,
 		Edges: sortedPairs(c.Edges), Kinds: sortedPairs(c.Kinds), Namespaces: c.Namespaces.hash(),
@@ -581,7 +595,7 @@ func (c *Config) IndexHash() string {
 	if len(c.Prefixes) > 0 {
 		s.Prefixes = sortedPairs(c.Prefixes)
 	}
-	s.RepoURLs = c.RepoURLs
+	s.RepoURLs, s.SitePages = c.RepoURLs, c.SitePages()
 	b, _ := json.Marshal(s)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])

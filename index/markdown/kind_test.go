@@ -27,7 +27,7 @@ func TestKind(t *testing.T) {
 		{"", "", "docs/decisions/0004-use-markdown.md", "adr"},
 		{"", "", "docs/Architecture-Decisions/12_use-go.md", "adr"},
 		{"", "", "docs/decisions/0000-template.md", "doc"},
-		{"", "", "docs/decisions/0003-use-x-diagram.md", "doc"},
+		{"", "", "docs/decisions/0003-use-x-diagram.md", "adr"}, // a record about a diagram
 		{"", "", "docs/adr/20200101-use-x.md", "adr"},
 		{"", "", "docs/adr/2024-03-01-use-postgres.md", "adr"},
 		{"", "", "docs/adr/0001.md", "doc"},            // a number alone names no decision
@@ -54,7 +54,11 @@ func TestStatusSectionState(t *testing.T) {
 		{"docs/adr/0007-t.md", "# 7. T\n\n**Date**: 2026-01-21\n**Status**: Superseded by ADR-0031 (simpler)\n\n## Context\n\nX\n", "Superseded"},
 		{"docs/adr/0008-s.md", "# S\n\n* Status: accepted\n* Deciders: A, B\n\n## Context\n\nX\n", "accepted"},
 		{"docs/adr/0009-r.md", "# R\n\n## Context\n\nStatus: Accepted\n", ""}, // in the record's text, not its header
-		{"docs/adr/0010-q.md", "# Q\n\nStatus: under review\n", ""},           // not a record
+		{"docs/adr/0010-q.md", "# Q\n\nStatus: under review\n", ""},
+		{"docs/adr/0011-p.md", "# P\n\nStatus: draft of the overview page\n", ""}, // prose, not a state
+		{"docs/adr/0012-o.md", "# O\n\n**Status**: Accepted (goga, 2026-07-16)\n", "Accepted"},
+		{"docs/adr/0013-n.md", "# N\n\nText.\n\n# Context\n\nstatus: deprecated\n", ""}, // the record's own section, at level 1
+		{"docs/adr/0014-m.md", "Status: Proposed\n\n# M\n\nX\n", "Proposed"},            // the preamble           // not a record
 	} {
 		d := Parse(tt.path, []byte(tt.src), &Options{})
 		if d.State != tt.want {

@@ -327,12 +327,29 @@ var adrCompanion = lazyre.MustCompile(`(?i)(?:^|[-_ .])(?:appendix|annex|attachm
 // A numbered record's file name, as adr-tools and MADR write them in a
 // decisions folder (0001-record-architecture-decisions), or dated as
 // log4brains does (20200101-use-x, 2024-03-01-use-y).
-var numberedStem = lazyre.MustCompile(`^(?:[0-9]{1,8}|[0-9]{4}-[0-9]{2}-[0-9]{2})[-_][a-zA-Z]`)
+var numberedStem = lazyre.MustCompile(`^(?:[0-9]{1,8}(?:\.[0-9]+)*|[0-9]{4}-[0-9]{2}-[0-9]{2})[-_][a-zA-Z]`)
+
+// A dated record's file name (log4brains): 20240301-use-x, 2024-03-01-use-x.
+var datedStem = lazyre.MustCompile(`^(?:(?:19|20)[0-9]{6}|[0-9]{4}-[0-9]{2}-[0-9]{2})[-_]`)
+
+// DatedName reports a file stem that starts with a date, as log4brains
+// names records: its number is a day, not a place in a series.
+func DatedName(stem string) bool { return datedStem.MatchString(stem) }
+
+// What such a name holds when it is no record: a template, an index or an
+// overview of the records, an appendix (the word right after the number:
+// 0002-keep-release-notes is a record).
+var numberedCompanion = lazyre.MustCompile(`^(?i)(?:[0-9.]+|[0-9]{4}-[0-9]{2}-[0-9]{2})[-_](?:template|appendix|annex|attachment|supplement|notes?|diagram|index|overview|readme|toc|contents)(?:$|[-_ .])`)
 
 // decisionFolders are the names of the folders decision records are kept
 // in (adr-tools' doc/adr, MADR's docs/decisions).
 var decisionFolders = map[string]bool{"adr": true, "adrs": true, "decisions": true, "decision-records": true,
 	"architecture-decisions": true, "architecture-decision-records": true}
+
+// IsDecisionFolder reports a folder name decision records are kept in
+// (adr, adrs, decisions, decision-records, architecture-decisions, ...),
+// in any case.
+func IsDecisionFolder(name string) bool { return decisionFolders[strings.ToLower(name)] }
 
 // Kind derives a document's kind: from its type through the kinds mapping
 // (an unknown type is kept as written), else by convention: an ADR-NNNN id,
@@ -371,8 +388,8 @@ func FolderRecord(typ, id, filePath string) bool {
 		return false
 	}
 	stem := Stem(filePath)
-	return numberedStem.MatchString(stem) && !adrStem.MatchString(stem) && !adrCompanion.MatchString(stem) &&
-		decisionFolders[strings.ToLower(path.Base(path.Dir(filePath)))]
+	return numberedStem.MatchString(stem) && !adrStem.MatchString(stem) && !numberedCompanion.MatchString(stem) &&
+		IsDecisionFolder(path.Base(path.Dir(filePath)))
 }
 
 // recordStates are the states a decision record's Status section may open
@@ -395,9 +412,9 @@ func statusSection(b *Body) string {
 		}
 		return ""
 	}
-	for _, sec := range b.Sections {
-		if sec.Heading >= 0 && b.Headings[sec.Heading].Level > 1 {
-			break // the record's own sections begin
+	for i, sec := range b.Sections {
+		if sec.Heading >= 0 && (b.Headings[sec.Heading].Level > 1 || i > 0 && b.Sections[i-1].Heading >= 0) {
+			break // the record's own sections begin: only its preamble and its title's text are its header
 		}
 		for _, line := range strings.Split(sec.Text, "\n") {
 			line = strings.TrimLeft(strings.TrimSpace(line), "*-+ ")
@@ -409,13 +426,34 @@ func statusSection(b *Body) string {
 			if !strings.HasPrefix(rest, ":") {
 				continue
 			}
-			if w := LeadWord(rest[1:]); recordStates[strings.ToLower(w)] {
+			if w := LeadWord(rest[1:]); recordStates[strings.ToLower(w)] && statusAlone(rest[1:], w) {
 				return w
 			}
 			return ""
 		}
 	}
 	return ""
+}
+
+// statusAlone reports a status line whose state word stands alone: at the
+// end, or followed by "by" or "in" (Superseded by ADR-0031, in favour of
+// X), a parenthesis or punctuation (Accepted (2026-07-16), Accepted.); not
+// prose that opens with it ("draft of the overview page").
+func statusAlone(text, word string) bool {
+	i := strings.Index(text, word)
+	if i < 0 {
+		return false
+	}
+	rest := strings.TrimLeft(text[i+len(word):], "*_`")
+	next := strings.Fields(rest)
+	if len(next) == 0 {
+		return true
+	}
+	switch strings.ToLower(next[0]) {
+	case "by", "in":
+		return true
+	}
+	return strings.ContainsAny(next[0][:1], "([.,;:—–-/")
 }
 
 // LeadWord is the first word of a section's text, its emphasis and
