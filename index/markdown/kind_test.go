@@ -58,7 +58,13 @@ func TestStatusSectionState(t *testing.T) {
 		{"docs/adr/0011-p.md", "# P\n\nStatus: draft of the overview page\n", ""}, // prose, not a state
 		{"docs/adr/0012-o.md", "# O\n\n**Status**: Accepted (goga, 2026-07-16)\n", "Accepted"},
 		{"docs/adr/0013-n.md", "# N\n\nText.\n\n# Context\n\nstatus: deprecated\n", ""}, // the record's own section, at level 1
-		{"docs/adr/0014-m.md", "Status: Proposed\n\n# M\n\nX\n", "Proposed"},            // the preamble           // not a record
+		{"docs/adr/0014-m.md", "Status: Proposed\n\n# M\n\nX\n", "Proposed"},
+		{"docs/adr/0015-l.md", "# L\n\n**Status**: Accepted — implemented (shipped 0.61.0)\n", "Accepted"},
+		{"docs/adr/0016-k.md", "# K\n\nStatus: Accepted on 2020-01-01\n", "Accepted"},
+		{"docs/adr/0017-j.md", "# J\n\nStatus: Accepted 2020-01-01\n", "Accepted"},
+		{"docs/adr/0018-i.md", "# I\n\nStatus: Accepted/Implemented\n", "Accepted"},
+		{"docs/adr/0019-h.md", "# H\n\nStatus: Deprecated since v2\n", "Deprecated"},
+		{"docs/adr/0020-g.md", "# G\n\n## Status\n\nAccepted<br>\n", "Accepted"}, // the preamble           // not a record
 	} {
 		d := Parse(tt.path, []byte(tt.src), &Options{})
 		if d.State != tt.want {

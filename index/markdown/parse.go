@@ -7,6 +7,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/canon-md/canon/index/lazyre"
 )
@@ -436,36 +438,42 @@ func statusSection(b *Body) string {
 }
 
 // statusAlone reports a status line whose state word stands alone: at the
-// end, or followed by "by" or "in" (Superseded by ADR-0031, in favour of
-// X), a parenthesis or punctuation (Accepted (2026-07-16), Accepted.); not
-// prose that opens with it ("draft of the overview page").
+// end, or followed by anything but a word (Accepted (2026-07-16), Accepted —
+// shipped, Accepted 2020-01-01, Accepted ✅) or by a word that says when or
+// by what (Superseded by ADR-0031, Accepted on 2020-01-01, Deprecated since
+// v2); not prose that opens with it ("draft of the overview page").
 func statusAlone(text, word string) bool {
 	i := strings.Index(text, word)
 	if i < 0 {
 		return false
 	}
-	rest := strings.TrimLeft(text[i+len(word):], "*_`")
-	next := strings.Fields(rest)
+	next := strings.Fields(text[i+len(word):])
 	if len(next) == 0 {
 		return true
 	}
-	switch strings.ToLower(next[0]) {
-	case "by", "in":
+	if r, _ := utf8.DecodeRuneInString(next[0]); !unicode.IsLetter(r) {
 		return true
 	}
-	return strings.ContainsAny(next[0][:1], "([.,;:—–-/")
+	switch strings.ToLower(strings.TrimRight(next[0], ",;:.")) {
+	case "by", "in", "on", "since", "and", "as", "at", "per", "via", "with":
+		return true
+	}
+	return false
 }
 
-// LeadWord is the first word of a section's text, its emphasis and
-// punctuation marks trimmed ("Accepted" of "**Accepted**."); "" when it
-// holds no text.
+// LeadWord is the first word of a section's text: its first run of
+// letters ("Accepted" of "**Accepted**.", "Accepted/Implemented" and
+// "Accepted<br>"); "" when it holds none.
 func LeadWord(text string) string {
-	for _, w := range strings.Fields(text) {
-		if w = strings.Trim(w, "*_`.:,;"); w != "" {
-			return w
-		}
+	start := strings.IndexFunc(text, unicode.IsLetter)
+	if start < 0 {
+		return ""
 	}
-	return ""
+	end := strings.IndexFunc(text[start:], func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		return text[start:]
+	}
+	return text[start : start+end]
 }
 
 // Stem is a file's name without folder and .md extension: the display id of
