@@ -362,9 +362,9 @@ func mdPlan(l *link, srcPath, dest string, pl planner) {
 		folderPlan(l, srcPath, p) // docs/adr/, .github/
 	case l.form == FormMD && path.Ext(p) == "":
 		// docs/adr: a folder's page. Where the repository is a site that
-		// serves a page at its path without .md (Jekyll, Hugo,
-		// Docusaurus), ./eip-150 is that page when no folder has a page
-		// there; GitHub serves none, and canon check says so elsewhere.
+		// serves a page at its path without .md (Jekyll, Docusaurus),
+		// ./eip-150 is that page when no folder has a page there; GitHub
+		// serves none, and canon check says so elsewhere.
 		folderPlan(l, srcPath, p)
 		if l.status == "" {
 			l.match = strings.ToLower(path.Base(p))

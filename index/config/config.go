@@ -562,13 +562,15 @@ func (c *Config) KnownEdges() map[string]bool {
 }
 
 // SitePages reports a repository that publishes a site serving each page
-// at its path without .md, as canon init found its tool (Jekyll's
-// permalinks, Hugo's and Docusaurus's paths): there [x](./eip-150) is the
-// page eip-150.md, which GitHub does not serve. MkDocs warns about such
-// links itself.
+// at its path without .md, next to its neighbours, as canon init found its
+// tool (Jekyll's permalinks, Docusaurus's paths): there [x](./eip-150) from
+// eip-1.md is the page eip-150.md, which GitHub does not serve. Not Hugo:
+// its pages are folders (/docs/a/), so ./install from docs/a.md is
+// /docs/a/install/, not the file's neighbour. Nor MkDocs, which warns
+// about such links itself.
 func (c *Config) SitePages() bool {
 	switch c.Tool {
-	case "jekyll", "hugo", "docusaurus":
+	case "jekyll", "docusaurus":
 		return true
 	}
 	return false

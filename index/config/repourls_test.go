@@ -61,3 +61,17 @@ func TestRepoURLs(t *testing.T) {
 		t.Errorf("a bad learned address: %v", err)
 	}
 }
+
+func TestSitePages(t *testing.T) {
+	t.Parallel()
+	for tool, want := range map[string]bool{"jekyll": true, "docusaurus": true, "hugo": false, "mkdocs": false, "backlog.md": false, "": false} {
+		c := Default()
+		c.Tool = tool
+		if c.SitePages() != want {
+			t.Errorf("SitePages with tool %q = %v, want %v", tool, !want, want)
+		}
+		if want && c.IndexHash() == Default().IndexHash() {
+			t.Errorf("a site's pages shape the index: tool %q must change its hash", tool)
+		}
+	}
+}
