@@ -98,7 +98,7 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 		return nil, err
 	}
 	defer w.close()
-	w.ns, w.olds, w.pl = namespacesOf(ld.Cfg.Namespaces), oldPrefixes(ld.Cfg.Prefixes), plannerOf(ld.Cfg)
+	w.ns, w.olds, w.pl = namespacesOf(ld.Cfg.Namespaces), oldPrefixes(ld.Cfg.Prefixes, ld.Cfg.BareNumbers), plannerOf(ld.Cfg)
 	w.mem = make(memAliases, len(files)*3) // at most uid:, id: and stem: terms each
 	w.spillAt = spillAt
 	w.fts.hold = ftsHold
@@ -249,11 +249,13 @@ type Batch struct {
 	// SitePages: the repository's site serves a page at its path without
 	// .md (config.Config.SitePages).
 	SitePages bool
+	// BareNumbers are the prefixes whose documents a bare number names.
+	BareNumbers []string
 }
 
 // NewBatch starts an empty batch for the configuration.
 func NewBatch(cfg *config.Config) *Batch {
-	return &Batch{Kinds: cfg.Kinds, Namespaces: cfg.Namespaces, Prefixes: cfg.Prefixes, RepoURLs: cfg.RepoURLs, SitePages: cfg.SitePages(), Meta: map[string]string{}}
+	return &Batch{Kinds: cfg.Kinds, Namespaces: cfg.Namespaces, Prefixes: cfg.Prefixes, RepoURLs: cfg.RepoURLs, SitePages: cfg.SitePages(), BareNumbers: cfg.BareNumbers, Meta: map[string]string{}}
 }
 
 // RenameKeepsKind reports whether document d, moved from one path to
@@ -320,7 +322,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 			return err
 		}
 		defer w.close()
-		w.kinds, w.ns, w.olds, w.pl = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes), planner{urls: b.RepoURLs, pages: b.SitePages}
+		w.kinds, w.ns, w.olds, w.pl = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes, b.BareNumbers), planner{urls: b.RepoURLs, pages: b.SitePages}
 		return w.apply(b, ch)
 	})
 	if err != nil {
@@ -351,7 +353,7 @@ func (s *Store) Preview(ctx context.Context, b *Batch, fn func(q Querier, ch *Ch
 		return err
 	}
 	defer w.close()
-	w.kinds, w.ns, w.olds, w.pl = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes), planner{urls: b.RepoURLs, pages: b.SitePages}
+	w.kinds, w.ns, w.olds, w.pl = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes, b.BareNumbers), planner{urls: b.RepoURLs, pages: b.SitePages}
 	ch := &Changes{}
 	if err := w.apply(b, ch); err != nil {
 		return err

@@ -440,11 +440,18 @@ func TestOldPrefixIDs(t *testing.T) {
 		"task-x":  nil,
 		"355.01":  {"back-355.01", "issue-355.01"},
 	} {
-		if got := OldPrefixIDs(ref, m); !reflect.DeepEqual(got, want) {
+		if got := OldPrefixIDs(ref, m, nil); !reflect.DeepEqual(got, want) {
 			t.Errorf("OldPrefixIDs(%q) = %q, want %q", ref, got, want)
 		}
 	}
-	if got := OldPrefixIDs("task-4", nil); got != nil {
+	if got := OldPrefixIDs("task-4", nil, nil); got != nil {
 		t.Errorf("no prefixes: %q", got)
+	}
+	// bare_numbers: a bare number names the prefix's document, a prefixed one does not
+	if got := OldPrefixIDs("2718", nil, []string{"eip"}); !reflect.DeepEqual(got, []string{"eip-2718"}) {
+		t.Errorf("bare numbers: %q", got)
+	}
+	if got := OldPrefixIDs("erc-20", nil, []string{"eip"}); got != nil {
+		t.Errorf("bare numbers name no prefixed reference: %q", got)
 	}
 }

@@ -68,13 +68,22 @@ func aliasTerms(d docIdentity) []string {
 
 // oldNames are the names an old prefix gives the document (task-4 for
 // BACK-4 when config.Prefixes maps task to back), and its bare number (4),
-// lower-cased: the tool names a task by its number (Backlog.md).
+// lower-cased: the tool names a task by its number (Backlog.md). A
+// document of a prefix in config.BareNumbers has its bare number too; one
+// without an id is named by its file stem (eip-2718.md: 2718).
 func (d docIdentity) oldNames() []string {
 	if len(d.olds) == 0 {
 		return nil
 	}
-	p, n, ok := PrefixNumber(d.ident)
-	if !ok || len(d.olds[p]) == 0 {
+	id := d.ident
+	if id == "" {
+		id = markdown.Stem(d.path)
+	}
+	p, n, ok := PrefixNumber(id)
+	if !ok {
+		return nil
+	}
+	if _, named := d.olds[p]; !named {
 		return nil
 	}
 	n = strings.ToLower(n)
@@ -86,12 +95,16 @@ func (d docIdentity) oldNames() []string {
 }
 
 // oldPrefixes turns config.Prefixes (old → new) into new → the old ones,
-// sorted.
-func oldPrefixes(m map[string]string) map[string][]string {
-	if len(m) == 0 {
+// sorted, with each of config.BareNumbers (bare) a prefix whose numbers
+// alone name its documents.
+func oldPrefixes(m map[string]string, bare []string) map[string][]string {
+	if len(m) == 0 && len(bare) == 0 {
 		return nil
 	}
 	out := map[string][]string{}
+	for _, p := range bare {
+		out[p] = nil
+	}
 	for old, now := range m {
 		out[now] = append(out[now], old)
 	}
@@ -103,10 +116,11 @@ func oldPrefixes(m map[string]string) map[string][]string {
 
 // OldPrefixIDs are the ids a reference names through prefixes (ADR-0051),
 // lower-cased: back-4 for task-4 when prefixes maps task to back, and for
-// a bare 4 the number under each prefix the map leads to, sorted. It is
-// oldNames seen from the reference; resolution tries it last, after the
-// reference's own id, uid, path and stem.
-func OldPrefixIDs(ref string, prefixes map[string]string) []string {
+// a bare 4 the number under each prefix the map leads to or bare lists
+// (config.BareNumbers), sorted. It is oldNames seen from the reference;
+// resolution tries it last, after the reference's own id, uid, path and
+// stem.
+func OldPrefixIDs(ref string, prefixes map[string]string, bare []string) []string {
 	ref = strings.ToLower(strings.TrimSpace(ref))
 	if p, n, ok := PrefixNumber(ref); ok {
 		if to := prefixes[p]; to != "" {
@@ -118,7 +132,7 @@ func OldPrefixIDs(ref string, prefixes map[string]string) []string {
 		return nil
 	}
 	var out []string
-	for now := range oldPrefixes(prefixes) {
+	for now := range oldPrefixes(prefixes, bare) {
 		out = append(out, now+"-"+ref)
 	}
 	sort.Strings(out)

@@ -77,6 +77,7 @@ type IDRenamePlan struct {
 	idents  map[string][]index.IdentDoc // lower-cased id → its documents
 	olds    map[string]string           // config.Prefixes: task-7 and 7 name BACK-7 (ADR-0051)
 	urls    []string                    // config.RepoURLs: the repository's own addresses name its files (ADR-0052)
+	bare    []string                    // config.BareNumbers: 2718 names eip-2718
 	worklog string                      // the worklog line of the renamed document
 	pending *pendingRenames             // what the renames planned before this one change
 }
@@ -145,7 +146,7 @@ func planIDRename(ctx context.Context, e *Env, a IDRenameArgs, v *pendingRenames
 	}
 	p := &IDRenamePlan{IDs: changes, Unattributed: []Unattributed{}, root: e.Root, scope: a.Scope, pending: v, idents: byIdent}
 	if e.Config != nil {
-		p.olds, p.urls = e.Config.Prefixes, e.Config.RepoURLs
+		p.olds, p.urls, p.bare = e.Config.Prefixes, e.Config.RepoURLs, e.Config.BareNumbers
 	}
 	if a.Worklog != "" {
 		p.worklog = e.Now.Format("2006-01-02 15:04") + " " + a.Worklog
@@ -428,7 +429,7 @@ func (p *IDRenamePlan) refTo(src, raw string, md bool) (old, repl, why string) {
 // byOldPrefix reports a reference that names the id old through the
 // configured prefixes, and not as the id of some document.
 func (p *IDRenamePlan) byOldPrefix(ref, old string) bool {
-	return len(p.idents[strings.ToLower(ref)]) == 0 && slices.Contains(index.OldPrefixIDs(ref, p.olds), strings.ToLower(old))
+	return len(p.idents[strings.ToLower(ref)]) == 0 && slices.Contains(index.OldPrefixIDs(ref, p.olds, p.bare), strings.ToLower(old))
 }
 
 // Diff is the unified diff of the rename, a renamed file's from its old

@@ -50,6 +50,10 @@ type Config struct {
 	// writes them (github.com/owner/repo): a link to a file or folder under
 	// one of them (…/blob/main/docs/x.md) names the document at that path.
 	RepoURLs []string `yaml:"repo_urls" json:"repo_urls,omitempty"`
+	// BareNumbers are id prefixes whose documents a bare number names: a
+	// reference 2718 names eip-2718 (the EIPs' requires: 2718, 2930),
+	// lower-cased.
+	BareNumbers []string `yaml:"bare_numbers" json:"bare_numbers,omitempty"`
 	// States says which states count as open and which as done.
 	States States `json:"states"`
 	// Context shapes context packs (graph/context).
@@ -241,6 +245,7 @@ type fileConfig struct {
 	Namespaces  *[]Namespace      `yaml:"namespaces"`
 	Prefixes    map[string]string `yaml:"prefixes"`
 	RepoURLs    *list             `yaml:"repo_urls"`
+	BareNumbers *list             `yaml:"bare_numbers"`
 	States      *States           `yaml:"states"`
 	Context     yaml.Node         `yaml:"context"`
 	Check       yaml.Node         `yaml:"check"`
@@ -410,6 +415,13 @@ func Parse(name string, data []byte) (*Config, error) {
 			return nil, &Error{Path: name, Msg: err.Error()}
 		}
 		cfg.RepoURLs = u
+	}
+	if fc.BareNumbers != nil {
+		b, err := checkBareNumbers("bare_numbers", *fc.BareNumbers)
+		if err != nil {
+			return nil, &Error{Path: name, Msg: err.Error()}
+		}
+		cfg.BareNumbers = b
 	}
 	if fc.States != nil {
 		if err := cfg.States.merge(fc.States); err != nil {
@@ -590,6 +602,7 @@ func (c *Config) IndexHash() string {
 		Prefixes    [][2]string `json:",omitempty"`
 		RepoURLs    []string    `json:",omitempty"`
 		SitePages   bool        `json:",omitempty"`
+		BareNumbers []string    `json:",omitempty"`
 	}
 	s := shape{Roots: c.Roots, Exclude: c.Exclude, MaxFileSize: c.MaxFileSize,
 		Edges: sortedPairs(c.Edges), Kinds: sortedPairs(c.Kinds), Namespaces: c.Namespaces.hash(),
@@ -597,7 +610,7 @@ func (c *Config) IndexHash() string {
 	if len(c.Prefixes) > 0 {
 		s.Prefixes = sortedPairs(c.Prefixes)
 	}
-	s.RepoURLs, s.SitePages = c.RepoURLs, c.SitePages()
+	s.RepoURLs, s.SitePages, s.BareNumbers = c.RepoURLs, c.SitePages(), c.BareNumbers
 	b, _ := json.Marshal(s)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])

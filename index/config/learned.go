@@ -31,6 +31,7 @@ type Learned struct {
 	Edges       map[string]string `yaml:"edges" json:"edges,omitempty"`
 	Prefixes    map[string]string `yaml:"prefixes" json:"prefixes,omitempty"`
 	RepoURLs    []string          `yaml:"repo_urls" json:"repo_urls,omitempty"`
+	BareNumbers []string          `yaml:"bare_numbers" json:"bare_numbers,omitempty"`
 	States      *States           `yaml:"states" json:"states,omitempty"`
 	Check       *LearnedCheck     `yaml:"check" json:"check,omitempty"`
 	Work        *LearnedWork      `yaml:"work" json:"work,omitempty"`
@@ -59,7 +60,7 @@ type LearnedWork struct {
 // Empty reports whether nothing was learned.
 func (l *Learned) Empty() bool {
 	return l == nil || reflect.DeepEqual(*l, Learned{}) ||
-		(l.Tool == "" && l.Frontmatter == nil && len(l.Edges) == 0 && len(l.Prefixes) == 0 && len(l.RepoURLs) == 0 && l.States == nil && l.Check == nil && l.Work == nil)
+		(l.Tool == "" && l.Frontmatter == nil && len(l.Edges) == 0 && len(l.Prefixes) == 0 && len(l.RepoURLs) == 0 && len(l.BareNumbers) == 0 && l.States == nil && l.Check == nil && l.Work == nil)
 }
 
 // Learned block markers: canon init --observe --write replaces what lies
@@ -97,6 +98,13 @@ func decodeLearned(n *yaml.Node) (*Learned, error) {
 		}
 		l.RepoURLs = u
 	}
+	if l.BareNumbers != nil {
+		b, err := checkBareNumbers("learned.bare_numbers", l.BareNumbers)
+		if err != nil {
+			return nil, err
+		}
+		l.BareNumbers = b
+	}
 	if l.Work != nil {
 		for _, p := range l.Work.Archive {
 			if strings.TrimSpace(p) == "" {
@@ -125,6 +133,9 @@ func (c *Config) applyLearned(l *Learned, f *fileConfig) error {
 	}
 	if l.RepoURLs != nil && (f == nil || f.RepoURLs == nil) {
 		c.RepoURLs = l.RepoURLs
+	}
+	if l.BareNumbers != nil && (f == nil || f.BareNumbers == nil) {
+		c.BareNumbers = l.BareNumbers
 	}
 	if s := l.States; s != nil {
 		def := DefaultStates()

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -23,6 +24,23 @@ func IsIDPrefix(s string) bool {
 		}
 	}
 	return true
+}
+
+// checkBareNumbers checks bare_numbers (id prefixes) and lower-cases it.
+func checkBareNumbers(key string, ps []string) ([]string, error) {
+	if len(ps) > MaxPrefixes {
+		return nil, fmt.Errorf("%s lists %d prefixes; at most %d are allowed, list the prefixes bare numbers name", key, len(ps), MaxPrefixes)
+	}
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		if !IsIDPrefix(p) {
+			return nil, fmt.Errorf("%s: %q is not an id prefix; write the part before the number without its last dash, such as eip", key, p)
+		}
+		if p = strings.ToLower(p); !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // checkPrefixes checks a prefixes map (OLD: NEW) and lower-cases it.

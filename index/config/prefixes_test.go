@@ -50,3 +50,20 @@ func TestPrefixes(t *testing.T) {
 		t.Fatalf("the file's prefixes win over the learned ones: %v, %v", c.Prefixes, err)
 	}
 }
+
+func TestBareNumbers(t *testing.T) {
+	t.Parallel()
+	c, err := Parse("c.yaml", []byte("bare_numbers: [EIP, eip, erc]\n"))
+	if err != nil || !reflect.DeepEqual(c.BareNumbers, []string{"eip", "erc"}) {
+		t.Fatalf("bare_numbers = %v, %v", c.BareNumbers, err)
+	}
+	if c.IndexHash() == Default().IndexHash() {
+		t.Error("bare_numbers shape the index: its hash must change")
+	}
+	if _, err := Parse("c.yaml", []byte("bare_numbers: [eip-]\n")); err == nil || !strings.Contains(err.Error(), "is not an id prefix") {
+		t.Errorf("a bad prefix: %v", err)
+	}
+	if _, err := Parse("c.yaml", []byte("learned:\n  bare_numbers: ['1x']\n")); err == nil || !strings.Contains(err.Error(), "learned.bare_numbers") {
+		t.Errorf("a bad learned prefix: %v", err)
+	}
+}

@@ -36,6 +36,10 @@ func decide(f *facts) *Result {
 		}
 		r.Evidence["prefixes"] = strings.Join(why, "; ") + toolSays(f.tool)
 	}
+	if len(f.bare) > 0 {
+		l.BareNumbers = f.bare
+		r.Evidence["bare_numbers"] = f.bareWhy
+	}
 	if len(f.repoURLs) > 0 {
 		l.RepoURLs = f.repoURLs
 		r.Evidence["repo_urls"] = strings.Join(f.repoURLWhy, "; ")

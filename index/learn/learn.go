@@ -57,6 +57,8 @@ type facts struct {
 	edgeFields       map[string][2]int // field → values naming an item, values
 	prefixes         map[string]string // an old id prefix → the one in use now (config.Prefixes)
 	prefixWhy        map[string]string // its evidence
+	bare             []string          // prefixes whose documents a bare number names (config.BareNumbers)
+	bareWhy          string            // its evidence
 	repoURLs         []string          // the repository's own web addresses (config.RepoURLs)
 	repoURLWhy       []string          // their evidence
 	ids              map[string][]string
@@ -80,7 +82,7 @@ var archiveNames = map[string]bool{"archive": true, "archived": true, "_archive"
 
 // edgeCandidates are frontmatter fields tools write for edges canon's
 // defaults do not read: Backlog.md's parent_task_id and dependencies.
-var edgeCandidates = map[string]string{"parent_task_id": "parent", "parent_id": "parent", "dependencies": "depends_on", "depends": "depends_on",
+var edgeCandidates = map[string]string{"parent_task_id": "parent", "parent_id": "parent", "dependencies": "depends_on", "depends": "depends_on", "requires": "depends_on",
 	"relates_to": "relates", "related_to": "relates", "related": "relates", "see_also": "relates"}
 
 // defaultEdges are the fields canon reads as edges by default: a field
@@ -135,13 +137,17 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		if ident != "" {
 			names[strings.ToLower(ident)] = true
 			f.kano = f.kano || check.KanoShaped(cfg.IDs, ident)
-			if p, n, ok := index.PrefixNumber(ident); ok {
-				n = strings.ToLower(n)
-				if numbers[n] == nil {
-					numbers[n] = map[string]bool{}
-				}
-				numbers[n][p] = true
+		}
+		id := ident
+		if id == "" {
+			id = markdown.Stem(p) // eip-2718.md: named eip-2718
+		}
+		if p, n, ok := index.PrefixNumber(id); ok {
+			n = strings.ToLower(n)
+			if numbers[n] == nil {
+				numbers[n] = map[string]bool{}
 			}
+			numbers[n][p] = true
 		}
 		if dir := archiveDir(p); dir != "" {
 			f.archives[dir]++
@@ -213,6 +219,11 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		}
 	}
 	f.learnPrefixes(unnamed, numbers)
+	var bareVals []string
+	for _, ev := range edgeVals {
+		bareVals = append(bareVals, ev.v)
+	}
+	f.learnBare(bareVals, names, numbers)
 	if err := f.learnRepoURLs(ctx, q, pages); err != nil {
 		return nil, err
 	}
@@ -225,7 +236,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		// an id or a stem, or a path to a document (../proposals/x.md),
 		// or a number under an old prefix
 		if names[strings.ToLower(ev.v)] || (strings.Contains(ev.v, "/") || index.IsMarkdown(ev.v)) && names[strings.ToLower(markdown.Stem(ev.v))] ||
-			slices.ContainsFunc(index.OldPrefixIDs(ev.v, f.prefixes), func(id string) bool { return names[id] }) {
+			slices.ContainsFunc(index.OldPrefixIDs(ev.v, f.prefixes, f.bare), func(id string) bool { return names[id] }) {
 			c[0]++
 		}
 		f.edgeFields[ev.field] = c
@@ -381,7 +392,7 @@ func refTexts(raw json.RawMessage) []string {
 		switch x := x.(type) {
 		case string:
 			if x != "" {
-				out = append(out, x)
+				out = append(out, markdown.SplitRefs(x)...)
 			}
 		case json.Number:
 			out = append(out, x.String())

@@ -94,6 +94,40 @@ func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bo
 	}
 }
 
+// learnBare decides f.bare: the id prefix whose documents the bare numbers
+// of edge fields name (the EIPs' requires: 2718, 2930 for eip-2718.md),
+// when at least MinCount such numbers name no document otherwise
+// (names, the prefixes learned) and prefixShare of them are the number of
+// a document under one prefix (numbers: a number → the prefixes in use).
+func (f *facts) learnBare(vals []string, names map[string]bool, numbers map[string]map[string]bool) {
+	total := 0
+	pairs := map[string]int{}
+	for _, v := range vals {
+		v = strings.ToLower(strings.TrimSpace(v))
+		if _, _, ok := index.PrefixNumber("n-" + v); !ok || names[v] || len(index.OldPrefixIDs(v, f.prefixes, nil)) > 0 {
+			continue // not a bare number, or one that names a document already
+		}
+		total++
+		for q := range numbers[v] {
+			pairs[q]++
+		}
+	}
+	best, n, tie := "", 0, false
+	for q, c := range pairs {
+		switch {
+		case c > n:
+			best, n, tie = q, c, false
+		case c == n:
+			tie = true
+		}
+	}
+	if best == "" || tie || total < MinCount || float64(n) < prefixShare*float64(total) {
+		return
+	}
+	f.bare = []string{best}
+	f.bareWhy = fmt.Sprintf("%d values of edge fields are bare numbers; %d of them are the number of a document named %s-NUMBER", total, n, best)
+}
+
 // toolSays adds what the tool itself does, for the evidence.
 func toolSays(tool string) string {
 	if tool == "backlog.md" {

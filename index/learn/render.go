@@ -40,6 +40,9 @@ func (r *Result) Block() string {
 			w.line(2, p+": "+scalar(l.Prefixes[p]))
 		}
 	}
+	if len(l.BareNumbers) > 0 {
+		w.entry(1, r.Evidence["bare_numbers"], "bare_numbers: "+flow(l.BareNumbers))
+	}
 	if len(l.RepoURLs) > 0 {
 		w.entry(1, r.Evidence["repo_urls"], "repo_urls: "+flow(l.RepoURLs))
 	}
@@ -168,7 +171,7 @@ func flow(xs []string) string {
 
 // Keys are the dotted keys of the learned values, in the block's order.
 func (r *Result) Keys() []string {
-	order := []string{"tool", "frontmatter.text_fields", "prefixes", "repo_urls"}
+	order := []string{"tool", "frontmatter.text_fields", "prefixes", "bare_numbers", "repo_urls"}
 	for _, f := range sorted(r.Learned.Edges) {
 		order = append(order, "edges."+f)
 	}

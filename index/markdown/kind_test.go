@@ -1,6 +1,9 @@
 package markdown
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestKind(t *testing.T) {
 	t.Parallel()
@@ -69,6 +72,23 @@ func TestStatusSectionState(t *testing.T) {
 		d := Parse(tt.path, []byte(tt.src), &Options{})
 		if d.State != tt.want {
 			t.Errorf("%s: state %q, want %q", tt.path, d.State, tt.want)
+		}
+	}
+}
+
+func TestSplitRefs(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"2718, 2930":              "2718|2930",
+		"ADR-1,ADR-2":             "ADR-1|ADR-2",
+		"docs/a.md, KB-1@0190":    "docs/a.md|KB-1@0190",
+		"Getting Started, Part 2": "Getting Started, Part 2", // a title
+		"1, ":                     "1, ",
+		"KB-1":                    "KB-1",
+		"a,\nb":                   "a,\nb",
+	} {
+		if got := strings.Join(SplitRefs(in), "|"); got != want {
+			t.Errorf("SplitRefs(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -269,7 +269,17 @@ func (d *Document) addRefs(typ, field string, f *Field) {
 			if raw == "" || isNoneWord(raw) {
 				return
 			}
-			d.Refs = append(d.Refs, Ref{Type: typ, Field: field, Raw: raw, Line: line, Col: col})
+			parts := SplitRefs(raw)
+			if len(parts) < 2 {
+				d.Refs = append(d.Refs, Ref{Type: typ, Field: field, Raw: raw, Line: line, Col: col})
+				return
+			}
+			at := 0
+			for _, p := range parts { // requires: 2718, 2930
+				i := strings.Index(raw[at:], p) + at
+				at = i + len(p)
+				d.Refs = append(d.Refs, Ref{Type: typ, Field: field, Raw: p, Line: line, Col: col + i})
+			}
 		case List:
 			for _, it := range v.Items {
 				add(it)
@@ -280,6 +290,28 @@ func (d *Document) addRefs(typ, field string, f *Field) {
 		}
 	}
 	add(f.Value)
+}
+
+// SplitRefs splits a text of references written with commas (the EIPs'
+// requires: 2718, 2930; related: ADR-1, ADR-2) into them, when every part
+// is one word (letters, digits, dots, dashes, underscores, a slash, @):
+// "Getting Started, Part 2" is one title. It returns the text alone
+// otherwise.
+func SplitRefs(s string) []string {
+	if !strings.Contains(s, ",") || strings.Contains(s, "\n") {
+		return []string{s}
+	}
+	parts := strings.Split(s, ",")
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" || strings.ContainsFunc(p, func(r rune) bool {
+			return !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-/@#", r))
+		}) {
+			return []string{s}
+		}
+		parts[i] = p
+	}
+	return parts
 }
 
 // yamlWikiLink recognises an unquoted [[target]]: YAML reads it as a list
