@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -81,8 +82,12 @@ func TestSplitRefs(t *testing.T) {
 	for in, want := range map[string]string{
 		"2718, 2930":              "2718|2930",
 		"ADR-1,ADR-2":             "ADR-1|ADR-2",
-		"docs/a.md, KB-1@0190":    "docs/a.md|KB-1@0190",
+		"KB-TSK-1, KB-1@0190":     "KB-TSK-1|KB-1@0190",
+		"13.1,13.2":               "13.1|13.2",
 		"Getting Started, Part 2": "Getting Started, Part 2", // a title
+		"Tools, Libraries":        "Tools, Libraries",        // a title (Just the Docs' parent:)
+		"../a,b.md":               "../a,b.md",               // a path
+		"docs/a.md, KB-1":         "docs/a.md, KB-1",
 		"1, ":                     "1, ",
 		"KB-1":                    "KB-1",
 		"a,\nb":                   "a,\nb",
@@ -90,5 +95,19 @@ func TestSplitRefs(t *testing.T) {
 		if got := strings.Join(SplitRefs(in), "|"); got != want {
 			t.Errorf("SplitRefs(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestSplitRefColumns(t *testing.T) {
+	t.Parallel()
+	src := "---\nrelates: Ärger-9, ADR-1\nrequires: \"1,11\"\n---\n# X\n"
+	d := Parse("x.md", []byte(src), &Options{Edges: map[string]string{"relates": "relates", "requires": "depends_on"}})
+	var got []string
+	for _, r := range d.Refs {
+		got = append(got, fmt.Sprintf("%s@%d:%d", r.Raw, r.Line, r.Col))
+	}
+	// columns count code points; a quoted value starts after its quote
+	if want := "Ärger-9@2:10 ADR-1@2:19 1@3:12 11@3:14"; strings.Join(got, " ") != want {
+		t.Errorf("refs %q, want %q", strings.Join(got, " "), want)
 	}
 }

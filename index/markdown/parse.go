@@ -159,7 +159,7 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 		}
 	}
 	d.readIdentity()
-	d.readRefs(opt.Edges)
+	d.readRefs(opt.Edges, src)
 	d.Body = ScanBody(body, d.BodyLine)
 	if n := d.Body.HeadingsDropped; n > 0 {
 		d.Problems = append(d.Problems, Problem{Line: d.BodyLine, Col: 1, Rule: RuleBudget, Severity: Warning,
@@ -228,7 +228,7 @@ func scalarText(v *Value) string {
 
 // readRefs collects edges from the configured fields, in the frontmatter's
 // own order so that the result does not depend on map iteration.
-func (d *Document) readRefs(edges map[string]string) {
+func (d *Document) readRefs(edges map[string]string, src []byte) {
 	if len(edges) == 0 || len(d.Frontmatter.Fields) == 0 {
 		return
 	}
@@ -240,7 +240,7 @@ func (d *Document) readRefs(edges map[string]string) {
 				name = prefix + "." + f.Key
 			}
 			if typ, ok := edges[name]; ok {
-				d.addRefs(typ, name, &f)
+				d.addRefs(typ, name, &f, src)
 				continue
 			}
 			if f.Value.Kind == Map {
@@ -251,7 +251,7 @@ func (d *Document) readRefs(edges map[string]string) {
 	walk(d.Frontmatter, "")
 }
 
-func (d *Document) addRefs(typ, field string, f *Field) {
+func (d *Document) addRefs(typ, field string, f *Field, src []byte) {
 	var add func(v *Value)
 	add = func(v *Value) {
 		line, col := v.Line, v.Col
@@ -274,11 +274,14 @@ func (d *Document) addRefs(typ, field string, f *Field) {
 				d.Refs = append(d.Refs, Ref{Type: typ, Field: field, Raw: raw, Line: line, Col: col})
 				return
 			}
+			if quotedAt(src, line, col) {
+				col++ // requires: "2718, 2930": the text starts after the quote
+			}
 			at := 0
 			for _, p := range parts { // requires: 2718, 2930
 				i := strings.Index(raw[at:], p) + at
 				at = i + len(p)
-				d.Refs = append(d.Refs, Ref{Type: typ, Field: field, Raw: p, Line: line, Col: col + i})
+				d.Refs = append(d.Refs, Ref{Type: typ, Field: field, Raw: p, Line: line, Col: col + utf8.RuneCountInString(raw[:i])})
 			}
 		case List:
 			for _, it := range v.Items {
@@ -292,10 +295,15 @@ func (d *Document) addRefs(typ, field string, f *Field) {
 	add(f.Value)
 }
 
+// splitRef is a part of a reference text written with commas that is
+// surely a reference: a bare number (2718, 13.1) or an id shaped
+// PREFIX-NUMBER (ADR-1, KB-TSK-0007), either with a uid prefix (@0190).
+var splitRef = lazyre.MustCompile(`^(?:\pL[\pL0-9_]*(?:-\pL[\pL0-9_]*)*-)?[0-9]+(?:\.[0-9]+)*(?:@[0-9A-Za-z-]+)?$`)
+
 // SplitRefs splits a text of references written with commas (the EIPs'
 // requires: 2718, 2930; related: ADR-1, ADR-2) into them, when every part
-// is one word (letters, digits, dots, dashes, underscores, a slash, @):
-// "Getting Started, Part 2" is one title. It returns the text alone
+// is a number or an id shaped PREFIX-NUMBER: "Tools, Libraries" is a title
+// (Just the Docs' parent:), ../a,b.md a path. It returns the text alone
 // otherwise.
 func SplitRefs(s string) []string {
 	if !strings.Contains(s, ",") || strings.Contains(s, "\n") {
@@ -304,14 +312,29 @@ func SplitRefs(s string) []string {
 	parts := strings.Split(s, ",")
 	for i, p := range parts {
 		p = strings.TrimSpace(p)
-		if p == "" || strings.ContainsFunc(p, func(r rune) bool {
-			return !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-/@#", r))
-		}) {
+		if !splitRef.MatchString(p) {
 			return []string{s}
 		}
 		parts[i] = p
 	}
 	return parts
+}
+
+// quotedAt reports a quote at 1-based line and column (in code points) of
+// src: where a quoted scalar's value begins.
+func quotedAt(src []byte, line, col int) bool {
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(src, '\n')
+		if i < 0 {
+			return false
+		}
+		src = src[i+1:]
+	}
+	for c := 1; c < col && len(src) > 0; c++ {
+		_, n := utf8.DecodeRune(src)
+		src = src[n:]
+	}
+	return len(src) > 0 && (src[0] == '"' || src[0] == '\'')
 }
 
 // yamlWikiLink recognises an unquoted [[target]]: YAML reads it as a list
