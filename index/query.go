@@ -920,9 +920,7 @@ func CandidatePaths(ctx context.Context, q Querier, srcPath, form, raw string) (
 // same-file anchor or a path leaving the repository). An address under one
 // of urls (config.RepoURLs) points at the path it names.
 func LinkTarget(srcPath, raw string, urls []string) string {
-	if p, ok := repoURLs(urls).repoPath(raw); ok {
-		raw = p
-	}
+	raw = repoURLs(urls).dest(raw)
 	l := link{form: FormMD, raw: raw}
 	plan(&l, srcPath, planner{})
 	if l.status == StatusFile || l.orElse == StatusFile { // a file, or a folder (folderPlan)

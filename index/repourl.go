@@ -43,18 +43,9 @@ func (u repoURLs) repoPath(dest string) (string, bool) {
 	}
 	s := strings.TrimSpace(dest)
 	low := lowerASCII(s) // the same length as s: its offsets are s's
-	cut := 0
-	for _, scheme := range []string{"https://", "http://", "//"} {
-		if strings.HasPrefix(low, scheme) {
-			cut = len(scheme)
-			break
-		}
-	}
+	cut := hostStart(low)
 	if cut == 0 {
 		return "", false
-	}
-	if strings.HasPrefix(low[cut:], "www.") {
-		cut += len("www.")
 	}
 	best := "" // the longest that matches: github.com/acme/specs before github.com/acme/spec
 	for _, base := range u {
@@ -88,6 +79,15 @@ func (u repoURLs) repoPath(dest string) (string, bool) {
 		return "/" + p + "/", true
 	}
 	return "", false
+}
+
+// dest is a link destination as the link from the root it stands for when
+// it is an address under u, else as written.
+func (u repoURLs) dest(raw string) string {
+	if p, ok := u.repoPath(raw); ok {
+		return p
+	}
+	return raw
 }
 
 // urlPlan plans a web address into the repository as the link from the
@@ -139,24 +139,36 @@ func AnchorUnchecked(form, raw string) bool {
 // listed in repo_urls. canon init counts these to learn repo_urls.
 func RepoAddress(raw string) (base, p string, ok bool) {
 	s := lowerASCII(strings.TrimSpace(raw))
-	for _, scheme := range []string{"https://", "http://"} {
-		if strings.HasPrefix(s, scheme) {
-			s = strings.TrimPrefix(s[len(scheme):], "www.")
-			parts := strings.SplitN(s, "/", 4)
-			if len(parts) < 4 {
-				return "", "", false
+	cut := hostStart(s)
+	if cut == 0 {
+		return "", "", false
+	}
+	parts := strings.SplitN(s[cut:], "/", 4) // host, owner, repository, the rest
+	if len(parts) < 4 {
+		return "", "", false
+	}
+	if base, ok = config.RepoURLBase(strings.Join(parts[:3], "/")); !ok {
+		return "", "", false
+	}
+	if p, ok = (repoURLs{base}).repoPath(raw); !ok {
+		return "", "", false
+	}
+	return base, p, true
+}
+
+// hostStart is where the host of web address low (lower-cased) begins,
+// after its scheme (https://, http://, or // alone) and "www."; 0 when it
+// has no scheme.
+func hostStart(low string) int {
+	for _, scheme := range []string{"https://", "http://", "//"} {
+		if strings.HasPrefix(low, scheme) {
+			if strings.HasPrefix(low[len(scheme):], "www.") {
+				return len(scheme) + len("www.")
 			}
-			base, ok = config.RepoURLBase(strings.Join(parts[:3], "/"))
-			if !ok {
-				return "", "", false
-			}
-			if p, ok = (repoURLs{base}).repoPath(raw); !ok {
-				return "", "", false
-			}
-			return base, p, true
+			return len(scheme)
 		}
 	}
-	return "", "", false
+	return 0
 }
 
 // lowerASCII lower-cases A to Z only: strings.ToLower changes the length of

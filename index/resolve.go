@@ -254,17 +254,17 @@ func bodyLink(srcPath string, bl markdown.Link, pl planner) link {
 
 // plan works out from a link's form and raw text (and the path of the file
 // it is written in) where to look for its target. It is a pure function of
-// those and of the repository's own web addresses (urls, config.RepoURLs),
+// those and of pl (the repository's own web addresses, its site's pages),
 // so an update can plan a stored link again, as after a rename.
 func plan(l *link, srcPath string, pl planner) {
 	l.plan, l.uidPrefix, l.match, l.status, l.orElse = nil, "", "", "", ""
 	raw := strings.TrimSpace(l.raw)
+	if p, ok := pl.urls.repoPath(raw); ok && l.form != FormWiki && l.form != FormEmbed {
+		urlPlan(l, srcPath, p) // an address of the repository's own file, in any form
+		return
+	}
 	switch l.form {
 	case FormURL:
-		if p, ok := pl.urls.repoPath(raw); ok {
-			urlPlan(l, srcPath, p)
-			return
-		}
 		l.status = StatusExternal
 	case FormWiki, FormEmbed:
 		if raw == "" {
@@ -275,7 +275,7 @@ func plan(l *link, srcPath string, pl planner) {
 	case FormMD, FormImage:
 		mdPlan(l, srcPath, raw, pl)
 	case FormRef:
-		refPlan(l, srcPath, raw, pl)
+		refPlan(l, srcPath, raw)
 	}
 }
 
@@ -297,7 +297,7 @@ func fileExt(name string) bool {
 	return ext != "" && !strings.EqualFold(ext, ".md") && !strings.Contains(ext, " ") && len(ext) <= 5 && !isDigits(ext[1:])
 }
 
-func refPlan(l *link, srcPath, raw string, pl planner) {
+func refPlan(l *link, srcPath, raw string) {
 	if strings.HasPrefix(raw, "[[") && strings.HasSuffix(raw, "]]") {
 		target, _ := splitWiki(raw[2 : len(raw)-2])
 		if target == "" {
@@ -308,10 +308,6 @@ func refPlan(l *link, srcPath, raw string, pl planner) {
 		return
 	}
 	if hasScheme(raw) {
-		if p, ok := pl.urls.repoPath(raw); ok {
-			urlPlan(l, srcPath, p)
-			return
-		}
 		l.status = StatusExternal
 		return
 	}
@@ -353,10 +349,6 @@ func mdPlan(l *link, srcPath, dest string, pl planner) {
 		return
 	}
 	if hasScheme(dest) || strings.HasPrefix(dest, "//") {
-		if p, ok := pl.urls.repoPath(dest); ok {
-			urlPlan(l, srcPath, p)
-			return
-		}
 		l.status = StatusExternal
 		return
 	}
@@ -428,10 +420,7 @@ func endsInSlash(dest string) bool {
 // one to a folder (folderPlan), whatever it resolved to; an address under
 // one of urls (config.RepoURLs) as the link it stands for (a tree/ page).
 func FolderLink(srcPath, raw string, urls []string) bool {
-	if p, ok := repoURLs(urls).repoPath(raw); ok {
-		raw = p
-	}
-	l := link{form: FormMD, raw: raw}
+	l := link{form: FormMD, raw: repoURLs(urls).dest(raw)}
 	plan(&l, srcPath, planner{})
 	return l.orElse == StatusFile // only folderPlan falls back to a file
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -132,7 +131,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		names[strings.ToLower(markdown.Stem(p))] = true
 		pages[strings.ToLower(p)] = true
 		if stem := strings.ToLower(markdown.Stem(p)); stem == "readme" || stem == "index" {
-			pages[strings.ToLower(path.Dir(p))+"/"] = true
+			pages[folderKey(p)] = true
 		}
 		if ident != "" {
 			names[strings.ToLower(ident)] = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"path"
 	"sort"
 	"strings"
 
@@ -26,6 +27,16 @@ const (
 	repoURLMin   = 10
 	repoURLShare = 0.5
 )
+
+// folderKey is how learnRepoURLs keys the folder of a README or index
+// page: its path and a slash, "" for the repository's root, as a tree/
+// address names it.
+func folderKey(page string) string {
+	if dir := path.Dir(page); dir != "." {
+		return strings.ToLower(dir) + "/"
+	}
+	return ""
+}
 
 // learnRepoURLs decides f.repoURLs from the links written as web
 // addresses of a repository's files and pages, the lower-cased paths of
@@ -54,12 +65,12 @@ func (f *facts) learnRepoURLs(ctx context.Context, q index.Querier, pages map[st
 			p = un
 		}
 		p = strings.ToLower(strings.TrimPrefix(p, "/"))
-		if !strings.HasSuffix(p, "/") && !index.IsMarkdown(p) {
+		if p != "" && !strings.HasSuffix(p, "/") && !index.IsMarkdown(p) { // "": the root folder
 			continue // an image, a source file: not evidence either way
 		}
 		c := counts[base]
 		c[1]++
-		if pages[p] || p == "" && pages["./"] {
+		if pages[p] {
 			c[0]++
 		}
 		counts[base] = c
