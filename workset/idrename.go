@@ -405,6 +405,9 @@ func (p *IDRenamePlan) refTo(src, raw string, md bool) (old, repl, why string) {
 		switch {
 		case byPrefix:
 			repl = c.New // task-7 and 7 named BACK-7: the new id, whole
+			if pre, n, ok := index.PrefixNumber(c.New); ok && slices.Contains(p.bare, pre) && !strings.ContainsRune(id, '-') && p.byOldPrefix(n, c.New) {
+				repl = n // bare_numbers: a bare number stays bare where the new one names the document too (requires: 6 → 60)
+			}
 		case stem && !strings.EqualFold(id, c.Old):
 			repl = markdown.Stem(c.NewPath)
 		}
