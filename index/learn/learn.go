@@ -447,7 +447,8 @@ var doneWords = map[string]bool{"done": true, "closed": true, "resolved": true, 
 	"cancelled": true, "canceled": true, "dropped": true, "rejected": true, "won't do": true, "wont do": true,
 	"won't fix": true, "wontfix": true, "accepted": true, "superseded": true, "archived": true, "obsolete": true,
 	"deprecated": true, "merged": true, "released": true, "shipped": true,
-	"final": true, "withdrawn": true, "moved": true} // a proposal's end (EIPs, PEPs): adopted, given up, moved elsewhere
+	"final": true, "withdrawn": true, "moved": true, // a proposal's end (EIPs, PEPs): adopted, given up, moved elsewhere
+	"living": true, "stagnant": true, "abandoned": true} // kept current, not work (EIP-1); left for six months; given up
 
 // stateRank orders open states as work moves through them.
 var stateRank = []string{"new", "draft", "backlog", "to do", "todo", "proposed", "planned", "ready", "in progress",

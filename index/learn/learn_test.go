@@ -112,6 +112,30 @@ func TestStatesDatesArchiveEdges(t *testing.T) {
 	}
 }
 
+// TestProposalStates: the EIPs' process states. Final, Withdrawn and Moved
+// end a proposal; Living (a process document kept current) and Stagnant
+// (no activity for six months) are not work to take either: 238 stagnant
+// proposals were listed as ready work. Draft, Review and Last Call stay
+// open, in the order work moves.
+func TestProposalStates(t *testing.T) {
+	f := newFacts()
+	f.states = map[string]int{"Moved": 365, "Stagnant": 238, "Final": 138, "Draft": 132, "Withdrawn": 35, "Review": 34, "Last Call": 5, "Living": 3}
+	l := decide(f).Learned
+	if l.States == nil {
+		t.Fatal("no states learned")
+	}
+	for _, s := range []string{"Draft", "Review", "Last Call"} {
+		if !slices.Contains(l.States.Open, s) || slices.Contains(l.States.Done, s) {
+			t.Errorf("%s is not an open state: %+v", s, l.States)
+		}
+	}
+	for _, s := range []string{"Moved", "Stagnant", "Final", "Withdrawn", "Living"} {
+		if !slices.Contains(l.States.Done, s) || slices.Contains(l.States.Open, s) {
+			t.Errorf("%s is not a done state: %+v", s, l.States)
+		}
+	}
+}
+
 // TestBlockParses: the block is YAML the configuration reads back to the
 // values learned, every comment line within 78 columns.
 func TestBlockParses(t *testing.T) {
