@@ -186,12 +186,22 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 				count(f.schemaStates, kind, st)
 			}
 		}
-		if !cfg.Work.IsWork(kind) || kind == "doc" && typ == "" && ident == "" {
-			continue // a note, not a work item
+		if !cfg.Work.IsWork(kind) {
+			continue
 		}
 		st, ok := text(m["state"])
 		if !ok {
 			st, ok = text(m["status"])
+		}
+		if kind == "doc" && typ == "" && ident == "" {
+			// A note, not a work item; canon ready still counts it by its
+			// state, so a state that ends work is learned from it too (the
+			// EIPs' 365 stubs in state Moved). Other states of notes stay
+			// unknown: learned, they would list every note as work.
+			if ok && doneWords[strings.ToLower(st)] && !cfg.Work.Archived(p) && archiveDir(p) == "" {
+				f.states[st]++
+			}
+			continue
 		}
 		if ok && st != "" {
 			if cfg.Work.Archived(p) || archiveDir(p) != "" {
