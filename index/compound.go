@@ -86,7 +86,7 @@ func (s *Store) rerank(ctx context.Context, tx *sql.Conn, r *Reading, counts []i
 	if err != nil || !changed {
 		return nil, "", 0, err != nil, err
 	}
-	docs, q, total, err = s.rankNatural(ctx, tx, r, text, limit, where, filter)
+	docs, q, total, err = s.rankNaturalAt(ctx, tx, r, text, limit, where, filter)
 	return docs, q, total, true, err
 }
 

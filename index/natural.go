@@ -44,20 +44,83 @@ type docRank struct {
 }
 
 // Candidate sections a natural reading ranks documents from: for all the
-// words, 4 per document wanted (as context packs take); for any of them,
-// more, so that a document whose sections each hold one word is among
-// them.
+// words, 4 per document wanted (as context packs take), and minAll at
+// least; for any of them, more, so that a document whose sections each
+// hold one word is among them. The least counts keep the first places the
+// same whatever the limit: a document ranks by its sections among the
+// candidates, and read 4 at a time the page whose every section names
+// Invoke-Command lost --limit 1 to another page's one example.
 const (
 	allPerDoc = 4
 	anyPerDoc = 20
+	minAll    = 200
 	minAny    = 200
 )
+
+// firstPlaces are the documents a natural search ranks alike for every
+// limit: a smaller limit shows the first of them, a larger one adds to
+// them. How many documents are wanted decides how many candidates are
+// read and whether a search for any of the words runs, so without it
+// --limit 1, 5 and 30 each put another page first.
+const firstPlaces = 10
 
 // rankNatural ranks the documents for r (at most limit are wanted; where
 // and filter narrow them). It sets r.Match, and returns the documents,
 // best first, the FTS5 query their sections matched (for highlights) and
 // how many sections matched it (0 when not counted).
 func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text string, limit int, where string, filter []any) ([]docRank, string, int, error) {
+	if limit <= firstPlaces {
+		return s.rankNaturalAt(ctx, tx, r, text, firstPlaces, where, filter)
+	}
+	// More places than the first: the first are the ones a default search
+	// shows, in its order, and the ranking for limit fills the rest.
+	read := r.clone() // the reading as the second ranking leaves it
+	first, _, _, err := s.rankNaturalAt(ctx, tx, &read, text, firstPlaces, where, filter)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	docs, q, total, err := s.rankNaturalAt(ctx, tx, r, text, limit, where, filter)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	docs = placed(first[:min(firstPlaces, len(first))], docs)
+	r.Match = matchOf(docs[:min(limit, len(docs))], full(r))
+	return docs, q, total, nil
+}
+
+// placed puts the documents of first, in their order, before the rest of
+// rest, in its order; scores stay negative, lower better, each part's
+// scaled so that the order is the scores' order (as layered).
+func placed(first, rest []docRank) []docRank {
+	in := map[DocID]bool{}
+	out := slices.Clone(first)
+	for _, d := range first {
+		in[d.sections[0].doc] = true
+	}
+	last := 0.0
+	if len(out) > 0 {
+		last = out[len(out)-1].score
+	}
+	bestRest := 0.0
+	for _, d := range rest {
+		if !in[d.sections[0].doc] {
+			bestRest = min(bestRest, d.score)
+		}
+	}
+	for _, d := range rest {
+		if in[d.sections[0].doc] {
+			continue
+		}
+		if bestRest < 0 && last < 0 {
+			d.score = last * d.score / bestRest * 0.999
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// rankNaturalAt is rankNatural for at least limit documents.
+func (s *Store) rankNaturalAt(ctx context.Context, tx *sql.Conn, r *Reading, text string, limit int, where string, filter []any) ([]docRank, string, int, error) {
 	full := full(r)
 	r.Match = MatchAll
 	var docs, allDocs []docRank
@@ -68,7 +131,7 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 	// wherever an item's title does; they are not answers, and when they
 	// make up the count, the places they took go to the best documents of
 	// any of the words (layered).
-	for k := allPerDoc * limit; ; k *= 4 {
+	for k := max(allPerDoc*limit, minAll); ; k *= 4 {
 		cands, n, err := s.candidates(ctx, tx, r.all, text, false, min(k, maxKeep), where, filter)
 		if err != nil {
 			return nil, "", 0, err

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -77,6 +78,14 @@ func ReadQuery(text string) (Reading, error) {
 	r.all = strings.Join(r.phrases, " ")
 	r.Match = MatchAll
 	return r, nil
+}
+
+// clone is a copy of r whose lists are its own.
+func (r *Reading) clone() Reading {
+	c := *r
+	c.Words, c.Ignored, c.Common = slices.Clone(r.Words), slices.Clone(r.Ignored), slices.Clone(r.Common)
+	c.Added, c.Respelled, c.added, c.phrases = slices.Clone(r.Added), slices.Clone(r.Respelled), slices.Clone(r.added), slices.Clone(r.phrases)
+	return c
 }
 
 // natural reports whether the reading is of a natural query (its match

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/canon-md/canon/index/indextest/must"
@@ -357,6 +359,52 @@ func TestHasTitleAmongMany(t *testing.T) {
 		must.OK(t, err)
 		if got != want {
 			t.Errorf("HasTitle(%q) = %v, want %v", title, got, want)
+		}
+	}
+}
+
+// TestLimitOnlyCuts: a smaller limit shows the first documents of a larger
+// one, in the same order. How many documents were wanted decided how many
+// sections were read (4 each) and whether a search for any of the words
+// ran: the page whose every section names the command lost --limit 1 to
+// another page's one example that repeats it (PowerShell-Docs'
+// Invoke-Command), and a question's first place changed at --limit 30.
+func TestLimitOnlyCuts(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	var b strings.Builder
+	b.WriteString("---\ntitle: Invoke-Command\n---\n# Invoke-Command\nRuns commands on a remote computer.\n")
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&b, "## Example %d\nInvoke-Command runs the script on the remote computer %d.\n", i, i)
+	}
+	files["ref/invoke-command.md"] = b.String()
+	for i := 0; i < 40; i++ {
+		files[fmt.Sprintf("ref/other-%02d.md", i)] = fmt.Sprintf("---\ntitle: Other %d\n---\n# Other %d\nSomething else.\n## Example\nInvoke-Command; Invoke-Command, then Invoke-Command again: step %d.\n", i, i, i)
+		files[fmt.Sprintf("guide/deploy-%02d.md", i)] = fmt.Sprintf("---\ntitle: Deploy %d\n---\n# Deploy %d\nDeploy the site to host %d.\n", i, i, i)
+	}
+	files["guide/pages.md"] = "---\ntitle: Host on GitHub Pages\n---\n# Host on GitHub Pages\nDeploy your site to GitHub Pages with a workflow.\n## Workflow\nThe site is built and deployed to Pages on each push.\n"
+	st, _ := corpusIndex(t, files)
+	for _, q := range []string{"Invoke-Command", "how can I deploy my site to GitHub Pages?"} {
+		var prev []string
+		for _, limit := range []int{30, 12, 10, 5, 1} {
+			f, err := st.SearchRead(context.Background(), q, SearchOptions{Limit: limit})
+			must.OK(t, err)
+			var got []string
+			for _, h := range f.Hits {
+				got = append(got, h.Path)
+			}
+			if prev != nil && !slices.Equal(got, prev[:min(limit, len(prev))]) {
+				t.Errorf("%q --limit %d: %v, want the first of a larger limit's: %v", q, limit, got, prev)
+			}
+			for i := 1; i < len(f.Hits); i++ {
+				if f.Hits[i].Score < f.Hits[i-1].Score {
+					t.Errorf("%q --limit %d: scores out of order at %d: %v after %v", q, limit, i, f.Hits[i].Score, f.Hits[i-1].Score)
+				}
+			}
+			prev = got
+		}
+		if q == "Invoke-Command" && (len(prev) == 0 || prev[0] != "ref/invoke-command.md") {
+			t.Errorf("%q first: %v, want the command's own page", q, prev)
 		}
 	}
 }
