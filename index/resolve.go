@@ -366,6 +366,12 @@ func mdPlan(l *link, srcPath, dest string, pl planner) {
 		l.status = StatusSelf
 	case l.form == FormMD && endsInSlash(dest):
 		folderPlan(l, srcPath, p) // docs/adr/, .github/
+		if l.status == "" && pl.pages && p != "" {
+			// a site's page (Jekyll's pretty permalinks, Docusaurus): ./b/ is b.md
+			// where no folder has a page there
+			l.match = strings.ToLower(path.Base(p))
+			l.plan = append(l.plan, "pathnoext:"+strings.ToLower(p))
+		}
 	case l.form == FormMD && path.Ext(p) == "":
 		// docs/adr: a folder's page. Where the repository is a site that
 		// serves a page at its path without .md (Jekyll, Docusaurus),

@@ -669,8 +669,9 @@ func article(word string) string {
 // withMD writes a link destination with .md after its path, before its
 // query or fragment.
 func withMD(dest string) string {
+	path, rest := dest, ""
 	if i := strings.IndexAny(dest, "?#"); i >= 0 {
-		return dest[:i] + ".md" + dest[i:]
+		path, rest = dest[:i], dest[i:]
 	}
-	return dest + ".md"
+	return strings.TrimRight(path, "/") + ".md" + rest // multilingual/ is the page multilingual.md
 }
