@@ -460,7 +460,7 @@ func pickSections(e Entry, cs []index.Chunk, opt PackOptions, skip map[index.Chu
 	if len(e.hits) > 0 {
 		for _, h := range e.hits {
 			for _, c := range cs {
-				if c.ID == h.id && !picked[c.ID] && !skip[c.ID] && len(pick) < n && config.Weight(opt.Weights.Sections, c.Slug) > 0 {
+				if c.ID == h.id && !picked[c.ID] && !skip[c.ID] && len(pick) < n && config.SectionWeight(opt.Weights.Sections, c.Slug) > 0 {
 					pick = append(pick, c)
 					picked[c.ID] = true
 				}
@@ -470,10 +470,10 @@ func pickSections(e Entry, cs []index.Chunk, opt PackOptions, skip map[index.Chu
 	if len(pick) == 0 || e.target {
 		byWeight := append([]index.Chunk{}, cs...)
 		sort.SliceStable(byWeight, func(a, b int) bool {
-			return config.Weight(opt.Weights.Sections, byWeight[a].Slug) > config.Weight(opt.Weights.Sections, byWeight[b].Slug)
+			return config.SectionWeight(opt.Weights.Sections, byWeight[a].Slug) > config.SectionWeight(opt.Weights.Sections, byWeight[b].Slug)
 		})
 		for _, c := range byWeight {
-			if len(pick) < n && !picked[c.ID] && !skip[c.ID] && config.Weight(opt.Weights.Sections, c.Slug) > 0 && c.EndLine > c.Line {
+			if len(pick) < n && !picked[c.ID] && !skip[c.ID] && config.SectionWeight(opt.Weights.Sections, c.Slug) > 0 && c.EndLine > c.Line {
 				pick = append(pick, c)
 			}
 		}

@@ -67,7 +67,7 @@ func (g *Graph) topUp(ctx context.Context, p *Pack, opt PackOptions) error {
 			if quotes(e.Excerpts, c.Line) || c.EndLine <= c.Line {
 				continue
 			}
-			w := config.Weight(opt.Weights.Sections, c.Slug)
+			w := config.SectionWeight(opt.Weights.Sections, c.Slug)
 			if w == 0 {
 				if e.target {
 					sections = append(sections, sectionOmitted(e, c, ReasonSectionWeight, 0))

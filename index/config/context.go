@@ -129,6 +129,24 @@ func DefaultEssential() []string {
 // are refused at load, so that every score stays a finite number.
 const MaxWeight = 100
 
+// SectionWeight is the weight of a section by its heading's slug: its own
+// key's, else the longest key it starts with before a dash, as MADR's
+// headings extend Nygard's (decision-outcome weighs as decision,
+// context-and-problem-statement as context), else 1.
+func SectionWeight(m map[string]float64, slug string) float64 {
+	slug = strings.ToLower(slug)
+	if w, ok := m[slug]; ok {
+		return w
+	}
+	best, w := 0, 1.0
+	for k, v := range m {
+		if len(k) > best && strings.HasPrefix(slug, k+"-") {
+			best, w = len(k), v
+		}
+	}
+	return w
+}
+
 // Weight looks a key up without case; unlisted keys weigh 1.
 func Weight(m map[string]float64, key string) float64 {
 	if w, ok := m[strings.ToLower(key)]; ok {
@@ -325,6 +343,7 @@ context:
       Dropped: 0.3
       Cancelled: 0.3
       Rejected: 0.3
-    # by heading slug
+    # by heading slug; a slug that starts with a key and a dash weighs as
+    # that key (decision-outcome as decision)
     sections: {decision: 1.5, goal: 1.3, context: 1.2, acceptance-criteria: 1.1, consequences: 1.1, approach: 1, risks--dependencies: 0.9, alternatives-considered: 0.8, worklog: 0.3}
 `

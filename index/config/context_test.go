@@ -57,3 +57,19 @@ func TestContextEssentialAndGenerated(t *testing.T) {
 		t.Fatalf("bad glob: %v", err)
 	}
 }
+
+// TestSectionWeight: MADR's headings weigh as the Nygard keys they
+// extend; an exact key wins over a shorter one, and an unlisted slug
+// weighs 1 (decisions is no decision section: no dash).
+func TestSectionWeight(t *testing.T) {
+	m := map[string]float64{"decision": 1.5, "context": 1.2, "worklog": 0.3, "decision-drivers": 0.9}
+	for slug, want := range map[string]float64{
+		"decision": 1.5, "Decision-Outcome": 1.5, "context-and-problem-statement": 1.2,
+		"decision-drivers": 0.9, "decision-drivers-and-more": 0.9, "worklog-2026-11": 0.3,
+		"decisions": 1, "considered-options": 1, "": 1,
+	} {
+		if got := SectionWeight(m, slug); got != want {
+			t.Errorf("SectionWeight(%q) = %v, want %v", slug, got, want)
+		}
+	}
+}
