@@ -385,6 +385,11 @@ func (c *checker) softened(f Finding) (string, error) {
 	return "", nil
 }
 
+// noWikiLinks are the site generators that render no wiki-link (canon
+// init learns the tool): "[[x]]" on their pages is text (a TOML array of
+// tables in a shortcode, a Liquid expression), never a link.
+var noWikiLinks = map[string]bool{"hugo": true, "jekyll": true, "docusaurus": true}
+
 // titled reports, once per value, whether some document is titled value.
 func (c *checker) titled(value string) (bool, error) {
 	key := strings.ToLower(value)
@@ -778,6 +783,15 @@ func (c *checker) finish() ([]Finding, error) {
 		sev := c.in.Cfg.Check.Severity(f.Rule)
 		if sev == config.SeverityOff {
 			continue
+		}
+		if f.Rule == markdown.RuleWikiLink && noWikiLinks[c.in.Cfg.Tool] && !c.in.Cfg.Check.Configured[f.Rule] {
+			continue // [[cascade]] in a Hugo page is TOML in a shortcode, not a link: the site renders none
+		}
+		if sev == config.SeverityError && markdown.IsTemplate(f.Path) {
+			// whatever the configuration says of the rule: a template's
+			// links and values are its placeholders (yyyymmdd-xxx.md)
+			sev = config.SeverityWarning
+			f.Message += " (a warning: " + f.Path + " is a template: its links and values are placeholders until it is copied)"
 		}
 		if sev == config.SeverityError && !c.in.Cfg.Check.Configured[f.Rule] {
 			why, err := c.softened(f)

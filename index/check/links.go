@@ -78,6 +78,9 @@ func (c *checker) loadLinks() ([]*lnk, error) {
 	var out []*lnk
 	var dsts []int64
 	add := func(r index.CheckLink) error {
+		if templated(r.Raw) {
+			return nil // {{< ref "x" >}}, {% link x.md %}, {SLUG}.md: a template engine writes it
+		}
 		l := &lnk{src: c.byID[int64(r.Src)], typ: r.Type, field: r.Field, form: r.Form, raw: r.Raw, anchor: r.Anchor,
 			line: r.Line, col: r.Col, status: r.Status, dst: int64(r.Dst)}
 		if l.src != nil {
@@ -664,6 +667,17 @@ func article(word string) string {
 		return "an " + word
 	}
 	return "a " + word
+}
+
+// templated reports a link target a template engine fills in: Hugo's
+// shortcodes and Go templates ({{% eturl x %}}, {{ .Site.BaseURL }}),
+// Liquid ({% link x.md %}), a placeholder in braces ({ADR_SLUG}.md).
+func templated(raw string) bool {
+	if strings.Contains(raw, "{{") || strings.Contains(raw, "{%") {
+		return true
+	}
+	open := strings.IndexByte(raw, '{')
+	return open >= 0 && strings.IndexByte(raw[open:], '}') > 1
 }
 
 // withMD writes a link destination with .md after its path, before its

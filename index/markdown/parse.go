@@ -408,6 +408,23 @@ var decisionFolders = map[string]bool{"adr": true, "adrs": true, "decisions": tr
 // in any case.
 func IsDecisionFolder(name string) bool { return decisionFolders[strings.ToLower(name)] }
 
+// IsTemplate reports a file that is a template to copy, not a document:
+// a folder or file named template(s), or ending or starting with it
+// (adr-template.md, .github/ISSUE_TEMPLATE/bug.md, templates/task.md).
+// Its links and values are placeholders (yyyymmdd-xxx.md, {YYYY-MM-DD}).
+func IsTemplate(filePath string) bool {
+	for _, seg := range strings.Split(strings.ToLower(filePath), "/") {
+		seg = strings.TrimSuffix(seg, path.Ext(seg))
+		for _, t := range []string{"template", "templates"} {
+			if seg == t || strings.HasSuffix(seg, "-"+t) || strings.HasSuffix(seg, "_"+t) ||
+				strings.HasPrefix(seg, t+"-") || strings.HasPrefix(seg, t+"_") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Kind derives a document's kind: from its type through the kinds mapping
 // (an unknown type is kept as written), else by convention: an ADR-NNNN id,
 // or without an id an ADR-NNNN file name, or a numbered one (0001-use-x)
