@@ -409,17 +409,25 @@ var decisionFolders = map[string]bool{"adr": true, "adrs": true, "decisions": tr
 func IsDecisionFolder(name string) bool { return decisionFolders[strings.ToLower(name)] }
 
 // IsTemplate reports a file that is a template to copy, not a document:
-// a folder or file named template(s), or ending or starting with it
-// (adr-template.md, .github/ISSUE_TEMPLATE/bug.md, templates/task.md).
-// Its links and values are placeholders (yyyymmdd-xxx.md, {YYYY-MM-DD}).
+// its name is template or starts or ends with it (adr-template.md,
+// PULL_REQUEST_TEMPLATE.md), or a folder it is in is named template
+// (MADR's template/) or is GitHub's .github/ISSUE_TEMPLATE/ or
+// DISCUSSION_TEMPLATE/. Its links and values are placeholders
+// (yyyymmdd-xxx.md, {YYYY-MM-DD}). Other folders are not enough: Hugo's
+// documentation keeps its pages about templates in templates/ and
+// functions/go-template/.
 func IsTemplate(filePath string) bool {
-	for _, seg := range strings.Split(strings.ToLower(filePath), "/") {
-		seg = strings.TrimSuffix(seg, path.Ext(seg))
-		for _, t := range []string{"template", "templates"} {
-			if seg == t || strings.HasSuffix(seg, "-"+t) || strings.HasSuffix(seg, "_"+t) ||
-				strings.HasPrefix(seg, t+"-") || strings.HasPrefix(seg, t+"_") {
-				return true
-			}
+	segs := strings.Split(strings.ToLower(filePath), "/")
+	for _, dir := range segs[:len(segs)-1] {
+		if dir == "template" || dir == "issue_template" || dir == "discussion_template" {
+			return true
+		}
+	}
+	stem := strings.TrimSuffix(segs[len(segs)-1], path.Ext(segs[len(segs)-1]))
+	for _, t := range []string{"template", "templates"} {
+		if stem == t || strings.HasSuffix(stem, "-"+t) || strings.HasSuffix(stem, "_"+t) ||
+			strings.HasPrefix(stem, t+"-") || strings.HasPrefix(stem, t+"_") {
+			return true
 		}
 	}
 	return false
