@@ -793,6 +793,10 @@ func (c *checker) finish() ([]Finding, error) {
 			sev = config.SeverityWarning
 			f.Message += " (a warning: " + f.Path + " is a template: its links and values are placeholders until it is copied)"
 		}
+		if sev == config.SeverityError && f.Rule == "broken-anchor" && c.in.Cfg.Tool == "hugo" {
+			sev = config.SeverityWarning
+			f.Message += " (a warning: Hugo makes ids canon does not know, such as a definition term's and {#id} attributes)"
+		}
 		if sev == config.SeverityError && !c.in.Cfg.Check.Configured[f.Rule] {
 			why, err := c.softened(f)
 			if err != nil {

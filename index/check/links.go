@@ -252,6 +252,12 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		if l.status == index.StatusOK && l.dstPath == t+".md" {
 			continue // a site's page at its path without .md (config SitePages)
 		}
+		if c.in.Cfg.Tool == "hugo" && path.Ext(t) == "" && folded[t] == "" {
+			// a Hugo page's address (/functions/len/, a render hook's g): its
+			// pages are folders named by permalinks and languages, which canon
+			// does not resolve; a file's path with its extension is checked
+			continue
+		}
 		page := pageExists[t+".md"]
 		switch r := rootRel[t]; {
 		case page:
