@@ -388,7 +388,7 @@ func (c *checker) softened(f Finding) (string, error) {
 // noWikiLinks are the site generators that render no wiki-link (canon
 // init learns the tool): "[[x]]" on their pages is text (a TOML array of
 // tables in a shortcode, a Liquid expression), never a link.
-var noWikiLinks = map[string]bool{"hugo": true, "jekyll": true, "docusaurus": true}
+var noWikiLinks = map[string]bool{"hugo": true, "jekyll": true, "docusaurus": true, "docfx": true}
 
 // titled reports, once per value, whether some document is titled value.
 func (c *checker) titled(value string) (bool, error) {

@@ -588,6 +588,16 @@ func (c *Config) SitePages() bool {
 	return false
 }
 
+// PageAddresses reports a repository whose site names its pages by
+// addresses canon does not resolve, as canon init found its tool: Hugo's
+// pages are folders named by permalinks and languages (/functions/len/),
+// and DocFX's (Microsoft Learn) links other sites' pages from the root
+// (/dotnet/api/system.string). There a link without an extension that
+// names nothing in git's tree is such an address, not a broken link.
+func (c *Config) PageAddresses() bool {
+	return c.Tool == "hugo" || c.Tool == "docfx"
+}
+
 // IndexHash fingerprints the settings that shape the index's content. When it
 // changes, the index is rebuilt.
 func (c *Config) IndexHash() string {

@@ -60,6 +60,8 @@ func toolName(t string) string {
 		return "Backlog.md"
 	case "mkdocs":
 		return "MkDocs"
+	case "docfx":
+		return "DocFX"
 	}
 	return strings.ToUpper(t[:1]) + t[1:]
 }

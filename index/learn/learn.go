@@ -424,6 +424,8 @@ var tools = []struct{ name, file string }{
 	{"docusaurus", "docusaurus.config.js"},
 	{"docusaurus", "docusaurus.config.ts"},
 	{"jekyll", "_config.yml"},
+	{"docfx", "docfx.json"},
+	{"docfx", ".openpublishing.publish.config.json"}, // Microsoft Learn's repositories
 }
 
 func (f *facts) detectTool(root string) error {
