@@ -555,7 +555,10 @@ func (s *Store) searchNatural(ctx context.Context, r *Reading, text string, limi
 		// query's words wherever an item's title does, and took places of
 		// the items in the first ten (ADR-0047).
 		sort.SliceStable(docs, func(i, j int) bool { return !docs[i].sections[0].gen && docs[j].sections[0].gen })
-		docs = docs[:min(limit, len(docs))]
+		docs, also, err := uncopied(ctx, tx, docs, limit)
+		if err != nil {
+			return err
+		}
 		r.Match = matchOf(docs, full(r)) // of the documents shown, after the move
 		ids := make([]any, len(docs))
 		for i, d := range docs {
@@ -575,7 +578,7 @@ func (s *Store) searchNatural(ctx context.Context, r *Reading, text string, limi
 		}
 		for i, d := range docs {
 			h := byID[ids[i].(int64)]
-			h.Score = d.score
+			h.Score, h.Also = d.score, also[i]
 			if d.mask&full(r) != full(r) {
 				h.Words, h.Added = r.wordsOf(d.mask), r.addedOf(d.mask)
 			}
@@ -584,6 +587,58 @@ func (s *Store) searchNatural(ctx context.Context, r *Reading, text string, limi
 		return s.snippets(ctx, tx, q, ids, total, out)
 	})
 	return out, err
+}
+
+// maxCopies bounds the documents uncopied reads past each wanted one: a
+// page copied into five versions' folders takes five places.
+const maxCopies = 8
+
+// uncopied keeps the first limit documents whose best sections differ in
+// text (chunks.hash: title, heading and body): a page copied into each
+// version's folder (PowerShell-Docs' 5.1, 7.4, 7.5, ... reference) filled
+// the first five places with one answer. Only pages without an id are
+// copies: two items with ids are two items, however alike (a ticket filed
+// twice). For each document kept it returns the keys of the copies left
+// out, in rank order.
+func uncopied(ctx context.Context, tx *sql.Conn, docs []docRank, limit int) ([]docRank, [][]string, error) {
+	n := min(len(docs), limit*maxCopies)
+	ids := make([]any, n)
+	for i := range ids {
+		ids[i] = int64(docs[i].sections[0].chunk)
+	}
+	hashes := make(map[int64]int64, n)
+	err := eachIn(ctx, tx, `SELECT id, hash FROM chunks WHERE id IN (%s)`, nil, ids, nil, func(rows *sql.Rows) error {
+		var id, h int64
+		err := rows.Scan(&id, &h)
+		hashes[id] = h
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []docRank
+	var also [][]string
+	at := map[int64]int{}
+	for i, d := range docs {
+		if i >= n && len(out) == limit {
+			break
+		}
+		copyable := i < n && IsMarkdown(d.sections[0].key) // keyed by its path: no id or uid
+		h := hashes[int64(d.sections[0].chunk)]
+		if j, ok := at[h]; ok && copyable {
+			also[j] = append(also[j], d.sections[0].key) // copies after the last place are named too
+			continue
+		}
+		if len(out) == limit {
+			continue
+		}
+		if copyable {
+			at[h] = len(out)
+		}
+		out = append(out, d)
+		also = append(also, nil)
+	}
+	return out, also, nil
 }
 
 // RankDocuments is RankSections for a natural reading of text: the
@@ -602,8 +657,14 @@ func (s *Store) RankDocuments(ctx context.Context, text string, n int) (*Ranked,
 	}
 	err = s.read(ctx, func(tx *sql.Conn) error {
 		docs, q, total, err := s.rankNatural(ctx, tx, &out.Read, text, n, "", nil)
+		if err != nil {
+			return err
+		}
 		out.query, out.Total = q, total
-		for _, d := range docs[:min(n, len(docs))] {
+		if docs, _, err = uncopied(ctx, tx, docs, n); err != nil {
+			return err
+		}
+		for _, d := range docs {
 			// 4 per document: a long document matching in many sections
 			// must not crowd the documents after it out (a pack's seeds).
 			for _, c := range d.sections[:min(allPerDoc, len(d.sections))] {

@@ -167,6 +167,9 @@ type Hit struct {
 	// Added are the words a vocabulary bridge added (Reading.Added) that
 	// the document holds, when it holds only some of the reading's.
 	Added []string `json:"added,omitempty"`
+	// Also are the documents whose best section is this one's text (a
+	// page copied per version), left out of the hits after it.
+	Also []string `json:"also,omitempty"`
 }
 
 // SearchOptions narrow a search.

@@ -408,3 +408,25 @@ func TestLimitOnlyCuts(t *testing.T) {
 		}
 	}
 }
+
+// TestCopiesTakeOnePlace: a page copied into each version's folder takes
+// one place, and its hit names the copies; a page that differs keeps its
+// own (PowerShell-Docs' reference/5.1, 7.4, 7.5 filled the first places).
+func TestCopiesTakeOnePlace(t *testing.T) {
+	t.Parallel()
+	page := "---\ntitle: Import-Clixml\n---\n# Import-Clixml\nImports a CLIXML file.\n## Notes\nStore a credential securely with Export-Clixml.\n"
+	f := searchIn(t, map[string]string{
+		"ref/5.1/import-clixml.md": page,
+		"ref/7.4/import-clixml.md": page,
+		"ref/7.5/import-clixml.md": page,
+		"ref/7.5/export-clixml.md": "---\ntitle: Export-Clixml\n---\n# Export-Clixml\n## Notes\nA credential is stored securely.\n",
+	}, "store a credential securely", 2)
+	if len(f.Hits) != 2 || f.Hits[0].Path == f.Hits[1].Path || !strings.HasSuffix(f.Hits[1].Path, "export-clixml.md") && !strings.HasSuffix(f.Hits[0].Path, "export-clixml.md") {
+		t.Fatalf("hits %+v, want one Import-Clixml and Export-Clixml", f.Hits)
+	}
+	for _, h := range f.Hits {
+		if strings.HasSuffix(h.Path, "import-clixml.md") && len(h.Also) != 2 {
+			t.Errorf("%s also %v, want the two other copies", h.Path, h.Also)
+		}
+	}
+}

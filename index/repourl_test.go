@@ -120,8 +120,9 @@ func TestPlanSitePages(t *testing.T) {
 		plan  string
 	}{
 		{"./eip-150", true, "pathnoext:eips/eip-150/readme | pathnoext:eips/eip-150/index | pathnoext:eips/eip-150"},
-		{"./eip-150", false, "pathnoext:eips/eip-150/readme | pathnoext:eips/eip-150/index"}, // GitHub serves no page there
-		{"./eip-150/", true, "pathnoext:eips/eip-150/readme | pathnoext:eips/eip-150/index"}, // a folder
+		{"./eip-150", false, "pathnoext:eips/eip-150/readme | pathnoext:eips/eip-150/index"},                          // GitHub serves no page there
+		{"./eip-150/", true, "pathnoext:eips/eip-150/readme | pathnoext:eips/eip-150/index | pathnoext:eips/eip-150"}, // a folder's page, else the page (pretty permalinks)
+		{"./eip-150/", false, "pathnoext:eips/eip-150/readme | pathnoext:eips/eip-150/index"},                         // a folder
 	} {
 		l := link{form: FormMD, raw: tt.raw}
 		plan(&l, "EIPS/eip-1.md", planner{pages: tt.pages})

@@ -54,6 +54,13 @@ func (f *Found) WriteText(w io.Writer) error {
 		if h.Snippet != "" {
 			fmt.Fprintf(w, "   %s\n", human.Quote(h.Snippet))
 		}
+		if len(h.Also) > 0 {
+			shown := strings.Join(h.Also[:min(3, len(h.Also))], ", ")
+			if len(h.Also) > 3 {
+				shown += ", …"
+			}
+			fmt.Fprintf(w, "   the same section in %s: %s\n", human.Plural(len(h.Also), "more document"), human.Quote(shown))
+		}
 		if len(h.Words) > 0 || len(h.Added) > 0 {
 			line := fmt.Sprintf("   holds %d of %d words", len(h.Words), len(f.Read.Words))
 			if len(h.Words) > 0 {
