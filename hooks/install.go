@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -228,6 +229,11 @@ func Setup(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (*InstallRe
 		return nil, err
 	}
 	res := &InstallResult{Dir: loc.Dir, Notes: []string{}, root: r.Root}
+	if _, err := exec.LookPath("canon"); err != nil {
+		// the shims and the merge driver call canon by name: say so now,
+		// not at the first merge that stops as a conflict
+		res.Notes = append(res.Notes, "canon is not on PATH: the hooks will do nothing, and every merge of a Markdown file stops as a conflict (git cannot run the merge driver), until it is; put the folder canon is in on PATH")
+	}
 	if res.Merge, err = InstallMergeDriver(ctx, r); err != nil {
 		return nil, err
 	}
