@@ -131,3 +131,21 @@ func (r *Repo) CreatedAt(ctx context.Context, path string) (at int64, ok bool) {
 	_, err = fmt.Sscan(lines[len(lines)-1], &at)
 	return at, err == nil
 }
+
+// RefRecordPaths are the paths of the documents of kind without an id that
+// other refs add or change where they differ from the indexed HEAD (a
+// numbered record, 0019-use-x.md, written on another branch), read from the
+// overlays as RefIDs reads ids; a summarised ref's are not seen.
+func (s *Session) RefRecordPaths(ctx context.Context, kind string) ([]string, error) {
+	over, _, err := s.Overlay(ctx, "", "")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, o := range over {
+		if o.Change != index.RefDeleted && o.ID == "" && strings.EqualFold(o.Kind, kind) {
+			out = append(out, o.Path)
+		}
+	}
+	return out, nil
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
@@ -18,6 +19,9 @@ import (
 // NextID is canon id next's answer: {"id": "KB-TSK-0013"}.
 type NextID struct {
 	ID string `json:"id"`
+	// Record says ID is the number of the next numbered record (the
+	// documents of the kind have no ids: name the file ID-TITLE.md).
+	Record bool `json:"record,omitempty"`
 }
 
 // WriteText prints the id alone, for scripts.
@@ -47,6 +51,21 @@ func Next(ctx context.Context, s *gitsync.Session, kind, namespace string) (Next
 		return NextID{}, err
 	}
 	id, err := index.NextFree(ctx, docs, s.Cfg, kind, namespace, s.RefIDs)
+	if errors.Is(err, index.ErrNoSeries) {
+		// Numbered records without ids (adr-tools, MADR: 0018-x.md): the
+		// next file number, over the working tree and the other refs.
+		paths, rerr := s.Store.RecordPaths(ctx, strings.ToLower(kind))
+		if rerr != nil {
+			return NextID{}, rerr
+		}
+		more, rerr := s.RefRecordPaths(ctx, kind)
+		if rerr != nil {
+			return NextID{}, rerr
+		}
+		if n, ok := index.NextRecordNumber(append(paths, more...), s.Cfg, namespace); ok {
+			return NextID{ID: n, Record: true}, nil
+		}
+	}
 	return NextID{ID: id}, err
 }
 

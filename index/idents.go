@@ -11,6 +11,7 @@ import (
 
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/lazyre"
+	"github.com/canon-md/canon/index/markdown"
 )
 
 // IdentDoc is a document with an id: what canon id rename, id fix and
@@ -238,4 +239,47 @@ func (s *Store) IdentDocsSharing(ctx context.Context, paths []string) ([]IdentDo
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+// RecordPaths lists the paths of the documents of kind that have no id
+// (numbered records: 0007-use-x.md, as adr-tools and MADR name them), for
+// canon id next when no document of kind has a numbered id.
+func (s *Store) RecordPaths(ctx context.Context, kind string) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT path FROM docs WHERE ident = '' AND kind = ? ORDER BY path`, kind)
+	if err != nil {
+		return nil, err
+	}
+	return scanAll(rows, func(r *sql.Rows) (string, error) {
+		var p string
+		return p, r.Scan(&p)
+	})
+}
+
+// NextRecordNumber is the number of the next numbered record among paths
+// (in namespace, "" for all): the highest number a file name starts with
+// (0018 of 0018-x.md; 0013 of 0013.1-x.md), plus one, as wide as the widest
+// (0019). Dated names (20240301-x.md) are no series. ok is false when no
+// path is numbered.
+func NextRecordNumber(paths []string, cfg *config.Config, namespace string) (string, bool) {
+	var highest int64
+	width, found := 0, false
+	for _, p := range paths {
+		if namespace != "" {
+			if name, _ := cfg.Namespaces.Of(p); !strings.EqualFold(name, namespace) {
+				continue
+			}
+		}
+		num := fileNumber(p)
+		if num == "" || markdown.DatedName(markdown.Stem(p)) {
+			continue
+		}
+		whole, _, _ := strings.Cut(num, ".")
+		n, err := strconv.ParseInt(whole, 10, 64)
+		if err != nil || len(whole) > 9 {
+			continue
+		}
+		found = true
+		highest, width = max(highest, n), max(width, len(whole))
+	}
+	return fmt.Sprintf("%0*d", width, highest+1), found
 }
