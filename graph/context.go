@@ -313,7 +313,7 @@ func (g *Graph) score(ex *Expansion, seeds map[index.DocID]*seed, w config.Weigh
 					if best < 0 {
 						rel = h.bm25 / best
 					}
-					e.base = rel * config.Weight(w.Sections, h.chunks[0].slug)
+					e.base = rel * config.SectionWeight(w.Sections, h.chunks[0].slug)
 				}
 			}
 		} else {

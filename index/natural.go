@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"math"
 	"math/bits"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -64,28 +65,69 @@ const (
 // --limit 1, 5 and 30 each put another page first.
 const firstPlaces = 10
 
-// rankNatural ranks the documents for r (at most limit are wanted; where
-// and filter narrow them). It sets r.Match, and returns the documents,
-// best first, the FTS5 query their sections matched (for highlights) and
-// how many sections matched it (0 when not counted).
-func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text string, limit int, where string, filter []any) ([]docRank, string, int, error) {
+// rankNatural ranks the documents for r as a search shows them: at most
+// limit (where and filter narrow them), generated ones after those people
+// wrote, a page's copies folded into the first (also: their keys, per
+// document), and the first firstPlaces the same whatever the limit. It
+// sets r.Match, and returns the documents, best first, the copies, the
+// FTS5 query their sections matched (for highlights) and how many
+// sections matched it (0 when not counted).
+func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text string, limit int, where string, filter []any) ([]docRank, [][]string, string, int, error) {
+	read := r
+	if limit > firstPlaces {
+		c := r.clone() // the reading as the ranking for limit leaves it
+		read = &c
+	}
+	ranked, q, total, err := s.rankNaturalAt(ctx, tx, read, text, firstPlaces, where, filter)
+	if err != nil {
+		return nil, nil, "", 0, err
+	}
+	docs, also, copies, err := uncopied(ctx, tx, generatedLast(ranked), firstPlaces)
+	if err != nil {
+		return nil, nil, "", 0, err
+	}
+	for want := firstPlaces * maxCopies; copies && len(docs) < firstPlaces && want <= firstPlaces*maxCopies*maxCopies; want *= maxCopies {
+		// a page's copies took places: more documents fill them, after
+		// the ones ranked
+		c := read.clone()
+		more, _, _, err := s.rankNaturalAt(ctx, tx, &c, text, want, where, filter)
+		if err != nil {
+			return nil, nil, "", 0, err
+		}
+		had := len(ranked)
+		ranked = placed(ranked, generatedLast(more))
+		if docs, also, _, err = uncopied(ctx, tx, ranked, firstPlaces); err != nil || len(ranked) == had {
+			break // every document that matches is ranked
+		}
+	}
+	if err != nil {
+		return nil, nil, "", 0, err
+	}
 	if limit <= firstPlaces {
-		return s.rankNaturalAt(ctx, tx, r, text, firstPlaces, where, filter)
+		n := min(limit, len(docs))
+		return docs[:n], also[:n], q, total, nil
 	}
 	// More places than the first: the first are the ones a default search
 	// shows, in its order, and the ranking for limit fills the rest.
-	read := r.clone() // the reading as the second ranking leaves it
-	first, _, _, err := s.rankNaturalAt(ctx, tx, &read, text, firstPlaces, where, filter)
+	rest, q, total, err := s.rankNaturalAt(ctx, tx, r, text, limit, where, filter)
 	if err != nil {
-		return nil, "", 0, err
+		return nil, nil, "", 0, err
 	}
-	docs, q, total, err := s.rankNaturalAt(ctx, tx, r, text, limit, where, filter)
+	docs, also, _, err = uncopied(ctx, tx, placed(ranked, generatedLast(rest)), limit)
 	if err != nil {
-		return nil, "", 0, err
+		return nil, nil, "", 0, err
 	}
-	docs = placed(first[:min(firstPlaces, len(first))], docs)
-	r.Match = matchOf(docs[:min(limit, len(docs))], full(r))
-	return docs, q, total, nil
+	r.Match = matchOf(docs, full(r))
+	return docs, also, q, total, nil
+}
+
+// generatedLast puts generated documents (dashboards, index stubs: lists
+// of other documents' titles) after the documents they list, each part in
+// its order: they hold a query's words wherever an item's title does, and
+// took places of the items in the first ten (ADR-0047).
+func generatedLast(docs []docRank) []docRank {
+	sort.SliceStable(docs, func(i, j int) bool { return !docs[i].sections[0].gen && docs[j].sections[0].gen })
+	return docs
 }
 
 // placed puts the documents of first, in their order, before the rest of
@@ -546,17 +588,8 @@ func (r *Reading) wordsOf(mask uint64) []string {
 func (s *Store) searchNatural(ctx context.Context, r *Reading, text string, limit int, where string, filter []any) ([]Hit, error) {
 	var out []Hit
 	err := s.read(ctx, func(tx *sql.Conn) error {
-		docs, q, total, err := s.rankNatural(ctx, tx, r, text, limit, where, filter)
+		docs, also, q, total, err := s.rankNatural(ctx, tx, r, text, limit, where, filter)
 		if err != nil || len(docs) == 0 {
-			return err
-		}
-		// Generated documents (dashboards, index stubs: lists of other
-		// documents' titles) after the documents they list: they hold a
-		// query's words wherever an item's title does, and took places of
-		// the items in the first ten (ADR-0047).
-		sort.SliceStable(docs, func(i, j int) bool { return !docs[i].sections[0].gen && docs[j].sections[0].gen })
-		docs, also, err := uncopied(ctx, tx, docs, limit)
-		if err != nil {
 			return err
 		}
 		r.Match = matchOf(docs, full(r)) // of the documents shown, after the move
@@ -593,14 +626,16 @@ func (s *Store) searchNatural(ctx context.Context, r *Reading, text string, limi
 // page copied into five versions' folders takes five places.
 const maxCopies = 8
 
-// uncopied keeps the first limit documents whose best sections differ in
-// text (chunks.hash: title, heading and body): a page copied into each
-// version's folder (PowerShell-Docs' 5.1, 7.4, 7.5, ... reference) filled
-// the first five places with one answer. Only pages without an id are
-// copies: two items with ids are two items, however alike (a ticket filed
-// twice). For each document kept it returns the keys of the copies left
-// out, in rank order.
-func uncopied(ctx context.Context, tx *sql.Conn, docs []docRank, limit int) ([]docRank, [][]string, error) {
+// uncopied keeps the first limit documents that are no copy of one before:
+// a page copied into each version's folder (PowerShell-Docs' 5.1, 7.4,
+// 7.5, ... reference) filled the first five places with one answer. A copy
+// has the same file name in another folder and the same best section
+// (chunks.hash: heading and body, and the title in the first section);
+// records that share a "## Status / Accepted" section are not copies, nor
+// are two documents with ids, however alike (a ticket filed twice). For
+// each document kept it returns the keys of the copies left out, in rank
+// order, and whether there were any.
+func uncopied(ctx context.Context, tx *sql.Conn, docs []docRank, limit int) ([]docRank, [][]string, bool, error) {
 	n := min(len(docs), limit*maxCopies)
 	ids := make([]any, n)
 	for i := range ids {
@@ -614,19 +649,25 @@ func uncopied(ctx context.Context, tx *sql.Conn, docs []docRank, limit int) ([]d
 		return err
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	var out []docRank
 	var also [][]string
-	at := map[int64]int{}
+	copies := false
+	type copyKey struct {
+		name string
+		hash int64
+	}
+	at := map[copyKey]int{}
 	for i, d := range docs {
 		if i >= n && len(out) == limit {
 			break
 		}
 		copyable := i < n && IsMarkdown(d.sections[0].key) // keyed by its path: no id or uid
-		h := hashes[int64(d.sections[0].chunk)]
+		h := copyKey{strings.ToLower(path.Base(d.sections[0].key)), hashes[int64(d.sections[0].chunk)]}
 		if j, ok := at[h]; ok && copyable {
 			also[j] = append(also[j], d.sections[0].key) // copies after the last place are named too
+			copies = true
 			continue
 		}
 		if len(out) == limit {
@@ -638,7 +679,7 @@ func uncopied(ctx context.Context, tx *sql.Conn, docs []docRank, limit int) ([]d
 		out = append(out, d)
 		also = append(also, nil)
 	}
-	return out, also, nil
+	return out, also, copies, nil
 }
 
 // RankDocuments is RankSections for a natural reading of text: the
@@ -656,14 +697,11 @@ func (s *Store) RankDocuments(ctx context.Context, text string, n int) (*Ranked,
 		return out, nil
 	}
 	err = s.read(ctx, func(tx *sql.Conn) error {
-		docs, q, total, err := s.rankNatural(ctx, tx, &out.Read, text, n, "", nil)
+		docs, _, q, total, err := s.rankNatural(ctx, tx, &out.Read, text, n, "", nil)
 		if err != nil {
 			return err
 		}
 		out.query, out.Total = q, total
-		if docs, _, err = uncopied(ctx, tx, docs, n); err != nil {
-			return err
-		}
 		for _, d := range docs {
 			// 4 per document: a long document matching in many sections
 			// must not crowd the documents after it out (a pack's seeds).

@@ -382,6 +382,9 @@ func TestLimitOnlyCuts(t *testing.T) {
 		files[fmt.Sprintf("ref/other-%02d.md", i)] = fmt.Sprintf("---\ntitle: Other %d\n---\n# Other %d\nSomething else.\n## Example\nInvoke-Command; Invoke-Command, then Invoke-Command again: step %d.\n", i, i, i)
 		files[fmt.Sprintf("guide/deploy-%02d.md", i)] = fmt.Sprintf("---\ntitle: Deploy %d\n---\n# Deploy %d\nDeploy the site to host %d.\n", i, i, i)
 	}
+	for v := 0; v < 4; v++ { // a page copied per version: one place, whatever the limit
+		files[fmt.Sprintf("ref/%d.0/invoke-alias.md", v)] = "---\ntitle: Invoke alias\n---\n# Invoke alias\n## Example\nInvoke-Command through an alias.\n"
+	}
 	files["guide/pages.md"] = "---\ntitle: Host on GitHub Pages\n---\n# Host on GitHub Pages\nDeploy your site to GitHub Pages with a workflow.\n## Workflow\nThe site is built and deployed to Pages on each push.\n"
 	st, _ := corpusIndex(t, files)
 	for _, q := range []string{"Invoke-Command", "how can I deploy my site to GitHub Pages?"} {
@@ -393,7 +396,7 @@ func TestLimitOnlyCuts(t *testing.T) {
 			for _, h := range f.Hits {
 				got = append(got, h.Path)
 			}
-			if prev != nil && !slices.Equal(got, prev[:min(limit, len(prev))]) {
+			if n := min(limit, firstPlaces); prev != nil && !slices.Equal(got[:min(n, len(got))], prev[:min(n, len(prev))]) {
 				t.Errorf("%q --limit %d: %v, want the first of a larger limit's: %v", q, limit, got, prev)
 			}
 			for i := 1; i < len(f.Hits); i++ {
@@ -428,5 +431,53 @@ func TestCopiesTakeOnePlace(t *testing.T) {
 		if strings.HasSuffix(h.Path, "import-clixml.md") && len(h.Also) != 2 {
 			t.Errorf("%s also %v, want the two other copies", h.Path, h.Also)
 		}
+	}
+}
+
+// TestRecordsAreNoCopies: decision records that share a section ("##
+// Status / Accepted") are not a page's copies: each keeps its place. A copy
+// has the same file name in another folder.
+func TestRecordsAreNoCopies(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	for i := 1; i <= 4; i++ {
+		files[fmt.Sprintf("doc/adr/%04d-use-thing-%d.md", i, i)] = fmt.Sprintf("# %d. Use thing %d\n\n## Status\n\nAccepted\n\n## Decision\n\nWe use thing %d.\n", i, i, i)
+	}
+	f := searchIn(t, files, "accepted", 10)
+	if len(f.Hits) != 4 {
+		t.Fatalf("%d hits, want the 4 records: %+v", len(f.Hits), f.Hits)
+	}
+	for _, h := range f.Hits {
+		if len(h.Also) > 0 {
+			t.Errorf("%s also %v: records are no copies", h.Path, h.Also)
+		}
+	}
+}
+
+// TestCopiesLeaveNoGap: when copies fold into one place, more documents
+// fill the places they took (the ranking for 10 documents held only 10).
+func TestCopiesLeaveNoGap(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	sections := func(title, text string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "---\ntitle: %s\n---\n# %s\n", title, title)
+		for i := 0; i < 20; i++ {
+			fmt.Fprintf(&b, "## Part %d\n%s\n", i, text)
+		}
+		return b.String()
+	}
+	for v := 0; v < 8; v++ { // 160 sections of one page: most of the first 200 read
+		files[fmt.Sprintf("ref/%d.0/page.md", v)] = sections("Page", "alpha beta alpha beta alpha beta.")
+	}
+	for i := 0; i < 30; i++ {
+		files[fmt.Sprintf("d/doc-%02d.md", i)] = sections(fmt.Sprintf("Doc %d", i), fmt.Sprintf("alpha and beta, then more words here, %d.", i))
+	}
+	f := searchIn(t, files, "alpha beta", 10)
+	if len(f.Hits) != 10 {
+		t.Fatalf("%d hits, want 10: copies must not leave places empty", len(f.Hits))
+	}
+	if f.Hits[0].Path != "ref/0.0/page.md" || len(f.Hits[0].Also) != 7 {
+		t.Errorf("first %s also %v, want ref/0.0/page.md and its 7 copies", f.Hits[0].Path, f.Hits[0].Also)
 	}
 }

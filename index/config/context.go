@@ -111,7 +111,7 @@ func DefaultContext() Context {
 				"superseded": 0.4, "dropped": 0.3, "cancelled": 0.3, "rejected": 0.3,
 			},
 			Sections: map[string]float64{
-				"decision": 1.5, "goal": 1.3, "context": 1.2, "acceptance-criteria": 1.1, "consequences": 1.1,
+				"decision": 1.5, "decision-drivers": 1, "goal": 1.3, "context": 1.2, "acceptance-criteria": 1.1, "consequences": 1.1,
 				"approach": 1, "risks--dependencies": 0.9, "alternatives-considered": 0.8, "worklog": 0.3,
 			},
 		},
@@ -345,5 +345,5 @@ context:
       Rejected: 0.3
     # by heading slug; a slug that starts with a key and a dash weighs as
     # that key (decision-outcome as decision)
-    sections: {decision: 1.5, goal: 1.3, context: 1.2, acceptance-criteria: 1.1, consequences: 1.1, approach: 1, risks--dependencies: 0.9, alternatives-considered: 0.8, worklog: 0.3}
+    sections: {decision: 1.5, decision-drivers: 1, goal: 1.3, context: 1.2, acceptance-criteria: 1.1, consequences: 1.1, approach: 1, risks--dependencies: 0.9, alternatives-considered: 0.8, worklog: 0.3}
 `
