@@ -94,7 +94,7 @@ func newApp(e *env) *cli.App {
 		},
 		Writer:          e.stdout,
 		ErrWriter:       e.stderr,
-		HideHelpCommand: false, // canon help, canon help search
+		HideHelpCommand: false,                        // canon help, canon help search
 		ExitErrHandler:  func(*cli.Context, error) {}, // run() prints errors
 		Commands: []*cli.Command{
 			initCommand(e),
