@@ -467,6 +467,25 @@ func pickSections(e Entry, cs []index.Chunk, opt PackOptions, skip map[index.Chu
 			}
 		}
 	}
+	if len(pick) > 0 && !e.target && e.Kind == "adr" {
+		// An ADR quotes its decision: the section of most weight above 1
+		// (Decision, MADR's Decision Outcome) takes the last place when the
+		// matched sections left it out ("why did we choose Lunr": the
+		// title and the rejected option matched, the outcome did not).
+		var best *index.Chunk
+		for i := range cs {
+			w := config.SectionWeight(opt.Weights.Sections, cs[i].Slug)
+			if w > 1 && !skip[cs[i].ID] && cs[i].EndLine > cs[i].Line && (best == nil || w > config.SectionWeight(opt.Weights.Sections, best.Slug)) {
+				best = &cs[i]
+			}
+		}
+		if best != nil && !picked[best.ID] {
+			if len(pick) >= n {
+				pick = pick[:n-1]
+			}
+			pick = append(pick, *best)
+		}
+	}
 	if len(pick) == 0 || e.target {
 		byWeight := append([]index.Chunk{}, cs...)
 		sort.SliceStable(byWeight, func(a, b int) bool {

@@ -145,3 +145,26 @@ func TestGeneratedAreNoSeedsUnlessAsked(t *testing.T) {
 		t.Fatalf("given generated seed: %v", entryIDs(p))
 	}
 }
+
+// TestADRQuotesItsDecision: a search seed that is an ADR quotes its
+// decision even when the matched sections were others (log4brains' "why
+// did we choose Lunr over Fuse.js": the title and the rejected option
+// matched, not the Decision Outcome); other kinds quote what matched.
+func TestADRQuotesItsDecision(t *testing.T) {
+	cs := []index.Chunk{
+		{ID: 1, Seq: 0, Slug: "use-lunr-for-search", Line: 1, EndLine: 6},
+		{ID: 2, Seq: 1, Slug: "decision-outcome", Line: 23, EndLine: 26},
+		{ID: 3, Seq: 2, Slug: "option-1-fusejs", Line: 29, EndLine: 36},
+	}
+	opt := PackOptions{Sections: 2, Weights: config.DefaultContext().Weights}
+	for kind, want := range map[string][]string{"adr": {"use-lunr-for-search", "decision-outcome"}, "doc": {"use-lunr-for-search", "option-1-fusejs"}} {
+		e := Entry{DocRef: index.DocRef{Kind: kind}, hits: []chunkHit{{id: 1}, {id: 3}}}
+		var got []string
+		for _, c := range pickSections(e, append([]index.Chunk{}, cs...), opt, map[index.ChunkID]bool{}) {
+			got = append(got, c.Slug)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s quotes %v, want %v", kind, got, want)
+		}
+	}
+}
