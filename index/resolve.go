@@ -236,6 +236,9 @@ func refLink(srcPath string, r markdown.Ref, pl planner) link {
 
 func bodyLink(srcPath string, bl markdown.Link, pl planner) link {
 	l := link{typ: EdgeReferences, line: bl.Line, col: bl.Col, raw: bl.Dest, anchor: bl.Anchor}
+	if bl.Rel != "" {
+		l.typ = bl.Rel // Superseded by [2. Use X](0002-use-x.md)
+	}
 	switch bl.Form {
 	case markdown.FormAutolink:
 		l.form = FormURL

@@ -56,6 +56,10 @@ type Link struct {
 	Text string
 	Line int // 1-based line in the file
 	Col  int // 1-based column in code points of the first character ('[', '!', '<' or the URL's)
+	// Rel is the relation the words before the link on its line name:
+	// "supersedes" after "Superseded by" or "Supersedes" (adr-tools',
+	// MADR's and log4brains' status lines); "" for a plain reference.
+	Rel string
 }
 
 // Heading is an ATX or setext heading.
@@ -1361,8 +1365,33 @@ func (s *scanner) emit(form LinkForm, at int, dest, text string) bool {
 	}
 	line, col := s.position(at)
 	dest, anchor := splitAnchor(dest)
-	s.body.Links = append(s.body.Links, Link{Form: form, Dest: dest, Anchor: anchor, Text: text, Line: line, Col: col})
+	s.body.Links = append(s.body.Links, Link{Form: form, Dest: dest, Anchor: anchor, Text: text, Line: line, Col: col, Rel: relBefore(s.src, s.runStart, at)})
 	return true
+}
+
+// relBefore reads the relation a link's line names before it (src[at] is
+// the link's first character, src[start:] its inline run): "Superseded
+// by [2. Use X](0002-use-x.md)", "- Status: superseded by [ADR-5](…)",
+// "Supersedes [1. …](…)". At most 80 bytes before the link are read.
+func relBefore(src string, start, at int) string {
+	if at <= start || at > len(src) {
+		return ""
+	}
+	lead := src[max(start, at-80):at]
+	if i := strings.LastIndexByte(lead, '\n'); i >= 0 {
+		lead = lead[i+1:]
+	}
+	lead = strings.ToLower(strings.TrimRight(lead, " \t:*_-"))
+	for _, w := range []string{"superseded by", "supersedes"} {
+		if strings.HasSuffix(lead, w) && (len(lead) == len(w) || !isWordByte(lead[len(lead)-len(w)-1])) {
+			return "supersedes"
+		}
+	}
+	return ""
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_'
 }
 
 // position returns the file line and code point column of src[at]. It

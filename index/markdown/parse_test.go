@@ -1,6 +1,9 @@
 package markdown
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestIsTemplate(t *testing.T) {
 	for p, want := range map[string]bool{
@@ -11,5 +14,17 @@ func TestIsTemplate(t *testing.T) {
 		if got := IsTemplate(p); got != want {
 			t.Errorf("IsTemplate(%q) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+func TestLinkRelation(t *testing.T) {
+	src := "# 3. Use Y\n\n## Status\n\nSuperseded by [4. Use Z](0004-use-z.md)\n\nSupersedes [2. Use X](0002-use-x.md)\n\n- Status: superseded by [ADR-5](0005-x.md)\n* **Status**: Supersedes: [ADR-1](0001-a.md)\n\nSee [the notes](notes.md), not superseded by anything; supersedesx [y](y.md).\n"
+	var got []string
+	for _, l := range ScanBody([]byte(src), 1).Links {
+		got = append(got, l.Dest+"="+l.Rel)
+	}
+	want := []string{"0004-use-z.md=supersedes", "0002-use-x.md=supersedes", "0005-x.md=supersedes", "0001-a.md=supersedes", "notes.md=", "y.md="}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("links %v, want %v", got, want)
 	}
 }
