@@ -54,7 +54,7 @@ type docRank struct {
 const (
 	allPerDoc = 4
 	anyPerDoc = 20
-	minAll    = 200
+	minAll    = 100
 	minAny    = 200
 )
 
