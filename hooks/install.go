@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -276,6 +277,9 @@ func Setup(ctx context.Context, r *gitsync.Repo, opt InstallOptions) (*InstallRe
 	if m == "" || m == "git" {
 		dir, acts, err := Install(ctx, r, opt)
 		res.Dir, res.Shims = dir, acts
+		if cfg := husky4Config(r.Root); cfg != "" && err == nil {
+			res.Notes = append(res.Notes, cfg+" configures husky 4, which writes its hooks at npm install only where git's hooks folder has none: it would skip the hooks canon wrote. To run both: canon hooks uninstall, then npm install (husky writes its hooks), then canon hooks install (canon's shims run husky's first)")
+		}
 		return res, err
 	}
 	// Into the manager's configuration; canon's own shims would be
@@ -592,4 +596,28 @@ func nextUninstall(m Manager, edits []Edit) string {
 		return "pre-commit uninstall"
 	}
 	return ""
+}
+
+// husky4Config names the file that configures husky 4 (hooks written into
+// git's hooks folder at npm install, skipping the files already there):
+// package.json's "husky": {"hooks": ...}, or a .huskyrc. "" when none.
+func husky4Config(root string) string {
+	for _, f := range []string{".huskyrc", ".huskyrc.json", ".huskyrc.js", "husky.config.js"} {
+		if isFile(filepath.Join(root, f)) {
+			return f
+		}
+	}
+	data, err := safepath.ReadFile(filepath.Join(root, "package.json"), safepath.ConfigLimit, root)
+	if err != nil {
+		return ""
+	}
+	var pkg struct {
+		Husky struct {
+			Hooks map[string]any `json:"hooks"`
+		} `json:"husky"`
+	}
+	if json.Unmarshal(data, &pkg) != nil || len(pkg.Husky.Hooks) == 0 {
+		return ""
+	}
+	return "package.json"
 }
