@@ -125,7 +125,11 @@ func newApp(e *env) *cli.App {
 			mergeDriverCommand(e),
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(e.stderr, "canon: error: there is no command %q; run canon --help for the list\n", name)
+			where := "canon"
+			if c.Command != nil && c.Command.Name != "" && c.Command.Name != "canon" {
+				where = "canon " + c.Command.Name // canon scope list
+			}
+			fmt.Fprintf(e.stderr, "canon: error: there is no command %q; run %s --help for the list\n", name, where)
 			os.Exit(2)
 		},
 	}

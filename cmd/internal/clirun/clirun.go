@@ -136,6 +136,10 @@ func usageError(c *cli.Context, err error, _ bool) error {
 	}
 	name := strings.Join(append([]string{"canon"}, names...), " ")
 	msg := err.Error()
+	if sub := unknownSubcommand(c.Command); sub != "" {
+		// canon scope list --json: the command is what is missing, not the flag
+		return Fail(2, "there is no command %q in %s; see %s --help", sub, name, name)
+	}
 	switch {
 	case undefinedFlag.MatchString(msg):
 		flag := undefinedFlag.FindStringSubmatch(msg)[1]
@@ -154,6 +158,32 @@ func usageError(c *cli.Context, err error, _ bool) error {
 		msg = "--" + missingValue.FindStringSubmatch(msg)[1] + " needs a value"
 	}
 	return Fail(2, "%s; see %s --help", msg, name)
+}
+
+// unknownSubcommand is the word given where cmd (a command with
+// subcommands) wants one of them and none is named so: "list" of canon
+// scope list. "" when cmd has none or the word names one.
+func unknownSubcommand(cmd *cli.Command) string {
+	if cmd == nil || len(cmd.Subcommands) == 0 {
+		return ""
+	}
+	args := os.Args
+	at := slices.Index(args, cmd.Name)
+	if at < 0 {
+		return ""
+	}
+	for _, a := range args[at+1:] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		for _, sc := range cmd.Subcommands {
+			if a == sc.Name || slices.Contains(sc.Aliases, a) || a == "help" || a == "h" {
+				return ""
+			}
+		}
+		return a
+	}
+	return ""
 }
 
 // Permute moves a command's flags in front of its arguments, so that
