@@ -467,8 +467,8 @@ func pickSections(e Entry, cs []index.Chunk, opt PackOptions, skip map[index.Chu
 			}
 		}
 	}
-	if len(pick) > 0 && !e.target && e.Kind == "adr" {
-		// An ADR quotes its decision: the section of most weight above 1
+	if len(pick) > 0 && !e.target && e.found > 0 && e.Kind == "adr" {
+		// An ADR the search found quotes its decision: the section of most weight above 1
 		// (Decision, MADR's Decision Outcome) takes the last place when the
 		// matched sections left it out ("why did we choose Lunr": the
 		// title and the rejected option matched, the outcome did not).

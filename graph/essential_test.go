@@ -158,7 +158,7 @@ func TestADRQuotesItsDecision(t *testing.T) {
 	}
 	opt := PackOptions{Sections: 2, Weights: config.DefaultContext().Weights}
 	for kind, want := range map[string][]string{"adr": {"use-lunr-for-search", "decision-outcome"}, "doc": {"use-lunr-for-search", "option-1-fusejs"}} {
-		e := Entry{DocRef: index.DocRef{Kind: kind}, hits: []chunkHit{{id: 1}, {id: 3}}}
+		e := Entry{DocRef: index.DocRef{Kind: kind}, hits: []chunkHit{{id: 1}, {id: 3}}, found: 1}
 		var got []string
 		for _, c := range pickSections(e, append([]index.Chunk{}, cs...), opt, map[index.ChunkID]bool{}) {
 			got = append(got, c.Slug)
@@ -166,5 +166,10 @@ func TestADRQuotesItsDecision(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s quotes %v, want %v", kind, got, want)
 		}
+	}
+	// a related entry quotes its best matching section (one)
+	e := Entry{DocRef: index.DocRef{Kind: "adr"}, hits: []chunkHit{{id: 3}}, Why: Why{Reason: ReasonRelated}}
+	if got := pickSections(e, append([]index.Chunk{}, cs...), opt, map[index.ChunkID]bool{}); len(got) != 1 || got[0].Slug != "option-1-fusejs" {
+		t.Errorf("a related ADR quotes %v, want its matching section", got)
 	}
 }

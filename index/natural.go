@@ -62,8 +62,10 @@ const (
 // limit: a smaller limit shows the first of them, a larger one adds to
 // them. How many documents are wanted decides how many candidates are
 // read and whether a search for any of the words runs, so without it
-// --limit 1, 5 and 30 each put another page first.
-const firstPlaces = 10
+// --limit 1, 5 and 30 each put another page first. 11: the default limit
+// and the one more canon mcp asks for to tell whether hits were left out,
+// in one ranking.
+const firstPlaces = 11
 
 // rankNatural ranks the documents for r as a search shows them: at most
 // limit (where and filter narrow them), generated ones after those people
@@ -82,7 +84,8 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 	if err != nil {
 		return nil, nil, "", 0, err
 	}
-	docs, also, copies, err := uncopied(ctx, tx, generatedLast(ranked), firstPlaces)
+	ranked = generatedLast(ranked)
+	docs, also, copies, err := uncopied(ctx, tx, ranked, firstPlaces)
 	if err != nil {
 		return nil, nil, "", 0, err
 	}
@@ -95,30 +98,47 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 			return nil, nil, "", 0, err
 		}
 		had := len(ranked)
-		ranked = placed(ranked, generatedLast(more))
-		if docs, also, _, err = uncopied(ctx, tx, ranked, firstPlaces); err != nil || len(ranked) == had {
+		ranked = generatedLast(placed(ranked, more))
+		if docs, also, _, err = uncopied(ctx, tx, ranked, firstPlaces); err != nil {
+			return nil, nil, "", 0, err
+		}
+		if len(ranked) == had {
 			break // every document that matches is ranked
 		}
 	}
-	if err != nil {
-		return nil, nil, "", 0, err
-	}
 	if limit <= firstPlaces {
 		n := min(limit, len(docs))
-		return docs[:n], also[:n], q, total, nil
+		return inOrder(docs[:n]), also[:n], q, total, nil
 	}
-	// More places than the first: the first are the ones a default search
-	// shows, in its order, and the ranking for limit fills the rest.
+	// More places than the first: the documents people wrote among the
+	// first keep their places, and the ranking for limit fills the rest
+	// (generated documents after every document people wrote).
+	var first []docRank
+	for _, d := range docs {
+		if !d.sections[0].gen {
+			first = append(first, d)
+		}
+	}
 	rest, q, total, err := s.rankNaturalAt(ctx, tx, r, text, limit, where, filter)
 	if err != nil {
 		return nil, nil, "", 0, err
 	}
-	docs, also, _, err = uncopied(ctx, tx, placed(ranked, generatedLast(rest)), limit)
+	docs, also, _, err = uncopied(ctx, tx, generatedLast(placed(first, rest)), limit)
 	if err != nil {
 		return nil, nil, "", 0, err
 	}
 	r.Match = matchOf(docs, full(r))
-	return docs, also, q, total, nil
+	return inOrder(docs), also, q, total, nil
+}
+
+// inOrder keeps scores in the order of the documents (lower is better):
+// a document moved after another (a generated one, a place kept) never
+// shows a better score than the one before it.
+func inOrder(docs []docRank) []docRank {
+	for i := 1; i < len(docs); i++ {
+		docs[i].score = max(docs[i].score, docs[i-1].score)
+	}
+	return docs
 }
 
 // generatedLast puts generated documents (dashboards, index stubs: lists

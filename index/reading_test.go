@@ -455,29 +455,63 @@ func TestRecordsAreNoCopies(t *testing.T) {
 }
 
 // TestCopiesLeaveNoGap: when copies fold into one place, more documents
-// fill the places they took (the ranking for 10 documents held only 10).
+// fill the places they took. The first ranking reads 100 sections: 30
+// copies of 5 sections each fill them, so it ranks copies only.
 func TestCopiesLeaveNoGap(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{}
-	sections := func(title, text string) string {
+	sections := func(title, text string, n int) string {
 		var b strings.Builder
 		fmt.Fprintf(&b, "---\ntitle: %s\n---\n# %s\n", title, title)
-		for i := 0; i < 20; i++ {
+		for i := 0; i < n; i++ {
 			fmt.Fprintf(&b, "## Part %d\n%s\n", i, text)
 		}
 		return b.String()
 	}
-	for v := 0; v < 8; v++ { // 160 sections of one page: most of the first 200 read
-		files[fmt.Sprintf("ref/%d.0/page.md", v)] = sections("Page", "alpha beta alpha beta alpha beta.")
+	for v := 0; v < 30; v++ {
+		files[fmt.Sprintf("ref/%02d/page.md", v)] = sections("Page", "alpha beta alpha beta alpha beta.", 5)
 	}
 	for i := 0; i < 30; i++ {
-		files[fmt.Sprintf("d/doc-%02d.md", i)] = sections(fmt.Sprintf("Doc %d", i), fmt.Sprintf("alpha and beta, then more words here, %d.", i))
+		files[fmt.Sprintf("d/doc-%02d.md", i)] = sections(fmt.Sprintf("Doc %d", i), fmt.Sprintf("alpha and beta, then more words here, %d.", i), 5)
 	}
 	f := searchIn(t, files, "alpha beta", 10)
 	if len(f.Hits) != 10 {
 		t.Fatalf("%d hits, want 10: copies must not leave places empty", len(f.Hits))
 	}
-	if f.Hits[0].Path != "ref/0.0/page.md" || len(f.Hits[0].Also) != 7 {
-		t.Errorf("first %s also %v, want ref/0.0/page.md and its 7 copies", f.Hits[0].Path, f.Hits[0].Also)
+	if f.Hits[0].Path != "ref/00/page.md" || len(f.Hits[0].Also) != 29 {
+		t.Errorf("first %s also %d, want ref/00/page.md and its 29 copies", f.Hits[0].Path, len(f.Hits[0].Also))
+	}
+	for i := 1; i < len(f.Hits); i++ {
+		if f.Hits[i].Score < f.Hits[i-1].Score {
+			t.Errorf("scores out of order at %d", i)
+		}
+	}
+}
+
+// TestGeneratedAfterPeoplesAtAnyLimit: past the first places too,
+// generated documents come after every document people wrote, and the
+// scores stay in the order shown.
+func TestGeneratedAfterPeoplesAtAnyLimit(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	for i := 0; i < 3; i++ {
+		files[fmt.Sprintf("dash/%d.generated.md", i)] = fmt.Sprintf("# Dash %d\n- alpha beta alpha beta alpha beta\n- alpha beta\n", i)
+	}
+	for i := 0; i < 40; i++ {
+		files[fmt.Sprintf("d/doc-%02d.md", i)] = fmt.Sprintf("---\ntitle: Doc %d\n---\n# Doc %d\nalpha and beta, %d.\n", i, i, i)
+	}
+	for _, limit := range []int{10, 30, 50} {
+		f := searchIn(t, files, "alpha beta", limit)
+		gen := false
+		for i, h := range f.Hits {
+			isGen := strings.HasPrefix(h.Path, "dash/")
+			if gen && !isGen {
+				t.Errorf("--limit %d: %s at %d after a generated document", limit, h.Path, i+1)
+			}
+			gen = gen || isGen
+			if i > 0 && h.Score < f.Hits[i-1].Score {
+				t.Errorf("--limit %d: scores out of order at %d", limit, i+1)
+			}
+		}
 	}
 }

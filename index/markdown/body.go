@@ -1370,9 +1370,11 @@ func (s *scanner) emit(form LinkForm, at int, dest, text string) bool {
 }
 
 // relBefore reads the relation a link's line names before it (src[at] is
-// the link's first character, src[start:] its inline run): "Superseded
-// by [2. Use X](0002-use-x.md)", "- Status: superseded by [ADR-5](…)",
-// "Supersedes [1. …](…)". At most 80 bytes before the link are read.
+// the link's first character, src[start:] its inline run), when the line
+// says only that: "Superseded by [2. Use X](0002-use-x.md)", "- Status:
+// superseded by [ADR-5](…)", "Supersedes [1. …](…)". Prose is no relation:
+// "is not superseded by [x]", "ADR-7, which supersedes [ADR-3]". At most
+// 80 bytes before the link are read.
 func relBefore(src string, start, at int) string {
 	if at <= start || at > len(src) {
 		return ""
@@ -1381,17 +1383,14 @@ func relBefore(src string, start, at int) string {
 	if i := strings.LastIndexByte(lead, '\n'); i >= 0 {
 		lead = lead[i+1:]
 	}
-	lead = strings.ToLower(strings.TrimRight(lead, " \t:*_-"))
-	for _, w := range []string{"superseded by", "supersedes"} {
-		if strings.HasSuffix(lead, w) && (len(lead) == len(w) || !isWordByte(lead[len(lead)-len(w)-1])) {
-			return "supersedes"
-		}
+	lead = strings.ToLower(strings.Trim(lead, " \t:*_-+>"))
+	if rest, ok := strings.CutPrefix(lead, "status"); ok {
+		lead = strings.Trim(rest, " \t:*_-")
+	}
+	if lead == "superseded by" || lead == "supersedes" {
+		return "supersedes"
 	}
 	return ""
-}
-
-func isWordByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_'
 }
 
 // position returns the file line and code point column of src[at]. It

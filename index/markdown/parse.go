@@ -409,13 +409,13 @@ var decisionFolders = map[string]bool{"adr": true, "adrs": true, "decisions": tr
 func IsDecisionFolder(name string) bool { return decisionFolders[strings.ToLower(name)] }
 
 // IsTemplate reports a file that is a template to copy, not a document:
-// its name is template or starts or ends with it (adr-template.md,
-// PULL_REQUEST_TEMPLATE.md), or a folder it is in is named template
-// (MADR's template/) or is GitHub's .github/ISSUE_TEMPLATE/ or
-// DISCUSSION_TEMPLATE/. Its links and values are placeholders
-// (yyyymmdd-xxx.md, {YYYY-MM-DD}). Other folders are not enough: Hugo's
-// documentation keeps its pages about templates in templates/ and
-// functions/go-template/.
+// its name is template(s), template-X, or what it templates and template
+// (adr-template.md, PULL_REQUEST_TEMPLATE.md, issue_template.md), or a
+// folder it is in is named template (MADR's template/) or is GitHub's
+// .github/ISSUE_TEMPLATE/ or DISCUSSION_TEMPLATE/. Its links and values
+// are placeholders (yyyymmdd-xxx.md, {YYYY-MM-DD}). A page about templates
+// is none: use-issue-templates.md, render-email-template.md, Hugo's
+// templates/ and functions/go-template/.
 func IsTemplate(filePath string) bool {
 	segs := strings.Split(strings.ToLower(filePath), "/")
 	for _, dir := range segs[:len(segs)-1] {
@@ -424,14 +424,21 @@ func IsTemplate(filePath string) bool {
 		}
 	}
 	stem := strings.TrimSuffix(segs[len(segs)-1], path.Ext(segs[len(segs)-1]))
-	for _, t := range []string{"template", "templates"} {
-		if stem == t || strings.HasSuffix(stem, "-"+t) || strings.HasSuffix(stem, "_"+t) ||
-			strings.HasPrefix(stem, t+"-") || strings.HasPrefix(stem, t+"_") {
+	if stem == "template" || stem == "templates" || strings.HasPrefix(stem, "template-") || strings.HasPrefix(stem, "template_") {
+		return true
+	}
+	for _, sep := range []string{"-template", "_template"} {
+		if what, ok := strings.CutSuffix(stem, sep); ok && templated[what] {
 			return true
 		}
 	}
 	return false
 }
+
+// templated are what a template is named after (adr-template.md).
+var templated = map[string]bool{"adr": true, "madr": true, "decision": true, "record": true, "rfc": true, "kep": true,
+	"issue": true, "pull_request": true, "pr": true, "bug_report": true, "feature_request": true, "bug": true,
+	"feature": true, "task": true, "story": true, "epic": true, "spec": true, "doc": true, "page": true, "note": true, "post": true}
 
 // Kind derives a document's kind: from its type through the kinds mapping
 // (an unknown type is kept as written), else by convention: an ADR-NNNN id,
