@@ -62,10 +62,10 @@ const (
 // limit: a smaller limit shows the first of them, a larger one adds to
 // them. How many documents are wanted decides how many candidates are
 // read and whether a search for any of the words runs, so without it
-// --limit 1, 5 and 30 each put another page first. 11: the default limit
-// and the one more canon mcp asks for to tell whether hits were left out,
-// in one ranking.
-const firstPlaces = 11
+// --limit 1, 5 and 30 each put another page first. The ranking for them
+// gives one more (canon mcp asks for its limit + 1 to tell whether hits
+// were left out) without a second ranking.
+const firstPlaces = 10
 
 // rankNatural ranks the documents for r as a search shows them: at most
 // limit (where and filter narrow them), generated ones after those people
@@ -76,7 +76,7 @@ const firstPlaces = 11
 // sections matched it (0 when not counted).
 func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text string, limit int, where string, filter []any) ([]docRank, [][]string, string, int, error) {
 	read := r
-	if limit > firstPlaces {
+	if limit > firstPlaces+1 {
 		c := r.clone() // the reading as the ranking for limit leaves it
 		read = &c
 	}
@@ -84,12 +84,13 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 	if err != nil {
 		return nil, nil, "", 0, err
 	}
+	keep := firstPlaces + 1
 	ranked = generatedLast(ranked)
-	docs, also, copies, err := uncopied(ctx, tx, ranked, firstPlaces)
+	docs, also, copies, err := uncopied(ctx, tx, ranked, keep)
 	if err != nil {
 		return nil, nil, "", 0, err
 	}
-	for want := firstPlaces * maxCopies; copies && len(docs) < firstPlaces && want <= firstPlaces*maxCopies*maxCopies; want *= maxCopies {
+	for want := firstPlaces * maxCopies; copies && len(docs) < keep && want <= firstPlaces*maxCopies*maxCopies; want *= maxCopies {
 		// a page's copies took places: more documents fill them, after
 		// the ones ranked
 		c := read.clone()
@@ -99,14 +100,14 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 		}
 		had := len(ranked)
 		ranked = generatedLast(placed(ranked, more))
-		if docs, also, _, err = uncopied(ctx, tx, ranked, firstPlaces); err != nil {
+		if docs, also, _, err = uncopied(ctx, tx, ranked, keep); err != nil {
 			return nil, nil, "", 0, err
 		}
 		if len(ranked) == had {
 			break // every document that matches is ranked
 		}
 	}
-	if limit <= firstPlaces {
+	if limit <= keep {
 		n := min(limit, len(docs))
 		return inOrder(docs[:n]), also[:n], q, total, nil
 	}
@@ -114,7 +115,7 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 	// first keep their places, and the ranking for limit fills the rest
 	// (generated documents after every document people wrote).
 	var first []docRank
-	for _, d := range docs {
+	for _, d := range docs[:min(firstPlaces, len(docs))] {
 		if !d.sections[0].gen {
 			first = append(first, d)
 		}

@@ -389,7 +389,7 @@ func TestLimitOnlyCuts(t *testing.T) {
 	st, _ := corpusIndex(t, files)
 	for _, q := range []string{"Invoke-Command", "how can I deploy my site to GitHub Pages?"} {
 		var prev []string
-		for _, limit := range []int{30, 12, 10, 5, 1} {
+		for _, limit := range []int{30, 12, 11, 10, 5, 1} {
 			f, err := st.SearchRead(context.Background(), q, SearchOptions{Limit: limit})
 			must.OK(t, err)
 			var got []string
