@@ -515,3 +515,21 @@ func TestGeneratedAfterPeoplesAtAnyLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestRereadOfHitsShown: canon mcp asks for one hit more than it shows;
+// the reading's match is then of the hits shown.
+func TestRereadOfHitsShown(t *testing.T) {
+	f := &Found{Read: &Reading{Match: MatchAny}, Hits: []Hit{{}, {}}}
+	f.Reread()
+	if f.Read.Match != MatchAll {
+		t.Errorf("match %q, want all: every hit shown holds every word", f.Read.Match)
+	}
+	f.Hits = append(f.Hits, Hit{Words: []string{"retry"}})
+	if f.Reread(); f.Read.Match != MatchAny {
+		t.Errorf("match %q, want any", f.Read.Match)
+	}
+	exact := &Found{Read: &Reading{Match: MatchExact}, Hits: []Hit{{}}}
+	if exact.Reread(); exact.Read.Match != MatchExact {
+		t.Errorf("an exact reading became %q", exact.Read.Match)
+	}
+}

@@ -28,6 +28,21 @@ func NewFound(query string, hits []Hit) *Found {
 	return &Found{Hits: hits, Query: query}
 }
 
+// Reread sets a natural reading's match from the hits it holds (after
+// they were cut to fewer than were searched for): all when each holds
+// every word, else any.
+func (f *Found) Reread() {
+	if f.Read == nil || !f.Read.natural() || len(f.Hits) == 0 {
+		return
+	}
+	f.Read.Match = MatchAll
+	for _, h := range f.Hits {
+		if len(h.Words) > 0 || len(h.Added) > 0 {
+			f.Read.Match = MatchAny
+		}
+	}
+}
+
 // WriteText lists the hits: id, title and section; path:line and key; the
 // snippet.
 func (f *Found) WriteText(w io.Writer) error {
