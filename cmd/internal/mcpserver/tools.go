@@ -373,7 +373,7 @@ func (m *Server) addTools() {
 			}
 			if len(out.Hits) > limit {
 				out.Hits, out.Truncated = out.Hits[:limit], true
-				out.Found.Reread() // the reading's match is of the hits shown, not of the one more asked
+				out.Reread() // the reading's match is of the hits shown, not of the one more asked
 			}
 			txt := rendered(out.Found)
 			if out.Truncated {
