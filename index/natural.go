@@ -152,8 +152,8 @@ func generatedLast(docs []docRank) []docRank {
 }
 
 // placed puts the documents of first, in their order, before the rest of
-// rest, in its order; scores stay negative, lower better, each part's
-// scaled so that the order is the scores' order (as layered).
+// rest, in its order; scores stay negative, lower better, rest's scaled
+// below first's last so that the order is the scores' order.
 func placed(first, rest []docRank) []docRank {
 	in := map[DocID]bool{}
 	out := slices.Clone(first)
@@ -287,11 +287,9 @@ func (s *Store) rankNaturalAt(ctx context.Context, tx *sql.Conn, r *Reading, tex
 // in first it returns rest.
 func layered(first, rest []docRank) []docRank {
 	var out []docRank
-	in := map[DocID]bool{}
 	for _, d := range first {
 		if !d.sections[0].gen {
 			out = append(out, d)
-			in[d.sections[0].doc] = true
 		}
 	}
 	if len(out) == 0 {
@@ -302,21 +300,7 @@ func layered(first, rest []docRank) []docRank {
 			out[i].score = -out[i].score / top
 		}
 	}
-	last, bestRest := out[len(out)-1].score, 0.0
-	for _, d := range rest {
-		if !in[d.sections[0].doc] {
-			bestRest = min(bestRest, d.score)
-		}
-	}
-	for _, d := range rest {
-		if !in[d.sections[0].doc] {
-			if bestRest < 0 {
-				d.score = last * d.score / bestRest
-			}
-			out = append(out, d)
-		}
-	}
-	return out
+	return placed(out, rest)
 }
 
 // written counts the documents people wrote (not generated) among docs.
