@@ -385,10 +385,26 @@ func (c *checker) softened(f Finding) (string, error) {
 	return "", nil
 }
 
-// noWikiLinks are the site generators that render no wiki-link (canon
-// init learns the tool): "[[x]]" on their pages is text (a TOML array of
-// tables in a shortcode, a Liquid expression), never a link.
-var noWikiLinks = map[string]bool{"hugo": true, "jekyll": true, "docusaurus": true, "docfx": true}
+// byRepository is what the repository itself says of a finding, whatever
+// the configuration says of its rule (canon init writes every rule's
+// severity): on a site that renders no wiki-link, "[[x]]" is text (a TOML
+// array of tables in a Hugo shortcode), no finding (skip); a template's
+// links and values are its placeholders (yyyymmdd-xxx.md), though a
+// document with an id is an item (BET-TSK-0002_render-email-template.md);
+// Hugo makes anchors canon does not know. why says so when the finding
+// becomes a warning.
+func (c *checker) byRepository(f Finding, keys map[string]string) (skip bool, why string) {
+	cfg := c.in.Cfg
+	switch {
+	case f.Rule == markdown.RuleWikiLink && !cfg.RendersWikiLinks() && !cfg.Check.Configured[f.Rule]:
+		return true, ""
+	case markdown.IsTemplate(f.Path) && (keys[f.Path] == "" || keys[f.Path] == f.Path):
+		return false, f.Path + " is a template: its links and values are placeholders until it is copied"
+	case f.Rule == "broken-anchor" && cfg.MakesOwnAnchors():
+		return false, "Hugo makes ids canon does not know, such as a definition term's and {#id} attributes"
+	}
+	return false, ""
+}
 
 // titled reports, once per value, whether some document is titled value.
 func (c *checker) titled(value string) (bool, error) {
@@ -784,19 +800,13 @@ func (c *checker) finish() ([]Finding, error) {
 		if sev == config.SeverityOff {
 			continue
 		}
-		if f.Rule == markdown.RuleWikiLink && noWikiLinks[c.in.Cfg.Tool] && !c.in.Cfg.Check.Configured[f.Rule] {
-			continue // [[cascade]] in a Hugo page is TOML in a shortcode, not a link: the site renders none
+		skip, why := c.byRepository(f, keys)
+		if skip {
+			continue
 		}
-		if sev == config.SeverityError && markdown.IsTemplate(f.Path) && (keys[f.Path] == "" || keys[f.Path] == f.Path) {
-			// whatever the configuration says of the rule: a template's
-			// links and values are its placeholders (yyyymmdd-xxx.md); a
-			// document with an id is an item (BET-TSK-0002_render-email-template.md)
+		if why != "" && sev == config.SeverityError {
 			sev = config.SeverityWarning
-			f.Message += " (a warning: " + f.Path + " is a template: its links and values are placeholders until it is copied)"
-		}
-		if sev == config.SeverityError && f.Rule == "broken-anchor" && c.in.Cfg.Tool == "hugo" {
-			sev = config.SeverityWarning
-			f.Message += " (a warning: Hugo makes ids canon does not know, such as a definition term's and {#id} attributes)"
+			f.Message += " (a warning: " + why + ")"
 		}
 		if sev == config.SeverityError && !c.in.Cfg.Check.Configured[f.Rule] {
 			why, err := c.softened(f)

@@ -598,6 +598,23 @@ func (c *Config) PageAddresses() bool {
 	return c.Tool == "hugo" || c.Tool == "docfx"
 }
 
+// RendersWikiLinks reports whether the repository's pages render [[x]]
+// as a link: not on a Hugo, Jekyll, Docusaurus or DocFX site, as canon
+// init found its tool (there it is text: a TOML array of tables in a
+// shortcode, a Liquid expression).
+func (c *Config) RendersWikiLinks() bool {
+	switch c.Tool {
+	case "hugo", "jekyll", "docusaurus", "docfx":
+		return false
+	}
+	return true
+}
+
+// MakesOwnAnchors reports a site that gives pages ids canon does not
+// make (Hugo: definition terms, {#id} attributes), so a broken anchor may
+// not be one.
+func (c *Config) MakesOwnAnchors() bool { return c.Tool == "hugo" }
+
 // IndexHash fingerprints the settings that shape the index's content. When it
 // changes, the index is rebuilt.
 func (c *Config) IndexHash() string {

@@ -75,3 +75,20 @@ func TestSitePages(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteTools: what each site generator canon init learns does to
+// links: page addresses canon does not resolve (Hugo, DocFX), wiki-links
+// it does not render, anchors it makes itself (Hugo).
+func TestSiteTools(t *testing.T) {
+	t.Parallel()
+	for tool, want := range map[string][3]bool{
+		"hugo": {true, false, true}, "docfx": {true, false, false}, "jekyll": {false, false, false},
+		"docusaurus": {false, false, false}, "obsidian": {false, true, false}, "": {false, true, false},
+	} {
+		c := Default()
+		c.Tool = tool
+		if got := [3]bool{c.PageAddresses(), c.RendersWikiLinks(), c.MakesOwnAnchors()}; got != want {
+			t.Errorf("tool %q: page addresses, wiki-links, own anchors = %v, want %v", tool, got, want)
+		}
+	}
+}
