@@ -94,7 +94,7 @@ func newApp(e *env) *cli.App {
 		},
 		Writer:          e.stdout,
 		ErrWriter:       e.stderr,
-		HideHelpCommand: false,                        // canon help, canon help search
+		HideHelpCommand: true,                         // canon help is helpCommand (it has --json)
 		ExitErrHandler:  func(*cli.Context, error) {}, // run() prints errors
 		Commands: []*cli.Command{
 			initCommand(e),
@@ -123,6 +123,7 @@ func newApp(e *env) *cli.App {
 			mcpCommand(e),
 			agentsCommand(e),
 			mergeDriverCommand(e),
+			helpCommand(e),
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			where := "canon"
