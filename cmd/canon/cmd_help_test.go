@@ -3,13 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // canon help --json lists every command, and every command but those that
 // print no answer of their own (hook: git's entry point; mcp: JSON-RPC
-// already; watch: a stream of notes) takes --json.
+// already) takes --json, by its name or an alias (watch's --json-events).
 func TestHelpJSONListsEveryCommandWithJSON(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"canon", "help", "--json"}, &stdout, &stderr); code != 0 {
@@ -19,7 +20,7 @@ func TestHelpJSONListsEveryCommandWithJSON(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &h); err != nil {
 		t.Fatalf("canon help --json printed no JSON: %v\n%s", err, stdout.String())
 	}
-	without := map[string]bool{"hook": true, "mcp": true, "watch": true}
+	without := map[string]bool{"hook": true, "mcp": true}
 	listed := map[string]bool{}
 	var walk func(prefix string, cmds []commandJSON)
 	walk = func(prefix string, cmds []commandJSON) {
@@ -32,7 +33,7 @@ func TestHelpJSONListsEveryCommandWithJSON(t *testing.T) {
 			}
 			hasJSON := false
 			for _, f := range c.Flags {
-				hasJSON = hasJSON || f.Name == "json"
+				hasJSON = hasJSON || f.Name == "json" || slices.Contains(f.Aliases, "json")
 			}
 			if hasJSON == without[name] {
 				t.Errorf("canon %s: --json %v, want %v", name, hasJSON, !without[name])
