@@ -300,6 +300,7 @@ type storedDoc struct {
 	id                int64
 	path, ident, uid  string
 	key, natural, oid string
+	title             string
 	linksSig          int64
 }
 
@@ -361,12 +362,34 @@ func (s *Store) Preview(ctx context.Context, b *Batch, fn func(q Querier, ch *Ch
 	return fn(tx, ch)
 }
 
+// moveTitleAliases moves the title alias (TitleKey) of the documents
+// updated in place whose title changed.
+func (w *writer) moveTitleAliases(ups []inPlace) error {
+	for _, u := range ups {
+		old, now := TitleKey(u.d.title), TitleKey(u.ld.Doc.Title)
+		if old == now {
+			continue
+		}
+		if old != "" {
+			if _, err := w.tx.Exec(`DELETE FROM aliases WHERE doc = ? AND term = ?`, u.d.id, "title:"+old); err != nil {
+				return err
+			}
+		}
+		if now != "" {
+			if err := w.aliases.add("title:"+now, u.d.id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // storedAll reads what the index holds of the given paths.
 func (w *writer) storedAll(paths []string) (map[string]*storedDoc, error) {
 	out := map[string]*storedDoc{}
-	err := w.queryIn(`SELECT id, path, ident, uid, key, natural_key, oid, links_sig FROM docs WHERE path IN (%s)`, anys(paths), func(rows *sql.Rows) error {
+	err := w.queryIn(`SELECT id, path, ident, uid, key, natural_key, oid, title, links_sig FROM docs WHERE path IN (%s)`, anys(paths), func(rows *sql.Rows) error {
 		d := &storedDoc{}
-		if err := rows.Scan(&d.id, &d.path, &d.ident, &d.uid, &d.key, &d.natural, &d.oid, &d.linksSig); err != nil {
+		if err := rows.Scan(&d.id, &d.path, &d.ident, &d.uid, &d.key, &d.natural, &d.oid, &d.title, &d.linksSig); err != nil {
 			return err
 		}
 		out[d.path] = d
@@ -381,15 +404,15 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 	changedKeys := map[string]bool{}
 	var sources []int64 // documents whose outgoing edges may change, before
 	noteOld := func(d *storedDoc) {
-		for _, k := range matchKeys(docIdentity{path: d.path, ident: d.ident, uid: d.uid, olds: w.olds}) {
+		for _, k := range matchKeys(docIdentity{path: d.path, ident: d.ident, uid: d.uid, title: d.title, olds: w.olds}) {
 			affectedMatch[k] = true
 		}
 		affectedNatural[d.natural] = true
 		changedKeys[d.key] = true
 		sources = append(sources, d.id)
 	}
-	noteNew := func(path, ident, uid string) {
-		for _, k := range matchKeys(docIdentity{path: path, ident: ident, uid: uid, olds: w.olds}) {
+	noteNew := func(path, ident, uid, title string) {
+		for _, k := range matchKeys(docIdentity{path: path, ident: ident, uid: uid, title: title, olds: w.olds}) {
 			affectedMatch[k] = true
 		}
 		affectedNatural[naturalKey(path, ident, uid)] = true
@@ -428,6 +451,9 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 			if u.relinks() {
 				sources = append(sources, d.id)
 			}
+			if old, now := TitleKey(d.title), TitleKey(ld.Doc.Title); old != now {
+				affectedMatch[old], affectedMatch[now] = true, true // refs by its title (retitled)
+			}
 			changedKeys[d.key] = true
 			inplace = append(inplace, u)
 			updated[ld.Path] = true
@@ -438,7 +464,7 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 			deletes = append(deletes, pendingDelete{d: d, modified: true})
 		}
 		if ld.Doc != nil {
-			noteNew(ld.Path, ld.Doc.ID, ld.Doc.UID)
+			noteNew(ld.Path, ld.Doc.ID, ld.Doc.UID, ld.Doc.Title)
 		}
 	}
 	var renames []*storedDoc
@@ -448,7 +474,7 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 			continue
 		}
 		noteOld(d)
-		noteNew(r.To.Path, d.ident, d.uid)
+		noteNew(r.To.Path, d.ident, d.uid, d.title)
 		renames = append(renames, d)
 	}
 	matchList := sortedKeys(affectedMatch)
@@ -521,6 +547,9 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 		}
 	}
 	if err := w.updateInPlace(inplace); err != nil {
+		return err
+	}
+	if err := w.moveTitleAliases(inplace); err != nil {
 		return err
 	}
 	for _, u := range inplace {
@@ -632,7 +661,7 @@ func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
 	if _, err := w.tx.Exec(`DELETE FROM aliases WHERE doc = ?`, d.id); err != nil {
 		return err
 	}
-	for _, term := range aliasTerms(docIdentity{path: to.Path, ident: d.ident, uid: d.uid, olds: w.olds}) {
+	for _, term := range aliasTerms(docIdentity{path: to.Path, ident: d.ident, uid: d.uid, title: d.title, olds: w.olds}) {
 		if err := w.aliases.add(term, d.id); err != nil {
 			return err
 		}

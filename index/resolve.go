@@ -63,7 +63,22 @@ func aliasTerms(d docIdentity) []string {
 	for _, k := range d.oldNames() {
 		terms = append(terms, "was:"+k)
 	}
+	if t := TitleKey(d.title); t != "" {
+		terms = append(terms, "title:"+t)
+	}
 	return terms
+}
+
+// TitleKey is the name a title gives its document to a reference that
+// names a page by its title (Just the Docs' parent: Getting Started),
+// lower-cased, its spaces one; "" for a title no reference can name that
+// way (one with a slash reads as a path).
+func TitleKey(title string) string {
+	t := strings.ToLower(strings.Join(strings.Fields(title), " "))
+	if strings.Contains(t, "/") {
+		return ""
+	}
+	return t
 }
 
 // oldNames are the names an old prefix gives the document (task-4 for
@@ -190,11 +205,15 @@ func matchKeys(d docIdentity) []string {
 	if d.uid != "" {
 		keys = append(keys, strings.ToLower(d.uid))
 	}
+	if t := TitleKey(d.title); t != "" {
+		keys = append(keys, t) // a ref that names it by its title (refPlan's title:)
+	}
 	return append(keys, d.oldNames()...) // a ref an old prefix writes (refPlan's was:)
 }
 
 type docIdentity struct {
 	path, ident, uid string
+	title            string              // what TitleKey names it by
 	olds             map[string][]string // see writer.olds
 }
 
@@ -343,6 +362,12 @@ func refPlan(l *link, srcPath, raw string) {
 	}
 	if _, _, ok := PrefixNumber(target); ok || isNumber(target) {
 		l.plan = append(l.plan, "was:"+l.match) // task-4 or 4: BACK-4 when task was back's prefix
+		return                                  // an id, not a title
+	}
+	if t := TitleKey(target); t != "" && t == l.match {
+		// Last: the page whose title it is (Just the Docs, MADR's site);
+		// its match key is the title's, so a retitled page re-resolves it.
+		l.plan = append(l.plan, "title:"+t)
 	}
 }
 
@@ -665,6 +690,16 @@ func resolve(l *link, src aliasSource, ns nsOf, srcPath string) (dst int64, stat
 		case 1:
 			return docs[0].id, StatusOK, nil
 		default:
+			if last := l.plan[len(l.plan)-1]; term != last && strings.HasPrefix(last, "title:") {
+				// two files named layout.md: the one titled so, if one is
+				titled, err := src.lookup(last)
+				if err != nil {
+					return 0, "", err
+				}
+				if len(titled) == 1 {
+					return titled[0].id, StatusOK, nil
+				}
+			}
 			if l.orElse == StatusExternal {
 				return 0, StatusExternal, nil // an address names no one document: it stays a web link
 			}

@@ -3,7 +3,7 @@ package index
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 17
+const SchemaVersion = 18
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.
@@ -52,7 +52,7 @@ CREATE TABLE skipped (
 	reason TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE aliases (
-	term TEXT NOT NULL,                 -- uid:, id:, stem:, num:, was:, dir: (paths are found through their stem)
+	term TEXT NOT NULL,                 -- uid:, id:, stem:, num:, was:, dir:, title: (paths are found through their stem)
 	doc  INTEGER NOT NULL REFERENCES docs(id) ON DELETE CASCADE
 );
 CREATE TABLE links (

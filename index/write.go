@@ -234,7 +234,7 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store %s: %w", ld.Path, err)
 	}
-	for _, term := range aliasTerms(docIdentity{path: ld.Path, ident: d.ID, uid: d.UID, olds: w.olds}) {
+	for _, term := range aliasTerms(docIdentity{path: ld.Path, ident: d.ID, uid: d.UID, title: d.Title, olds: w.olds}) {
 		if err := w.aliases.add(term, id); err != nil {
 			return 0, err
 		}

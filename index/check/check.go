@@ -369,6 +369,17 @@ func (c *checker) softened(f Finding) (string, error) {
 				return "a document is titled " + value + ", and some tools name a page by its title", err
 			}
 		}
+	case markdown.RuleAmbiguousRef:
+		// "parent: T" where two pages are titled T: Just the Docs tells
+		// them apart by grand_parent or ancestor, which canon does not
+		// read; two files or ids of one name stay an error.
+		_, name, _ := strings.Cut(f.Target, " ")
+		if value, _, _ := strings.Cut(strings.TrimSpace(name), "#"); !idShaped(value) && value != "" {
+			titled, err := c.titled(value)
+			if err != nil || titled {
+				return "documents are titled " + value + ", and some tools tell pages of one title apart by grand_parent", err
+			}
+		}
 	case "duplicate-id":
 		// "overview" in two folders of a documentation site: ids not
 		// shaped like a work item's are local to their folder for

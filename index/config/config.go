@@ -281,7 +281,7 @@ func fromTemplate() *Config {
 // severity.
 func Adapts(rule string) bool {
 	switch rule {
-	case "wiki-link", "dangling-ref", "duplicate-id":
+	case "wiki-link", "dangling-ref", "ambiguous-ref", "duplicate-id":
 		return true
 	}
 	return false
