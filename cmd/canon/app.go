@@ -84,6 +84,7 @@ func newApp(e *env) *cli.App {
 		Version: version,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run as if canon was started in `DIR`", Value: "."},
+			cli.HelpFlag, // urfave/cli adds it only beside its own help command, which helpCommand replaces
 		},
 		Before: func(c *cli.Context) error {
 			e.dir, e.ctx = c.String("C"), c.Context
