@@ -292,6 +292,9 @@ func (c *checker) fields() error {
 				continue
 			}
 			s, isString := v.(string)
+			if isString && strings.TrimSpace(s) == "" {
+				continue // not filled in ("" where a tool leaves a date to come), as a missing one
+			}
 			if !isString {
 				c.addAt(d, f, "date-format", fmt.Sprint(v), fmt.Sprintf("%s is %s, not a date; write it as YYYY-MM-DD", f, yamlKind(v)))
 				continue
