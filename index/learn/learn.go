@@ -114,6 +114,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 	}
 	names := map[string]bool{}              // lower-cased ids and stems: what a reference may name
 	pages := map[string]bool{}              // lower-cased paths of the documents, and folders with a README or index page
+	folders := map[string]bool{}            // prefixes that name folders (numberedFolders)
 	numbers := map[string]map[string]bool{} // a number → the id prefixes in use with it
 	var atPaths []string                    // documents with an @ value in a text field
 	type edgeVal struct{ field, v string }
@@ -130,6 +131,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		}
 		names[strings.ToLower(markdown.Stem(p))] = true
 		pages[strings.ToLower(p)] = true
+		numberedFolders(p, folders)
 		if stem := strings.ToLower(markdown.Stem(p)); stem == "readme" || stem == "index" {
 			pages[folderKey(p)] = true
 		}
@@ -227,7 +229,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 			unnamed = append(unnamed, ev.v)
 		}
 	}
-	f.learnPrefixes(unnamed, numbers)
+	f.learnPrefixes(unnamed, numbers, folders)
 	var bareVals []string
 	for _, ev := range edgeVals {
 		bareVals = append(bareVals, ev.v)

@@ -18,6 +18,13 @@ import (
 // a number in use under the new one.
 const prefixShare = 0.8
 
+// prefixNumbers: at least this many different numbers must. A rename
+// leaves references to many items; 41 references to epic-11 and one to
+// epic-6 in CRJFisher/ariadne named the folders epic-11-… and epic-6-…,
+// and their numbers were tasks' by chance (tasks 1 to 300 hold every
+// small number).
+const prefixNumbers = 3
+
 // oldPrefixRefs are the frontmatter references shaped PREFIX-NUMBER that
 // name no document by its id or file stem (names), resolved or not: once
 // prefixes is written they resolve through it, and learning must find the
@@ -48,7 +55,9 @@ func oldPrefixRefs(ctx context.Context, q index.Querier, names map[string]bool) 
 
 // learnPrefixes decides f.prefixes from the references that name nothing
 // and the numbers (number → prefixes) the documents' ids use.
-func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bool) {
+// folders are the prefixes that name folders (epic for epic-11-codebase/):
+// references under them name the folder, not a renamed id.
+func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bool, folders map[string]bool) {
 	inUse := map[string]bool{}
 	for _, ps := range numbers {
 		for p := range ps {
@@ -57,17 +66,23 @@ func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bo
 	}
 	total := map[string]int{}
 	pairs := map[string]map[string]int{}
+	distinct := map[string]map[string]map[string]bool{} // old → new → the numbers
 	for _, v := range unnamed {
 		p, n, ok := index.PrefixNumber(v)
-		if !ok || inUse[p] {
+		if !ok || inUse[p] || folders[strings.ToLower(p)] {
 			continue
 		}
 		total[p]++
-		for q := range numbers[strings.ToLower(n)] {
+		n = strings.ToLower(n)
+		for q := range numbers[n] {
 			if pairs[p] == nil {
-				pairs[p] = map[string]int{}
+				pairs[p], distinct[p] = map[string]int{}, map[string]map[string]bool{}
 			}
 			pairs[p][q]++
+			if distinct[p][q] == nil {
+				distinct[p][q] = map[string]bool{}
+			}
+			distinct[p][q][n] = true
 		}
 	}
 	for p, t := range total {
@@ -83,7 +98,7 @@ func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bo
 				tie = true
 			}
 		}
-		if best == "" || tie || float64(n) < prefixShare*float64(t) {
+		if best == "" || tie || float64(n) < prefixShare*float64(t) || len(distinct[p][best]) < prefixNumbers {
 			continue
 		}
 		if f.prefixes == nil {
@@ -134,4 +149,21 @@ func toolSays(tool string) string {
 		return " (Backlog.md compares task ids by their number)"
 	}
 	return ""
+}
+
+// numberedFolders adds to folders the prefix of each folder of p named
+// PREFIX-NUMBER or PREFIX-NUMBER-words (epic-11-codebase-restructuring),
+// lower-cased.
+func numberedFolders(p string, folders map[string]bool) {
+	dirs := strings.Split(p, "/")
+	for _, d := range dirs[:len(dirs)-1] {
+		head, _, _ := strings.Cut(d, " ")
+		parts := strings.SplitN(head, "-", 3)
+		if len(parts) < 2 {
+			continue
+		}
+		if _, _, ok := index.PrefixNumber(parts[0] + "-" + parts[1]); ok {
+			folders[strings.ToLower(parts[0])] = true
+		}
+	}
 }

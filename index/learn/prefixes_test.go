@@ -20,6 +20,8 @@ func TestLearnPrefixes(t *testing.T) {
 		want    map[string]string
 	}{
 		{"most name a number in use", []string{"task-1", "task-2", "TASK-3", "task-3", "task-99"}, map[string]string{"task": "back"}},
+		{"two numbers are chance", []string{"epic-1", "epic-1", "epic-1", "epic-2", "epic-2"}, nil},
+		{"a prefix that names folders", []string{"folder-1", "folder-2", "folder-3"}, nil},
 		{"too few", []string{"task-1"}, nil},
 		{"under the share", []string{"task-1", "task-2", "task-98", "task-99"}, nil},
 		{"a prefix in use is no old one", []string{"draft-1", "draft-3", "draft-1"}, nil},
@@ -27,7 +29,10 @@ func TestLearnPrefixes(t *testing.T) {
 		{"not shaped PREFIX-NUMBER", []string{"task-x", "task-1a", "1", "2"}, nil},
 	} {
 		f := &facts{}
-		f.learnPrefixes(tt.unnamed, numbers)
+		folders := map[string]bool{}
+		numberedFolders("backlog/tasks/folder-11-restructuring/task-1.md", folders)
+		numberedFolders("backlog/folder-x/task-2.md", folders) // no number: names no folder of the prefix
+		f.learnPrefixes(tt.unnamed, numbers, folders)
 		if !reflect.DeepEqual(f.prefixes, tt.want) {
 			t.Errorf("%s: prefixes = %v, want %v", tt.name, f.prefixes, tt.want)
 		}
