@@ -18,12 +18,12 @@ import (
 // a number in use under the new one.
 const prefixShare = 0.8
 
-// prefixNumbers: at least this many different numbers must. A rename
-// leaves references to many items; 41 references to epic-11 and one to
-// epic-6 in CRJFisher/ariadne named the folders epic-11-… and epic-6-…,
-// and their numbers were tasks' by chance (tasks 1 to 300 hold every
-// small number).
-const prefixNumbers = 3
+// A rename leaves references to several items: the references that name
+// a number in use must name at least two numbers, none of them more than
+// half of the references. 41 references to epic-11 and one to epic-6 in
+// CRJFisher/ariadne named the folders epic-11-… and epic-6-…, and their
+// numbers were tasks' by chance (tasks 1 to 300 hold every small number).
+const oneNumberShare = 0.5
 
 // oldPrefixRefs are the frontmatter references shaped PREFIX-NUMBER that
 // name no document by its id or file stem (names), resolved or not: once
@@ -66,7 +66,7 @@ func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bo
 	}
 	total := map[string]int{}
 	pairs := map[string]map[string]int{}
-	distinct := map[string]map[string]map[string]bool{} // old → new → the numbers
+	distinct := map[string]map[string]map[string]int{} // old → new → number → references
 	for _, v := range unnamed {
 		p, n, ok := index.PrefixNumber(v)
 		if !ok || inUse[p] || folders[strings.ToLower(p)] {
@@ -76,13 +76,13 @@ func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bo
 		n = strings.ToLower(n)
 		for q := range numbers[n] {
 			if pairs[p] == nil {
-				pairs[p], distinct[p] = map[string]int{}, map[string]map[string]bool{}
+				pairs[p], distinct[p] = map[string]int{}, map[string]map[string]int{}
 			}
 			pairs[p][q]++
 			if distinct[p][q] == nil {
-				distinct[p][q] = map[string]bool{}
+				distinct[p][q] = map[string]int{}
 			}
-			distinct[p][q][n] = true
+			distinct[p][q][n]++
 		}
 	}
 	for p, t := range total {
@@ -98,7 +98,7 @@ func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bo
 				tie = true
 			}
 		}
-		if best == "" || tie || float64(n) < prefixShare*float64(t) || len(distinct[p][best]) < prefixNumbers {
+		if best == "" || tie || float64(n) < prefixShare*float64(t) || !spread(distinct[p][best], n) {
 			continue
 		}
 		if f.prefixes == nil {
@@ -149,6 +149,20 @@ func toolSays(tool string) string {
 		return " (Backlog.md compares task ids by their number)"
 	}
 	return ""
+}
+
+// spread reports whether the n references to numbers (number → count)
+// name at least two, none of them more than oneNumberShare of n.
+func spread(numbers map[string]int, n int) bool {
+	if len(numbers) < 2 {
+		return false
+	}
+	for _, c := range numbers {
+		if float64(c) > oneNumberShare*float64(n) {
+			return false
+		}
+	}
+	return true
 }
 
 // numberedFolders adds to folders the prefix of each folder of p named

@@ -20,7 +20,9 @@ func TestLearnPrefixes(t *testing.T) {
 		want    map[string]string
 	}{
 		{"most name a number in use", []string{"task-1", "task-2", "TASK-3", "task-3", "task-99"}, map[string]string{"task": "back"}},
-		{"two numbers are chance", []string{"epic-1", "epic-1", "epic-1", "epic-2", "epic-2"}, nil},
+		{"one number is no rename", []string{"epic-1", "epic-1", "epic-1"}, nil},
+		{"most references to one number are no rename", []string{"epic-1", "epic-1", "epic-1", "epic-2"}, nil},
+		{"two numbers, each half", []string{"old-1", "old-3"}, map[string]string{"old": "back"}},
 		{"a prefix that names folders", []string{"folder-1", "folder-2", "folder-3"}, nil},
 		{"too few", []string{"task-1"}, nil},
 		{"under the share", []string{"task-1", "task-2", "task-98", "task-99"}, nil},
