@@ -255,7 +255,7 @@ type Batch struct {
 
 // NewBatch starts an empty batch for the configuration.
 func NewBatch(cfg *config.Config) *Batch {
-	return &Batch{Kinds: cfg.Kinds, Namespaces: cfg.Namespaces, Prefixes: cfg.Prefixes, RepoURLs: cfg.RepoURLs, SitePages: cfg.SitePages(), BareNumbers: cfg.BareNumbers, Meta: map[string]string{}}
+	return &Batch{Kinds: cfg.DocKinds(), Namespaces: cfg.Namespaces, Prefixes: cfg.Prefixes, RepoURLs: cfg.RepoURLs, SitePages: cfg.SitePages(), BareNumbers: cfg.BareNumbers, Meta: map[string]string{}}
 }
 
 // RenameKeepsKind reports whether document d, moved from one path to

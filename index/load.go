@@ -40,7 +40,7 @@ type Loader struct {
 
 // NewLoader prepares a loader for the worktree at root.
 func NewLoader(root string, cfg *config.Config) *Loader {
-	return &Loader{Root: root, Cfg: cfg, opts: markdown.Options{Edges: cfg.Edges, Kinds: cfg.Kinds, TextFields: cfg.Frontmatter.TextFields}}
+	return &Loader{Root: root, Cfg: cfg, opts: markdown.Options{Edges: cfg.Edges, Kinds: cfg.DocKinds(), TextFields: cfg.Frontmatter.TextFields}}
 }
 
 // BlobOID is git's object id of a blob with this content (SHA-1).

@@ -550,6 +550,28 @@ func keyAt(data []byte, line int) string {
 	return "the value"
 }
 
+// DocKinds is what a document's kind is read from (markdown.Kind): Kinds,
+// and for each prefix an old one was renamed to (Prefixes: task → back),
+// the kind of the old one (back: task), so that Backlog.md's BACK-12
+// without a type is a task as task-12 is.
+func (c *Config) DocKinds() map[string]string {
+	if len(c.Prefixes) == 0 {
+		return c.Kinds
+	}
+	out := make(map[string]string, len(c.Kinds)+len(c.Prefixes))
+	for k, v := range c.Kinds {
+		out[k] = v
+	}
+	for old, now := range c.Prefixes {
+		if k, ok := c.Kinds[old]; ok {
+			if _, named := out[now]; !named {
+				out[now] = k
+			}
+		}
+	}
+	return out
+}
+
 // KnownKinds are the kinds the configuration names: the kinds types map
 // to, those with a check schema, doc and adr.
 func (c *Config) KnownKinds() map[string]bool {

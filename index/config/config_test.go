@@ -157,3 +157,21 @@ func TestTemplateShortcut(t *testing.T) {
 		t.Fatal("Load of the template differs from parsing it")
 	}
 }
+
+// A prefix an old one was renamed to takes the old one's kind: BACK-12
+// is a task when task was Backlog.md's prefix.
+func TestDocKinds(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	if got := c.DocKinds()["back"]; got != "" {
+		t.Fatalf("back without prefixes: kind %q, want none", got)
+	}
+	c.Prefixes = map[string]string{"task": "back", "story": "task"}
+	k := c.DocKinds()
+	if k["back"] != "task" || k["task"] != "task" {
+		t.Errorf("DocKinds: back %q, task %q; want task, task (a kind already named keeps its own)", k["back"], k["task"])
+	}
+	if _, changed := c.Kinds["back"]; changed {
+		t.Error("DocKinds changed the configuration's own kinds")
+	}
+}

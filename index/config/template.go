@@ -43,7 +43,9 @@ edges:
 
 # The frontmatter "type" value (any case) -> kind. Unknown types are kept as
 # written. Without a type, an ADR-NNNN id (or, without an id, an ADR-NNNN
-# file name that is not an appendix) means adr, anything else is a doc.
+# file name that is not an appendix) means adr; an id whose prefix is named
+# here (task-12, or BACK-12 when prefixes maps task to back) has its kind;
+# anything else is a doc.
 kinds:
   epic: epic
   feature: feature

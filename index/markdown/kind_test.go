@@ -25,6 +25,12 @@ func TestKind(t *testing.T) {
 		{"", "NOTE-1", "decisions/ADR-0001_x.md", "doc"}, // an id that is not an ADR's decides
 		{"", "", "notes/adresses.md", "doc"},
 		{"Task", "ADR-0001", "x.md", "task"},
+		// an id's prefix that names a kind (Backlog.md: task-12, no type)
+		{"", "task-12", "backlog/tasks/task-12 - x.md", "task"},
+		{"", "TASK-355.01", "backlog/tasks/task-355.01 - x.md", "task"},
+		{"", "task-epic-11.2", "backlog/tasks/x.md", "doc"}, // two prefixes: none names a kind
+		{"", "adr-12", "notes/x.md", "adr"},                 // an ADR's id, as before
+		{"", "draft-3", "backlog/drafts/x.md", "doc"},
 		{"Playbook", "", "decisions/ADR-0001.md", "Playbook"},
 		// numbered records in a decisions folder (adr-tools, MADR)
 		{"", "", "doc/adr/0001-record-architecture-decisions.md", "adr"},

@@ -372,6 +372,9 @@ func isNoneWord(s string) bool {
 }
 
 // An ADR's id: ADR-NNNN (a product prefix allowed: KABSD-ADR-0010).
+// prefixID is an id of one prefix and a number (task-12, BACK-355.01).
+var prefixID = lazyre.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)-[0-9]+(?:\.[0-9]+)*$`)
+
 var adrID = lazyre.MustCompile(`^(?i)(?:[a-z][a-z0-9]*-)?adr[-_ ]?[0-9]+$`)
 
 // An ADR's file name: ADR-NNNN, alone or followed by a slug.
@@ -457,6 +460,13 @@ func Kind(typ, id, filePath string, kinds map[string]string) string {
 	if id != "" {
 		if adrID.MatchString(strings.TrimSpace(id)) {
 			return "adr"
+		}
+		// task-12, bug-3, BACK-12 (Backlog.md's): a prefix that names a
+		// kind of work; a decision's prefix is no ADR's id (adrID).
+		if m := prefixID.FindStringSubmatch(strings.TrimSpace(id)); m != nil {
+			if k := kinds[strings.ToLower(m[1])]; k != "" && k != "adr" {
+				return k
+			}
 		}
 		return "doc"
 	}
