@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,27 +19,117 @@ import (
 // not JSON, -32600 for JSON that is no message), and goes on; the SDK sees
 // only messages.
 
+// The end of the input is not the end of the answers: a client that
+// writes its requests and closes stdin (printf … | canon mcp) is answered
+// every request passed on before the session ends. The SDK closes the
+// connection at EOF and drops what is in flight (2 of 3 runs answered
+// nothing), so the reader holds EOF back until the writer has answered
+// every request it passed on, or a request was cancelled, or drainWait
+// passed.
+
 // maxLine bounds one inbound line, as the SDK's DefaultMaxLineLength does.
 const maxLine = 16 << 20
+
+// drainWait bounds how long the end of the input waits for the answers
+// still owed.
+const drainWait = 30 * time.Second
 
 // stdioTransport serves over r and w with lines that are not JSON-RPC
 // messages answered, not fatal.
 func stdioTransport(r io.Reader, w io.Writer) mcp.Transport {
-	out := &lineWriter{w: w}
-	return &mcp.IOTransport{Reader: &messageReader{in: bufio.NewReaderSize(r, 64<<10), out: out}, Writer: out}
+	owed := newOwed()
+	out := &lineWriter{w: w, owed: owed}
+	return &mcp.IOTransport{Reader: &messageReader{in: bufio.NewReaderSize(r, 64<<10), out: out, owed: owed}, Writer: out}
+}
+
+// owed are the ids of the requests passed on and not yet answered.
+type owed struct {
+	mu   sync.Mutex
+	ids  map[string]bool
+	done chan struct{} // closed and renewed when the last one is answered
+}
+
+func newOwed() *owed { return &owed{ids: map[string]bool{}, done: make(chan struct{})} }
+
+func (o *owed) add(id string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.ids[id] = true
+}
+
+func (o *owed) settle(id string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.ids[id] {
+		return
+	}
+	delete(o.ids, id)
+	if len(o.ids) == 0 {
+		close(o.done)
+		o.done = make(chan struct{})
+	}
+}
+
+// wait returns when nothing is owed, or after d.
+func (o *owed) wait(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		o.mu.Lock()
+		n, done := len(o.ids), o.done
+		o.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-done:
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// envelope is what owed reads of a message: its id, whether it is a
+// request or an answer, and a cancellation's request id.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		RequestID json.RawMessage `json:"requestId"`
+	} `json:"params"`
+}
+
+// idKey is an id as owed keeps it: its JSON text, so 1 and "1" differ.
+func idKey(id json.RawMessage) string {
+	id = bytes.TrimSpace(id)
+	if len(id) == 0 || string(id) == "null" {
+		return ""
+	}
+	return string(id)
 }
 
 // lineWriter writes whole lines, one writer at a time: the SDK's messages
-// and messageReader's answers never interleave.
+// and messageReader's answers never interleave. Answers it writes settle
+// what is owed.
 type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu   sync.Mutex
+	w    io.Writer
+	owed *owed
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	l.mu.Unlock()
+	if l.owed != nil {
+		for _, line := range bytes.Split(p, []byte("\n")) {
+			var e envelope
+			if len(bytes.TrimSpace(line)) > 0 && json.Unmarshal(line, &e) == nil && e.Method == "" {
+				l.owed.settle(idKey(e.ID)) // an answer
+			}
+		}
+	}
+	return n, err
 }
 
 func (l *lineWriter) Close() error { return nil }
@@ -48,6 +139,7 @@ func (l *lineWriter) Close() error { return nil }
 type messageReader struct {
 	in      *bufio.Reader
 	out     io.Writer
+	owed    *owed  // nil: EOF is passed on at once
 	pending []byte // the rest of the line being passed on
 }
 
@@ -59,9 +151,13 @@ func (m *messageReader) Read(p []byte) (int, error) {
 				_, _ = m.out.Write(answer) // a client that went away is the session's end, read next
 			} else {
 				m.pending = append(line, '\n')
+				m.track(line)
 			}
 		}
 		if err != nil && len(m.pending) == 0 {
+			if m.owed != nil && errors.Is(err, io.EOF) {
+				m.owed.wait(drainWait)
+			}
 			return 0, err
 		}
 	}
@@ -71,6 +167,23 @@ func (m *messageReader) Read(p []byte) (int, error) {
 }
 
 func (m *messageReader) Close() error { return nil }
+
+// track notes a request passed on as owed, and a cancelled one as settled
+// (MCP answers no cancelled request).
+func (m *messageReader) track(line []byte) {
+	if m.owed == nil {
+		return
+	}
+	var e envelope
+	if json.Unmarshal(line, &e) != nil || e.Method == "" {
+		return
+	}
+	if id := idKey(e.ID); id != "" {
+		m.owed.add(id)
+	} else if e.Method == "notifications/cancelled" {
+		m.owed.settle(idKey(e.Params.RequestID))
+	}
+}
 
 // readLine reads one line without its end, trimmed; a line longer than
 // maxLine is read to its end and answered as not JSON.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // bufioReader is a buffered reader as stdioTransport makes one.
@@ -71,5 +72,57 @@ func TestStdioAnswersWhatIsNoMessage(t *testing.T) {
 	passed, _ = io.ReadAll(r)
 	if string(passed) != `{"jsonrpc":"2.0","id":9,"method":"ping"}`+"\n" || !strings.Contains(out.String(), "-32700") {
 		t.Errorf("after a line past the bound: passed %q, answered %q", passed, out.String())
+	}
+}
+
+// TestStdioEOFWaitsForAnswers: the end of the input is held back until
+// every request passed on is answered (printf … | canon mcp lost them),
+// a cancelled one excepted; notifications and answers owe nothing.
+func TestStdioEOFWaitsForAnswers(t *testing.T) {
+	t.Parallel()
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":"two","method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`,
+		`{"jsonrpc":"2.0","id":"s1","result":{}}`,
+	}, "\n")
+	owed := newOwed()
+	var out bytes.Buffer
+	w := &lineWriter{w: &out, owed: owed}
+	r := &messageReader{in: bufioReader(in), out: w, owed: owed}
+	ended := make(chan struct{})
+	go func() {
+		_, _ = io.ReadAll(r)
+		close(ended)
+	}()
+	answer := func(s string) {
+		t.Helper()
+		if _, err := w.Write([]byte(s + "\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	early := func() bool {
+		select {
+		case <-ended:
+			return true
+		case <-time.After(50 * time.Millisecond):
+			return false
+		}
+	}
+	if early() {
+		t.Fatal("EOF passed on with requests 1 and \"two\" unanswered")
+	}
+	answer(`{"jsonrpc":"2.0","id":1,"result":{}}`)
+	answer(`{"jsonrpc":"2.0","id":9,"method":"roots/list"}`) // the server's own request owes nothing
+	if early() {
+		t.Fatal(`EOF passed on with request "two" unanswered`)
+	}
+	answer(`{"jsonrpc":"2.0","id":"two","result":{}}`)
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("EOF held back after every request not cancelled was answered")
 	}
 }
