@@ -364,6 +364,10 @@ func (c *checker) softened(f Finding) (string, error) {
 		if strings.ContainsAny(strings.TrimSpace(name), " \t") {
 			return "no id has spaces, and some tools name a page by its title", nil
 		}
+		if strings.HasPrefix(strings.TrimSpace(name), "/") && c.in.Cfg.PageAddresses() {
+			// GOV.UK's tech docs: parent: /mobile/backend, a page's address
+			return "a value from the root may be the address of a page of the site, which canon does not resolve", nil
+		}
 		// "parent: Decisions" where a page is titled Decisions (MADR's
 		// site): one word, but a title all the same.
 		if value, _, _ := strings.Cut(name, "#"); !idShaped(value) && value != "" {

@@ -252,11 +252,12 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		if l.status == index.StatusOK && l.dstPath == t+".md" {
 			continue // a site's page at its path without .md (config SitePages)
 		}
-		if c.in.Cfg.PageAddresses() && folded[t] == "" && (path.Ext(t) == "" || strings.HasPrefix(l.raw, "/") && !index.IsMarkdown(t)) {
+		if c.in.Cfg.PageAddresses() && folded[t] == "" && (path.Ext(t) == "" || path.Ext(t) == ".html" || strings.HasPrefix(l.raw, "/") && !index.IsMarkdown(t)) {
 			// a page's address on the site (Hugo's /functions/len/, a render
 			// hook's g; DocFX's /dotnet/api/system.string, from the site's
-			// root): canon does not resolve them; a file's relative path
-			// with its extension is checked, and a Markdown file's always
+			// root; Middleman's ask-for-help.html): canon does not resolve
+			// them; a file's relative path with its extension is checked,
+			// and a Markdown file's always
 			continue
 		}
 		page := pageExists[t+".md"]

@@ -614,10 +614,17 @@ func (c *Config) SitePages() bool {
 // addresses canon does not resolve, as canon init found its tool: Hugo's
 // pages are folders named by permalinks and languages (/functions/len/),
 // and DocFX's (Microsoft Learn) links other sites' pages from the root
-// (/dotnet/api/system.string). There a link without an extension that
-// names nothing in git's tree is such an address, not a broken link.
+// (/dotnet/api/system.string), and Middleman's are its source/ files
+// served as .html (/manual/ask-for-help.html for
+// source/manual/ask-for-help.html.md). There a link without an extension,
+// or one to a page (.html), that names nothing in git's tree is such an
+// address, not a broken link.
 func (c *Config) PageAddresses() bool {
-	return c.Tool == "hugo" || c.Tool == "docfx"
+	switch c.Tool {
+	case "hugo", "docfx", "middleman":
+		return true
+	}
+	return false
 }
 
 // RendersWikiLinks reports whether the repository's pages render [[x]]
@@ -626,7 +633,7 @@ func (c *Config) PageAddresses() bool {
 // shortcode, a Liquid expression).
 func (c *Config) RendersWikiLinks() bool {
 	switch c.Tool {
-	case "hugo", "jekyll", "docusaurus", "docfx":
+	case "hugo", "jekyll", "docusaurus", "docfx", "middleman":
 		return false
 	}
 	return true

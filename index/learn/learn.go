@@ -428,6 +428,7 @@ var tools = []struct{ name, file string }{
 	{"jekyll", "_config.yml"},
 	{"docfx", "docfx.json"},
 	{"docfx", ".openpublishing.publish.config.json"}, // Microsoft Learn's repositories
+	{"middleman", "config.rb"},                         // with a source/ folder (GOV.UK's tech docs)
 }
 
 func (f *facts) detectTool(root string) error {
@@ -437,6 +438,12 @@ func (f *facts) detectTool(root string) error {
 			continue
 		} else if err != nil {
 			return err
+		}
+		if t.name == "middleman" {
+			// config.rb is any Ruby program's; Middleman's pages are in source/
+			if info, err := os.Lstat(filepath.Join(root, "source")); err != nil || !info.IsDir() {
+				continue
+			}
 		}
 		f.tool, f.toolWhy = t.name, t.file
 		if t.name == "backlog.md" {
