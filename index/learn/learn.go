@@ -428,7 +428,7 @@ var tools = []struct{ name, file string }{
 	{"jekyll", "_config.yml"},
 	{"docfx", "docfx.json"},
 	{"docfx", ".openpublishing.publish.config.json"}, // Microsoft Learn's repositories
-	{"middleman", "config.rb"},                         // with a source/ folder (GOV.UK's tech docs)
+	{"middleman", "config.rb"},                       // with a source/ folder (GOV.UK's tech docs)
 }
 
 func (f *facts) detectTool(root string) error {
