@@ -257,19 +257,28 @@ func (s *Store) RecordPaths(ctx context.Context, kind string) ([]string, error) 
 
 // NextRecordNumber is the number of the next numbered record among paths
 // (in namespace, "" for all): the highest number a file name starts with
-// (0018 of 0018-x.md; 0013 of 0013.1-x.md), plus one, as wide as the widest
-// (0019). Dated names (20240301-x.md) are no series. ok is false when no
-// path is numbered.
+// (0018 of 0018-x.md; 0013 of 0013.1-x.md; 017 of adr-017-x.md, written
+// with its prefix: adr-018), plus one, as wide as the widest (0019). Dated
+// names (20240301-x.md) are no series. ok is false when no path is
+// numbered.
 func NextRecordNumber(paths []string, cfg *config.Config, namespace string) (string, bool) {
 	var highest int64
 	width, found := 0, false
+	prefix := "" // the highest's (adr- of adr-017-x.md)
 	for _, p := range paths {
 		if namespace != "" {
 			if name, _ := cfg.Namespaces.Of(p); !strings.EqualFold(name, namespace) {
 				continue
 			}
 		}
-		num := fileNumber(p)
+		num, pre := fileNumber(p), ""
+		if num == "" {
+			if name := recordName(p); name != "" {
+				stem := markdown.Stem(p)
+				num = strings.TrimLeft(name, "adr-_")
+				pre = stem[:len(name)-len(num)]
+			}
+		}
 		if num == "" || markdown.DatedName(markdown.Stem(p)) {
 			continue
 		}
@@ -278,8 +287,11 @@ func NextRecordNumber(paths []string, cfg *config.Config, namespace string) (str
 		if err != nil || len(whole) > 9 {
 			continue
 		}
+		if !found || n > highest {
+			prefix = pre
+		}
 		found = true
 		highest, width = max(highest, n), max(width, len(whole))
 	}
-	return fmt.Sprintf("%0*d", width, highest+1), found
+	return fmt.Sprintf("%s%0*d", prefix, width, highest+1), found
 }

@@ -112,6 +112,8 @@ func TestPlan(t *testing.T) {
 		{name: "file ref", form: FormRef, raw: "../reports/run.json", src: "docs/a.md", status: StatusFile},
 		{name: "dotted name ref", form: FormRef, raw: "backlog/task-1.2", src: "a.md",
 			plan: "uid:backlog/task-1.2 | id:backlog/task-1.2 | path:backlog/task-1.2 | path:backlog/task-1.2 | stem:task-1.2", match: "task-1.2"},
+		{name: "record name ref", form: FormRef, raw: "ADR-004", src: "a.md",
+			plan: "uid:adr-004 | id:adr-004 | stem:adr-004 | num:adr-004 | was:adr-004", match: "adr-004"},
 		{name: "versioned id ref", form: FormRef, raw: "ADR-0013.1", src: "a.md",
 			plan: "uid:adr-0013.1 | id:adr-0013.1 | stem:adr-0013.1 | was:adr-0013.1", match: "adr-0013.1"},
 		{name: "old prefix ref", form: FormRef, raw: "task-355.01", src: "a.md",
@@ -415,6 +417,19 @@ func TestResolveNamespacesStems(t *testing.T) {
 	plan(&l, "products/a/items/t.md", planner{})
 	if _, status, _ := resolve(&l, mem, ns, "products/a/items/t.md"); status != StatusAmbiguous {
 		t.Fatalf("[[README]] is %s, want ambiguous", status)
+	}
+}
+
+func TestRecordName(t *testing.T) {
+	t.Parallel()
+	for p, want := range map[string]string{
+		"adr-004-module-loading.md": "adr-004", "docs/ADR_12 x.md": "adr_12", "ADR-0004_tokens.md": "adr-0004",
+		"adr0007.md": "adr0007", "adr-x.md": "", "0004-use-x.md": "", "notes/adresses.md": "",
+		"ADR-0003-appendix_x.md": "", // a companion, not a record
+	} {
+		if got := recordName(p); got != want {
+			t.Errorf("recordName(%q) = %q, want %q", p, got, want)
+		}
 	}
 }
 

@@ -57,6 +57,9 @@ func aliasTerms(d docIdentity) []string {
 	if n := fileNumber(d.path); n != "" {
 		terms = append(terms, "num:"+n)
 	}
+	if n := recordName(d.path); n != "" {
+		terms = append(terms, "num:"+n) // adr-004 for adr-004-module-loading.md
+	}
 	if name := markdown.DisplayStem(d.path); name != markdown.Stem(d.path) {
 		terms = append(terms, "dir:"+strings.ToLower(name)) // canon show 2400-node-swap: its folder's page
 	}
@@ -181,6 +184,29 @@ func fileNumber(p string) string {
 	return stem[:i]
 }
 
+// recordName is the name a decision record's file name starts with when
+// the record has no id (adr-004 of adr-004-module-loading.md, as its
+// neighbours link it: [ADR-002](adr-002-configuration.md)), lower-cased;
+// "" for any other file name.
+func recordName(p string) string {
+	stem := markdown.Stem(p)
+	if !markdown.IsADRStem(stem) {
+		return ""
+	}
+	i := 3
+	for i < len(stem) && (stem[i] == '-' || stem[i] == '_') {
+		i++
+	}
+	j := i
+	for j < len(stem) && stem[j] >= '0' && stem[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return ""
+	}
+	return strings.ToLower(stem[:j])
+}
+
 // isNumber reports a reference that is only a number as a file name starts
 // with: digits, and dots between them (0097, 0013.1).
 func isNumber(s string) bool {
@@ -195,6 +221,9 @@ func matchKeys(d docIdentity) []string {
 	}
 	if dir := path.Dir(d.path); (keys[0] == "index" || keys[0] == folderKey) && dir != "." {
 		keys = append(keys, strings.ToLower(path.Base(dir))) // a link to the folder without its slash (mdPlan)
+	}
+	if n := recordName(d.path); n != "" {
+		keys = append(keys, n) // a ref that is its record's name (refPlan's num:)
 	}
 	if n := fileNumber(d.path); n != "" {
 		keys = append(keys, n) // a ref that is its number (refPlan's match)
@@ -359,6 +388,9 @@ func refPlan(l *link, srcPath, raw string) {
 	l.match = strings.ToLower(markdown.Stem(target))
 	if isNumber(target) {
 		l.plan = append(l.plan, "num:"+target) // 0097: the file 0097-….md
+	}
+	if recordName(target+".md") == l.match && l.match != "" {
+		l.plan = append(l.plan, "num:"+l.match) // adr-004: the record adr-004-module-loading.md (recordName)
 	}
 	if _, _, ok := PrefixNumber(target); ok || isNumber(target) {
 		l.plan = append(l.plan, "was:"+l.match) // task-4 or 4: BACK-4 when task was back's prefix

@@ -378,6 +378,10 @@ var prefixID = lazyre.MustCompile(`^([A-Za-z][A-Za-z0-9_]*)-[0-9]+(?:\.[0-9]+)*$
 var adrID = lazyre.MustCompile(`^(?i)(?:[a-z][a-z0-9]*-)?adr[-_ ]?[0-9]+$`)
 
 // An ADR's file name: ADR-NNNN, alone or followed by a slug.
+// IsADRStem reports a file stem that names a decision record
+// (ADR-0004_tokens, adr-004-module-loading), not an appendix of one.
+func IsADRStem(stem string) bool { return adrStem.MatchString(stem) && !adrCompanion.MatchString(stem) }
+
 var adrStem = lazyre.MustCompile(`^(?i)adr[-_ ]?[0-9]+(?:[-_ .].*)?$`)
 
 // What an ADR's file name may also hold without being one: a document that
