@@ -97,7 +97,7 @@ func TestPlan(t *testing.T) {
 		match, status        string
 	}{
 		{name: "id ref", form: FormRef, raw: "KB-TSK-0042", src: "items/a.md",
-			plan: "uid:kb-tsk-0042 | id:kb-tsk-0042 | stem:kb-tsk-0042 | was:kb-tsk-0042", match: "kb-tsk-0042"},
+			plan: "uid:kb-tsk-0042 | id:kb-tsk-0042 | stem:kb-tsk-0042 | num:kb-tsk-0042 | was:kb-tsk-0042", match: "kb-tsk-0042"},
 		{name: "uid prefix", form: FormRef, raw: "KB-TSK-0042@019A", src: "a.md", plan: "id:kb-tsk-0042", match: "kb-tsk-0042"},
 		{name: "path ref with backslashes", form: FormRef, raw: `..\bug\B-1_x.md`, src: "items/task/a.md",
 			plan: "uid:../bug/b-1_x.md | id:../bug/b-1_x.md | path:items/bug/B-1_x.md | stem:b-1_x", match: "b-1_x"},
@@ -115,9 +115,9 @@ func TestPlan(t *testing.T) {
 		{name: "record name ref", form: FormRef, raw: "ADR-004", src: "a.md",
 			plan: "uid:adr-004 | id:adr-004 | stem:adr-004 | num:adr-004 | was:adr-004", match: "adr-004"},
 		{name: "versioned id ref", form: FormRef, raw: "ADR-0013.1", src: "a.md",
-			plan: "uid:adr-0013.1 | id:adr-0013.1 | stem:adr-0013.1 | was:adr-0013.1", match: "adr-0013.1"},
+			plan: "uid:adr-0013.1 | id:adr-0013.1 | stem:adr-0013.1 | num:adr-0013.1 | was:adr-0013.1", match: "adr-0013.1"},
 		{name: "old prefix ref", form: FormRef, raw: "task-355.01", src: "a.md",
-			plan: "uid:task-355.01 | id:task-355.01 | stem:task-355.01 | was:task-355.01", match: "task-355.01"},
+			plan: "uid:task-355.01 | id:task-355.01 | stem:task-355.01 | num:task-355.01 | was:task-355.01", match: "task-355.01"},
 		{name: "md relative", form: FormMD, raw: "../b.md", src: "items/t/a.md", plan: "path:items/b.md", match: "b"},
 		{name: "md escaped space", form: FormMD, raw: "my%20note.md", src: "a.md", plan: "path:my note.md", match: "my note"},
 		{name: "md root", form: FormMD, raw: "/docs/x.md", src: "items/a.md", plan: "path:docs/x.md", match: "x"},
@@ -429,6 +429,18 @@ func TestRecordName(t *testing.T) {
 	} {
 		if got := recordName(p); got != want {
 			t.Errorf("recordName(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+func TestHeadName(t *testing.T) {
+	t.Parallel()
+	for p, want := range map[string]string{
+		"backlog/archive/tasks/task-97 - Fix-missing-edges.md": "task-97", "back-12.1 - Sub.md": "back-12.1",
+		"task-97-fix.md": "", "Notes - June.md": "", "task-x - y.md": "",
+	} {
+		if got := headName(p); got != want {
+			t.Errorf("headName(%q) = %q, want %q", p, got, want)
 		}
 	}
 }

@@ -620,8 +620,8 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 	stemQuery, mdQuery := len(queries)-1, len(queries)-2
 	if isNumber(ref) {
 		queries = append(queries, byAlias("num:"+ref)) // 0096: the decision whose file name starts with it
-	} else if n := recordName(ref + ".md"); n != "" && n == strings.ToLower(ref) {
-		queries = append(queries, byAlias("num:"+n)) // ADR-004: adr-004-module-loading.md (recordName)
+	} else if _, _, ok := PrefixNumber(ref); ok && !strings.Contains(ref, "/") {
+		queries = append(queries, byAlias("num:"+strings.ToLower(ref))) // ADR-004: adr-004-module-loading.md (recordName); task-97 (headName)
 	}
 	dirQuery := -1
 	if !strings.Contains(ref, "/") && !IsMarkdown(ref) {

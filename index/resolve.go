@@ -59,6 +59,8 @@ func aliasTerms(d docIdentity) []string {
 	}
 	if n := recordName(d.path); n != "" {
 		terms = append(terms, "num:"+n) // adr-004 for adr-004-module-loading.md
+	} else if n := headName(d.path); n != "" {
+		terms = append(terms, "num:"+n) // task-97 for "task-97 - Fix-x.md"
 	}
 	if name := markdown.DisplayStem(d.path); name != markdown.Stem(d.path) {
 		terms = append(terms, "dir:"+strings.ToLower(name)) // canon show 2400-node-swap: its folder's page
@@ -207,6 +209,20 @@ func recordName(p string) string {
 	return strings.ToLower(stem[:j])
 }
 
+// headName is the id a file name starts with before " - " and its title
+// (Backlog.md: "task-97 - Fix-missing-edges.md", whose frontmatter, when
+// it has one, says id: task-97), lower-cased; "" for any other name.
+func headName(p string) string {
+	head, _, ok := strings.Cut(markdown.Stem(p), " - ")
+	if !ok {
+		return ""
+	}
+	if _, _, ok := PrefixNumber(head); !ok {
+		return ""
+	}
+	return strings.ToLower(head)
+}
+
 // isNumber reports a reference that is only a number as a file name starts
 // with: digits, and dots between them (0097, 0013.1).
 func isNumber(s string) bool {
@@ -224,6 +240,8 @@ func matchKeys(d docIdentity) []string {
 	}
 	if n := recordName(d.path); n != "" {
 		keys = append(keys, n) // a ref that is its record's name (refPlan's num:)
+	} else if n := headName(d.path); n != "" {
+		keys = append(keys, n)
 	}
 	if n := fileNumber(d.path); n != "" {
 		keys = append(keys, n) // a ref that is its number (refPlan's match)
@@ -389,8 +407,10 @@ func refPlan(l *link, srcPath, raw string) {
 	if isNumber(target) {
 		l.plan = append(l.plan, "num:"+target) // 0097: the file 0097-….md
 	}
-	if recordName(target+".md") == l.match && l.match != "" {
-		l.plan = append(l.plan, "num:"+l.match) // adr-004: the record adr-004-module-loading.md (recordName)
+	if _, _, ok := PrefixNumber(target); ok && !strings.Contains(target, "/") {
+		// adr-004: the record adr-004-module-loading.md (recordName);
+		// task-97: "task-97 - Fix-x.md" without frontmatter (headName)
+		l.plan = append(l.plan, "num:"+l.match)
 	}
 	if _, _, ok := PrefixNumber(target); ok || isNumber(target) {
 		l.plan = append(l.plan, "was:"+l.match) // task-4 or 4: BACK-4 when task was back's prefix
