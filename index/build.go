@@ -452,7 +452,11 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 				sources = append(sources, d.id)
 			}
 			if old, now := TitleKey(d.title), TitleKey(ld.Doc.Title); old != now {
-				affectedMatch[old], affectedMatch[now] = true, true // refs by its title (retitled)
+				for _, k := range []string{old, now} {
+					if k != "" {
+						affectedMatch[k] = true // refs by its title (retitled)
+					}
+				}
 			}
 			changedKeys[d.key] = true
 			inplace = append(inplace, u)

@@ -427,6 +427,18 @@ func FirstParent(ctx context.Context, q Querier, id DocID) (parent Node, ok bool
 	return parent, err == nil, err
 }
 
+// TitledCount counts the documents a frontmatter reference names by their
+// title (TitleKey, the resolution's title alias).
+func TitledCount(ctx context.Context, q Querier, title string) (int, error) {
+	key := TitleKey(title)
+	if key == "" {
+		return 0, nil
+	}
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM aliases WHERE term = ?`, "title:"+key).Scan(&n)
+	return n, err
+}
+
 // HasTitle reports whether some document is titled title, case aside: the
 // full-text index finds the documents whose title holds its words, the
 // shortest titles first (a title holding the words is at least as long

@@ -3,6 +3,7 @@ package index
 import (
 	"net/url"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,10 +58,8 @@ func aliasTerms(d docIdentity) []string {
 	if n := fileNumber(d.path); n != "" {
 		terms = append(terms, "num:"+n)
 	}
-	if n := recordName(d.path); n != "" {
-		terms = append(terms, "num:"+n) // adr-004 for adr-004-module-loading.md
-	} else if n := headName(d.path); n != "" {
-		terms = append(terms, "num:"+n) // task-97 for "task-97 - Fix-x.md"
+	if n := nameOfFile(d); n != "" {
+		terms = append(terms, "num:"+n) // adr-004 of adr-004-module-loading.md, task-97 of "task-97 - Fix-x.md"
 	}
 	if name := markdown.DisplayStem(d.path); name != markdown.Stem(d.path) {
 		terms = append(terms, "dir:"+strings.ToLower(name)) // canon show 2400-node-swap: its folder's page
@@ -195,18 +194,26 @@ func recordName(p string) string {
 	if !markdown.IsADRStem(stem) {
 		return ""
 	}
-	i := 3
-	for i < len(stem) && (stem[i] == '-' || stem[i] == '_') {
-		i++
+	if len(stem) < 5 || stem[3] != '-' {
+		return "" // adr_12, adr0007: no reference names them (PrefixNumber wants a dash)
 	}
-	j := i
-	for j < len(stem) && stem[j] >= '0' && stem[j] <= '9' {
-		j++
-	}
-	if j == i {
+	n := fileNumber(stem[4:] + "-") // 004, 0013.1
+	if n == "" {
 		return ""
 	}
-	return strings.ToLower(stem[:j])
+	return strings.ToLower(stem[:4+len(n)])
+}
+
+// nameOfFile is the name the file name gives a document without an id
+// (recordName, else headName); "" for one with an id, which names it.
+func nameOfFile(d docIdentity) string {
+	if d.ident != "" {
+		return ""
+	}
+	if n := recordName(d.path); n != "" {
+		return n
+	}
+	return headName(d.path)
 }
 
 // headName is the id a file name starts with before " - " and its title
@@ -238,10 +245,8 @@ func matchKeys(d docIdentity) []string {
 	if dir := path.Dir(d.path); (keys[0] == "index" || keys[0] == folderKey) && dir != "." {
 		keys = append(keys, strings.ToLower(path.Base(dir))) // a link to the folder without its slash (mdPlan)
 	}
-	if n := recordName(d.path); n != "" {
-		keys = append(keys, n) // a ref that is its record's name (refPlan's num:)
-	} else if n := headName(d.path); n != "" {
-		keys = append(keys, n)
+	if n := nameOfFile(d); n != "" {
+		keys = append(keys, n) // a ref that is its file's name (refPlan's num:)
 	}
 	if n := fileNumber(d.path); n != "" {
 		keys = append(keys, n) // a ref that is its number (refPlan's match)
@@ -742,14 +747,21 @@ func resolve(l *link, src aliasSource, ns nsOf, srcPath string) (dst int64, stat
 		case 1:
 			return docs[0].id, StatusOK, nil
 		default:
-			if last := l.plan[len(l.plan)-1]; term != last && strings.HasPrefix(last, "title:") {
-				// two files named layout.md: the one titled so, if one is
+			if last := l.plan[len(l.plan)-1]; strings.HasPrefix(term, "stem:") && strings.HasPrefix(last, "title:") {
+				// two files named layout.md: the one of them titled so, if
+				// one is (two documents of one id stay ambiguous)
 				titled, err := src.lookup(last)
 				if err != nil {
 					return 0, "", err
 				}
-				if len(titled) == 1 {
-					return titled[0].id, StatusOK, nil
+				var among []aliasDoc
+				for _, t := range titled {
+					if slices.ContainsFunc(docs, func(d aliasDoc) bool { return d.id == t.id }) {
+						among = append(among, t)
+					}
+				}
+				if len(among) == 1 {
+					return among[0].id, StatusOK, nil
 				}
 			}
 			if l.orElse == StatusExternal {

@@ -51,7 +51,7 @@ func helpCommand(e *env) *cli.Command {
 // alias), nil when none is.
 func commandNamed(cmds []*cli.Command, name string) *cli.Command {
 	for _, c := range cmds {
-		if !c.Hidden && c.HasName(name) && c.Name != "help" {
+		if !c.Hidden && c.HasName(name) {
 			return c
 		}
 	}
@@ -96,8 +96,8 @@ func helpOfApp(a *cli.App) helpJSON {
 func commandsOf(cmds []*cli.Command) []commandJSON {
 	out := []commandJSON{}
 	for _, c := range cmds {
-		if c.Hidden || c.Name == "help" {
-			continue
+		if c.Hidden || c.Name == "help" && len(c.Flags) == 0 {
+			continue // urfave/cli's own help of a group (canon workset help)
 		}
 		out = append(out, helpOf(c))
 	}

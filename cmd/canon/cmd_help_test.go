@@ -46,7 +46,7 @@ func TestHelpJSONListsEveryCommandWithJSON(t *testing.T) {
 			t.Errorf("canon %s is not in canon help --json", c.Name)
 		}
 	}
-	for _, name := range []string{"workset new", "id next", "hooks install", "graph neighbors"} {
+	for _, name := range []string{"help", "workset new", "id next", "hooks install", "graph neighbors"} {
 		if !listed[name] {
 			t.Errorf("canon %s is not in canon help --json", name)
 		}

@@ -382,9 +382,9 @@ func (c *checker) softened(f Finding) (string, error) {
 		// read; two files or ids of one name stay an error.
 		_, name, _ := strings.Cut(f.Target, " ")
 		if value, _, _ := strings.Cut(strings.TrimSpace(name), "#"); !idShaped(value) && value != "" {
-			titled, err := c.titled(value)
-			if err != nil || titled {
-				return "documents are titled " + value + ", and some tools tell pages of one title apart by grand_parent", err
+			n, err := index.TitledCount(c.ctx, c.q, value)
+			if err != nil || n > 0 {
+				return "a page is titled " + value + ", and some tools name a page by its title and tell pages of one title apart by grand_parent", err
 			}
 		}
 	case "duplicate-id":

@@ -562,11 +562,20 @@ func (c *Config) DocKinds() map[string]string {
 	for k, v := range c.Kinds {
 		out[k] = v
 	}
+	carried := map[string]string{} // new prefix → the kind its old ones agree on ("" when they do not)
 	for old, now := range c.Prefixes {
-		if k, ok := c.Kinds[old]; ok {
-			if _, named := out[now]; !named {
-				out[now] = k
-			}
+		k, ok := c.Kinds[old]
+		if !ok {
+			continue
+		}
+		if was, seen := carried[now]; seen && was != k {
+			k = "" // task and epic both became back: no kind from them
+		}
+		carried[now] = k
+	}
+	for now, k := range carried {
+		if _, named := out[now]; !named && k != "" {
+			out[now] = k
 		}
 	}
 	return out

@@ -174,4 +174,13 @@ func TestDocKinds(t *testing.T) {
 	if _, changed := c.Kinds["back"]; changed {
 		t.Error("DocKinds changed the configuration's own kinds")
 	}
+	// Two old prefixes of other kinds became one: no kind, whatever the
+	// order the map gives them in.
+	c.Prefixes = map[string]string{"task": "back", "epic": "back", "bug": "fix", "defect": "fix"}
+	c.Kinds["defect"] = "bug"
+	for range 20 {
+		if k := c.DocKinds(); k["back"] != "" || k["fix"] != "bug" {
+			t.Fatalf("DocKinds: back %q, fix %q; want none, bug", k["back"], k["fix"])
+		}
+	}
 }

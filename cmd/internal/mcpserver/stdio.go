@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -99,13 +100,26 @@ type envelope struct {
 	} `json:"params"`
 }
 
-// idKey is an id as owed keeps it: its JSON text, so 1 and "1" differ.
+// idKey is an id as owed keeps it: decoded, as the SDK writes it back
+// ("\u0041" is "A", -0 is 0), a string apart from a number ("1" is not
+// 1); "" for none.
 func idKey(id json.RawMessage) string {
-	id = bytes.TrimSpace(id)
-	if len(id) == 0 || string(id) == "null" {
+	d := json.NewDecoder(bytes.NewReader(id))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
 		return ""
 	}
-	return string(id)
+	switch v := v.(type) {
+	case string:
+		return "s:" + v
+	case json.Number:
+		if n, err := v.Int64(); err == nil {
+			return "n:" + strconv.FormatInt(n, 10)
+		}
+		return "n:" + v.String()
+	}
+	return ""
 }
 
 // lineWriter writes whole lines, one writer at a time: the SDK's messages

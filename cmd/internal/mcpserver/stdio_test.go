@@ -83,7 +83,7 @@ func TestStdioEOFWaitsForAnswers(t *testing.T) {
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":"two","method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":"t\u0077o","method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call"}`,
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`,
 		`{"jsonrpc":"2.0","id":"s1","result":{}}`,
@@ -97,6 +97,19 @@ func TestStdioEOFWaitsForAnswers(t *testing.T) {
 		_, _ = io.ReadAll(r)
 		close(ended)
 	}()
+	// The reader notes each request before the SDK could answer it: wait
+	// until it has read them all (3 cancelled).
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		owed.mu.Lock()
+		n := len(owed.ids)
+		owed.mu.Unlock()
+		if n == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the reader owes %d answers, want 2 (1 and \"two\")", n)
+		}
+	}
 	answer := func(s string) {
 		t.Helper()
 		if _, err := w.Write([]byte(s + "\n")); err != nil {
@@ -113,6 +126,10 @@ func TestStdioEOFWaitsForAnswers(t *testing.T) {
 	}
 	if early() {
 		t.Fatal("EOF passed on with requests 1 and \"two\" unanswered")
+	}
+	answer(`{"jsonrpc":"2.0","id":-0,"result":{}}`) // 1 is not answered by 0
+	if early() {
+		t.Fatal("EOF passed on after an answer to another id")
 	}
 	answer(`{"jsonrpc":"2.0","id":1,"result":{}}`)
 	answer(`{"jsonrpc":"2.0","id":9,"method":"roots/list"}`) // the server's own request owes nothing
