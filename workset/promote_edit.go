@@ -251,6 +251,38 @@ func UpdatedField(fm *markdown.Value) string {
 	return "updated"
 }
 
+// createdUpdated pairs the field of a document's creation date with the
+// one its tool writes for the last change: a Backlog.md task has
+// created_date: '2025-07-23 10:05' and gets updated_date at its first
+// edit, in the same layout.
+var createdUpdated = [][2]string{{"created_date", "updated_date"}, {"created_at", "updated_at"}}
+
+// absentUpdated is the field and value SetUpdated adds where the document
+// has none: the partner of its creation date's field, written as that
+// date is (its quotes, its date-time layout), else updated and the day.
+func absentUpdated(d *markdown.Document, l *lines, now time.Time) (name, value string) {
+	for _, p := range createdUpdated {
+		f := d.Frontmatter.Field(p[0])
+		if f == nil || f.Value == nil || !datedRE.MatchString(f.Value.Text) || f.Line < 2 || f.Line > len(l.text) {
+			continue
+		}
+		m := keyLineRE(d.Format, p[0]).FindStringSubmatch(l.text[f.Line-1])
+		if m == nil {
+			continue
+		}
+		token, _, ok := scalarToken(m[3])
+		if !ok {
+			continue
+		}
+		inner, quote := token, ""
+		if token != "" && (token[0] == '"' || token[0] == '\'') && len(token) > 1 {
+			inner, quote = token[1:len(token)-1], token[:1]
+		}
+		return p[1], quote + stamp(inner, now) + quote
+	}
+	return "updated", now.Format("2006-01-02")
+}
+
 // SetUpdated sets the frontmatter field `updated` (or the first of
 // updatedFields the document has) to now's date by editing its one line, keeping quotes, a trailing comment and the layout
 // of a date-time; it adds the line after the last field when there is
@@ -266,10 +298,10 @@ func SetUpdated(content []byte, now time.Time) (out []byte, changed bool, err er
 	name := UpdatedField(d.Frontmatter)
 	f := d.Frontmatter.Field(name)
 	if f == nil {
-		v := now.Format("2006-01-02")
-		line := fieldIndent(d, l) + "updated: " + v
+		name, v := absentUpdated(d, l, now)
+		line := fieldIndent(d, l) + name + ": " + v
 		if d.Format == "toml" {
-			line = fieldIndent(d, l) + "updated = " + v
+			line = fieldIndent(d, l) + name + " = " + v
 		}
 		l.insert(newFieldAt(d, l, closing), line)
 		return l.bytes(), true, nil
