@@ -58,13 +58,11 @@ func commandNamed(cmds []*cli.Command, name string) *cli.Command {
 	return nil
 }
 
-// helpJSON is canon help --json: the program and its commands.
+// helpJSON is canon help --json: the program as a command (its global
+// flags, its commands) and its version.
 type helpJSON struct {
-	Name     string        `json:"name"`
-	Version  string        `json:"version"`
-	Usage    string        `json:"usage"`
-	Flags    []flagJSON    `json:"flags"`
-	Commands []commandJSON `json:"commands"`
+	Version string `json:"version"`
+	commandJSON
 }
 
 // commandJSON is one command: its name, the other names it answers to,
@@ -90,7 +88,8 @@ type flagJSON struct {
 }
 
 func helpOfApp(a *cli.App) helpJSON {
-	return helpJSON{Name: a.Name, Version: a.Version, Usage: a.Usage, Flags: flagsOf(a.VisibleFlags()), Commands: commandsOf(a.Commands)}
+	return helpJSON{Version: a.Version, commandJSON: commandJSON{Name: a.Name, Aliases: []string{}, Usage: a.Usage, Args: a.ArgsUsage,
+		Flags: flagsOf(a.VisibleFlags()), Commands: commandsOf(a.Commands)}}
 }
 
 func commandsOf(cmds []*cli.Command) []commandJSON {
