@@ -249,6 +249,19 @@ func (s *Session) catchUpLocked(ctx context.Context) (*Result, error) {
 	case meta[index.MetaBuiltAt] == "":
 		return s.rebuildLocked(ctx, head, "")
 	case meta[index.MetaConfig] != s.Cfg.IndexHash():
+		// Back to a configuration whose index was kept (a branch without
+		// .canon/config.yaml and back): catch that one up (ADR-0055).
+		restored, err := s.Store.RestoreSpare(ctx, s.Cfg.IndexHash())
+		if err != nil {
+			return nil, err
+		}
+		if restored {
+			s.note("the configuration changed; the index kept for this one catches up instead of a rebuild")
+			return s.catchUpLocked(ctx)
+		}
+		if err := s.Store.KeepSpare(ctx); err != nil {
+			s.note("%v; the next change back rebuilds too", err)
+		}
 		return s.rebuildLocked(ctx, head, "the configuration changed")
 	case meta[index.MetaHead] == head && meta[index.MetaPending] == "":
 		return &Result{Action: ActionNone, To: head}, nil
