@@ -23,6 +23,10 @@ func helpCommand(e *env) *cli.Command {
 				if len(path) == 0 {
 					return cli.ShowAppHelp(c)
 				}
+				if len(path) == 1 && c.Command.HasName(path[0]) {
+					cli.HelpPrinter(c.App.Writer, cli.CommandHelpTemplate, c.Command) // canon help help
+					return nil
+				}
 				// what canon COMMAND --help prints, an unknown command's
 				// error included
 				return c.App.RunContext(c.Context, append(append([]string{c.App.Name}, path...), "--help"))
