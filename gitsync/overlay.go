@@ -185,9 +185,11 @@ func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t 
 		return index.RefUpdate{}, fmt.Errorf("read commit %s: %w", short(t.OID), err)
 	}
 	base := ""
-	if old != nil && old.BaseHead == head {
+	if old != nil && old.BaseHead == head && old.OID == t.OID {
 		base = old.Base
 	} else if base, err = s.mergeBase(ctx, objs, head, t.OID); err != nil {
+		// (a ref that moved has another merge base with the same HEAD
+		// when it merged HEAD or was rewound)
 		return index.RefUpdate{}, err
 	}
 	u := index.RefUpdate{State: index.RefState{Name: t.Name, OID: t.OID, Base: base, BaseHead: head,

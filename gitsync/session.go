@@ -257,7 +257,22 @@ func (s *Session) catchUpLocked(ctx context.Context) (*Result, error) {
 		}
 		if restored {
 			s.note("the configuration changed; the index kept for this one catches up instead of a rebuild")
-			return s.catchUpLocked(ctx)
+			res, err := s.catchUpLocked(ctx)
+			if err != nil || res.Action == ActionRebuild {
+				return res, err
+			}
+			// The working tree as another index last read it (edits
+			// synced there, files added or deleted that git did not
+			// touch): a stat walk, as canon sync does.
+			ch, err := s.Store.Reconcile(ctx, s.Loader, s.Scope, map[string]string{index.MetaHead: head})
+			if err != nil {
+				return nil, fmt.Errorf("reconcile working tree: %w", err)
+			}
+			if res.Changes != nil {
+				ch = index.MergeChanges(res.Changes, ch)
+			}
+			res.Action, res.To, res.Changes = ActionReconcile, head, ch
+			return res, nil
 		}
 		if err := s.Store.KeepSpare(ctx); err != nil {
 			s.note("%v; the next change back rebuilds too", err)

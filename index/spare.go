@@ -146,13 +146,17 @@ func spareFits(ctx context.Context, path, hash string) bool {
 // pruneSpares removes the spares beyond maxSpares, oldest first; keep is
 // never removed.
 func (s *Store) pruneSpares(keep string) {
-	found, _ := filepath.Glob(s.path + spareInfix + "*")
+	found := spareFiles(s.path)
 	type spare struct {
 		path string
 		mod  int64
 	}
 	var all []spare
 	for _, p := range found {
+		if strings.HasSuffix(p, buildSuffix) && p != keep+buildSuffix {
+			removeDB(p) // a copy a killed KeepSpare left (the caller holds the writer lock)
+			continue
+		}
 		if p == keep || strings.HasSuffix(p, buildSuffix) || strings.HasSuffix(p, "-wal") || strings.HasSuffix(p, "-shm") || strings.HasSuffix(p, "-journal") {
 			continue
 		}
@@ -183,6 +187,23 @@ func rollbackMode(ctx context.Context, path string) error {
 		return fmt.Errorf("the copy stayed in journal mode %s", mode)
 	}
 	return nil
+}
+
+// spareFiles lists the files beside the index at path whose names start
+// as its spares' do (a glob would read brackets in the path as a pattern).
+func spareFiles(path string) []string {
+	entries, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		return nil
+	}
+	prefix := filepath.Base(path) + spareInfix
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) {
+			out = append(out, filepath.Join(filepath.Dir(path), e.Name()))
+		}
+	}
+	return out
 }
 
 // copyFile copies the regular file src to dst, which it creates.

@@ -169,13 +169,22 @@ func OpenIndexContext(ctx context.Context, path string) (s *Store, needsBuild bo
 // debris it costs one stat.
 func (s *Store) removeBuildDebris() {
 	tmp := s.path + buildSuffix
-	if _, err := os.Lstat(tmp); err != nil {
+	var spares []string // a killed KeepSpare's copy
+	for _, p := range spareFiles(s.path) {
+		if strings.HasSuffix(p, buildSuffix) {
+			spares = append(spares, p)
+		}
+	}
+	if _, err := os.Lstat(tmp); err != nil && len(spares) == 0 {
 		return
 	}
 	if ok, err := s.lock.TryLock(); err != nil || !ok {
 		return
 	}
 	removeDB(tmp)
+	for _, p := range spares {
+		removeDB(p)
+	}
 	_ = s.lock.Unlock() // the lock goes with the file's descriptor at the latest
 }
 
