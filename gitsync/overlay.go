@@ -184,12 +184,13 @@ func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t 
 	if err != nil {
 		return index.RefUpdate{}, fmt.Errorf("read commit %s: %w", short(t.OID), err)
 	}
+	// The merge base stands while neither HEAD nor the ref moved: a ref
+	// that moved has another one with the same HEAD when it merged HEAD or
+	// was rewound.
 	base := ""
 	if old != nil && old.BaseHead == head && old.OID == t.OID {
 		base = old.Base
 	} else if base, err = s.mergeBase(ctx, objs, head, t.OID); err != nil {
-		// (a ref that moved has another merge base with the same HEAD
-		// when it merged HEAD or was rewound)
 		return index.RefUpdate{}, err
 	}
 	u := index.RefUpdate{State: index.RefState{Name: t.Name, OID: t.OID, Base: base, BaseHead: head,

@@ -165,8 +165,9 @@ func OpenIndexContext(ctx context.Context, path string) (s *Store, needsBuild bo
 
 // removeBuildDebris deletes what a killed full build left beside the
 // index (Rebuild's database, as large as the index, and its journal),
-// when no writer holds the lock: a build in progress holds it. Without
-// debris it costs one stat.
+// when no writer holds the lock: a build in progress holds it; and the
+// copy a killed KeepSpare left (ADR-0055). Without debris it costs a stat
+// and a read of the index's folder.
 func (s *Store) removeBuildDebris() {
 	tmp := s.path + buildSuffix
 	var spares []string // a killed KeepSpare's copy
