@@ -257,22 +257,10 @@ func (s *Session) catchUpLocked(ctx context.Context) (*Result, error) {
 		}
 		if restored {
 			s.note("the configuration changed; the index kept for this one catches up instead of a rebuild")
-			res, err := s.catchUpLocked(ctx)
-			if err != nil || res.Action == ActionRebuild {
-				return res, err
-			}
-			// The working tree as another index last read it (edits
-			// synced there, files added or deleted that git did not
-			// touch): a stat walk, as canon sync does.
-			ch, err := s.Store.Reconcile(ctx, s.Loader, s.Scope, map[string]string{index.MetaHead: head})
-			if err != nil {
-				return nil, fmt.Errorf("reconcile working tree: %w", err)
-			}
-			if res.Changes != nil {
-				ch = index.MergeChanges(res.Changes, ch)
-			}
-			res.Action, res.To, res.Changes = ActionReconcile, head, ch
-			return res, nil
+			// and reads the working tree as another index last read it
+			// (edits synced there, files added or deleted that git did not
+			// touch): a stat walk, as canon sync does
+			return s.reconcileLocked(ctx)
 		}
 		if err := s.Store.KeepSpare(ctx); err != nil {
 			s.note("%v; the next change back rebuilds too", err)
@@ -623,25 +611,28 @@ func (s *Session) rebuildLocked(ctx context.Context, head, reason string) (*Resu
 // index by a stat walk, reading only what changed: canon sync and canon
 // index.
 func (s *Session) Reconcile(ctx context.Context) (*Result, error) {
-	return s.locked(ctx, func() (*Result, error) {
-		res, err := s.catchUpLocked(ctx)
-		if err != nil || res.Action == ActionRebuild {
-			return res, err
-		}
-		head, _, err := s.Repo.Head()
-		if err != nil {
-			return nil, err
-		}
-		ch, err := s.Store.Reconcile(ctx, s.Loader, s.Scope, map[string]string{index.MetaHead: head})
-		if err != nil {
-			return nil, fmt.Errorf("reconcile working tree: %w", err)
-		}
-		if res.Changes != nil {
-			ch = index.MergeChanges(res.Changes, ch)
-		}
-		res.Action, res.To, res.Changes = ActionReconcile, head, ch
-		return res, nil
-	})
+	return s.locked(ctx, func() (*Result, error) { return s.reconcileLocked(ctx) })
+}
+
+// reconcileLocked is Reconcile under the writer lock.
+func (s *Session) reconcileLocked(ctx context.Context) (*Result, error) {
+	res, err := s.catchUpLocked(ctx)
+	if err != nil || res.Action == ActionRebuild {
+		return res, err
+	}
+	head, _, err := s.Repo.Head()
+	if err != nil {
+		return nil, err
+	}
+	ch, err := s.Store.Reconcile(ctx, s.Loader, s.Scope, map[string]string{index.MetaHead: head})
+	if err != nil {
+		return nil, fmt.Errorf("reconcile working tree: %w", err)
+	}
+	if res.Changes != nil {
+		ch = index.MergeChanges(res.Changes, ch)
+	}
+	res.Action, res.To, res.Changes = ActionReconcile, head, ch
+	return res, nil
 }
 
 // VerifyPath is where canon verify builds its comparison index: beside the
