@@ -144,6 +144,9 @@ func usageError(c *cli.Context, err error, _ bool) error {
 	case undefinedFlag.MatchString(msg):
 		flag := undefinedFlag.FindStringSubmatch(msg)[1]
 		msg = "there is no flag --" + flag
+		if len(flag) == 1 && slices.Contains(os.Args, "-"+flag) {
+			msg = "there is no flag -" + flag // as typed: canon search -x
+		}
 		if len(flag) > 1 && slices.Contains(os.Args, "-"+flag) {
 			// canon search unsafe -trait: a word, meant as text.
 			msg = "there is no flag -" + flag + " (an argument that starts with - is read as a flag; put arguments like it after --)"
