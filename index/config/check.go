@@ -217,8 +217,8 @@ check:
     # dangling-ref: error, but a warning for a value with spaces or one a
     # document has as its title (some tools name a page by its title), and
     # in a sparse checkout.
-    # ambiguous-ref: error, but a warning for a value several documents have
-    # as their title (Just the Docs tells them apart by grand_parent).
+    # ambiguous-ref: error, but a warning for a value a document has as its
+    # title (pages of one title: Just the Docs tells them apart by grand_parent).
     broken-link: error
     broken-anchor: error
     # wiki-link: error where some wiki-link of the repository works, else a
