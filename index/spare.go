@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -23,12 +22,9 @@ import (
 // (index.db.spare-HASH, a copy: a process still reading the old file writes
 // nothing into the spare); when a configuration comes back whose spare is
 // there, the spare becomes the live index and catches up from its commit as
-// after any checkout. At most maxSpares are kept, the newest: one is what
-// going back and forth between two configurations needs, and each is as
-// large as the index (726 MB at 102,000 documents).
-
-// maxSpares bounds the spare indexes kept beside the live one.
-const maxSpares = 1
+// after any checkout. One spare is kept, the newest: one is what going
+// back and forth between two configurations needs, and each is as large
+// as the index (726 MB at 102,000 documents).
 
 const spareInfix = ".spare-"
 
@@ -39,9 +35,15 @@ func (s *Store) sparePath(hash string) string {
 }
 
 // KeepSpare copies the live index aside as the spare of its configuration,
-// when it is a whole one (built, no catch-up unfinished). The caller holds
-// the writer lock.
-func (s *Store) KeepSpare(ctx context.Context) error {
+// when it is a whole one (built, no catch-up unfinished), and removes any
+// other spare. The caller holds the writer lock.
+func (s *Store) KeepSpare(ctx context.Context) error { return s.keepSpare(ctx, "") }
+
+// keepSpare is KeepSpare leaving the spare at except in place (the one a
+// restore is about to take). The copy is made under Rebuild's name for its
+// file, so that what a killed one leaves is removed as a killed build's is
+// (removeBuildDebris).
+func (s *Store) keepSpare(ctx context.Context, except string) error {
 	meta, err := s.AllMeta()
 	if err != nil {
 		return err
@@ -59,29 +61,30 @@ func (s *Store) KeepSpare(ctx context.Context) error {
 	if busy != 0 || moved < logged {
 		return nil
 	}
-	spare := s.sparePath(hash)
-	tmp := spare + buildSuffix
+	spare, tmp := s.sparePath(hash), s.path+buildSuffix
 	removeDB(tmp)
-	if err := copyFile(s.path, tmp); err != nil {
+	err = copyFile(s.path, tmp)
+	if err == nil {
+		// A rollback journal, not a WAL: a spare read without write
+		// access (spareFits) then needs no files beside it.
+		err = rollbackMode(ctx, tmp)
+	}
+	if err == nil {
+		err = syncFile(tmp)
+	}
+	if err == nil {
+		removeDB(spare)
+		err = os.Rename(tmp, spare)
+	}
+	if err != nil {
 		removeDB(tmp)
 		return fmt.Errorf("keep the index of the configuration it was built for: %w", err)
 	}
-	// A rollback journal, not a WAL: a spare read without write access
-	// (spareFits) then needs no files beside it.
-	if err := rollbackMode(ctx, tmp); err != nil {
-		removeDB(tmp)
-		return fmt.Errorf("keep the index of the configuration it was built for: %w", err)
+	for _, p := range spareFiles(s.path) { // one spare: this one (and except)
+		if p != spare && p != except {
+			os.Remove(p)
+		}
 	}
-	if err := syncFile(tmp); err != nil {
-		removeDB(tmp)
-		return err
-	}
-	removeDB(spare)
-	if err := os.Rename(tmp, spare); err != nil {
-		removeDB(tmp)
-		return err
-	}
-	s.pruneSpares(spare)
 	return nil
 }
 
@@ -99,13 +102,12 @@ func (s *Store) RestoreSpare(ctx context.Context, hash string) (bool, error) {
 		removeDB(spare)
 		return false, nil
 	}
-	// Out of the spares' way first: keeping the live one prunes them.
+	_ = s.keepSpare(ctx, spare) // a spare is a saving, not a need: without it the next change back rebuilds
 	tmp := s.path + buildSuffix
 	removeDB(tmp)
 	if err := os.Rename(spare, tmp); err != nil {
 		return false, err
 	}
-	_ = s.KeepSpare(ctx) // a spare is a saving, not a need: without it the next change back rebuilds
 	if err := s.swapIn(tmp); err != nil {
 		return false, err
 	}
@@ -141,35 +143,6 @@ func spareFits(ctx context.Context, path, hash string) bool {
 		meta[k] = v
 	}
 	return rows.Err() == nil && meta[MetaConfig] == hash && meta[MetaBuiltAt] != "" && meta[MetaPending] == ""
-}
-
-// pruneSpares removes the spares beyond maxSpares, oldest first; keep is
-// never removed.
-func (s *Store) pruneSpares(keep string) {
-	found := spareFiles(s.path)
-	type spare struct {
-		path string
-		mod  int64
-	}
-	var all []spare
-	for _, p := range found {
-		if strings.HasSuffix(p, buildSuffix) && p != keep+buildSuffix {
-			removeDB(p) // a copy a killed KeepSpare left (the caller holds the writer lock)
-			continue
-		}
-		if p == keep || strings.HasSuffix(p, buildSuffix) || strings.HasSuffix(p, "-wal") || strings.HasSuffix(p, "-shm") || strings.HasSuffix(p, "-journal") {
-			continue
-		}
-		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
-			all = append(all, spare{p, fi.ModTime().UnixNano()})
-		}
-	}
-	sort.Slice(all, func(i, j int) bool {
-		return all[i].mod > all[j].mod || all[i].mod == all[j].mod && all[i].path < all[j].path
-	})
-	for i := maxSpares - 1; i < len(all); i++ {
-		removeDB(all[i].path)
-	}
 }
 
 // rollbackMode sets the database at path to a rollback journal.

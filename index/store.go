@@ -165,27 +165,18 @@ func OpenIndexContext(ctx context.Context, path string) (s *Store, needsBuild bo
 
 // removeBuildDebris deletes what a killed full build left beside the
 // index (Rebuild's database, as large as the index, and its journal),
-// when no writer holds the lock: a build in progress holds it; and the
-// copy a killed KeepSpare left (ADR-0055). Without debris it costs a stat
-// and a read of the index's folder.
+// when no writer holds the lock: a build in progress holds it (a killed
+// KeepSpare's copy has the same name, ADR-0055). Without debris it costs
+// one stat.
 func (s *Store) removeBuildDebris() {
 	tmp := s.path + buildSuffix
-	var spares []string // a killed KeepSpare's copy
-	for _, p := range spareFiles(s.path) {
-		if strings.HasSuffix(p, buildSuffix) {
-			spares = append(spares, p)
-		}
-	}
-	if _, err := os.Lstat(tmp); err != nil && len(spares) == 0 {
+	if _, err := os.Lstat(tmp); err != nil {
 		return
 	}
 	if ok, err := s.lock.TryLock(); err != nil || !ok {
 		return
 	}
 	removeDB(tmp)
-	for _, p := range spares {
-		removeDB(p)
-	}
 	_ = s.lock.Unlock() // the lock goes with the file's descriptor at the latest
 }
 
