@@ -272,12 +272,8 @@ func NextRecordNumber(paths []string, cfg *config.Config, namespace string) (str
 			}
 		}
 		num, pre := fileNumber(p), ""
-		if num == "" {
-			if name := recordName(p); name != "" {
-				stem := markdown.Stem(p)
-				num = strings.TrimLeft(name, "adr-_")
-				pre = stem[:len(name)-len(num)]
-			}
+		if name := recordName(p); num == "" && name != "" {
+			num, pre = name[4:], markdown.Stem(p)[:4] // adr-017: its prefix as the file writes it
 		}
 		if num == "" || markdown.DatedName(markdown.Stem(p)) {
 			continue

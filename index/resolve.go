@@ -412,12 +412,13 @@ func refPlan(l *link, srcPath, raw string) {
 	if isNumber(target) {
 		l.plan = append(l.plan, "num:"+target) // 0097: the file 0097-….md
 	}
-	if _, _, ok := PrefixNumber(target); ok && !strings.Contains(target, "/") {
+	_, _, prefixed := PrefixNumber(target)
+	if prefixed && !strings.Contains(target, "/") {
 		// adr-004: the record adr-004-module-loading.md (recordName);
 		// task-97: "task-97 - Fix-x.md" without frontmatter (headName)
 		l.plan = append(l.plan, "num:"+l.match)
 	}
-	if _, _, ok := PrefixNumber(target); ok || isNumber(target) {
+	if prefixed || isNumber(target) {
 		l.plan = append(l.plan, "was:"+l.match) // task-4 or 4: BACK-4 when task was back's prefix
 		return                                  // an id, not a title
 	}
