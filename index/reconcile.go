@@ -128,7 +128,7 @@ func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *Scope, meta ma
 			switch {
 			case known && st.oid == l.OID:
 				b.Touches = append(b.Touches, l.FileInfo)
-			case !known && l.Doc != nil && gone[l.OID] != "" && !renamedFrom[gone[l.OID]] && RenameKeepsKind(ld.Cfg.DocKinds(), l.Doc, gone[l.OID], l.Path):
+			case !known && l.Doc != nil && gone[l.OID] != "" && !renamedFrom[gone[l.OID]] && RenameKeepsKind(b.Kinds, l.Doc, gone[l.OID], l.Path):
 				from := gone[l.OID]
 				renamedFrom[from] = true
 				b.Renames = append(b.Renames, Rename{From: from, To: l.FileInfo})
