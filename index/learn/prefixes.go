@@ -65,8 +65,7 @@ func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bo
 		}
 	}
 	total := map[string]int{}
-	pairs := map[string]map[string]int{}
-	distinct := map[string]map[string]map[string]int{} // old → new → number → references
+	refs := map[string]map[string]map[string]int{} // old → new → number → the references naming it
 	for _, v := range unnamed {
 		p, n, ok := index.PrefixNumber(v)
 		if !ok || inUse[p] || folders[strings.ToLower(p)] {
@@ -75,14 +74,13 @@ func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bo
 		total[p]++
 		n = strings.ToLower(n)
 		for q := range numbers[n] {
-			if pairs[p] == nil {
-				pairs[p], distinct[p] = map[string]int{}, map[string]map[string]int{}
+			if refs[p] == nil {
+				refs[p] = map[string]map[string]int{}
 			}
-			pairs[p][q]++
-			if distinct[p][q] == nil {
-				distinct[p][q] = map[string]int{}
+			if refs[p][q] == nil {
+				refs[p][q] = map[string]int{}
 			}
-			distinct[p][q][n]++
+			refs[p][q][n]++
 		}
 	}
 	for p, t := range total {
@@ -90,7 +88,11 @@ func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bo
 			continue
 		}
 		best, n, tie := "", 0, false
-		for q, c := range pairs[p] {
+		for q, byNumber := range refs[p] {
+			c := 0
+			for _, k := range byNumber {
+				c += k
+			}
 			switch {
 			case c > n:
 				best, n, tie = q, c, false
@@ -98,7 +100,7 @@ func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bo
 				tie = true
 			}
 		}
-		if best == "" || tie || float64(n) < prefixShare*float64(t) || !spread(distinct[p][best], n) {
+		if best == "" || tie || float64(n) < prefixShare*float64(t) || !spread(refs[p][best], n) {
 			continue
 		}
 		if f.prefixes == nil {
