@@ -5,10 +5,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,23 +49,12 @@ func (s *Store) keepSpare(ctx context.Context, except string) error {
 	if hash == "" || meta[MetaBuiltAt] == "" || meta[MetaPending] != "" {
 		return nil // nothing whole to keep
 	}
-	// The WAL's pages into the file, so that the file alone is the index;
-	// a reader of another process that holds them back leaves no spare.
-	var busy, logged, moved int
-	if err := s.db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logged, &moved); err != nil {
-		return fmt.Errorf("checkpoint the index before keeping it: %w", err)
-	}
-	if busy != 0 || moved < logged {
-		return nil
-	}
+	// VACUUM INTO writes a consistent snapshot, the WAL's pages included
+	// whatever other processes read, in a rollback journal's mode: a spare
+	// read without write access (spareFits) needs no files beside it.
 	spare, tmp := s.sparePath(hash), s.path+buildSuffix
 	removeDB(tmp)
-	err = copyFile(s.path, tmp)
-	if err == nil {
-		// A rollback journal, not a WAL: a spare read without write
-		// access (spareFits) then needs no files beside it.
-		err = rollbackMode(ctx, tmp)
-	}
+	_, err = s.db.ExecContext(ctx, `VACUUM INTO ?`, tmp)
 	if err == nil {
 		err = syncFile(tmp)
 	}
@@ -145,23 +131,6 @@ func spareFits(ctx context.Context, path, hash string) bool {
 	return rows.Err() == nil && meta[MetaConfig] == hash && meta[MetaBuiltAt] != "" && meta[MetaPending] == ""
 }
 
-// rollbackMode sets the database at path to a rollback journal.
-func rollbackMode(ctx context.Context, path string) error {
-	db, err := sql.Open(driverName, "file:"+path+"?_busy_timeout=10000")
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	var mode string
-	if err := db.QueryRowContext(ctx, `PRAGMA journal_mode=DELETE`).Scan(&mode); err != nil {
-		return err
-	}
-	if mode != "delete" {
-		return fmt.Errorf("the copy stayed in journal mode %s", mode)
-	}
-	return nil
-}
-
 // spareFiles lists the files beside the index at path whose names start
 // as its spares' do (a glob would read brackets in the path as a pattern).
 func spareFiles(path string) []string {
@@ -177,25 +146,4 @@ func spareFiles(path string) []string {
 		}
 	}
 	return out
-}
-
-// copyFile copies the regular file src to dst, which it creates.
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	if fi, err := in.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return errors.Join(err, fs.ErrInvalid)
-	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
