@@ -157,6 +157,13 @@ func (l *Loader) Fields(fi FileInfo, content []byte) *Loaded {
 	return out
 }
 
+// At is the kind and state a document Fields parsed has at another path
+// with the same content (markdown.Document.At): a blob that many paths
+// name is parsed once.
+func (l *Loader) At(doc *markdown.Document, path string) (kind, state string) {
+	return doc.At(path, l.opts.Kinds)
+}
+
 func unreadable(content []byte) string {
 	head := content
 	if len(head) > 8000 {

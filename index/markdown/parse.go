@@ -181,10 +181,7 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 			}
 		}
 	}
-	d.Kind = Kind(d.Type, d.ID, filePath, opt.Kinds)
-	if d.Kind == "adr" && d.State == "" {
-		d.State = statusSection(&d.Body)
-	}
+	d.Kind, d.State = d.At(filePath, opt.Kinds)
 	d.Disables = parseDisables(src)
 	if line := conflictMarkers(src); line > 0 {
 		d.Problems = append(d.Problems, Problem{Line: line, Col: 1, Rule: RuleConflict, Severity: Error,
@@ -193,16 +190,29 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 	return d
 }
 
+// At is the kind and the state the document has at filePath: the two
+// fields its path decides (the kind by folder and file name; an ADR's
+// state from its Status section when the frontmatter has none). Parse
+// sets them so; a blob parsed once stands for every path that names it
+// through At (the overlays of other refs read a blob once, issue 41).
+func (d *Document) At(filePath string, kinds map[string]string) (kind, state string) {
+	kind = Kind(d.Type, d.ID, filePath, kinds)
+	state = scalarText(d.Frontmatter.Get("state"))
+	if state == "" {
+		state = scalarText(d.Frontmatter.Get("status"))
+	}
+	if kind == "adr" && state == "" {
+		state = statusSection(&d.Body)
+	}
+	return kind, state
+}
+
 func (d *Document) readIdentity() {
 	fm := d.Frontmatter
 	d.ID, d.IDLine = d.identity("id")
 	d.UID, d.UIDLine = d.identity("uid")
 	d.Type = scalarText(fm.Get("type"))
 	d.Title = strings.TrimSpace(scalarText(fm.Get("title")))
-	d.State = scalarText(fm.Get("state"))
-	if d.State == "" {
-		d.State = scalarText(fm.Get("status"))
-	}
 }
 
 // identity reads id or uid: a scalar, trimmed. Anything else is a problem and
