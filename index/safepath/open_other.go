@@ -3,3 +3,5 @@
 package safepath
 
 const openFlags = 0
+
+const noFollow = 0
