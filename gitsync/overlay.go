@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/markdown"
 )
 
@@ -19,6 +20,35 @@ import (
 // diff from HEAD's history is huge. Session.overlayLimit, when set, is
 // used instead (tests).
 const OverlayLoadLimit = 1000
+
+// What one ref, and one call, may make canon read of other refs' blobs
+// (issue 41: one branch of 999 paths naming one 4.9 MB blob cost 35 s).
+// A ref whose documents hold more than OverlayRefBytes (each blob counted
+// once, however many paths name it) is summarised as one over the load
+// limit is, with its Skip saying why; a call that has read overlayCallBytes
+// or run overlayCallTime leaves the refs it has not reached for the next
+// one (OverlayStatus.Pending), and keeps what it finished.
+const (
+	OverlayRefBytes  = 64 << 20
+	overlayCallBytes = 128 << 20
+	overlayCallTime  = 4 * time.Second
+)
+
+// refBytes and callBytes are OverlayRefBytes and overlayCallBytes, or
+// what a test set.
+func (s *Session) refBytes() int64 {
+	if s.overlayBytes[0] > 0 {
+		return s.overlayBytes[0]
+	}
+	return OverlayRefBytes
+}
+
+func (s *Session) callBytes() int64 {
+	if s.overlayBytes[1] > 0 {
+		return s.overlayBytes[1]
+	}
+	return overlayCallBytes
+}
 
 func (s *Session) loadLimit() int {
 	if s.overlayLimit > 0 {
@@ -30,14 +60,18 @@ func (s *Session) loadLimit() int {
 // OverlayStatus says how fresh the overlays are: every answer that uses
 // them carries it.
 type OverlayStatus struct {
-	Head       string    `json:"head"`              // the indexed HEAD they are compared with
-	Refs       int       `json:"refs"`              // refs followed
-	Updated    int       `json:"updated"`           // refs this call brought up to date
-	Summarised int       `json:"summarised"`        // refs whose diff is too large to load
-	LeftOut    int       `json:"left_out"`          // refs over branches.max, not followed
-	CheckedAt  time.Time `json:"checked_at"`        // when the refs were last compared with the overlays
-	Note       string    `json:"note,omitempty"`    // why overlays are not kept (then nothing else is said)
-	Warning    string    `json:"warning,omitempty"` // what they leave out
+	Head       string `json:"head"`              // the indexed HEAD they are compared with
+	Refs       int    `json:"refs"`              // refs followed
+	Updated    int    `json:"updated"`           // refs this call brought up to date
+	Summarised int    `json:"summarised"`        // refs whose diff is too large to load
+	LeftOut    int    `json:"left_out"`          // refs over branches.max, not followed
+	Pending    int    `json:"pending,omitempty"` // refs this call's read budget did not reach: the next call goes on
+	// Skipped names the refs whose documents are not read, each with why
+	// ("refs/remotes/o/x: it points at a blob, not a commit").
+	Skipped   []string  `json:"skipped,omitempty"`
+	CheckedAt time.Time `json:"checked_at"`        // when the refs were last compared with the overlays
+	Note      string    `json:"note,omitempty"`    // why overlays are not kept (then nothing else is said)
+	Warning   string    `json:"warning,omitempty"` // what they leave out
 }
 
 // Text is the one-line freshness of an answer.
@@ -53,11 +87,17 @@ func (o *OverlayStatus) Text() string {
 	if o.Updated > 0 {
 		s += fmt.Sprintf(", %d brought up to date", o.Updated)
 	}
+	if o.Pending > 0 {
+		s += fmt.Sprintf(", %d not yet (this command's read budget ran out; the next one goes on)", o.Pending)
+	}
 	if o.Summarised > 0 {
 		s += fmt.Sprintf(", %d too large to load", o.Summarised)
 	}
 	if o.LeftOut > 0 {
 		s += fmt.Sprintf(", %d more not followed (branches.max)", o.LeftOut)
+	}
+	if len(o.Skipped) > 0 {
+		s += "; not read: " + strings.Join(o.Skipped, "; ")
 	}
 	if o.Warning != "" {
 		s += "; " + o.Warning
@@ -65,14 +105,31 @@ func (o *OverlayStatus) Text() string {
 	return s
 }
 
+// tell fills what the refs table says: how many refs are summarised, and
+// which are skipped and why.
+func (o *OverlayStatus) tell(refs []index.RefState) {
+	o.Summarised, o.Skipped = 0, nil
+	for _, r := range refs {
+		if r.Summarised {
+			o.Summarised++
+		}
+		if r.Skip != "" && !r.Summarised {
+			o.Skipped = append(o.Skipped, human.Quote(r.Name)+": it "+r.Skip)
+		}
+	}
+}
+
 // Overlays brings the overlays up to date with the refs (ADR-0042) and
-// says how fresh they are. It reads the ref files (no objects) and
-// compares them with the refs table; only refs that moved, appeared or
-// went, or whose merge base the indexed HEAD may have moved, are updated,
-// under the writer lock: a tree diff from the ref's last commit when its
-// merge base stayed, from the merge base otherwise. Call it after the
+// says how fresh they are. It reads the ref files and compares them with
+// the refs table: when nothing moved, that is all. Otherwise it works out
+// each moved ref's update from git's objects without the writer lock
+// (merge bases in one walk for all refs, mergebase.go; a ref's base stands
+// while HEAD only grew by commits the ref does not hold), within the read
+// budget of one call, and writes what it finished under the lock, each
+// ref only if no other process moved its row meanwhile. Call it after the
 // index caught up with HEAD (Fresh, CatchUp): overlays are compared with
-// the indexed HEAD.
+// the indexed HEAD. Hooks never call it (issue 46): the commands that
+// read the overlays do.
 func (s *Session) Overlays(ctx context.Context) (*OverlayStatus, error) {
 	head, err := s.Store.Meta(index.MetaHead)
 	if err != nil {
@@ -83,51 +140,36 @@ func (s *Session) Overlays(ctx context.Context) (*OverlayStatus, error) {
 		st.Note = "off: not kept for a " + s.Repo.ObjectFormat() + " repository (canon reads its objects through git only)"
 		return st, nil
 	}
-	tips, leftOut, note, err := s.Repo.FollowedRefs(s.Cfg.Branches)
+	prior, err := s.Store.Refs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tips, leftOut, note, err := s.Repo.FollowedRefs(s.Cfg.Branches, prior)
 	if err != nil {
 		st.Note = "off: " + err.Error()
 		return st, nil
 	}
 	st.Refs, st.LeftOut, st.Warning = len(tips), leftOut, note
-	prior, err := s.Store.Refs(ctx)
-	if err != nil {
-		return nil, err
-	}
 	if !overlayBehind(tips, prior, head) {
-		st.Summarised = countSummarised(prior)
+		st.tell(prior)
 		return st, nil
 	}
 	s.overlayMu.Lock()
 	defer s.overlayMu.Unlock()
-	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
+	if prior, err = s.Store.Refs(ctx); err != nil { // another call of this process may have done it
+		return nil, err
+	}
+	plan, err := s.planOverlays(ctx, head, tips, prior, newReadBudget(s.callBytes(), overlayCallTime))
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	if prior, err = s.Store.Refs(ctx); err != nil { // another process may have done it
+	if st.Updated, err = s.applyOverlays(ctx, prior, plan); err != nil {
 		return nil, err
 	}
-	ups, gone, err := s.overlayUpdates(ctx, head, tips, prior)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.Store.ApplyRefs(ctx, ups, gone); err != nil {
-		return nil, err
-	}
-	st.Updated = len(ups) + len(gone)
+	st.Pending = plan.pending
 	now, err := s.Store.Refs(ctx)
-	st.Summarised = countSummarised(now)
+	st.tell(now)
 	return st, err
-}
-
-func countSummarised(refs []index.RefState) int {
-	n := 0
-	for _, r := range refs {
-		if r.Summarised {
-			n++
-		}
-	}
-	return n
 }
 
 // overlayBehind reports whether the refs table does not reflect tips for
@@ -144,73 +186,199 @@ func overlayBehind(tips []RefTip, prior []index.RefState, head string) bool {
 	return false
 }
 
-// overlayUpdates computes what brings prior to tips: the refs to write and
-// the names to forget.
-func (s *Session) overlayUpdates(ctx context.Context, head string, tips []RefTip, prior []index.RefState) ([]index.RefUpdate, []string, error) {
+// overlayPlan is what brings the refs table to the tips: the refs to
+// write, the names to forget, and how many refs the budget left for later.
+type overlayPlan struct {
+	ups     []index.RefUpdate
+	gone    []string
+	pending int
+}
+
+// applyOverlays writes a plan under the writer lock: each update only if
+// its ref's row is still the one the plan started from (another process
+// may have moved it meanwhile: then its work stands, and a later call
+// sees whatever is still behind). It returns how many refs it wrote.
+func (s *Session) applyOverlays(ctx context.Context, prior []index.RefState, plan *overlayPlan) (int, error) {
+	if len(plan.ups) == 0 && len(plan.gone) == 0 {
+		return 0, nil
+	}
+	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	now, err := s.Store.Refs(ctx)
+	if err != nil {
+		return 0, err
+	}
+	was := map[string]index.RefState{}
+	for _, p := range prior {
+		was[p.Name] = p
+	}
+	is := map[string]index.RefState{}
+	for _, p := range now {
+		is[p.Name] = p
+	}
+	same := func(name string) bool {
+		a, hadA := was[name]
+		b, hasB := is[name]
+		return hadA == hasB && a == b
+	}
+	var ups []index.RefUpdate
+	for _, u := range plan.ups {
+		if same(u.State.Name) {
+			ups = append(ups, u)
+		}
+	}
+	var gone []string
+	for _, name := range plan.gone {
+		if same(name) {
+			gone = append(gone, name)
+		}
+	}
+	return len(ups) + len(gone), s.Store.ApplyRefs(ctx, ups, gone)
+}
+
+// readBudget bounds what one call reads of other refs' blobs, and parses
+// each blob once however many paths name it.
+type readBudget struct {
+	bytes    int64 // left; below zero: spent
+	deadline time.Time
+	blobs    map[string]*index.Loaded // parsed, by blob id
+}
+
+// newReadBudget gives a call bytes and d; bytes 0: no bound (verify).
+func newReadBudget(bytes int64, d time.Duration) *readBudget {
+	b := &readBudget{bytes: bytes, blobs: map[string]*index.Loaded{}}
+	if bytes == 0 {
+		b.bytes = 1 << 62
+	} else {
+		b.deadline = time.Now().Add(d)
+	}
+	return b
+}
+
+func (b *readBudget) spent() bool {
+	return b.bytes < 0 || !b.deadline.IsZero() && time.Now().After(b.deadline)
+}
+
+// planOverlays works out, from git's objects and without the writer lock,
+// what brings prior to tips for head, within budget: the refs it does not
+// reach are counted as pending and stay as they are.
+func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, prior []index.RefState, budget *readBudget) (*overlayPlan, error) {
 	was := map[string]index.RefState{}
 	for _, p := range prior {
 		was[p.Name] = p
 	}
 	objs := OpenObjects(s.Repo)
 	defer objs.Close()
-	var ups []index.RefUpdate
+	objs.commits = loadCommitCache(s.Repo.CanonDir())
+	defer objs.commits.save()
+	type job struct {
+		tip   RefTip
+		old   *index.RefState
+		ci    commitInfo
+		skip  string // the tip is no commit
+		base  string
+		known bool // base found without the walk
+	}
+	var jobs []*job
+	grew := map[string]bool{} // by the HEAD a row's base was found for: whether HEAD only grew since
 	for _, t := range tips {
 		p, ok := was[t.Name]
 		delete(was, t.Name)
 		if ok && p.OID == t.OID && p.BaseHead == head {
 			continue
 		}
-		var old *index.RefState
+		j := &job{tip: t}
 		if ok {
-			old = &p
+			j.old = &p
 		}
-		u, err := s.overlayRef(ctx, objs, head, t, old)
+		ci, err := objs.commit(plumbing.NewHash(t.OID))
+		switch {
+		case errors.Is(err, errNotCommit):
+			j.skip = "points at " + strings.TrimPrefix(err.Error(), short(t.OID)+" is ")
+			j.skip = strings.TrimSuffix(j.skip, ": "+errNotCommit.Error()) + ", not a commit"
+		case errors.Is(err, plumbing.ErrObjectNotFound):
+			j.skip = "points at " + short(t.OID) + ", which this clone does not have"
+		case err != nil:
+			return nil, fmt.Errorf("overlay of %s: read commit %s: %w", t.Name, short(t.OID), err)
+		}
+		j.ci = ci
+		if j.skip == "" && ok && p.OID == t.OID && p.BaseHead != "" && p.Base != p.BaseHead {
+			g, seen := grew[p.BaseHead]
+			if !seen {
+				g = objs.grewFrom(head, p.BaseHead)
+				grew[p.BaseHead] = g
+			}
+			j.base, j.known = p.Base, g
+		}
+		jobs = append(jobs, j)
+	}
+	var walk []string
+	for _, j := range jobs {
+		if j.skip == "" && !j.known {
+			walk = append(walk, j.tip.OID)
+		}
+	}
+	s.walked += len(walk)
+	bases, err := s.mergeBases(ctx, objs, head, walk)
+	if err != nil {
+		return nil, err
+	}
+	plan := &overlayPlan{}
+	for _, j := range jobs {
+		if j.skip == "" && !j.known {
+			j.base, bases = bases[0], bases[1:]
+		}
+	}
+	first := true
+	for _, j := range jobs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if j.skip != "" {
+			plan.ups = append(plan.ups, index.RefUpdate{Replace: true, State: index.RefState{Name: j.tip.Name, OID: j.tip.OID,
+				BaseHead: head, Skip: j.skip, Updated: time.Now().UnixNano()}})
+			continue
+		}
+		moves := j.old == nil || j.old.Base != j.base || j.old.OID != j.tip.OID
+		if moves && !first && budget.spent() {
+			plan.pending++
+			continue
+		}
+		first = first && !moves
+		u, err := s.overlayRef(ctx, objs, head, j.tip, j.ci, j.base, j.old, budget)
 		if err != nil {
-			return nil, nil, fmt.Errorf("overlay of %s: %w", t.Name, err)
+			return nil, fmt.Errorf("overlay of %s: %w", j.tip.Name, err)
 		}
-		ups = append(ups, u)
+		plan.ups = append(plan.ups, u)
 	}
-	var gone []string
 	for name := range was {
-		gone = append(gone, name)
+		plan.gone = append(plan.gone, name)
 	}
-	return ups, gone, nil
+	sort.Strings(plan.gone)
+	return plan, nil
 }
 
-// overlayRef brings one ref's overlay up to date; old is its row, nil for a
-// ref seen for the first time (or an overlay rebuilt from nothing).
-func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t RefTip, old *index.RefState) (index.RefUpdate, error) {
-	ci, err := objs.commit(plumbing.NewHash(t.OID))
-	if err != nil {
-		return index.RefUpdate{}, fmt.Errorf("read commit %s: %w", short(t.OID), err)
-	}
-	// The merge base stands while neither HEAD nor the ref moved: a ref
-	// that moved has another one with the same HEAD when it merged HEAD or
-	// was rewound.
-	base := ""
-	if old != nil && old.BaseHead == head && old.OID == t.OID {
-		base = old.Base
-	} else if base, err = s.mergeBase(ctx, objs, head, t.OID); err != nil {
-		return index.RefUpdate{}, err
-	}
+// overlayRef brings one ref's overlay up to date for its merge base with
+// head; old is its row, nil for a ref seen for the first time (or an
+// overlay rebuilt from nothing).
+func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t RefTip, ci commitInfo, base string, old *index.RefState, budget *readBudget) (index.RefUpdate, error) {
 	u := index.RefUpdate{State: index.RefState{Name: t.Name, OID: t.OID, Base: base, BaseHead: head,
 		Author: ci.author, Committed: ci.when, Updated: time.Now().UnixNano()}}
 	if old != nil && old.Base == base && old.OID == t.OID {
-		u.State.Changed, u.State.Summarised = old.Changed, old.Summarised
+		u.State.Changed, u.State.Summarised, u.State.Skip = old.Changed, old.Summarised, old.Skip
 		return u, nil // only HEAD moved, and not the merge base: the rows stand
 	}
-	if old != nil && old.Base == base && !old.Summarised {
-		ok, err := s.overlayStep(ctx, objs, old, &u, ci.author)
+	if old != nil && old.Base == base && !old.Summarised && old.Skip == "" {
+		ok, err := s.overlayStep(ctx, objs, old, &u, ci.author, budget)
 		if err != nil || ok {
 			return u, err
 		}
 	}
 	u.Replace = true
-	from := ""
-	if base != "" {
-		from = base
-	}
-	changes, err := s.overlayDiff(objs, from, t.OID)
+	changes, err := s.overlayDiff(objs, base, t.OID)
 	if err != nil {
 		return index.RefUpdate{}, err
 	}
@@ -219,8 +387,16 @@ func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t 
 		u.State.Summarised = true
 		return u, nil
 	}
+	blobs := make([]string, 0, len(changes))
 	for _, c := range changes {
-		d, err := loadRefDoc(s, objs, c, c.From)
+		blobs = append(blobs, c.To)
+	}
+	if over, err := s.overRefBytes(objs, blobs); err != nil || over != "" {
+		u.State.Summarised, u.State.Skip = over != "", over
+		return u, err
+	}
+	for _, c := range changes {
+		d, err := loadRefDoc(s, objs, c, c.From, budget)
 		if err != nil {
 			return index.RefUpdate{}, err
 		}
@@ -230,25 +406,55 @@ func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t 
 	return u, ctx.Err()
 }
 
+// overRefBytes says why a ref's documents are not read when the blobs
+// they are (each once, those under max_file_size: the others are not
+// read) hold more than OverlayRefBytes; "" when they do not.
+func (s *Session) overRefBytes(objs *Objects, blobs []string) (string, error) {
+	seen := map[string]bool{}
+	var total int64
+	for _, b := range blobs {
+		if b == "" || seen[b] {
+			continue
+		}
+		seen[b] = true
+		n, err := objs.size(plumbing.NewHash(b))
+		if err != nil {
+			return "", fmt.Errorf("read blob %s: %w", short(b), err)
+		}
+		if s.Loader.OverSizeCap(n) == "" {
+			total += n
+		}
+	}
+	if total > s.refBytes() {
+		return fmt.Sprintf("changes documents that hold %s, more than the %s canon reads of one ref", human.Bytes(total), human.Bytes(s.refBytes())), nil
+	}
+	return "", nil
+}
+
 // overlayStep moves a ref's overlay from its last commit to its new one
 // with the same merge base: the diff between the two commits, each path
 // compared with its blob at the merge base (the stored row's, or, for a
-// path that did not differ, the old commit's). false when the ref changes
-// too many documents to load: the caller diffs from the merge base.
-func (s *Session) overlayStep(ctx context.Context, objs *Objects, old *index.RefState, u *index.RefUpdate, author string) (bool, error) {
+// path that did not differ, the old commit's). false when the ref now
+// changes too many documents, or too many bytes, to load: the caller
+// diffs from the merge base.
+func (s *Session) overlayStep(ctx context.Context, objs *Objects, old *index.RefState, u *index.RefUpdate, author string, budget *readBudget) (bool, error) {
 	changes, err := s.overlayDiff(objs, old.OID, u.State.OID)
 	if err != nil {
 		return false, err
 	}
-	paths := make([]string, len(changes))
-	for i, c := range changes {
-		paths[i] = c.Path
-	}
-	rows, err := s.Store.RefDocsAt(ctx, old.Name, paths)
+	rows, err := s.Store.RefDocs(ctx, old.Name)
 	if err != nil {
 		return false, err
 	}
-	n := old.Changed
+	after := make(map[string]string, len(rows)) // path → blob, once the step is taken
+	for p, r := range rows {
+		after[p] = r.OID
+	}
+	type step struct {
+		c       TreeChange
+		baseOID string
+	}
+	var steps []step
 	for _, c := range changes {
 		baseOID := c.From
 		row, had := rows[c.Path]
@@ -258,25 +464,34 @@ func (s *Session) overlayStep(ctx context.Context, objs *Objects, old *index.Ref
 		if c.To == baseOID {
 			if had {
 				u.Drops = append(u.Drops, c.Path)
-				n--
+				delete(after, c.Path)
 			}
 			continue
 		}
-		if !had {
-			n++
-		}
-		d, err := loadRefDoc(s, objs, c, baseOID)
+		after[c.Path] = c.To
+		steps = append(steps, step{c, baseOID})
+	}
+	if len(after) > s.loadLimit() {
+		u.Drops = nil
+		return false, nil
+	}
+	blobs := make([]string, 0, len(after))
+	for _, b := range after {
+		blobs = append(blobs, b)
+	}
+	if over, err := s.overRefBytes(objs, blobs); err != nil || over != "" {
+		u.Drops = nil
+		return false, err
+	}
+	for _, st := range steps {
+		d, err := loadRefDoc(s, objs, st.c, st.baseOID, budget)
 		if err != nil {
 			return false, err
 		}
 		d.Commit, d.Author = u.State.OID, author
 		u.Upserts = append(u.Upserts, d)
 	}
-	if n > s.loadLimit() {
-		u.Upserts, u.Drops = nil, nil
-		return false, nil
-	}
-	u.State.Changed = n
+	u.State.Changed = len(after)
 	return true, ctx.Err()
 }
 
@@ -296,17 +511,26 @@ func (s *Session) overlayDiff(objs *Objects, from, to string) ([]TreeChange, err
 	return objs.DiffTrees(a, b, s.filter())
 }
 
-// mergeBase finds the merge base of HEAD and a ref's commit: in process
-// for a branch near its fork, by git merge-base (its commit-graph) for one
-// far from it.
-func (s *Session) mergeBase(ctx context.Context, objs *Objects, head, tip string) (string, error) {
-	if head == "" {
-		return "", nil // an unborn HEAD: the ref's whole tree differs
-	}
-	base, err := objs.mergeBase(head, tip)
+// mergeBases finds the merge base of head with each of tips: in one walk
+// in process (mergebase.go); past the walk's budget (a history of more
+// than mergeBaseBudget commits between them) by git merge-base, whose
+// commit-graph knows generations, one ref at a time.
+func (s *Session) mergeBases(ctx context.Context, objs *Objects, head string, tips []string) ([]string, error) {
+	bases, err := objs.mergeBases(head, tips)
 	if !errors.Is(err, errBaseBudget) {
-		return base, err
+		return bases, err
 	}
+	bases = make([]string, len(tips))
+	for i, tip := range tips {
+		if bases[i], err = s.gitMergeBase(ctx, head, tip); err != nil {
+			return nil, err
+		}
+	}
+	return bases, nil
+}
+
+// gitMergeBase is git merge-base of two checked commit ids.
+func (s *Session) gitMergeBase(ctx context.Context, head, tip string) (string, error) {
 	for _, oid := range []string{head, tip} {
 		if !index.IsObjectID(oid) {
 			return "", fmt.Errorf("git merge-base: %w: %q", ErrNotObjectID, oid)
@@ -323,8 +547,10 @@ func (s *Session) mergeBase(ctx context.Context, objs *Objects, head, tip string
 	return b, nil
 }
 
-// loadRefDoc reads the ref's version of a changed document.
-func loadRefDoc(s *Session, objs *Objects, c TreeChange, baseOID string) (index.RefDoc, error) {
+// loadRefDoc reads the ref's version of a changed document, each blob
+// parsed once per call however many paths name it, and counted against
+// the call's budget when it is read.
+func loadRefDoc(s *Session, objs *Objects, c TreeChange, baseOID string, budget *readBudget) (index.RefDoc, error) {
 	d := index.RefDoc{Path: c.Path, OID: c.To, BaseOID: baseOID, Edges: "[]"}
 	switch {
 	case baseOID == "":
@@ -335,25 +561,36 @@ func loadRefDoc(s *Session, objs *Objects, c TreeChange, baseOID string) (index.
 	default:
 		d.Change = index.RefChanged
 	}
-	// The size first: a blob over max_file_size is not read (its row
-	// says why), as the working tree's files are not.
-	size, err := objs.size(plumbing.NewHash(c.To))
-	if err != nil {
-		return d, fmt.Errorf("read %s: %w", c.Path, err)
+	l, ok := budget.blobs[c.To]
+	if !ok {
+		// The size first: a blob over max_file_size is not read (its row
+		// says why), as the working tree's files are not.
+		size, err := objs.size(plumbing.NewHash(c.To))
+		if err != nil {
+			return d, fmt.Errorf("read %s: %w", c.Path, err)
+		}
+		if skip := s.Loader.OverSizeCap(size); skip != "" {
+			l = &index.Loaded{Skip: skip}
+		} else {
+			_, content, err := objs.raw(plumbing.NewHash(c.To))
+			if err != nil {
+				return d, fmt.Errorf("read %s: %w", c.Path, err)
+			}
+			budget.bytes -= int64(len(content))
+			l = s.Loader.Fields(index.FileInfo{Path: c.Path}, content)
+		}
+		budget.blobs[c.To] = l
 	}
-	if d.Skip = s.Loader.OverSizeCap(size); d.Skip != "" {
+	if l.Skip != "" && l.Doc == nil {
+		d.Skip = l.Skip
 		return d, nil
 	}
-	_, content, err := objs.raw(plumbing.NewHash(c.To))
-	if err != nil {
-		return d, fmt.Errorf("read %s: %w", c.Path, err)
-	}
-	l := s.Loader.Fields(index.FileInfo{Path: c.Path}, content)
 	if l.Doc == nil {
 		return d, nil
 	}
 	doc := l.Doc
-	d.ID, d.Kind, d.Title, d.State = doc.ID, doc.Kind, doc.Title, doc.State
+	d.ID, d.Title = doc.ID, doc.Title
+	d.Kind, d.State = s.Loader.At(doc, c.Path)
 	d.Assignee = fieldText(doc.Frontmatter.Get("assignee"))
 	var pairs [][2]string
 	for _, r := range doc.Refs {
@@ -403,13 +640,13 @@ func (s *Session) verifyOverlays(ctx context.Context) ([]string, int, error) {
 	}
 	var rebuilt []string
 	if s.Repo.ObjectFormat() == "sha1" {
-		tips, _, _, err := s.Repo.FollowedRefs(s.Cfg.Branches)
+		tips, _, _, err := s.Repo.FollowedRefs(s.Cfg.Branches, nil)
 		if err == nil {
-			ups, _, err := s.overlayUpdates(ctx, head, tips, nil)
+			plan, err := s.planOverlays(ctx, head, tips, nil, newReadBudget(0, 0))
 			if err != nil {
 				return nil, 0, err
 			}
-			for _, u := range ups {
+			for _, u := range plan.ups {
 				rebuilt = append(rebuilt, index.RefLine(u.State))
 				for _, d := range u.Upserts {
 					d.Ref = u.State.Name

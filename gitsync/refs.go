@@ -29,12 +29,13 @@ type RefTip struct {
 // remote-tracking branches and the detached HEADs of linked worktrees, as
 // branches.include and branches.exclude choose, without the branch this
 // worktree is on, sorted by name, at most branches.max of them (leftOut
-// says how many more matched). It reads the ref files and packed-refs,
-// like Head: no objects, no git process, a few hundred microseconds for
-// hundreds of refs. A repository that keeps its refs in a reftable is
+// says how many more matched; newestRefs says which are kept). It reads
+// the ref files and packed-refs, like Head: no git process, a few hundred
+// microseconds for hundreds of refs, and no object unless more refs match
+// than branches.max. A repository that keeps its refs in a reftable is
 // read through git for-each-ref instead (a git process), and note says
 // what is not followed then; an error when git cannot read it.
-func (r *Repo) FollowedRefs(b config.Branches) (tips []RefTip, leftOut int, note string, err error) {
+func (r *Repo) FollowedRefs(b config.Branches, known []index.RefState) (tips []RefTip, leftOut int, note string, err error) {
 	_, headRef, err := r.Head()
 	if err != nil {
 		return nil, 0, "", err
@@ -66,12 +67,64 @@ func (r *Repo) FollowedRefs(b config.Branches) (tips []RefTip, leftOut int, note
 		}
 		tips = append(tips, RefTip{Name: name, OID: oid})
 	}
-	sort.Slice(tips, func(i, j int) bool { return tips[i].Name < tips[j].Name })
 	if len(tips) > b.Max {
 		leftOut = len(tips) - b.Max
-		tips = tips[:b.Max]
+		tips = r.newestRefs(tips, b.Max, known)
 	}
+	sort.Slice(tips, func(i, j int) bool { return tips[i].Name < tips[j].Name })
 	return tips, leftOut, note, nil
+}
+
+// newestRefs keeps max of tips when more match than branches.max: this
+// clone's own branches and its worktrees' HEADs first, then the refs
+// whose commits are newest (git's --sort=-committerdate), so that a
+// remote's thousands of decoy branches never push out this clone's own
+// work, nor a branch updated today one untouched for years. Only when
+// there are too many to follow, it reads the time of each ref's commit:
+// from known (the refs table's rows) where a row has the ref's commit,
+// else from git's objects, through the commit cache (commitcache.go) when
+// there are many.
+func (r *Repo) newestRefs(tips []RefTip, max int, known []index.RefState) []RefTip {
+	when := make(map[string]int64, len(tips))
+	had := make(map[string]index.RefState, len(known))
+	for _, k := range known {
+		had[k.Name] = k
+	}
+	var unknown []RefTip
+	for _, t := range tips {
+		if k, ok := had[t.Name]; ok && k.OID == t.OID && k.Skip == "" {
+			when[t.Name] = k.Committed
+		} else {
+			unknown = append(unknown, t)
+		}
+	}
+	if len(unknown) > 0 {
+		objs := OpenObjects(r)
+		defer objs.Close()
+		if len(unknown) > 256 {
+			objs.commits = loadCommitCache(r.CanonDir())
+			defer objs.commits.save()
+		}
+		for _, t := range unknown {
+			if ci, ok, err := objs.walkCommit(plumbing.NewHash(t.OID)); ok && err == nil {
+				when[t.Name] = ci.when
+			}
+		}
+	}
+	own := func(name string) bool {
+		return strings.HasPrefix(name, "refs/heads/") || strings.HasPrefix(name, "worktrees/")
+	}
+	sort.Slice(tips, func(i, j int) bool {
+		a, b := tips[i], tips[j]
+		if own(a.Name) != own(b.Name) {
+			return own(a.Name)
+		}
+		if when[a.Name] != when[b.Name] {
+			return when[a.Name] > when[b.Name]
+		}
+		return a.Name < b.Name
+	})
+	return tips[:max]
 }
 
 // gitRefs reads the branches and remote-tracking branches through git
@@ -147,6 +200,9 @@ func (r *Repo) packedRefs(seen map[string]string) error {
 // as refs/remotes/origin/HEAD) are left out.
 func (r *Repo) looseRefs(top string, seen map[string]string) error {
 	root := filepath.Join(r.CommonDir, filepath.FromSlash(top))
+	if err := safepath.Inside(root, r.CommonDir); err != nil {
+		return nil // a link that leads out: nothing there is read
+	}
 	return filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
@@ -157,7 +213,7 @@ func (r *Repo) looseRefs(top string, seen map[string]string) error {
 		if d.IsDir() || !d.Type().IsRegular() {
 			return nil
 		}
-		data, err := safepath.ReadFile(p, refFileLimit, r.CommonDir)
+		data, err := safepath.ReadListed(p, refFileLimit)
 		if err != nil {
 			return nil // gone since listed, or being written: packed-refs or the next look has it
 		}
@@ -199,11 +255,15 @@ type commitInfo struct {
 	when    int64  // committer time, unix seconds
 }
 
+// errNotCommit is an object that is not a commit where one should be: a
+// ref a hostile server pointed at a blob, a tree or a tag.
+var errNotCommit = errors.New("not a commit")
+
 // commit reads a commit's parents, author and time.
 func (o *Objects) commit(h plumbing.Hash) (commitInfo, error) {
 	t, data, err := o.raw(h)
 	if err == nil && t != plumbing.CommitObject {
-		err = plumbing.ErrObjectNotFound
+		err = fmt.Errorf("%s is a %s: %w", short(h.String()), t, errNotCommit)
 	}
 	if err != nil {
 		return commitInfo{}, err
@@ -239,135 +299,4 @@ func (o *Objects) commit(h plumbing.Hash) (commitInfo, error) {
 		}
 	}
 	return ci, nil
-}
-
-// errBaseBudget stops an in-process merge-base walk that read too many
-// commits: git merge-base, with its commit-graph, takes over.
-var errBaseBudget = errors.New("the merge base is far back")
-
-// mergeBaseBudget is how many commits the in-process walk reads.
-const mergeBaseBudget = 4096
-
-// mergeBase finds a best common ancestor of a and b as git does (painting
-// down from both in commit-time order until only commits both reach
-// remain), reading commits through Objects: a branch a few commits from
-// its fork reads a few commits. "" when they share no history.
-func (o *Objects) mergeBase(a, b string) (string, error) {
-	if a == b {
-		return a, nil
-	}
-	const p1, p2, stale, result = 1, 2, 4, 8
-	flags := map[plumbing.Hash]int{}
-	infos := map[plumbing.Hash]commitInfo{}
-	var queue []plumbing.Hash // kept sorted, newest last
-	push := func(h plumbing.Hash, f int) error {
-		flags[h] |= f
-		if _, ok := infos[h]; !ok {
-			ci, err := o.commit(h)
-			if err != nil {
-				return err
-			}
-			infos[h] = ci
-		}
-		i := sort.Search(len(queue), func(i int) bool { return infos[queue[i]].when > infos[h].when })
-		queue = append(queue, plumbing.ZeroHash)
-		copy(queue[i+1:], queue[i:])
-		queue[i] = h
-		return nil
-	}
-	if err := push(plumbing.NewHash(a), p1); err != nil {
-		return "", err
-	}
-	if err := push(plumbing.NewHash(b), p2); err != nil {
-		return "", err
-	}
-	var found []plumbing.Hash
-	for reads := 0; ; reads++ {
-		live := false
-		for _, h := range queue {
-			if flags[h]&stale == 0 {
-				live = true
-				break
-			}
-		}
-		if !live {
-			break
-		}
-		if reads > mergeBaseBudget {
-			return "", errBaseBudget
-		}
-		h := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		f := flags[h] & (p1 | p2 | stale)
-		if f == p1|p2 {
-			if flags[h]&result == 0 {
-				flags[h] |= result
-				found = append(found, h)
-			}
-			f |= stale
-		}
-		for _, p := range infos[h].parents {
-			if flags[p]&f == f {
-				continue
-			}
-			if err := push(p, f); err != nil {
-				return "", err
-			}
-		}
-	}
-	// With equal or skewed commit times the walk can reach a common
-	// ancestor before the commit it descends from: as git does
-	// (remove_redundant), drop every candidate another one reaches.
-	for _, h := range found {
-		redundant := false
-		for _, other := range found {
-			if other == h {
-				continue
-			}
-			reach, err := o.reaches(other, h, infos)
-			if err != nil {
-				return "", err
-			}
-			if reach {
-				redundant = true
-				break
-			}
-		}
-		if !redundant {
-			return h.String(), nil
-		}
-	}
-	return "", nil
-}
-
-// reaches reports whether commit to is an ancestor of commit from, walking
-// parents at most mergeBaseBudget commits.
-func (o *Objects) reaches(from, to plumbing.Hash, infos map[plumbing.Hash]commitInfo) (bool, error) {
-	seen := map[plumbing.Hash]bool{from: true}
-	stack := []plumbing.Hash{from}
-	for len(stack) > 0 {
-		if len(seen) > mergeBaseBudget {
-			return false, errBaseBudget
-		}
-		h := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		ci, ok := infos[h]
-		if !ok {
-			var err error
-			if ci, err = o.commit(h); err != nil {
-				return false, err
-			}
-			infos[h] = ci
-		}
-		for _, p := range ci.parents {
-			if p == to {
-				return true, nil
-			}
-			if !seen[p] {
-				seen[p] = true
-				stack = append(stack, p)
-			}
-		}
-	}
-	return false, nil
 }

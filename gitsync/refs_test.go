@@ -50,22 +50,86 @@ func TestMergeBaseAgreesWithGit(t *testing.T) {
 	objs := OpenObjects(r)
 	defer objs.Close()
 	refs := []string{"main", "a", "b", "alone", "a~1", "b~1", "main~2"}
+	tips := make([]string, len(refs))
+	for i, y := range refs {
+		tips[i] = git(t, dir, "rev-parse", y)
+	}
 	for _, x := range refs {
-		for _, y := range refs {
-			hx, hy := git(t, dir, "rev-parse", x), git(t, dir, "rev-parse", y)
-			got, err := objs.mergeBase(hx, hy)
-			if err != nil {
-				t.Fatal(err)
-			}
+		hx := git(t, dir, "rev-parse", x)
+		got, err := objs.mergeBases(hx, tips) // every ref in one walk
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, y := range refs {
 			want := ""
-			cmd := []string{"merge-base", hx, hy}
 			if x != "alone" && y != "alone" || x == y {
-				want = git(t, dir, cmd...)
+				want = git(t, dir, "merge-base", hx, tips[i])
 			}
-			if got != want {
-				t.Errorf("merge base of %s and %s: %q, git says %q", x, y, got, want)
+			if got[i] != want {
+				t.Errorf("merge base of %s and %s: %q, git says %q", x, y, got[i], want)
+			}
+			one, err := objs.mergeBases(hx, tips[i:i+1]) // and alone
+			if err != nil || one[0] != got[i] {
+				t.Errorf("merge base of %s and %s alone: %q (%v), in one walk with the others %q", x, y, one[0], err, got[i])
 			}
 		}
+	}
+}
+
+// TestMergeBasesCrissCross: where two commits have two best common
+// ancestors, the walk picks the newer one whichever side it starts from
+// and however many refs walk with it, and it is one git lists.
+func TestMergeBasesCrissCross(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	n := 0
+	commit := func() {
+		n++
+		write(t, dir, fmt.Sprintf("f%d.md", n), "x\n")
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-q", "-m", fmt.Sprint(n), "--date", fmt.Sprintf("2025-01-01T00:%02d:00Z", n))
+	}
+	commit()
+	git(t, dir, "branch", "x")
+	commit() // main: 2
+	git(t, dir, "switch", "-q", "x")
+	commit() // x: 3
+	git(t, dir, "branch", "x3")
+	git(t, dir, "merge", "-q", "--no-edit", "main~0")
+	git(t, dir, "switch", "-q", "main")
+	git(t, dir, "merge", "-q", "--no-edit", "x3")
+	commit()
+	git(t, dir, "switch", "-q", "x")
+	commit()
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := OpenObjects(r)
+	defer objs.Close()
+	m, x := git(t, dir, "rev-parse", "main"), git(t, dir, "rev-parse", "x")
+	all := strings.Fields(git(t, dir, "merge-base", "--all", m, x))
+	if len(all) != 2 {
+		t.Fatalf("the history should have two merge bases, git lists %v", all)
+	}
+	a, err := objs.mergeBases(m, []string{x, m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := objs.mergeBases(x, []string{m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a[0] != b[0] || a[1] != m || (a[0] != all[0] && a[0] != all[1]) {
+		t.Fatalf("merge bases: %v from main, %v from x; git lists %v", a, b, all)
+	}
+	newer := all[0] // the newer commit time, then the smaller id
+	t0, t1 := git(t, dir, "log", "-1", "--format=%ct", all[0]), git(t, dir, "log", "-1", "--format=%ct", all[1])
+	if t1 > t0 || t1 == t0 && all[1] < all[0] {
+		newer = all[1]
+	}
+	if a[0] != newer {
+		t.Fatalf("merge base %s, want the newer of %v: %s", a[0], all, newer)
 	}
 }
 
@@ -213,7 +277,7 @@ func TestReftableRefs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tips, _, note, err := r.FollowedRefs(config.Default().Branches)
+		tips, _, note, err := r.FollowedRefs(config.Default().Branches, nil)
 		if err != nil || len(tips) != 1 || tips[0].Name != "refs/heads/other" || !strings.Contains(note, "reftable") {
 			t.Fatalf("FollowedRefs = %v, %q, %v; want refs/heads/other and a note", tips, note, err)
 		}
@@ -232,7 +296,7 @@ func TestReftableRefs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tips, _, _, err := r.FollowedRefs(config.Default().Branches); err == nil || !strings.Contains(err.Error(), "reftable") {
+	if tips, _, _, err := r.FollowedRefs(config.Default().Branches, nil); err == nil || !strings.Contains(err.Error(), "reftable") {
 		t.Fatalf("FollowedRefs = %v, %v; want an error that names the reftable", tips, err)
 	}
 }

@@ -54,6 +54,8 @@ type Session struct {
 	prewalk      *Prewalk   // a hook's walk started before the session opened (UsePrewalk)
 	overlayMu    sync.Mutex // one overlay update at a time in this process (canon mcp's calls share a session)
 	overlayLimit int        // see OverlayLoadLimit
+	overlayBytes [2]int64   // per ref and per call, when set: see OverlayRefBytes
+	walked       int        // refs whose merge base a walk looked for (tests)
 }
 
 // OnSync registers f to be told of every sync of this session that

@@ -45,6 +45,9 @@ type Objects struct {
 	// trees with ErrLargeDiff.
 	MaxTrees int
 	trees    int
+	// commits, when set, keeps the parents and times merge-base walks
+	// read (commitcache.go).
+	commits *commitCache
 }
 
 // ErrLargeDiff stops a walk that passed Objects.MaxTrees.

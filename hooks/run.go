@@ -115,13 +115,10 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 		ReportCollisions(ctx, s, res, note)
 	}
 	out.Result = res
-	// The refs this worktree moved (and HEAD, which every overlay is
-	// compared with): the overlays follow now; other worktrees notice at
-	// their next command (ADR-0042). A failure is a note: hooks never
-	// block git.
-	if _, err := s.Overlays(ctx); err != nil && note != nil {
-		note("the overlays of other branches were not brought up to date: " + err.Error())
-	}
+	// The overlays of other refs are not brought up to date here: a hook
+	// never pays per ref (issue 46, ADR-0056). The commands that read them
+	// (ready, blocked, branches, id next, MCP) catch them up at the cost
+	// of what moved.
 	return out, nil
 }
 

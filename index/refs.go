@@ -24,9 +24,13 @@ type RefState struct {
 	BaseHead   string `json:"-"`          // the HEAD Base was found for
 	Changed    int    `json:"changed"`    // documents that differ between Base and OID
 	Summarised bool   `json:"summarised"` // over the load limit: no RefDoc rows
-	Author     string `json:"author"`
-	Committed  int64  `json:"committed"` // unix seconds
-	Updated    int64  `json:"-"`         // unix ns
+	// Skip says why the ref's documents are not read ('' when they are):
+	// it points at no commit, or its documents hold more bytes than a ref
+	// may make canon read (then Summarised too). No RefDoc rows.
+	Skip      string `json:"skip,omitempty"`
+	Author    string `json:"author"`
+	Committed int64  `json:"committed"` // unix seconds
+	Updated   int64  `json:"-"`         // unix ns
 }
 
 // Change kinds of a RefDoc, from the merge base to the ref.
@@ -92,27 +96,30 @@ func EdgesJSON(pairs [][2]string) string {
 
 // Refs lists the followed refs by name.
 func (s *Store) Refs(ctx context.Context) ([]RefState, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT name, oid, base, base_head, changed, summarised, author, committed, updated FROM refs ORDER BY name`)
+	rows, err := s.db.QueryContext(ctx, `SELECT name, oid, base, base_head, changed, summarised, skip, author, committed, updated FROM refs ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("read refs: %w", friendly(err, s.path))
 	}
 	return scanAll(rows, func(r *sql.Rows) (RefState, error) {
 		var st RefState
-		err := r.Scan(&st.Name, &st.OID, &st.Base, &st.BaseHead, &st.Changed, &st.Summarised, &st.Author, &st.Committed, &st.Updated)
+		err := r.Scan(&st.Name, &st.OID, &st.Base, &st.BaseHead, &st.Changed, &st.Summarised, &st.Skip, &st.Author, &st.Committed, &st.Updated)
 		return st, err
 	})
 }
 
-// RefDocsAt returns the rows of ref at the given paths, by path.
-func (s *Store) RefDocsAt(ctx context.Context, ref string, paths []string) (map[string]RefDoc, error) {
-	out := map[string]RefDoc{}
-	err := eachIn(ctx, s.db, `SELECT `+refDocCols+` FROM ref_docs WHERE ref = ? AND path IN (%s)`, []any{ref}, anys(paths), nil, func(r *sql.Rows) error {
-		d, err := scanRefDoc(r)
-		out[d.Path] = d
-		return err
-	})
+// RefDocs returns every row of ref, by path.
+func (s *Store) RefDocs(ctx context.Context, ref string) (map[string]RefDoc, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+refDocCols+` FROM ref_docs WHERE ref = ?`, ref)
+	if err != nil {
+		return nil, fmt.Errorf("read the documents of %s: %w", ref, friendly(err, s.path))
+	}
+	docs, err := scanAll(rows, func(r *sql.Rows) (RefDoc, error) { return scanRefDoc(r) })
 	if err != nil {
 		return nil, fmt.Errorf("read the documents of %s: %w", ref, err)
+	}
+	out := make(map[string]RefDoc, len(docs))
+	for _, d := range docs {
+		out[d.Path] = d
 	}
 	return out, nil
 }
@@ -144,8 +151,8 @@ func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, gone []string) e
 		defer upsert.Close()
 		for _, u := range ups {
 			st := u.State
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO refs(name, oid, base, base_head, changed, summarised, author, committed, updated)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, st.Name, st.OID, st.Base, st.BaseHead, st.Changed, st.Summarised, st.Author, st.Committed, st.Updated); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO refs(name, oid, base, base_head, changed, summarised, skip, author, committed, updated)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, st.Name, st.OID, st.Base, st.BaseHead, st.Changed, st.Summarised, st.Skip, st.Author, st.Committed, st.Updated); err != nil {
 				return fmt.Errorf("write ref %s: %w", st.Name, err)
 			}
 			if u.Replace {
@@ -343,7 +350,7 @@ func (s *Store) DumpRefs(ctx context.Context) ([]string, error) {
 
 // RefLine and RefDocLine are DumpRefs's lines.
 func RefLine(r RefState) string {
-	return fmt.Sprintf("ref %q %q %q %d %v", r.Name, r.OID, r.Base, r.Changed, r.Summarised)
+	return fmt.Sprintf("ref %q %q %q %d %v %q", r.Name, r.OID, r.Base, r.Changed, r.Summarised, r.Skip)
 }
 
 // RefDocLine: see RefLine.

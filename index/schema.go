@@ -3,7 +3,7 @@ package index
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 18
+const SchemaVersion = 19
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.
@@ -89,6 +89,7 @@ CREATE TABLE refs (
 	base_head  TEXT NOT NULL,           -- the indexed HEAD the base was found for
 	changed    INTEGER NOT NULL,        -- documents that differ between base and oid
 	summarised INTEGER NOT NULL,        -- 1: too many to load, ref_docs holds none of them
+	skip       TEXT NOT NULL,           -- why it is not read ('' when it is): not a commit, too many bytes
 	author     TEXT NOT NULL,           -- of the commit oid
 	committed  INTEGER NOT NULL,        -- its commit time, unix seconds
 	updated    INTEGER NOT NULL         -- when the row was last brought up to date, unix ns

@@ -1,0 +1,396 @@
+package gitsync
+
+import (
+	"container/heap"
+	"errors"
+	"math/bits"
+	"sort"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// The merge bases of HEAD with every followed ref are found in one walk of
+// the history, not one per ref (issue 46): git's paint-down (commits
+// popped newest first, each carrying which sides reach it) with one bit
+// per ref instead of one flag per side. A commit HEAD and a ref both
+// reach, and not yet below one found for that ref, is a common ancestor
+// of the two; what lies below it is stale for that ref. The walk stops
+// when no queued commit can still be one: it costs the commits between
+// the tips and their oldest merge base, read once for all refs, where a
+// walk per ref read the shared part once per ref (and a git process per
+// ref took 50–150 ms on rust-lang/rfcs).
+
+// errBaseBudget stops a walk that read more commits than its budget: the
+// caller says which refs it could not place.
+var errBaseBudget = errors.New("the merge base is far back")
+
+// mergeBaseBudget is how many commits one walk reads at most: the whole
+// history of most repositories (rust-lang/rfcs has 16,000 commits with its
+// pull requests), a few hundred milliseconds.
+const mergeBaseBudget = 200_000
+
+// bitset is a set of ref numbers.
+type bitset []uint64
+
+func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
+
+func (b bitset) set(i int)      { b[i/64] |= 1 << (i % 64) }
+func (b bitset) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
+
+// covers reports whether b holds every element of c.
+func (b bitset) covers(c bitset) bool {
+	for i := range b {
+		if c[i]&^b[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// anyBut reports whether b holds an element c does not.
+func (b bitset) anyBut(c bitset) bool {
+	for i := range b {
+		if b[i]&^c[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (b bitset) or(c bitset) {
+	for i := range b {
+		b[i] |= c[i]
+	}
+}
+
+// full reports whether b holds all n refs.
+func (b bitset) full(n int) bool {
+	for i := range b {
+		want := ^uint64(0)
+		if rest := n - i*64; rest < 64 {
+			want = 1<<rest - 1
+		}
+		if b[i]&want != want {
+			return false
+		}
+	}
+	return true
+}
+
+// each calls fn with every element of b not in c.
+func (b bitset) each(c bitset, fn func(int)) {
+	for i := range b {
+		w := b[i] &^ c[i]
+		for w != 0 {
+			t := bits.TrailingZeros64(w)
+			fn(i*64 + t)
+			w &= w - 1
+		}
+	}
+}
+
+// walkNode is one commit of the walk.
+type walkNode struct {
+	h      plumbing.Hash
+	info   commitInfo
+	head   bool   // HEAD reaches it
+	refs   bitset // the refs that reach it
+	stale  bitset // the refs for which it lies below a common ancestor
+	queued bool
+	live   bool // queued and may still be a common ancestor: counted in baseWalk.live
+	pos    int  // in the heap
+}
+
+// baseWalk is the walk's state.
+type baseWalk struct {
+	objs   *Objects
+	n      int // refs
+	nodes  map[plumbing.Hash]*walkNode
+	queue  walkQueue
+	live   int // queued nodes that may still be a common ancestor
+	reads  int
+	budget int
+}
+
+// walkQueue orders nodes newest first (commit time, then id, so that the
+// same history is always walked in the same order).
+type walkQueue []*walkNode
+
+func (q walkQueue) Len() int { return len(q) }
+func (q walkQueue) Less(i, j int) bool {
+	if q[i].info.when != q[j].info.when {
+		return q[i].info.when > q[j].info.when
+	}
+	return q[i].h.String() < q[j].h.String()
+}
+func (q walkQueue) Swap(i, j int) {
+	q[i], q[j] = q[j], q[i]
+	q[i].pos, q[j].pos = i, j
+}
+func (q *walkQueue) Push(x any) {
+	n := x.(*walkNode)
+	n.pos = len(*q)
+	*q = append(*q, n)
+}
+func (q *walkQueue) Pop() any {
+	old := *q
+	n := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return n
+}
+
+// node returns the walk's node for h, reading the commit the first time.
+// ok is false for a commit that is not in the repository (a shallow
+// clone's edge): the walk treats it as absent, as git does.
+func (w *baseWalk) node(h plumbing.Hash) (*walkNode, bool, error) {
+	if n, ok := w.nodes[h]; ok {
+		return n, true, nil
+	}
+	w.reads++
+	if w.reads > w.budget {
+		return nil, false, errBaseBudget
+	}
+	ci, ok, err := w.objs.walkCommit(h)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	n := &walkNode{h: h, info: ci, refs: newBitset(w.n), stale: newBitset(w.n)}
+	w.nodes[h] = n
+	return n, true, nil
+}
+
+// walkCommit reads a commit's parents and time for a walk: from the
+// commit cache when the walk has one (commitcache.go). ok is false for a
+// commit the repository does not have (a shallow clone's edge).
+func (o *Objects) walkCommit(h plumbing.Hash) (commitInfo, bool, error) {
+	if o.commits != nil {
+		return o.commits.get(o, h)
+	}
+	ci, err := o.commit(h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		return commitInfo{}, false, nil
+	}
+	return ci, err == nil, err
+}
+
+// isLive reports whether n may still be a common ancestor of HEAD and a
+// ref it is not stale for.
+func (w *baseWalk) isLive(n *walkNode) bool {
+	if n.head {
+		return !n.stale.full(w.n)
+	}
+	return n.refs.anyBut(n.stale)
+}
+
+// settle recounts n after its flags changed, queueing it if it is not.
+func (w *baseWalk) settle(n *walkNode) {
+	if n.live {
+		w.live--
+	}
+	n.live = w.isLive(n)
+	if n.live {
+		w.live++
+	}
+	if n.queued {
+		heap.Fix(&w.queue, n.pos)
+		return
+	}
+	n.queued = true
+	heap.Push(&w.queue, n)
+}
+
+// mergeBases finds the merge base of head with each of tips in one walk:
+// bases[i] is tips[i]'s ("" when they share no history). Where a ref has
+// several best common ancestors (criss-cross merges), the newest is taken,
+// then the smallest id, so the answer depends only on the history. A walk
+// that passes its budget returns errBaseBudget.
+func (o *Objects) mergeBases(head string, tips []string) ([]string, error) {
+	return o.mergeBasesBudget(head, tips, mergeBaseBudget)
+}
+
+func (o *Objects) mergeBasesBudget(head string, tips []string, budget int) ([]string, error) {
+	bases := make([]string, len(tips))
+	if head == "" || len(tips) == 0 {
+		return bases, nil
+	}
+	w := &baseWalk{objs: o, n: len(tips), nodes: map[plumbing.Hash]*walkNode{}, budget: budget}
+	hn, ok, err := w.node(plumbing.NewHash(head))
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, plumbing.ErrObjectNotFound
+	}
+	hn.head = true
+	w.settle(hn)
+	for i, t := range tips {
+		tn, ok, err := w.node(plumbing.NewHash(t))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, plumbing.ErrObjectNotFound
+		}
+		tn.refs.set(i)
+		w.settle(tn)
+	}
+	found := make([][]*walkNode, len(tips))
+	for w.live > 0 {
+		n := heap.Pop(&w.queue).(*walkNode)
+		n.queued = false
+		if n.live {
+			w.live--
+			n.live = false
+		}
+		if n.head {
+			fresh := newBitset(w.n)
+			n.refs.each(n.stale, func(r int) {
+				found[r] = append(found[r], n)
+				fresh.set(r)
+			})
+			n.stale.or(fresh)
+		}
+		for _, p := range n.info.parents {
+			pn, ok, err := w.node(p)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			if (pn.head || !n.head) && pn.refs.covers(n.refs) && pn.stale.covers(n.stale) {
+				continue // nothing new for it
+			}
+			pn.head = pn.head || n.head
+			pn.refs.or(n.refs)
+			pn.stale.or(n.stale)
+			w.settle(pn)
+		}
+	}
+	for i, cands := range found {
+		best, err := w.best(cands)
+		if err != nil {
+			return nil, err
+		}
+		bases[i] = best
+	}
+	return bases, nil
+}
+
+// best picks a ref's merge base among the common ancestors the walk
+// found: those no other one reaches (as git's remove_redundant), the
+// newest first, then the smallest id.
+func (w *baseWalk) best(cands []*walkNode) (string, error) {
+	if len(cands) == 0 {
+		return "", nil
+	}
+	if len(cands) == 1 {
+		return cands[0].h.String(), nil
+	}
+	infos := map[plumbing.Hash]commitInfo{}
+	for h, n := range w.nodes {
+		infos[h] = n.info
+	}
+	var keep []*walkNode
+	for _, c := range cands {
+		redundant := false
+		for _, other := range cands {
+			if other == c {
+				continue
+			}
+			reach, err := w.objs.reaches(other.h, c.h, infos)
+			if err != nil {
+				return "", err
+			}
+			if reach {
+				redundant = true
+				break
+			}
+		}
+		if !redundant {
+			keep = append(keep, c)
+		}
+	}
+	sort.Slice(keep, func(i, j int) bool {
+		if keep[i].info.when != keep[j].info.when {
+			return keep[i].info.when > keep[j].info.when
+		}
+		return keep[i].h.String() < keep[j].h.String()
+	})
+	return keep[0].h.String(), nil
+}
+
+// reaches reports whether commit to is an ancestor of commit from, walking
+// parents at most mergeBaseBudget commits.
+func (o *Objects) reaches(from, to plumbing.Hash, infos map[plumbing.Hash]commitInfo) (bool, error) {
+	seen := map[plumbing.Hash]bool{from: true}
+	stack := []plumbing.Hash{from}
+	for len(stack) > 0 {
+		if len(seen) > mergeBaseBudget {
+			return false, errBaseBudget
+		}
+		h := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		ci, ok := infos[h]
+		if !ok {
+			var err error
+			if ci, ok, err = o.walkCommit(h); err != nil {
+				return false, err
+			}
+			if !ok {
+				continue
+			}
+			infos[h] = ci
+		}
+		for _, p := range ci.parents {
+			if p == to {
+				return true, nil
+			}
+			if !seen[p] {
+				seen[p] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	return false, nil
+}
+
+// grewBudget is how many commits grewFrom reads at most.
+const grewBudget = 1024
+
+// grewFrom reports whether to descends from from by commits every one of
+// which descends from from: HEAD grew (a commit, an amend's new parent
+// line, a fast-forward over its own work) and took in no other line of
+// history. Then a ref that holds any of the new commits holds from too,
+// so its merge base with from was from itself; every other ref's merge
+// base stands, and nothing need be walked for it (issue 46). It reads at
+// most grewBudget commits, and says false past that, or at a root.
+func (o *Objects) grewFrom(to, from string) bool {
+	if to == from {
+		return true
+	}
+	target := plumbing.NewHash(from)
+	seen := map[plumbing.Hash]bool{}
+	stack := []plumbing.Hash{plumbing.NewHash(to)}
+	for len(stack) > 0 {
+		h := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		if len(seen) > grewBudget {
+			return false
+		}
+		ci, ok, err := o.walkCommit(h)
+		if err != nil || !ok || len(ci.parents) == 0 {
+			return false
+		}
+		for _, p := range ci.parents {
+			if p != target {
+				stack = append(stack, p)
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,374 @@
+package gitsync
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/config"
+)
+
+// overlayRepo is a repository with a backlog on main and n branches, each
+// forked from its own commit of main's history and changing its own task.
+func overlayRepo(t *testing.T, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	for i := 0; i < n; i++ {
+		write(t, dir, fmt.Sprintf("backlog/t%d.md", i), fmt.Sprintf("---\nid: T-%d\ntitle: Task %d\nstate: To Do\n---\n", i, i))
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-qm", fmt.Sprint("task ", i))
+	}
+	var refs strings.Builder
+	for i := 0; i < n; i++ {
+		at := fmt.Sprintf("HEAD~%d", n-1-i) // the commit that added task i
+		blob := strings.TrimSpace(gitIn(t, dir, fmt.Sprintf("---\nid: T-%d\ntitle: Task %d\nstate: In Progress\n---\n", i, i), "hash-object", "-w", "--stdin"))
+		git(t, dir, "read-tree", at)
+		git(t, dir, "update-index", "--cacheinfo", "100644,"+blob+",backlog/t"+fmt.Sprint(i)+".md")
+		tr := git(t, dir, "write-tree")
+		c := git(t, dir, "commit-tree", tr, "-p", at, "-m", "take")
+		fmt.Fprintf(&refs, "create refs/remotes/origin/b%02d %s\n", i, c)
+	}
+	git(t, dir, "read-tree", "HEAD")
+	gitIn(t, dir, refs.String(), "update-ref", "--stdin")
+	return dir
+}
+
+// checkOverlays brings the overlays up and proves them equal to a rebuild
+// from nothing.
+func checkOverlays(t *testing.T, s *Session, step string) *OverlayStatus {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := s.Fresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Overlays(ctx)
+	if err != nil {
+		t.Fatalf("%s: %v", step, err)
+	}
+	walked := s.walked // the rebuild's walk is not the update's
+	diff, _, err := s.verifyOverlays(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.walked = walked
+	if len(diff) > 0 {
+		t.Fatalf("%s: the overlay differs from a rebuild:\n%s", step, strings.Join(diff, "\n"))
+	}
+	return st
+}
+
+// TestOverlaysFollowHEADAtTheCostOfWhatMoved (issue 46): when HEAD only
+// grows, no ref's merge base is looked for but those of the refs that
+// held the old HEAD; a merge of a local branch, a fast-forward over
+// another line of history, a reset and a switch look again; the overlay
+// equals a rebuild after each.
+func TestOverlaysFollowHEADAtTheCostOfWhatMoved(t *testing.T) {
+	const n = 12
+	dir := overlayRepo(t, n)
+	git(t, dir, "branch", "topic")  // holds HEAD: its base is HEAD itself
+	git(t, dir, "branch", "mirror") // as origin/main would after a push
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	checkOverlays(t, s, "start")
+	if s.walked != n+2 {
+		t.Fatalf("the first look walked for %d refs, want all %d", s.walked, n+2)
+	}
+	walked := func(step string, want int) {
+		t.Helper()
+		if s.walked != want {
+			t.Fatalf("%s: the merge bases of %d refs were looked for, want %d", step, s.walked, want)
+		}
+		s.walked = 0
+	}
+	s.walked = 0
+
+	write(t, dir, "notes.md", "# notes\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "a commit")
+	checkOverlays(t, s, "a commit")
+	walked("a commit", 3) // topic, mirror and b11 (forked there) held the old HEAD
+
+	write(t, dir, "notes.md", "# notes, again\n")
+	git(t, dir, "commit", "-qam", "another")
+	checkOverlays(t, s, "another commit")
+	walked("another commit", 0) // nothing holds the old HEAD now
+
+	git(t, dir, "switch", "-q", "topic")
+	write(t, dir, "topic.md", "# topic\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "on topic")
+	git(t, dir, "switch", "-q", "main")
+	git(t, dir, "merge", "-q", "--no-edit", "topic")
+	checkOverlays(t, s, "a merge of a local branch")
+
+	git(t, dir, "merge", "-q", "--no-edit", "origin/b03") // another line of history
+	checkOverlays(t, s, "a merge of a remote branch")
+	if s.walked < n {
+		t.Fatalf("a merge of another line of history walked for %d refs, want every one", s.walked)
+	}
+	s.walked = 0
+
+	git(t, dir, "reset", "-q", "--hard", "HEAD~3")
+	checkOverlays(t, s, "a reset")
+	git(t, dir, "switch", "-q", "--detach", "origin/b05")
+	checkOverlays(t, s, "a switch to a ref")
+	git(t, dir, "switch", "-q", "main")
+	checkOverlays(t, s, "back")
+	s.walked = 0
+	checkOverlays(t, s, "nothing moved")
+	walked("nothing moved", 0)
+}
+
+// TestHooksDoNotFollowRefs (issue 46): a post-commit hook's sync leaves
+// the overlays as they were, however many refs there are; the next
+// command that reads them brings them up.
+func TestHooksDoNotFollowRefs(t *testing.T) {
+	dir := overlayRepo(t, 6)
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := s.CatchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if refs, _ := s.Store.Refs(ctx); len(refs) != 0 {
+		t.Fatalf("a catch-up wrote overlays: %+v", refs)
+	}
+	checkOverlays(t, s, "read")
+	if refs, _ := s.Store.Refs(ctx); len(refs) != 6 {
+		t.Fatalf("refs after a read: %+v", refs)
+	}
+}
+
+// TestRefsThatAreNoCommits (issue 41): a remote-tracking ref a hostile
+// server pointed at a blob, a tree or an annotated tag is skipped and
+// named, and the others are followed; nothing fails.
+func TestRefsThatAreNoCommits(t *testing.T) {
+	dir := overlayRepo(t, 3)
+	blob := strings.TrimSpace(gitIn(t, dir, "not a commit\n", "hash-object", "-w", "--stdin"))
+	tree := git(t, dir, "rev-parse", "HEAD^{tree}")
+	git(t, dir, "tag", "-a", "-m", "a tag", "v1")
+	tag := git(t, dir, "rev-parse", "v1")
+	for name, oid := range map[string]string{"blob": blob, "tree": tree, "tag": tag, "gone": strings.Repeat("ab", 20)} {
+		write(t, dir, ".git/refs/remotes/evil/"+name, oid+"\n")
+	}
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st := checkOverlays(t, s, "hostile refs")
+	text := st.Text()
+	for _, want := range []string{"refs/remotes/evil/blob: it points at a blob, not a commit", "refs/remotes/evil/tree: it points at a tree, not a commit",
+		"refs/remotes/evil/tag: it points at a tag, not a commit", "refs/remotes/evil/gone: it points at abababababab, which this clone does not have"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the status does not say %q:\n%s", want, text)
+		}
+	}
+	if st.Refs != 7 || len(st.Skipped) != 4 {
+		t.Fatalf("status: %+v", st)
+	}
+	again := checkOverlays(t, s, "again")
+	if again.Updated != 0 {
+		t.Fatalf("the skipped refs were looked at again: %+v", again)
+	}
+	over, err := s.Store.Overlay(context.Background(), "", "")
+	if err != nil || len(over) != 3 {
+		t.Fatalf("overlay: %+v, %v", over, err)
+	}
+}
+
+// TestOverlaysReadABlobOnce (issue 41): a branch whose 300 paths name one
+// blob reads it once; a ref whose documents hold more than a ref may read
+// is summarised and says why; a call whose budget runs out keeps what it
+// finished and the next call goes on.
+func TestOverlaysReadABlobOnce(t *testing.T) {
+	dir := overlayRepo(t, 4)
+	body := "---\nid: X-1\ntitle: Many\nstate: Done\n---\n" + strings.Repeat("lorem ipsum dolor sit amet\n", 4000)
+	blob := strings.TrimSpace(gitIn(t, dir, body, "hash-object", "-w", "--stdin"))
+	git(t, dir, "read-tree", "HEAD")
+	var info bytes.Buffer
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&info, "100644 %s\tmany/m%03d.md\n", blob, i)
+	}
+	gitIn(t, dir, info.String(), "update-index", "--index-info")
+	tr := git(t, dir, "write-tree")
+	git(t, dir, "read-tree", "HEAD")
+	c := git(t, dir, "commit-tree", tr, "-p", "HEAD", "-m", "many")
+	git(t, dir, "update-ref", "refs/remotes/evil/many", c)
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := s.Fresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	head, _ := s.Store.Meta(index.MetaHead)
+	tips, _, _, err := s.Repo.FollowedRefs(s.Cfg.Branches, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := newReadBudget(1<<30, overlayCallTime)
+	plan, err := s.planOverlays(ctx, head, tips, nil, budget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := int64(len(body))
+	if len(budget.blobs) != 5 || 1<<30-budget.bytes != size+4*int64(len("---\nid: T-0\ntitle: Task 0\nstate: In Progress\n---\n")) {
+		t.Fatalf("read %d blobs, %d bytes; want 5 blobs, the big one once (%d bytes)", len(budget.blobs), 1<<30-budget.bytes, size)
+	}
+	for _, u := range plan.ups {
+		if u.State.Name == "refs/remotes/evil/many" && len(u.Upserts) != 300 {
+			t.Fatalf("many: %d rows", len(u.Upserts))
+		}
+	}
+	checkOverlays(t, s, "one blob, 300 paths")
+
+	// A ref may read less than the blob: summarised, and told.
+	if _, err := s.Rebuild(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	s.overlayBytes = [2]int64{size - 1, 0}
+	checkOverlays(t, s, "over a ref's bytes")
+	refs, _ := s.Store.Refs(ctx)
+	var many index.RefState
+	for _, r := range refs {
+		if r.Name == "refs/remotes/evil/many" {
+			many = r
+		}
+	}
+	if !many.Summarised || !strings.Contains(many.Skip, "more than the") || many.Changed != 300 {
+		t.Fatalf("many: %+v", many)
+	}
+
+	// A call may read less than all refs: it keeps what it finished.
+	if _, err := s.Rebuild(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	s3 := s
+	s3.overlayBytes = [2]int64{0, 1}
+	calls := 0
+	for {
+		calls++
+		st, err := s3.Overlays(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Pending == 0 {
+			break
+		}
+		if calls > 10 || !strings.Contains(st.Text(), "not yet") {
+			t.Fatalf("call %d: %s", calls, st.Text())
+		}
+	}
+	if calls != 5 {
+		t.Fatalf("the refs came up to date in %d calls, want 5 (one ref a call)", calls)
+	}
+	checkOverlays(t, s3, "in five calls")
+}
+
+// TestDecoysDoNotPushOutOwnWork (issue 41): past branches.max, this
+// clone's own branches are followed first, then the remote refs with the
+// newest commits, whatever their names.
+func TestDecoysDoNotPushOutOwnWork(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	write(t, dir, "a.md", "# a\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "one")
+	mk := func(ref, date string) {
+		cmd := exec.Command("git", "commit-tree", git(t, dir, "rev-parse", "HEAD^{tree}"), "-p", "HEAD", "-m", ref)
+		cmd.Dir = dir
+		cmd.Env = append(ScrubbedEnv(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
+			"GIT_COMMITTER_DATE="+date, "GIT_AUTHOR_DATE="+date)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		git(t, dir, "update-ref", ref, strings.TrimSpace(string(out)))
+	}
+	for i := 0; i < 5; i++ {
+		mk(fmt.Sprintf("refs/remotes/origin/aaa-decoy-%d", i), "2030-01-01T00:00:00Z")
+	}
+	mk("refs/remotes/origin/real", "2026-11-01T00:00:00Z")
+	mk("refs/remotes/origin/old", "2020-01-01T00:00:00Z")
+	mk("refs/heads/mine", "2019-01-01T00:00:00Z")
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := config.Default().Branches
+	b.Max = 6
+	tips, left, _, err := r.FollowedRefs(b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, t := range tips {
+		names = append(names, t.Name)
+	}
+	want := "refs/heads/mine refs/remotes/origin/aaa-decoy-0 refs/remotes/origin/aaa-decoy-1 refs/remotes/origin/aaa-decoy-2 refs/remotes/origin/aaa-decoy-3 refs/remotes/origin/aaa-decoy-4"
+	if strings.Join(names, " ") != want || left != 2 {
+		t.Fatalf("followed %v, %d left out; want %s", names, left, want)
+	}
+	b.Max = 7
+	tips, _, _, _ = r.FollowedRefs(b, nil)
+	if len(tips) != 7 || tips[6].Name != "refs/remotes/origin/real" {
+		t.Fatalf("followed %v; want the decoys, mine and real", tips)
+	}
+}
+
+// TestCommitCache: the cache gives back what it was given, in the same
+// bytes for the same commits, and a damaged or foreign file is no cache.
+func TestCommitCache(t *testing.T) {
+	m := map[plumbing.Hash]commitInfo{
+		plumbing.NewHash(strings.Repeat("1", 40)): {when: 1700000000, parents: []plumbing.Hash{plumbing.NewHash(strings.Repeat("2", 40))}},
+		plumbing.NewHash(strings.Repeat("2", 40)): {when: -5, parents: []plumbing.Hash{}},
+		plumbing.NewHash(strings.Repeat("3", 40)): {when: 1, parents: []plumbing.Hash{plumbing.NewHash(strings.Repeat("1", 40)), plumbing.NewHash(strings.Repeat("2", 40))}},
+	}
+	data := encodeCommits(m)
+	got, err := decodeCommits(data)
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(m) {
+		t.Fatalf("decode: %v, %v", got, err)
+	}
+	if !bytes.Equal(encodeCommits(got), data) {
+		t.Fatal("the same commits gave other bytes")
+	}
+	for i := range data {
+		bad := append([]byte{}, data...)
+		bad[i] ^= 0x40
+		if _, err := decodeCommits(bad); err == nil {
+			t.Fatalf("a flipped byte at %d was taken", i)
+		}
+	}
+	if _, err := decodeCommits(data[:len(data)-1]); err == nil {
+		t.Fatal("a cut file was taken")
+	}
+}
+
+// FuzzDecodeCommits: whatever the file holds, decoding neither panics nor
+// takes what canon did not write.
+func FuzzDecodeCommits(f *testing.F) {
+	f.Add(encodeCommits(map[plumbing.Hash]commitInfo{plumbing.NewHash(strings.Repeat("1", 40)): {when: 3}}))
+	f.Add([]byte("canon commits 1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := decodeCommits(data)
+		if err == nil && !bytes.Equal(encodeCommits(m), data) {
+			t.Fatalf("decoded %d commits from bytes canon would not write", len(m))
+		}
+	})
+}
