@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // MCP over HTTP is a door into the user's files (promote writes them):
@@ -98,11 +100,27 @@ func NewToken() string { return rand.Text() }
 // of base32 are 80 bits.
 const minTokenLen = 16
 
+// maxTokenFile is the most a --token-file may hold: a token is one line.
+const maxTokenFile = 4096
+
 // ReadTokenFile reads a bearer token from a file only the user can read:
 // owned by the user, no permission for the group or others (a token
 // others can read authenticates them).
+//
+// The path is asked what it names before it is opened: opening a named
+// pipe waits for a writer (canon mcp hung before it served, for ever when
+// none came) and opening some devices does something. It is opened
+// without waiting (O_NONBLOCK), and the opened file is asked again, so a
+// pipe put in place between the two is refused too; the read is bounded.
 func ReadTokenFile(path string) (string, error) {
-	f, err := os.Open(path)
+	pre, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w", err)
+	}
+	if !pre.Mode().IsRegular() {
+		return "", tokenFileKind(path, pre.Mode())
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", fmt.Errorf("--token-file: %w", err)
 	}
@@ -112,18 +130,18 @@ func ReadTokenFile(path string) (string, error) {
 		return "", fmt.Errorf("--token-file: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("--token-file %s is not a regular file", path)
+		return "", tokenFileKind(path, fi.Mode())
 	}
 	if err := onlyUser(fi, path, 0o077, "chmod 600"); err != nil {
 		return "", fmt.Errorf("--token-file %w", err)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, 4097))
+	data, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
 	if err != nil {
 		return "", fmt.Errorf("--token-file: %w", err)
 	}
 	tok := strings.TrimSpace(string(data))
 	switch {
-	case len(data) > 4096:
+	case len(data) > maxTokenFile:
 		return "", fmt.Errorf("--token-file %s is longer than 4 KiB; a token is one line", path)
 	case len(tok) < minTokenLen:
 		return "", fmt.Errorf("--token-file %s holds %d characters; a token has at least %d (openssl rand -hex 32 makes one)", path, len(tok), minTokenLen)
@@ -131,6 +149,12 @@ func ReadTokenFile(path string) (string, error) {
 		return "", fmt.Errorf("--token-file %s holds spaces or characters a header cannot carry; a token is one word of printable ASCII", path)
 	}
 	return tok, nil
+}
+
+// tokenFileKind refuses a --token-file that is no regular file: a named
+// pipe, a device, a socket or a folder.
+func tokenFileKind(path string, mode os.FileMode) error {
+	return fmt.Errorf("--token-file %w", &safepath.NotRegularError{Path: path, Mode: mode})
 }
 
 // onlyUser refuses a file or folder another user owns or one whose mode

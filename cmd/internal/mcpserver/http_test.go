@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -281,6 +282,44 @@ func TestTokenFile(t *testing.T) {
 			if _, err := ReadTokenFile(p); err == nil || !strings.Contains(err.Error(), "not to you") {
 				t.Errorf("another user's file: %v", err)
 			}
+		}
+	}
+}
+
+// TestTokenFileFIFO: a named pipe as --token-file is refused at once,
+// before it is opened (opening it waited for a writer: canon mcp --http
+// hung and never served); so are a link to one and a device.
+func TestTokenFileFIFO(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "token")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(fifo, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, says string }{
+		{fifo, "--token-file " + fifo + " is a named pipe (FIFO), not a regular file; canon reads only regular files"},
+		{link, "--token-file " + link + " is a named pipe (FIFO), not a regular file"},
+		{"/dev/null", "--token-file /dev/null is a character device, not a regular file"},
+	} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := ReadTokenFile(c.path)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), c.says) {
+				t.Errorf("%s: %v, want %q", c.path, err, c.says)
+			}
+		case <-time.After(5 * time.Second):
+			// Let the open that waits for a writer go, then fail.
+			if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				w.Close()
+			}
+			t.Fatalf("%s: ReadTokenFile still waits after 5 s", c.path)
 		}
 	}
 }
