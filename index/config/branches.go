@@ -56,6 +56,9 @@ func (b *Branches) merge(n *yaml.Node) error {
 		if strings.TrimSpace(p) == "" {
 			return fmt.Errorf("branches: an empty pattern; write a ref pattern such as refs/heads/*")
 		}
+		if err := checkPrintable("branches", p); err != nil {
+			return err
+		}
 	}
 	return nil
 }

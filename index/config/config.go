@@ -364,6 +364,9 @@ func Parse(name string, data []byte) (*Config, error) {
 	if fc.Roots != nil {
 		cfg.Roots = nil
 		for _, r := range fc.Roots {
+			if err := checkPrintable("roots", strings.TrimSpace(r)); err != nil {
+				return nil, &Error{Path: name, Msg: err.Error()}
+			}
 			clean, err := cleanRoot(r)
 			if err != nil {
 				return nil, &Error{Path: name, Msg: err.Error()}
@@ -375,6 +378,9 @@ func Parse(name string, data []byte) (*Config, error) {
 		}
 	}
 	if fc.Exclude != nil {
+		if err := checkPrintables("exclude", fc.Exclude); err != nil {
+			return nil, &Error{Path: name, Msg: err.Error()}
+		}
 		cfg.Exclude = fc.Exclude
 	}
 	if fc.MaxFileSize != nil {

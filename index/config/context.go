@@ -223,6 +223,9 @@ func (c *Context) merge(n *yaml.Node) error {
 	}
 	if f.Exclude != nil {
 		for _, g := range f.Exclude {
+			if err := checkPrintable("context.exclude", g); err != nil {
+				return err
+			}
 			if !doublestar.ValidatePattern(strings.TrimPrefix(g, "./")) {
 				return fmt.Errorf("context.exclude %q is not a glob; write it like _kano/**/views/** or docs/index.md", g)
 			}

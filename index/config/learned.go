@@ -110,6 +110,9 @@ func decodeLearned(n *yaml.Node) (*Learned, error) {
 			if strings.TrimSpace(p) == "" {
 				return nil, fmt.Errorf("learned.work.archive has an empty entry; write folders such as backlog/archive/")
 			}
+			if err := checkPrintable("learned.work.archive", p); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return &l, nil

@@ -157,6 +157,12 @@ func (n *Namespace) UnmarshalYAML(node *yaml.Node) error {
 		}
 		*n = Namespace(p)
 	}
+	if err := checkPrintable("namespaces", n.Path); err != nil {
+		return err
+	}
+	if err := checkPrintable("namespaces: name", n.Name); err != nil {
+		return err
+	}
 	clean, err := cleanRoot(n.Path)
 	if err != nil {
 		return fmt.Errorf("namespaces: %v", strings.Replace(err.Error(), "root", "folder", 1))
@@ -208,7 +214,7 @@ func detectKano(root string) (Namespaces, error) {
 	for _, name := range names {
 		p := f.Products[name]
 		rootDir, err := cleanRoot(p.BacklogRoot)
-		if err != nil || rootDir == "." || strings.Contains(name, ":") {
+		if err != nil || rootDir == "." || strings.Contains(name, ":") || checkPrintable("", rootDir) != nil || checkPrintable("", name) != nil {
 			continue // not a folder canon can use
 		}
 		n := Namespace{Path: rootDir, Name: name, From: KanoConfig}

@@ -90,6 +90,9 @@ func (w *Work) merge(n *yaml.Node) error {
 			if p = strings.TrimSpace(p); p == "" || strings.HasPrefix(p, "#") {
 				return fmt.Errorf("work.archive has an empty entry; write folders such as backlog/archive/")
 			}
+			if err := checkPrintable("work.archive", p); err != nil {
+				return err
+			}
 			w.Archive = append(w.Archive, p)
 		}
 	}
