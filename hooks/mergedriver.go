@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index/config"
@@ -265,6 +266,15 @@ func writeAttributes(root string, patterns []string) (string, error) {
 	eol := "\n"
 	if i := strings.IndexByte(text, '\n'); i > 0 && text[i-1] == '\r' {
 		eol = "\r\n"
+	}
+	// The configuration refuses a root with a control character; this is
+	// the second guard: a line break in a pattern would write lines of its
+	// own into a file git reads for every path (a "* text" line turned a
+	// binary committed after it into text).
+	for _, p := range patterns {
+		if strings.IndexFunc(p, unicode.IsControl) >= 0 {
+			return "", fmt.Errorf("canon writes no line with a control character into %s, and the pattern %q holds one; write the roots in %s without control characters", attributesFile, p, config.File)
+		}
 	}
 	body := func(begin string) string {
 		var b strings.Builder
