@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/safepath"
@@ -13,11 +15,13 @@ import (
 )
 
 // ImportVectors reads the word vectors of file, which the user named on
-// the command line, keeps the first words of them (vectors.Read) and
+// the command line, keeps the first words of them (vectors.ReadFrom) and
 // writes the sidecar a natural search bridges its vocabulary by
-// (VectorsPath, ADR-0050), atomically.
+// (VectorsPath, ADR-0050), atomically. The file is read as it comes, never
+// held whole: what the import holds is the words it keeps, whatever the
+// file's size.
 func ImportVectors(r *Repo, file string, words int) (*VectorsResult, error) {
-	data, err := safepath.ReadArgument(file, vectors.MaxFileBytes)
+	f, err := openVectors(file)
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return nil, fmt.Errorf("cannot read the vectors file %s: %w; name a file of word vectors", human.QuotePath(file), pe.Err)
@@ -25,7 +29,8 @@ func ImportVectors(r *Repo, file string, words int) (*VectorsResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := vectors.Read(data, words)
+	t, err := vectors.ReadFrom(f, words)
+	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w; canon vectors import reads GloVe's text or wink's JSON: fix the file or name another", human.QuotePath(file), err)
 	}
@@ -41,6 +46,36 @@ func ImportVectors(r *Repo, file string, words int) (*VectorsResult, error) {
 		return nil, err
 	}
 	return &VectorsResult{Action: "imported", Path: r.Shown(path), From: file, Words: t.Len(), Dimensions: t.Dim(), Bytes: len(out)}, nil
+}
+
+// openVectors opens the vectors file as safepath.ReadArgument reads one,
+// for a read that streams: a regular file (asked before the open, which
+// does not wait for a named pipe's writer, and again of the opened file),
+// at most vectors.MaxFileBytes long.
+func openVectors(file string) (*os.File, error) {
+	pre, err := os.Stat(file)
+	if err != nil {
+		return nil, err
+	}
+	if !pre.Mode().IsRegular() {
+		return nil, &safepath.NotRegularError{Path: file, Mode: pre.Mode()}
+	}
+	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+	case !fi.Mode().IsRegular():
+		err = &safepath.NotRegularError{Path: file, Mode: fi.Mode()}
+	case fi.Size() > vectors.MaxFileBytes:
+		err = &safepath.TooLargeError{Path: file, Limit: vectors.MaxFileBytes}
+	default:
+		return f, nil
+	}
+	f.Close()
+	return nil, err
 }
 
 // RemoveVectors deletes the sidecar: searches bridge nothing.

@@ -9,7 +9,8 @@
 //
 // Both the file the user names and the sidecar are input: every read is
 // bounded, and the sidecar's header and sizes are checked before its
-// vectors are trusted.
+// vectors are trusted. The file is read as it comes (ReadFrom): an import
+// holds the words it keeps, not the file.
 //
 // It imports nothing of canon's.
 package vectors
@@ -25,7 +26,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 )
 
 // Bounds of what is read and kept.
@@ -93,12 +93,15 @@ func keep(w string) bool {
 }
 
 // builder collects the first n kept words of a file, in its order (the
-// most frequent first), and their vectors.
+// most frequent first), each vector quantised as it is read: what it
+// holds is what the sidecar needs (a word, a scale, dim bytes), never the
+// file's text or its numbers as floats.
 type builder struct {
 	n, dim int
 	seen   map[string]bool
 	words  []string
-	vecs   [][]float64
+	scale  []float32
+	vecs   []int8
 }
 
 func (b *builder) full() bool {
@@ -109,43 +112,98 @@ func (b *builder) full() bool {
 func (b *builder) wants(w string) bool { return !b.full() && keep(w) && !b.seen[w] }
 
 func (b *builder) add(w string, v []float64, where string) error {
-	if len(v) != b.dim {
-		return fmt.Errorf("%s: the vector of %q has %d numbers, not %d", where, w, len(v), b.dim)
+	q, s, err := quantiseOne(w, v, b.dim, where)
+	if err != nil {
+		return err
+	}
+	b.seen[w] = true
+	b.words = append(b.words, w)
+	b.scale = append(b.scale, s)
+	b.vecs = append(b.vecs, q...)
+	return nil
+}
+
+// quantiseOne checks a vector (dim numbers, finite, not all 0) and
+// quantises it: unit length, then its largest component 127; the scale
+// is the quantised vector's own length, so that cos(a, a) = 1.
+func quantiseOne(w string, v []float64, dim int, where string) ([]int8, float32, error) {
+	if len(v) != dim {
+		return nil, 0, fmt.Errorf("%s: the vector of %q has %d numbers, not %d", where, w, len(v), dim)
 	}
 	norm := 0.0
 	for _, x := range v {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("%s: the vector of %q holds %v, not a finite number", where, w, x)
+			return nil, 0, fmt.Errorf("%s: the vector of %q holds %v, not a finite number", where, w, x)
 		}
 		norm += x * x
 	}
 	if norm == 0 || math.IsInf(norm, 0) {
-		return fmt.Errorf("%s: the vector of %q has no direction (its length is %v)", where, w, math.Sqrt(norm))
+		return nil, 0, fmt.Errorf("%s: the vector of %q has no direction (its length is %v)", where, w, math.Sqrt(norm))
 	}
-	b.seen[w] = true
-	b.words = append(b.words, w)
-	b.vecs = append(b.vecs, v)
-	return nil
+	norm = math.Sqrt(norm)
+	top := 0.0
+	for _, x := range v {
+		top = max(top, math.Abs(x/norm))
+	}
+	q := make([]int8, dim)
+	sum := 0.0
+	for j, x := range v {
+		q[j] = int8(math.Round(x / norm / top * 127))
+		sum += float64(q[j]) * float64(q[j])
+	}
+	return q, float32(1 / math.Sqrt(sum)), nil
 }
 
-// Read reads a vectors file's text: wink's JSON (an object with
+// table sorts what the builder kept by word into a Table.
+func (b *builder) table() *Table {
+	order := make([]int, len(b.words))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(x, y int) bool { return b.words[order[x]] < b.words[order[y]] })
+	d := b.dim
+	t := &Table{dim: d, words: make([]string, len(order)), scale: make([]float32, len(order)), vecs: make([]int8, len(order)*d)}
+	for i, o := range order {
+		t.words[i], t.scale[i] = b.words[o], b.scale[o]
+		copy(t.vecs[i*d:(i+1)*d], b.vecs[o*d:(o+1)*d])
+	}
+	return t
+}
+
+// MaxLine is the longest line of GloVe's text, and the longest word's
+// vector, text, number or run of spaces of wink's JSON, that canon reads
+// (each is held whole while it is read): 1,024 numbers take about 12 KiB,
+// a word a few bytes.
+const MaxLine = 1 << 20
+
+// Read reads a vectors file's text (ReadFrom).
+func Read(data []byte, n int) (*Table, error) { return ReadFrom(bytes.NewReader(data), n) }
+
+// ReadFrom reads a vectors file as it comes: wink's JSON (an object with
 // "dimensions", "words" in frequency order and "vectors", each word's
 // numbers followed by two more) or GloVe's text (a word and its numbers a
 // line, the most frequent first). It keeps the first n kept words (at most
 // MaxWords, and MaxCells numbers in all) and returns them as a table. Any
 // number that is not finite, or a vector of other dimensions than the
 // first's, is an error.
-func Read(data []byte, n int) (*Table, error) {
-	if len(data) > fileLimit {
-		return nil, fmt.Errorf("the vectors file is %d bytes; canon reads at most %d: keep fewer words in it", len(data), fileLimit)
-	}
+//
+// What it holds is bounded whatever the file: the words and int8 vectors
+// it keeps, one line of GloVe's (or one vector, text or number of wink's)
+// of at most MaxLine bytes, and the reader's buffer. More than
+// MaxFileBytes is an error; a GloVe file is read only as far as the words
+// it keeps.
+func ReadFrom(r io.Reader, n int) (*Table, error) {
 	n = min(max(n, 1), MaxWords)
 	b := &builder{n: n, seen: map[string]bool{}}
-	var err error
-	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
-		err = readWink(data, b)
+	br := bufio.NewReaderSize(&limited{r: r, left: int64(fileLimit)}, 64<<10)
+	first, err := firstByte(br)
+	if err != nil {
+		return nil, err
+	}
+	if first == '{' {
+		err = readWink(br, b)
 	} else {
-		err = readGloVe(data, b)
+		err = readGloVe(br, b)
 	}
 	if err != nil {
 		return nil, err
@@ -153,18 +211,109 @@ func Read(data []byte, n int) (*Table, error) {
 	if len(b.words) == 0 {
 		return nil, errors.New("the vectors file holds no lower-case word with a vector")
 	}
-	return quantise(b.dim, b.words, b.vecs), nil
+	return b.table(), nil
 }
 
-// readGloVe reads GloVe's text: "word x1 ... xd" a line.
-func readGloVe(data []byte, b *builder) error {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+// errTooLarge is a vectors file past fileLimit.
+type errTooLarge struct{ limit int }
+
+func (e *errTooLarge) Error() string {
+	return fmt.Sprintf("the vectors file is longer than %d bytes, the most canon reads; keep fewer words in it", e.limit)
+}
+
+// limited reads at most left bytes of r, and says so past them.
+type limited struct {
+	r    io.Reader
+	left int64
+}
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, &errTooLarge{fileLimit}
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	if l.left < 0 {
+		return 0, &errTooLarge{fileLimit}
+	}
+	return n, err
+}
+
+// firstByte is the first byte that is not a space, left unread (0 for an
+// empty file).
+func firstByte(br *bufio.Reader) (byte, error) {
+	for {
+		c, err := br.ReadByte()
+		if errors.Is(err, io.EOF) {
+			return 0, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return c, br.UnreadByte()
+		}
+	}
+}
+
+// isSpace is a space between GloVe's fields.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
+}
+
+// fields splits line into its fields, reusing out.
+func fields(line []byte, out [][]byte) [][]byte {
+	out = out[:0]
+	for i := 0; i < len(line); {
+		for i < len(line) && isSpace(line[i]) {
+			i++
+		}
+		j := i
+		for j < len(line) && !isSpace(line[j]) {
+			j++
+		}
+		if j > i {
+			out = append(out, line[i:j])
+		}
+		i = j
+	}
+	return out
+}
+
+// readGloVe reads GloVe's text, "word x1 ... xd" a line, a line at a time,
+// until the builder is full.
+func readGloVe(br *bufio.Reader, b *builder) error {
+	var f [][]byte
+	var v []float64
+	var long []byte // a line longer than the reader's buffer, gathered
 	line := 0
-	for sc.Scan() && !b.full() {
+	for !b.full() {
+		text, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], text...)
+			for errors.Is(err, bufio.ErrBufferFull) && len(long) <= MaxLine {
+				text, err = br.ReadSlice('\n')
+				long = append(long, text...)
+			}
+			if len(long) > MaxLine {
+				return fmt.Errorf("line %d is longer than %d bytes; a GloVe line is a word and its numbers", line+1, MaxLine)
+			}
+			text = long
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return readError(line+1, err)
+		}
+		if len(text) == 0 && err != nil {
+			return nil // the end
+		}
 		line++
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 {
+		if f = fields(text, f); len(f) == 0 {
+			if err != nil {
+				return nil
+			}
 			continue
 		}
 		if len(f) < 2 {
@@ -179,37 +328,110 @@ func readGloVe(data []byte, b *builder) error {
 		if len(f)-1 != b.dim {
 			return fmt.Errorf("line %d: %d numbers, not %d as the first line", line, len(f)-1, b.dim)
 		}
-		if !b.wants(f[0]) {
-			continue
-		}
-		v := make([]float64, b.dim)
-		for i, s := range f[1:] {
-			x, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return fmt.Errorf("line %d: %q is not a number", line, s)
+		if w := string(f[0]); b.wants(w) {
+			v = v[:0]
+			for _, s := range f[1:] {
+				x, perr := strconv.ParseFloat(string(s), 64)
+				if perr != nil {
+					return fmt.Errorf("line %d: %q is not a number", line, s)
+				}
+				v = append(v, x)
 			}
-			v[i] = x
+			if err := b.add(w, v, fmt.Sprintf("line %d", line)); err != nil {
+				return err
+			}
 		}
-		if err := b.add(f[0], v, fmt.Sprintf("line %d", line)); err != nil {
-			return err
+		if err != nil {
+			return nil // the last line, without a line end
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("line %d: %w", line+1, err)
 	}
 	return nil
 }
 
-// readWink reads wink's JSON: "dimensions" and "words" before "vectors".
-func readWink(data []byte, b *builder) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
+// readError says what stopped a read at line.
+func readError(line int, err error) error {
+	var tl *errTooLarge
+	if errors.As(err, &tl) {
+		return err
+	}
+	return fmt.Errorf("line %d: %w", line, err)
+}
+
+// errLongValue is a JSON value the decoder would hold whole past MaxLine.
+var errLongValue = fmt.Errorf("the JSON vectors file holds a word's vector, a text, a number or spaces longer than %d bytes; wink's are a few KiB at most", MaxLine)
+
+// shortValues passes JSON through, refusing what the decoder would hold
+// whole past max bytes: a text, a number, a run of spaces (the decoder
+// keeps the spaces before a token), or a list or object inside the top
+// object's values (a word's vector, decoded whole). The top object and
+// its values, "words" and "vectors", are read a token at a time.
+type shortValues struct {
+	r                io.Reader
+	max              int
+	run              int // bytes of the text, number or spaces being read
+	depth            int // lists and objects open
+	inner            int // bytes of the list or object open at depth 3
+	inText, escaping bool
+	failed           bool
+}
+
+func (s *shortValues) Read(p []byte) (int, error) {
+	if s.failed {
+		return 0, errLongValue
+	}
+	n, err := s.r.Read(p)
+	for _, c := range p[:n] {
+		if s.depth >= 3 {
+			if s.inner++; s.inner > s.max {
+				s.failed = true
+				return 0, errLongValue
+			}
+		}
+		switch {
+		case s.inText && s.escaping:
+			s.escaping = false
+		case s.inText && c == '\\':
+			s.escaping = true
+		case s.inText && c == '"':
+			s.inText, s.run = false, 0
+			continue
+		case s.inText:
+		case c == '"':
+			s.inText, s.run = true, 0
+			continue
+		case c == '{' || c == '[':
+			if s.depth++; s.depth == 3 {
+				s.inner = 1
+			}
+			s.run = 0
+			continue
+		case c == '}' || c == ']':
+			s.depth--
+			s.run = 0
+			continue
+		case c == ',' || c == ':':
+			s.run = 0
+			continue
+		}
+		if s.run++; s.run > s.max {
+			s.failed = true
+			return 0, errLongValue
+		}
+	}
+	return n, err
+}
+
+// readWink reads wink's JSON: "dimensions" and "words" before "vectors",
+// a token at a time.
+func readWink(br *bufio.Reader, b *builder) error {
+	dec := json.NewDecoder(&shortValues{r: br, max: MaxLine})
 	dec.UseNumber()
 	if t, err := dec.Token(); err != nil {
 		return broken(fmt.Errorf("it does not start with an object: %w", err))
 	} else if t != json.Delim('{') {
 		return broken(errors.New("it does not start with an object"))
 	}
-	var order []string
+	var rank map[string]int // the first words kept, in the file's order
 	dims := 0
 	for dec.More() {
 		t, err := dec.Token()
@@ -221,30 +443,36 @@ func readWink(data []byte, b *builder) error {
 			if b.dim != 0 {
 				return errors.New(`the JSON vectors file says its dimensions after its vectors; wink's format says them once, first`)
 			}
-			if err := dec.Decode(&dims); err != nil {
+			t, err := dec.Token()
+			if err != nil {
 				return broken(err)
 			}
-			if dims < 1 || dims > MaxDims {
-				return fmt.Errorf("the JSON vectors file says %d dimensions; canon takes 1 to %d", dims, MaxDims)
+			num, _ := t.(json.Number)
+			d, err := num.Int64()
+			if err != nil {
+				return fmt.Errorf("the JSON vectors file's dimensions are %v, not a number; wink's format says them as one", t)
 			}
+			if d < 1 || d > MaxDims {
+				return fmt.Errorf("the JSON vectors file says %d dimensions; canon takes 1 to %d", d, MaxDims)
+			}
+			dims = int(d)
 		case "words":
-			if err := dec.Decode(&order); err != nil {
-				return broken(err)
+			if rank, err = readWinkWords(dec, b.n); err != nil {
+				return err
 			}
 		case "vectors":
 			if b.dim != 0 {
 				return errors.New(`the JSON vectors file has "vectors" twice; wink's format has it once`)
 			}
-			if dims == 0 || order == nil {
+			if dims == 0 || rank == nil {
 				return errors.New("the JSON vectors file has its vectors before its dimensions and words; wink's format has them first")
 			}
-			if err := readWinkVectors(dec, dims, order, b); err != nil {
+			if err := readWinkVectors(dec, dims, rank, b); err != nil {
 				return err
 			}
 		default:
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return broken(err)
+			if err := skipValue(dec); err != nil {
+				return err
 			}
 		}
 	}
@@ -257,9 +485,67 @@ func readWink(data []byte, b *builder) error {
 	return nil
 }
 
+// readWinkWords reads the "words" list a word at a time and ranks the
+// first n kept words; the others are read and dropped.
+func readWinkWords(dec *json.Decoder, n int) (map[string]int, error) {
+	if t, err := dec.Token(); err != nil {
+		return nil, broken(err)
+	} else if t != json.Delim('[') {
+		return nil, errors.New(`the JSON vectors file's "words" is not a list; wink's format lists its words`)
+	}
+	rank := map[string]int{}
+	var w string
+	for dec.More() {
+		if err := dec.Decode(&w); err != nil {
+			var ut *json.UnmarshalTypeError
+			if errors.As(err, &ut) {
+				return nil, fmt.Errorf(`the JSON vectors file's "words" holds a %s, not a word; wink's format lists its words as texts`, ut.Value)
+			}
+			return nil, broken(err)
+		}
+		if _, dup := rank[w]; !dup && len(rank) < n && keep(w) {
+			rank[w] = len(rank)
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, broken(err)
+	}
+	return rank, nil
+}
+
+// maxDepth is how deep skipValue follows lists and objects: the decoder
+// keeps a word for each level open.
+const maxDepth = 64
+
+// skipValue reads the next value and drops it, a token at a time.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return broken(err)
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			if depth++; depth > maxDepth {
+				return fmt.Errorf("the JSON vectors file nests lists or objects more than %d deep; wink's format nests two", maxDepth)
+			}
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
 // broken says what is wrong with a JSON vectors file that does not parse.
 func broken(err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+	var tl *errTooLarge
+	switch {
+	case errors.As(err, &tl), errors.Is(err, errLongValue):
+		return err
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		return errors.New("the JSON vectors file ends early (truncated?)")
 	}
 	return fmt.Errorf("the JSON vectors file is not wink's format: %w", err)
@@ -267,19 +553,20 @@ func broken(err error) error {
 
 // readWinkVectors reads the "vectors" object: each word's dims numbers
 // and two more (its length and its rank); it keeps the first b.n kept
-// words of order.
-func readWinkVectors(dec *json.Decoder, dims int, order []string, b *builder) error {
+// words of the ranked words (and MaxCells numbers in all), quantised as
+// they come.
+func readWinkVectors(dec *json.Decoder, dims int, rank map[string]int, b *builder) error {
 	b.dim = dims
-	rank := map[string]int{}
-	for _, w := range order {
-		if _, ok := rank[w]; !ok && keep(w) && len(rank) < min(b.n, MaxCells/dims) {
-			rank[w] = len(rank)
-		}
-	}
-	found := make([][]float64, len(rank))
+	slots := min(len(rank), b.n, MaxCells/dims)
+	vecs := make([]int8, slots*dims)
+	scale := make([]float32, slots) // 0: no vector yet
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		if err != nil {
+			return broken(err)
+		}
 		return fmt.Errorf(`the JSON vectors file's "vectors" is not an object`)
 	}
+	v := make([]float64, 0, dims)
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
@@ -287,8 +574,8 @@ func readWinkVectors(dec *json.Decoder, dims int, order []string, b *builder) er
 		}
 		w, _ := t.(string)
 		r, ok := rank[w]
-		if !ok {
-			var skip json.RawMessage
+		if !ok || r >= slots {
+			var skip json.RawMessage // at most MaxLine bytes (shortValues)
 			if err := dec.Decode(&skip); err != nil {
 				return broken(err)
 			}
@@ -297,7 +584,7 @@ func readWinkVectors(dec *json.Decoder, dims int, order []string, b *builder) er
 		var nums []json.Number
 		if err := dec.Decode(&nums); err != nil {
 			var syn *json.SyntaxError
-			if errors.As(err, &syn) || errors.Is(err, io.ErrUnexpectedEOF) {
+			if errors.As(err, &syn) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, errLongValue) {
 				return broken(err)
 			}
 			return fmt.Errorf("the vector of %q is not a list of numbers: %w", w, err)
@@ -305,15 +592,20 @@ func readWinkVectors(dec *json.Decoder, dims int, order []string, b *builder) er
 		if len(nums) != dims+2 {
 			return fmt.Errorf("the vector of %q has %d numbers, not %d and its length and rank", w, len(nums), dims)
 		}
-		v := make([]float64, dims)
-		for i := range v {
-			x, err := nums[i].Float64()
+		v = v[:0]
+		for _, num := range nums[:dims] {
+			x, err := num.Float64()
 			if err != nil {
-				return fmt.Errorf("the vector of %q holds %s, not a finite number", w, nums[i])
+				return fmt.Errorf("the vector of %q holds %s, not a finite number", w, num)
 			}
-			v[i] = x
+			v = append(v, x)
 		}
-		found[r] = v
+		q, s, err := quantiseOne(w, v, dims, "vectors")
+		if err != nil {
+			return err
+		}
+		copy(vecs[r*dims:], q)
+		scale[r] = s
 	}
 	if _, err := dec.Token(); err != nil {
 		return broken(err)
@@ -322,45 +614,16 @@ func readWinkVectors(dec *json.Decoder, dims int, order []string, b *builder) er
 	for w, r := range rank {
 		words[r] = w
 	}
-	for r, v := range found {
-		if v == nil {
+	for r := range slots {
+		if scale[r] == 0 {
 			continue // a word listed with no vector
 		}
-		if err := b.add(words[r], v, "vectors"); err != nil {
-			return err
-		}
+		b.seen[words[r]] = true
+		b.words = append(b.words, words[r])
+		b.scale = append(b.scale, scale[r])
+		b.vecs = append(b.vecs, vecs[r*dims:(r+1)*dims]...)
 	}
 	return nil
-}
-
-// quantise makes the table of words (distinct) and their vectors.
-func quantise(dim int, words []string, vecs [][]float64) *Table {
-	order := make([]int, len(words))
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool { return words[order[a]] < words[order[b]] })
-	t := &Table{dim: dim, words: make([]string, len(words)), scale: make([]float32, len(words)), vecs: make([]int8, len(words)*dim)}
-	for i, o := range order {
-		v := vecs[o]
-		norm, top := 0.0, 0.0
-		for _, x := range v {
-			norm += x * x
-		}
-		norm = math.Sqrt(norm)
-		for _, x := range v {
-			top = max(top, math.Abs(x/norm))
-		}
-		t.words[i] = words[o]
-		q := t.vecs[i*dim : (i+1)*dim]
-		sum := 0.0
-		for j, x := range v {
-			q[j] = int8(math.Round(x / norm / top * 127))
-			sum += float64(q[j]) * float64(q[j])
-		}
-		t.scale[i] = float32(1 / math.Sqrt(sum)) // the quantised vector's own length: cos(a, a) = 1
-	}
-	return t
 }
 
 // Encode writes the table as a sidecar: magic, version, dimensions and

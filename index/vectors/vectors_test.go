@@ -88,7 +88,7 @@ func TestReadBad(t *testing.T) {
 func TestReadOversized(t *testing.T) {
 	defer func(n int) { fileLimit = n }(fileLimit)
 	fileLimit = 10
-	if _, err := Read([]byte(glove), 10); err == nil || !strings.Contains(err.Error(), "canon reads at most 10") {
+	if _, err := Read([]byte(glove), 10); err == nil || !strings.Contains(err.Error(), "the vectors file is longer than 10 bytes, the most canon reads; keep fewer words in it") {
 		t.Fatalf("error %v, want the file refused as too large", err)
 	}
 }
@@ -189,17 +189,20 @@ func TestNeighbours(t *testing.T) {
 // a search does per word it bridges.
 func BenchmarkNeighbours(b *testing.B) {
 	words := make([]string, DefaultWords)
-	vecs := make([][]float64, DefaultWords)
+	bd := &builder{n: DefaultWords, dim: 100, seen: map[string]bool{}}
 	x := uint32(1)
+	v := make([]float64, 100)
 	for i := range words {
 		words[i] = fmt.Sprintf("w%c%c%c%c", 'a'+i/17576%26, 'a'+i/676%26, 'a'+i/26%26, 'a'+i%26)
-		vecs[i] = make([]float64, 100)
-		for j := range vecs[i] {
+		for j := range v {
 			x = x*1664525 + 1013904223
-			vecs[i][j] = float64(int32(x)) / (1 << 31)
+			v[j] = float64(int32(x)) / (1 << 31)
+		}
+		if err := bd.add(words[i], v, "bench"); err != nil {
+			b.Fatal(err)
 		}
 	}
-	t := quantise(100, words, vecs)
+	t := bd.table()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t.Neighbours(words[i%len(words)], 3, 0.6, nil)
