@@ -82,6 +82,5 @@ func splitComment(v string) (value, comment string) {
 	return strings.TrimRight(v, " \t"), ""
 }
 
-func quote(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
-}
+// quote is s in double quotes, as Scalar writes them.
+func quote(s string) string { return doubleQuoted(s) }
