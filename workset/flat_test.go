@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/canon-md/canon/index/markdown"
 )
 
 // TestNoComment: what no note can hide (ADR-0033). A "<!--" hides lines
@@ -120,10 +122,10 @@ func TestEditsRefuseLines(t *testing.T) {
 	if _, _, err := AppendToList(doc, "decisions", "ADR-0002]\nstatus: Done\nx: [y"); !errors.Is(err, ErrNotPlain) {
 		t.Fatalf("AppendToList took a newline: %v", err)
 	}
-	if got := flowScalar("items/a, b].md"); got != `"items/a, b].md"` {
-		t.Errorf("flowScalar = %s", got)
+	if got, _ := markdown.Scalar("items/a, b].md", "yaml", 0); got != `"items/a, b].md"` {
+		t.Errorf("markdown.Scalar = %s", got)
 	}
-	if got := flowScalar("KB-1@01943c8b"); got != "KB-1@01943c8b" {
-		t.Errorf("flowScalar = %s", got)
+	if got, _ := markdown.Scalar("KB-1@01943c8b", "yaml", 0); got != "KB-1@01943c8b" {
+		t.Errorf("markdown.Scalar = %s", got)
 	}
 }

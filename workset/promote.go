@@ -3,7 +3,6 @@ package workset
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -991,13 +990,17 @@ func (p *planner) refTo(d *index.DocRef) (string, error) {
 // related_items), then Context, Decision and Consequences, the way this
 // repository's own ADRs are laid out.
 func (p *planner) adrBody(o *Outcome, id, itemRef, text string) []byte {
-	title, _ := json.Marshal(text)
+	// A finding is one line of UTF-8 text (ADR-0033) and the id and the
+	// reference are canon's own: markdown.Scalar writes each of them.
+	title, _ := markdown.Scalar(text, "yaml", '"')
+	id, _ = markdown.Scalar(id, "yaml", 0)
+	ref, _ := markdown.Scalar(itemRef, "yaml", 0)
 	by := ""
 	if p.opt.Agent != "" {
 		by = " (agent " + p.opt.Agent + ")"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "---\nid: %s\ntitle: %s\nstatus: Proposed\ndate: %s\nrelated_items: [%s]\n---\n\n", id, title, p.plan.At.Format("2006-01-02"), flowScalar(itemRef))
+	fmt.Fprintf(&b, "---\nid: %s\ntitle: %s\nstatus: Proposed\ndate: %s\nrelated_items: [%s]\n---\n\n", id, title, p.plan.At.Format("2006-01-02"), ref)
 	fmt.Fprintf(&b, "# Context\n\nDecided for %s in workset %s%s and recorded by canon promote.\nDescribe the forces at play and the options that were weighed.\n\n", flatten(o.Dest.ID), p.plan.Workset, by)
 	if strings.HasPrefix(text, "<") || strings.HasPrefix(text, "#") {
 		text = "\\" + text // a paragraph, not an HTML block that hides the rest nor a heading
@@ -1005,18 +1008,4 @@ func (p *planner) adrBody(o *Outcome, id, itemRef, text string) []byte {
 	fmt.Fprintf(&b, "# Decision\n\n%s\n\n", text)
 	b.WriteString("# Consequences\n\nTo be written: what becomes easier, what becomes harder.\n")
 	return []byte(b.String())
-}
-
-// plainFlowRE is a reference YAML reads as itself inside [ ]: no comma,
-// bracket, colon, quote or "#" to end or change it.
-var plainFlowRE = lazyre.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_./@+-]*$`)
-
-// flowScalar writes a reference as an item of a YAML flow list: as it is
-// when YAML reads it so, else double-quoted (JSON's escapes are YAML's).
-func flowScalar(ref string) string {
-	if plainFlowRE.MatchString(ref) {
-		return ref
-	}
-	q, _ := json.Marshal(ref)
-	return string(q)
 }
