@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/lazyre"
+	"github.com/canon-md/canon/index/markdown"
 )
 
 // FixPlan is what canon check --fix changes: the mechanical fixes of the
@@ -98,6 +100,11 @@ func applyFixes(content []byte, fs []index.Problem) ([]byte, []index.Problem, []
 	}
 	out := l.bytes()
 	for _, f := range listFixes {
+		if why := notReadAsItself(f.Fix.Item); why != "" {
+			src := index.QuotePath(f.Path)
+			skipped = append(skipped, SkippedFix{f, fmt.Sprintf("written in a list, the id %s of %s %s; add the reference by hand (the path %s names the document), or give it another id: canon id rename", strconv.Quote(f.Fix.Item), src, why, src)})
+			continue
+		}
 		next, _, err := AppendToList(out, f.Fix.Field, f.Fix.Item)
 		if err != nil {
 			skipped = append(skipped, SkippedFix{f, err.Error()})
@@ -108,6 +115,37 @@ func applyFixes(content []byte, fs []index.Problem) ([]byte, []index.Problem, []
 	}
 	return out, fixed, skipped
 }
+
+// notReadAsItself says why an id, written as an item of a list of
+// references, would not be read back as a reference to that id, as index
+// reads one (refPlan): a text with commas between ids is that many
+// references (requires: 2718, 2930), "#" starts an anchor, "ID@x" names
+// the document of id ID whose uid starts with x, "[[x]]" is a wiki-link to
+// x, "scheme:" an address, a path with an extension a file. Quoting does
+// not change that: it is how canon reads the text. "" when it is read so.
+func notReadAsItself(id string) string {
+	if parts := markdown.SplitRefs(id); len(parts) > 1 {
+		return fmt.Sprintf("would be read as %d references (%s)", len(parts), strings.Join(parts, ", "))
+	}
+	at := strings.LastIndexByte(id, '@')
+	switch {
+	case strings.HasPrefix(id, "[[") && strings.HasSuffix(id, "]]"):
+		return "would be read as a wiki-link to " + strconv.Quote(id[2:len(id)-2])
+	case schemeRE.MatchString(id):
+		return "would be read as a web address"
+	case strings.Contains(id, "#"):
+		return "would be read as " + strconv.Quote(id[:strings.IndexByte(id, '#')]) + " and an anchor"
+	case at > 0 && at < len(id)-1 && !strings.ContainsAny(id, "/ "):
+		return "would be read as the id " + strconv.Quote(id[:at]) + " of a document whose uid starts with " + strconv.Quote(id[at+1:])
+	case index.RefNamesAFile(id):
+		return "would be read as the path of a file that is not Markdown"
+	}
+	return ""
+}
+
+// schemeRE is the scheme of an address, as index reads one (hasScheme):
+// two characters at least before the colon, so that C: is a drive.
+var schemeRE = lazyre.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]+:`)
 
 // replaceAt replaces the first fix.Old at or after the fix's column on its
 // line (columns count code points) with fix.New.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -351,11 +352,127 @@ func SetUpdated(content []byte, now time.Time) (out []byte, changed bool, err er
 // [item]` for an empty or null field, `[old, item]` for a single scalar; a
 // new top-level `field: [item]` line after the last field when there is
 // none (a nested field must exist: where a new one goes would be a guess).
-// An item already listed (without case) changes nothing.
+// An item already listed (without case) changes nothing. The item is
+// written as markdown.Scalar writes it (plain, or quoted as the list's
+// items are, or as YAML needs), and the result is read again: the list
+// must hold what it held and the item, nothing else, or nothing is
+// changed.
 func AppendToList(content []byte, field, item string) (out []byte, changed bool, err error) {
 	if err := plainError("the item "+strconv.Quote(item), item, 1024); err != nil {
 		return content, false, err
 	}
+	out, changed, err = appendToList(content, field, item)
+	if err != nil || !changed {
+		return content, false, err
+	}
+	if err := listGrew(content, out, field, item); err != nil {
+		return content, false, fmt.Errorf("the item %s cannot be added to its %s field with a one-line edit (%w); add it by hand", strconv.Quote(item), field, err)
+	}
+	return out, true, nil
+}
+
+// listField is the field AppendToList edits: top-level, or nested as
+// links.blocked_by (the key on its line is then the leaf).
+func listField(d *markdown.Document, field string) (f *markdown.Field, key string, nested bool) {
+	parent, leaf, nested := strings.Cut(field, ".")
+	if nested {
+		return d.Frontmatter.Get(parent).Field(leaf), leaf, true
+	}
+	return d.Frontmatter.Field(field), field, false
+}
+
+// listGrew checks an edit of AppendToList by reading both versions: the
+// field of after lists the items of before's (a scalar counts as one
+// item, null as none), then item, and the rest of the frontmatter reads
+// as it did.
+func listGrew(before, after []byte, field, item string) error {
+	db, da := parse(before), parse(after)
+	for _, p := range da.Problems {
+		if p.Rule == markdown.RuleYAMLSyntax && p.Severity == markdown.Error {
+			return fmt.Errorf("the frontmatter would not parse: %s", p.Message)
+		}
+	}
+	fb, _, _ := listField(db, field)
+	fa, _, _ := listField(da, field)
+	if fa == nil || fa.Value == nil || fa.Value.Kind != markdown.List {
+		return errors.New("the field would not be a list")
+	}
+	var want []string
+	if fb != nil && fb.Value != nil {
+		switch v := fb.Value; v.Kind {
+		case markdown.List:
+			for _, it := range v.Items {
+				want = append(want, scalarOf(it))
+			}
+		case markdown.Null:
+		default:
+			want = append(want, scalarOf(v))
+		}
+	}
+	want = append(want, item)
+	got := make([]string, len(fa.Value.Items))
+	for i, it := range fa.Value.Items {
+		got[i] = scalarOf(it)
+	}
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("it would list %q", got)
+	}
+	if !sameFields(db.Frontmatter, da.Frontmatter, field) {
+		return errors.New("its other fields would change")
+	}
+	return nil
+}
+
+// sameFields reports whether the mappings before and after hold the same
+// fields with the same values, but for field (a dotted path: links.blocks
+// leaves the other fields of links to compare), which after may have and
+// before not.
+func sameFields(before, after *markdown.Value, field string) bool {
+	head, rest, nested := strings.Cut(field, ".")
+	n := 0
+	for _, fa := range after.Fields {
+		if fa.Key != head || nested {
+			n++
+		}
+	}
+	if n != len(before.Fields)-boolInt(!nested && before.Field(head) != nil) {
+		return false
+	}
+	for _, fb := range before.Fields {
+		fa := after.Field(fb.Key)
+		switch {
+		case fb.Key == head && !nested:
+		case fa == nil:
+			return false
+		case fb.Key == head:
+			if fb.Value.Kind != markdown.Map || fa.Value.Kind != markdown.Map || !sameFields(fb.Value, fa.Value, rest) {
+				return false
+			}
+		case string(fa.Value.AppendJSON(nil)) != string(fb.Value.AppendJSON(nil)):
+			return false
+		}
+	}
+	return true
+}
+
+// scalarOf is a list item's text as canon reads it; a list or a mapping
+// is its JSON, so that it compares as itself.
+func scalarOf(v *markdown.Value) string {
+	if s, ok := v.Scalar(); ok {
+		return s
+	}
+	return string(v.AppendJSON(nil))
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// appendToList is AppendToList's edit, before the check.
+func appendToList(content []byte, field, item string) (out []byte, changed bool, err error) {
 	d := parse(content)
 	l := splitLines(content)
 	closing, err := frontmatter(d, l)
@@ -363,19 +480,21 @@ func AppendToList(content []byte, field, item string) (out []byte, changed bool,
 		return content, false, err
 	}
 	toml := d.Format == "toml"
-	key := field
-	f := d.Frontmatter.Field(field)
-	if parent, leaf, nested := strings.Cut(field, "."); nested {
-		key = leaf
-		f = d.Frontmatter.Get(parent).Field(leaf)
-		if f == nil || toml {
-			return content, false, fmt.Errorf("it has no %s field to add to", field)
-		}
+	f, key, nested := listField(d, field)
+	if nested && (f == nil || toml) {
+		return content, false, fmt.Errorf("it has no %s field to add to", field)
 	}
 	if f == nil {
-		line := fieldIndent(d, l) + field + ": [" + item + "]"
+		w, err := quoteItem(item, "", d.Format)
+		if err != nil {
+			return content, false, err
+		}
+		if !plainKeyRE.MatchString(field) {
+			return content, false, fmt.Errorf("it has no %s field, and a new one would need its name quoted; add the field by hand", field)
+		}
+		line := fieldIndent(d, l) + field + ": [" + w + "]"
 		if toml {
-			line = fieldIndent(d, l) + field + ` = ["` + item + `"]`
+			line = fieldIndent(d, l) + field + " = [" + w + "]"
 		}
 		l.insert(newFieldAt(d, l, closing), line)
 		return l.bytes(), true, nil
@@ -413,10 +532,14 @@ func AppendToList(content []byte, field, item string) (out []byte, changed bool,
 		if after != "" && !strings.HasPrefix(after, " ") {
 			after = " " + after
 		}
-		l.text[i] = m[1] + sep + "[" + quoteItem(item, "", toml) + "]" + after
+		w, err := quoteItem(item, "", d.Format)
+		if err != nil {
+			return content, false, err
+		}
+		l.text[i] = m[1] + sep + "[" + w + "]" + after
 		return l.bytes(), true, nil
 	case v.Kind == markdown.List && strings.HasPrefix(m[3], "["):
-		if err := appendFlow(l, i, len(m[1])+len(m[2]), item, toml); err != nil {
+		if err := appendFlow(l, i, len(m[1])+len(m[2]), item, d.Format); err != nil {
 			return content, false, fmt.Errorf("its %s field: %w", field, err)
 		}
 		return l.bytes(), true, nil
@@ -430,29 +553,50 @@ func AppendToList(content []byte, field, item string) (out []byte, changed bool,
 		if !ok || token == "" {
 			return content, false, fmt.Errorf("its %s field is not a list", field)
 		}
-		l.text[i] = m[1] + m[2] + "[" + token + ", " + quoteItem(item, token, toml) + "]" + after
+		if token[0] != '"' && token[0] != '\'' {
+			// A plain scalar becomes the first item of a flow list, where
+			// a comma or a bracket in it would mean something else: it is
+			// written as an item would be (a, b] → ["a, b]"), its text
+			// unchanged.
+			if token, err = markdown.Scalar(v.Text, d.Format, 0); err != nil {
+				return content, false, err
+			}
+		}
+		w, err := quoteItem(item, token, d.Format)
+		if err != nil {
+			return content, false, err
+		}
+		l.text[i] = m[1] + m[2] + "[" + token + ", " + w + "]" + after
 		return l.bytes(), true, nil
 	}
 	return content, false, fmt.Errorf("its %s field is not a list", field)
 }
 
-// quoteItem writes a new list item the way the sample item is written:
-// quoted with the same quote, or plain (TOML strings are always quoted).
-func quoteItem(item, sample string, toml bool) string {
-	q := ""
+// plainKeyRE is a field name written as it is as a key, in YAML and TOML.
+var plainKeyRE = lazyre.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
+// quoteItem writes a new list item as markdown.Scalar does, the way the
+// sample item is written: quoted with the same quote, or plain where YAML
+// reads it as itself (in TOML always quoted, a reference is a string).
+func quoteItem(item, sample, format string) (string, error) {
+	var q byte
 	if sample != "" && (sample[0] == '"' || sample[0] == '\'') {
-		q = sample[:1]
-	} else if toml {
-		q = `"`
+		q = sample[0]
+	} else if format == "toml" {
+		q = '"'
 	}
-	return q + item + q
+	w, err := markdown.Scalar(item, format, q)
+	if err != nil {
+		return "", fmt.Errorf("the item %s: %w", strconv.Quote(item), err)
+	}
+	return w, nil
 }
 
 // appendFlow inserts item before the closing bracket of the flow list that
 // opens at byte start of line i (it may close on a later line): after the
 // last item, or between the brackets of an empty list. Only the line
 // holding the last item (or the brackets) changes.
-func appendFlow(l *lines, i, start int, item string, toml bool) error {
+func appendFlow(l *lines, i, start int, item string, format string) error {
 	depth, quote := 0, byte(0)
 	lastLine, lastAt := -1, -1 // the last non-space character inside the brackets
 	first := ""                // the first item as written, for its quotes
@@ -466,6 +610,8 @@ func appendFlow(l *lines, i, start int, item string, toml bool) error {
 			c := s[j]
 			inside := depth >= 1
 			switch {
+			case quote == '"' && c == '\\':
+				j++ // an escape: the next character is not the closing quote
 			case quote != 0:
 				if c == quote {
 					quote = 0
@@ -484,16 +630,24 @@ func appendFlow(l *lines, i, start int, item string, toml bool) error {
 					break
 				}
 				if lastLine < 0 {
-					l.text[li] = s[:j] + quoteItem(item, "", toml) + s[j:]
+					w, err := quoteItem(item, "", format)
+					if err != nil {
+						return err
+					}
+					l.text[li] = s[:j] + w + s[j:]
 					if li == i { // [ ] on one line: [item]
-						l.text[li] = s[:start+1] + quoteItem(item, "", toml) + s[j:]
+						l.text[li] = s[:start+1] + w + s[j:]
 					}
 					return nil
 				}
+				w, err := quoteItem(item, first, format)
+				if err != nil {
+					return err
+				}
 				ls := l.text[lastLine]
-				add := ", " + quoteItem(item, first, toml)
+				add := ", " + w
 				if ls[lastAt] == ',' {
-					add = " " + quoteItem(item, first, toml) + ","
+					add = " " + w + ","
 				}
 				l.text[lastLine] = ls[:lastAt+1] + add + ls[lastAt+1:]
 				return nil
@@ -536,7 +690,11 @@ func appendBlock(l *lines, v *markdown.Value, closing int, item string) error {
 		}
 		at++
 	}
-	l.insert(at, m+quoteItem(item, rest, false))
+	w, err := quoteItem(item, rest, "yaml")
+	if err != nil {
+		return err
+	}
+	l.insert(at, m+w)
 	return nil
 }
 
