@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/human"
@@ -118,10 +120,9 @@ func planIDRename(ctx context.Context, e *Env, a IDRenameArgs, v *pendingRenames
 	}
 	changes := []IDChange{{Old: target.Ident, New: a.New, Path: target.Path, uid: target.UID}}
 	// Child ids: task-12.1 and task-12.1.2 under task-12.
-	prefix := strings.ToLower(target.Ident) + "."
 	for _, d := range docs {
-		if strings.HasPrefix(strings.ToLower(d.Ident), prefix) && d.Path != target.Path {
-			changes = append(changes, IDChange{Old: d.Ident, New: a.New + d.Ident[len(target.Ident):], Path: d.Path, uid: d.UID})
+		if n, ok := foldPrefix(d.Ident, target.Ident); ok && strings.HasPrefix(d.Ident[n:], ".") && d.Path != target.Path {
+			changes = append(changes, IDChange{Old: d.Ident, New: a.New + d.Ident[n:], Path: d.Path, uid: d.UID})
 		}
 	}
 	for i := range changes {
@@ -202,25 +203,96 @@ func pickTarget(cands []index.IdentDoc, old, at string) (index.IdentDoc, error) 
 
 // replaceID replaces id in s where it stands as a whole word (no letter
 // or digit either side), ignoring case: the file name task-12 - Title.md
-// carries task-12, task-120.md does not.
+// carries task-12, task-120.md does not. The bytes of s outside the id
+// are kept as they are.
 func replaceID(s, old, repl string) (string, bool) {
-	low, lo := strings.ToLower(s), strings.ToLower(old)
-	for from := 0; ; {
-		i := strings.Index(low[from:], lo)
-		if i < 0 {
-			return s, false
+	i, end, ok := findID(s, old)
+	if !ok {
+		return s, false
+	}
+	return s[:i] + caseLike(s[i:end], repl) + s[end:], true
+}
+
+// findID is the byte range of s of the first place where id stands as a
+// whole word, ignoring case as strings.EqualFold does: character by
+// character, each compared with Unicode's simple case folding, over the
+// bytes of s itself (never over a lower-cased copy, whose lengths differ:
+// "İ" is 2 bytes, lower-cased 3; the Kelvin sign "K" 3, lower-cased 1).
+// A word's letters and digits are ASCII ones or a character that is one
+// without case (the Kelvin sign is the letter K): ȺT-1 and İT-1 carry
+// T-1, KT-1 does not, whichever K it is written with.
+func findID(s, id string) (start, end int, ok bool) {
+	if id == "" {
+		return 0, 0, false
+	}
+	for i := 0; i < len(s); {
+		if n, ok := foldPrefix(s[i:], id); ok && !wordBefore(s[:i]) && !wordAfter(s[i+n:]) {
+			return i, i + n, true
 		}
-		i += from
-		end := i + len(lo)
-		if (i == 0 || !alnum(s[i-1])) && (end == len(s) || !alnum(s[end])) {
-			return s[:i] + caseLike(s[i:end], repl) + s[end:], true
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return 0, 0, false
+}
+
+// foldPrefix reports whether s starts with prefix, ignoring case as
+// strings.EqualFold does, and how many bytes of s that is. A byte that is
+// not UTF-8 matches only the same byte.
+func foldPrefix(s, prefix string) (n int, ok bool) {
+	for prefix != "" {
+		if n >= len(s) {
+			return 0, false
 		}
-		from = i + 1
+		r, size := utf8.DecodeRuneInString(s[n:])
+		p, psize := utf8.DecodeRuneInString(prefix)
+		switch {
+		case r == utf8.RuneError && size == 1 || p == utf8.RuneError && psize == 1:
+			if size != psize || s[n] != prefix[0] {
+				return 0, false
+			}
+		case !foldEqual(r, p):
+			return 0, false
+		}
+		n += size
+		prefix = prefix[psize:]
+	}
+	return n, true
+}
+
+// foldEqual reports r and p equal under simple case folding.
+func foldEqual(r, p rune) bool {
+	if r == p {
+		return true
+	}
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f == p {
+			return true
+		}
+	}
+	return false
+}
+
+// wordRune is a letter or digit of an id's word: an ASCII one, or a
+// character that folds to one (the Kelvin sign K, the long s ſ).
+func wordRune(r rune) bool {
+	for f := r; ; {
+		if f < utf8.RuneSelf && (f >= '0' && f <= '9' || f >= 'a' && f <= 'z' || f >= 'A' && f <= 'Z') {
+			return true
+		}
+		if f = unicode.SimpleFold(f); f == r {
+			return false
+		}
 	}
 }
 
-func alnum(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+func wordBefore(s string) bool {
+	r, size := utf8.DecodeLastRuneInString(s)
+	return size > 0 && !(r == utf8.RuneError && size == 1) && wordRune(r)
+}
+
+func wordAfter(s string) bool {
+	r, size := utf8.DecodeRuneInString(s)
+	return size > 0 && !(r == utf8.RuneError && size == 1) && wordRune(r)
 }
 
 // planFile finds the references of one file to the renamed documents and
