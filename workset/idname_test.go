@@ -162,3 +162,24 @@ func TestRenameChildIDUnicode(t *testing.T) {
 		t.Errorf("renames %q; want %q", got, want)
 	}
 }
+
+// A frontmatter reference by the path from the repository's root names
+// the file as index reads it (refPlan tries that path first): the rename
+// rewrites it too. It was read from the referring file's folder only, and
+// left dangling.
+func TestRenameRootPathRef(t *testing.T) {
+	f := newFixture(t)
+	f.write("items/T-1_a.md", "---\nid: T-1\ntitle: A\n---\n# A\n")
+	f.write("items/r.md", "---\nid: R-1\ntitle: R\nrelates: [items/T-1_a.md, T-1_a.md]\n---\n# R\n")
+	f.sync()
+	p, err := PlanIDRename(context.Background(), f.env, IDRenameArgs{Old: "T-1", New: "T-2", Scope: idRepo{f}.Documents()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fc := range p.Files {
+		if fc.Path == "items/r.md" && strings.Contains(string(fc.After), "relates: [items/T-2_a.md, T-2_a.md]\n") {
+			return
+		}
+	}
+	t.Errorf("items/r.md's references by path were not both rewritten: %+v", p.Files)
+}

@@ -453,6 +453,9 @@ func (p *IDRenamePlan) refTo(src, raw string, md bool) (old, repl, why string) {
 		return "", "", ""
 	}
 	if at := p.pathOf(src, target); at != "" || md {
+		if r := p.pathOf("", target); !md && r != "" && r != at && p.pending.exists(p.root, r) {
+			at = r // a frontmatter path names a file from the repository's root first, as index reads it (refPlan)
+		}
 		for _, c := range p.IDs {
 			if at == c.Path && c.NewPath != "" {
 				base := path.Base(target)
