@@ -109,6 +109,9 @@ func planIDRename(ctx context.Context, e *Env, a IDRenameArgs, v *pendingRenames
 	if !newIDRE.MatchString(a.New) {
 		return nil, fmt.Errorf("%w: %q is not an id canon writes; use letters, digits, '.', '_' and '-'", ErrIDRename, a.New)
 	}
+	if w, _ := markdown.Scalar(a.New, "yaml", 0); w != a.New {
+		return nil, fmt.Errorf("%w: YAML reads %s as a boolean or a null, not as an id; choose another", ErrIDRename, a.New)
+	}
 	byIdent := map[string][]index.IdentDoc{}
 	for _, d := range docs {
 		k := strings.ToLower(d.Ident)
@@ -361,6 +364,9 @@ func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) 
 			}
 		}
 	}
+	if d.Format == "toml" {
+		tomlBare(before, d.BodyLine, fixes)
+	}
 	after, fixed, skipped := applyFixes(before, fixes)
 	p.References += max(len(fixed)-ids, 0)
 	for _, s := range skipped {
@@ -379,6 +385,55 @@ func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) 
 		p.Files = append(p.Files, fc)
 	}
 	return nil
+}
+
+// tomlBare writes, in TOML frontmatter (the lines before bodyLine), a new
+// id that replaces a bare value (id = 12, parent = 12: TOML has no bare
+// strings) as markdown.Scalar writes it: a decimal integer stays bare,
+// anything else is quoted.
+func tomlBare(content []byte, bodyLine int, fixes []index.Problem) {
+	l := splitLines(content)
+	for _, f := range fixes {
+		fx := f.Fix
+		if fx.Line < 1 || fx.Line >= bodyLine || fx.Line > len(l.text) {
+			continue
+		}
+		text := l.text[fx.Line-1]
+		at := 0
+		for col := 1; col < fx.Col && at < len(text); col++ {
+			_, size := utf8.DecodeRuneInString(text[at:])
+			at += size
+		}
+		k := strings.Index(text[at:], fx.Old)
+		if k < 0 || inTOMLString(text, at+k) {
+			continue
+		}
+		if w, err := markdown.Scalar(fx.New, "toml", 0); err == nil {
+			fx.New = w
+		}
+	}
+}
+
+// inTOMLString reports whether byte at of a line of TOML is inside a
+// string: "basic" (with \ escapes) or 'literal'.
+func inTOMLString(line string, at int) bool {
+	var quote byte
+	for i := 0; i < at && i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote == '"' && c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#':
+			return true // a comment: not a value to rewrite as one
+		}
+	}
+	return quote != 0
 }
 
 // eachScalar calls fn with every string value of the frontmatter but the
