@@ -154,22 +154,25 @@ func (s *Session) Overlays(ctx context.Context) (*OverlayStatus, error) {
 		st.tell(prior)
 		return st, nil
 	}
-	s.overlayMu.Lock()
-	defer s.overlayMu.Unlock()
-	if prior, err = s.Store.Refs(ctx); err != nil { // another call of this process may have done it
-		return nil, err
+	if !s.overlayMu.TryLock() {
+		s.overlayMu.Lock()                              // another call of this process (canon mcp) is at it:
+		if prior, err = s.Store.Refs(ctx); err != nil { // what it did need not be done again
+			s.overlayMu.Unlock()
+			return nil, err
+		}
 	}
+	defer s.overlayMu.Unlock()
 	plan, err := s.planOverlays(ctx, head, tips, prior, newReadBudget(s.callBytes(), overlayCallTime))
 	if err != nil {
 		return nil, err
 	}
-	if st.Updated, err = s.applyOverlays(ctx, prior, plan); err != nil {
+	after, err := s.applyOverlays(ctx, prior, plan)
+	if err != nil {
 		return nil, err
 	}
-	st.Pending = plan.pending
-	now, err := s.Store.Refs(ctx)
-	st.tell(now)
-	return st, err
+	st.Updated, st.Pending = len(plan.ups)+len(plan.stand)+len(plan.gone), plan.pending
+	st.tell(after)
+	return st, nil
 }
 
 // overlayBehind reports whether the refs table does not reflect tips for
@@ -190,6 +193,8 @@ func overlayBehind(tips []RefTip, prior []index.RefState, head string) bool {
 // write, the names to forget, and how many refs the budget left for later.
 type overlayPlan struct {
 	ups     []index.RefUpdate
+	stand   []string // refs whose tip and merge base did not move: only compared with head now
+	head    string
 	gone    []string
 	pending int
 }
@@ -197,19 +202,19 @@ type overlayPlan struct {
 // applyOverlays writes a plan under the writer lock: each update only if
 // its ref's row is still the one the plan started from (another process
 // may have moved it meanwhile: then its work stands, and a later call
-// sees whatever is still behind). It returns how many refs it wrote.
-func (s *Session) applyOverlays(ctx context.Context, prior []index.RefState, plan *overlayPlan) (int, error) {
-	if len(plan.ups) == 0 && len(plan.gone) == 0 {
-		return 0, nil
+// sees whatever is still behind). It returns the refs table as it left it.
+func (s *Session) applyOverlays(ctx context.Context, prior []index.RefState, plan *overlayPlan) ([]index.RefState, error) {
+	if len(plan.ups) == 0 && len(plan.stand) == 0 && len(plan.gone) == 0 {
+		return prior, nil
 	}
 	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer unlock()
 	now, err := s.Store.Refs(ctx)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	was := map[string]index.RefState{}
 	for _, p := range prior {
@@ -228,15 +233,33 @@ func (s *Session) applyOverlays(ctx context.Context, prior []index.RefState, pla
 	for _, u := range plan.ups {
 		if same(u.State.Name) {
 			ups = append(ups, u)
+			is[u.State.Name] = u.State
 		}
 	}
-	var gone []string
+	var stand, gone []string
+	for _, name := range plan.stand {
+		if same(name) {
+			stand = append(stand, name)
+			r := is[name]
+			r.BaseHead = plan.head
+			is[name] = r
+		}
+	}
 	for _, name := range plan.gone {
 		if same(name) {
 			gone = append(gone, name)
+			delete(is, name)
 		}
 	}
-	return len(ups) + len(gone), s.Store.ApplyRefs(ctx, ups, gone)
+	if err := s.Store.ApplyRefs(ctx, ups, stand, plan.head, gone); err != nil {
+		return nil, err
+	}
+	after := make([]index.RefState, 0, len(is))
+	for _, r := range is {
+		after = append(after, r)
+	}
+	sort.Slice(after, func(i, j int) bool { return after[i].Name < after[j].Name })
+	return after, nil
 }
 
 // readBudget bounds what one call reads of other refs' blobs, and parses
@@ -272,8 +295,6 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 	}
 	objs := OpenObjects(s.Repo)
 	defer objs.Close()
-	objs.commits = loadCommitCache(s.Repo.CanonDir())
-	defer objs.commits.save()
 	type job struct {
 		tip   RefTip
 		old   *index.RefState
@@ -294,6 +315,21 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 		if ok {
 			j.old = &p
 		}
+		if ok && p.OID == t.OID && (p.Skip == "" || p.Summarised) {
+			// The tip stands: its author and time are the row's, and
+			// only its merge base may have moved with HEAD.
+			j.ci = commitInfo{author: p.Author, when: p.Committed}
+			if p.BaseHead != "" && p.Base != p.BaseHead {
+				g, seen := grew[p.BaseHead]
+				if !seen {
+					g = objs.grewFrom(head, p.BaseHead)
+					grew[p.BaseHead] = g
+				}
+				j.base, j.known = p.Base, g
+			}
+			jobs = append(jobs, j)
+			continue
+		}
 		ci, err := objs.commit(plumbing.NewHash(t.OID))
 		switch {
 		case errors.Is(err, errNotCommit):
@@ -305,14 +341,6 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 			return nil, fmt.Errorf("overlay of %s: read commit %s: %w", t.Name, short(t.OID), err)
 		}
 		j.ci = ci
-		if j.skip == "" && ok && p.OID == t.OID && p.BaseHead != "" && p.Base != p.BaseHead {
-			g, seen := grew[p.BaseHead]
-			if !seen {
-				g = objs.grewFrom(head, p.BaseHead)
-				grew[p.BaseHead] = g
-			}
-			j.base, j.known = p.Base, g
-		}
 		jobs = append(jobs, j)
 	}
 	var walk []string
@@ -326,7 +354,7 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 	if err != nil {
 		return nil, err
 	}
-	plan := &overlayPlan{}
+	plan := &overlayPlan{head: head}
 	for _, j := range jobs {
 		if j.skip == "" && !j.known {
 			j.base, bases = bases[0], bases[1:]
@@ -343,11 +371,15 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 			continue
 		}
 		moves := j.old == nil || j.old.Base != j.base || j.old.OID != j.tip.OID
-		if moves && !first && budget.spent() {
+		if !moves {
+			plan.stand = append(plan.stand, j.tip.Name) // only HEAD moved, and not the merge base: the rows stand
+			continue
+		}
+		if !first && budget.spent() {
 			plan.pending++
 			continue
 		}
-		first = first && !moves
+		first = false
 		u, err := s.overlayRef(ctx, objs, head, j.tip, j.ci, j.base, j.old, budget)
 		if err != nil {
 			return nil, fmt.Errorf("overlay of %s: %w", j.tip.Name, err)
@@ -367,10 +399,6 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t RefTip, ci commitInfo, base string, old *index.RefState, budget *readBudget) (index.RefUpdate, error) {
 	u := index.RefUpdate{State: index.RefState{Name: t.Name, OID: t.OID, Base: base, BaseHead: head,
 		Author: ci.author, Committed: ci.when, Updated: time.Now().UnixNano()}}
-	if old != nil && old.Base == base && old.OID == t.OID {
-		u.State.Changed, u.State.Summarised, u.State.Skip = old.Changed, old.Summarised, old.Skip
-		return u, nil // only HEAD moved, and not the merge base: the rows stand
-	}
 	if old != nil && old.Base == base && !old.Summarised && old.Skip == "" {
 		ok, err := s.overlayStep(ctx, objs, old, &u, ci.author, budget)
 		if err != nil || ok {
@@ -516,6 +544,11 @@ func (s *Session) overlayDiff(objs *Objects, from, to string) ([]TreeChange, err
 // than mergeBaseBudget commits between them) by git merge-base, whose
 // commit-graph knows generations, one ref at a time.
 func (s *Session) mergeBases(ctx context.Context, objs *Objects, head string, tips []string) ([]string, error) {
+	if len(tips) == 0 {
+		return nil, nil
+	}
+	objs.commits = loadCommitCache(s.Repo.CanonDir())
+	defer objs.commits.save()
 	bases, err := objs.mergeBases(head, tips)
 	if !errors.Is(err, errBaseBudget) {
 		return bases, err

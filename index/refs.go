@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"time"
 )
 
 // Overlays (ADR-0042): for each ref canon follows besides HEAD (local and
@@ -133,10 +134,21 @@ func scanRefDoc(sc interface{ Scan(...any) error }, extra ...any) (RefDoc, error
 	return d, err
 }
 
-// ApplyRefs writes ref updates and forgets the refs named in gone, in one
-// transaction.
-func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, gone []string) error {
+// ApplyRefs writes ref updates, marks the refs named in stand as compared
+// with head (their merge base, and so their rows, stand: the common case
+// after HEAD moved, one statement for them all), and forgets the refs
+// named in gone, in one transaction.
+func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, stand []string, head string, gone []string) error {
 	return s.Tx(ctx, func(tx *sql.Tx) error {
+		const restamp = `UPDATE refs SET base_head = ?, updated = ? WHERE name IN (%s)`
+		now := time.Now().UnixNano()
+		err := batches(anys(stand), 1, 2, func(part []any) error {
+			_, err := tx.ExecContext(ctx, inList(restamp, len(part)), inArgs(restamp, []any{head, now}, part, nil)...)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("mark the refs compared with %s: %w", head, err)
+		}
 		for _, name := range gone {
 			for _, q := range []string{`DELETE FROM ref_docs WHERE ref = ?`, `DELETE FROM refs WHERE name = ?`} {
 				if _, err := tx.ExecContext(ctx, q, name); err != nil {
@@ -149,10 +161,17 @@ func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, gone []string) e
 			return err
 		}
 		defer upsert.Close()
+		// One statement for every ref: after HEAD moved, every followed
+		// ref's row is written, most with only the HEAD it was compared with.
+		ref, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO refs(name, oid, base, base_head, changed, summarised, skip, author, committed, updated)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer ref.Close()
 		for _, u := range ups {
 			st := u.State
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO refs(name, oid, base, base_head, changed, summarised, skip, author, committed, updated)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, st.Name, st.OID, st.Base, st.BaseHead, st.Changed, st.Summarised, st.Skip, st.Author, st.Committed, st.Updated); err != nil {
+			if _, err := ref.ExecContext(ctx, st.Name, st.OID, st.Base, st.BaseHead, st.Changed, st.Summarised, st.Skip, st.Author, st.Committed, st.Updated); err != nil {
 				return fmt.Errorf("write ref %s: %w", st.Name, err)
 			}
 			if u.Replace {
