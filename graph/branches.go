@@ -94,7 +94,14 @@ func (b *Branches) WriteText(w io.Writer) error {
 	for _, r := range b.Refs {
 		when := time.Unix(r.Committed, 0).UTC().Format("2006-01-02 15:04")
 		fmt.Fprintf(w, "%s  %s  %s  %s\n", human.Quote(r.Name), shortCommit(r.OID), human.Quote(r.Author), when)
-		if r.Summarised {
+		switch {
+		case r.Skip != "" && r.Summarised:
+			fmt.Fprintf(w, "  %d documents differ from the merge base, not read: it %s\n", r.Changed, human.Quote(r.Skip))
+			continue
+		case r.Skip != "":
+			fmt.Fprintf(w, "  not read: it %s\n", human.Quote(r.Skip))
+			continue
+		case r.Summarised:
 			fmt.Fprintf(w, "  %d documents differ from the merge base: too many to load (a stale branch?)\n", r.Changed)
 			continue
 		}
