@@ -364,10 +364,11 @@ const grewBudget = 1024
 // history. Then a ref that holds any of the new commits holds from too,
 // so its merge base with from was from itself; every other ref's merge
 // base stands, and nothing need be walked for it (issue 46). It reads at
-// most grewBudget commits, and says false past that, or at a root.
-func (o *Objects) grewFrom(to, from string) bool {
+// most grewBudget commits, and says false past that, or at a root; n is
+// how many it read.
+func (o *Objects) grewFrom(to, from string) (grew bool, n int) {
 	if to == from {
-		return true
+		return true, 0
 	}
 	target := plumbing.NewHash(from)
 	seen := map[plumbing.Hash]bool{}
@@ -380,11 +381,11 @@ func (o *Objects) grewFrom(to, from string) bool {
 		}
 		seen[h] = true
 		if len(seen) > grewBudget {
-			return false
+			return false, len(seen)
 		}
 		ci, ok, err := o.walkCommit(h)
 		if err != nil || !ok || len(ci.parents) == 0 {
-			return false
+			return false, len(seen)
 		}
 		for _, p := range ci.parents {
 			if p != target {
@@ -392,5 +393,5 @@ func (o *Objects) grewFrom(to, from string) bool {
 			}
 		}
 	}
-	return true
+	return true, len(seen)
 }

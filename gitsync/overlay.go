@@ -166,6 +166,13 @@ func (s *Session) Overlays(ctx context.Context) (*OverlayStatus, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(plan.ups) == 0 && len(plan.gone) == 0 && plan.pending == 0 && plan.walked == 0 && plan.grewBy <= lazyGrowth {
+		// HEAD only grew by a few commits and every ref stands: nothing
+		// to write (the writer lock is most of what this call would
+		// cost); the next call finds the same in as many commit reads.
+		st.tell(prior)
+		return st, nil
+	}
 	after, err := s.applyOverlays(ctx, prior, plan)
 	if err != nil {
 		return nil, err
@@ -174,6 +181,12 @@ func (s *Session) Overlays(ctx context.Context) (*OverlayStatus, error) {
 	st.tell(after)
 	return st, nil
 }
+
+// lazyGrowth is how many commits HEAD may grow by before refs whose
+// merge base stands are written as compared with it: until then each
+// call proves them standing again by reading that many commits, which
+// costs less than the writer lock.
+const lazyGrowth = 32
 
 // overlayBehind reports whether the refs table does not reflect tips for
 // head.
@@ -195,6 +208,8 @@ type overlayPlan struct {
 	ups     []index.RefUpdate
 	stand   []string // refs whose tip and merge base did not move: only compared with head now
 	head    string
+	grewBy  int // how many commits HEAD grew by since the rows of stand were compared
+	walked  int // refs whose merge base was walked for
 	gone    []string
 	pending int
 }
@@ -295,6 +310,7 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 	}
 	objs := OpenObjects(s.Repo)
 	defer objs.Close()
+	plan := &overlayPlan{head: head}
 	type job struct {
 		tip   RefTip
 		old   *index.RefState
@@ -322,8 +338,10 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 			if p.BaseHead != "" && p.Base != p.BaseHead {
 				g, seen := grew[p.BaseHead]
 				if !seen {
-					g = objs.grewFrom(head, p.BaseHead)
+					var n int
+					g, n = objs.grewFrom(head, p.BaseHead)
 					grew[p.BaseHead] = g
+					plan.grewBy = max(plan.grewBy, n)
 				}
 				j.base, j.known = p.Base, g
 			}
@@ -350,11 +368,11 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 		}
 	}
 	s.walked += len(walk)
+	plan.walked = len(walk)
 	bases, err := s.mergeBases(ctx, objs, head, walk)
 	if err != nil {
 		return nil, err
 	}
-	plan := &overlayPlan{head: head}
 	for _, j := range jobs {
 		if j.skip == "" && !j.known {
 			j.base, bases = bases[0], bases[1:]
