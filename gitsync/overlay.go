@@ -675,6 +675,18 @@ func (s *Session) Overlay(ctx context.Context, ref, path string) ([]index.Overla
 	return over, st, err
 }
 
+// OverlayOfHere brings the overlays up to date and reads what the followed
+// refs do with the indexed HEAD's documents (index.Store.OverlayOfHere):
+// what claims are made of, for canon ready, blocked and MCP claims.
+func (s *Session) OverlayOfHere(ctx context.Context) ([]index.OverlayDoc, *OverlayStatus, error) {
+	st, err := s.Overlays(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	over, err := s.Store.OverlayOfHere(ctx)
+	return over, st, err
+}
+
 // verifyOverlays compares the maintained overlays with overlays computed
 // from nothing for the same refs and HEAD: DumpRefs's lines that differ,
 // "- " maintained and "+ " rebuilt, and how many lines were compared. The

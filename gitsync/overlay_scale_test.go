@@ -372,3 +372,46 @@ func FuzzDecodeCommits(f *testing.F) {
 		}
 	})
 }
+
+// TestOverlayOfHereIsTheOverlaysClaims: the overlay of HEAD's documents
+// is the full overlay's rows that name one of them, moves included.
+func TestOverlayOfHereIsTheOverlaysClaims(t *testing.T) {
+	dir := overlayRepo(t, 4)
+	git(t, dir, "switch", "-q", "-c", "mover")
+	git(t, dir, "mv", "backlog/t1.md", "backlog/t1-moved.md")
+	write(t, dir, "backlog/new.md", "---\nid: T-99\ntitle: New\nstate: To Do\n---\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "move T-1, add T-99")
+	git(t, dir, "switch", "-q", "main")
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	checkOverlays(t, s, "start")
+	ctx := context.Background()
+	all, err := s.Store.Overlay(ctx, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, o := range all {
+		if o.Here != nil {
+			want = append(want, o.Ref+" "+o.Path+" "+o.Change+" "+o.MovedFrom)
+		}
+	}
+	here, _, err := s.OverlayOfHere(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range here {
+		got = append(got, o.Ref+" "+o.Path+" "+o.Change+" "+o.MovedFrom)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || !strings.Contains(strings.Join(got, "\n"), "refs/heads/mover backlog/t1-moved.md moved backlog/t1.md") {
+		t.Fatalf("overlay of here:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(all) <= len(here) {
+		t.Fatalf("the full overlay (%d rows) should hold the added T-99 besides HEAD's (%d)", len(all), len(here))
+	}
+}

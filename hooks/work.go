@@ -15,7 +15,7 @@ func Elsewhere(ctx context.Context, s *gitsync.Session, here bool) (*graph.Elsew
 	if here {
 		return nil, nil
 	}
-	over, st, err := s.Overlay(ctx, "", "")
+	over, st, err := s.OverlayOfHere(ctx)
 	if err != nil {
 		return nil, err
 	}

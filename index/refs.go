@@ -214,12 +214,38 @@ type HereDoc struct {
 // HEAD has too, merged or made twice, drops out). ref, when not "", keeps
 // one ref; path, when not "", one path. Sorted by ref and path.
 func (s *Store) Overlay(ctx context.Context, ref, path string) ([]OverlayDoc, error) {
+	return s.overlay(ctx, ref, path, false)
+}
+
+// OverlayOfHere is Overlay of the documents the indexed HEAD has: what
+// other refs do with HEAD's items (claims), moves included, without the
+// documents refs only add. A ref's additions are read only when it
+// deletes a document HEAD has (one of them may be that document moved), so
+// the answer costs what touches HEAD's items, not every row of every ref.
+func (s *Store) OverlayOfHere(ctx context.Context) ([]OverlayDoc, error) {
+	over, err := s.overlay(ctx, "", "", true)
+	if err != nil {
+		return nil, err
+	}
+	kept := over[:0]
+	for _, o := range over {
+		if o.Here != nil {
+			kept = append(kept, o)
+		}
+	}
+	return kept, nil
+}
+
+func (s *Store) overlay(ctx context.Context, ref, path string, here bool) ([]OverlayDoc, error) {
 	q := `SELECT r.ref, r.path, r.change, r.oid, r.base_oid, r.ident, r.kind, r.title, r.state, r.assignee, r.edges, r.commit_id, r.author, r.skip,
 		d.key, d.ident, d.path, d.kind, d.title, d.state,
 		coalesce(CASE json_type(d.fm, '$.assignee') WHEN 'array' THEN json_extract(d.fm, '$.assignee') WHEN 'object' THEN json_extract(d.fm, '$.assignee') ELSE CAST(json_extract(d.fm, '$.assignee') AS TEXT) END, '')
 		FROM ref_docs r LEFT JOIN docs d ON d.path = r.path
 		WHERE (d.id IS NULL AND r.oid <> '' OR d.id IS NOT NULL AND d.oid <> r.oid)`
 	var args []any
+	if here {
+		q += ` AND (d.id IS NOT NULL OR r.ref IN (SELECT g.ref FROM ref_docs g JOIN docs h ON h.path = g.path WHERE g.oid = ''))`
+	}
 	if ref != "" {
 		q += ` AND r.ref = ?`
 		args = append(args, ref)

@@ -27,7 +27,7 @@ type (
 func (m *Server) addClaimsTool() {
 	add(m, &mcp.Tool{Name: "claims", OutputSchema: outSchema("claims:array", "overlay:object"), Description: "Items other branches or worktrees took: check before you start.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in noIn, out *claimsOut) (string, error) {
-			over, st, err := s.Overlay(ctx, "", "")
+			over, st, err := s.OverlayOfHere(ctx)
 			if err != nil {
 				return "", err
 			}
