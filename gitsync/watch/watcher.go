@@ -359,6 +359,13 @@ func (w *Watcher) sync(ctx context.Context, p *pending) (*gitsync.Result, int, e
 		if res, err = w.s.CatchUp(ctx); err != nil {
 			return nil, 0, err
 		}
+		if p.git {
+			// HEAD or a branch moved: the overlays of other refs follow
+			// here, in the background, so the next ready finds them up
+			// to date (hooks never do this work, ADR-0056). A failure
+			// only leaves it to that command.
+			_, _ = w.s.Overlays(ctx)
+		}
 		if res.Action == gitsync.ActionRebuild {
 			return res, 0, nil // it read every file as it is now
 		}

@@ -267,3 +267,33 @@ func (r *running) waitConfig(want bool) {
 	}
 	r.t.Fatalf("the pending configuration change never became %v", want)
 }
+
+// TestBranchMoveBringsTheOverlaysUp: a branch created while the watcher
+// runs is in the overlays before any command reads them (hooks never do
+// this work, ADR-0056: the watcher does it in the background).
+func TestBranchMoveBringsTheOverlaysUp(t *testing.T) {
+	t.Parallel()
+	root := gitRepo(t, map[string]string{"items/a.md": "---\nid: A-1\nstate: To Do\n---\n"})
+	r := startWatcher(t, root, Options{})
+	gitIn := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		cmd.Dir = root
+		cmd.Env = append(gitsync.ScrubbedEnv(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	gitIn("branch", "side")
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		refs, err := r.w.Session().Store.Refs(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(refs) == 1 && refs[0].Name == "refs/heads/side" {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the watcher did not bring the overlay of refs/heads/side up")
+}
