@@ -14,20 +14,26 @@ import (
 	"github.com/canon-md/canon/index/config"
 )
 
-// TestMergeBaseAgreesWithGit: the in-process merge base is git's on a
-// history with forks, a merge and an unrelated root, committed within a
-// second or two (equal commit times: the hard case for a walk in time
-// order).
-func TestMergeBaseAgreesWithGit(t *testing.T) {
+// historyRepo is a new repository and a func that commits one new file,
+// a minute after the last (author time; the committer's is now).
+func historyRepo(t *testing.T) (string, func()) {
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
 	n := 0
-	commit := func() {
+	return dir, func() {
 		n++
 		write(t, dir, fmt.Sprintf("f%d.md", n), "x\n")
 		git(t, dir, "add", "-A")
 		git(t, dir, "commit", "-q", "-m", fmt.Sprint(n), "--date", fmt.Sprintf("2025-01-01T00:%02d:00Z", n))
 	}
+}
+
+// TestMergeBaseAgreesWithGit: the in-process merge base is git's on a
+// history with forks, a merge and an unrelated root, committed within a
+// second or two (equal commit times: the hard case for a walk in time
+// order).
+func TestMergeBaseAgreesWithGit(t *testing.T) {
+	dir, commit := historyRepo(t)
 	commit()
 	commit()
 	git(t, dir, "switch", "-q", "-c", "a")
@@ -80,15 +86,7 @@ func TestMergeBaseAgreesWithGit(t *testing.T) {
 // ancestors, the walk picks the newer one whichever side it starts from
 // and however many refs walk with it, and it is one git lists.
 func TestMergeBasesCrissCross(t *testing.T) {
-	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	n := 0
-	commit := func() {
-		n++
-		write(t, dir, fmt.Sprintf("f%d.md", n), "x\n")
-		git(t, dir, "add", "-A")
-		git(t, dir, "commit", "-q", "-m", fmt.Sprint(n), "--date", fmt.Sprintf("2025-01-01T00:%02d:00Z", n))
-	}
+	dir, commit := historyRepo(t)
 	commit()
 	git(t, dir, "branch", "x")
 	commit() // main: 2
