@@ -173,7 +173,9 @@ func (s *Session) Overlays(ctx context.Context) (*OverlayStatus, error) {
 		st.tell(prior)
 		return st, nil
 	}
-	after, err := s.applyOverlays(ctx, prior, plan)
+	// What was finished is written even when ctx ended meanwhile (an MCP
+	// call's deadline): the write is short, and the next call goes on.
+	after, err := s.applyOverlays(context.WithoutCancel(ctx), prior, plan)
 	if err != nil {
 		return nil, err
 	}
@@ -380,9 +382,6 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 	}
 	first := true
 	for _, j := range jobs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		if j.skip != "" {
 			plan.ups = append(plan.ups, index.RefUpdate{Replace: true, State: index.RefState{Name: j.tip.Name, OID: j.tip.OID,
 				BaseHead: head, Skip: j.skip, Updated: time.Now().UnixNano()}})
@@ -393,12 +392,16 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 			plan.stand = append(plan.stand, j.tip.Name) // only HEAD moved, and not the merge base: the rows stand
 			continue
 		}
-		if !first && budget.spent() {
-			plan.pending++
+		if ctx.Err() != nil || !first && budget.spent() {
+			plan.pending++ // what was finished is kept; the next call goes on
 			continue
 		}
 		first = false
 		u, err := s.overlayRef(ctx, objs, head, j.tip, j.ci, j.base, j.old, budget)
+		if err != nil && ctx.Err() != nil {
+			plan.pending++ // stopped (a deadline, Ctrl-C) in the middle of this ref
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("overlay of %s: %w", j.tip.Name, err)
 		}

@@ -415,3 +415,31 @@ func TestOverlayOfHereIsTheOverlaysClaims(t *testing.T) {
 		t.Fatalf("the full overlay (%d rows) should hold the added T-99 besides HEAD's (%d)", len(all), len(here))
 	}
 }
+
+// TestOverlaysStoppedKeepWhatTheyFinished (issue 41): a call whose context
+// ends (an MCP call's deadline) does not fail and loses nothing: the refs
+// it did not reach are pending, and the next call brings them up.
+func TestOverlaysStoppedKeepWhatTheyFinished(t *testing.T) {
+	dir := overlayRepo(t, 5)
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := s.Fresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	head, _ := s.Store.Meta(index.MetaHead)
+	tips, _, _, err := s.Repo.FollowedRefs(s.Cfg.Branches, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped, cancel := context.WithCancel(ctx)
+	cancel()
+	plan, err := s.planOverlays(stopped, head, tips, nil, newReadBudget(1<<30, overlayCallTime))
+	if err != nil || plan.pending != 5 || len(plan.ups) != 0 {
+		t.Fatalf("a stopped plan: %+v, %v; want 5 pending", plan, err)
+	}
+	checkOverlays(t, s, "the next call")
+}
