@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/workset"
 )
@@ -38,17 +39,33 @@ type Result struct {
 	Fields, Sections []string
 }
 
+// Bounds past which the driver merges a file line by line with git
+// merge-file, saying why: every step below is linear in the size of the
+// file, and these keep the constant (YAML parsed four times, a process
+// per field merged line by line) far below a second.
+const (
+	// MaxBytes is the largest side the driver merges field by field.
+	MaxBytes = 1 << 20
+	// MaxFields is how many keys, all mappings together, one side's
+	// frontmatter may have.
+	MaxFields = 20_000
+	// MaxItems is how many list items, all lists together, one side's
+	// frontmatter may have.
+	MaxItems = 100_000
+	// maxLineMerges is how many pieces of a frontmatter both sides changed
+	// may go through git merge-file one by one.
+	maxLineMerges = 16
+)
+
 // Merge merges ours and theirs against base.
 func Merge(base, ours, theirs []byte, opt Options) (*Result, error) {
-	m := &merger{opt: opt}
+	m := &merger{opt: opt, sets: sets{}}
 	res, why, err := m.merge(base, ours, theirs)
 	if err != nil {
 		return nil, err
 	}
 	if why == "" {
-		if l := lostLine(m.sides, res.Merged); l != "" {
-			why = fmt.Sprintf("the merged text lacked the line %q one side added", l)
-		}
+		why = m.prove(res.Merged)
 	}
 	if why != "" {
 		out, conflict, err := opt.Lines(base, ours, theirs)
@@ -65,9 +82,24 @@ type merger struct {
 	res      Result
 	conflict bool
 	sides    [3]*side // base, ours, theirs as read
+	// why is set when a step gives up on the whole file (a bound).
+	why string
+	// head is the merged frontmatter with its delimiters, as it goes
+	// into the line merge ("" without a frontmatter); fm its lines
+	// between the delimiters and alt the same with every conflict
+	// resolved as ours, which is what the proof parses.
+	head    string
+	fm, alt strings.Builder
+	// conflicts are the pieces of the frontmatter git merge-file left
+	// markers in; conflicted the fields among them (paths joined by NUL),
+	// which a person decides.
+	conflicts  []string
+	conflicted map[string]bool
+	lineMerges int
+	sets       sets
 }
 
-// lines is one side: the BOM apart, lines with their own endings.
+// side is one version: the BOM apart, lines with their own endings.
 type side struct {
 	bom   bool
 	lines []string
@@ -101,22 +133,59 @@ func read(src []byte) (*side, string) {
 	case "toml":
 		return nil, "the driver merges YAML frontmatter, not TOML"
 	}
-	for _, p := range s.doc.Problems {
-		if p.Rule == markdown.RuleYAMLSyntax || p.Severity == markdown.Error && p.Line < s.doc.BodyLine {
-			return nil, "a frontmatter does not parse (" + p.Message + ")"
-		}
-		if strings.Contains(p.Message, "appears twice") {
-			return nil, "a frontmatter has a key twice"
-		}
+	if why := unreadable(s.doc); why != "" {
+		return nil, why
 	}
 	s.fmEnd = s.doc.BodyLine - 2
 	if s.fmEnd < 1 || s.fmEnd >= len(s.lines) || strings.TrimRight(s.lines[s.fmEnd], " \t\r\n") != "---" {
 		return nil, "the end of a frontmatter could not be located"
 	}
+	var fields, items int
+	countValues(s.doc.Frontmatter, &fields, &items)
+	switch {
+	case fields > MaxFields:
+		return nil, fmt.Sprintf("a frontmatter has %s keys, more than the %s the driver merges field by field", human.Thousands(fields), human.Thousands(MaxFields))
+	case items > MaxItems:
+		return nil, fmt.Sprintf("a frontmatter has %s list items, more than the %s the driver merges field by field", human.Thousands(items), human.Thousands(MaxItems))
+	}
 	return s, ""
 }
 
+// unreadable says why a parsed YAML frontmatter cannot be merged field by
+// field ("" when it can).
+func unreadable(doc *markdown.Document) string {
+	for _, p := range doc.Problems {
+		if p.Rule == markdown.RuleYAMLSyntax || p.Severity == markdown.Error && p.Line < doc.BodyLine {
+			return "a frontmatter does not parse (" + p.Message + ")"
+		}
+		if strings.Contains(p.Message, "appears twice") {
+			return "a frontmatter has a key twice"
+		}
+	}
+	return ""
+}
+
+// countValues adds up the keys and list items of a value.
+func countValues(v *markdown.Value, fields, items *int) {
+	if v == nil {
+		return
+	}
+	*fields += len(v.Fields)
+	*items += len(v.Items)
+	for _, f := range v.Fields {
+		countValues(f.Value, fields, items)
+	}
+	for _, it := range v.Items {
+		countValues(it, fields, items)
+	}
+}
+
 func (m *merger) merge(base, ours, theirs []byte) (*Result, string, error) {
+	for _, src := range [][]byte{base, ours, theirs} {
+		if len(src) > MaxBytes {
+			return nil, fmt.Sprintf("a side is %s, more than the %s the driver merges field by field", human.Bytes(int64(len(src))), human.Bytes(MaxBytes)), nil
+		}
+	}
 	var sides [3]*side
 	for i, src := range [][]byte{base, ours, theirs} {
 		s, why := read(src)
@@ -133,19 +202,18 @@ func (m *merger) merge(base, ours, theirs []byte) (*Result, string, error) {
 	if (o.fmEnd < 0) != (a.fmEnd < 0) || (o.fmEnd < 0) != (t.fmEnd < 0) {
 		return nil, "one side added or removed the frontmatter", nil
 	}
-	var head string
 	if a.fmEnd >= 0 {
-		fm, why, err := m.frontmatter(o, a, t)
+		why, err := m.frontmatter(o, a, t)
 		if err != nil || why != "" {
 			return nil, why, err
 		}
-		head = a.lines[0] + fm + a.lines[a.fmEnd]
+		m.head = a.lines[0] + m.fm.String() + a.lines[a.fmEnd]
 	}
 	bodies := [3]string{}
 	for i, s := range sides {
-		bodies[i] = head + strings.Join(s.lines[s.fmEnd+1:], "")
+		bodies[i] = m.head + strings.Join(s.lines[s.fmEnd+1:], "")
 	}
-	m.sections(o, a, t, &bodies, head)
+	m.sections(o, a, t, &bodies, m.head)
 	var bom string
 	if a.bom {
 		bom = string(bomBytes)
@@ -158,21 +226,46 @@ func (m *merger) merge(base, ours, theirs []byte) (*Result, string, error) {
 	return &m.res, "", nil
 }
 
-// lineMerge merges three pieces of text line by line (a frontmatter
-// field both sides changed in ways the driver does not join).
-func (m *merger) lineMerge(base, ours, theirs string) (string, error) {
+// lineMerge merges three pieces of the frontmatter line by line into the
+// output (a field both sides changed in ways no rule joins, comments both
+// changed). field is the field's path joined by NUL, "" for what is no
+// field's value.
+func (m *merger) lineMerge(base, ours, theirs, field string) error {
+	if m.lineMerges++; m.lineMerges > maxLineMerges {
+		m.why = fmt.Sprintf("both sides changed more than %d pieces of the frontmatter that only a line merge joins", maxLineMerges)
+		return nil
+	}
 	out, conflict, err := m.opt.Lines([]byte(base), []byte(ours), []byte(theirs))
 	if err != nil {
-		return "", err
+		return err
 	}
-	m.conflict = m.conflict || conflict
-	return string(out), nil
+	m.fm.Write(out)
+	if !conflict {
+		m.alt.Write(out)
+		return nil
+	}
+	m.conflict = true
+	m.alt.WriteString(ours)
+	m.conflicts = append(m.conflicts, string(out))
+	if field != "" {
+		if m.conflicted == nil {
+			m.conflicted = map[string]bool{}
+		}
+		m.conflicted[field] = true
+	}
+	return nil
+}
+
+// write puts merged text into the frontmatter.
+func (m *merger) write(s string) {
+	m.fm.WriteString(s)
+	m.alt.WriteString(s)
 }
 
 // lostLine is a safety net under every rule of the driver: a non-blank
 // line either side added to the body (as many times as it added it) must
-// be in the result. It returns the first one that is not, or "".
-func lostLine(sides [3]*side, merged []byte) string {
+// be in the merged body. It returns the first one that is not, or "".
+func lostLine(sides [3]*side, body string) string {
 	count := func(ls []string) map[string]int {
 		n := map[string]int{}
 		for _, l := range ls {
@@ -182,22 +275,27 @@ func lostLine(sides [3]*side, merged []byte) string {
 		}
 		return n
 	}
-	body := func(s *side) []string { return s.lines[s.fmEnd+1:] }
-	o := count(body(sides[0]))
-	r := count(strings.SplitAfter(string(bytes.TrimPrefix(merged, bomBytes)), "\n"))
-	var lost []string
-	for _, s := range sides[1:] {
-		for l, n := range count(body(s)) {
+	bodyOf := func(s *side) []string { return s.lines[s.fmEnd+1:] }
+	return lost(count(bodyOf(sides[0])), count(bodyOf(sides[1])), count(bodyOf(sides[2])), count(strings.SplitAfter(body, "\n")))
+}
+
+// lost returns the first (in sort order) of the things ours or theirs
+// added, counted against the base, that the result holds fewer times
+// than that side added it; "" when there is none.
+func lost(o, a, t, r map[string]int) string {
+	var out []string
+	for _, s := range []map[string]int{a, t} {
+		for l, n := range s {
 			if n-o[l] > r[l] {
-				lost = append(lost, l)
+				out = append(out, l)
 			}
 		}
 	}
-	if len(lost) == 0 {
+	if len(out) == 0 {
 		return ""
 	}
-	sort.Strings(lost)
-	return lost[0]
+	sort.Strings(out)
+	return out[0]
 }
 
 // appendOnly reports a heading whose section only ever grows at its end.

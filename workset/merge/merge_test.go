@@ -195,3 +195,103 @@ func sameLines(a, b []byte) bool {
 	}
 	return true
 }
+
+// TestMergeHostileValues are the hostile sweep's inputs (issue 41): a
+// value with # in it, quotes, colons, comments between items and fields.
+// A clean merge keeps each as its side wrote it; what no rule can place
+// is a conflict or git merge-file's, never a silent change.
+func TestMergeHostileValues(t *testing.T) {
+	lm := gitLines(t)
+	for _, tc := range []struct {
+		name             string
+		base, ours, thrs string
+		want             string
+		conflict         bool
+	}{{
+		name: "block items with # and the comment above them",
+		base: j("---", "refs:", "  - a", "---"),
+		ours: j("---", "refs:", "  - a", "  - b", "---"),
+		thrs: j("---", "refs:", "  - a", "  # a comment theirs wrote", "  - https://example.com/spec#section-4.2", "  - issue#12", `  - "see # 3"`, "---"),
+		want: j("---", "refs:", "  - a", "  - b", "  # a comment theirs wrote", "  - https://example.com/spec#section-4.2", "  - issue#12", `  - "see # 3"`, "---"),
+	}, {
+		name: "flow items with #, quotes and commas",
+		base: j("---", "tags: [x]", "---"),
+		ours: j("---", "tags: [x, y]", "---"),
+		thrs: j("---", "tags: [x, 'd#e', \"b, c\", issue#12, \"see # 3\", 'it''s']", "---"),
+		want: j("---", "tags: [x, y, 'd#e', \"b, c\", issue#12, \"see # 3\", 'it''s']", "---"),
+	}, {
+		name: "block items into a flow list",
+		base: j("---", "tags: [x]", "---"),
+		ours: j("---", "tags: [x, y]", "---"),
+		thrs: j("---", "tags:", "  - x", "  - https://x.org/a#b", `  - "a: b"`, "---"),
+		want: j("---", "tags: [x, y, https://x.org/a#b, \"a: b\"]", "---"),
+	}, {
+		name: "an escaped quote in a flow item",
+		base: j("---", `tags: ["a\"", "b, c"]`, "---"),
+		ours: j("---", `tags: ["a\"", "b, c", d]`, "---"),
+		thrs: j("---", `tags: ["b, c"]`, "---"),
+		want: j("---", `tags: ["b, c", d]`, "---"),
+	}, {
+		name: "an item's comment at the end of its line",
+		base: j("---", "refs:", "  - a", "---"),
+		ours: j("---", "refs:", "  - a", "  - b", "---"),
+		thrs: j("---", "refs:", "  - a", "  - c # why c", "---"),
+		want: j("---", "refs:", "  - a", "  - b", "  - c # why c", "---"),
+	}, {
+		name:     "an item's comment cannot go into a flow list",
+		base:     j("---", "tags: [a]", "---"),
+		ours:     j("---", "tags: [a, b]", "---"),
+		thrs:     j("---", "tags:", "  - a", "  - c # why c", "---"),
+		want:     j("---", "<<<<<<< ours", "tags: [a, b]", "=======", "tags:", "  - a", "  - c # why c", ">>>>>>> theirs", "---"),
+		conflict: true,
+	}, {
+		name: "a comment line under the date both sides bumped",
+		base: j("---", "updated: 2026-01-01", "status: open", "---"),
+		ours: j("---", "updated: 2026-01-05", "status: open", "---"),
+		thrs: j("---", "updated: 2026-01-03", "# bumped by the nightly job", "status: open", "---"),
+		want: j("---", "updated: 2026-01-05", "# bumped by the nightly job", "status: open", "---"),
+	}, {
+		name: "a comment line under a field the other side changed",
+		base: j("---", "status: open", "title: T", "---"),
+		ours: j("---", "status: done", "title: T", "---"),
+		thrs: j("---", "status: open", "# the title is provisional", "title: T", "---"),
+		want: j("---", "status: done", "# the title is provisional", "title: T", "---"),
+	}, {
+		name: "a comment between items above an item ours removed stays",
+		base: j("---", "refs:", "  - a", "  # about b", "  - b", "---"),
+		ours: j("---", "refs:", "  - a", "  # about b", "  - b", "  - c", "---"),
+		thrs: j("---", "refs:", "  - a", "  # about b", "---"),
+		want: j("---", "refs:", "  - a", "  # about b", "  - c", "---"),
+	}, {
+		name:     "a comment theirs added above a base item has no place: git decides",
+		base:     j("---", "refs:", "  - a", "  - b", "---"),
+		ours:     j("---", "refs:", "  - a", "  - b", "  - c", "---"),
+		thrs:     j("---", "refs:", "  - a", "  # b is the one", "  - b", "  - d", "---"),
+		want:     j("---", "refs:", "  - a", "  # b is the one", "  - b", "<<<<<<< ours", "  - c", "=======", "  - d", ">>>>>>> theirs", "---"),
+		conflict: true,
+	}, {
+		name: "a scalar with # and quotes on one side, a list on the other",
+		base: j("---", "title: T", "tags: [a]", "---"),
+		ours: j("---", `title: "T: the \"real\" one # 2"`, "tags: [a, b]", "---"),
+		thrs: j("---", "title: T", "tags: [a, c#d]", "---"),
+		want: j("---", `title: "T: the \"real\" one # 2"`, "tags: [a, b, c#d]", "---"),
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Merge([]byte(tc.base), []byte(tc.ours), []byte(tc.thrs), Options{Lines: lm})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(res.Merged); got != tc.want {
+				t.Errorf("merged:\n%s\nwant:\n%s", got, tc.want)
+			}
+			if res.Conflict != tc.conflict || res.Fallback != "" {
+				t.Errorf("conflict = %v, fallback %q", res.Conflict, res.Fallback)
+			}
+			if !res.Conflict {
+				if why := checkKept(tc.base, tc.ours, tc.thrs, string(res.Merged)); why != "" {
+					t.Error(why)
+				}
+			}
+		})
+	}
+}
