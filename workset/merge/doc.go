@@ -10,9 +10,13 @@
 // YAML: every line it keeps is the line one side wrote (promote's
 // minimal-edit rule), so CRLF, a BOM and quoting survive. Whatever it
 // cannot read (a frontmatter that does not parse, TOML, fields it cannot
-// place) falls back to the line merge of the whole file, with the reason,
-// and a last check falls back too when a line one side added is missing
-// from the result: it never loses a line silently.
+// place, a side past its bounds) falls back to the line merge of the whole
+// file, with the reason. Before a merge is reported, prove checks it
+// against the three versions (ADR-0057): every line either side added to
+// the body, every field's decoded value as the rules give it, every
+// comment either side added to the frontmatter; on any doubt the whole
+// file goes to the line merge too. It never changes or loses a value, a
+// comment or a line silently, and its time is linear in the file.
 //
 // It is pure: it reads no file and runs no git. On the ladder cmd → hooks
 // → gitsync, workset → graph → index it sits with workset (the date field

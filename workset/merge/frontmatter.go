@@ -392,7 +392,10 @@ func readList(c *chunk, ss sets) (*list, bool) {
 		}
 		return l, true
 	}
-	taken := make(map[int]bool, len(c.val.Items))
+	taken := make([]bool, c.n)
+	l.tokens = make([]string, 0, len(c.val.Items))
+	l.rest = make([]string, 0, len(c.val.Items))
+	l.lineOf = make([]int, 0, len(c.val.Items))
 	for _, it := range c.val.Items {
 		i := it.Line - 1 - c.start
 		if i <= 0 || i >= c.n || taken[i] {
@@ -637,7 +640,7 @@ func (m *merger) set(o, a, t *chunk) (string, bool) {
 		}
 		return la.before + strings.Join(toks, la.sep) + la.behind, true
 	}
-	drop := map[int]bool{}
+	drop := make([]bool, a.n)
 	for i := range la.ids {
 		if !keep(la.ids[i]) {
 			drop[la.lineOf[i]] = true

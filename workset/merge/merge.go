@@ -24,7 +24,14 @@ type Options struct {
 	// Lines merges what is not frontmatter or an append-only section, and
 	// everything when the document cannot be read.
 	Lines LineMerge
+	// limits replaces the bounds below (a benchmark measures past them).
+	limits *limits
 }
+
+// limits are the bounds a merge keeps to.
+type limits struct{ bytes, fmBytes, fields, items, lineMerges int }
+
+var defaultLimits = limits{MaxBytes, MaxFrontmatterBytes, MaxFields, MaxItems, maxLineMerges}
 
 // Result is one merged document.
 type Result struct {
@@ -40,26 +47,29 @@ type Result struct {
 }
 
 // Bounds past which the driver merges a file line by line with git
-// merge-file, saying why: every step below is linear in the size of the
-// file, and these keep the constant (YAML parsed four times, a process
-// per field merged line by line) far below a second.
+// merge-file, saying why. Every step is linear in the size of the file;
+// the frontmatter, parsed as YAML four times (three sides and the
+// result), is what costs, so its bound is checked before any parse.
+// Each is far above what a person writes in a canonical document.
 const (
-	// MaxBytes is the largest side the driver merges field by field.
+	// MaxBytes is the largest side the driver merges.
 	MaxBytes = 1 << 20
+	// MaxFrontmatterBytes is the largest frontmatter of a side.
+	MaxFrontmatterBytes = 128 << 10
 	// MaxFields is how many keys, all mappings together, one side's
 	// frontmatter may have.
-	MaxFields = 20_000
+	MaxFields = 10_000
 	// MaxItems is how many list items, all lists together, one side's
 	// frontmatter may have.
-	MaxItems = 100_000
+	MaxItems = 20_000
 	// maxLineMerges is how many pieces of a frontmatter both sides changed
-	// may go through git merge-file one by one.
+	// may go through git merge-file one by one (a process each).
 	maxLineMerges = 16
 )
 
 // Merge merges ours and theirs against base.
 func Merge(base, ours, theirs []byte, opt Options) (*Result, error) {
-	m := &merger{opt: opt, sets: sets{}}
+	m := newMerger(opt)
 	res, why, err := m.merge(base, ours, theirs)
 	if err != nil {
 		return nil, err
@@ -97,6 +107,15 @@ type merger struct {
 	conflicted map[string]bool
 	lineMerges int
 	sets       sets
+	lim        limits
+}
+
+func newMerger(opt Options) *merger {
+	m := &merger{opt: opt, sets: sets{}, lim: defaultLimits}
+	if opt.limits != nil {
+		m.lim = *opt.limits
+	}
+	return m
 }
 
 // side is one version: the BOM apart, lines with their own endings.
@@ -109,7 +128,7 @@ type side struct {
 
 var bomBytes = []byte{0xEF, 0xBB, 0xBF}
 
-func read(src []byte) (*side, string) {
+func (m *merger) read(src []byte) (*side, string) {
 	s := &side{fmEnd: -1}
 	if bytes.HasPrefix(src, bomBytes) {
 		s.bom = true
@@ -143,12 +162,37 @@ func read(src []byte) (*side, string) {
 	var fields, items int
 	countValues(s.doc.Frontmatter, &fields, &items)
 	switch {
-	case fields > MaxFields:
-		return nil, fmt.Sprintf("a frontmatter has %s keys, more than the %s the driver merges field by field", human.Thousands(fields), human.Thousands(MaxFields))
-	case items > MaxItems:
-		return nil, fmt.Sprintf("a frontmatter has %s list items, more than the %s the driver merges field by field", human.Thousands(items), human.Thousands(MaxItems))
+	case fields > m.lim.fields:
+		return nil, fmt.Sprintf("a frontmatter has %s keys, more than the %s the driver merges field by field", human.Thousands(fields), human.Thousands(m.lim.fields))
+	case items > m.lim.items:
+		return nil, fmt.Sprintf("a frontmatter has %s list items, more than the %s the driver merges field by field", human.Thousands(items), human.Thousands(m.lim.items))
 	}
 	return s, ""
+}
+
+// frontmatterSize is the size of the frontmatter src opens with, its
+// delimiters apart (0 without one, or when it never closes): a scan for
+// the closing line, before any parse.
+func frontmatterSize(src []byte) int {
+	src = bytes.TrimPrefix(src, bomBytes)
+	nl := bytes.IndexByte(src, '\n')
+	if nl < 0 {
+		return 0
+	}
+	if d := string(bytes.TrimRight(src[:nl], " \t\r")); d != "---" && d != "+++" {
+		return 0
+	}
+	for at := nl + 1; at < len(src); {
+		end := bytes.IndexByte(src[at:], '\n')
+		if end < 0 {
+			end = len(src) - at
+		}
+		if d := string(bytes.TrimRight(src[at:at+end], " \t\r")); d == "---" || d == "+++" {
+			return at - nl - 1
+		}
+		at += end + 1
+	}
+	return 0
 }
 
 // unreadable says why a parsed YAML frontmatter cannot be merged field by
@@ -182,13 +226,16 @@ func countValues(v *markdown.Value, fields, items *int) {
 
 func (m *merger) merge(base, ours, theirs []byte) (*Result, string, error) {
 	for _, src := range [][]byte{base, ours, theirs} {
-		if len(src) > MaxBytes {
-			return nil, fmt.Sprintf("a side is %s, more than the %s the driver merges field by field", human.Bytes(int64(len(src))), human.Bytes(MaxBytes)), nil
+		if len(src) > m.lim.bytes {
+			return nil, fmt.Sprintf("a side is %s, more than the %s the driver merges field by field", human.Bytes(int64(len(src))), human.Bytes(int64(m.lim.bytes))), nil
+		}
+		if n := frontmatterSize(src); n > m.lim.fmBytes {
+			return nil, fmt.Sprintf("a side's frontmatter is %s, more than the %s the driver merges field by field", human.Bytes(int64(n)), human.Bytes(int64(m.lim.fmBytes))), nil
 		}
 	}
 	var sides [3]*side
 	for i, src := range [][]byte{base, ours, theirs} {
-		s, why := read(src)
+		s, why := m.read(src)
 		if why != "" {
 			return nil, why, nil
 		}
@@ -231,8 +278,8 @@ func (m *merger) merge(base, ours, theirs []byte) (*Result, string, error) {
 // changed). field is the field's path joined by NUL, "" for what is no
 // field's value.
 func (m *merger) lineMerge(base, ours, theirs, field string) error {
-	if m.lineMerges++; m.lineMerges > maxLineMerges {
-		m.why = fmt.Sprintf("both sides changed more than %d pieces of the frontmatter that only a line merge joins", maxLineMerges)
+	if m.lineMerges++; m.lineMerges > m.lim.lineMerges {
+		m.why = fmt.Sprintf("both sides changed more than %d pieces of the frontmatter that only a line merge joins", m.lim.lineMerges)
 		return nil
 	}
 	out, conflict, err := m.opt.Lines([]byte(base), []byte(ours), []byte(theirs))

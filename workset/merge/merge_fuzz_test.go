@@ -36,8 +36,9 @@ func FuzzMerge(f *testing.F) {
 			return
 		}
 		var sides [3]*side
+		m := newMerger(Options{})
 		for i, x := range []string{base, ours, theirs} {
-			if sides[i], _ = read([]byte(x)); sides[i] == nil {
+			if sides[i], _ = m.read([]byte(x)); sides[i] == nil {
 				return // unreadable: git merge-file merged it, which is git's own word
 			}
 		}

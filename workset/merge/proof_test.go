@@ -102,7 +102,7 @@ func TestProofCatches(t *testing.T) {
 		why:    "links.relates is not the value theirs wrote",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := &merger{opt: Options{Lines: lm}, sets: sets{}}
+			m := newMerger(Options{Lines: lm})
 			if _, why, err := m.merge([]byte(tc.base), []byte(tc.ours), []byte(tc.thrs)); err != nil || why != "" {
 				t.Fatalf("merge: %v %s", err, why)
 			}
@@ -126,8 +126,9 @@ func TestProofCatches(t *testing.T) {
 }
 
 // TestMergeBounds: past each bound the driver merges the file with git
-// merge-file and says which bound; below them it merges field by field,
-// the hostile sweep's 8,000 fields and 60,000 items included.
+// merge-file and says which bound. The hostile sweep's 8,000 fields and
+// 60,000 items are past them; with the bounds lifted they merge field by
+// field, and keep every value.
 func TestMergeBounds(t *testing.T) {
 	lm := gitLines(t)
 	fields := func(n int, prefix string) string {
@@ -137,26 +138,28 @@ func TestMergeBounds(t *testing.T) {
 		}
 		return b.String()
 	}
-	items := func(n int) string {
-		var b strings.Builder
-		b.WriteString("l:\n")
-		for i := range n {
-			fmt.Fprintf(&b, "- %d\n", i)
-		}
-		return b.String()
-	}
 	f8000b, f8000a, f8000t := manyFields(8000)
 	l60000b, l60000a, l60000t := longList(60000)
+	lifted := &limits{bytes: 1 << 30, fmBytes: 1 << 30, fields: 1 << 30, items: 1 << 30, lineMerges: maxLineMerges}
 	for _, tc := range []struct {
 		name             string
 		base, ours, thrs string
+		lim              *limits
 		why              string
 	}{{
 		name: "8,000 fields, theirs adds 8,000",
 		base: f8000b, ours: f8000a, thrs: f8000t,
+		why: "a side's frontmatter is 138 KiB, more than the 128 KiB the driver merges field by field",
+	}, {
+		name: "8,000 fields, theirs adds 8,000, bounds lifted",
+		base: f8000b, ours: f8000a, thrs: f8000t, lim: lifted,
 	}, {
 		name: "60,000 items",
 		base: l60000b, ours: l60000a, thrs: l60000t,
+		why: "a side's frontmatter is 633 KiB, more than the 128 KiB the driver merges field by field",
+	}, {
+		name: "60,000 items, bounds lifted",
+		base: l60000b, ours: l60000a, thrs: l60000t, lim: lifted,
 	}, {
 		name: "a side over 1 MiB",
 		base: "---\nid: T-1\n---\nx\n",
@@ -168,13 +171,13 @@ func TestMergeBounds(t *testing.T) {
 		base: "---\nid: T-1\n---\n",
 		ours: "---\nid: T-1\n" + fields(MaxFields, "f") + "---\n",
 		thrs: "---\nid: T-2\n---\n",
-		why:  "a frontmatter has 20,001 keys, more than the 20,000 the driver merges field by field",
+		why:  "a frontmatter has 10,001 keys, more than the 10,000 the driver merges field by field",
 	}, {
 		name: "too many list items",
 		base: "---\nid: T-1\n---\n",
-		ours: "---\nid: T-1\n" + items(MaxItems+1) + "---\n",
+		ours: "---\nid: T-1\nl:\n" + strings.Repeat("- x\n", MaxItems+1) + "---\n",
 		thrs: "---\nid: T-2\n---\n",
-		why:  "a frontmatter has 100,001 list items, more than the 100,000 the driver merges field by field",
+		why:  "a frontmatter has 20,001 list items, more than the 20,000 the driver merges field by field",
 	}, {
 		name: "too many fields both sides changed, each a process",
 		base: "---\n" + fields(maxLineMerges+1, "s") + "---\n",
@@ -183,7 +186,7 @@ func TestMergeBounds(t *testing.T) {
 		why:  "both sides changed more than 16 pieces of the frontmatter that only a line merge joins",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Merge([]byte(tc.base), []byte(tc.ours), []byte(tc.thrs), Options{Lines: lm})
+			res, err := Merge([]byte(tc.base), []byte(tc.ours), []byte(tc.thrs), Options{Lines: lm, limits: tc.lim})
 			if err != nil {
 				t.Fatal(err)
 			}
