@@ -16,6 +16,13 @@
 // its kind (ADR-0031). Within, CleanRel and Join are the one containment
 // test by text.
 //
+// A write to several files goes through a Journal (journal.go,
+// ADR-0058): written under the git folder before the first file is
+// touched, it lets the next command finish a write whose process was
+// killed, or undo it around a file someone changed since. A journal is
+// read as any file of the repository: bounded, every path proven again,
+// set aside when it does not read as canon writes it.
+//
 // It sits at the bottom of the ladder with index; it imports nothing of
 // canon's but lazyre.
 package safepath

@@ -3,6 +3,7 @@ package safepath
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,6 +28,15 @@ var tempSeq atomic.Int64
 // temporary file beside it, synced, then renamed over it. An existing
 // file keeps its mode (perm is for a new one).
 func WriteFile(path string, data []byte, perm os.FileMode, roots ...string) error {
+	return writeStream(path, perm, roots, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeStream is WriteFile for content written by fill rather than held
+// whole (a journal).
+func writeStream(path string, perm os.FileMode, roots []string, fill func(io.Writer) error) error {
 	if err := Writable(path, roots...); err != nil {
 		return err
 	}
@@ -46,7 +56,7 @@ func WriteFile(path string, data []byte, perm os.FileMode, roots ...string) erro
 			os.Remove(tmp)
 		}
 	}()
-	if _, err := f.Write(data); err != nil {
+	if err := fill(f); err != nil {
 		return err
 	}
 	if err := f.Chmod(perm); err != nil { // the umask narrowed it
@@ -64,6 +74,16 @@ func WriteFile(path string, data []byte, perm os.FileMode, roots ...string) erro
 	}
 	done = true
 	return nil
+}
+
+// syncDir makes the names in dir durable (a rename into it, a removal);
+// where a folder cannot be synced, the rename stands as the system keeps
+// it.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() //nolint:errcheck // not every system syncs a folder
+		d.Close()
+	}
 }
 
 // IsTemp reports whether a file name is one of canon's temporary files,

@@ -1,0 +1,841 @@
+package safepath
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gofrs/flock"
+)
+
+// A write to several files is all or none, for a process killed midway
+// as for a write that fails (ADR-0058). Before the first file is touched,
+// a journal is written atomically beside canon's index (under the git
+// folder, never in the working tree): for every file its path, the hash
+// and bytes of what it holds and of what it is to hold. Then the files
+// are replaced one by one (WriteFile: a temporary file and a rename, the
+// mode kept), then the caller records what it records, then the journal
+// is removed. The next command that finds a journal whose writer is gone
+// finishes it: forward when every file still holds what it held before
+// or already what it is to hold, else back, leaving alone the file that
+// someone changed since. A journal is input like any file of the
+// repository: it is bounded, every path it names is proven again, and
+// one that does not read as canon writes it is set aside, not applied.
+
+const (
+	// JournalManifestLimit is the most the list of files of one journal
+	// may take (paths, hashes, the caller's record): about 100,000 files.
+	JournalManifestLimit = 32 << 20
+	// JournalBlobLimit is the most one file's content in a journal may
+	// be: twice the most max_file_size allows (ADR-0032).
+	JournalBlobLimit = 64 << 20
+	// JournalFileLimit is the most a journal may be, contents included:
+	// what one command may rewrite at once, read once more to prove it.
+	JournalFileLimit = 1 << 30
+	// journalWhatLimit bounds the command a journal names.
+	journalWhatLimit = 512
+	// journalsPerRun is the most journals one recovery looks at; more are
+	// left for the next command (a folder filled by someone else).
+	journalsPerRun = 64
+
+	journalMagic = "canon-journal 1\n"
+	// JournalExt ends the name of a journal; DamagedExt that of one set
+	// aside.
+	JournalExt = ".journal"
+	DamagedExt = ".damaged"
+	// journalLock is the file whose lock a writer holds from before its
+	// journal exists until it is removed: a journal whose lock nobody
+	// holds belongs to a process that is gone.
+	journalLock = "lock"
+
+	// StopAfterFilesEnv is a test hook: CANON_TEST_STOP_AFTER_FILES=N
+	// kills canon (SIGKILL) once a journaled write has replaced N files,
+	// as a power cut or kill -9 would (the end-to-end scripts).
+	StopAfterFilesEnv = "CANON_TEST_STOP_AFTER_FILES"
+)
+
+// Change is one file of a write: the content it must hold now and the
+// content it is to hold.
+type Change struct {
+	Path   string // relative to the working tree, slash-separated
+	Before []byte // what it holds now (unless Absent)
+	After  []byte // what it is to hold (unless Remove)
+	Absent bool   // there is no file now: the write creates it
+	Remove bool   // the write removes the file
+}
+
+// Entry is what a journal says of one file, for a caller's record.
+type Entry struct {
+	Path    string
+	Created bool // there was no file before
+	Removed bool // there is no file after
+}
+
+// Finish records what a write did once every file holds its new
+// content: a promote's findings in its workset, the files a rename moved
+// in git's index. It is given the record the writer gave and the files;
+// it must do no harm when run twice (a process killed right after it ran
+// is finished again).
+type Finish func(record []byte, files []Entry) error
+
+// Journal writes files all or none. Its fields say where.
+type Journal struct {
+	Dir   string   // the folder of the journals (under the git folder)
+	Guard []string // the folders Dir must be inside (the git folder)
+	Root  string   // the working tree every path is relative to
+	// Allow says whether a path may be written: checked for every file
+	// a write changes and every path a journal names.
+	Allow func(rel string) error
+	// Wait is how long a writer waits for another one (default a minute).
+	Wait time.Duration
+	// WriteFile replaces one file (default WriteFile; tests make it fail).
+	WriteFile func(path string, data []byte, perm os.FileMode, roots ...string) error
+	// Note hears of each journal a killed writer left and what became of
+	// it (also those a writer finds first).
+	Note func(Interrupted)
+}
+
+// Outcome is what recovery did with a journal.
+type Outcome string
+
+const (
+	// Finished: every file holds what the write meant, recorded.
+	Finished Outcome = "finished"
+	// Undone: a file changed since the write, so the others hold again
+	// what they held before it; that one is left as it is.
+	Undone Outcome = "undone"
+	// Damaged: the journal did not read as canon writes it; it was set
+	// aside, nothing applied.
+	Damaged Outcome = "damaged"
+	// Unfinished: neither way could be completed (Err); the journal is
+	// kept for the next command.
+	Unfinished Outcome = "unfinished"
+)
+
+// Interrupted is a journal a killed writer left and what recovery did.
+type Interrupted struct {
+	Journal string // its file
+	What    string // the command that wrote it, as the journal says
+	PID     int    // the process that wrote it
+	Record  []byte // the writer's record
+	Files   []Entry
+	Outcome Outcome
+	// Written are the files recovery wrote or removed: the rest of the
+	// write (Finished), or those it put back (Undone).
+	Written []string
+	// Changed are the files that held neither what the write found nor
+	// what it meant (Undone): left as they are.
+	Changed []string
+	Aside   string // Damaged: where the journal is now
+	// Err is why the journal is damaged, why a write forward failed
+	// (Undone), what failed (Unfinished), or the record's failure
+	// (Finished: the files are written, the record is not).
+	Err error
+}
+
+// RecordError is a record that failed after every file was written: the
+// write stands.
+type RecordError struct{ Err error }
+
+func (e *RecordError) Error() string { return e.Err.Error() }
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// ChangedError says a file does not hold what the writer read: nothing
+// was written.
+type ChangedError struct {
+	Path     string
+	Appeared bool // a file was to be created and one is there
+}
+
+func (e *ChangedError) Error() string {
+	if e.Appeared {
+		return fmt.Sprintf("%s appeared while canon ran; run the command again", e.Path)
+	}
+	return fmt.Sprintf("%s changed while canon ran; run the command again", e.Path)
+}
+
+// Write changes the files all or none. Under the journals' lock it first
+// finishes what a killed writer left (refusing to write while one is
+// left), proves every file still as the caller read it, writes the
+// journal, replaces the files, runs finish with record (a failure there
+// is a *RecordError: the files stand), and removes the journal. A write
+// that fails puts back what was written before it. A context cancelled
+// meanwhile does not stop it halfway: what it does is short, and a half
+// is what it exists to prevent.
+func (j *Journal) Write(ctx context.Context, what string, record []byte, changes []Change, finish Finish) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	if err := checkWhat(what); err != nil {
+		return fmt.Errorf("journal: %w (a bug in canon)", err)
+	}
+	seen := make(map[string]bool, len(changes))
+	for _, c := range changes {
+		if err := j.checkPath(c.Path); err != nil {
+			return err
+		}
+		if seen[c.Path] {
+			return fmt.Errorf("%s is changed twice in one write (a bug in canon)", c.Path)
+		}
+		seen[c.Path] = true
+		if int64(len(c.Before)) > JournalBlobLimit || int64(len(c.After)) > JournalBlobLimit {
+			return fmt.Errorf("%s is larger than %s, the most canon writes of one file", c.Path, sizeText(JournalBlobLimit))
+		}
+	}
+	unlock, err := j.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	for _, in := range j.recoverLocked(finish) {
+		if in.Outcome == Unfinished {
+			return fmt.Errorf("an interrupted %s is not finished (%w); canon writes no file until it is", in.What, in.Err)
+		}
+	}
+	modes := make([]os.FileMode, len(changes))
+	for i, c := range changes {
+		st := j.state(c.Path)
+		switch {
+		case c.Absent && st.kind != absent:
+			return &ChangedError{Path: c.Path, Appeared: true}
+		case !c.Absent && (st.kind != present || st.sum != sum(c.Before)):
+			return &ChangedError{Path: c.Path}
+		}
+		modes[i] = st.mode
+	}
+	name, err := j.writeJournal(what, record, changes, modes)
+	if err != nil {
+		return fmt.Errorf("write the journal of the change: %w; nothing was written", err)
+	}
+	if killPoint != nil {
+		killPoint(0)
+	}
+	in := j.finish(name, finish, true)
+	switch in.Outcome {
+	case Finished:
+		if in.Err != nil {
+			return &RecordError{in.Err}
+		}
+		return nil
+	case Undone:
+		if len(in.Changed) > 0 {
+			return &ChangedError{Path: in.Changed[0]}
+		}
+		return fmt.Errorf("%w; nothing was written (what was written before it was put back)", in.Err)
+	case Damaged:
+		return fmt.Errorf("the journal of the change does not read back (%w); nothing was written", in.Err)
+	}
+	return fmt.Errorf("%w; putting back what was written failed too: the next canon command finishes the change", in.Err)
+}
+
+// Recover finishes the journals killed writers left, each forward or
+// back, and says what it did with each (also to Note). A journal whose
+// writer still runs is left to it. It returns nil at once when there is
+// none, without taking the lock: every command asks.
+func (j *Journal) Recover(finish Finish) []Interrupted {
+	if len(j.names()) == 0 {
+		return nil
+	}
+	if err := j.guard(); err != nil {
+		return []Interrupted{{Journal: j.Dir, Outcome: Unfinished, Err: err}}
+	}
+	fl, err := j.flock()
+	if err != nil {
+		return []Interrupted{{Journal: j.Dir, Outcome: Unfinished, Err: err}}
+	}
+	if ok, err := fl.TryLock(); err != nil || !ok {
+		return nil // a writer runs: the journal is its own
+	}
+	defer fl.Unlock()
+	return j.recoverLocked(finish)
+}
+
+// Pending lists the journals a killed writer left, without finishing
+// them (a hook tells of them and leaves them). The one of a writer that
+// runs is not listed.
+func (j *Journal) Pending() []string {
+	names := j.names()
+	if len(names) == 0 || j.guard() != nil {
+		return nil
+	}
+	fl, err := j.flock()
+	if err != nil {
+		return nil
+	}
+	if ok, err := fl.TryLock(); err != nil || !ok {
+		return nil
+	}
+	defer fl.Unlock()
+	return j.names() // what is there now that nobody writes
+}
+
+// PendingWhat is the command a pending journal names, read no further
+// than its list of files (it may be damaged: "" then).
+func (j *Journal) PendingWhat(name string) string {
+	l, err := j.load(filepath.Join(j.Dir, name))
+	if err != nil {
+		return ""
+	}
+	l.f.Close()
+	return l.m.What
+}
+
+func (j *Journal) recoverLocked(finish Finish) []Interrupted {
+	var out []Interrupted
+	for _, name := range j.names() {
+		in := j.finish(name, finish, false)
+		if j.Note != nil {
+			j.Note(in)
+		}
+		out = append(out, in)
+	}
+	StaleIn(j.Dir, j.Guard...) // a journal's temporary file a kill left
+	return out
+}
+
+// names lists the journals in Dir, oldest first (their names begin with
+// the time), at most journalsPerRun.
+func (j *Journal) names() []string {
+	f, err := os.Open(j.Dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var names []string
+	for len(names) < journalsPerRun {
+		es, err := f.ReadDir(256)
+		for _, e := range es {
+			if strings.HasSuffix(e.Name(), JournalExt) && !strings.HasPrefix(e.Name(), ".") && len(names) < journalsPerRun {
+				names = append(names, e.Name())
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (j *Journal) guard() error {
+	if len(j.Guard) == 0 {
+		return fmt.Errorf("journal %s: no folder to keep it inside (a bug in canon)", j.Dir)
+	}
+	return Inside(j.Dir, j.Guard...)
+}
+
+func (j *Journal) flock() (*flock.Flock, error) {
+	p := filepath.Join(j.Dir, journalLock)
+	if err := Writable(p, j.Guard...); err != nil {
+		return nil, err
+	}
+	return flock.New(p, flock.SetPermissions(0o600)), nil
+}
+
+// lock takes the journals' lock for a writer, waiting for another one.
+func (j *Journal) lock(ctx context.Context) (func(), error) {
+	if err := j.guard(); err != nil {
+		return nil, err
+	}
+	if err := MkdirAll(j.Dir, 0o755, j.Guard...); err != nil {
+		return nil, err
+	}
+	fl, err := j.flock()
+	if err != nil {
+		return nil, err
+	}
+	wait := j.Wait
+	if wait <= 0 {
+		wait = time.Minute
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	ok, err := fl.TryLockContext(wctx, 20*time.Millisecond)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return nil, fmt.Errorf("lock %s: %w", fl.Path(), err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("another canon command is writing files in this repository (it holds %s); run the command again when it is done", fl.Path())
+	}
+	return func() { fl.Unlock() }, nil
+}
+
+// checkPath proves rel a path a journal may name: a clean relative path,
+// not in a .git folder, and one Allow takes.
+func (j *Journal) checkPath(rel string) error {
+	if c, err := CleanRel(rel); err != nil || c != rel || c == "." {
+		return fmt.Errorf("%q is not a path inside the repository", rel)
+	}
+	for _, part := range strings.Split(rel, "/") {
+		if strings.EqualFold(part, ".git") {
+			return fmt.Errorf("%s is inside a .git folder; canon writes no file there", rel)
+		}
+	}
+	if j.Allow != nil {
+		return j.Allow(rel)
+	}
+	return nil
+}
+
+func (j *Journal) abs(rel string) string { return filepath.Join(j.Root, filepath.FromSlash(rel)) }
+
+func checkWhat(what string) error {
+	if what == "" || len(what) > journalWhatLimit || !utf8.ValidString(what) {
+		return fmt.Errorf("the command is empty, longer than %d bytes or not UTF-8", journalWhatLimit)
+	}
+	for _, r := range what {
+		if r < 0x20 || (r >= 0x7f && r < 0xa0) || r == 0x2028 || r == 0x2029 {
+			return errors.New("the command holds a control character")
+		}
+	}
+	return nil
+}
+
+// ---- the journal's file ----
+
+// A journal's file: the magic line, the length of the manifest in
+// decimal and a newline, the manifest (JSON), then the contents the
+// manifest points into, one after the other.
+type manifest struct {
+	Version int             `json:"version"`
+	PID     int             `json:"pid"`
+	What    string          `json:"what"`
+	Record  json.RawMessage `json:"record,omitempty"`
+	Files   []journalFile   `json:"files"`
+}
+
+type journalFile struct {
+	Path   string `json:"path"`
+	Mode   uint32 `json:"mode,omitempty"` // the permissions of the file before
+	Before *blob  `json:"before,omitempty"`
+	After  *blob  `json:"after,omitempty"`
+}
+
+type blob struct {
+	SHA string `json:"sha256"`
+	Off int64  `json:"off"`
+	Len int64  `json:"len"`
+}
+
+func sum(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// writeJournal writes the journal of changes atomically (a temporary
+// file, synced, renamed, the folder synced) and returns its name.
+func (j *Journal) writeJournal(what string, record []byte, changes []Change, modes []os.FileMode) (string, error) {
+	m := manifest{Version: 1, PID: os.Getpid(), What: what, Files: make([]journalFile, len(changes))}
+	if len(record) > 0 {
+		if !json.Valid(record) {
+			return "", errors.New("the record is not JSON (a bug in canon)")
+		}
+		m.Record = record
+	}
+	var blobs [][]byte
+	var off int64
+	ref := func(b []byte) *blob {
+		r := &blob{SHA: sum(b), Off: off, Len: int64(len(b))}
+		off += r.Len
+		blobs = append(blobs, b)
+		return r
+	}
+	for i, c := range changes {
+		f := journalFile{Path: c.Path}
+		if !c.Absent {
+			f.Before = ref(c.Before)
+			f.Mode = uint32(modes[i].Perm())
+		}
+		if !c.Remove {
+			f.After = ref(c.After)
+		}
+		m.Files[i] = f
+	}
+	js, err := json.Marshal(m)
+	if err != nil {
+		return "", err
+	}
+	if len(js) > JournalManifestLimit || int64(len(journalMagic)+21+len(js))+off > JournalFileLimit {
+		return "", fmt.Errorf("the %d files are more than a journal holds (%s, their list at most %s); change fewer files at once", len(changes), sizeText(JournalFileLimit), sizeText(JournalManifestLimit))
+	}
+	name := fmt.Sprintf("%020d-%d%s", time.Now().UnixNano(), os.Getpid(), JournalExt)
+	p := filepath.Join(j.Dir, name)
+	err = writeStream(p, 0o600, j.Guard, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		bw.WriteString(journalMagic)
+		bw.WriteString(strconv.Itoa(len(js)) + "\n")
+		bw.Write(js)
+		for _, b := range blobs {
+			bw.Write(b)
+		}
+		return bw.Flush()
+	})
+	if err != nil {
+		return "", err
+	}
+	syncDir(j.Dir)
+	return name, nil
+}
+
+// loaded is a journal read and proven: its manifest, and the open file
+// its contents are read from.
+type loaded struct {
+	m    manifest
+	f    *os.File
+	data int64 // where the contents start
+}
+
+func (l *loaded) content(b *blob) ([]byte, error) {
+	buf := make([]byte, b.Len)
+	if _, err := l.f.ReadAt(buf, l.data+b.Off); err != nil {
+		return nil, fmt.Errorf("read the journal: %w", err)
+	}
+	if sum(buf) != b.SHA {
+		return nil, errors.New("a file's content does not match its hash")
+	}
+	return buf, nil
+}
+
+// load reads a journal's file and proves it as canon writes it: the
+// magic line, a bounded manifest that decodes strictly, a command of one
+// plain line, every path one checkPath takes and named once, every
+// content inside the file and matching its hash. Any failure is a
+// damaged journal.
+func (j *Journal) load(p string) (*loaded, error) {
+	f, size, err := Open(p, j.Guard...)
+	if err != nil {
+		return nil, err
+	}
+	l := &loaded{f: f}
+	if err := l.read(j, size); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+func (l *loaded) read(j *Journal, size int64) error {
+	br := bufio.NewReaderSize(io.LimitReader(l.f, int64(len(journalMagic))+24+JournalManifestLimit), 1<<16)
+	magic := make([]byte, len(journalMagic))
+	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != journalMagic {
+		return errors.New("it does not begin as a journal of canon's")
+	}
+	line, err := br.ReadSlice('\n')
+	if err != nil || len(line) > 21 {
+		return errors.New("its length line is missing or too long")
+	}
+	n, err := strconv.ParseInt(string(line[:len(line)-1]), 10, 64)
+	if err != nil || n <= 0 || n > JournalManifestLimit {
+		return fmt.Errorf("its list of files is not of a length from 1 to %s", sizeText(JournalManifestLimit))
+	}
+	js := make([]byte, n)
+	if _, err := io.ReadFull(br, js); err != nil {
+		return errors.New("it ends within its list of files")
+	}
+	l.data = int64(len(journalMagic)+len(line)) + n
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&l.m); err != nil {
+		return fmt.Errorf("its list of files does not decode: %w", err)
+	}
+	if dec.More() {
+		return errors.New("its list of files has more after it")
+	}
+	m := &l.m
+	switch {
+	case m.Version != 1:
+		return fmt.Errorf("it is of version %d; this canon reads version 1", m.Version)
+	case m.PID <= 0:
+		return errors.New("it names no process")
+	case len(m.Files) == 0:
+		return errors.New("it names no file")
+	}
+	if err := checkWhat(m.What); err != nil {
+		return err
+	}
+	if size > JournalFileLimit {
+		return fmt.Errorf("it is larger than %s, the most a journal holds", sizeText(JournalFileLimit))
+	}
+	seen := make(map[string]bool, len(m.Files))
+	next := int64(0) // the contents lie one after the other, as listed
+	for _, f := range m.Files {
+		if err := j.checkPath(f.Path); err != nil {
+			return err
+		}
+		if seen[f.Path] {
+			return fmt.Errorf("it names %s twice", f.Path)
+		}
+		seen[f.Path] = true
+		if f.Before == nil && f.After == nil {
+			return fmt.Errorf("it says nothing of %s", f.Path)
+		}
+		if f.Mode&^0o777 != 0 || (f.Before == nil && f.Mode != 0) {
+			return fmt.Errorf("its mode for %s is not a file's permissions", f.Path)
+		}
+		for _, b := range []*blob{f.Before, f.After} {
+			if b == nil {
+				continue
+			}
+			if len(b.SHA) != 64 || strings.ToLower(b.SHA) != b.SHA || !isHex(b.SHA) {
+				return fmt.Errorf("its hash for %s is not a SHA-256", f.Path)
+			}
+			if b.Off != next || b.Len < 0 || b.Len > JournalBlobLimit || l.data+b.Off+b.Len > size {
+				return fmt.Errorf("its content for %s lies outside the file or not where the one before it ends", f.Path)
+			}
+			next += b.Len
+		}
+	}
+	if l.data+next != size {
+		return errors.New("it holds more than the contents it lists")
+	}
+	// Every content read and hashed now (once: they do not overlap), so
+	// that a journal damaged at its end is set aside before its first
+	// file is touched.
+	for _, f := range m.Files {
+		for _, b := range []*blob{f.Before, f.After} {
+			if b == nil {
+				continue
+			}
+			h := sha256.New()
+			if _, err := io.Copy(h, io.NewSectionReader(l.f, l.data+b.Off, b.Len)); err != nil {
+				return fmt.Errorf("read the journal: %w", err)
+			}
+			if hex.EncodeToString(h.Sum(nil)) != b.SHA {
+				return fmt.Errorf("its content for %s does not match its hash", f.Path)
+			}
+		}
+	}
+	return nil
+}
+
+func isHex(s string) bool {
+	_, err := hex.DecodeString(s)
+	return err == nil
+}
+
+// ---- finishing a journal ----
+
+const (
+	absent  = iota // no file
+	present        // a regular file inside the repository: sum is its hash
+	other          // anything else: a link, a folder, unreadable
+)
+
+type fileState struct {
+	kind int
+	sum  string
+	mode os.FileMode
+}
+
+// state is what rel holds now.
+func (j *Journal) state(rel string) fileState {
+	p := j.abs(rel)
+	if Inside(filepath.Dir(p), j.Root) != nil {
+		return fileState{kind: other}
+	}
+	fi, err := os.Lstat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fileState{kind: absent}
+	case err != nil || !fi.Mode().IsRegular():
+		return fileState{kind: other}
+	}
+	b, err := ReadFile(p, JournalBlobLimit, j.Root)
+	if err != nil {
+		return fileState{kind: other}
+	}
+	return fileState{kind: present, sum: sum(b), mode: fi.Mode().Perm()}
+}
+
+// holds says whether a file in state st holds b (nil: no file).
+func (st fileState) holds(b *blob) bool {
+	if b == nil {
+		return st.kind == absent
+	}
+	return st.kind == present && st.sum == b.SHA
+}
+
+// finish finishes the journal name: forward when every file holds its
+// content before or after, else back. A writer (writing) finishes its
+// own journal the same way.
+func (j *Journal) finish(name string, finish Finish, writing bool) Interrupted {
+	p := filepath.Join(j.Dir, name)
+	in := Interrupted{Journal: p}
+	l, err := j.load(p)
+	if err != nil {
+		in.Outcome, in.Err = Damaged, err
+		in.Aside = p + DamagedExt
+		if rerr := os.Rename(p, in.Aside); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			in.Outcome, in.Aside = Unfinished, ""
+			in.Err = fmt.Errorf("%w, and it could not be set aside: %w", err, rerr)
+		}
+		return in
+	}
+	defer l.f.Close()
+	m := &l.m
+	in.What, in.PID, in.Record = m.What, m.PID, m.Record
+	for _, f := range m.Files {
+		in.Files = append(in.Files, Entry{Path: f.Path, Created: f.Before == nil, Removed: f.After == nil})
+	}
+	states := make([]fileState, len(m.Files))
+	forward := true
+	for i, f := range m.Files {
+		states[i] = j.state(f.Path)
+		if !states[i].holds(f.Before) && !states[i].holds(f.After) {
+			forward = false
+			in.Changed = append(in.Changed, f.Path)
+		}
+	}
+	if forward {
+		err := j.forward(l, states, &in, writing)
+		if err == nil {
+			if finish != nil {
+				in.Err = finish(m.Record, in.Files)
+			}
+			if killPoint != nil {
+				killPoint(-1)
+			}
+			in.Outcome = Finished
+			j.removeJournal(p, &in)
+			return in
+		}
+		in.Err = err
+		for i, f := range m.Files { // what forward wrote is put back
+			states[i] = j.state(f.Path)
+		}
+		in.Written = nil
+	}
+	if err := j.back(l, states, &in); err != nil {
+		in.Outcome = Unfinished
+		if in.Err != nil {
+			err = fmt.Errorf("%w; then putting back: %w", in.Err, err)
+		}
+		in.Err = err
+		return in
+	}
+	in.Outcome = Undone
+	j.removeJournal(p, &in)
+	return in
+}
+
+func (j *Journal) removeJournal(p string, in *Interrupted) {
+	if err := Remove(p, j.Guard...); err != nil && !errors.Is(err, fs.ErrNotExist) && in.Err == nil {
+		in.Err = fmt.Errorf("remove the journal %s: %w", p, err)
+	}
+	syncDir(j.Dir)
+}
+
+// forward gives every file that does not hold it yet its content after.
+func (j *Journal) forward(l *loaded, states []fileState, in *Interrupted, writing bool) error {
+	stop := stopAfter(writing)
+	done := 0
+	for i, f := range l.m.Files {
+		if states[i].holds(f.After) {
+			continue
+		}
+		if done == stop {
+			killSelf()
+		}
+		if err := j.put(l, f.Path, f.After, 0o644); err != nil {
+			return err
+		}
+		in.Written = append(in.Written, f.Path)
+		done++
+		if killPoint != nil {
+			killPoint(done)
+		}
+	}
+	if done == stop {
+		killSelf()
+	}
+	return nil
+}
+
+// back gives every file that holds its content after (and not the same
+// before) its content before again; a file that holds neither is left.
+func (j *Journal) back(l *loaded, states []fileState, in *Interrupted) error {
+	var errs []error
+	for i, f := range l.m.Files {
+		if !states[i].holds(f.After) || states[i].holds(f.Before) {
+			continue
+		}
+		perm := os.FileMode(f.Mode)
+		if perm == 0 {
+			perm = 0o644
+		}
+		if err := j.put(l, f.Path, f.Before, perm); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		in.Written = append(in.Written, f.Path)
+	}
+	return errors.Join(errs...)
+}
+
+// put makes rel hold b (nil: removes it), a new file with perm.
+func (j *Journal) put(l *loaded, rel string, b *blob, perm os.FileMode) error {
+	p := j.abs(rel)
+	if b == nil {
+		if err := Remove(p, j.Root); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", rel, err)
+		}
+		return nil
+	}
+	data, err := l.content(b)
+	if err != nil {
+		return err
+	}
+	if err := MkdirAll(filepath.Dir(p), 0o755, j.Root); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	write := j.WriteFile
+	if write == nil {
+		write = WriteFile
+	}
+	if err := write(p, data, perm, j.Root); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	return nil
+}
+
+// killPoint, when a test sets it, is called at each point a kill could
+// leave a write: 0 once the journal is written, N once N files are,
+// -1 once the record is made (before the journal is removed). It panics
+// to stand for the kill.
+var killPoint func(step int)
+
+// stopAfter is the test hook's count, or -1. Only a writer's own
+// journal stops: the command run after it finishes it.
+func stopAfter(writing bool) int {
+	if !writing {
+		return -1
+	}
+	n, err := strconv.Atoi(os.Getenv(StopAfterFilesEnv))
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
+}
+
+// killSelf ends the process at once, as kill -9 does: no deferred
+// function runs, no lock is released but by the system.
+func killSelf() {
+	if p, err := os.FindProcess(os.Getpid()); err == nil {
+		p.Kill() //nolint:errcheck // os.Exit follows
+	}
+	os.Exit(137)
+}
