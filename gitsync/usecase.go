@@ -30,6 +30,20 @@ func (s *Session) SyncWorkingTree(ctx context.Context) error {
 // Documents is which files are documents: where a writer may write.
 func (s *Session) Documents() *index.Scope { return s.Scope }
 
+// JournalDir is the folder of the journals that make a write to several
+// files all or none across a crash (ADR-0058): this worktree's, under
+// its git folder.
+func (s *Session) JournalDir() string { return filepath.Join(s.Repo.CanonDir(), "journal") }
+
+// StageRename is Repo.StageRename: a rename's record in git's index.
+func (s *Session) StageRename(ctx context.Context, from, to string) error {
+	return s.Repo.StageRename(ctx, from, to)
+}
+
+// Tell says a one-line note to the person (Note), such as what became
+// of a write a killed command left.
+func (s *Session) Tell(msg string) { s.note("%s", msg) }
+
 // GitText runs git in the repository (scrubbed environment) and returns
 // its output as text: what the workset package's Env.Git wants.
 func (r *Repo) GitText(ctx context.Context, args ...string) (string, error) {

@@ -71,7 +71,8 @@ func Next(ctx context.Context, s *gitsync.Session, kind, namespace string) (Next
 
 // RenameID renames one document's id (the one at path when several carry
 // it) and every reference to it (workset.RenameID), and records in git's
-// index the files it moved, as git mv does. A dry run writes nothing.
+// index the files it moved, as git mv does (in the rename's journaled
+// step). A dry run writes nothing.
 func RenameID(ctx context.Context, s *gitsync.Session, from, to, path string, dry bool) (*workset.IDRenamed, error) {
 	r, err := newRenamer(ctx, s, "canon id rename", dry)
 	if err != nil {
@@ -115,16 +116,10 @@ func (r *renamer) renameAll(ctx context.Context, as []workset.IDRenameArgs) ([]*
 	for i := range as {
 		as[i].Markdown = r.md
 	}
-	res, err := workset.RenameIDs(ctx, r.s, r.we, as, r.dry)
-	if err != nil {
-		return nil, err
-	}
-	for _, x := range res {
-		if err := stageRenames(ctx, r.s, x); err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
+	// The files it moves are told to git's index in the same journaled
+	// step (Session.StageRename), so a rename killed midway and finished
+	// by the next command is staged too.
+	return workset.RenameIDs(ctx, r.s, r.we, as, r.dry)
 }
 
 // IDsFixed is what canon id fix did, or would do.
@@ -237,20 +232,4 @@ func byCreation(ctx context.Context, s *gitsync.Session, docs []index.IdentDoc) 
 		out[i] = d.d
 	}
 	return out
-}
-
-// stageRenames records the files a rename moved in git's index, as git mv
-// does (nothing for a dry run).
-func stageRenames(ctx context.Context, s *gitsync.Session, res *workset.IDRenamed) error {
-	if res.DryRun {
-		return nil
-	}
-	for _, fc := range res.Files {
-		if fc.From != "" {
-			if err := s.Repo.StageRename(ctx, fc.From, fc.Path); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }

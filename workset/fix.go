@@ -1,6 +1,7 @@
 package workset
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -177,9 +178,9 @@ func (p *FixPlan) Diff() string {
 	return (&PromotePlan{Files: p.Files}).Diff()
 }
 
-// Write makes the edits with promote's checks (each file still inside the
-// repository and still holding what was read) and atomic writes; it
-// returns the paths written.
-func (p *FixPlan) Write() ([]string, error) {
-	return (&PromotePlan{Files: p.Files, root: p.root, scope: p.scope}).Write()
+// Write makes the edits all or none with promote's checks (each file
+// still inside the repository and still holding what was read), through
+// the journal of the repository's writes; it returns the paths written.
+func (p *FixPlan) Write(ctx context.Context, repo Repository) ([]string, error) {
+	return writeChanges(ctx, repo, p.root, p.Files, "canon check --fix", nil)
 }

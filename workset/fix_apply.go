@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
@@ -33,15 +32,15 @@ func Fix(ctx context.Context, repo Repository, root string, findings []check.Fin
 	if dryRun {
 		return out, nil
 	}
-	written, werr := plan.Write()
+	written, err := plan.Write(ctx, repo)
+	if err != nil {
+		return nil, err // all or none: nothing was written
+	}
 	out.Written = written
 	if len(written) > 0 {
 		if err := repo.SyncWritten(ctx, written); err != nil {
 			return nil, err
 		}
-	}
-	if werr != nil {
-		return nil, fmt.Errorf("%w (written before that: %s)", werr, strings.Join(written, ", "))
 	}
 	if out.After, err = recheck(); err != nil {
 		return nil, err

@@ -571,12 +571,6 @@ func (p *IDRenamePlan) Diff() string {
 	return (&PromotePlan{Files: p.Files}).Diff()
 }
 
-// Write makes the rename: every file written (a renamed one at its repl
-// path, the old one removed) or, when one write fails, none.
-func (p *IDRenamePlan) Write() ([]string, error) {
-	return writeChanges(p.root, p.scope, p.Files)
-}
-
 // IDRenamed is what canon id rename did, or would do with a dry run. Its
 // JSON is documented in docs/ids.md.
 type IDRenamed struct {
@@ -599,9 +593,11 @@ func RenameID(ctx context.Context, repo Repository, e *Env, a IDRenameArgs, dryR
 
 // RenameIDs makes several renames in one step (canon id fix): each is
 // planned against the working tree as the ones before it leave it, then
-// every file is written at once through promote's writer, so that a write
-// that fails leaves every file as it was. A dry run shows each rename's
-// diff and writes nothing.
+// every file is written at once through the journal of the repository's
+// writes (writeChanges), the files moved told to git's index in the same
+// step, so that a write that fails leaves every file as it was and one
+// killed midway is finished or undone by the next command. A dry run
+// shows each rename's diff and writes nothing.
 func RenameIDs(ctx context.Context, repo Repository, e *Env, as []IDRenameArgs, dryRun bool) ([]*IDRenamed, error) {
 	if err := repo.SyncWorkingTree(ctx); err != nil {
 		return nil, err
@@ -636,7 +632,18 @@ func RenameIDs(ctx context.Context, repo Repository, e *Env, as []IDRenameArgs, 
 	if dryRun {
 		return out, nil
 	}
-	if _, err := writeChanges(e.Root, scope, v.changes()); err != nil {
+	files := v.changes()
+	rec := &journalRecord{}
+	for _, fc := range files {
+		if fc.From != "" {
+			rec.Moved = append(rec.Moved, movedFile{From: fc.From, To: fc.Path})
+		}
+	}
+	if _, err := writeChanges(ctx, repo, e.Root, files, renameCommand(as), rec); err != nil {
+		if re := (*safepath.RecordError)(nil); errors.As(err, &re) {
+			_ = repo.SyncWorkingTree(ctx) // the files are written: the index takes them
+			return nil, fmt.Errorf("the files are written, but git's index was not told of the files moved (git add the new paths, git rm --cached the old ones): %w", re.Err)
+		}
 		return nil, err
 	}
 	for _, r := range out {
@@ -648,6 +655,19 @@ func RenameIDs(ctx context.Context, repo Repository, e *Env, as []IDRenameArgs, 
 		}
 	}
 	return out, repo.SyncWorkingTree(ctx)
+}
+
+// renameCommand is the renames as a person types them again: canon id
+// rename for one, canon id fix for several.
+func renameCommand(as []IDRenameArgs) string {
+	if len(as) != 1 {
+		return "canon id fix"
+	}
+	c := "canon id rename " + as[0].Old + " " + as[0].New
+	if as[0].Path != "" {
+		c += " --path " + as[0].Path
+	}
+	return c
 }
 
 // renamedDocs is docs after the renames of ids: each renamed document

@@ -52,6 +52,14 @@ func (r idRepo) CheckPaths(context.Context, []string) (*check.Result, error) {
 func (r idRepo) SyncWorkingTree(context.Context) error { r.f.sync(); return nil }
 func (r idRepo) Documents() *index.Scope               { return index.NewScope(r.f.root, r.f.cfg, "") }
 
+// JournalDir is beside the working tree, as a git folder would be.
+func (r idRepo) JournalDir() string {
+	return filepath.Join(filepath.Dir(r.f.root), "git", "canon", "journal")
+}
+func (r idRepo) StageRename(context.Context, string, string) error {
+	return nil
+}
+
 // treeFiles is every file under root and its content.
 func treeFiles(t *testing.T, root string) map[string]string {
 	t.Helper()

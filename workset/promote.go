@@ -85,7 +85,6 @@ type Outcome struct {
 	DestLine   int           `json:"dest_line,omitempty"` // its line in the written file
 	SinceBuilt string        `json:"since_built,omitempty"`
 	PromotedAt *time.Time    `json:"promoted_at,omitempty"` // for already: when
-	files      []string
 }
 
 // FileChange is one file promote writes: the content it read and the
@@ -122,6 +121,7 @@ type PromotePlan struct {
 
 	root  string
 	scope *index.Scope
+	adr   bool // --adr: in the command said again
 }
 
 // Count says how many findings have the status.
@@ -188,7 +188,7 @@ func PlanPromote(ctx context.Context, e *Env, name string, opt PromoteOptions) (
 	}
 	p := &planner{ctx: ctx, e: e, h: h, opt: opt, members: map[string]*Member{}, files: map[string]*FileChange{},
 		plan: &PromotePlan{Workset: name, Agent: opt.Agent, To: opt.To, At: e.Now, Findings: []Outcome{}, Files: []*FileChange{},
-			root: e.Root, scope: opt.Scope}}
+			root: e.Root, scope: opt.Scope, adr: opt.ADR}}
 	ms, err := h.members(ctx)
 	if err != nil {
 		return nil, err
@@ -288,7 +288,6 @@ func (p *planner) promote(o *Outcome) error {
 		return p.refuse(o, "%v", err)
 	}
 	o.Section, o.Created, o.DestLine = edit.Heading, edit.Created, edit.Line
-	o.files = []string{fc.Path}
 	if edit.Present {
 		o.Status, o.Reason = StatusPresent, fmt.Sprintf("%s line %d already says it", fc.Path, edit.Line)
 		return nil
@@ -617,108 +616,49 @@ func (p *PromotePlan) Diff() string {
 	return b.String()
 }
 
-// Write makes the plan's edits: each file through a temporary file in its
-// folder and a rename, keeping its mode. Every file is checked first (still
-// a regular file inside the repository, still holding what promote read,
-// a new one still absent), so that nothing is written when one of them
-// moved; a write that fails puts back what was written before it, so the
-// files are all written or none is. It returns the paths written.
-func (p *PromotePlan) Write() ([]string, error) {
-	return writeChanges(p.root, p.scope, p.Files)
+// Write makes the plan's edits all or none, through the journal of the
+// repository's writes (writeChanges): each file through a temporary file
+// in its folder and a rename, keeping its mode, after every one is
+// proven still as promote read it; a write that fails, or a process
+// killed midway, leaves every file as it was or, finished by the next
+// command, every one written. The findings are recorded in the workset
+// in the same step. It returns the paths written.
+func (p *PromotePlan) Write(ctx context.Context, repo Repository) ([]string, error) {
+	return writeChanges(ctx, repo, p.root, p.Files, p.command(), &journalRecord{Promoted: p.promotions()})
 }
 
-// writeFile writes one file of a plan; a test makes it fail midway.
+// command is the promote as a person types it again.
+func (p *PromotePlan) command() string {
+	c := "canon promote " + p.Workset
+	if p.To != "" && p.To != ToSelf {
+		c += " --to " + p.To
+	}
+	if p.adr {
+		c += " --adr"
+	}
+	return c
+}
+
+// writeFile writes one file of a write; a test makes it fail midway.
 var writeFile = safepath.WriteFile
 
-// writeChanges is PromotePlan.Write: the checks, the atomic writes, the
-// removal of the paths renamed files had, and the undoing of it all when
-// one write fails.
-func writeChanges(root string, scope *index.Scope, files []*FileChange) ([]string, error) {
-	abs := make([]string, len(files))
-	from := make([]string, len(files))
-	for i, fc := range files {
-		fresh := fc.New || fc.From != ""
-		a, err := safeFile(root, fc.Path, scope, !fresh, fc.Markdown)
-		if err != nil {
-			return nil, err
-		}
-		read := fc.Path
-		if fc.From != "" {
-			if from[i], err = safeFile(root, fc.From, scope, true, fc.Markdown); err != nil {
-				return nil, err
-			}
-			read = fc.From
-		}
-		if fresh {
-			if _, err := os.Lstat(a); err == nil {
-				return nil, fmt.Errorf("%s appeared while canon ran; run the command again", fc.Path)
-			}
-		}
-		if !fc.New {
-			if cur, err := scope.ReadDocument(read); err != nil || !bytes.Equal(cur, fc.Before) {
-				return nil, fmt.Errorf("%s changed while canon ran; run the command again", read)
-			}
-		}
-		abs[i] = a
+// Record notes in the workset every finding the plan found present
+// without writing a file (Write records those it wrote): promoting again
+// skips them.
+func (p *PromotePlan) Record(ctx context.Context) error {
+	r := p.promotions()
+	if r == nil {
+		return nil
 	}
-	var written, removed []int
-	undo := func(err error) ([]string, error) {
-		for _, i := range removed {
-			safepath.WriteFile(from[i], files[i].Before, 0o644, root) //nolint:errcheck // best effort: the error says what failed
-		}
-		for _, i := range written {
-			fc := files[i]
-			if fc.New || fc.From != "" {
-				os.Remove(abs[i])
-			} else {
-				safepath.WriteFile(abs[i], fc.Before, 0o644, root) //nolint:errcheck // best effort: the error says what failed
-			}
-		}
-		return nil, fmt.Errorf("%w; nothing was written (what was written before it was put back)", err)
-	}
-	for i, fc := range files {
-		dir := filepath.Dir(abs[i])
-		if fc.New || fc.From != "" {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return undo(err)
-			}
-		}
-		if err := writeFile(abs[i], fc.After, 0o644, root); err != nil {
-			return undo(fmt.Errorf("write %s: %w", fc.Path, err))
-		}
-		written = append(written, i)
-	}
-	var out []string
-	for i, fc := range files {
-		if from[i] != "" {
-			if err := safepath.Remove(from[i], root); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return undo(fmt.Errorf("remove %s: %w", fc.From, err))
-			}
-			removed = append(removed, i)
-			out = append(out, fc.From)
-		}
-		out = append(out, fc.Path)
-	}
-	return out, nil
+	return RecordPromoted(ctx, p.root, p.Workset, r.Promotions)
 }
 
-// Record notes in the workset every finding the plan wrote (or found
-// present) whose files are all among written: promoting again skips them.
-func (p *PromotePlan) Record(ctx context.Context, written []string) error {
-	ok := map[string]bool{}
-	for _, w := range written {
-		ok[w] = true
-	}
+// promotions are the findings the plan writes or found in place, as the
+// workset records them once the files are written (nil: none).
+func (p *PromotePlan) promotions() *promotedRecord {
 	var ps []Promotion
 	for _, o := range p.Findings {
 		if o.Status != StatusPromoted && o.Status != StatusPresent {
-			continue
-		}
-		all := true
-		for _, f := range o.files {
-			all = all && (ok[f] || o.Status == StatusPresent)
-		}
-		if !all {
 			continue
 		}
 		ps = append(ps, Promotion{Finding: o.Finding, DestKey: o.Dest.Key, DestPath: o.Dest.Path, At: p.At, Agent: p.Agent})
@@ -726,7 +666,7 @@ func (p *PromotePlan) Record(ctx context.Context, written []string) error {
 	if len(ps) == 0 {
 		return nil
 	}
-	return RecordPromoted(ctx, p.root, p.Workset, ps)
+	return &promotedRecord{Workset: p.Workset, Promotions: ps}
 }
 
 // ---- ADRs ----
@@ -902,7 +842,6 @@ func (p *planner) promoteADR(o *Outcome, item *FileChange, text string) error {
 	if present, err := p.existingADR(o.Dest, text); err != nil || present != nil {
 		if present != nil {
 			o.Status, o.Reason, o.LinkedFrom, o.Dest = StatusPresent, fmt.Sprintf("%s already records it", present.ID), o.Dest, present
-			o.files = []string{present.Path}
 		}
 		return err
 	}
@@ -947,7 +886,7 @@ func (p *planner) promoteADR(o *Outcome, item *FileChange, text string) error {
 	p.files[rel] = adr
 	o.LinkedFrom = o.Dest
 	o.Dest = &index.DocRef{Key: id, ID: id, Path: rel, Kind: "adr", Title: text, State: "Proposed"}
-	o.Section, o.files, o.Status = "Decision", []string{rel, item.Path}, StatusPromoted
+	o.Section, o.Status = "Decision", StatusPromoted
 	return nil
 }
 

@@ -2,6 +2,7 @@ package workset
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/index/human"
+	"github.com/canon-md/canon/index/safepath"
 )
 
 // Repository is what writing canonical Markdown needs of the open
@@ -21,6 +23,13 @@ type Repository interface {
 	CheckPlanned(ctx context.Context, files map[string][]byte) (*check.Result, error)
 	SyncWritten(ctx context.Context, paths []string) error
 	CheckPaths(ctx context.Context, paths []string) (*check.Result, error)
+	// JournalDir is the folder of the journals of writes to several
+	// files (GITDIR/canon/journal): under the git folder, never in the
+	// working tree.
+	JournalDir() string
+	// StageRename tells git's index that a file moved, as git mv does
+	// (canon id rename's record).
+	StageRename(ctx context.Context, from, to string) error
 	// SyncWorkingTree brings the index to the working tree as it is.
 	SyncWorkingTree(ctx context.Context) error
 	// Documents is which files are documents: where canon may write.
@@ -100,16 +109,16 @@ func DryRun(plan *PromotePlan) *Promoted {
 
 // Promote is the promote transaction, for the CLI and the MCP server: it
 // checks the files as the plan leaves them before writing (refusing when
-// that check reports errors the files do not have now), writes them
-// atomically, syncs the index with them, records the findings in the
-// workset and checks the written files again. An error means the promote
-// is left where the error says (a write that failed names what was
-// written and synced before).
+// that check reports errors the files do not have now), writes them all
+// or none and records the findings in the workset in one journaled step
+// (a promote killed midway is finished or undone by the next command),
+// syncs the index with them and checks the written files again. An error
+// means nothing was written, unless it says the files were.
 func Promote(ctx context.Context, repo Repository, plan *PromotePlan) (*Promoted, error) {
 	out := newPromoted(plan)
 	if len(plan.Files) == 0 {
 		// Findings already in place are recorded all the same.
-		return out, plan.Record(ctx, nil)
+		return out, plan.Record(ctx)
 	}
 	planned := make(map[string][]byte, len(plan.Files))
 	for _, fc := range plan.Files {
@@ -130,24 +139,18 @@ func Promote(ctx context.Context, repo Repository, plan *PromotePlan) (*Promoted
 	if err := recordOwnWrites(ctx, plan.root, plan.Workset, contents); err != nil {
 		return nil, err
 	}
-	written, werr := plan.Write()
+	written, werr := plan.Write(ctx, repo)
 	out.Written = append(out.Written, written...)
 	if len(written) > 0 {
 		if err := repo.SyncWritten(ctx, written); err != nil {
 			return nil, err
 		}
 	}
+	if re := (*safepath.RecordError)(nil); errors.As(werr, &re) {
+		return nil, fmt.Errorf("the files were written, but recording the findings in the workset failed (a second promote finds them in place and records them): %w", re.Err)
+	}
 	if werr != nil {
-		if len(written) > 0 {
-			return nil, fmt.Errorf("%w (written and synced before that: %s)", werr, strings.Join(written, ", "))
-		}
 		return nil, werr
-	}
-	if len(written) == 0 {
-		return out, nil
-	}
-	if err := plan.Record(ctx, written); err != nil {
-		return nil, fmt.Errorf("the files were written, but recording the findings in the workset failed (a second promote finds them in place and records them): %w", err)
 	}
 	if out.Checked, err = repo.CheckPaths(ctx, written); err != nil {
 		return nil, err

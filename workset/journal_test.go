@@ -1,0 +1,231 @@
+package workset
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/canon-md/canon/index/indextest/must"
+	"github.com/canon-md/canon/index/safepath"
+)
+
+// stagingRepo is an idRepo that keeps the moves told to git's index.
+type stagingRepo struct {
+	idRepo
+	staged *[]string
+}
+
+func (r stagingRepo) StageRename(_ context.Context, from, to string) error {
+	*r.staged = append(*r.staged, from+" -> "+to)
+	return nil
+}
+
+// killedAfter runs write with writeFile ending the process, as a kill
+// would, once n files are written (a panic the test catches: nothing
+// after that point runs). It reports whether the kill came.
+func killedAfter(t *testing.T, n int, write func()) (killed bool) {
+	t.Helper()
+	type kill struct{}
+	calls := 0
+	writeFile = func(path string, data []byte, perm os.FileMode, roots ...string) error {
+		if calls == n {
+			panic(kill{})
+		}
+		calls++
+		return safepath.WriteFile(path, data, perm, roots...)
+	}
+	defer func() {
+		writeFile = safepath.WriteFile
+		if r := recover(); r != nil {
+			if _, ok := r.(kill); !ok {
+				panic(r)
+			}
+			killed = true
+		}
+	}()
+	write()
+	return false
+}
+
+// items is every document of a fixture's working tree.
+func items(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for rel, c := range treeFiles(t, root) {
+		r, _ := filepath.Rel(root, rel)
+		if !strings.HasPrefix(filepath.ToSlash(r), ".cache/") {
+			out[filepath.ToSlash(r)] = c
+		}
+	}
+	return out
+}
+
+// promoteFixture is a fixture with a workset w whose findings go to all
+// four documents.
+func promoteFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := newFixture(t)
+	if _, err := Create(context.Background(), f.env, "w", CreateOptions{Spec: Spec{Seeds: []string{"A-1"}}, Agent: "codex"}); err != nil {
+		t.Fatal(err)
+	}
+	var notes strings.Builder
+	for _, id := range []string{"A-1", "B-1", "C-1", "D-1"} {
+		fmt.Fprintf(&notes, "- [%s] looked at %s\n- [%s] risk: %s may break\n", id, id, id, id)
+	}
+	f.write(filepath.Join(Dir, "w", NotesFile), notes.String())
+	return f
+}
+
+// A promote killed after two of its four files is finished by the next
+// command: the four files byte for byte as a promote not killed writes
+// them, the findings recorded, so that promoting again writes nothing.
+func TestPromoteKilledIsFinished(t *testing.T) {
+	ctx := context.Background()
+	args := PromoteArgs{Workset: "w", Apply: true}
+
+	ref := promoteFixture(t)
+	res, err := PromoteWorkset(ctx, idRepo{ref}, ref.env, args)
+	if err != nil || len(res.Written) != 4 {
+		t.Fatalf("the reference promote: %v, %+v", err, res)
+	}
+	want := items(t, ref.root)
+
+	f := promoteFixture(t)
+	before := items(t, f.root)
+	if !killedAfter(t, 2, func() { PromoteWorkset(ctx, idRepo{f}, f.env, args) }) { //nolint:errcheck // killed before it returns
+		t.Fatal("the promote was not killed")
+	}
+	got := items(t, f.root)
+	changed := 0
+	for k := range before {
+		if got[k] != before[k] {
+			changed++
+		}
+	}
+	if changed != 2 {
+		t.Fatalf("%d files changed by the killed promote; want 2", changed)
+	}
+	if st, err := Findings(ctx, f.root, "w"); err != nil || countPromoted(st) != 0 {
+		t.Fatalf("the killed promote recorded %d findings (%v); want none", countPromoted(st), err)
+	}
+
+	var notes []string
+	done := FinishInterrupted(ctx, idRepo{f}, f.root, func(s string) { notes = append(notes, s) })
+	if len(done) != 1 || done[0].Outcome != safepath.Finished || len(done[0].Written) != 2 {
+		t.Fatalf("FinishInterrupted = %+v", done)
+	}
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], "canon promote w (pid ") || !strings.Contains(notes[0], "it is finished now: the other 2 of its 4 files are written") {
+		t.Errorf("notes %q", notes)
+	}
+	if got := items(t, f.root); !maps.Equal(got, want) {
+		t.Fatalf("after the recovery the files differ from a promote not killed:\n%v\nwant\n%v", got, want)
+	}
+	if st, err := Findings(ctx, f.root, "w"); err != nil || countPromoted(st) != 8 {
+		t.Fatalf("recorded %d findings (%v); want all 8", countPromoted(st), err)
+	}
+	again, err := PromoteWorkset(ctx, idRepo{f}, f.env, args)
+	if err != nil || len(again.Written) != 0 || again.Counts[StatusAlready] != 8 {
+		t.Fatalf("promoting again: %v, written %v, counts %v; want nothing written, 8 promoted before", err, again.Written, again.Counts)
+	}
+	if got := items(t, f.root); !maps.Equal(got, want) {
+		t.Fatal("promoting again changed the files")
+	}
+}
+
+func countPromoted(st []FindingState) int {
+	n := 0
+	for _, s := range st {
+		if s.Promoted {
+			n++
+		}
+	}
+	return n
+}
+
+// A promote killed midway, then a person's edit of a file it had written:
+// the next command leaves that file as the person left it, puts the
+// others back, and records nothing.
+func TestPromoteKilledThenEditedIsUndone(t *testing.T) {
+	ctx := context.Background()
+	f := promoteFixture(t)
+	before := items(t, f.root)
+	if !killedAfter(t, 2, func() { PromoteWorkset(ctx, idRepo{f}, f.env, PromoteArgs{Workset: "w", Apply: true}) }) { //nolint:errcheck // killed
+		t.Fatal("the promote was not killed")
+	}
+	var edited string
+	for k, v := range items(t, f.root) {
+		if v != before[k] {
+			edited = k
+			break
+		}
+	}
+	p := filepath.Join(f.root, filepath.FromSlash(edited))
+	mine := before[edited] + "my own line\n"
+	must.OK(t, os.WriteFile(p, []byte(mine), 0o644))
+	var notes []string
+	done := FinishInterrupted(ctx, idRepo{f}, f.root, func(s string) { notes = append(notes, s) })
+	if len(done) != 1 || done[0].Outcome != safepath.Undone {
+		t.Fatalf("FinishInterrupted = %+v", done)
+	}
+	want := maps.Clone(before)
+	want[edited] = mine
+	if got := items(t, f.root); !maps.Equal(got, want) {
+		t.Fatalf("after the undo:\n%v\nwant\n%v", got, want)
+	}
+	if len(notes) != 1 || !strings.HasSuffix(notes[0], " was interrupted and is undone: "+edited+" changed since, and is left as it is; the 1 file it had written holds what it held before; run canon promote w again") {
+		t.Errorf("notes %q", notes)
+	}
+	if st, _ := Findings(ctx, f.root, "w"); countPromoted(st) != 0 {
+		t.Errorf("an undone promote recorded %d findings", countPromoted(st))
+	}
+}
+
+// canon id fix killed midway is finished with its moves told to git's
+// index, as the rename not killed tells them.
+func TestRenameIDsKilledIsFinished(t *testing.T) {
+	ctx := context.Background()
+	setup := func() *fixture {
+		f := newFixture(t)
+		f.write("items/A-1_dup.md", "---\nid: A-1\ntitle: Alpha again\n---\n# Again\n")
+		f.write("items/B-1_dup.md", "---\nid: B-1\ntitle: Beta again\nrelates: [A-1@, C-1]\n---\n# Again\n\nSee [the other](A-1_dup.md).\n")
+		f.write("items/z.md", "---\nid: Z-1\ntitle: Last\n---\n# Last\n\n[Alpha again](A-1_dup.md), [[B-1]].\n")
+		f.sync()
+		return f
+	}
+	args := func() []IDRenameArgs {
+		return []IDRenameArgs{
+			{Old: "A-1", New: "A-2", Path: "items/A-1_dup.md", Worklog: "renamed from A-1"},
+			{Old: "B-1", New: "B-2", Path: "items/B-1_dup.md", Worklog: "renamed from B-1"},
+		}
+	}
+	var refStaged []string
+	ref := setup()
+	if _, err := RenameIDs(ctx, stagingRepo{idRepo{ref}, &refStaged}, ref.env, args(), false); err != nil {
+		t.Fatal(err)
+	}
+	want := items(t, ref.root)
+
+	var staged []string
+	f := setup()
+	repo := stagingRepo{idRepo{f}, &staged}
+	if !killedAfter(t, 1, func() { RenameIDs(ctx, repo, f.env, args(), false) }) { //nolint:errcheck // killed
+		t.Fatal("the rename was not killed")
+	}
+	if len(staged) != 0 {
+		t.Fatalf("the killed rename staged %v", staged)
+	}
+	done := FinishInterrupted(ctx, repo, f.root, nil)
+	if len(done) != 1 || done[0].Outcome != safepath.Finished || done[0].What != "canon id fix" {
+		t.Fatalf("FinishInterrupted = %+v", done)
+	}
+	if got := items(t, f.root); !maps.Equal(got, want) {
+		t.Fatalf("after the recovery:\n%v\nwant\n%v", got, want)
+	}
+	if strings.Join(staged, ", ") != strings.Join(refStaged, ", ") || len(staged) != 2 {
+		t.Errorf("staged %v; want %v", staged, refStaged)
+	}
+}
