@@ -78,6 +78,7 @@ func Run(ctx context.Context, ev Event, note func(string)) (*Outcome, error) {
 	s.Note = note
 	out := &Outcome{}
 	s.OnSync(TellWorksets(note, func(m []workset.Marked) { out.Stale = append(out.Stale, m...) }))
+	FinishWrites(ctx, s, note) // a hook only tells of a write a killed command left
 	if rebasing(s.Repo) && ev.Name != "post-rewrite" {
 		// Each replayed commit fires post-commit (and the start fires
 		// post-checkout); the index catches up once, at post-rewrite.

@@ -196,6 +196,11 @@ func (e *env) opened(s *gitsync.Session, err error) (*gitsync.Session, error) {
 	s.Note = func(msg string) { e.notef("%s", msg) }
 	s.OnSync(hooks.TellWorksets(func(msg string) { e.notef("%s", msg) }, nil))
 	s.Progress = human.Progress(e.rawStderr) // nil unless stderr is a terminal
+	ctx := e.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	hooks.FinishWrites(ctx, s, s.Note) // a write a killed command left, before anything reads the files
 	return s, nil
 }
 

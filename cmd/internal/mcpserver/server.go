@@ -86,6 +86,9 @@ func New(ctx context.Context, dir, version string) (*Server, error) {
 		return nil, err
 	}
 	s.OnSync(hooks.TellWorksets(nil, nil))
+	// A write a killed command left: finished or undone, said on stderr
+	// (stdout is the protocol's).
+	hooks.FinishWrites(ctx, s, func(msg string) { fmt.Fprintln(os.Stderr, "canon: "+msg) })
 	s.Store.UseVectors(s.Repo.VectorsPath(), s.Repo.GitDir) // as search and context do (ADR-0050)
 	if err := s.Store.KeepPages(); err != nil {
 		s.Close()
