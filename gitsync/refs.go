@@ -75,7 +75,7 @@ func (r *Repo) FollowedRefs(b config.Branches, known []index.RefState) (tips []R
 	return tips, leftOut, note, nil
 }
 
-// newestRefs keeps max of tips when more match than branches.max: this
+// newestRefs keeps keep of tips when more match than branches.max: this
 // clone's own branches and its worktrees' HEADs first, then the refs
 // whose commits are newest (git's --sort=-committerdate), so that a
 // remote's thousands of decoy branches never push out this clone's own
@@ -84,7 +84,7 @@ func (r *Repo) FollowedRefs(b config.Branches, known []index.RefState) (tips []R
 // from known (the refs table's rows) where a row has the ref's commit,
 // else from git's objects, through the commit cache (commitcache.go) when
 // there are many.
-func (r *Repo) newestRefs(tips []RefTip, max int, known []index.RefState) []RefTip {
+func (r *Repo) newestRefs(tips []RefTip, keep int, known []index.RefState) []RefTip {
 	when := make(map[string]int64, len(tips))
 	had := make(map[string]index.RefState, len(known))
 	for _, k := range known {
@@ -124,7 +124,7 @@ func (r *Repo) newestRefs(tips []RefTip, max int, known []index.RefState) []RefT
 		}
 		return a.Name < b.Name
 	})
-	return tips[:max]
+	return tips[:keep]
 }
 
 // gitRefs reads the branches and remote-tracking branches through git

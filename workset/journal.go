@@ -214,7 +214,7 @@ func PendingInterrupted(repo Repository, root string) string {
 // run again), set aside as damaged, or left (and why).
 func Recovered(root string, in safepath.Interrupted) string {
 	what := human.Quote(in.What)
-	shown := func(p string) string { return human.QuotePath(p) }
+	shown := human.QuotePath
 	aside := in.Aside
 	if rel, err := filepath.Rel(root, aside); err == nil && !strings.HasPrefix(rel, "..") {
 		aside = filepath.ToSlash(rel)

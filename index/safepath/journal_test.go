@@ -381,7 +381,7 @@ func TestJournalProcessKilled(t *testing.T) {
 	if os.Getenv("CANON_JOURNAL_CHILD") != "" {
 		f := &jfix{t: t, root: os.Getenv("CANON_JOURNAL_ROOT"), gitDir: os.Getenv("CANON_JOURNAL_GIT")}
 		f.j = &Journal{Dir: filepath.Join(f.gitDir, "canon", "journal"), Guard: []string{f.gitDir}, Root: f.root}
-		changes, _ := f.scenarioChanges()
+		changes := f.scenarioChanges()
 		f.j.Write(context.Background(), "canon child", nil, changes, nil) //nolint:errcheck // killed before it returns
 		os.Exit(3)                                                        // not killed: the parent says so
 	}
@@ -410,13 +410,13 @@ func TestJournalProcessKilled(t *testing.T) {
 	equalTrees(t, "after recovery", f.tree(), want)
 }
 
-func (f *jfix) scenarioChanges() ([]Change, map[string]string) {
+func (f *jfix) scenarioChanges() []Change {
 	return []Change{
 		{Path: "a.md", Before: []byte("alpha\n"), After: []byte("alpha\nmore\n")},
 		{Path: "sub/b.md", Before: []byte("beta\n"), After: []byte("beta\r\nmore\r\n")},
 		{Path: "new/c.md", After: []byte("gamma\n"), Absent: true},
 		{Path: "old.md", Before: []byte("old\n"), Remove: true},
-	}, nil
+	}
 }
 
 // ---- damaged and hostile journals ----
@@ -567,17 +567,17 @@ func TestJournalLinksAreNotFollowed(t *testing.T) {
 	f := newJFix(t)
 	f.write("a.md", "alpha\n", 0o644)
 	elsewhere := t.TempDir()
-	real := filepath.Join(elsewhere, "x.journal")
+	outside := filepath.Join(elsewhere, "x.journal")
 	m := manifest{Version: 1, PID: 1, What: "w", Files: []journalFile{{Path: "a.md", Mode: 0o644, Before: ref([]byte("alpha\n"), 0), After: ref([]byte("pwned\n"), 6)}}}
 	js, _ := json.Marshal(m)
 	data := journalMagic + strconv.Itoa(len(js)) + "\n" + string(js) + "alpha\npwned\n"
-	if err := os.WriteFile(real, []byte(data), 0o600); err != nil {
+	if err := os.WriteFile(outside, []byte(data), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(f.j.Dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(real, filepath.Join(f.j.Dir, "1-1"+JournalExt)); err != nil {
+	if err := os.Symlink(outside, filepath.Join(f.j.Dir, "1-1"+JournalExt)); err != nil {
 		t.Fatal(err)
 	}
 	got := f.j.Recover(f.finish)
