@@ -135,19 +135,6 @@ func Inspect(ctx context.Context, r *gitsync.Repo) (*Inspection, error) {
 	return rep, nil
 }
 
-// Init is canon init (gitsync.Session.Init) with whether the hooks already
-// run canon: then it names no next step. gitsync cannot ask; hooks can.
-func Init(ctx context.Context, s *gitsync.Session, opt gitsync.InitOptions) (*gitsync.Initialized, error) {
-	in, err := s.Init(ctx, opt)
-	if err != nil {
-		return nil, err
-	}
-	if rep, err := Inspect(ctx, s.Repo); err == nil {
-		in.HooksRun = rep.Commit && rep.Checkout
-	}
-	return in, nil
-}
-
 func inspectOne(root, dir, name string, rel func(string) string) HookReport {
 	h := HookReport{HookStatus: statusOf(root, dir, name), Kind: "missing"}
 	if h.State == StateMissing {

@@ -29,33 +29,6 @@ type Outcome struct {
 	Stale   []workset.Marked // the worksets the sync made stale
 }
 
-// TellWorksets is the OnSync listener every session opener sets: the keys
-// a sync changed go to the worksets holding them (docs/architecture.md), and each
-// workset made stale is a note. A failure is a note too, never fatal: the
-// next workset command compares its members with the index anyway. marked,
-// when set, receives the worksets marked.
-func TellWorksets(note func(string), marked func([]workset.Marked)) func(context.Context, *gitsync.Session, *gitsync.Result) {
-	return func(ctx context.Context, s *gitsync.Session, res *gitsync.Result) {
-		stale, err := workset.Invalidate(context.WithoutCancel(ctx), s.Repo.Root, s.Store, workset.Sync{
-			Action: res.Action, From: res.From, To: res.To, Changes: res.Changes, Who: s.Who, Tracked: s.Repo.TrackedInWorksetDir,
-		})
-		if marked != nil {
-			marked(stale)
-		}
-		if note == nil {
-			return
-		}
-		for _, m := range stale {
-			if !m.Already { // said when it became stale; refresh clears it
-				note(m.String())
-			}
-		}
-		if err != nil {
-			note(fmt.Sprintf("could not mark worksets stale (the next workset command will): %v", err))
-		}
-	}
-}
-
 // Run handles a post-* hook: it brings the index to where git just moved.
 // It returns an error for the caller to report on one line; the caller
 // still exits 0, because a post-* hook's status would otherwise become the

@@ -4,7 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/canon-md/canon/gitsync"
-	"github.com/canon-md/canon/hooks"
+	"github.com/canon-md/canon/usecase"
 )
 
 func agentsCommand(e *env) *cli.Command {
@@ -17,9 +17,9 @@ func agentsCommand(e *env) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			if c.String("write") == "" {
-				return e.print(c, &hooks.Guide{})
+				return e.print(c, &usecase.Guide{})
 			}
-			return e.withRepo(c, func(r *gitsync.Repo) (output, error) { return hooks.WriteGuide(r.Root, c.String("write")) })
+			return e.withRepo(c, func(r *gitsync.Repo) (output, error) { return usecase.WriteGuide(r.Root, c.String("write")) })
 		},
 	}
 }

@@ -9,8 +9,8 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
-	"github.com/canon-md/canon/hooks"
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/usecase"
 )
 
 // Flags shared by the commands that expand from seeds. Their defaults come
@@ -135,7 +135,7 @@ func graphCommand(e *env) *cli.Command {
 					return fail(2, "graph neighbors needs one document; for example canon graph neighbors KB-TSK-0007 --depth 2")
 				}
 				return e.withGraph(c, "canon graph neighbors", func(s *gitsync.Session, g *graph.Graph) (output, error) {
-					return hooks.Neighbors(c.Context, s, s.Repo.Ref(c.Args().First()), overrides(c))
+					return usecase.Neighbors(c.Context, s, s.Repo.Ref(c.Args().First()), overrides(c))
 				})
 			},
 		}, {
@@ -229,7 +229,7 @@ func contextCommand(e *env) *cli.Command {
 			noVectorsFlag, formatFlag, jsonFlag,
 		}, expandFlags(true)...),
 		Action: func(c *cli.Context) error {
-			a := hooks.ContextArgs{Query: strings.TrimSpace(strings.Join(c.Args().Slice(), " ")), For: c.String("for"), Overrides: overrides(c)}
+			a := usecase.ContextArgs{Query: strings.TrimSpace(strings.Join(c.Args().Slice(), " ")), For: c.String("for"), Overrides: overrides(c)}
 			if c.IsSet("generated") {
 				g := c.Bool("generated")
 				a.Generated = &g
@@ -243,7 +243,7 @@ func contextCommand(e *env) *cli.Command {
 				if a.For != "" {
 					a.For = s.Repo.Ref(a.For)
 				}
-				return hooks.Context(c.Context, s, a)
+				return usecase.Context(c.Context, s, a)
 			})
 		},
 	}
@@ -267,7 +267,7 @@ func workCommand(e *env, name, usage string, answer func(*graph.Graph, context.C
 				return fail(2, "--limit is %d; give a positive number, or --all for every item", c.Int("limit"))
 			}
 			return e.withGraph(c, "canon "+name, func(s *gitsync.Session, g *graph.Graph) (output, error) {
-				q, err := hooks.Work(c.Context, s, hooks.WorkArgs{Kinds: c.StringSlice("kind"), Limit: c.Int("limit"), All: c.Bool("all"), Here: c.Bool("here")})
+				q, err := usecase.Work(c.Context, s, usecase.WorkArgs{Kinds: c.StringSlice("kind"), Limit: c.Int("limit"), All: c.Bool("all"), Here: c.Bool("here")})
 				if err != nil {
 					return nil, err
 				}

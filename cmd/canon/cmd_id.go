@@ -6,8 +6,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/canon-md/canon/gitsync"
-	"github.com/canon-md/canon/hooks"
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/usecase"
 	"github.com/canon-md/canon/workset"
 )
 
@@ -55,7 +55,7 @@ func idRenameCommand(e *env) *cli.Command {
 					}
 					at = p
 				}
-				res, err := hooks.RenameID(c.Context, s, c.Args().Get(0), c.Args().Get(1), at, c.Bool("dry-run"))
+				res, err := usecase.RenameID(c.Context, s, c.Args().Get(0), c.Args().Get(1), at, c.Bool("dry-run"))
 				if errors.Is(err, workset.ErrIDRename) {
 					return nil, fail(2, "%s", beyond(err, workset.ErrIDRename))
 				}
@@ -86,9 +86,9 @@ func idNextCommand(e *env) *cli.Command {
 				return fail(2, "id next takes one kind or prefix: canon id next task")
 			}
 			return e.with(c, "canon id next", func(s *gitsync.Session) (output, error) {
-				id, err := hooks.Next(c.Context, s, c.Args().First(), c.String("namespace"))
-				if errors.Is(err, hooks.ErrNamespace) {
-					return nil, fail(2, "%s", beyond(err, hooks.ErrNamespace))
+				id, err := usecase.Next(c.Context, s, c.Args().First(), c.String("namespace"))
+				if errors.Is(err, usecase.ErrNamespace) {
+					return nil, fail(2, "%s", beyond(err, usecase.ErrNamespace))
 				}
 				if errors.Is(err, index.ErrNoSeries) {
 					return nil, fail(1, "%s", beyond(err, index.ErrNoSeries))
@@ -117,7 +117,7 @@ func idFixCommand(e *env) *cli.Command {
 			}
 			dry := c.Bool("dry-run")
 			return e.with(c, "canon id fix", func(s *gitsync.Session) (output, error) {
-				out, err := hooks.FixIDs(c.Context, s, dry)
+				out, err := usecase.FixIDs(c.Context, s, dry)
 				if err != nil {
 					return nil, worksetError(err)
 				}

@@ -6,8 +6,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/canon-md/canon/gitsync"
-	"github.com/canon-md/canon/hooks"
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/usecase"
 )
 
 func initCommand(e *env) *cli.Command {
@@ -24,7 +24,7 @@ func initCommand(e *env) *cli.Command {
 				return fail(2, "--write goes with --observe: canon init --observe --write")
 			}
 			opt := gitsync.InitOptions{Observe: c.Bool("observe"), Write: c.Bool("write")}
-			return e.withIndex(c, "canon init", func(s *gitsync.Session) (output, error) { return hooks.Init(c.Context, s, opt) })
+			return e.withIndex(c, "canon init", func(s *gitsync.Session) (output, error) { return usecase.Init(c.Context, s, opt) })
 		},
 	}
 }
@@ -116,7 +116,7 @@ func showCommand(e *env) *cli.Command {
 				if err != nil || !c.Bool("branches") {
 					return v, err
 				}
-				return hooks.VersionsOn(c.Context, s, v)
+				return usecase.VersionsOn(c.Context, s, v)
 			})
 		},
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
-	"github.com/canon-md/canon/hooks"
+	"github.com/canon-md/canon/usecase"
 )
 
 func queryCommand(e *env) *cli.Command {
@@ -80,7 +80,7 @@ func queryCommand(e *env) *cli.Command {
 				}
 				return e.withGraph(c, "canon query run", func(s *gitsync.Session, _ *graph.Graph) (output, error) {
 					ro.Seeds = seeds(c, s)
-					return hooks.TemplateRun(c.Context, s, t, ro, worksetError)
+					return usecase.TemplateRun(c.Context, s, t, ro, worksetError)
 				})
 			},
 		}, {

@@ -6,7 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/canon-md/canon/gitsync"
-	"github.com/canon-md/canon/hooks"
+	"github.com/canon-md/canon/usecase"
 )
 
 // id_next is canon id next (issue 25, ADR-0043, ADR-0044): the next free
@@ -19,7 +19,7 @@ type (
 		Namespace string `json:"namespace,omitempty"`
 	}
 	idNextOut struct {
-		hooks.NextID
+		usecase.NextID
 		Fresh
 	}
 )
@@ -27,7 +27,7 @@ type (
 func (m *Server) addIDTool() {
 	add(m, &mcp.Tool{Name: "id_next", OutputSchema: outSchema("id:string"), Description: "Next free id of a kind.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in idNextIn, out *idNextOut) (string, error) {
-			id, err := hooks.Next(ctx, s, in.Kind, in.Namespace)
+			id, err := usecase.Next(ctx, s, in.Kind, in.Namespace)
 			if err != nil {
 				return "", err
 			}

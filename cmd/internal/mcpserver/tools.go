@@ -14,10 +14,10 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
-	"github.com/canon-md/canon/hooks"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/index/human"
+	"github.com/canon-md/canon/usecase"
 	"github.com/canon-md/canon/workset"
 )
 
@@ -94,7 +94,7 @@ func add[In, Out any, PO interface {
 // lays its change over the index under the index's writer lock, of which a
 // process has one (Store.Lock); status asks whether the index is behind,
 // which refreshes the store's file as a catch-up does; id_next syncs the
-// working tree (hooks.Next).
+// working tree (usecase.Next).
 var aloneTools = map[string]bool{"check": true, "status": true, "id_next": true}
 
 // decodeArgs checks a call's arguments against the input schema, with the
@@ -388,7 +388,7 @@ func (m *Server) addTools() {
 			if err != nil {
 				return "", err
 			}
-			if out.Versions, err = hooks.VersionsOn(ctx, s, v); err != nil {
+			if out.Versions, err = usecase.VersionsOn(ctx, s, v); err != nil {
 				return "", err
 			}
 			return rendered(out.Versions), nil
@@ -399,12 +399,12 @@ func (m *Server) addTools() {
 			if err := negative("budget", in.Budget); err != nil {
 				return "", err
 			}
-			a := hooks.ContextArgs{Query: in.Query, Seeds: rootRefs(s, in.Seeds), For: s.Repo.RootRef(in.For), Overrides: graph.Overrides{Budget: given(in.Budget)}}
+			a := usecase.ContextArgs{Query: in.Query, Seeds: rootRefs(s, in.Seeds), For: s.Repo.RootRef(in.For), Overrides: graph.Overrides{Budget: given(in.Budget)}}
 			if in.Generated {
 				a.Generated = &in.Generated
 			}
 			var err error
-			if out.Pack, err = hooks.Context(ctx, s, a); err != nil {
+			if out.Pack, err = usecase.Context(ctx, s, a); err != nil {
 				return "", err
 			}
 			return rendered(out.Pack), nil
@@ -428,7 +428,7 @@ func (m *Server) addTools() {
 				o.Direction = &in.Direction
 			}
 			var err error
-			if out.Neighbors, err = hooks.Neighbors(ctx, s, s.Repo.RootRef(in.Ref), o); err != nil {
+			if out.Neighbors, err = usecase.Neighbors(ctx, s, s.Repo.RootRef(in.Ref), o); err != nil {
 				return "", err
 			}
 			return rendered(out.Neighbors), nil
@@ -436,7 +436,7 @@ func (m *Server) addTools() {
 
 	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("ready:array", "truncated:integer", "blocked_count:integer"), Description: "Open work nothing blocks, less what other refs took.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *readyOut) (string, error) {
-			q, err := hooks.Work(ctx, s, hooks.WorkArgs(in))
+			q, err := usecase.Work(ctx, s, usecase.WorkArgs(in))
 			if err != nil {
 				return "", err
 			}
@@ -447,7 +447,7 @@ func (m *Server) addTools() {
 		})
 	add(m, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("blocked:array", "truncated:integer", "ready_count:integer"), Description: "Open work something blocks, with the blockers.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *blockedOut) (string, error) {
-			q, err := hooks.Work(ctx, s, hooks.WorkArgs(in))
+			q, err := usecase.Work(ctx, s, usecase.WorkArgs(in))
 			if err != nil {
 				return "", err
 			}
@@ -540,7 +540,7 @@ func runTemplate(ctx context.Context, s *gitsync.Session, in queryIn) (*graph.Pa
 	if err != nil {
 		return nil, err
 	}
-	return hooks.TemplateRun(ctx, s, t, graph.RunOptions{Seeds: rootRefs(s, in.Seeds), Workset: in.Workset, Budget: given(in.Budget)}, nil)
+	return usecase.TemplateRun(ctx, s, t, graph.RunOptions{Seeds: rootRefs(s, in.Seeds), Workset: in.Workset, Budget: given(in.Budget)}, nil)
 }
 
 func (m *Server) addWorksetTools() {

@@ -11,7 +11,7 @@ import (
 )
 
 // TestQueryRunCountsFromHead: query_run runs a template as canon query run
-// does (hooks.TemplateRun), so "recent" counts back from HEAD's commit
+// does (usecase.TemplateRun), so "recent" counts back from HEAD's commit
 // time, not from the clock. The server used the clock: a decision made
 // 40 days before the last commit fell out of recent-decisions once the
 // repository was a few months old.

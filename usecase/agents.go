@@ -1,4 +1,4 @@
-package hooks
+package usecase
 
 import (
 	"errors"
@@ -12,9 +12,9 @@ import (
 )
 
 // canon agents-md: the plain-text alternative to canon mcp for agents that
-// prefer the command line. It lives with the hooks because it tells agents
-// what the hooks do, and because writing it into a file between markers is
-// the same kind of edit as canon's entries in a hook manager's files.
+// prefer the command line. It is a use case of its own, with no owning
+// package below: it is not about git's hooks, and it writes one file
+// between canon's markers through safepath.
 
 const (
 	AgentsBegin = "<!-- canon:agents-md:begin (canon agents-md --write rewrites this part) -->"
