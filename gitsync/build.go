@@ -73,7 +73,7 @@ type Initialized struct {
 	Problems int `json:"problems"`
 	Skipped  int `json:"skipped_files"`
 	// HooksRun says canon runs on the next commit and checkout (canon
-	// hooks status); the front end that can ask sets it.
+	// hooks status); usecase.Init sets it, from hooks.Inspect.
 	HooksRun bool `json:"hooks_run"`
 	// Learned is what canon learned from the repository (null when it did
 	// not look: init on an existing configuration without --observe).

@@ -16,9 +16,9 @@
 // hook's GIT_INDEX_FILE or GIT_DIR except where it means to (ScrubbedEnv);
 // import workset. A sync returns the node keys it changed, and tells them
 // to the listeners set once where the session is opened (Session.OnSync:
-// the CLI, the hooks and the watcher hand them to the worksets), so that no
-// sync path can forget them.
+// the CLI, the MCP server, the hooks and the watcher hand them to the
+// worksets), so that no sync path can forget them.
 //
-// On the ladder cmd → hooks → gitsync, workset → graph → index, it sits
-// beside workset, above index.
+// On the ladder cmd → usecase → hooks → gitsync, workset → graph →
+// index, it sits beside workset, above index.
 package gitsync

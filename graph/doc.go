@@ -21,6 +21,7 @@
 // index was built in, because ties are broken by node keys and source
 // positions, never by row ids.
 //
-// On the ladder cmd → hooks → gitsync, workset → graph → index, it sits
-// under workset (which selects through it) and the CLI, above index.
+// On the ladder cmd → usecase → hooks → gitsync, workset → graph →
+// index, it sits under workset (which selects through it), usecase and
+// the front ends, above index.
 package graph

@@ -23,7 +23,7 @@
 // the CLI; one writer at a time holds its lock file, readers never wait
 // for it.
 //
-// On the ladder cmd → hooks → gitsync, workset → graph → index, it is the
-// bottom; its sub-packages markdown (parsing), config (settings) and check
-// (validation over a Querier) sit with it.
+// On the ladder cmd → usecase → hooks → gitsync, workset → graph →
+// index, it is the bottom; its sub-packages markdown (parsing), config
+// (settings) and check (validation over a Querier) sit with it.
 package index

@@ -21,7 +21,7 @@
 // one stale with the reason. Every path it builds is checked to stay
 // inside .cache/worksets; names are validated before any path is built.
 //
-// On the ladder cmd → hooks → gitsync, workset → graph → index, it sits
-// beside gitsync, under hooks and cmd, above graph and index; it never
-// imports gitsync or hooks.
+// On the ladder cmd → usecase → hooks → gitsync, workset → graph →
+// index, it sits beside gitsync, under hooks, usecase and cmd, above graph
+// and index; it never imports gitsync, hooks or usecase.
 package workset

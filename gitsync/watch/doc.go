@@ -16,6 +16,6 @@
 // imports workset: the caller hears about every sync through Options.OnSync
 // and hands the changed keys on.
 //
-// On the ladder cmd → hooks → gitsync, workset → graph → index, it sits
-// with gitsync, which it drives, under cmd (canon watch).
+// On the ladder cmd → usecase → hooks → gitsync, workset → graph →
+// index, it sits with gitsync, which it drives, under cmd (canon watch).
 package watch

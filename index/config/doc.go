@@ -7,7 +7,7 @@
 // that shape the index (a change means a rebuild). It reads the
 // configuration file and the process profile it names, and writes nothing.
 //
-// On the ladder cmd → hooks → gitsync, workset → graph → index, it is at
-// the bottom with index: every package may import it, and it imports
-// nothing of canon's.
+// On the ladder cmd → usecase → hooks → gitsync, workset → graph →
+// index, it is at the bottom with index: every package may import it, and
+// it imports nothing of canon's.
 package config

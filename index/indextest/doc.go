@@ -7,7 +7,7 @@
 // $TMPDIR/canon-bench) and nothing else; it runs scripts/gencorpus to make
 // one. No package but a _test.go file may import it.
 //
-// On the ladder cmd → hooks → gitsync, workset → graph → index, it sits
-// just above index (it builds through index.Store) and beside the test
-// code of graph and workset.
+// On the ladder cmd → usecase → hooks → gitsync, workset → graph →
+// index, it sits just above index (it builds through index.Store) and
+// beside the test code of graph and workset.
 package indextest

@@ -9,6 +9,6 @@
 // links every package) rather than at start-up.
 //
 // It owns nothing but its list of expressions; it imports nothing of
-// canon's and sits at the bottom of the ladder (cmd → hooks → gitsync,
-// workset → graph → index), under index, beside index/human.
+// canon's and sits at the bottom of the ladder (cmd → usecase → hooks →
+// gitsync, workset → graph → index), under index, beside index/human.
 package lazyre

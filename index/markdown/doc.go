@@ -11,6 +11,6 @@
 //
 // It owns the parse and nothing it does leaves the document: references
 // are reported as written, and resolving them is index's. On the ladder
-// cmd → hooks → gitsync, workset → graph → index, it is at the bottom
-// with index, which calls it; it imports nothing of canon's.
+// cmd → usecase → hooks → gitsync, workset → graph → index, it is at the
+// bottom with index, which calls it; it imports nothing of canon's.
 package markdown

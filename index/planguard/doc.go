@@ -13,6 +13,6 @@
 // explained; others pass through untouched.
 //
 // It is for tests only: no package but a _test.go file may import it. On
-// the ladder cmd → hooks → gitsync, workset → graph → index, it sits just
-// above index, beside indextest.
+// the ladder cmd → usecase → hooks → gitsync, workset → graph → index, it
+// sits just above index, beside indextest.
 package planguard

@@ -18,8 +18,8 @@
 // file goes to the line merge too. It never changes or loses a value, a
 // comment or a line silently, and its time is linear in the file.
 //
-// It is pure: it reads no file and runs no git. On the ladder cmd → hooks
-// → gitsync, workset → graph → index it sits with workset (the date field
-// and the Worklog heading are promote's) and parses with index/markdown;
-// the caller (hooks) joins it to git.
+// It is pure: it reads no file and runs no git. On the ladder cmd →
+// usecase → hooks → gitsync, workset → graph → index it sits with workset
+// (the date field and the Worklog heading are promote's) and parses with
+// index/markdown; the caller (hooks, the merge driver) joins it to git.
 package merge
