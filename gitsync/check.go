@@ -24,11 +24,18 @@ type side struct {
 	tree  *GitTree
 }
 
-// StagedAhead is the staged set asked of git before canon opens its index,
-// with a git cat-file --batch started beside it: both run while the
-// session opens, and the diff is most of a pre-commit check's time.
+// StagedAhead is the staged set asked of git before canon opens its index:
+// the diff runs while the session opens, and it is most of a pre-commit
+// check's time. git cat-file --batch is started only when a blob must be
+// read from git or a path looked up that the objects cannot answer in
+// process (revTrees): usually the working tree holds the staged blob, and
+// a second git starting beside the diff only took a core from it.
 type StagedAhead struct {
+	repo    *Repo
+	ctx     context.Context
 	cat     *CatFile
+	catOnce sync.Once
+	trees   *revTrees
 	done    chan struct{}
 	changes []StagedChange
 	err     error
@@ -47,24 +54,48 @@ func AskStaged(ctx context.Context, dir string) *StagedAhead {
 }
 
 func (r *Repo) askStaged(ctx context.Context) *StagedAhead {
-	a := &StagedAhead{done: make(chan struct{})}
-	// The diff first: it is most of the check's time, and git cat-file's
-	// start would delay it by a fork and an exec.
+	a := &StagedAhead{repo: r, ctx: ctx, trees: newRevTrees(r), done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
 		a.changes, a.err = r.Staged(ctx)
 	}()
-	if cat, err := r.StartCatFile(ctx); err == nil {
-		a.cat = cat // else each lookup starts git on its own
-	}
 	return a
+}
+
+// catFile is the git cat-file --batch of the check, started on first use;
+// nil when it cannot start (each lookup then starts git on its own).
+func (a *StagedAhead) catFile() *CatFile {
+	a.catOnce.Do(func() {
+		if cat, err := a.repo.StartCatFile(a.ctx); err == nil {
+			a.cat = cat
+		}
+	})
+	return a.cat
+}
+
+// prepare does, while git's diff still runs, what the check needs
+// whatever is staged: the objects opened and HEAD's root tree read, for
+// the link targets looked up in it. Once the diff is in, that waits for
+// a lookup that needs it.
+func (a *StagedAhead) prepare() {
+	select {
+	case <-a.done:
+	default:
+		if h, ok := a.trees.root("HEAD"); ok {
+			a.trees.tree(h)
+		}
+	}
 }
 
 // Close ends what AskStaged started (again: a no-op).
 func (a *StagedAhead) Close() {
 	if a != nil {
 		<-a.done
-		a.close.Do(func() { a.cat.Close() })
+		a.close.Do(func() {
+			a.catOnce.Do(func() {}) // none starts after this
+			a.cat.Close()
+			a.trees.Close()
+		})
 	}
 }
 
@@ -82,16 +113,16 @@ func (s *Session) CheckStaged(ctx context.Context, newOnly bool, ahead *StagedAh
 		ahead = s.Repo.askStaged(ctx)
 	}
 	defer ahead.Close()
+	ahead.prepare()
 	<-ahead.done
 	if ahead.err != nil {
 		return nil, fmt.Errorf("read the staged changes: %w", ahead.err)
 	}
-	staged, cat := ahead.changes, ahead.cat
-	res, err := s.checkStagedDocs(ctx, newOnly, staged, cat)
+	res, err := s.checkStagedDocs(ctx, newOnly, ahead)
 	if err != nil {
 		return nil, err
 	}
-	res.Findings = append(trackedWorksets(staged), res.Findings...)
+	res.Findings = append(trackedWorksets(ahead.changes), res.Findings...)
 	return res, nil
 }
 
@@ -109,7 +140,8 @@ func trackedWorksets(changes []StagedChange) []check.Finding {
 }
 
 // checkStagedDocs is CheckStaged's part for the staged documents.
-func (s *Session) checkStagedDocs(ctx context.Context, newOnly bool, staged []StagedChange, cat *CatFile) (*check.Result, error) {
+func (s *Session) checkStagedDocs(ctx context.Context, newOnly bool, ahead *StagedAhead) (*check.Result, error) {
+	staged := ahead.changes
 	after := index.NewBatch(s.Cfg)
 	stagedSet := make(map[string]bool, len(staged))
 	var docs []StagedChange
@@ -124,7 +156,7 @@ func (s *Session) checkStagedDocs(ctx context.Context, newOnly bool, staged []St
 			after.Deletes = append(after.Deletes, c.Path)
 			continue
 		}
-		l, err := s.loadStaged(ctx, cat, c.Path, c.OID)
+		l, err := s.loadStaged(ctx, ahead.catFile, c.Path, c.OID)
 		if err != nil {
 			return nil, fmt.Errorf("read staged %s: %w", c.Path, err)
 		}
@@ -133,7 +165,7 @@ func (s *Session) checkStagedDocs(ctx context.Context, newOnly bool, staged []St
 	if after.Empty() {
 		return &check.Result{NewOnly: newOnly}, nil
 	}
-	afterSide := side{after, &GitTree{Repo: s.Repo, Staged: stagedSet, Cat: cat}}
+	afterSide := side{after, &GitTree{Repo: s.Repo, Staged: stagedSet, startCat: ahead.catFile, trees: ahead.trees}}
 	if !newOnly {
 		return s.checkChange(ctx, afterSide, nil)
 	}
@@ -146,13 +178,13 @@ func (s *Session) checkStagedDocs(ctx context.Context, newOnly bool, staged []St
 				b.Deletes = append(b.Deletes, c.Path)
 				continue
 			}
-			l, err := s.loadBlob(ctx, cat, c.Path, c.From, s.Loader.FromContent)
+			l, err := s.loadBlob(ctx, ahead.catFile(), c.Path, c.From, s.Loader.FromContent)
 			if err != nil {
 				return nil, fmt.Errorf("read %s as HEAD has it: %w", c.Path, err)
 			}
 			b.Upserts = append(b.Upserts, l)
 		}
-		return &side{b, &GitTree{Repo: s.Repo, Rev: "HEAD", Cat: cat, NoSuggest: true}}, nil
+		return &side{b, &GitTree{Repo: s.Repo, Rev: "HEAD", startCat: ahead.catFile, trees: ahead.trees, NoSuggest: true}}, nil
 	}
 	return s.checkChangeLazy(ctx, afterSide, before)
 }
@@ -242,6 +274,8 @@ func (s *Session) CheckNewFrom(ctx context.Context, rev string) (*check.Result, 
 		cat = nil
 	}
 	defer cat.Close()
+	trees := newRevTrees(s.Repo)
+	defer trees.Close()
 	// Tracked files that differ between the merge base and the working
 	// tree; the base's side of each is read from git.
 	raw, err := s.Repo.Git(ctx, "diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff", "--end-of-options", base, "--")
@@ -271,7 +305,7 @@ func (s *Session) CheckNewFrom(ctx context.Context, rev string) (*check.Result, 
 	}
 	res := &check.Result{NewOnly: true, Base: base}
 	if len(paths) > 0 {
-		if res, err = s.checkChange(ctx, side{tree: &GitTree{Repo: s.Repo}, batch: nil}, &side{before, &GitTree{Repo: s.Repo, Rev: base, Cat: cat, NoSuggest: true}}, paths...); err != nil {
+		if res, err = s.checkChange(ctx, side{tree: &GitTree{Repo: s.Repo}, batch: nil}, &side{before, &GitTree{Repo: s.Repo, Rev: base, Cat: cat, trees: trees, NoSuggest: true}}, paths...); err != nil {
 			return nil, err
 		}
 		res.Base = base
