@@ -34,7 +34,7 @@ type bitset []uint64
 
 func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
 
-func (b bitset) set(i int)      { b[i/64] |= 1 << (i % 64) }
+func (b bitset) set(i int) { b[i/64] |= 1 << (i % 64) }
 
 // covers reports whether b holds every element of c.
 func (b bitset) covers(c bitset) bool {
