@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
-	"github.com/adrg/frontmatter"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -167,8 +166,9 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// frontmatterResult is what the adrg/frontmatter unmarshal hooks fill in. The
-// hooks never fail, so the body is returned even when the YAML is broken.
+// frontmatterResult is what the unmarshal hooks (unmarshalYAML,
+// unmarshalTOML) fill in. The hooks never fail, so the body is returned
+// even when the YAML is broken.
 type frontmatterResult struct {
 	format string
 	root   *Value
@@ -196,11 +196,6 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e
 // fmFirstLine is the file line of the first frontmatter line: the opening
 // delimiter is always line 1.
 const fmFirstLine = 2
-
-var formats = []*frontmatter.Format{
-	frontmatter.NewFormat("---", "---", unmarshalYAML),
-	frontmatter.NewFormat("+++", "+++", unmarshalTOML),
-}
 
 // Bounds on what a frontmatter may make canon do. A cloned repository is
 // input from whoever wrote it: nine lines of YAML aliases can stand for
@@ -739,19 +734,45 @@ func childKeys(m map[string]any, prefix toml.Key, order []toml.Key) []string {
 // delimiter must be the first line (after a BOM), as on GitHub. It returns
 // the body, the file line the body starts on, and the parse result (nil when
 // there is no frontmatter).
+//
+// It reads the lines as adrg/frontmatter did (frontmatter_test.go holds it
+// to that): the opening line must end in a newline, and the closing one is
+// the first line that is the same delimiter once spaces are trimmed from
+// both ends. The body is the rest of src, not a copy: the library copied
+// every file whole, a sixth of what a full build allocated.
 func splitFrontmatter(src []byte, textFields []string) (body []byte, bodyLine int, res *frontmatterResult, unclosed bool) {
 	if !startsWithDelimiter(src) {
 		return src, 1, nil, false
 	}
-	res = &frontmatterResult{textFields: textFields}
-	rest, err := frontmatter.Parse(bytes.NewReader(src), res, formats...)
-	if err != nil || res.format == "" {
-		// The opening delimiter has no closing one: GitHub shows such a
-		// file as a thematic break followed by text, so index it all as body.
-		return src, 1, nil, true
+	open := bytes.IndexByte(src, '\n')
+	if open < 0 {
+		return src, 1, nil, true // the delimiter alone: nothing closes it
 	}
-	consumed := src[:len(src)-len(rest)]
-	return rest, 1 + bytes.Count(consumed, []byte("\n")), res, false
+	delim, unmarshal := "---", unmarshalYAML
+	if string(bytes.TrimSpace(src[:open])) == "+++" {
+		delim, unmarshal = "+++", unmarshalTOML
+	}
+	start := open + 1
+	for at := start; ; {
+		next, last := len(src), true
+		if i := bytes.IndexByte(src[at:], '\n'); i >= 0 {
+			next, last = at+i+1, false
+		}
+		if string(bytes.TrimSpace(src[at:next])) == delim {
+			res = &frontmatterResult{textFields: textFields}
+			if err := unmarshal(src[start:at:at], res); err != nil || res.format == "" {
+				return src, 1, nil, true
+			}
+			return src[next:], 1 + bytes.Count(src[:next], []byte("\n")), res, false
+		}
+		if last {
+			// The opening delimiter has no closing one: GitHub shows such
+			// a file as a thematic break followed by text, so index it all
+			// as body.
+			return src, 1, nil, true
+		}
+		at = next
+	}
 }
 
 func startsWithDelimiter(src []byte) bool {
