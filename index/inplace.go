@@ -91,13 +91,14 @@ type docRows struct {
 	links               []pendingLink // src not set; strings owned, not the document's
 	linksSig            int64
 	chunks              []chunkRow
+	pl                  planner // what the links were planned with
 }
 
 func prepareRows(path string, d *markdown.Document, content []byte, pl planner) *docRows {
 	links := docLinks(path, d, pl)
 	r := &docRows{fm: string(d.FrontmatterJSON()), fmPos: string(d.FieldPositions()), disables: disablesJSON(d.Disables),
 		anchors: strings.Join(d.Body.Anchors, " "), generated: generatedReason(path, d, content),
-		links: pendingLinks(links), linksSig: linksSig(links), chunks: chunkRows(path, d)}
+		links: pendingLinks(links), linksSig: linksSig(links), chunks: chunkRows(path, d), pl: pl}
 	return r
 }
 
@@ -109,12 +110,21 @@ func (ld *Loaded) prepared(pl planner) *docRows {
 	return ld.rows
 }
 
-// pendingLinks turns links into the compact form that waits for the batch.
+// pendingLinks turns links, as planned, into the compact form that waits
+// for the batch.
 func pendingLinks(links []link) []pendingLink {
 	out := make([]pendingLink, len(links))
 	for seq, l := range links {
+		var terms []string
+		if len(l.plan) > 0 {
+			terms = make([]string, len(l.plan))
+			for i, t := range l.plan {
+				terms[i] = strings.Clone(t)
+			}
+		}
 		out[seq] = pendingLink{seq: int32(seq), line: int32(l.line), col: int32(l.col),
-			typ: l.typ, field: l.field, form: l.form, raw: strings.Clone(l.raw), anchor: strings.Clone(l.anchor)}
+			typ: l.typ, field: l.field, form: l.form, raw: strings.Clone(l.raw), anchor: strings.Clone(l.anchor),
+			plan: terms, uidPrefix: strings.Clone(l.uidPrefix), match: strings.Clone(l.match), status: l.status, orElse: l.orElse}
 	}
 	return out
 }
@@ -176,7 +186,7 @@ func (w *writer) updateInPlace(ups []inPlace) error {
 			return err
 		}
 		if u.relinks() {
-			w.addPending(u.d.id, u.ld.Path, u.r.links)
+			w.addPending(u.d.id, u.ld.Path, u.r.links, samePlanner(u.r.pl, w.pl))
 		}
 	}
 	return w.syncChunks(ups, ids)

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/canon-md/canon/index/markdown"
@@ -93,17 +94,37 @@ func (b *bulk) close() {
 // pendingLink is a link waiting for every document of the batch to be in,
 // so that it resolves against all of them. It is kept small (a full build
 // holds every link of the repository until the end) and owns its strings:
-// a substring of the document would keep the whole text alive.
+// a substring of the document would keep the whole text alive. It keeps
+// the plan worked out where the document was parsed (planned), so that
+// the writer, the longest chain of a full build, does not plan every link
+// again.
 type pendingLink struct {
-	src                           int64
 	seq, line, col                int32
 	typ, field, form, raw, anchor string
+	plan                          []string
+	uidPrefix, match              string
+	status, orElse                string
 }
 
-func (p *pendingLink) link(srcPath string, pl planner) link {
+// link is the link, as planned where it was parsed or, unless planned,
+// planned again for the file at srcPath.
+func (p *pendingLink) link(srcPath string, pl planner, planned bool) link {
 	l := link{typ: p.typ, field: p.field, form: p.form, raw: p.raw, anchor: p.anchor, line: int(p.line), col: int(p.col)}
+	if planned {
+		l.plan, l.uidPrefix, l.match, l.status, l.orElse = p.plan, p.uidPrefix, p.match, p.status, p.orElse
+		return l
+	}
 	plan(&l, srcPath, pl)
 	return l
+}
+
+// pendingDoc is one document's pending links, as prepareRows made them
+// (not copied: a full build holds every one of them until the end).
+type pendingDoc struct {
+	src     int64
+	path    string
+	planned bool // planned with the writer's planner (samePlanner)
+	links   []pendingLink
 }
 
 // writer holds the statements and buffers of one write transaction.
@@ -117,11 +138,11 @@ type writer struct {
 	docs, aliases, chunks, fts, probs, skips, links *bulk
 
 	nextDoc, nextChunk int64
-	pending            []pendingLink
-	spilled            bool             // pending links were written unresolved (status '')
-	srcPaths           map[int64]string // paths of the documents with pending links
-	mem                memAliases       // the batch's aliases, when resolving from memory
-	spillAt            int              // with mem: how many pending links to hold before spilling
+	pending            []pendingDoc
+	npending           int        // the links in pending
+	spilled            bool       // pending links were written unresolved (status '')
+	mem                memAliases // the batch's aliases, when resolving from memory
+	spillAt            int        // with mem: how many pending links to hold before spilling
 
 	updLink, delSkip, aliasQuery *sql.Stmt
 }
@@ -129,7 +150,7 @@ type writer struct {
 // newWriter prepares a writer. Row ids are handed out from the current
 // maximum, so documents and chunks can be inserted many rows at a time.
 func newWriter(tx *sql.Tx) (*writer, error) {
-	w := &writer{tx: tx, srcPaths: map[int64]string{}}
+	w := &writer{tx: tx}
 	w.docs = newBulk(tx, "docs", []string{"id", "path", "oid", "size", "mtime", "natural_key", "key", "ident", "ident_line",
 		"uid", "uid_line", "type", "kind", "title", "state", "format", "fm", "fm_pos", "disables", "anchors", "body_line", "links_sig", "generated"}, 32)
 	w.aliases = newBulk(tx, "aliases", []string{"term", "doc"}, 100)
@@ -250,8 +271,8 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 	if err := w.insertProblems(id, ld.Path, d); err != nil {
 		return 0, err
 	}
-	w.addPending(id, ld.Path, r.links)
-	if w.mem != nil && len(w.pending) >= w.spillAt {
+	w.addPending(id, ld.Path, r.links, samePlanner(r.pl, w.pl))
+	if w.mem != nil && w.npending >= w.spillAt {
 		if err := w.spill(); err != nil {
 			return 0, err
 		}
@@ -268,15 +289,18 @@ func (w *writer) insertProblems(id int64, path string, d *markdown.Document) err
 	return nil
 }
 
+// samePlanner reports whether two planners plan every link alike.
+func samePlanner(p, q planner) bool {
+	return p.pages == q.pages && slices.Equal(p.urls, q.urls)
+}
+
 // addPending queues a document's links (prepared by pendingLinks) until
-// every document of the batch is in.
-func (w *writer) addPending(id int64, path string, links []pendingLink) {
-	for _, p := range links {
-		p.src = id
-		w.pending = append(w.pending, p)
-	}
+// every document of the batch is in. planned says their plans were made
+// with the writer's planner: else they are planned again.
+func (w *writer) addPending(id int64, path string, links []pendingLink, planned bool) {
 	if len(links) > 0 {
-		w.srcPaths[id] = path
+		w.pending = append(w.pending, pendingDoc{src: id, path: path, planned: planned, links: links})
+		w.npending += len(links)
 	}
 }
 
@@ -307,14 +331,17 @@ func (w *writer) flushDocs() error {
 const defaultSpillAt = 100_000
 
 func (w *writer) spill() error {
-	for i := range w.pending {
-		p := &w.pending[i]
-		l := p.link(w.srcPaths[p.src], w.pl)
-		if err := w.links.add(p.src, p.seq, l.typ, l.field, l.form, l.raw, l.anchor, p.line, p.col, l.match, nil, l.status); err != nil {
-			return err
+	for _, pd := range w.pending {
+		for i := range pd.links {
+			p := &pd.links[i]
+			l := p.link(pd.path, w.pl, pd.planned)
+			if err := w.links.add(pd.src, p.seq, l.typ, l.field, l.form, l.raw, l.anchor, p.line, p.col, l.match, nil, l.status); err != nil {
+				return err
+			}
 		}
 	}
-	w.pending, w.srcPaths, w.spilled = w.pending[:0], map[int64]string{}, true
+	clear(w.pending) // let the links go
+	w.pending, w.npending, w.spilled = w.pending[:0], 0, true
 	return w.links.flush()
 }
 
@@ -374,10 +401,12 @@ func (w *writer) finish(src aliasSource) error {
 	}
 	if src == aliasSource(w) {
 		terms := map[string]bool{}
-		for i := range w.pending {
-			l := w.pending[i].link(w.srcPaths[w.pending[i].src], w.pl)
-			for _, t := range l.plan {
-				terms[t] = true
+		for _, pd := range w.pending {
+			for i := range pd.links {
+				l := pd.links[i].link(pd.path, w.pl, pd.planned)
+				for _, t := range l.plan {
+					terms[t] = true
+				}
 			}
 		}
 		mem, err := w.prefetchAliases(terms)
@@ -386,22 +415,24 @@ func (w *writer) finish(src aliasSource) error {
 		}
 		src = mem
 	}
-	for i := range w.pending {
-		p := &w.pending[i]
-		l := p.link(w.srcPaths[p.src], w.pl)
-		dst, status, err := resolve(&l, src, w.ns, w.srcPaths[p.src])
-		if err != nil {
-			return fmt.Errorf("resolve links: %w", err)
-		}
-		var dstArg any
-		if dst != 0 {
-			dstArg = dst
-		}
-		if err := w.links.add(p.src, p.seq, l.typ, l.field, l.form, l.raw, l.anchor, p.line, p.col, l.match, dstArg, status); err != nil {
-			return err
+	for _, pd := range w.pending {
+		for i := range pd.links {
+			p := &pd.links[i]
+			l := p.link(pd.path, w.pl, pd.planned)
+			dst, status, err := resolve(&l, src, w.ns, pd.path)
+			if err != nil {
+				return fmt.Errorf("resolve links: %w", err)
+			}
+			var dstArg any
+			if dst != 0 {
+				dstArg = dst
+			}
+			if err := w.links.add(pd.src, p.seq, l.typ, l.field, l.form, l.raw, l.anchor, p.line, p.col, l.match, dstArg, status); err != nil {
+				return err
+			}
 		}
 	}
-	w.pending, w.srcPaths = nil, map[int64]string{}
+	w.pending, w.npending = nil, 0
 	if err := w.links.flush(); err != nil {
 		return err
 	}
