@@ -3,8 +3,8 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/canon-md/canon/cmd/internal/usecase"
 	"github.com/canon-md/canon/gitsync"
-	"github.com/canon-md/canon/usecase"
 )
 
 func agentsCommand(e *env) *cli.Command {

@@ -7,10 +7,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/canon-md/canon/cmd/internal/usecase"
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
 	"github.com/canon-md/canon/index"
-	"github.com/canon-md/canon/usecase"
 )
 
 // Flags shared by the commands that expand from seeds. Their defaults come

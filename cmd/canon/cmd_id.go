@@ -5,9 +5,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/canon-md/canon/cmd/internal/usecase"
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
-	"github.com/canon-md/canon/usecase"
 	"github.com/canon-md/canon/workset"
 )
 

@@ -3,9 +3,9 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/canon-md/canon/cmd/internal/usecase"
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
-	"github.com/canon-md/canon/usecase"
 )
 
 func queryCommand(e *env) *cli.Command {

@@ -5,8 +5,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/canon-md/canon/cmd/internal/usecase"
 	"github.com/canon-md/canon/gitsync"
-	"github.com/canon-md/canon/usecase"
 )
 
 // id_next is canon id next (issue 25, ADR-0043, ADR-0044): the next free

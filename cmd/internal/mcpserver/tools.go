@@ -12,12 +12,12 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/canon-md/canon/cmd/internal/usecase"
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/index/human"
-	"github.com/canon-md/canon/usecase"
 	"github.com/canon-md/canon/workset"
 )
 
