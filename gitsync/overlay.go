@@ -306,80 +306,14 @@ func (b *readBudget) spent() bool {
 // what brings prior to tips for head, within budget: the refs it does not
 // reach are counted as pending and stay as they are.
 func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, prior []index.RefState, budget *readBudget) (*overlayPlan, error) {
-	was := map[string]index.RefState{}
-	for _, p := range prior {
-		was[p.Name] = p
-	}
 	objs := OpenObjects(s.Repo)
 	defer objs.Close()
 	plan := &overlayPlan{head: head}
-	type job struct {
-		tip   RefTip
-		old   *index.RefState
-		ci    commitInfo
-		skip  string // the tip is no commit
-		base  string
-		known bool // base found without the walk
-	}
-	var jobs []*job
-	grew := map[string]bool{} // by the HEAD a row's base was found for: whether HEAD only grew since
-	for _, t := range tips {
-		p, ok := was[t.Name]
-		delete(was, t.Name)
-		if ok && p.OID == t.OID && p.BaseHead == head {
-			continue
-		}
-		j := &job{tip: t}
-		if ok {
-			j.old = &p
-		}
-		if ok && p.OID == t.OID && (p.Skip == "" || p.Summarised) {
-			// The tip stands: its author and time are the row's, and
-			// only its merge base may have moved with HEAD.
-			j.ci = commitInfo{author: p.Author, when: p.Committed}
-			if p.BaseHead != "" && p.Base != p.BaseHead {
-				g, seen := grew[p.BaseHead]
-				if !seen {
-					var n int
-					g, n = objs.grewFrom(head, p.BaseHead)
-					grew[p.BaseHead] = g
-					plan.grewBy = max(plan.grewBy, n)
-				}
-				j.base, j.known = p.Base, g
-			}
-			jobs = append(jobs, j)
-			continue
-		}
-		ci, err := objs.commit(plumbing.NewHash(t.OID))
-		switch {
-		case errors.Is(err, errNotCommit):
-			j.skip = "points at " + strings.TrimPrefix(err.Error(), short(t.OID)+" is ")
-			j.skip = strings.TrimSuffix(j.skip, ": "+errNotCommit.Error()) + ", not a commit"
-		case errors.Is(err, plumbing.ErrObjectNotFound):
-			j.skip = "points at " + short(t.OID) + ", which this clone does not have"
-		case err != nil:
-			return nil, fmt.Errorf("overlay of %s: read commit %s: %w", t.Name, short(t.OID), err)
-		}
-		j.ci = ci
-		jobs = append(jobs, j)
-	}
-	var walk []string
-	for _, j := range jobs {
-		if j.skip == "" && !j.known {
-			walk = append(walk, j.tip.OID)
-		}
-	}
-	s.walked += len(walk)
-	plan.walked = len(walk)
-	bases, err := s.mergeBases(ctx, objs, head, walk)
+	jobs, gone, err := s.overlayJobs(ctx, objs, plan, tips, prior)
 	if err != nil {
 		return nil, err
 	}
-	for _, j := range jobs {
-		if j.skip == "" && !j.known {
-			j.base, bases = bases[0], bases[1:]
-		}
-	}
+	plan.gone = gone
 	first := true
 	for _, j := range jobs {
 		if j.skip != "" {
@@ -387,8 +321,7 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 				BaseHead: head, Skip: j.skip, Updated: time.Now().UnixNano()}})
 			continue
 		}
-		moves := j.old == nil || j.old.Base != j.base || j.old.OID != j.tip.OID
-		if !moves {
+		if j.old != nil && j.old.Base == j.base && j.old.OID == j.tip.OID {
 			plan.stand = append(plan.stand, j.tip.Name) // only HEAD moved, and not the merge base: the rows stand
 			continue
 		}
@@ -407,11 +340,102 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 		}
 		plan.ups = append(plan.ups, u)
 	}
-	for name := range was {
-		plan.gone = append(plan.gone, name)
-	}
-	sort.Strings(plan.gone)
 	return plan, nil
+}
+
+// overlayJob is one ref the refs table does not reflect for HEAD.
+type overlayJob struct {
+	tip  RefTip
+	old  *index.RefState
+	ci   commitInfo
+	skip string // the tip is no commit
+	base string
+}
+
+// overlayJobs lists the refs that are behind, each with its merge base
+// with head (standing where HEAD only grew, else from one walk for all),
+// and the names of the refs that went.
+func (s *Session) overlayJobs(ctx context.Context, objs *Objects, plan *overlayPlan, tips []RefTip, prior []index.RefState) ([]*overlayJob, []string, error) {
+	head := plan.head
+	was := map[string]index.RefState{}
+	for _, p := range prior {
+		was[p.Name] = p
+	}
+	var jobs, walk []*overlayJob
+	grew := map[string]bool{} // by the HEAD a row's base was found for: whether HEAD only grew since
+	for _, t := range tips {
+		p, ok := was[t.Name]
+		delete(was, t.Name)
+		if ok && p.OID == t.OID && p.BaseHead == head {
+			continue
+		}
+		j := &overlayJob{tip: t}
+		jobs = append(jobs, j)
+		if ok {
+			j.old = &p
+		}
+		if ok && p.OID == t.OID && (p.Skip == "" || p.Summarised) {
+			// The tip stands: its author and time are the row's, and
+			// only its merge base may have moved with HEAD.
+			j.ci = commitInfo{author: p.Author, when: p.Committed}
+			g, seen := grew[p.BaseHead]
+			if !seen && p.BaseHead != "" {
+				var n int
+				g, n = objs.grewFrom(head, p.BaseHead)
+				grew[p.BaseHead] = g
+				plan.grewBy = max(plan.grewBy, n)
+			}
+			if g && p.Base != p.BaseHead {
+				j.base = p.Base
+				continue
+			}
+			walk = append(walk, j)
+			continue
+		}
+		var err error
+		if j.ci, j.skip, err = tipCommit(objs, t); err != nil {
+			return nil, nil, err
+		}
+		if j.skip == "" {
+			walk = append(walk, j)
+		}
+	}
+	oids := make([]string, len(walk))
+	for i, j := range walk {
+		oids[i] = j.tip.OID
+	}
+	s.walked += len(walk)
+	plan.walked = len(walk)
+	bases, err := s.mergeBases(ctx, objs, head, oids)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, j := range walk {
+		j.base = bases[i]
+	}
+	var gone []string
+	for name := range was {
+		gone = append(gone, name)
+	}
+	sort.Strings(gone)
+	return jobs, gone, nil
+}
+
+// tipCommit reads a ref's commit; skip says why the ref is not followed
+// when it points at no commit (a hostile server's ref at a blob, a tree
+// or a tag, or at an object this clone lacks).
+func tipCommit(objs *Objects, t RefTip) (commitInfo, string, error) {
+	ci, err := objs.commit(plumbing.NewHash(t.OID))
+	switch {
+	case errors.Is(err, errNotCommit):
+		what := strings.TrimSuffix(strings.TrimPrefix(err.Error(), short(t.OID)+" is "), ": "+errNotCommit.Error())
+		return ci, "points at " + what + ", not a commit", nil
+	case errors.Is(err, plumbing.ErrObjectNotFound):
+		return ci, "points at " + short(t.OID) + ", which this clone does not have", nil
+	case err != nil:
+		return ci, "", fmt.Errorf("overlay of %s: read commit %s: %w", t.Name, short(t.OID), err)
+	}
+	return ci, "", nil
 }
 
 // overlayRef brings one ref's overlay up to date for its merge base with
