@@ -657,9 +657,15 @@ func compareName(s string, b []byte) int {
 	return len(s) - len(b)
 }
 
-// tree opens a tree's entries, once: a whole tree in a mapped pack is
-// inflated as lookups need it, any other (a delta, a loose object) read
-// whole. nil when the objects read in process do not hold it.
+// streamTreeOver is the size past which a tree is inflated as lookups need
+// it: a stream of its own costs a decompressor with a window of 32 KB,
+// which it fills at every step, so a smaller tree is read whole through
+// the packs' shared one.
+const streamTreeOver = 64 << 10
+
+// tree opens a tree's entries, once: a large whole tree in a mapped pack
+// is inflated as lookups need it, any other read whole. nil when the
+// objects read in process do not hold it.
 func (rt *revTrees) tree(h plumbing.Hash) *lazyTree {
 	if lt, ok := rt.trees[h]; ok {
 		return lt
@@ -683,7 +689,7 @@ func (rt *revTrees) openTree(h plumbing.Hash) *lazyTree {
 		if err != nil {
 			return nil
 		}
-		if d.mapped == nil || hd.typ != packTree || hd.size > maxObjectSize {
+		if d.mapped == nil || hd.typ != packTree || hd.size <= streamTreeOver || hd.size > maxObjectSize {
 			break // read whole, below
 		}
 		r, err := d.at(hd.data)

@@ -21,7 +21,7 @@ func TestRevTreesAnswerAsGit(t *testing.T) {
 	for _, p := range []string{"a.md", "a-b.md", "a/x.md", "b/c/d.md", "é/ü.md", "Docs/A.md"} {
 		write(t, dir, p, "# "+p+"\n")
 	}
-	// A folder whose tree is read in parts (it is tens of kilobytes).
+	// A folder whose tree is read in parts (it is past streamTreeOver).
 	for i := range 3000 {
 		write(t, dir, fmt.Sprintf("big/n%04d.md", i), "n\n")
 	}
