@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"fmt"
+	"hash"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/canon-md/canon/index/markdown"
 )
@@ -58,18 +60,35 @@ func chunkRows(path string, d *markdown.Document) []chunkRow {
 
 // signature hashes a list of strings, each prefixed with its length so that
 // no two lists share a concatenation: the first 8 bytes of SHA-256, as the
-// signed integer SQLite stores.
+// signed integer SQLite stores. The strings go to the hash through a
+// buffer kept for the next call: writing each as []byte(p) copied every
+// section's text into memory of its own, a tenth of what a full build
+// allocated.
 func signature(parts ...string) int64 {
-	h := sha256.New()
-	var n [8]byte
+	st := sigStates.Get().(*sigState)
+	defer sigStates.Put(st)
+	h := st.h
+	h.Reset()
 	for _, p := range parts {
-		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
-		h.Write(n[:])
-		h.Write([]byte(p))
+		binary.LittleEndian.PutUint64(st.buf[:8], uint64(len(p)))
+		h.Write(st.buf[:8])
+		for len(p) > 0 {
+			n := copy(st.buf[:], p)
+			h.Write(st.buf[:n])
+			p = p[n:]
+		}
 	}
-	var sum [sha256.Size]byte
-	return int64(binary.LittleEndian.Uint64(h.Sum(sum[:0])))
+	return int64(binary.LittleEndian.Uint64(h.Sum(st.sum[:0])))
 }
+
+// sigState is what signature reuses from one call to the next.
+type sigState struct {
+	h   hash.Hash
+	buf [4096]byte
+	sum [sha256.Size]byte
+}
+
+var sigStates = sync.Pool{New: func() any { return &sigState{h: sha256.New()} }}
 
 // linksSig hashes everything a document's link rows are made of that comes
 // from the document itself (the rest comes from its path, unchanged here).
