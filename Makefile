@@ -24,9 +24,12 @@ lint:
 demo: build
 	./scripts/demo.sh
 
+# bench_team.sh: 0, 200 and 1,000 remote refs on the 10k corpus and
+# rust-lang/rfcs (issue 46); TEAM_ARGS="-large" adds 100k.
 bench: build
 	./scripts/bench.sh
 	./scripts/bench_agents.sh
+	./scripts/bench_team.sh $(TEAM_ARGS)
 	$(MAKE) --no-print-directory bench-relevance
 
 # The relevance benchmark (docs/benchmarks.md, Relevance): judged queries on

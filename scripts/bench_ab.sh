@@ -14,13 +14,16 @@
 # copied, never changed: once for each binary, which builds its own index
 # there (two builds may differ in schema, and each would rebuild the
 # other's), and each command runs in its binary's copy. ROWS picks rows (default all): checkout, commit,
-# version, status, search, show, context, ready, graph, check, check-all,
-# sync, index. The staged check is timed with its floor, `git diff --cached
+# version, status, search, show, context, ready, readymoved, branches,
+# idnext, graph, check, check-all, sync, index. readymoved is the first
+# canon ready after HEAD moved one commit (its post-checkout hook run,
+# untimed): on a corpus with remote refs (bench_guard.sh's, made by
+# scripts/benchteam) it and branches are where a per-ref cost shows. The staged check is timed with its floor, `git diff --cached
 # --raw -z`, in the same turns, and the last column says new/floor.
 set -euo pipefail
 old=$(realpath "$1") new=$(realpath "$2")
 src=$(realpath "${3:-scripts/out/corpus-10000}") runs=${4:-15}
-rows=,${ROWS:-checkout,commit,version,status,search,show,context,ready,graph,check,check-all,sync,index},
+rows=,${ROWS:-checkout,commit,version,status,search,show,context,ready,readymoved,branches,idnext,graph,check,check-all,sync,index},
 [ -d "$src/.git" ] || { echo "bench_ab: $src is not a corpus (a git repository)" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/canon-ab.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -93,6 +96,28 @@ hookrow() {
 	done
 }
 
+# readyrow: as hookrow, HEAD back and forth between c1 and c2 with the
+# post-checkout hook run untimed; each run times the first canon ready.
+readyrow() {
+	local from=$c2 to=$c1 side
+	: >"$work/old.t"; : >"$work/new.t"
+	for i in $(seq "$runs"); do
+		for side in $(turn "$i"); do
+			into $side
+			git checkout -q --detach "$to"
+			"${!side}" hook post-checkout "$from" "$to" 1 >/dev/null 2>&1 || true
+			ms "${!side}" ready >>"$work/$side.t"
+		done
+		local t=$from; from=$to; to=$t
+	done
+	line "ready, the first after HEAD moved one commit" "$(median <"$work/old.t")" "$(median <"$work/new.t")"
+	for side in old new; do
+		into $side
+		git checkout -q "$c2"
+		"${!side}" sync >/dev/null
+	done
+}
+
 into new
 echo "| command ($(git ls-files '*.md' | wc -l) documents, $runs runs each, taking turns) | old | new | new/old | new/floor |"
 echo "|---|---|---|---|---|"
@@ -104,6 +129,9 @@ want search && row "search \"webhook retry\"" search "webhook retry"
 want show && row "show (a document by id)" show "$(basename "$doc" .md | cut -d_ -f1)"
 want context && row "context \"webhook retry\" --budget 4000" context "webhook retry" --budget 4000
 want ready && row "ready" ready
+want readymoved && readyrow
+want branches && row "branches" branches
+want idnext && row "id next task" id next task
 want graph && row "graph stats" graph stats
 if want check; then
 	for side in old new; do

@@ -16,16 +16,25 @@
 # and post-checkout hooks of a one-document commit, search, context, show,
 # status, and check --all up to 10k. The corpus is scripts/out/corpus-N
 # (shared with bench.sh), generated when absent; -corpus DIR names another.
+#
+# Then the same corpus with remote refs (issue 46): scripts/benchteam gives
+# it 1,000 commits of history and 200 remote refs forked from it (made once
+# in scripts/out/team-guard-N), and the two builds take turns on the hooks,
+# ready, the first ready after HEAD moved, branches and id next there; then
+# the current build's hooks with 200 refs against the same hooks with none,
+# paired in one run (new/0 refs), so that a per-ref cost in a hook shows
+# as a ratio whether or not the previous build had it. -refs 0 skips this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-n=10000 runs=11 rev= corpus=
+n=10000 runs=11 rev= corpus= refs=200
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) n=$2; shift 2 ;;
 	-runs) runs=$2; shift 2 ;;
 	-rev) rev=$2; shift 2 ;;
 	-corpus) corpus=$2; shift 2 ;;
-	-h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-refs) refs=$2; shift 2 ;;
+	-h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench-guard: error: unknown argument $1 (see -h)" >&2; exit 2 ;;
 	esac
 done
@@ -58,3 +67,16 @@ rows=checkout,commit,status,search,show,context,check
 echo "previous: ${old_commit:0:12} ($rev); current: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- || echo ' + uncommitted changes')"
 echo
 ROWS=$rows ./scripts/bench_ab.sh "$tmp/canon-old" "$tmp/canon-new" "$corpus" "$runs"
+[ "$refs" -gt 0 ] || exit 0
+
+team=scripts/out/team-guard-$n
+echo
+echo "bench-guard: the corpus with $refs remote refs ($team, made once)" >&2
+go build -o "$tmp/benchteam" ./scripts/benchteam
+"$tmp/benchteam" -corpus "$corpus" -label "guard-$n" -work "$team" -refs "0,$refs" -reuse -setup-only -canon "$tmp/canon-new" >/dev/null
+echo "with $refs remote refs (scripts/benchteam: 1,000 commits of history on main, $refs refs forked from it, 1–3 commits each):"
+echo
+ROWS=checkout,commit,ready,readymoved,branches,idnext ./scripts/bench_ab.sh "$tmp/canon-old" "$tmp/canon-new" "$team/repo-$refs" "$runs"
+echo
+echo "the current build's hooks, $refs remote refs against none, taking turns (scripts/benchteam -only commit):"
+"$tmp/benchteam" -corpus "$corpus" -label "guard-$n" -work "$team" -refs "0,$refs" -reuse -only commit -runs "$runs" -canon "$tmp/canon-new"
