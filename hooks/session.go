@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/workset"
 )
 
@@ -43,17 +44,18 @@ func TellWorksets(note func(string), marked func([]workset.Marked)) func(context
 }
 
 // FinishWrites finishes, as a session opens, the writes of canon commands
-// killed midway (promote, id rename, check --fix: their journals, ADR-0058):
-// each forward, or back when a file changed since, in one line through
-// note. A hook only says that one is left, in one line, and leaves it: it
+// killed midway (promote, id rename, check --fix: the edit engine's
+// journals, ADR-0058), with the parts of their records the worksets make
+// (a promote's findings): each forward, or back when a file changed since,
+// in one line through note. A hook only says that one is left, in one line, and leaves it: it
 // runs inside a git command, which owns the working tree and git's index
 // meanwhile, and must not hold it up.
 func FinishWrites(ctx context.Context, s *gitsync.Session, note func(string)) {
 	if strings.HasPrefix(s.Who, "canon hook") {
-		if msg := workset.PendingInterrupted(s, s.Repo.Root); msg != "" && note != nil {
+		if msg := edit.Pending(s, s.Repo.Root); msg != "" && note != nil {
 			note(msg)
 		}
 		return
 	}
-	workset.FinishInterrupted(ctx, s, s.Repo.Root, note)
+	edit.Finish(ctx, s, s.Repo.Root, workset.Records(s.Repo.Root), note)
 }

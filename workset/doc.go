@@ -6,10 +6,12 @@
 //
 // It owns the folder and everything in it, and nothing else: the
 // repository's index is read, never written. Canonical documents are
-// written by promote alone (promote.go, docs/promote.md): planned as line
-// edits (promote_edit.go) that leave every other byte alone, written
-// atomically inside the repository's roots, and recorded through
-// RecordPromoted; syncing the index afterwards is the caller's part.
+// written through the edit engine (index/edit), which makes the line
+// edits that leave every other byte alone, writes all files or none and
+// brings the index to them: by promote (promote.go, docs/promote.md),
+// which decides where each finding goes and records it in the workset in
+// the same step (Records, RecordPromoted), and by id rename and check
+// --fix (idrename.go, fix.go).
 // Selection reuses the graph package (the same expansion,
 // templates and context packs as canon context), and the rows are copied
 // by index.Slice.Copy, so everything that reads an index reads a workset.

@@ -6,18 +6,18 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 )
 
 // FixPlan is what canon check --fix changes: the mechanical fixes of the
-// findings that carry one (index.Fix), made with the line edits promote
-// uses, each file read once and written once.
+// findings that carry one (index.Fix), made with the edit engine's line
+// edits (index/edit), each file read once and written once.
 type FixPlan struct {
-	Files   []*FileChange   `json:"files"`
+	Files   []*edit.File    `json:"files"`
 	Fixed   []index.Problem `json:"fixed"`
 	Skipped []SkippedFix    `json:"skipped,omitempty"`
 
@@ -50,7 +50,7 @@ func PlanFixes(root string, scope *index.Scope, findings []index.Problem) (*FixP
 	}
 	sort.Strings(paths)
 	for _, rel := range paths {
-		if _, err := safePath(root, rel, scope, true); err != nil {
+		if _, err := edit.Writable(root, rel, scope, true, false); err != nil {
 			for _, f := range byPath[rel] {
 				p.Skipped = append(p.Skipped, SkippedFix{f, err.Error()})
 			}
@@ -64,15 +64,15 @@ func PlanFixes(root string, scope *index.Scope, findings []index.Problem) (*FixP
 		p.Fixed = append(p.Fixed, fixed...)
 		p.Skipped = append(p.Skipped, skipped...)
 		if string(after) != string(before) {
-			p.Files = append(p.Files, &FileChange{Path: rel, Findings: len(fixed), Before: before, After: after})
+			p.Files = append(p.Files, &edit.File{Path: rel, Edits: len(fixed), Before: before, After: after})
 		}
 	}
 	return p, nil
 }
 
 // applyFixes makes one file's fixes: replacements on a line first, from
-// the last position up so that earlier ones keep their columns, then the
-// list appends.
+// the last position up so that earlier ones keep their columns
+// (edit.Replace), then the list appends (edit.AddToList).
 func applyFixes(content []byte, fs []index.Problem) ([]byte, []index.Problem, []SkippedFix) {
 	var fixed []index.Problem
 	var skipped []SkippedFix
@@ -91,22 +91,29 @@ func applyFixes(content []byte, fs []index.Problem) ([]byte, []index.Problem, []
 		}
 		return a.Col > b.Col
 	})
-	l := splitLines(content)
-	for _, f := range lineFixes {
-		if err := replaceAt(l, f.Fix); err != nil {
-			skipped = append(skipped, SkippedFix{f, err.Error()})
-			continue
-		}
-		fixed = append(fixed, f)
+	rs := make([]edit.Replacement, len(lineFixes))
+	for i, f := range lineFixes {
+		rs[i] = edit.Replacement{Line: f.Fix.Line, Col: f.Fix.Col, Old: f.Fix.Old, New: f.Fix.New}
 	}
-	out := l.bytes()
+	out := content
+	if len(rs) > 0 {
+		var errs []error
+		out, errs = edit.Replace(content, rs)
+		for i, f := range lineFixes {
+			if errs[i] != nil {
+				skipped = append(skipped, SkippedFix{f, errs[i].Error()})
+				continue
+			}
+			fixed = append(fixed, f)
+		}
+	}
 	for _, f := range listFixes {
 		if why := notReadAsItself(f.Fix.Item); why != "" {
 			src := index.QuotePath(f.Path)
 			skipped = append(skipped, SkippedFix{f, fmt.Sprintf("written in a list, the id %s of %s %s; add the reference by hand (the path %s names the document), or give it another id: canon id rename", strconv.Quote(f.Fix.Item), src, why, src)})
 			continue
 		}
-		next, _, err := AppendToList(out, f.Fix.Field, f.Fix.Item)
+		next, _, err := edit.AddToList(out, f.Fix.Field, f.Fix.Item)
 		if err != nil {
 			skipped = append(skipped, SkippedFix{f, err.Error()})
 			continue
@@ -148,39 +155,12 @@ func notReadAsItself(id string) string {
 // two characters at least before the colon, so that C: is a drive.
 var schemeRE = lazyre.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]+:`)
 
-// replaceAt replaces the first fix.Old at or after the fix's column on its
-// line (columns count code points) with fix.New.
-func replaceAt(l *lines, fix *index.Fix) error {
-	i := fix.Line - 1
-	if i < 0 || i >= len(l.text) || fix.Old == "" {
-		return fmt.Errorf("line %d is not in the file any more", fix.Line)
-	}
-	text := l.text[i]
-	at := 0
-	for col := 1; col < fix.Col && at < len(text); col++ {
-		_, size := utf8.DecodeRuneInString(text[at:])
-		at += size
-	}
-	if err := plainError("the replacement "+strconv.Quote(fix.New), fix.New, 1024); err != nil {
-		return err
-	}
-	k := strings.Index(text[at:], fix.Old)
-	if k < 0 {
-		return fmt.Errorf("line %d no longer holds %s", fix.Line, fix.Old)
-	}
-	at += k
-	l.text[i] = text[:at] + fix.New + text[at+len(fix.Old):]
-	return nil
-}
-
 // Diff is the unified diff of the plan's edits, as promote prints one.
-func (p *FixPlan) Diff() string {
-	return (&PromotePlan{Files: p.Files}).Diff()
-}
+func (p *FixPlan) Diff() string { return edit.Diff(p.Files) }
 
-// Write makes the edits all or none with promote's checks (each file
-// still inside the repository and still holding what was read), through
-// the journal of the repository's writes; it returns the paths written.
-func (p *FixPlan) Write(ctx context.Context, repo Repository) ([]string, error) {
-	return writeChanges(ctx, repo, p.root, p.Files, "canon check --fix", nil)
+// Write makes the edits all or none through the edit engine (each file
+// still inside the repository and still holding what was read, the
+// journal, the index synced); it returns the paths written.
+func (p *FixPlan) Write(ctx context.Context, repo edit.Repo) ([]string, error) {
+	return edit.Apply(ctx, repo, p.root, p.Files, "canon check --fix", nil)
 }

@@ -37,11 +37,6 @@ func Fix(ctx context.Context, repo Repository, root string, findings []check.Fin
 		return nil, err // all or none: nothing was written
 	}
 	out.Written = written
-	if len(written) > 0 {
-		if err := repo.SyncWritten(ctx, written); err != nil {
-			return nil, err
-		}
-	}
 	if out.After, err = recheck(); err != nil {
 		return nil, err
 	}

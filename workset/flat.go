@@ -1,11 +1,10 @@
 package workset
 
 import (
-	"errors"
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/canon-md/canon/index/edit"
 )
 
 // What canon writes into canonical files and notes.md is flattened and
@@ -23,31 +22,13 @@ const (
 )
 
 // ErrNotPlain says a value canon would write into a file is not one line
-// of plain text of a bounded length.
-var ErrNotPlain = errors.New("not one line of plain text")
-
-// unplain reports a character that has no place in one line of text: a
-// control character (C0, DEL, C1: newlines, ESC, BEL) or a Unicode line
-// or paragraph separator.
-func unplain(r rune) bool {
-	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == utf8.RuneError
-}
+// of plain text of a bounded length: the edit engine's (edit.Plain), where
+// the one predicate lives.
+var ErrNotPlain = edit.ErrNotPlain
 
 // plainError says why s is no plain line of at most most bytes, or nil.
 // what names the value in the sentence ("the agent name").
-func plainError(what, s string, most int) error {
-	switch {
-	case len(s) > most:
-		return fmt.Errorf("%w: %s is %d bytes long, more than %d; shorten it", ErrNotPlain, what, len(s), most)
-	case !utf8.ValidString(s):
-		return fmt.Errorf("%w: %s is not UTF-8 text", ErrNotPlain, what)
-	case strings.ContainsFunc(s, unplain):
-		i := strings.IndexFunc(s, unplain)
-		r, _ := utf8.DecodeRuneInString(s[i:])
-		return fmt.Errorf("%w: %s holds the control character %U; write it on one line, without control characters", ErrNotPlain, what, r)
-	}
-	return nil
-}
+func plainError(what, s string, most int) error { return edit.Plain(what, s, most) }
 
 // CheckAgent refuses an agent name canon cannot write into a worklog line
 // ("[agent=NAME]") as it is: more than MaxAgent bytes, a control
@@ -75,25 +56,10 @@ func flatAgent(name string) string {
 
 // flatten makes s one line: every control character and line separator a
 // space, whitespace collapsed, invalid UTF-8 replaced.
-func flatten(s string) string {
-	return collapse(strings.Map(func(r rune) rune {
-		if unplain(r) {
-			return ' '
-		}
-		return r
-	}, strings.ToValidUTF8(s, " ")))
-}
+func flatten(s string) string { return edit.Flatten(s) }
 
 // clipBytes cuts s to at most n bytes at a character boundary.
-func clipBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
+func clipBytes(s string, n int) string { return edit.Clip(s, n) }
 
 // uncommentable makes text unable to open or close an HTML comment in
 // notes.md, which would hide the findings after it (or, closed, the lines

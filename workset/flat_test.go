@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/canon-md/canon/index/markdown"
 )
 
 // TestNoComment: what no note can hide (ADR-0033). A "<!--" hides lines
@@ -111,21 +109,5 @@ func TestAgentNames(t *testing.T) {
 	}
 	if got := flatAgent("codex\n## Decisions\n- [x] forged" + strings.Repeat("é", 40)); strings.ContainsAny(got, "\n[]") || len(got) > MaxAgent || !strings.HasPrefix(got, "codex ## Decisions - x forged") {
 		t.Errorf("flatAgent = %q", got)
-	}
-}
-
-// TestEditsRefuseLines: a list item or a replacement holding a newline
-// is never written into frontmatter (it would forge a field).
-func TestEditsRefuseLines(t *testing.T) {
-	t.Parallel()
-	doc := []byte("---\nid: A-1\ndecisions: [ADR-0001]\n---\n# A\n")
-	if _, _, err := AppendToList(doc, "decisions", "ADR-0002]\nstatus: Done\nx: [y"); !errors.Is(err, ErrNotPlain) {
-		t.Fatalf("AppendToList took a newline: %v", err)
-	}
-	if got, _ := markdown.Scalar("items/a, b].md", "yaml", 0); got != `"items/a, b].md"` {
-		t.Errorf("markdown.Scalar = %s", got)
-	}
-	if got, _ := markdown.Scalar("KB-1@01943c8b", "yaml", 0); got != "KB-1@01943c8b" {
-		t.Errorf("markdown.Scalar = %s", got)
 	}
 }

@@ -7,14 +7,12 @@ import (
 	"io"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
@@ -70,7 +68,7 @@ type Unattributed struct {
 // writing: Diff shows it, Write makes it (all files or none).
 type IDRenamePlan struct {
 	IDs          []IDChange     `json:"ids"`
-	Files        []*FileChange  `json:"files"`
+	Files        []*edit.File   `json:"files"`
 	References   int            `json:"references"` // references rewritten
 	Unattributed []Unattributed `json:"unattributed"`
 
@@ -81,7 +79,7 @@ type IDRenamePlan struct {
 	urls    []string                    // config.RepoURLs: the repository's own addresses name its files (ADR-0052)
 	bare    []string                    // config.BareNumbers: 2718 names eip-2718
 	worklog string                      // the worklog line of the renamed document
-	pending *pendingRenames             // what the renames planned before this one change
+	pending *edit.Set                   // the working tree as the renames planned before this one leave it
 }
 
 // newIDRE is what a repl id may be: a plain YAML scalar and a file-name
@@ -93,12 +91,12 @@ var newIDRE = lazyre.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 // that carry them, and every reference to them in the repository's
 // Markdown, each an edit of the line it is on.
 func PlanIDRename(ctx context.Context, e *Env, a IDRenameArgs) (*IDRenamePlan, error) {
-	return planIDRename(ctx, e, a, nil)
+	return planIDRename(ctx, e, a, edit.NewSet(e.Root, a.Scope))
 }
 
 // planIDRename is PlanIDRename over the working tree as the renames
-// planned before it (v, nil for none) leave it.
-func planIDRename(ctx context.Context, e *Env, a IDRenameArgs, v *pendingRenames) (*IDRenamePlan, error) {
+// planned before it leave it (v, a change set not written).
+func planIDRename(ctx context.Context, e *Env, a IDRenameArgs, v *edit.Set) (*IDRenamePlan, error) {
 	docs := a.Docs
 	if docs == nil {
 		var err error
@@ -124,7 +122,7 @@ func planIDRename(ctx context.Context, e *Env, a IDRenameArgs, v *pendingRenames
 	changes := []IDChange{{Old: target.Ident, New: a.New, Path: target.Path, uid: target.UID}}
 	// Child ids: task-12.1 and task-12.1.2 under task-12.
 	for _, d := range docs {
-		if n, ok := foldPrefix(d.Ident, target.Ident); ok && strings.HasPrefix(d.Ident[n:], ".") && d.Path != target.Path {
+		if n, ok := edit.FoldPrefix(d.Ident, target.Ident); ok && strings.HasPrefix(d.Ident[n:], ".") && d.Path != target.Path {
 			changes = append(changes, IDChange{Old: d.Ident, New: a.New + d.Ident[n:], Path: d.Path, uid: d.UID})
 		}
 	}
@@ -141,9 +139,9 @@ func planIDRename(ctx context.Context, e *Env, a IDRenameArgs, v *pendingRenames
 				c.Kept = append(c.Kept, d.Path)
 			}
 		}
-		if base, ok := replaceID(path.Base(c.Path), c.Old, c.New); ok {
+		if base, ok := edit.ReplaceID(path.Base(c.Path), c.Old, c.New); ok {
 			c.NewPath = path.Join(path.Dir(c.Path), base)
-			if v.exists(e.Root, c.NewPath) {
+			if v.Exists(c.NewPath) {
 				return nil, fmt.Errorf("%w: %s exists already, so %s cannot take that name; move it first", ErrIDRename, c.NewPath, c.Path)
 			}
 		}
@@ -165,11 +163,11 @@ func planIDRename(ctx context.Context, e *Env, a IDRenameArgs, v *pendingRenames
 	}
 	paths := make([]string, 0, len(files)+len(a.Markdown))
 	isDoc := map[string]bool{}
-	for _, f := range v.paths(docPaths) {
+	for _, f := range v.Paths(docPaths) {
 		paths = append(paths, f)
 		isDoc[f] = true
 	}
-	for _, m := range v.paths(a.Markdown) {
+	for _, m := range v.Paths(a.Markdown) {
 		if !isDoc[m] {
 			paths = append(paths, m)
 		}
@@ -204,104 +202,10 @@ func pickTarget(cands []index.IdentDoc, old, at string) (index.IdentDoc, error) 
 	return cands[0], nil
 }
 
-// replaceID replaces id in s where it stands as a whole word (no letter
-// or digit either side), ignoring case: the file name task-12 - Title.md
-// carries task-12, task-120.md does not. The bytes of s outside the id
-// are kept as they are.
-func replaceID(s, old, repl string) (string, bool) {
-	i, end, ok := findID(s, old)
-	if !ok {
-		return s, false
-	}
-	return s[:i] + caseLike(s[i:end], repl) + s[end:], true
-}
-
-// findID is the byte range of s of the first place where id stands as a
-// whole word, ignoring case as strings.EqualFold does: character by
-// character, each compared with Unicode's simple case folding, over the
-// bytes of s itself (never over a lower-cased copy, whose lengths differ:
-// "İ" is 2 bytes, lower-cased 3; the Kelvin sign "K" 3, lower-cased 1).
-// A word's letters and digits are ASCII ones or a character that is one
-// without case (the Kelvin sign is the letter K): ȺT-1 and İT-1 carry
-// T-1, KT-1 does not, whichever K it is written with.
-func findID(s, id string) (start, end int, ok bool) {
-	if id == "" {
-		return 0, 0, false
-	}
-	for i := 0; i < len(s); {
-		if n, ok := foldPrefix(s[i:], id); ok && !wordBefore(s[:i]) && !wordAfter(s[i+n:]) {
-			return i, i + n, true
-		}
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-	}
-	return 0, 0, false
-}
-
-// foldPrefix reports whether s starts with prefix, ignoring case as
-// strings.EqualFold does, and how many bytes of s that is. A byte that is
-// not UTF-8 matches only the same byte.
-func foldPrefix(s, prefix string) (n int, ok bool) {
-	for prefix != "" {
-		if n >= len(s) {
-			return 0, false
-		}
-		r, size := utf8.DecodeRuneInString(s[n:])
-		p, psize := utf8.DecodeRuneInString(prefix)
-		switch {
-		case r == utf8.RuneError && size == 1 || p == utf8.RuneError && psize == 1:
-			if size != psize || s[n] != prefix[0] {
-				return 0, false
-			}
-		case !foldEqual(r, p):
-			return 0, false
-		}
-		n += size
-		prefix = prefix[psize:]
-	}
-	return n, true
-}
-
-// foldEqual reports r and p equal under simple case folding.
-func foldEqual(r, p rune) bool {
-	if r == p {
-		return true
-	}
-	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-		if f == p {
-			return true
-		}
-	}
-	return false
-}
-
-// wordRune is a letter or digit of an id's word: an ASCII one, or a
-// character that folds to one (the Kelvin sign K, the long s ſ).
-func wordRune(r rune) bool {
-	for f := r; ; {
-		if f < utf8.RuneSelf && (f >= '0' && f <= '9' || f >= 'a' && f <= 'z' || f >= 'A' && f <= 'Z') {
-			return true
-		}
-		if f = unicode.SimpleFold(f); f == r {
-			return false
-		}
-	}
-}
-
-func wordBefore(s string) bool {
-	r, size := utf8.DecodeLastRuneInString(s)
-	return size > 0 && !(r == utf8.RuneError && size == 1) && wordRune(r)
-}
-
-func wordAfter(s string) bool {
-	r, size := utf8.DecodeRuneInString(s)
-	return size > 0 && !(r == utf8.RuneError && size == 1) && wordRune(r)
-}
-
 // planFile finds the references of one file to the renamed documents and
 // plans their edits.
 func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) error {
-	before, err := p.pending.read(p.scope, rel)
+	before, err := p.pending.Read(rel)
 	if err != nil {
 		var tl *safepath.TooLargeError
 		if other && (errors.As(err, &tl) || errors.Is(err, os.ErrNotExist)) {
@@ -364,20 +268,17 @@ func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) 
 			}
 		}
 	}
-	if d.Format == "toml" {
-		tomlBare(before, d.BodyLine, fixes)
-	}
 	after, fixed, skipped := applyFixes(before, fixes)
 	p.References += max(len(fixed)-ids, 0)
 	for _, s := range skipped {
 		p.Unattributed = append(p.Unattributed, Unattributed{Path: rel, Line: s.Finding.Line, Col: s.Finding.Col, Ref: s.Finding.Fix.Old, Why: "not rewritten: " + s.Why})
 	}
 	if renamed != nil && renamed == &p.IDs[0] && p.worklog != "" {
-		if after, _, err = AppendToSection(after, KindWorklog, p.worklog, p.worklog); err != nil {
+		if after, _, err = edit.AppendToSection(after, edit.Worklog, p.worklog, p.worklog); err != nil {
 			return fmt.Errorf("%s: the worklog line cannot be added: %w", rel, err)
 		}
 	}
-	fc := &FileChange{Path: rel, Key: rel, Findings: len(fixed), Markdown: other, Before: before, After: after}
+	fc := &edit.File{Path: rel, Key: rel, Edits: len(fixed), Markdown: other, Before: before, After: after}
 	if renamed != nil && renamed.NewPath != "" {
 		fc.Path, fc.From = renamed.NewPath, rel
 	}
@@ -385,55 +286,6 @@ func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) 
 		p.Files = append(p.Files, fc)
 	}
 	return nil
-}
-
-// tomlBare writes, in TOML frontmatter (the lines before bodyLine), a new
-// id that replaces a bare value (id = 12, parent = 12: TOML has no bare
-// strings) as markdown.Scalar writes it: a decimal integer stays bare,
-// anything else is quoted.
-func tomlBare(content []byte, bodyLine int, fixes []index.Problem) {
-	l := splitLines(content)
-	for _, f := range fixes {
-		fx := f.Fix
-		if fx.Line < 1 || fx.Line >= bodyLine || fx.Line > len(l.text) {
-			continue
-		}
-		text := l.text[fx.Line-1]
-		at := 0
-		for col := 1; col < fx.Col && at < len(text); col++ {
-			_, size := utf8.DecodeRuneInString(text[at:])
-			at += size
-		}
-		k := strings.Index(text[at:], fx.Old)
-		if k < 0 || inTOMLString(text, at+k) {
-			continue
-		}
-		if w, err := markdown.Scalar(fx.New, "toml", 0); err == nil {
-			fx.New = w
-		}
-	}
-}
-
-// inTOMLString reports whether byte at of a line of TOML is inside a
-// string: "basic" (with \ escapes) or 'literal'.
-func inTOMLString(line string, at int) bool {
-	var quote byte
-	for i := 0; i < at && i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote == '"' && c == '\\':
-			i++
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '#':
-			return true // a comment: not a value to rewrite as one
-		}
-	}
-	return quote != 0
 }
 
 // eachScalar calls fn with every string value of the frontmatter but the
@@ -457,16 +309,6 @@ func eachScalar(v *markdown.Value, depth int, fn func(*markdown.Value)) {
 			eachScalar(f.Value, depth+1, fn)
 		}
 	}
-}
-
-// caseLike writes id in the case of as when as is all lower case
-// (back-535 - Title.md, a reference written task-7): the repository's own
-// spelling is kept.
-func caseLike(as, id string) string {
-	if as == strings.ToLower(as) && as != strings.ToUpper(as) {
-		return strings.ToLower(id)
-	}
-	return id
 }
 
 // note plans the edit of one reference (old → repl) or lists it as not
@@ -508,7 +350,7 @@ func (p *IDRenamePlan) refTo(src, raw string, md bool) (old, repl, why string) {
 		return "", "", ""
 	}
 	if at := p.pathOf(src, target); at != "" || md {
-		if r := p.pathOf("", target); !md && r != "" && r != at && p.pending.exists(p.root, r) {
+		if r := p.pathOf("", target); !md && r != "" && r != at && p.pending.Exists(r) {
 			at = r // a frontmatter path names a file from the repository's root first, as index reads it (refPlan)
 		}
 		for _, c := range p.IDs {
@@ -531,7 +373,7 @@ func (p *IDRenamePlan) refTo(src, raw string, md bool) (old, repl, why string) {
 		if !strings.EqualFold(id, c.Old) && !stem && !byPrefix {
 			continue
 		}
-		repl := caseLike(id, c.New)
+		repl := edit.CaseLike(id, c.New)
 		switch {
 		case byPrefix:
 			repl = c.New // task-7 and 7 named BACK-7: the new id, whole
@@ -567,9 +409,7 @@ func (p *IDRenamePlan) byOldPrefix(ref, old string) bool {
 
 // Diff is the unified diff of the rename, a renamed file's from its old
 // path.
-func (p *IDRenamePlan) Diff() string {
-	return (&PromotePlan{Files: p.Files}).Diff()
-}
+func (p *IDRenamePlan) Diff() string { return edit.Diff(p.Files) }
 
 // IDRenamed is what canon id rename did, or would do with a dry run. Its
 // JSON is documented in docs/ids.md.
@@ -592,18 +432,18 @@ func RenameID(ctx context.Context, repo Repository, e *Env, a IDRenameArgs, dryR
 }
 
 // RenameIDs makes several renames in one step (canon id fix): each is
-// planned against the working tree as the ones before it leave it, then
-// every file is written at once through the journal of the repository's
-// writes (writeChanges), the files moved told to git's index in the same
-// step, so that a write that fails leaves every file as it was and one
-// killed midway is finished or undone by the next command. A dry run
-// shows each rename's diff and writes nothing.
-func RenameIDs(ctx context.Context, repo Repository, e *Env, as []IDRenameArgs, dryRun bool) ([]*IDRenamed, error) {
+// planned against the working tree as the ones before it leave it (one
+// change set), then every file is written at once through the edit
+// engine (edit.Set.Apply), the files moved told to git's index in the
+// same step, so that a write that fails leaves every file as it was and
+// one killed midway is finished or undone by the next command; the index
+// takes the files. A dry run shows each rename's diff and writes nothing.
+func RenameIDs(ctx context.Context, repo edit.Repo, e *Env, as []IDRenameArgs, dryRun bool) ([]*IDRenamed, error) {
 	if err := repo.SyncWorkingTree(ctx); err != nil {
 		return nil, err
 	}
 	scope := repo.Documents()
-	v := &pendingRenames{files: map[string]*FileChange{}, gone: map[string]bool{}}
+	v := edit.NewSet(e.Root, scope)
 	out := make([]*IDRenamed, 0, len(as))
 	var docs []index.IdentDoc
 	for _, a := range as {
@@ -622,7 +462,9 @@ func RenameIDs(ctx context.Context, repo Repository, e *Env, as []IDRenameArgs, 
 			return nil, err
 		}
 		docs = renamedDocs(a.Docs, plan.IDs)
-		v.add(plan)
+		for _, fc := range plan.Files {
+			v.Add(fc)
+		}
 		r := &IDRenamed{IDRenamePlan: plan, DryRun: dryRun, Written: []string{}}
 		if dryRun {
 			r.Diff = plan.Diff()
@@ -632,16 +474,8 @@ func RenameIDs(ctx context.Context, repo Repository, e *Env, as []IDRenameArgs, 
 	if dryRun {
 		return out, nil
 	}
-	files := v.changes()
-	rec := &journalRecord{}
-	for _, fc := range files {
-		if fc.From != "" {
-			rec.Moved = append(rec.Moved, movedFile{From: fc.From, To: fc.Path})
-		}
-	}
-	if _, err := writeChanges(ctx, repo, e.Root, files, renameCommand(as), rec); err != nil {
+	if _, err := v.Apply(ctx, repo, renameCommand(as), nil); err != nil {
 		if re := (*safepath.RecordError)(nil); errors.As(err, &re) {
-			_ = repo.SyncWorkingTree(ctx) // the files are written: the index takes them
 			return nil, fmt.Errorf("the files are written, but git's index was not told of the files moved (git add the new paths, git rm --cached the old ones): %w", re.Err)
 		}
 		return nil, err
@@ -654,7 +488,7 @@ func RenameIDs(ctx context.Context, repo Repository, e *Env, as []IDRenameArgs, 
 			r.Written = append(r.Written, fc.Path)
 		}
 	}
-	return out, repo.SyncWorkingTree(ctx)
+	return out, nil
 }
 
 // renameCommand is the renames as a person types them again: canon id
@@ -685,99 +519,6 @@ func renamedDocs(docs []index.IdentDoc, ids []IDChange) []index.IdentDoc {
 			}
 		}
 	}
-	return out
-}
-
-// pendingRenames is what the renames planned so far change in the
-// working tree, not yet written: each file's content after them by the
-// path it then has, and the paths they move away from. A nil one is the
-// working tree as it is.
-type pendingRenames struct {
-	files map[string]*FileChange
-	gone  map[string]bool
-}
-
-// read is rel's content after the pending renames.
-func (v *pendingRenames) read(scope *index.Scope, rel string) ([]byte, error) {
-	if v != nil {
-		if fc := v.files[rel]; fc != nil {
-			return fc.After, nil
-		}
-		if v.gone[rel] {
-			return nil, fmt.Errorf("%s: %w", rel, os.ErrNotExist)
-		}
-	}
-	return scope.ReadDocument(rel)
-}
-
-// exists says whether rel is a file after the pending renames.
-func (v *pendingRenames) exists(root, rel string) bool {
-	if v != nil {
-		if v.files[rel] != nil {
-			return true
-		}
-		if v.gone[rel] {
-			return false
-		}
-	}
-	_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
-	return err == nil
-}
-
-// paths is the list on (the documents, or the other Markdown files)
-// after the pending renames: the paths moved away from left out, the
-// paths moved to added (a moved file's From is its path on disk).
-func (v *pendingRenames) paths(on []string) []string {
-	if v == nil || len(v.files) == 0 {
-		return on
-	}
-	out := make([]string, 0, len(on))
-	was := map[string]bool{}
-	for _, p := range on {
-		was[p] = true
-		if !v.gone[p] {
-			out = append(out, p)
-		}
-	}
-	for p, fc := range v.files {
-		if fc.From != "" && was[fc.From] && !was[p] {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// add takes in a plan's changes: a file an earlier rename changed keeps
-// its first content as Before and its first path as From.
-func (v *pendingRenames) add(p *IDRenamePlan) {
-	for _, fc := range p.Files {
-		key := fc.Path
-		if fc.From != "" {
-			key = fc.From
-		}
-		next := *fc
-		if prev := v.files[key]; prev != nil {
-			delete(v.files, key)
-			next.Before, next.Findings = prev.Before, prev.Findings+fc.Findings
-			if prev.From != "" {
-				next.From = prev.From
-			}
-		}
-		if fc.From != "" {
-			v.gone[fc.From] = true
-		}
-		delete(v.gone, fc.Path)
-		v.files[fc.Path] = &next
-	}
-}
-
-// changes is every file the pending renames write, in path order.
-func (v *pendingRenames) changes() []*FileChange {
-	out := make([]*FileChange, 0, len(v.files))
-	for _, fc := range v.files {
-		out = append(out, fc)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
 }
 

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,30 +15,6 @@ import (
 	"github.com/canon-md/canon/index/indextest/must"
 	"github.com/canon-md/canon/index/safepath"
 )
-
-func TestReplaceID(t *testing.T) {
-	for _, c := range []struct {
-		in, old, new, want string
-		ok                 bool
-	}{
-		{"task-12 - Title.md", "task-12", "task-40", "task-40 - Title.md", true},
-		{"task-120 - Title.md", "task-12", "task-40", "task-120 - Title.md", false},
-		{"KB-TSK-0001_alpha.md", "kb-tsk-0001", "KB-TSK-0009", "KB-TSK-0009_alpha.md", true},
-		{"XKB-1.md", "KB-1", "KB-2", "XKB-1.md", false},
-		{"a-KB-1.md", "KB-1", "KB-2", "a-KB-2.md", true},
-	} {
-		got, ok := replaceID(c.in, c.old, c.new)
-		if got != c.want || ok != c.ok {
-			t.Errorf("replaceID(%q, %q, %q) = %q, %v; want %q, %v", c.in, c.old, c.new, got, ok, c.want, c.ok)
-		}
-	}
-}
-
-func TestReplaceIDKeepsCase(t *testing.T) {
-	if got, _ := replaceID("back-535.7 - Title.md", "BACK-535.7", "BACK-900.7"); got != "back-900.7 - Title.md" {
-		t.Errorf("replaceID kept not the file name's case: %q", got)
-	}
-}
 
 // idRepo is the Repository of a fixture: the sync is the fixture's.
 type idRepo struct{ f *fixture }
@@ -90,15 +67,14 @@ func TestRenameIDsAllOrNone(t *testing.T) {
 	}
 	before := treeFiles(t, f.root)
 	calls := 0
-	writeFile = func(path string, data []byte, perm os.FileMode, roots ...string) error {
+	failing := writingRepo{idRepo{f}, func(path string, data []byte, perm os.FileMode, roots ...string) error {
 		// The second rename's file: the first's are written by then.
 		if calls++; strings.HasSuffix(path, "B-2_dup.md") {
 			return errors.New("disk full")
 		}
 		return safepath.WriteFile(path, data, perm, roots...)
-	}
-	t.Cleanup(func() { writeFile = safepath.WriteFile })
-	if _, err := RenameIDs(context.Background(), idRepo{f}, f.env, args, false); err == nil || !strings.Contains(err.Error(), "disk full") {
+	}}
+	if _, err := RenameIDs(context.Background(), failing, f.env, args, false); err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("RenameIDs with a failing write: %v; want the write's error", err)
 	}
 	if calls < 2 {
@@ -108,7 +84,6 @@ func TestRenameIDsAllOrNone(t *testing.T) {
 		t.Fatalf("a failed fix changed the files:\nbefore %v\nafter  %v", before, after)
 	}
 
-	writeFile = safepath.WriteFile
 	res, err := RenameIDs(context.Background(), idRepo{f}, f.env, args, false)
 	if err != nil {
 		t.Fatal(err)
@@ -130,4 +105,45 @@ func TestRenameIDsAllOrNone(t *testing.T) {
 			t.Errorf("%s is still there after the rename", gone)
 		}
 	}
+}
+
+// A child id (Ⱥ-1.2 under ⱥ-1: 4 and 5 bytes, the same id without case)
+// keeps its own suffix: it was cut at the parent's length in bytes.
+func TestRenameChildIDUnicode(t *testing.T) {
+	f := newFixture(t)
+	f.write("items/parent.md", "---\nid: Ⱥ-1\ntitle: Parent\n---\n# Parent\n")
+	f.write("items/child.md", "---\nid: ⱥ-1.2\ntitle: Child\nparent: Ⱥ-1\n---\n# Child\n")
+	f.sync()
+	p, err := PlanIDRename(context.Background(), f.env, IDRenameArgs{Old: "Ⱥ-1", New: "T-1", Scope: idRepo{f}.Documents()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range p.IDs {
+		got = append(got, c.Old+" → "+c.New)
+	}
+	if want := []string{"Ⱥ-1 → T-1", "ⱥ-1.2 → T-1.2"}; !slices.Equal(got, want) {
+		t.Errorf("renames %q; want %q", got, want)
+	}
+}
+
+// A frontmatter reference by the path from the repository's root names
+// the file as index reads it (refPlan tries that path first): the rename
+// rewrites it too. It was read from the referring file's folder only, and
+// left dangling.
+func TestRenameRootPathRef(t *testing.T) {
+	f := newFixture(t)
+	f.write("items/T-1_a.md", "---\nid: T-1\ntitle: A\n---\n# A\n")
+	f.write("items/r.md", "---\nid: R-1\ntitle: R\nrelates: [items/T-1_a.md, T-1_a.md]\n---\n# R\n")
+	f.sync()
+	p, err := PlanIDRename(context.Background(), f.env, IDRenameArgs{Old: "T-1", New: "T-2", Scope: idRepo{f}.Documents()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fc := range p.Files {
+		if fc.Path == "items/r.md" && strings.Contains(string(fc.After), "relates: [items/T-2_a.md, T-2_a.md]\n") {
+			return
+		}
+	}
+	t.Errorf("items/r.md's references by path were not both rewritten: %+v", p.Files)
 }

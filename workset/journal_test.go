@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/indextest/must"
 	"github.com/canon-md/canon/index/safepath"
 )
@@ -24,22 +25,33 @@ func (r stagingRepo) StageRename(_ context.Context, from, to string) error {
 	return nil
 }
 
-// killedAfter runs write with writeFile ending the process, as a kill
-// would, once n files are written (a panic the test catches: nothing
-// after that point runs). It reports whether the kill came.
-func killedAfter(t *testing.T, n int, write func()) (killed bool) {
+// writingRepo is a Repository that writes each file through write (the
+// edit engine takes a repository's own WriteFile): a test makes a write
+// fail, or ends the process, midway.
+type writingRepo struct {
+	Repository
+	write func(path string, data []byte, perm os.FileMode, roots ...string) error
+}
+
+func (r writingRepo) WriteFile(path string, data []byte, perm os.FileMode, roots ...string) error {
+	return r.write(path, data, perm, roots...)
+}
+
+// killedAfter runs write with a repository whose writes end the process,
+// as a kill would, once n files are written (a panic the test catches:
+// nothing after that point runs). It reports whether the kill came.
+func killedAfter(t *testing.T, n int, repo Repository, write func(Repository)) (killed bool) {
 	t.Helper()
 	type kill struct{}
 	calls := 0
-	writeFile = func(path string, data []byte, perm os.FileMode, roots ...string) error {
+	killing := writingRepo{repo, func(path string, data []byte, perm os.FileMode, roots ...string) error {
 		if calls == n {
 			panic(kill{})
 		}
 		calls++
 		return safepath.WriteFile(path, data, perm, roots...)
-	}
+	}}
 	defer func() {
-		writeFile = safepath.WriteFile
 		if r := recover(); r != nil {
 			if _, ok := r.(kill); !ok {
 				panic(r)
@@ -47,8 +59,15 @@ func killedAfter(t *testing.T, n int, write func()) (killed bool) {
 			killed = true
 		}
 	}()
-	write()
+	write(killing)
 	return false
+}
+
+// finishInterrupted is what every command that opens a repository runs
+// first (hooks.FinishWrites): the engine's recovery with this package's
+// records.
+func finishInterrupted(ctx context.Context, repo edit.Repo, root string, note func(string)) []safepath.Interrupted {
+	return edit.Finish(ctx, repo, root, Records(root), note)
 }
 
 // items is every document of a fixture's working tree.
@@ -96,7 +115,7 @@ func TestPromoteKilledIsFinished(t *testing.T) {
 
 	f := promoteFixture(t)
 	before := items(t, f.root)
-	if !killedAfter(t, 2, func() { PromoteWorkset(ctx, idRepo{f}, f.env, args) }) { //nolint:errcheck // killed before it returns
+	if !killedAfter(t, 2, idRepo{f}, func(r Repository) { PromoteWorkset(ctx, r, f.env, args) }) { //nolint:errcheck // killed before it returns
 		t.Fatal("the promote was not killed")
 	}
 	got := items(t, f.root)
@@ -114,7 +133,7 @@ func TestPromoteKilledIsFinished(t *testing.T) {
 	}
 
 	var notes []string
-	done := FinishInterrupted(ctx, idRepo{f}, f.root, func(s string) { notes = append(notes, s) })
+	done := finishInterrupted(ctx, idRepo{f}, f.root, func(s string) { notes = append(notes, s) })
 	if len(done) != 1 || done[0].Outcome != safepath.Finished || len(done[0].Written) != 2 {
 		t.Fatalf("FinishInterrupted = %+v", done)
 	}
@@ -153,7 +172,7 @@ func TestPromoteKilledThenEditedIsUndone(t *testing.T) {
 	ctx := context.Background()
 	f := promoteFixture(t)
 	before := items(t, f.root)
-	if !killedAfter(t, 2, func() { PromoteWorkset(ctx, idRepo{f}, f.env, PromoteArgs{Workset: "w", Apply: true}) }) { //nolint:errcheck // killed
+	if !killedAfter(t, 2, idRepo{f}, func(r Repository) { PromoteWorkset(ctx, r, f.env, PromoteArgs{Workset: "w", Apply: true}) }) { //nolint:errcheck // killed
 		t.Fatal("the promote was not killed")
 	}
 	var edited string
@@ -167,7 +186,7 @@ func TestPromoteKilledThenEditedIsUndone(t *testing.T) {
 	mine := before[edited] + "my own line\n"
 	must.OK(t, os.WriteFile(p, []byte(mine), 0o644))
 	var notes []string
-	done := FinishInterrupted(ctx, idRepo{f}, f.root, func(s string) { notes = append(notes, s) })
+	done := finishInterrupted(ctx, idRepo{f}, f.root, func(s string) { notes = append(notes, s) })
 	if len(done) != 1 || done[0].Outcome != safepath.Undone {
 		t.Fatalf("FinishInterrupted = %+v", done)
 	}
@@ -212,13 +231,13 @@ func TestRenameIDsKilledIsFinished(t *testing.T) {
 	var staged []string
 	f := setup()
 	repo := stagingRepo{idRepo{f}, &staged}
-	if !killedAfter(t, 1, func() { RenameIDs(ctx, repo, f.env, args(), false) }) { //nolint:errcheck // killed
+	if !killedAfter(t, 1, repo, func(r Repository) { RenameIDs(ctx, r, f.env, args(), false) }) { //nolint:errcheck // killed
 		t.Fatal("the rename was not killed")
 	}
 	if len(staged) != 0 {
 		t.Fatalf("the killed rename staged %v", staged)
 	}
-	done := FinishInterrupted(ctx, repo, f.root, nil)
+	done := finishInterrupted(ctx, repo, f.root, nil)
 	if len(done) != 1 || done[0].Outcome != safepath.Finished || done[0].What != "canon id fix" {
 		t.Fatalf("FinishInterrupted = %+v", done)
 	}

@@ -1,26 +1,21 @@
 package workset
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
-	"github.com/canon-md/canon/index/safepath"
 )
 
 // Where promote sends a finding (PromoteOptions.To); anything else is the
@@ -87,37 +82,15 @@ type Outcome struct {
 	PromotedAt *time.Time    `json:"promoted_at,omitempty"` // for already: when
 }
 
-// FileChange is one file promote writes: the content it read and the
-// content it will write.
-type FileChange struct {
-	Path     string `json:"path"`
-	Key      string `json:"key"`
-	New      bool   `json:"new,omitempty"`
-	Findings int    `json:"findings"`
-	// Updated is the date written into the updated: field; Note says why
-	// the frontmatter was left alone when it was.
-	Updated string `json:"updated,omitempty"`
-	Note    string `json:"note,omitempty"`
-	// From is the path the file had before (canon id rename renames a
-	// file that carries the id): Path is written, From removed.
-	From string `json:"from,omitempty"`
-	// Markdown marks a Markdown file outside the documents (a README, a
-	// page of docs/ that canon does not index) whose links canon id
-	// rename rewrites: only such a file is written outside the roots.
-	Markdown bool   `json:"markdown,omitempty"`
-	Before   []byte `json:"-"`
-	After    []byte `json:"-"`
-}
-
 // PromotePlan is every edit promote will make, computed without writing
 // anything: Diff shows it, Write makes it, Record notes it in the workset.
 type PromotePlan struct {
-	Workset  string        `json:"workset"`
-	Agent    string        `json:"agent,omitempty"`
-	To       string        `json:"to"`
-	At       time.Time     `json:"at"`
-	Findings []Outcome     `json:"findings"`
-	Files    []*FileChange `json:"files"`
+	Workset  string       `json:"workset"`
+	Agent    string       `json:"agent,omitempty"`
+	To       string       `json:"to"`
+	At       time.Time    `json:"at"`
+	Findings []Outcome    `json:"findings"`
+	Files    []*edit.File `json:"files"`
 
 	root  string
 	scope *index.Scope
@@ -152,8 +125,8 @@ type planner struct {
 	opt     PromoteOptions
 	plan    *PromotePlan
 	members map[string]*Member // by node key and by path
-	files   map[string]*FileChange
-	to      *index.DocRef // the --to PATH document
+	set     *edit.Set          // the files it writes
+	to      *index.DocRef      // the --to PATH document
 	adrs    *adrSeries
 }
 
@@ -186,8 +159,8 @@ func PlanPromote(ctx context.Context, e *Env, name string, opt PromoteOptions) (
 	if opt.To == "" {
 		opt.To = ToSelf
 	}
-	p := &planner{ctx: ctx, e: e, h: h, opt: opt, members: map[string]*Member{}, files: map[string]*FileChange{},
-		plan: &PromotePlan{Workset: name, Agent: opt.Agent, To: opt.To, At: e.Now, Findings: []Outcome{}, Files: []*FileChange{},
+	p := &planner{ctx: ctx, e: e, h: h, opt: opt, members: map[string]*Member{}, set: edit.NewSet(e.Root, opt.Scope),
+		plan: &PromotePlan{Workset: name, Agent: opt.Agent, To: opt.To, At: e.Now, Findings: []Outcome{}, Files: []*edit.File{},
 			root: e.Root, scope: opt.Scope, adr: opt.ADR}}
 	ms, err := h.members(ctx)
 	if err != nil {
@@ -279,23 +252,36 @@ func (p *planner) promote(o *Outcome) error {
 	if p.opt.ADR && o.Kind == KindDecision {
 		return p.promoteADR(o, fc, text)
 	}
-	if o.SinceBuilt == SinceChanged && !HasSection(fc.After, o.Kind) && p.hadSection(dest, o.Kind) {
-		title, _ := kindSection(o.Kind)
-		return p.refuse(o, "%s changed since the workset was built and its %s section is gone; the append has no anchor. Put the section back, or send the finding elsewhere (--to)", dest.ID, title)
+	sec := kindSection(o.Kind)
+	if o.SinceBuilt == SinceChanged && !edit.HasSection(fc.After, sec) && p.hadSection(dest, sec) {
+		return p.refuse(o, "%s changed since the workset was built and its %s section is gone; the append has no anchor. Put the section back, or send the finding elsewhere (--to)", dest.ID, sec.Title)
 	}
-	after, edit, err := AppendToSection(fc.After, o.Kind, p.entry(o.Kind, text), text)
+	put, err := p.set.AppendToSection(fc.Path, sec, p.entry(o.Kind, text), text)
 	if err != nil {
 		return p.refuse(o, "%v", err)
 	}
-	o.Section, o.Created, o.DestLine = edit.Heading, edit.Created, edit.Line
-	if edit.Present {
-		o.Status, o.Reason = StatusPresent, fmt.Sprintf("%s line %d already says it", fc.Path, edit.Line)
+	o.Section, o.Created, o.DestLine = put.Heading, put.Created, put.Line
+	if put.Present {
+		o.Status, o.Reason = StatusPresent, fmt.Sprintf("%s line %d already says it", fc.Path, put.Line)
 		return nil
 	}
-	fc.After = after
-	fc.Findings++
 	o.Status = StatusPromoted
 	return nil
+}
+
+// kindSection is the section a finding of each kind goes under: the
+// Worklog (or "Work log"), and for the others the heading whose first
+// word names them ("## Risks / Dependencies" takes risks).
+func kindSection(kind string) edit.Section {
+	switch kind {
+	case KindDecision:
+		return edit.Decisions
+	case KindRisk:
+		return edit.Risks
+	case KindFinding:
+		return edit.Findings
+	}
+	return edit.Worklog
 }
 
 // entry is the line a finding becomes: a worklog line
@@ -458,7 +444,7 @@ func (p *planner) edge(ref *index.DocRef, typ string) (*index.DocRef, string, er
 // roots, a regular file.
 func (p *planner) destination(rel string) (*index.DocRef, error) {
 	rel = filepath.ToSlash(rel)
-	if _, err := safePath(p.e.Root, rel, p.opt.Scope, true); err != nil {
+	if _, err := edit.Writable(p.e.Root, rel, p.opt.Scope, true, false); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrPromoteTarget, err)
 	}
 	refs, err := p.e.Index.Find(p.ctx, rel)
@@ -474,25 +460,18 @@ func (p *planner) destination(rel string) (*index.DocRef, error) {
 }
 
 // file is the planned content of a destination, read on first use.
-func (p *planner) file(ref *index.DocRef) (*FileChange, error) {
-	if fc := p.files[ref.Path]; fc != nil {
-		return fc, nil
-	}
-	if _, err := safePath(p.e.Root, ref.Path, p.opt.Scope, true); err != nil {
+func (p *planner) file(ref *index.DocRef) (*edit.File, error) {
+	fc, err := p.set.Open(ref.Path)
+	if err != nil {
 		return nil, err
 	}
-	data, err := p.opt.Scope.ReadDocument(ref.Path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", ref.Path, err)
-	}
-	fc := &FileChange{Path: ref.Path, Key: ref.Key, Before: data, After: data}
-	p.files[ref.Path] = fc
+	fc.Key = ref.Key
 	return fc, nil
 }
 
 // since compares a destination, as promote first read it, with the blob
 // the workset was built from.
-func (p *planner) since(dest *index.DocRef, fc *FileChange) string {
+func (p *planner) since(dest *index.DocRef, fc *edit.File) string {
 	m := p.members[dest.Key]
 	if m == nil {
 		m = p.members["path:"+dest.Path]
@@ -509,7 +488,7 @@ func (p *planner) since(dest *index.DocRef, fc *FileChange) string {
 // hadSection reports whether the workset's copy of a member had the
 // section a finding of this kind goes under: if it had and the document
 // now has not, someone removed it.
-func (p *planner) hadSection(dest *index.DocRef, kind string) bool {
+func (p *planner) hadSection(dest *index.DocRef, sec edit.Section) bool {
 	m := p.members[dest.Key]
 	if m == nil {
 		m = p.members["path:"+dest.Path]
@@ -521,9 +500,8 @@ func (p *planner) hadSection(dest *index.DocRef, kind string) bool {
 	if err != nil {
 		return false
 	}
-	_, match := kindSection(kind)
 	for _, s := range v.Sections {
-		if s.Level > 0 && match(s.Heading) {
+		if s.Level > 0 && sec.Names(s.Heading) {
 			return true
 		}
 	}
@@ -533,98 +511,27 @@ func (p *planner) hadSection(dest *index.DocRef, kind string) bool {
 // finish sets updated: in every existing file that changed and puts the
 // files in path order.
 func (p *planner) finish() {
-	for _, fc := range p.files {
-		if fc.New || bytes.Equal(fc.Before, fc.After) {
-			continue
-		}
-		after, changed, err := SetUpdated(fc.After, p.plan.At)
-		switch {
-		case errors.Is(err, errNoFrontmatter):
-			// A file without frontmatter is left without one.
-		case err != nil:
-			fc.Note = "updated: left alone: " + err.Error()
-		case changed:
-			fc.After = after
-			fc.Updated = p.plan.At.Format("2006-01-02")
-		}
-		p.plan.Files = append(p.plan.Files, fc)
-	}
-	for _, fc := range p.files {
-		if fc.New {
-			p.plan.Files = append(p.plan.Files, fc)
-		}
-	}
-	sort.Slice(p.plan.Files, func(i, j int) bool { return p.plan.Files[i].Path < p.plan.Files[j].Path })
-}
-
-// safePath checks that rel is a document path promote may touch and
-// returns its absolute path: clean and relative, a Markdown file under the
-// configured roots and not excluded, in a folder that really is inside
-// the repository (no symbolic link leads out), and a regular file when it
-// exists (never a symbolic link). mustExist refuses a missing file.
-func safePath(root, rel string, scope *index.Scope, mustExist bool) (string, error) {
-	return safeFile(root, rel, scope, mustExist, false)
-}
-
-// safeFile is safePath, which with markdown takes any Markdown file inside
-// the repository (not only documents).
-func safeFile(root, rel string, scope *index.Scope, mustExist, markdown bool) (string, error) {
-	if c, err := safepath.CleanRel(rel); err != nil || c != rel {
-		return "", fmt.Errorf("%s is not a path inside the repository", rel)
-	}
-	if markdown && !index.IsMarkdown(rel) {
-		return "", fmt.Errorf("%s is not a Markdown file", rel)
-	}
-	if !markdown && !scope.IsDocumentPath(rel) {
-		return "", fmt.Errorf("%s is outside the canonical roots (not a .md file under the configured roots, or excluded); promote writes only documents", rel)
-	}
-	abs := filepath.Join(root, filepath.FromSlash(rel))
-	if err := safepath.Inside(filepath.Dir(abs), root); err != nil {
-		return "", fmt.Errorf("%s is reached through a symbolic link that leaves the repository; promote writes only inside it", rel)
-	}
-	fi, err := os.Lstat(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if mustExist {
-			return "", fmt.Errorf("%s does not exist in the working tree", rel)
-		}
-		return abs, nil
-	case err != nil:
-		return "", err
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return "", fmt.Errorf("%s is a symbolic link; promote writes only regular files inside the repository", rel)
-	case !fi.Mode().IsRegular():
-		return "", fmt.Errorf("%s is not a regular file", rel)
-	}
-	return abs, nil
+	p.set.Touch(p.plan.At)
+	p.plan.Files = p.set.Files()
 }
 
 // Diff is the unified diff of every file the plan writes, in path order,
 // with git's a/ and b/ prefixes (so `git apply` takes it).
-func (p *PromotePlan) Diff() string {
-	var b strings.Builder
-	for _, fc := range p.Files {
-		from := "a/" + fc.Path
-		switch {
-		case fc.New:
-			from = "/dev/null"
-		case fc.From != "":
-			from = "a/" + fc.From
-		}
-		b.WriteString(udiff.Unified(from, "b/"+fc.Path, string(fc.Before), string(fc.After)))
-	}
-	return b.String()
-}
+func (p *PromotePlan) Diff() string { return edit.Diff(p.Files) }
 
-// Write makes the plan's edits all or none, through the journal of the
-// repository's writes (writeChanges): each file through a temporary file
-// in its folder and a rename, keeping its mode, after every one is
-// proven still as promote read it; a write that fails, or a process
-// killed midway, leaves every file as it was or, finished by the next
-// command, every one written. The findings are recorded in the workset
-// in the same step. It returns the paths written.
+// Write makes the plan's edits all or none through the edit engine
+// (edit.Apply): each file through a temporary file in its folder and a
+// rename, keeping its mode, after every one is proven still as promote
+// read it; a write that fails, or a process killed midway, leaves every
+// file as it was or, finished by the next command, every one written.
+// The findings are recorded in the workset in the same journaled step,
+// and the index takes the files. It returns the paths written.
 func (p *PromotePlan) Write(ctx context.Context, repo Repository) ([]string, error) {
-	return writeChanges(ctx, repo, p.root, p.Files, p.command(), &journalRecord{Promoted: p.promotions()})
+	var part *edit.Part
+	if r := p.promotions(); r != nil {
+		part = &edit.Part{Name: promotedPart, Data: r, Make: recordPromoted(p.root)}
+	}
+	return edit.Apply(ctx, repo, p.root, p.Files, p.command(), part)
 }
 
 // command is the promote as a person types it again.
@@ -638,9 +545,6 @@ func (p *PromotePlan) command() string {
 	}
 	return c
 }
-
-// writeFile writes one file of a write; a test makes it fail midway.
-var writeFile = safepath.WriteFile
 
 // Record notes in the workset every finding the plan found present
 // without writing a file (Write records those it wrote): promoting again
@@ -835,7 +739,7 @@ func adrSlug(text string) string {
 // promoteADR turns a decision into a new ADR: the next free number, a
 // template body, related_items: naming the item, and the ADR appended to
 // the item's decisions:.
-func (p *planner) promoteADR(o *Outcome, item *FileChange, text string) error {
+func (p *planner) promoteADR(o *Outcome, item *edit.File, text string) error {
 	if err := p.loadADRs(); err != nil {
 		return err
 	}
@@ -863,14 +767,14 @@ func (p *planner) promoteADR(o *Outcome, item *FileChange, text string) error {
 		}
 		break
 	}
-	if _, err := safePath(p.e.Root, rel, p.opt.Scope, false); err != nil {
+	if _, err := edit.Writable(p.e.Root, rel, p.opt.Scope, false, false); err != nil {
 		return p.refuse(o, "the new ADR cannot be written: %v", err)
 	}
 	ref, err := p.refTo(o.Dest)
 	if err != nil {
 		return err
 	}
-	linked, changed, err := AppendToList(item.After, "decisions", id)
+	_, err = p.set.AddToList(item.Path, "decisions", id)
 	if err != nil {
 		return p.refuse(o, "%s cannot list the new ADR in decisions: (%v); promote it without --adr", o.Dest.ID, err)
 	}
@@ -878,12 +782,11 @@ func (p *planner) promoteADR(o *Outcome, item *FileChange, text string) error {
 	if n, _ := strconv.Atoi(strings.TrimPrefix(id, "ADR-")); n > p.adrs.max {
 		p.adrs.max = n
 	}
-	if changed {
-		item.After = linked
-		item.Findings++
+	adr, err := p.set.Create(rel, p.adrBody(o, id, ref, text))
+	if err != nil {
+		return err
 	}
-	adr := &FileChange{Path: rel, Key: id, New: true, Findings: 1, After: p.adrBody(o, id, ref, text)}
-	p.files[rel] = adr
+	adr.Key, adr.Edits = id, 1
 	o.LinkedFrom = o.Dest
 	o.Dest = &index.DocRef{Key: id, ID: id, Path: rel, Kind: "adr", Title: text, State: "Proposed"}
 	o.Section, o.Status = "Decision", StatusPromoted

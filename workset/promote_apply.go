@@ -9,31 +9,21 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
+	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/safepath"
 )
 
-// Repository is what writing canonical Markdown needs of the open
-// repository (a *gitsync.Session is one): the check of files as a write
-// would leave them, a sync of the files written, and the check of files
-// as they are. workset declares it so that it need not import gitsync.
+// Repository is what promote needs of the open repository (a
+// *gitsync.Session is one): what the edit engine writes through
+// (edit.Repo: the journal's folder, the documents, the syncs), the check
+// of files as a write would leave them and the check of files as they
+// are. workset declares it so that it need not import gitsync.
 type Repository interface {
+	edit.Repo
 	CheckPlanned(ctx context.Context, files map[string][]byte) (*check.Result, error)
-	SyncWritten(ctx context.Context, paths []string) error
 	CheckPaths(ctx context.Context, paths []string) (*check.Result, error)
-	// JournalDir is the folder of the journals of writes to several
-	// files (GITDIR/canon/journal): under the git folder, never in the
-	// working tree.
-	JournalDir() string
-	// StageRename tells git's index that a file moved, as git mv does
-	// (canon id rename's record).
-	StageRename(ctx context.Context, from, to string) error
-	// SyncWorkingTree brings the index to the working tree as it is.
-	SyncWorkingTree(ctx context.Context) error
-	// Documents is which files are documents: where canon may write.
-	Documents() *index.Scope
 }
 
 // PromoteArgs say what canon promote does with a workset's findings.
@@ -141,11 +131,6 @@ func Promote(ctx context.Context, repo Repository, plan *PromotePlan) (*Promoted
 	}
 	written, werr := plan.Write(ctx, repo)
 	out.Written = append(out.Written, written...)
-	if len(written) > 0 {
-		if err := repo.SyncWritten(ctx, written); err != nil {
-			return nil, err
-		}
-	}
 	if re := (*safepath.RecordError)(nil); errors.As(werr, &re) {
 		return nil, fmt.Errorf("the files were written, but recording the findings in the workset failed (a second promote finds them in place and records them): %w", re.Err)
 	}

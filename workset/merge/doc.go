@@ -18,8 +18,13 @@
 // file goes to the line merge too. It never changes or loses a value, a
 // comment or a line silently, and its time is linear in the file.
 //
-// It is pure: it reads no file and runs no git. On the ladder cmd →
-// usecase → hooks → gitsync, workset → graph → index it sits with workset
-// (the date field and the Worklog heading are promote's) and parses with
+// It is pure: it reads no file, writes none and runs no git; the merge
+// driver (hooks) hands git the result, which writes it. It is therefore
+// no caller of the edit engine (index/edit), which edits one document
+// toward what a command asks and writes files: it takes from the engine
+// only what a document's layout says, the field of the date of the last
+// change (edit.UpdatedField) and the Worklog heading (edit.Worklog). On
+// the ladder cmd → usecase → hooks → gitsync, workset → graph → index it
+// sits with workset, imports nothing of it, and parses with
 // index/markdown; the caller (hooks, the merge driver) joins it to git.
 package merge

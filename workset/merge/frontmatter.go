@@ -5,8 +5,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/markdown"
-	"github.com/canon-md/canon/workset"
 )
 
 // chunk is one field of a mapping as written: its key line and every line
@@ -142,7 +142,7 @@ func (m *merger) frontmatter(o, a, t *side) (string, error) {
 		}
 		maps[i] = mp
 	}
-	date := workset.UpdatedField(a.doc.Frontmatter)
+	date := edit.UpdatedField(a.doc.Frontmatter)
 	if err := m.mapping(&maps[0], &maps[1], &maps[2], nil, date); err != nil {
 		return "", err
 	}

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/markdown"
-	"github.com/canon-md/canon/workset"
 )
 
 // LineMerge is git's own three-way merge of three texts (git merge-file):
@@ -347,7 +347,7 @@ func lost(o, a, t, r map[string]int) string {
 
 // appendOnly reports a heading whose section only ever grows at its end.
 func (m *merger) appendOnly(heading string) bool {
-	if workset.IsWorklog(heading) {
+	if edit.Worklog.Names(heading) {
 		return true
 	}
 	n := normHeading(heading)

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/markdown"
-	"github.com/canon-md/canon/workset"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -61,7 +61,7 @@ func (m *merger) prove(merged []byte) string {
 	if why := unreadable(doc); why != "" {
 		return "the merged frontmatter: " + strings.TrimPrefix(why, "a frontmatter ")
 	}
-	p := prover{date: workset.UpdatedField(a.doc.Frontmatter), conflicted: m.conflicted, sets: m.sets}
+	p := prover{date: edit.UpdatedField(a.doc.Frontmatter), conflicted: m.conflicted, sets: m.sets}
 	if why := p.check(nil, o.doc.Frontmatter, a.doc.Frontmatter, t.doc.Frontmatter, doc.Frontmatter); why != "" {
 		return why
 	}

@@ -49,10 +49,10 @@ func (d doc) render() string {
 
 var words = []string{"ran the tests", "fixed it", "same words", "| a | b |", "|---|---|", "wrote docs"}
 
-// edit applies random edits of the kinds the driver merges alone. side
+// edited applies random edits of the kinds the driver merges alone. side
 // picks what a side may touch, so that the two sides never change the
 // same scalar or neighbouring paragraphs (those are real conflicts).
-func edit(r *rand.Rand, d doc, side int, stamped bool) (doc, []string) {
+func edited(r *rand.Rand, d doc, side int, stamped bool) (doc, []string) {
 	d = d.clone()
 	var added []string
 	for n := r.Intn(4); n > 0; n-- {
@@ -111,8 +111,8 @@ func TestMergeProperty(t *testing.T) {
 		if stamped {
 			base.log = []string{"- 2026-01-01 opened"}
 		}
-		ours, addA := edit(r, base, 0, stamped)
-		theirs, addB := edit(r, base, 1, stamped)
+		ours, addA := edited(r, base, 0, stamped)
+		theirs, addB := edited(r, base, 1, stamped)
 		want := ours.clone()
 		want.status, want.updated = theirs.status, max(ours.updated, theirs.updated)
 		want.paras[2] = theirs.paras[2]

@@ -1,8 +1,6 @@
-package workset
+package edit
 
 import (
-	"context"
-	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -38,9 +36,9 @@ func TestReplaceIDUnicode(t *testing.T) {
 		{"", "T-1", "T-2", "", false},
 		{"T-1", "", "T-2", "T-1", false},
 	} {
-		got, ok := replaceID(c.in, c.old, c.new)
+		got, ok := ReplaceID(c.in, c.old, c.new)
 		if got != c.want || ok != c.ok {
-			t.Errorf("replaceID(%q, %q, %q) = %q, %v; want %q, %v", c.in, c.old, c.new, got, ok, c.want, c.ok)
+			t.Errorf("ReplaceID(%q, %q, %q) = %q, %v; want %q, %v", c.in, c.old, c.new, got, ok, c.want, c.ok)
 		}
 	}
 }
@@ -61,9 +59,9 @@ func TestFoldPrefix(t *testing.T) {
 		{"k-", "k-1", 0, false},
 		{"x-1", "k-1", 0, false},
 	} {
-		n, ok := foldPrefix(c.s, c.prefix)
+		n, ok := FoldPrefix(c.s, c.prefix)
 		if n != c.n || ok != c.ok {
-			t.Errorf("foldPrefix(%q, %q) = %d, %v; want %d, %v", c.s, c.prefix, n, ok, c.n, c.ok)
+			t.Errorf("FoldPrefix(%q, %q) = %d, %v; want %d, %v", c.s, c.prefix, n, ok, c.n, c.ok)
 		}
 	}
 }
@@ -88,7 +86,7 @@ func FuzzReplaceID(f *testing.F) {
 		f.Add(s[0], s[1], s[2])
 	}
 	f.Fuzz(func(t *testing.T, name, old, repl string) {
-		got, ok := replaceID(name, old, repl)
+		got, ok := ReplaceID(name, old, repl)
 		// The first window, by start, that is old as a word: the oracle,
 		// for UTF-8 text.
 		valid := utf8.ValidString(name) && utf8.ValidString(old)
@@ -110,10 +108,10 @@ func FuzzReplaceID(f *testing.F) {
 		}
 		if !ok {
 			if got != name {
-				t.Fatalf("replaceID(%q, %q, %q) = %q but says it replaced nothing", name, old, repl, got)
+				t.Fatalf("ReplaceID(%q, %q, %q) = %q but says it replaced nothing", name, old, repl, got)
 			}
 			if wi >= 0 {
-				t.Fatalf("replaceID(%q, %q, %q) missed %q at %d", name, old, repl, name[wi:wj], wi)
+				t.Fatalf("ReplaceID(%q, %q, %q) missed %q at %d", name, old, repl, name[wi:wj], wi)
 			}
 			return
 		}
@@ -122,64 +120,47 @@ func FuzzReplaceID(f *testing.F) {
 			t.Fatalf("findID(%q, %q) finds nothing, replaceID replaced", name, old)
 		}
 		if !strings.EqualFold(name[i:j], old) {
-			t.Fatalf("replaceID(%q, %q) replaced %q, which is not the id", name, old, name[i:j])
+			t.Fatalf("ReplaceID(%q, %q) replaced %q, which is not the id", name, old, name[i:j])
 		}
 		if wordBefore(name[:i]) || wordAfter(name[j:]) {
-			t.Fatalf("replaceID(%q, %q) replaced %q inside a word", name, old, name[i:j])
+			t.Fatalf("ReplaceID(%q, %q) replaced %q inside a word", name, old, name[i:j])
 		}
 		if valid && (i != wi || j != wj) {
-			t.Fatalf("replaceID(%q, %q) replaced [%d:%d], the first is [%d:%d]", name, old, i, j, wi, wj)
+			t.Fatalf("ReplaceID(%q, %q) replaced [%d:%d], the first is [%d:%d]", name, old, i, j, wi, wj)
 		}
-		mid := caseLike(name[i:j], repl)
+		mid := CaseLike(name[i:j], repl)
 		if got != name[:i]+mid+name[j:] || !strings.HasPrefix(got, name[:i]) || !strings.HasSuffix(got, name[j:]) {
-			t.Fatalf("replaceID(%q, %q, %q) = %q: bytes outside the id changed", name, old, repl, got)
+			t.Fatalf("ReplaceID(%q, %q, %q) = %q: bytes outside the id changed", name, old, repl, got)
 		}
 		if !strings.EqualFold(mid, repl) {
-			t.Fatalf("replaceID(%q, %q, %q) wrote %q for the id", name, old, repl, mid)
+			t.Fatalf("ReplaceID(%q, %q, %q) wrote %q for the id", name, old, repl, mid)
 		}
 		if utf8.ValidString(name) && utf8.ValidString(repl) && !utf8.ValidString(got) {
-			t.Fatalf("replaceID(%q, %q, %q) = %q: not UTF-8", name, old, repl, got)
+			t.Fatalf("ReplaceID(%q, %q, %q) = %q: not UTF-8", name, old, repl, got)
 		}
 	})
 }
 
-// A child id (Ⱥ-1.2 under ⱥ-1: 4 and 5 bytes, the same id without case)
-// keeps its own suffix: it was cut at the parent's length in bytes.
-func TestRenameChildIDUnicode(t *testing.T) {
-	f := newFixture(t)
-	f.write("items/parent.md", "---\nid: Ⱥ-1\ntitle: Parent\n---\n# Parent\n")
-	f.write("items/child.md", "---\nid: ⱥ-1.2\ntitle: Child\nparent: Ⱥ-1\n---\n# Child\n")
-	f.sync()
-	p, err := PlanIDRename(context.Background(), f.env, IDRenameArgs{Old: "Ⱥ-1", New: "T-1", Scope: idRepo{f}.Documents()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, c := range p.IDs {
-		got = append(got, c.Old+" → "+c.New)
-	}
-	if want := []string{"Ⱥ-1 → T-1", "ⱥ-1.2 → T-1.2"}; !slices.Equal(got, want) {
-		t.Errorf("renames %q; want %q", got, want)
+func TestReplaceID(t *testing.T) {
+	for _, c := range []struct {
+		in, old, new, want string
+		ok                 bool
+	}{
+		{"task-12 - Title.md", "task-12", "task-40", "task-40 - Title.md", true},
+		{"task-120 - Title.md", "task-12", "task-40", "task-120 - Title.md", false},
+		{"KB-TSK-0001_alpha.md", "kb-tsk-0001", "KB-TSK-0009", "KB-TSK-0009_alpha.md", true},
+		{"XKB-1.md", "KB-1", "KB-2", "XKB-1.md", false},
+		{"a-KB-1.md", "KB-1", "KB-2", "a-KB-2.md", true},
+	} {
+		got, ok := ReplaceID(c.in, c.old, c.new)
+		if got != c.want || ok != c.ok {
+			t.Errorf("ReplaceID(%q, %q, %q) = %q, %v; want %q, %v", c.in, c.old, c.new, got, ok, c.want, c.ok)
+		}
 	}
 }
 
-// A frontmatter reference by the path from the repository's root names
-// the file as index reads it (refPlan tries that path first): the rename
-// rewrites it too. It was read from the referring file's folder only, and
-// left dangling.
-func TestRenameRootPathRef(t *testing.T) {
-	f := newFixture(t)
-	f.write("items/T-1_a.md", "---\nid: T-1\ntitle: A\n---\n# A\n")
-	f.write("items/r.md", "---\nid: R-1\ntitle: R\nrelates: [items/T-1_a.md, T-1_a.md]\n---\n# R\n")
-	f.sync()
-	p, err := PlanIDRename(context.Background(), f.env, IDRenameArgs{Old: "T-1", New: "T-2", Scope: idRepo{f}.Documents()})
-	if err != nil {
-		t.Fatal(err)
+func TestReplaceIDKeepsCase(t *testing.T) {
+	if got, _ := ReplaceID("back-535.7 - Title.md", "BACK-535.7", "BACK-900.7"); got != "back-900.7 - Title.md" {
+		t.Errorf("ReplaceID kept not the file name's case: %q", got)
 	}
-	for _, fc := range p.Files {
-		if fc.Path == "items/r.md" && strings.Contains(string(fc.After), "relates: [items/T-2_a.md, T-2_a.md]\n") {
-			return
-		}
-	}
-	t.Errorf("items/r.md's references by path were not both rewritten: %+v", p.Files)
 }

@@ -1,4 +1,4 @@
-package workset
+package edit
 
 import (
 	"errors"
@@ -71,9 +71,9 @@ func TestSetUpdated(t *testing.T) {
 		{name: "TOML absent goes before the first table",
 			in:   j("+++", "id = \"A-1\"", "", "[links]", "blocks = [\"B-1\"]", "+++"),
 			want: j("+++", "id = \"A-1\"", "updated = 2025-03-01", "", "[links]", "blocks = [\"B-1\"]", "+++")},
-		{name: "no frontmatter", in: j("# A", "text"), want: j("# A", "text"), err: errNoFrontmatter},
-		{name: "broken YAML", in: j("---", "id: [A", "updated: 2025-01-06", "---"), want: j("---", "id: [A", "updated: 2025-01-06", "---"), err: errBrokenFrontmatter},
-		{name: "flow mapping", in: j("---", "{id: A-1, updated: 2025-01-06}", "---"), want: j("---", "{id: A-1, updated: 2025-01-06}", "---"), err: errFlowFrontmatter},
+		{name: "no frontmatter", in: j("# A", "text"), want: j("# A", "text"), err: ErrNoFrontmatter},
+		{name: "broken YAML", in: j("---", "id: [A", "updated: 2025-01-06", "---"), want: j("---", "id: [A", "updated: 2025-01-06", "---"), err: ErrBrokenFrontmatter},
+		{name: "flow mapping", in: j("---", "{id: A-1, updated: 2025-01-06}", "---"), want: j("---", "{id: A-1, updated: 2025-01-06}", "---"), err: ErrFlowFrontmatter},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, changed, err := SetUpdated([]byte(tc.in), editNow)
@@ -94,7 +94,7 @@ func TestSetUpdated(t *testing.T) {
 	}
 }
 
-func TestAppendToList(t *testing.T) {
+func TestAddToList(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, in, want string
@@ -152,7 +152,7 @@ func TestAppendToList(t *testing.T) {
 			want: bom + crlf(j("---", "decisions:", "  - ADR-0005", "  - ADR-0010", "---", "x"))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, changed, err := AppendToList([]byte(tc.in), "decisions", "ADR-0010")
+			out, changed, err := AddToList([]byte(tc.in), "decisions", "ADR-0010")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,14 +164,14 @@ func TestAppendToList(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := AppendToList([]byte(j("---", "decisions: {a: b}", "---")), "decisions", "ADR-0010"); err == nil {
+	if _, _, err := AddToList([]byte(j("---", "decisions: {a: b}", "---")), "decisions", "ADR-0010"); err == nil {
 		t.Error("a mapping was taken for a list")
 	}
 }
 
 // A nested field (links.blocked_by) is edited where it is; one that is not
 // there is not created, since where it belongs would be a guess.
-func TestAppendToListNested(t *testing.T) {
+func TestAddToListNested(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, in, want string
@@ -187,7 +187,7 @@ func TestAppendToListNested(t *testing.T) {
 			want: j("---", "links:", "  blocked_by: [A-1]", "  blocks: []", "---")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, _, err := AppendToList([]byte(tc.in), "links.blocked_by", "A-1")
+			out, _, err := AddToList([]byte(tc.in), "links.blocked_by", "A-1")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,7 +201,7 @@ func TestAppendToListNested(t *testing.T) {
 		j("---", "id: B-1", "---"),
 		j("---", "links: {blocked_by: [X-1]}", "---"),
 	} {
-		if out, _, err := AppendToList([]byte(in), "links.blocked_by", "A-1"); err == nil && string(out) != in {
+		if out, _, err := AddToList([]byte(in), "links.blocked_by", "A-1"); err == nil && string(out) != in {
 			t.Errorf("%q became %q; an absent or inline nested field is left alone", in, out)
 		}
 	}
@@ -213,81 +213,82 @@ func TestAppendToSection(t *testing.T) {
 	const text = "the retries never reset"
 	kano := j("---", "id: A-1", "---", "", "# Context", "", "Why.", "", "# Risks / Dependencies", "", "Blocks B-1.", "", "# Worklog", "", "2025-01-06 09:40 [agent=tom] Created.", "2025-01-24 13:00 [agent=codex] Merged.")
 	for _, tc := range []struct {
-		name, kind, in, want string
-		edit                 SectionEdit
+		name, in, want string
+		sec            Section
+		edit           SectionEdit
 	}{
-		{name: "worklog: after the last line", kind: KindWorklog, in: kano,
+		{name: "worklog: after the last line", sec: Worklog, in: kano,
 			want: strings.TrimSuffix(kano, "\n") + "\n" + entry + "\n",
 			edit: SectionEdit{Heading: "Worklog", Line: 17}},
-		{name: "risks: a list item after the paragraph", kind: KindRisk, in: kano,
+		{name: "risks: a list item after the paragraph", sec: Risks, in: kano,
 			want: strings.Replace(kano, "Blocks B-1.\n", "Blocks B-1.\n\n- "+entry+"\n", 1),
 			edit: SectionEdit{Heading: "Risks / Dependencies", Line: 13}},
-		{name: "decisions: created at the level of the sections", kind: KindDecision, in: kano,
+		{name: "decisions: created at the level of the sections", sec: Decisions, in: kano,
 			want: kano + "\n# Decisions\n\n- " + entry + "\n",
 			edit: SectionEdit{Heading: "Decisions", Line: 20, Created: true}},
-		{name: "worklog created under a title", kind: KindWorklog,
+		{name: "worklog created under a title", sec: Worklog,
 			in:   j("# Title", "", "## Notes", "", "text"),
 			want: j("# Title", "", "## Notes", "", "text", "", "## Worklog", "", entry),
 			edit: SectionEdit{Heading: "Worklog", Line: 9, Created: true}},
-		{name: "a lone Worklog heading is a section, not a title", kind: KindRisk,
+		{name: "a lone Worklog heading is a section, not a title", sec: Risks,
 			in:   j("# Worklog", "", "old"),
 			want: j("# Worklog", "", "old", "", "# Risks", "", "- "+entry),
 			edit: SectionEdit{Heading: "Risks", Line: 7, Created: true}},
-		{name: "a lone heading that is not the title is a section", kind: KindWorklog,
+		{name: "a lone heading that is not the title is a section", sec: Worklog,
 			in:   j("---", "title: Alpha", "---", "# Context", "", "text"),
 			want: j("---", "title: Alpha", "---", "# Context", "", "text", "", "# Worklog", "", entry),
 			edit: SectionEdit{Heading: "Worklog", Line: 10, Created: true}},
-		{name: "the title heading", kind: KindWorklog,
+		{name: "the title heading", sec: Worklog,
 			in:   j("---", "title: Alpha", "---", "# Alpha", "", "text"),
 			want: j("---", "title: Alpha", "---", "# Alpha", "", "text", "", "## Worklog", "", entry),
 			edit: SectionEdit{Heading: "Worklog", Line: 10, Created: true}},
-		{name: "no headings, no final newline", kind: KindWorklog,
+		{name: "no headings, no final newline", sec: Worklog,
 			in:   "---\nid: A-1\n---\ntext",
 			want: j("---", "id: A-1", "---", "text", "", "# Worklog", "", entry),
 			edit: SectionEdit{Heading: "Worklog", Line: 8, Created: true}},
-		{name: "empty section followed by a heading", kind: KindWorklog,
+		{name: "empty section followed by a heading", sec: Worklog,
 			in:   j("# A", "## Worklog", "## Next"),
 			want: j("# A", "## Worklog", "", entry, "", "## Next"),
 			edit: SectionEdit{Heading: "Worklog", Line: 4}},
-		{name: "empty section with a blank line", kind: KindWorklog,
+		{name: "empty section with a blank line", sec: Worklog,
 			in:   j("# A", "## Worklog", "", "## Next"),
 			want: j("# A", "## Worklog", "", entry, "", "## Next"),
 			edit: SectionEdit{Heading: "Worklog", Line: 4}},
-		{name: "a list worklog stays a list", kind: KindWorklog,
+		{name: "a list worklog stays a list", sec: Worklog,
 			in:   j("## Worklog", "", "* 2025-01-01 x", "  continued", "", "## Next", "y"),
 			want: j("## Worklog", "", "* 2025-01-01 x", "  continued", "* "+entry, "", "## Next", "y"),
 			edit: SectionEdit{Heading: "Worklog", Line: 5}},
-		{name: "an ordered list counts on", kind: KindFinding,
+		{name: "an ordered list counts on", sec: Findings,
 			in:   j("## Findings", "1. one", "2. two"),
 			want: j("## Findings", "1. one", "2. two", "3. "+entry),
 			edit: SectionEdit{Heading: "Findings", Line: 4}},
-		{name: "subsections belong to the section", kind: KindWorklog,
+		{name: "subsections belong to the section", sec: Worklog,
 			in:   j("# A", "## Worklog", "### January", "x", "", "### February", "y", "", "## After", "z"),
 			want: j("# A", "## Worklog", "### January", "x", "", "### February", "y", entry, "", "## After", "z"),
 			edit: SectionEdit{Heading: "Worklog", Line: 8}},
-		{name: "a table ends with a blank line first", kind: KindWorklog,
+		{name: "a table ends with a blank line first", sec: Worklog,
 			in:   j("# Worklog", "| a | b |", "|---|---|", "| 1 | 2 |"),
 			want: j("# Worklog", "| a | b |", "|---|---|", "| 1 | 2 |", "", entry),
 			edit: SectionEdit{Heading: "Worklog", Line: 6}},
-		{name: "setext heading", kind: KindWorklog,
+		{name: "setext heading", sec: Worklog,
 			in:   j("Worklog", "=======", "", "old", "", "Other", "====="),
 			want: j("Worklog", "=======", "", "old", entry, "", "Other", "====="),
 			edit: SectionEdit{Heading: "Worklog", Line: 5}},
-		{name: "already there", kind: KindWorklog,
+		{name: "already there", sec: Worklog,
 			in:   j("# Worklog", "2025-02-01 10:00 [agent=x] the retries never   reset"),
 			want: j("# Worklog", "2025-02-01 10:00 [agent=x] the retries never   reset"),
 			edit: SectionEdit{Heading: "Worklog", Line: 2, Present: true}},
-		{name: "CRLF and BOM", kind: KindWorklog,
+		{name: "CRLF and BOM", sec: Worklog,
 			in:   bom + crlf(j("---", "id: A-1", "---", "# Worklog", "", "old line")),
 			want: bom + crlf(j("---", "id: A-1", "---", "# Worklog", "", "old line", entry)),
 			edit: SectionEdit{Heading: "Worklog", Line: 7}},
-		{name: "CRLF without a final line ending, section created", kind: KindRisk,
+		{name: "CRLF without a final line ending, section created", sec: Risks,
 			in:   bom + "# A\r\n\r\ntext",
 			want: bom + "# A\r\n\r\ntext\r\n\r\n## Risks\r\n\r\n- " + entry + "\r\n",
 			edit: SectionEdit{Heading: "Risks", Line: 7, Created: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, edit, err := AppendToSection([]byte(tc.in), tc.kind, entry, text)
+			out, edit, err := AppendToSection([]byte(tc.in), tc.sec, entry, text)
 			if err != nil {
 				t.Fatal(err)
 			}
