@@ -4,14 +4,18 @@
 // workset's manifest, provenance, staleness and promotion records, and
 // plan.md, notes.md and deliverable.md for the agent doing the task.
 //
-// It owns the folder and everything in it, and nothing else: the
-// repository's index is read, never written. Canonical documents are
-// written through the edit engine (index/edit), which makes the line
-// edits that leave every other byte alone, writes all files or none and
-// brings the index to them: by promote (promote.go, docs/promote.md),
-// which decides where each finding goes and records it in the workset in
-// the same step (Records, RecordPromoted), and by id rename and check
-// --fix (idrename.go, fix.go).
+// It owns the folder and everything in it, and promote: the one path by
+// which what a workset learned goes back into canonical documents
+// (promote.go, docs/promote.md). Promote decides where each finding goes
+// (its target, the climb of --to, the section of its kind, a new ADR's
+// number and folder) and writes through the edit engine (index/edit),
+// which makes the line edits that leave every other byte alone, writes
+// all files or none and brings the index to them; the findings are
+// recorded in the workset in the same journaled step (Records,
+// RecordPromoted). It writes no other canonical file: id rename and
+// check --fix are use cases of cmd/internal/usecase over the same engine.
+// The repository's index is read, and written only through the
+// Repository a session satisfies.
 // Selection reuses the graph package (the same expansion,
 // templates and context packs as canon context), and the rows are copied
 // by index.Slice.Copy, so everything that reads an index reads a workset.

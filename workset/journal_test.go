@@ -14,17 +14,6 @@ import (
 	"github.com/canon-md/canon/index/safepath"
 )
 
-// stagingRepo is an idRepo that keeps the moves told to git's index.
-type stagingRepo struct {
-	idRepo
-	staged *[]string
-}
-
-func (r stagingRepo) StageRename(_ context.Context, from, to string) error {
-	*r.staged = append(*r.staged, from+" -> "+to)
-	return nil
-}
-
 // writingRepo is a Repository that writes each file through write (the
 // edit engine takes a repository's own WriteFile): a test makes a write
 // fail, or ends the process, midway.
@@ -135,7 +124,7 @@ func TestPromoteKilledIsFinished(t *testing.T) {
 	var notes []string
 	done := finishInterrupted(ctx, idRepo{f}, f.root, func(s string) { notes = append(notes, s) })
 	if len(done) != 1 || done[0].Outcome != safepath.Finished || len(done[0].Written) != 2 {
-		t.Fatalf("FinishInterrupted = %+v", done)
+		t.Fatalf("edit.Finish = %+v", done)
 	}
 	if len(notes) != 1 || !strings.HasPrefix(notes[0], "canon promote w (pid ") || !strings.Contains(notes[0], "it is finished now: the other 2 of its 4 files are written") {
 		t.Errorf("notes %q", notes)
@@ -188,7 +177,7 @@ func TestPromoteKilledThenEditedIsUndone(t *testing.T) {
 	var notes []string
 	done := finishInterrupted(ctx, idRepo{f}, f.root, func(s string) { notes = append(notes, s) })
 	if len(done) != 1 || done[0].Outcome != safepath.Undone {
-		t.Fatalf("FinishInterrupted = %+v", done)
+		t.Fatalf("edit.Finish = %+v", done)
 	}
 	want := maps.Clone(before)
 	want[edited] = mine
@@ -200,51 +189,5 @@ func TestPromoteKilledThenEditedIsUndone(t *testing.T) {
 	}
 	if st, _ := Findings(ctx, f.root, "w"); countPromoted(st) != 0 {
 		t.Errorf("an undone promote recorded %d findings", countPromoted(st))
-	}
-}
-
-// canon id fix killed midway is finished with its moves told to git's
-// index, as the rename not killed tells them.
-func TestRenameIDsKilledIsFinished(t *testing.T) {
-	ctx := context.Background()
-	setup := func() *fixture {
-		f := newFixture(t)
-		f.write("items/A-1_dup.md", "---\nid: A-1\ntitle: Alpha again\n---\n# Again\n")
-		f.write("items/B-1_dup.md", "---\nid: B-1\ntitle: Beta again\nrelates: [A-1@, C-1]\n---\n# Again\n\nSee [the other](A-1_dup.md).\n")
-		f.write("items/z.md", "---\nid: Z-1\ntitle: Last\n---\n# Last\n\n[Alpha again](A-1_dup.md), [[B-1]].\n")
-		f.sync()
-		return f
-	}
-	args := func() []IDRenameArgs {
-		return []IDRenameArgs{
-			{Old: "A-1", New: "A-2", Path: "items/A-1_dup.md", Worklog: "renamed from A-1"},
-			{Old: "B-1", New: "B-2", Path: "items/B-1_dup.md", Worklog: "renamed from B-1"},
-		}
-	}
-	var refStaged []string
-	ref := setup()
-	if _, err := RenameIDs(ctx, stagingRepo{idRepo{ref}, &refStaged}, ref.env, args(), false); err != nil {
-		t.Fatal(err)
-	}
-	want := items(t, ref.root)
-
-	var staged []string
-	f := setup()
-	repo := stagingRepo{idRepo{f}, &staged}
-	if !killedAfter(t, 1, repo, func(r Repository) { RenameIDs(ctx, r, f.env, args(), false) }) { //nolint:errcheck // killed
-		t.Fatal("the rename was not killed")
-	}
-	if len(staged) != 0 {
-		t.Fatalf("the killed rename staged %v", staged)
-	}
-	done := finishInterrupted(ctx, repo, f.root, nil)
-	if len(done) != 1 || done[0].Outcome != safepath.Finished || done[0].What != "canon id fix" {
-		t.Fatalf("FinishInterrupted = %+v", done)
-	}
-	if got := items(t, f.root); !maps.Equal(got, want) {
-		t.Fatalf("after the recovery:\n%v\nwant\n%v", got, want)
-	}
-	if strings.Join(staged, ", ") != strings.Join(refStaged, ", ") || len(staged) != 2 {
-		t.Errorf("staged %v; want %v", staged, refStaged)
 	}
 }

@@ -5,9 +5,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/canon-md/canon/cmd/internal/usecase"
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index/check"
-	"github.com/canon-md/canon/workset"
 )
 
 func checkCommand(e *env) *cli.Command {
@@ -81,7 +81,7 @@ func checkCommand(e *env) *cli.Command {
 				if err != nil || !c.Bool("fix") {
 					return &check.Report{Result: res, Format: format, Version: version, Severities: s.Cfg.Check.Rules}, err
 				}
-				return workset.Fix(c.Context, s, s.Repo.Root, res.Findings, c.Bool("dry-run"), func() (*check.Result, error) {
+				return usecase.Fix(c.Context, s, res.Findings, c.Bool("dry-run"), func() (*check.Result, error) {
 					return s.Check(c.Context, gitsync.CheckArgs{All: args.All, NewFrom: args.NewFrom, Paths: args.Paths})
 				})
 			})

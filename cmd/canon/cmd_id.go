@@ -8,7 +8,6 @@ import (
 	"github.com/canon-md/canon/cmd/internal/usecase"
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
-	"github.com/canon-md/canon/workset"
 )
 
 // idCommand is canon id: the ids of the repository's documents (issue 25,
@@ -56,8 +55,8 @@ func idRenameCommand(e *env) *cli.Command {
 					at = p
 				}
 				res, err := usecase.RenameID(c.Context, s, c.Args().Get(0), c.Args().Get(1), at, c.Bool("dry-run"))
-				if errors.Is(err, workset.ErrIDRename) {
-					return nil, fail(2, "%s", beyond(err, workset.ErrIDRename))
+				if errors.Is(err, usecase.ErrIDRename) {
+					return nil, fail(2, "%s", beyond(err, usecase.ErrIDRename))
 				}
 				if err != nil {
 					return nil, worksetError(err)

@@ -69,41 +69,42 @@ func Next(ctx context.Context, s *gitsync.Session, kind, namespace string) (Next
 	return NextID{ID: id}, err
 }
 
-// RenameID renames one document's id (the one at path when several carry
-// it) and every reference to it (workset.RenameID), and records in git's
-// index the files it moved, as git mv does (in the rename's journaled
-// step). A dry run writes nothing.
-func RenameID(ctx context.Context, s *gitsync.Session, from, to, path string, dry bool) (*workset.IDRenamed, error) {
-	r, err := newRenamer(ctx, s, "canon id rename", dry)
+// RenameID is canon id rename: one document's id (the one at path when
+// several carry it) and every reference to it, written through the edit
+// engine all files or none, the files it moved recorded in git's index
+// as git mv does (in the same journaled step) and the index synced. A dry
+// run writes nothing.
+func RenameID(ctx context.Context, s *gitsync.Session, from, to, path string, dry bool) (*IDRenamed, error) {
+	r, err := newRenamer(ctx, s, dry)
 	if err != nil {
 		return nil, err
 	}
-	return r.rename(ctx, workset.IDRenameArgs{Old: from, New: to, Path: path})
+	return r.rename(ctx, IDRenameArgs{Old: from, New: to, Path: path})
 }
 
-// renamer runs renames with what they need, read once: the worksets'
-// environment and the repository's Markdown files.
+// renamer runs renames with what they need, read once: the session's
+// repository, index, configuration and clock, and its Markdown files.
 type renamer struct {
 	s   *gitsync.Session
-	we  *workset.Env
+	env *idEnv
 	md  []string
 	dry bool
 }
 
-func newRenamer(ctx context.Context, s *gitsync.Session, who string, dry bool) (*renamer, error) {
+func newRenamer(ctx context.Context, s *gitsync.Session, dry bool) (*renamer, error) {
 	md, err := s.Repo.MarkdownFiles(ctx)
 	if err != nil {
 		return nil, err
 	}
-	we, err := workset.NewEnv(ctx, s.Repo.Root, s.Store, s.Cfg, who, s.Repo)
+	now, err := workset.ParseNow()
 	if err != nil {
-		return nil, err
+		return nil, &workset.NowError{Err: err}
 	}
-	return &renamer{s: s, we: we, md: md, dry: dry}, nil
+	return &renamer{s: s, env: &idEnv{Root: s.Repo.Root, Index: s.Store, Config: s.Cfg, Now: now}, md: md, dry: dry}, nil
 }
 
-func (r *renamer) rename(ctx context.Context, a workset.IDRenameArgs) (*workset.IDRenamed, error) {
-	res, err := r.renameAll(ctx, []workset.IDRenameArgs{a})
+func (r *renamer) rename(ctx context.Context, a IDRenameArgs) (*IDRenamed, error) {
+	res, err := r.renameAll(ctx, []IDRenameArgs{a})
 	if err != nil {
 		return nil, err
 	}
@@ -111,22 +112,22 @@ func (r *renamer) rename(ctx context.Context, a workset.IDRenameArgs) (*workset.
 }
 
 // renameAll makes the renames in one step, all files or none
-// (workset.RenameIDs).
-func (r *renamer) renameAll(ctx context.Context, as []workset.IDRenameArgs) ([]*workset.IDRenamed, error) {
+// (renameIDs).
+func (r *renamer) renameAll(ctx context.Context, as []IDRenameArgs) ([]*IDRenamed, error) {
 	for i := range as {
 		as[i].Markdown = r.md
 	}
 	// The files it moves are told to git's index in the same journaled
 	// step (Session.StageRename), so a rename killed midway and finished
 	// by the next command is staged too.
-	return workset.RenameIDs(ctx, r.s, r.we, as, r.dry)
+	return renameIDs(ctx, r.s, r.env, as, r.dry)
 }
 
 // IDsFixed is what canon id fix did, or would do.
 type IDsFixed struct {
-	DryRun  bool                 `json:"dry_run"`
-	Renames []*workset.IDRenamed `json:"renames"`
-	Left    []string             `json:"left,omitempty"`
+	DryRun  bool         `json:"dry_run"`
+	Renames []*IDRenamed `json:"renames"`
+	Left    []string     `json:"left,omitempty"`
 }
 
 // WriteText prints each rename's diff and what it did, what was left,
@@ -168,13 +169,13 @@ func FixIDs(ctx context.Context, s *gitsync.Session, dry bool) (*IDsFixed, error
 	if err != nil {
 		return nil, err
 	}
-	r, err := newRenamer(ctx, s, "canon id fix", dry)
+	r, err := newRenamer(ctx, s, dry)
 	if err != nil {
 		return nil, err
 	}
-	out := &IDsFixed{DryRun: dry, Renames: []*workset.IDRenamed{}}
+	out := &IDsFixed{DryRun: dry, Renames: []*IDRenamed{}}
 	var reserved []string
-	var renames []workset.IDRenameArgs
+	var renames []IDRenameArgs
 	for _, col := range index.Collisions(docs, s.Cfg) {
 		ds := byCreation(ctx, s, col.Docs)
 		for _, d := range ds[1:] {
@@ -189,7 +190,7 @@ func FixIDs(ctx context.Context, s *gitsync.Session, dry bool) (*IDsFixed, error
 				return nil, err
 			}
 			reserved = append(reserved, next)
-			renames = append(renames, workset.IDRenameArgs{Old: d.Ident, New: next, Path: d.Path,
+			renames = append(renames, IDRenameArgs{Old: d.Ident, New: next, Path: d.Path,
 				Worklog: fmt.Sprintf("renamed from %s by canon id fix: %s, created first, keeps %s", d.Ident, ds[0].Path, d.Ident)})
 		}
 	}

@@ -1,4 +1,4 @@
-package workset
+package usecase
 
 import (
 	"context"
@@ -10,14 +10,26 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/safepath"
 )
+
+// idEnv is what a rename reads: the working tree, its index, the
+// configuration (edges, kinds, the prefixes and addresses references may
+// use), and the clock of the worklog line id fix writes (CANON_NOW).
+type idEnv struct {
+	Root   string
+	Index  *index.Store
+	Config *config.Config
+	Now    time.Time
+}
 
 // ErrIDRename says canon id rename cannot do what it was asked (an id
 // that names no document, or several; a repl id already taken): a usage
@@ -86,17 +98,17 @@ type IDRenamePlan struct {
 // part, letters, digits, '.', '_' and '-'.
 var newIDRE = lazyre.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
-// PlanIDRename works out canon id rename: the document whose id is a.Old
+// planRename works out canon id rename: the document whose id is a.Old
 // (the one at a.Path when several carry it), its child ids, the file names
 // that carry them, and every reference to them in the repository's
 // Markdown, each an edit of the line it is on.
-func PlanIDRename(ctx context.Context, e *Env, a IDRenameArgs) (*IDRenamePlan, error) {
+func planRename(ctx context.Context, e *idEnv, a IDRenameArgs) (*IDRenamePlan, error) {
 	return planIDRename(ctx, e, a, edit.NewSet(e.Root, a.Scope))
 }
 
-// planIDRename is PlanIDRename over the working tree as the renames
+// planIDRename is planRename over the working tree as the renames
 // planned before it leave it (v, a change set not written).
-func planIDRename(ctx context.Context, e *Env, a IDRenameArgs, v *edit.Set) (*IDRenamePlan, error) {
+func planIDRename(ctx context.Context, e *idEnv, a IDRenameArgs, v *edit.Set) (*IDRenamePlan, error) {
 	docs := a.Docs
 	if docs == nil {
 		var err error
@@ -420,25 +432,14 @@ type IDRenamed struct {
 	Diff    string   `json:"diff,omitempty"`
 }
 
-// RenameID is canon id rename: the index brought to the working tree, the
-// plan, then its diff (a dry run) or its writes, all or none, and the
-// index synced with them.
-func RenameID(ctx context.Context, repo Repository, e *Env, a IDRenameArgs, dryRun bool) (*IDRenamed, error) {
-	out, err := RenameIDs(ctx, repo, e, []IDRenameArgs{a}, dryRun)
-	if err != nil {
-		return nil, err
-	}
-	return out[0], nil
-}
-
-// RenameIDs makes several renames in one step (canon id fix): each is
+// renameIDs makes several renames in one step (canon id fix): each is
 // planned against the working tree as the ones before it leave it (one
 // change set), then every file is written at once through the edit
 // engine (edit.Set.Apply), the files moved told to git's index in the
 // same step, so that a write that fails leaves every file as it was and
 // one killed midway is finished or undone by the next command; the index
 // takes the files. A dry run shows each rename's diff and writes nothing.
-func RenameIDs(ctx context.Context, repo edit.Repo, e *Env, as []IDRenameArgs, dryRun bool) ([]*IDRenamed, error) {
+func renameIDs(ctx context.Context, repo edit.Repo, e *idEnv, as []IDRenameArgs, dryRun bool) ([]*IDRenamed, error) {
 	if err := repo.SyncWorkingTree(ctx); err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package workset
+package usecase
 
 import (
 	"context"
@@ -32,10 +32,10 @@ type SkippedFix struct {
 	Why     string        `json:"why"`
 }
 
-// PlanFixes works out the edits that fix the findings that carry a fix,
+// planFixes works out the edits that fix the findings that carry a fix,
 // without writing. A file whose fixes cannot all be made is edited only as
 // far as they can; each one left out says why.
-func PlanFixes(root string, scope *index.Scope, findings []index.Problem) (*FixPlan, error) {
+func planFixes(root string, scope *index.Scope, findings []index.Problem) (*FixPlan, error) {
 	p := &FixPlan{root: root, scope: scope}
 	byPath := map[string][]index.Problem{}
 	var paths []string

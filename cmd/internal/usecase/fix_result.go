@@ -1,12 +1,14 @@
-package workset
+package usecase
 
 import (
 	"context"
 	"fmt"
 	"io"
 
+	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
+	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/human"
 )
 
@@ -20,11 +22,16 @@ type Fixed struct {
 }
 
 // Fix is canon check --fix: it plans the mechanical fixes the findings
-// carry in the repository at root, writes them (with a dry run: nothing),
-// syncs the files written and checks again with recheck: the exit status
-// is that second check's.
-func Fix(ctx context.Context, repo Repository, root string, findings []check.Finding, dryRun bool, recheck func() (*check.Result, error)) (*Fixed, error) {
-	plan, err := PlanFixes(root, repo.Documents(), findings)
+// carry in the session's repository, writes them through the edit engine
+// (with a dry run: nothing), which syncs the files written, and checks
+// again with recheck: the exit status is that second check's.
+func Fix(ctx context.Context, s *gitsync.Session, findings []check.Finding, dryRun bool, recheck func() (*check.Result, error)) (*Fixed, error) {
+	return fix(ctx, s, s.Repo.Root, findings, dryRun, recheck)
+}
+
+// fix is Fix on any repository the edit engine writes (a test's).
+func fix(ctx context.Context, repo edit.Repo, root string, findings []check.Finding, dryRun bool, recheck func() (*check.Result, error)) (*Fixed, error) {
+	plan, err := planFixes(root, repo.Documents(), findings)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,48 @@
+package workset
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/check"
+	"github.com/canon-md/canon/index/indextest/must"
+)
+
+// idRepo is the Repository of a fixture: the sync is the fixture's.
+type idRepo struct{ f *fixture }
+
+func (r idRepo) CheckPlanned(context.Context, map[string][]byte) (*check.Result, error) {
+	return &check.Result{}, nil
+}
+func (r idRepo) SyncWritten(context.Context, []string) error { r.f.sync(); return nil }
+func (r idRepo) CheckPaths(context.Context, []string) (*check.Result, error) {
+	return &check.Result{}, nil
+}
+func (r idRepo) SyncWorkingTree(context.Context) error { r.f.sync(); return nil }
+func (r idRepo) Documents() *index.Scope               { return index.NewScope(r.f.root, r.f.cfg, "") }
+
+// JournalDir is beside the working tree, as a git folder would be.
+func (r idRepo) JournalDir() string {
+	return filepath.Join(filepath.Dir(r.f.root), "git", "canon", "journal")
+}
+func (r idRepo) StageRename(context.Context, string, string) error {
+	return nil
+}
+
+// treeFiles is every file under root and its content.
+func treeFiles(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	must.OK(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[p] = string(b)
+		return err
+	}))
+	return out
+}
