@@ -12,9 +12,12 @@
 // (CheckStaged, CheckNewFrom: the index with a change laid over it in a
 // transaction that is rolled back, ADR-0007 and ADR-0018).
 //
-// What it must not do: write git's index or stage files; run git with a
-// hook's GIT_INDEX_FILE or GIT_DIR except where it means to (ScrubbedEnv);
-// import workset. A sync returns the node keys it changed, and tells them
+// What it must not do: write git's index or stage files, but for
+// Repo.StageRename (an id rename's moves, as git mv records them, which
+// the edit engine's journal asks for outside hooks); write canonical
+// Markdown (the edit engine, index/edit, does, for the use cases that
+// call it, ADR-0060); run git with a hook's GIT_INDEX_FILE or GIT_DIR
+// except where it means to (ScrubbedEnv); import workset. A sync returns the node keys it changed, and tells them
 // to the listeners set once where the session is opened (Session.OnSync:
 // the CLI, the MCP server, the hooks and the watcher hand them to the
 // worksets), so that no sync path can forget them.
