@@ -16,8 +16,10 @@
 // Because Run opens a session of its own, hooks also holds what every
 // session opener sets as it opens (session.go): TellWorksets, the OnSync
 // listener that hands the changed keys to the worksets, and FinishWrites,
-// which finishes the journaled writes a killed command left (a hook only
-// says one is left). The CLI and the MCP server set the same two.
+// which finishes the journaled writes a killed command left (the edit
+// engine's Finish, index/edit, with the worksets' part of the records: a
+// promote's findings; a hook only says one is left). The CLI and the MCP
+// server set the same two.
 //
 // What it must not do: write git's index or stage files (index.lock is held
 // while hooks run), or let a post-* hook fail the git command that ran it:

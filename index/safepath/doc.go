@@ -17,7 +17,8 @@
 // test by text.
 //
 // A write to several files goes through a Journal (journal.go,
-// ADR-0058): written under the git folder before the first file is
+// ADR-0058; the edit engine, index/edit, is its one user): written under
+// the git folder before the first file is
 // touched, it lets the next command finish a write whose process was
 // killed, or undo it around a file someone changed since. A journal is
 // read as any file of the repository: bounded, every path proven again,
