@@ -24,8 +24,14 @@ import (
 // bounded, and checked when read: a file that fails its checksum or its
 // shape is ignored and written anew.
 
-// commitCacheName is the file's name in the canon folder.
-const commitCacheName = "commits"
+// The files' names in the canon folder: the commits merge-base walks
+// read, and the tips of the refs past branches.max (newestRefs reads
+// their times at every command, so they are kept apart, in a file of a
+// few kilobytes, rather than in the walks' cache of the history).
+const (
+	commitCacheName = "commits"
+	tipCacheName    = "tips"
+)
 
 // commitCacheMagic opens the file; version 1.
 var commitCacheMagic = []byte("canon commits 1\n")
@@ -46,10 +52,10 @@ type commitCache struct {
 	fresh   int
 }
 
-// loadCommitCache reads the cache of the canon folder dir; a missing,
-// damaged or foreign file gives an empty cache.
-func loadCommitCache(dir string) *commitCache {
-	c := &commitCache{path: filepath.Join(dir, commitCacheName), root: dir, commits: map[plumbing.Hash]commitInfo{}}
+// loadCommitCache reads the cache name of the canon folder dir; a
+// missing, damaged or foreign file gives an empty cache.
+func loadCommitCache(dir, name string) *commitCache {
+	c := &commitCache{path: filepath.Join(dir, name), root: dir, commits: map[plumbing.Hash]commitInfo{}}
 	data, err := safepath.ReadFile(c.path, commitCacheMax*(20+8+1+2*20)+int64(len(commitCacheMagic))+sha1.Size, dir)
 	if err != nil {
 		return c

@@ -592,7 +592,7 @@ func (s *Session) mergeBases(ctx context.Context, objs *Objects, head string, ti
 	if len(tips) == 0 {
 		return nil, nil
 	}
-	objs.commits = loadCommitCache(s.Repo.CanonDir())
+	objs.commits = loadCommitCache(s.Repo.CanonDir(), commitCacheName)
 	defer objs.commits.save()
 	bases, err := objs.mergeBases(head, tips)
 	if !errors.Is(err, errBaseBudget) {

@@ -82,8 +82,8 @@ func (r *Repo) FollowedRefs(b config.Branches, known []index.RefState) (tips []R
 // work, nor a branch updated today one untouched for years. Only when
 // there are too many to follow, it reads the time of each ref's commit:
 // from known (the refs table's rows) where a row has the ref's commit,
-// else from git's objects, through the commit cache (commitcache.go) when
-// there are many.
+// else from git's objects, through a cache of the tips' times
+// (commitcache.go).
 func (r *Repo) newestRefs(tips []RefTip, keep int, known []index.RefState) []RefTip {
 	when := make(map[string]int64, len(tips))
 	had := make(map[string]index.RefState, len(known))
@@ -101,15 +101,20 @@ func (r *Repo) newestRefs(tips []RefTip, keep int, known []index.RefState) []Ref
 	if len(unknown) > 0 {
 		objs := OpenObjects(r)
 		defer objs.Close()
-		if len(unknown) > 256 {
-			objs.commits = loadCommitCache(r.CanonDir())
-			defer objs.commits.save()
-		}
+		cache := loadCommitCache(r.CanonDir(), tipCacheName)
+		objs.commits = cache
+		kept := make(map[plumbing.Hash]commitInfo, len(unknown))
 		for _, t := range unknown {
-			if ci, ok, err := objs.walkCommit(plumbing.NewHash(t.OID)); ok && err == nil {
+			h := plumbing.NewHash(t.OID)
+			if ci, ok, err := objs.walkCommit(h); ok && err == nil {
 				when[t.Name] = ci.when
+				kept[h] = ci
 			}
 		}
+		if len(kept) != len(cache.commits) { // tips that moved on are forgotten
+			cache.commits, cache.fresh = kept, cache.fresh+1
+		}
+		cache.save()
 	}
 	own := func(name string) bool {
 		return strings.HasPrefix(name, "refs/heads/") || strings.HasPrefix(name, "worktrees/")

@@ -236,15 +236,22 @@ func (s *Store) OverlayOfHere(ctx context.Context) ([]OverlayDoc, error) {
 	return kept, nil
 }
 
+// hereAssignee is HEAD's assignee of a document d as RefDoc.Assignee
+// writes a ref's: a scalar's text, a list's or map's JSON, '' for none.
+const hereAssignee = `coalesce(CASE json_type(d.fm, '$.assignee') WHEN 'array' THEN json_extract(d.fm, '$.assignee') WHEN 'object' THEN json_extract(d.fm, '$.assignee') ELSE CAST(json_extract(d.fm, '$.assignee') AS TEXT) END, '')`
+
 func (s *Store) overlay(ctx context.Context, ref, path string, here bool) ([]OverlayDoc, error) {
 	q := `SELECT r.ref, r.path, r.change, r.oid, r.base_oid, r.ident, r.kind, r.title, r.state, r.assignee, r.edges, r.commit_id, r.author, r.skip,
-		d.key, d.ident, d.path, d.kind, d.title, d.state,
-		coalesce(CASE json_type(d.fm, '$.assignee') WHEN 'array' THEN json_extract(d.fm, '$.assignee') WHEN 'object' THEN json_extract(d.fm, '$.assignee') ELSE CAST(json_extract(d.fm, '$.assignee') AS TEXT) END, '')
+		d.key, d.ident, d.path, d.kind, d.title, d.state, ` + hereAssignee + `
 		FROM ref_docs r LEFT JOIN docs d ON d.path = r.path
 		WHERE (d.id IS NULL AND r.oid <> '' OR d.id IS NOT NULL AND d.oid <> r.oid)`
 	var args []any
 	if here {
-		q += ` AND (d.id IS NOT NULL OR r.ref IN (SELECT g.ref FROM ref_docs g JOIN docs h ON h.path = g.path WHERE g.oid = ''))`
+		// HEAD's documents a ref deletes (a move to pair), or whose state
+		// or assignee it sets otherwise (a claim: graph.Claims); a ref's
+		// additions only when it deletes one of HEAD's documents.
+		q += ` AND (d.id IS NOT NULL AND (r.change = 'deleted' OR r.state <> '' AND r.state IS NOT d.state OR r.assignee <> '' AND r.assignee IS NOT ` + hereAssignee + `)
+			OR d.id IS NULL AND r.ref IN (SELECT g.ref FROM ref_docs g JOIN docs h ON h.path = g.path WHERE g.oid = ''))`
 	}
 	if ref != "" {
 		q += ` AND r.ref = ?`
@@ -355,9 +362,14 @@ func (s *Store) HereEdges(ctx context.Context, over []OverlayDoc) error {
 		return err
 	}
 	defer q.Close()
+	byPath := map[string]string{} // many refs change the same document: one read each
 	for i := range over {
 		h := over[i].Here
 		if h == nil {
+			continue
+		}
+		if e, ok := byPath[h.Path]; ok {
+			h.Edges = e
 			continue
 		}
 		var edges string
@@ -367,6 +379,7 @@ func (s *Store) HereEdges(ctx context.Context, over []OverlayDoc) error {
 		var pairs [][2]string
 		_ = json.Unmarshal([]byte(edges), &pairs) // SQLite's own JSON of text pairs
 		h.Edges = EdgesJSON(pairs)
+		byPath[h.Path] = h.Edges
 	}
 	return nil
 }
