@@ -237,7 +237,7 @@ func (s *Store) OverlayOfHere(ctx context.Context) ([]OverlayDoc, error) {
 }
 
 // hereAssignee is HEAD's assignee of a document d as RefDoc.Assignee
-// writes a ref's: a scalar's text, a list's or map's JSON, '' for none.
+// writes a ref's: a scalar's text, a list's or map's JSON, empty for none.
 const hereAssignee = `coalesce(CASE json_type(d.fm, '$.assignee') WHEN 'array' THEN json_extract(d.fm, '$.assignee') WHEN 'object' THEN json_extract(d.fm, '$.assignee') ELSE CAST(json_extract(d.fm, '$.assignee') AS TEXT) END, '')`
 
 func (s *Store) overlay(ctx context.Context, ref, path string, here bool) ([]OverlayDoc, error) {
