@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // Graph answers graph questions from one index.
@@ -48,7 +49,7 @@ const (
 	EdgeDecisionRef = "decision_ref"
 	EdgeSupersedes  = "supersedes"
 	EdgeRelates     = "relates"
-	EdgeReferences  = index.EdgeReferences
+	EdgeReferences  = resolve.EdgeReferences
 )
 
 // typeOrder ranks edge types when one node has more neighbours than its

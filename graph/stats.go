@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // Stats sums up the whole graph.
@@ -116,7 +117,7 @@ func (sg *statsGraph) addNode(n index.Node) error {
 
 func (sg *statsGraph) addUnresolved(counts []index.UnresolvedCount) {
 	for _, c := range counts {
-		if c.Status == index.StatusDangling {
+		if c.Status == resolve.StatusDangling {
 			sg.st.Dangling += c.N
 			sg.st.DanglingByType[c.Type] += c.N
 		} else {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // memNodes makes nodes from "KEY:kind" specs, row ids in the order given.
@@ -119,9 +120,9 @@ func TestStatsOf(t *testing.T) {
 			name:  "unresolved links are counted by status and type",
 			nodes: []string{"a:task"},
 			unresolved: []index.UnresolvedCount{
-				{Type: "parent", Status: index.StatusDangling, N: 2},
-				{Type: "references", Status: index.StatusDangling, N: 3},
-				{Type: "references", Status: index.StatusAmbiguous, N: 1},
+				{Type: "parent", Status: resolve.StatusDangling, N: 2},
+				{Type: "references", Status: resolve.StatusDangling, N: 3},
+				{Type: "references", Status: resolve.StatusAmbiguous, N: 1},
 			},
 			check: func(t *testing.T, st *Stats) {
 				if st.Dangling != 5 || st.Ambiguous != 1 || st.DanglingByType["parent"] != 2 || st.AmbiguousByType["references"] != 1 {

@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"slices"
 	"strings"
+
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // The batching of the index: a statement about many values names them in
@@ -103,12 +105,11 @@ func (w *writer) execIn(query string, vals []any) error {
 
 // prefetchAliases loads every document named by the given alias terms in a
 // few statements, so that resolving a batch of links needs no query per link.
-func (w *writer) prefetchAliases(terms map[string]bool) (memAliases, error) {
-	m := make(memAliases, len(terms))
+func (w *writer) prefetchAliases(terms map[string]bool) (resolve.MemAliases, error) {
+	m := make(resolve.MemAliases, len(terms))
 	want := map[string]bool{}
 	for t := range terms {
-		alias, _ := stored(t)
-		want[alias] = true
+		want[resolve.StoredAlias(t)] = true
 	}
 	vals := make([]any, 0, len(want))
 	for t := range want {
@@ -121,8 +122,8 @@ func (w *writer) prefetchAliases(terms map[string]bool) (memAliases, error) {
 	err := w.queryIn(`SELECT a.term, a.doc, d.uid, d.path FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term IN (%s) ORDER BY a.doc`, vals,
 		func(rows *sql.Rows) error {
 			var t string
-			var d aliasDoc
-			if err := rows.Scan(&t, &d.id, &d.uid, &d.path); err != nil {
+			var d resolve.Doc
+			if err := rows.Scan(&t, &d.ID, &d.UID, &d.Path); err != nil {
 				return err
 			}
 			m[t] = append(m[t], d)

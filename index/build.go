@@ -17,6 +17,7 @@ import (
 
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // Stats sums up a full build.
@@ -98,8 +99,8 @@ func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, m
 		return nil, err
 	}
 	defer w.close()
-	w.ns, w.olds, w.pl = namespacesOf(ld.Cfg.Namespaces), oldPrefixes(ld.Cfg.Prefixes, ld.Cfg.BareNumbers), plannerOf(ld.Cfg)
-	w.mem = make(memAliases, len(files)*3) // at most uid:, id: and stem: terms each
+	w.ns, w.olds, w.pl = resolve.NamespacesOf(ld.Cfg.Namespaces), resolve.OldPrefixes(ld.Cfg.Prefixes, ld.Cfg.BareNumbers), resolve.PlannerOf(ld.Cfg)
+	w.mem = make(resolve.MemAliases, len(files)*3) // at most uid:, id: and stem: terms each
 	w.spillAt = spillAt
 	w.fts.hold = ftsHold
 	done := 0
@@ -323,7 +324,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 			return err
 		}
 		defer w.close()
-		w.kinds, w.ns, w.olds, w.pl = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes, b.BareNumbers), planner{urls: b.RepoURLs, pages: b.SitePages}
+		w.kinds, w.ns, w.olds, w.pl = b.Kinds, resolve.NamespacesOf(b.Namespaces), resolve.OldPrefixes(b.Prefixes, b.BareNumbers), resolve.Planner{URLs: b.RepoURLs, Pages: b.SitePages}
 		return w.apply(b, ch)
 	})
 	if err != nil {
@@ -354,7 +355,7 @@ func (s *Store) Preview(ctx context.Context, b *Batch, fn func(q Querier, ch *Ch
 		return err
 	}
 	defer w.close()
-	w.kinds, w.ns, w.olds, w.pl = b.Kinds, namespacesOf(b.Namespaces), oldPrefixes(b.Prefixes, b.BareNumbers), planner{urls: b.RepoURLs, pages: b.SitePages}
+	w.kinds, w.ns, w.olds, w.pl = b.Kinds, resolve.NamespacesOf(b.Namespaces), resolve.OldPrefixes(b.Prefixes, b.BareNumbers), resolve.Planner{URLs: b.RepoURLs, Pages: b.SitePages}
 	ch := &Changes{}
 	if err := w.apply(b, ch); err != nil {
 		return err
@@ -366,7 +367,7 @@ func (s *Store) Preview(ctx context.Context, b *Batch, fn func(q Querier, ch *Ch
 // updated in place whose title changed.
 func (w *writer) moveTitleAliases(ups []inPlace) error {
 	for _, u := range ups {
-		old, now := TitleKey(u.d.title), TitleKey(u.ld.Doc.Title)
+		old, now := resolve.TitleKey(u.d.title), resolve.TitleKey(u.ld.Doc.Title)
 		if old == now {
 			continue
 		}
@@ -404,7 +405,7 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 	changedKeys := map[string]bool{}
 	var sources []int64 // documents whose outgoing edges may change, before
 	noteOld := func(d *storedDoc) {
-		for _, k := range matchKeys(docIdentity{path: d.path, ident: d.ident, uid: d.uid, title: d.title, olds: w.olds}) {
+		for _, k := range resolve.MatchKeys(resolve.Identity{Path: d.path, ID: d.ident, UID: d.uid, Title: d.title, Olds: w.olds}) {
 			affectedMatch[k] = true
 		}
 		affectedNatural[d.natural] = true
@@ -412,7 +413,7 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 		sources = append(sources, d.id)
 	}
 	noteNew := func(path, ident, uid, title string) {
-		for _, k := range matchKeys(docIdentity{path: path, ident: ident, uid: uid, title: title, olds: w.olds}) {
+		for _, k := range resolve.MatchKeys(resolve.Identity{Path: path, ID: ident, UID: uid, Title: title, Olds: w.olds}) {
 			affectedMatch[k] = true
 		}
 		affectedNatural[naturalKey(path, ident, uid)] = true
@@ -451,7 +452,7 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 			if u.relinks() {
 				sources = append(sources, d.id)
 			}
-			if old, now := TitleKey(d.title), TitleKey(ld.Doc.Title); old != now {
+			if old, now := resolve.TitleKey(d.title), resolve.TitleKey(ld.Doc.Title); old != now {
 				for _, k := range []string{old, now} {
 					if k != "" {
 						affectedMatch[k] = true // refs by its title (retitled)
@@ -665,7 +666,7 @@ func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
 	if _, err := w.tx.Exec(`DELETE FROM aliases WHERE doc = ?`, d.id); err != nil {
 		return err
 	}
-	for _, term := range aliasTerms(docIdentity{path: to.Path, ident: d.ident, uid: d.uid, title: d.title, olds: w.olds}) {
+	for _, term := range resolve.AliasTerms(resolve.Identity{Path: to.Path, ID: d.ident, UID: d.uid, Title: d.title, Olds: w.olds}) {
 		if err := w.aliases.add(term, d.id); err != nil {
 			return err
 		}
@@ -687,9 +688,9 @@ func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
 		return err
 	}
 	for _, r := range all {
-		l := link{form: r.form, raw: r.raw}
-		plan(&l, to.Path, w.pl)
-		if _, err := w.tx.Exec(`UPDATE links SET match = ?, dst = NULL, status = ? WHERE id = ?`, l.match, l.status, r.id); err != nil {
+		l := resolve.Link{Form: r.form, Raw: r.raw}
+		l.Plan(to.Path, w.pl)
+		if _, err := w.tx.Exec(`UPDATE links SET match = ?, dst = NULL, status = ? WHERE id = ?`, l.Match, l.Status, r.id); err != nil {
 			return err
 		}
 	}

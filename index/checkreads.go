@@ -6,6 +6,8 @@ import (
 	"errors"
 	"slices"
 	"strings"
+
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // Reads canon check needs of the index, on the live database or on a
@@ -430,7 +432,7 @@ func FirstParent(ctx context.Context, q Querier, id DocID) (parent Node, ok bool
 // TitledCount counts the documents a frontmatter reference names by their
 // title (TitleKey, the resolution's title alias).
 func TitledCount(ctx context.Context, q Querier, title string) (int, error) {
-	key := TitleKey(title)
+	key := resolve.TitleKey(title)
 	if key == "" {
 		return 0, nil
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // IdentDoc is a document with an id: what canon id rename, id fix and
@@ -271,8 +272,8 @@ func NextRecordNumber(paths []string, cfg *config.Config, namespace string) (str
 				continue
 			}
 		}
-		num, pre := fileNumber(p), ""
-		if name := recordName(p); num == "" && name != "" {
+		num, pre := resolve.FileNumber(p), ""
+		if name := resolve.RecordName(p); num == "" && name != "" {
 			num, pre = name[4:], markdown.Stem(p)[:4] // adr-017: its prefix as the file writes it
 		}
 		if num == "" || markdown.DatedName(markdown.Stem(p)) {

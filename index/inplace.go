@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // An edited document keeps its path, id and uid almost always: a worklog
@@ -92,10 +93,10 @@ var sigStates = sync.Pool{New: func() any { return &sigState{h: sha256.New()} }}
 
 // linksSig hashes everything a document's link rows are made of that comes
 // from the document itself (the rest comes from its path, unchanged here).
-func linksSig(links []link) int64 {
+func linksSig(links []resolve.Link) int64 {
 	parts := make([]string, 0, 7*len(links))
 	for _, l := range links {
-		parts = append(parts, l.typ, l.field, l.form, l.raw, l.anchor, strconv.Itoa(l.line), strconv.Itoa(l.col))
+		parts = append(parts, l.Type, l.Field, l.Form, l.Raw, l.Anchor, strconv.Itoa(l.Line), strconv.Itoa(l.Col))
 	}
 	return signature(parts...)
 }
@@ -110,11 +111,11 @@ type docRows struct {
 	links               []pendingLink // src not set; strings owned, not the document's
 	linksSig            int64
 	chunks              []chunkRow
-	pl                  planner // what the links were planned with
+	pl                  resolve.Planner // what the links were planned with
 }
 
-func prepareRows(path string, d *markdown.Document, content []byte, pl planner) *docRows {
-	links := docLinks(path, d, pl)
+func prepareRows(path string, d *markdown.Document, content []byte, pl resolve.Planner) *docRows {
+	links := resolve.DocLinks(path, d, pl)
 	r := &docRows{fm: string(d.FrontmatterJSON()), fmPos: string(d.FieldPositions()), disables: disablesJSON(d.Disables),
 		anchors: strings.Join(d.Body.Anchors, " "), generated: generatedReason(path, d, content),
 		links: pendingLinks(links), linksSig: linksSig(links), chunks: chunkRows(path, d), pl: pl}
@@ -122,7 +123,7 @@ func prepareRows(path string, d *markdown.Document, content []byte, pl planner) 
 }
 
 // prepared returns the document's rows, preparing them if the loader did not.
-func (ld *Loaded) prepared(pl planner) *docRows {
+func (ld *Loaded) prepared(pl resolve.Planner) *docRows {
 	if ld.rows == nil {
 		ld.rows = prepareRows(ld.Path, ld.Doc, nil, pl)
 	}
@@ -131,19 +132,19 @@ func (ld *Loaded) prepared(pl planner) *docRows {
 
 // pendingLinks turns links, as planned, into the compact form that waits
 // for the batch.
-func pendingLinks(links []link) []pendingLink {
+func pendingLinks(links []resolve.Link) []pendingLink {
 	out := make([]pendingLink, len(links))
 	for seq, l := range links {
 		var terms []string
-		if len(l.plan) > 0 {
-			terms = make([]string, len(l.plan))
-			for i, t := range l.plan {
+		if len(l.Terms) > 0 {
+			terms = make([]string, len(l.Terms))
+			for i, t := range l.Terms {
 				terms[i] = strings.Clone(t)
 			}
 		}
-		out[seq] = pendingLink{seq: int32(seq), line: int32(l.line), col: int32(l.col),
-			typ: l.typ, field: l.field, form: l.form, raw: strings.Clone(l.raw), anchor: strings.Clone(l.anchor),
-			plan: terms, uidPrefix: strings.Clone(l.uidPrefix), match: strings.Clone(l.match), status: l.status, orElse: l.orElse}
+		out[seq] = pendingLink{seq: int32(seq), line: int32(l.Line), col: int32(l.Col),
+			typ: l.Type, field: l.Field, form: l.Form, raw: strings.Clone(l.Raw), anchor: strings.Clone(l.Anchor),
+			plan: terms, uidPrefix: strings.Clone(l.UIDPrefix), match: strings.Clone(l.Match), status: l.Status, orElse: l.OrElse}
 	}
 	return out
 }
@@ -163,7 +164,7 @@ func sameIdentity(d *storedDoc, ld *Loaded) bool {
 	return d != nil && ld.Doc != nil && d.ident == ld.Doc.ID && d.uid == ld.Doc.UID
 }
 
-func newInPlace(d *storedDoc, ld *Loaded, pl planner) inPlace {
+func newInPlace(d *storedDoc, ld *Loaded, pl resolve.Planner) inPlace {
 	return inPlace{d: d, ld: ld, r: ld.prepared(pl)}
 }
 
@@ -205,7 +206,7 @@ func (w *writer) updateInPlace(ups []inPlace) error {
 			return err
 		}
 		if u.relinks() {
-			w.addPending(u.d.id, u.ld.Path, u.r.links, samePlanner(u.r.pl, w.pl))
+			w.addPending(u.d.id, u.ld.Path, u.r.links, u.r.pl.Equal(w.pl))
 		}
 	}
 	return w.syncChunks(ups, ids)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/resolve"
 	"github.com/canon-md/canon/index/safepath"
 )
 
@@ -133,7 +134,7 @@ func ReadDocument(root string, cfg *config.Config, rel string) ([]byte, error) {
 func (l *Loader) FromContent(fi FileInfo, content []byte) *Loaded {
 	out := l.Fields(fi, content)
 	if out.Doc != nil {
-		out.rows = prepareRows(fi.Path, out.Doc, content, plannerOf(l.Cfg))
+		out.rows = prepareRows(fi.Path, out.Doc, content, resolve.PlannerOf(l.Cfg))
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // DocRef names a document the way every output does.
@@ -100,17 +101,17 @@ func (s *Store) Counts(ctx context.Context) (*Status, error) {
 			return err
 		}
 		switch k {
-		case StatusOK:
+		case resolve.StatusOK:
 			st.Links.Resolved = n
-		case StatusDangling:
+		case resolve.StatusDangling:
 			st.Links.Dangling = n
-		case StatusAmbiguous:
+		case resolve.StatusAmbiguous:
 			st.Links.Ambiguous = n
-		case StatusExternal:
+		case resolve.StatusExternal:
 			st.Links.External = n
-		case StatusFile:
+		case resolve.StatusFile:
 			st.Links.Files = n
-		case StatusSelf:
+		case resolve.StatusSelf:
 			st.Links.SameFile = n
 		}
 		return nil
@@ -580,7 +581,7 @@ func ftsWords(s string) string {
 // file stem, tried in that order, then the number a file name starts
 // with (0097). More than one means it is ambiguous.
 func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
-	ref = strings.TrimSpace(slashes(ref))
+	ref = strings.TrimSpace(resolve.Slashes(ref))
 	ref = strings.TrimPrefix(ref, "./")
 	// NAMESPACE:ID names the document of that namespace (a key already
 	// reads so when the id is taken in another namespace too).
@@ -602,7 +603,7 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 	}
 	var candidates []string
 	if strings.HasPrefix(ref, "[[") && strings.HasSuffix(ref, "]]") {
-		target, _ := splitWiki(ref[2 : len(ref)-2])
+		target, _ := resolve.SplitWiki(ref[2 : len(ref)-2])
 		ref = target
 	}
 	type lookup struct{ sql, arg string }
@@ -614,21 +615,21 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		byAlias("uid:" + strings.ToLower(ref)),
 		byAlias("id:" + strings.ToLower(ref)),
 		{`SELECT ` + docRefCols + ` FROM docs d WHERE d.path = ?`, ref},
-		{`SELECT ` + docRefCols + ` FROM docs d WHERE lower(d.path) = ?`, strings.ToLower(trimMD(ref)) + ".md"},
+		{`SELECT ` + docRefCols + ` FROM docs d WHERE lower(d.path) = ?`, strings.ToLower(resolve.TrimMD(ref)) + ".md"},
 		byAlias("stem:" + strings.ToLower(markdown.Stem(ref))),
 	}
 	stemQuery, mdQuery := len(queries)-1, len(queries)-2
-	if isNumber(ref) {
+	if resolve.IsNumber(ref) {
 		queries = append(queries, byAlias("num:"+ref)) // 0096: the decision whose file name starts with it
-	} else if _, _, ok := PrefixNumber(ref); ok && !strings.Contains(ref, "/") {
-		queries = append(queries, byAlias("num:"+strings.ToLower(ref))) // ADR-004: adr-004-module-loading.md (recordName); task-97 (headName)
+	} else if _, _, ok := resolve.PrefixNumber(ref); ok && !strings.Contains(ref, "/") {
+		queries = append(queries, byAlias("num:"+strings.ToLower(ref))) // ADR-004: adr-004-module-loading.md (resolve.RecordName); task-97 (its headName)
 	}
 	dirQuery := -1
 	if !strings.Contains(ref, "/") && !IsMarkdown(ref) {
 		dirQuery = len(queries)
 		queries = append(queries, byAlias("dir:"+strings.ToLower(ref))) // 2400-node-swap: its folder's README.md or index.md
 	}
-	if _, _, ok := PrefixNumber(ref); ok || isNumber(ref) {
+	if _, _, ok := resolve.PrefixNumber(ref); ok || resolve.IsNumber(ref) {
 		queries = append(queries, byAlias("was:"+strings.ToLower(ref))) // task-4: BACK-4 once task was back's prefix (config.Prefixes)
 	}
 	if at := strings.LastIndexByte(ref, '@'); at > 0 {
@@ -855,7 +856,7 @@ func SortProblems(ps []Problem) {
 // frontmatter, wiki-link, or broken-link for a Markdown link.
 func UnresolvedProblem(ctx context.Context, q Querier, srcPath, field, form, raw, anchor, status string, line, col int) (Problem, error) {
 	p := Problem{Path: srcPath, Line: line, Col: col, Severity: string(markdown.Error)}
-	ambiguous := status == StatusAmbiguous
+	ambiguous := status == resolve.StatusAmbiguous
 	var names string
 	if ambiguous {
 		paths, err := CandidatePaths(ctx, q, srcPath, form, raw)
@@ -870,16 +871,16 @@ func UnresolvedProblem(ctx context.Context, q Querier, srcPath, field, form, raw
 	}
 	wiki += "]]"
 	switch {
-	case form == FormRef && ambiguous:
+	case form == resolve.FormRef && ambiguous:
 		p.Rule = markdown.RuleAmbiguousRef
 		p.Message = fmt.Sprintf("%s: %s names more than one document (%s); write ID@uidprefix or a path", field, raw, names)
-	case form == FormRef:
+	case form == resolve.FormRef:
 		p.Rule = markdown.RuleDanglingRef
 		p.Message = fmt.Sprintf("%s: %s names no document; fix the reference or remove it", field, raw)
-	case (form == FormWiki || form == FormEmbed) && ambiguous:
+	case (form == resolve.FormWiki || form == resolve.FormEmbed) && ambiguous:
 		p.Rule = markdown.RuleWikiLink
 		p.Message = fmt.Sprintf("%s matches more than one document (%s); write the path to say which", wiki, names)
-	case form == FormWiki || form == FormEmbed:
+	case form == resolve.FormWiki || form == resolve.FormEmbed:
 		p.Rule = markdown.RuleWikiLink
 		p.Message = fmt.Sprintf("%s matches no document; fix the name or create the note", wiki)
 	default:
@@ -890,52 +891,39 @@ func UnresolvedProblem(ctx context.Context, q Querier, srcPath, field, form, raw
 }
 
 // CandidatePaths lists, sorted, the documents an ambiguous link could mean:
-// those named by the first term of its plan that names two or more.
+// those named by the first term of its plan that names two or more
+// (resolve.Link.Candidates).
 func CandidatePaths(ctx context.Context, q Querier, srcPath, form, raw string) ([]string, error) {
-	l := link{form: form, raw: raw}
-	plan(&l, srcPath, planner{})
-	for _, term := range l.plan {
-		alias, keep := stored(term)
-		rows, err := q.QueryContext(ctx, `SELECT d.path, d.uid FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term = ? ORDER BY d.path`, alias)
-		if err != nil {
-			return nil, err
-		}
-		var paths []string
-		err = eachRow(rows, func(r *sql.Rows) error {
-			var p, uid string
-			if err := r.Scan(&p, &uid); err != nil {
-				return err
-			}
-			if (keep == nil || keep(p)) && (l.uidPrefix == "" || strings.HasPrefix(strings.ToLower(uid), l.uidPrefix)) {
-				paths = append(paths, p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		if len(paths) >= 2 {
-			return paths, nil
-		}
+	l := resolve.Link{Form: form, Raw: raw}
+	l.Plan(srcPath, resolve.Planner{})
+	docs, err := l.Candidates(aliasesIn{ctx: ctx, q: q})
+	if err != nil {
+		return nil, err
 	}
-	return nil, nil
+	var paths []string
+	for _, d := range docs {
+		paths = append(paths, d.Path)
+	}
+	return paths, nil
 }
 
-// LinkTarget is the repo path a Markdown link points at ("" for a URL, a
-// same-file anchor or a path leaving the repository). An address under one
-// of urls (config.RepoURLs) points at the path it names.
-func LinkTarget(srcPath, raw string, urls []string) string {
-	raw = repoURLs(urls).dest(raw)
-	l := link{form: FormMD, raw: raw}
-	plan(&l, srcPath, planner{})
-	if l.status == StatusFile || l.orElse == StatusFile { // a file, or a folder (folderPlan)
-		p, _ := mdPath(srcPath, raw)
-		return p
+// aliasesIn is the alias table of q as a resolve.Aliases: the documents
+// under a term by path, with their uids (no row ids: what CandidatePaths
+// reads).
+type aliasesIn struct {
+	ctx context.Context
+	q   Querier
+}
+
+func (a aliasesIn) Lookup(alias string) ([]resolve.Doc, error) {
+	rows, err := a.q.QueryContext(a.ctx, `SELECT d.path, d.uid FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term = ? ORDER BY d.path`, alias)
+	if err != nil {
+		return nil, err
 	}
-	if len(l.plan) == 1 {
-		return strings.TrimPrefix(l.plan[0], "path:")
-	}
-	return ""
+	return scanAll(rows, func(r *sql.Rows) (resolve.Doc, error) {
+		var d resolve.Doc
+		return d, r.Scan(&d.Path, &d.UID)
+	})
 }
 
 // WikiLinksWork reports whether any wiki-link or embed of the repository
@@ -945,6 +933,6 @@ func LinkTarget(srcPath, raw string, urls []string) string {
 // with no working wiki-link read every link (ADR-0034).
 func WikiLinksWork(ctx context.Context, q Querier) (bool, error) {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM links WHERE form IN ('`+FormWiki+`', '`+FormEmbed+`') AND status IN ('`+StatusOK+`', '`+StatusSelf+`'))`).Scan(&n)
+	err := q.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM links WHERE form IN ('`+resolve.FormWiki+`', '`+resolve.FormEmbed+`') AND status IN ('`+resolve.StatusOK+`', '`+resolve.StatusSelf+`'))`).Scan(&n)
 	return n == 1, err
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // Typed reads for the packages above the index (graph, workset,
@@ -76,7 +77,7 @@ type WorkItem struct {
 }
 
 // UnresolvedCount counts the links of one type whose reference named no
-// document (StatusDangling) or several (StatusAmbiguous).
+// document (resolve.StatusDangling) or several (resolve.StatusAmbiguous).
 type UnresolvedCount struct {
 	Type, Status string
 	N            int
@@ -327,7 +328,7 @@ func EachEdgeOf(ctx context.Context, q Querier, types []string, fn func(DocEdge)
 // UnresolvedCounts counts the dangling and the ambiguous links by type.
 func (s *Store) UnresolvedCounts(ctx context.Context) ([]UnresolvedCount, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT type, status, count(*) FROM links WHERE status IN (?, ?) GROUP BY type, status`,
-		StatusDangling, StatusAmbiguous)
+		resolve.StatusDangling, resolve.StatusAmbiguous)
 	if err != nil {
 		return nil, fmt.Errorf("count links: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index/human"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // Text renderers of what the index answers (canon show, canon search). The
@@ -193,13 +194,13 @@ func (ed Edge) describeOut() string {
 		target += "#" + human.Quote(ed.Anchor)
 	}
 	switch ed.Status {
-	case StatusOK:
+	case resolve.StatusOK:
 		return fmt.Sprintf("→ %s  (%s)", idTitle(ed.Other.ID, ed.Other.Title), ed.where())
-	case StatusSelf:
+	case resolve.StatusSelf:
 		return fmt.Sprintf("→ this document %s  (%s)", target, ed.where())
-	case StatusExternal:
+	case resolve.StatusExternal:
 		return fmt.Sprintf("→ %s  (external, %s)", target, ed.where())
-	case StatusFile:
+	case resolve.StatusFile:
 		return fmt.Sprintf("→ %s  (a file, not a document, %s)", target, ed.where())
 	}
 	return fmt.Sprintf("✗ %s  (%s, %s)", target, ed.Status, ed.where())

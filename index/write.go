@@ -4,10 +4,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // bulk inserts rows many at a time: one statement per `per` rows instead of
@@ -108,13 +108,13 @@ type pendingLink struct {
 
 // link is the link, as planned where it was parsed or, unless planned,
 // planned again for the file at srcPath.
-func (p *pendingLink) link(srcPath string, pl planner, planned bool) link {
-	l := link{typ: p.typ, field: p.field, form: p.form, raw: p.raw, anchor: p.anchor, line: int(p.line), col: int(p.col)}
+func (p *pendingLink) link(srcPath string, pl resolve.Planner, planned bool) resolve.Link {
+	l := resolve.Link{Type: p.typ, Field: p.field, Form: p.form, Raw: p.raw, Anchor: p.anchor, Line: int(p.line), Col: int(p.col)}
 	if planned {
-		l.plan, l.uidPrefix, l.match, l.status, l.orElse = p.plan, p.uidPrefix, p.match, p.status, p.orElse
+		l.Terms, l.UIDPrefix, l.Match, l.Status, l.OrElse = p.plan, p.uidPrefix, p.match, p.status, p.orElse
 		return l
 	}
-	plan(&l, srcPath, pl)
+	l.Plan(srcPath, pl)
 	return l
 }
 
@@ -123,7 +123,7 @@ func (p *pendingLink) link(srcPath string, pl planner, planned bool) link {
 type pendingDoc struct {
 	src     int64
 	path    string
-	planned bool // planned with the writer's planner (samePlanner)
+	planned bool // planned with the writer's planner (Planner.Equal)
 	links   []pendingLink
 }
 
@@ -132,17 +132,17 @@ type writer struct {
 	tx    *sql.Tx
 	kinds map[string]string
 	olds  map[string][]string // a prefix in use → the old prefixes that name its numbers (config.Prefixes)
-	ns    nsOf                // the namespace of a path; nil without namespaces
-	pl    planner             // what links are planned with: the repository's addresses, its site's pages
+	ns    resolve.NamespaceOf // the namespace of a path; nil without namespaces
+	pl    resolve.Planner     // what links are planned with: the repository's addresses, its site's pages
 
 	docs, aliases, chunks, fts, probs, skips, links *bulk
 
 	nextDoc, nextChunk int64
 	pending            []pendingDoc
-	npending           int        // the links in pending
-	spilled            bool       // pending links were written unresolved (status '')
-	mem                memAliases // the batch's aliases, when resolving from memory
-	spillAt            int        // with mem: how many pending links to hold before spilling
+	npending           int                // the links in pending
+	spilled            bool               // pending links were written unresolved (status '')
+	mem                resolve.MemAliases // the batch's aliases, when resolving from memory
+	spillAt            int                // with mem: how many pending links to hold before spilling
 
 	updLink, delSkip, aliasQuery *sql.Stmt
 }
@@ -200,23 +200,21 @@ func (w *writer) close() {
 	}
 }
 
-// lookup makes the writer an aliasSource backed by the database.
-func (w *writer) lookup(term string) ([]aliasDoc, error) {
-	alias, keep := stored(term)
+// Lookup makes the writer a resolve.Aliases backed by the database.
+func (w *writer) Lookup(alias string) ([]resolve.Doc, error) {
 	rows, err := w.aliasQuery.Query(alias)
 	if err != nil {
 		return nil, err
 	}
-	docs, err := scanAliasDocs(rows)
-	return filterDocs(docs, keep), err
+	return scanAliasDocs(rows)
 }
 
-func scanAliasDocs(rows *sql.Rows) ([]aliasDoc, error) {
+func scanAliasDocs(rows *sql.Rows) ([]resolve.Doc, error) {
 	defer rows.Close()
-	var out []aliasDoc
+	var out []resolve.Doc
 	for rows.Next() {
-		var d aliasDoc
-		if err := rows.Scan(&d.id, &d.uid, &d.path); err != nil {
+		var d resolve.Doc
+		if err := rows.Scan(&d.ID, &d.UID, &d.Path); err != nil {
 			return nil, err
 		}
 		out = append(out, d)
@@ -255,12 +253,12 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store %s: %w", ld.Path, err)
 	}
-	for _, term := range aliasTerms(docIdentity{path: ld.Path, ident: d.ID, uid: d.UID, title: d.Title, olds: w.olds}) {
+	for _, term := range resolve.AliasTerms(resolve.Identity{Path: ld.Path, ID: d.ID, UID: d.UID, Title: d.Title, Olds: w.olds}) {
 		if err := w.aliases.add(term, id); err != nil {
 			return 0, err
 		}
 		if w.mem != nil {
-			w.mem[term] = append(w.mem[term], aliasDoc{id: id, uid: d.UID, path: ld.Path})
+			w.mem[term] = append(w.mem[term], resolve.Doc{ID: id, UID: d.UID, Path: ld.Path})
 		}
 	}
 	for _, c := range r.chunks {
@@ -271,7 +269,7 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 	if err := w.insertProblems(id, ld.Path, d); err != nil {
 		return 0, err
 	}
-	w.addPending(id, ld.Path, r.links, samePlanner(r.pl, w.pl))
+	w.addPending(id, ld.Path, r.links, r.pl.Equal(w.pl))
 	if w.mem != nil && w.npending >= w.spillAt {
 		if err := w.spill(); err != nil {
 			return 0, err
@@ -287,11 +285,6 @@ func (w *writer) insertProblems(id int64, path string, d *markdown.Document) err
 		}
 	}
 	return nil
-}
-
-// samePlanner reports whether two planners plan every link alike.
-func samePlanner(p, q planner) bool {
-	return p.pages == q.pages && slices.Equal(p.urls, q.urls)
 }
 
 // addPending queues a document's links (prepared by pendingLinks) until
@@ -335,7 +328,7 @@ func (w *writer) spill() error {
 		for i := range pd.links {
 			p := &pd.links[i]
 			l := p.link(pd.path, w.pl, pd.planned)
-			if err := w.links.add(pd.src, p.seq, l.typ, l.field, l.form, l.raw, l.anchor, p.line, p.col, l.match, nil, l.status); err != nil {
+			if err := w.links.add(pd.src, p.seq, l.Type, l.Field, l.Form, l.Raw, l.Anchor, p.line, p.col, l.Match, nil, l.Status); err != nil {
 				return err
 			}
 		}
@@ -346,7 +339,7 @@ func (w *writer) spill() error {
 }
 
 // resolveSpilled resolves, in batches, the links spill wrote unresolved.
-func (w *writer) resolveSpilled(src aliasSource) error {
+func (w *writer) resolveSpilled(src resolve.Aliases) error {
 	last := int64(0)
 	for {
 		rows, err := w.tx.Query(`SELECT l.id, d.path, l.form, l.raw FROM links l JOIN docs d ON d.id = l.src
@@ -372,9 +365,9 @@ func (w *writer) resolveSpilled(src aliasSource) error {
 			return err
 		}
 		for _, s := range batch {
-			l := link{form: s.form, raw: s.raw}
-			plan(&l, s.path, w.pl)
-			dst, status, err := resolve(&l, src, w.ns, s.path)
+			l := resolve.Link{Form: s.form, Raw: s.raw}
+			l.Plan(s.path, w.pl)
+			dst, status, err := l.Resolve(src, w.ns, s.path)
 			if err != nil {
 				return err
 			}
@@ -395,16 +388,16 @@ func (w *writer) resolveSpilled(src aliasSource) error {
 
 // finish writes what is buffered and stores the pending links, resolved
 // through src (every document of the batch is in by now).
-func (w *writer) finish(src aliasSource) error {
+func (w *writer) finish(src resolve.Aliases) error {
 	if err := w.flushDocs(); err != nil {
 		return err
 	}
-	if src == aliasSource(w) {
+	if src == resolve.Aliases(w) {
 		terms := map[string]bool{}
 		for _, pd := range w.pending {
 			for i := range pd.links {
 				l := pd.links[i].link(pd.path, w.pl, pd.planned)
-				for _, t := range l.plan {
+				for _, t := range l.Terms {
 					terms[t] = true
 				}
 			}
@@ -419,7 +412,7 @@ func (w *writer) finish(src aliasSource) error {
 		for i := range pd.links {
 			p := &pd.links[i]
 			l := p.link(pd.path, w.pl, pd.planned)
-			dst, status, err := resolve(&l, src, w.ns, pd.path)
+			dst, status, err := l.Resolve(src, w.ns, pd.path)
 			if err != nil {
 				return fmt.Errorf("resolve links: %w", err)
 			}
@@ -427,7 +420,7 @@ func (w *writer) finish(src aliasSource) error {
 			if dst != 0 {
 				dstArg = dst
 			}
-			if err := w.links.add(pd.src, p.seq, l.typ, l.field, l.form, l.raw, l.anchor, p.line, p.col, l.match, dstArg, status); err != nil {
+			if err := w.links.add(pd.src, p.seq, l.Type, l.Field, l.Form, l.Raw, l.Anchor, p.line, p.col, l.Match, dstArg, status); err != nil {
 				return err
 			}
 		}
@@ -476,12 +469,12 @@ func (w *writer) resolveMarked() error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	planned := make([]link, len(todo))
+	planned := make([]resolve.Link, len(todo))
 	terms := map[string]bool{}
 	for i, m := range todo {
-		planned[i] = link{form: m.form, raw: m.raw}
-		plan(&planned[i], m.path, w.pl)
-		for _, t := range planned[i].plan {
+		planned[i] = resolve.Link{Form: m.form, Raw: m.raw}
+		planned[i].Plan(m.path, w.pl)
+		for _, t := range planned[i].Terms {
 			terms[t] = true
 		}
 	}
@@ -491,7 +484,7 @@ func (w *writer) resolveMarked() error {
 	}
 	for i, m := range todo {
 		l := planned[i]
-		dst, status, err := resolve(&l, mem, w.ns, m.path)
+		dst, status, err := l.Resolve(mem, w.ns, m.path)
 		if err != nil {
 			return err
 		}

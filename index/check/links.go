@@ -11,6 +11,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // lnk is one stored link of a checked document.
@@ -38,12 +39,12 @@ func (c *checker) links() error {
 	var anchored []*lnk
 	for _, l := range all {
 		switch l.status {
-		case index.StatusDangling, index.StatusAmbiguous:
-			if l.form == index.FormMD || l.form == index.FormImage {
+		case resolve.StatusDangling, resolve.StatusAmbiguous:
+			if l.form == resolve.FormMD || l.form == resolve.FormImage {
 				// A Markdown target missing from the index may still be a
 				// file in git's tree (an excluded folder): gitFiles decides,
 				// for all of them at once (one git process, not one each).
-				if index.LinkTarget(l.src.path, l.raw, c.in.Cfg.RepoURLs) == "" {
+				if resolve.LinkTarget(l.src.path, l.raw, c.in.Cfg.RepoURLs) == "" {
 					c.add(l.src.path, l.line, l.col, "broken-link", l.raw, fmt.Sprintf("link %s leaves the repository; link to a file inside it", l.raw))
 				} else {
 					files = append(files, l)
@@ -55,13 +56,13 @@ func (c *checker) links() error {
 			}
 			continue
 		}
-		if (l.form == index.FormMD || l.form == index.FormImage) && (l.status == index.StatusOK || l.status == index.StatusFile) {
+		if (l.form == resolve.FormMD || l.form == resolve.FormImage) && (l.status == resolve.StatusOK || l.status == resolve.StatusFile) {
 			files = append(files, l)
 		}
-		if l.anchor != "" && (l.status == index.StatusOK || l.status == index.StatusSelf) && !index.AnchorUnchecked(l.form, l.raw) {
+		if l.anchor != "" && (l.status == resolve.StatusOK || l.status == resolve.StatusSelf) && !resolve.AnchorUnchecked(l.form, l.raw) {
 			anchored = append(anchored, l)
 		}
-		if l.form == index.FormRef && l.status == index.StatusOK && !l.src.linksOnly {
+		if l.form == resolve.FormRef && l.status == resolve.StatusOK && !l.src.linksOnly {
 			c.graphRules(l)
 		}
 	}
@@ -143,7 +144,7 @@ func (c *checker) refs(ids []int64) (ref func(int64) (index.DocRef, bool), err e
 // unresolved reports a frontmatter reference or wiki-link that names no
 // document, or several.
 func (c *checker) unresolved(l *lnk) error {
-	if l.form == index.FormRef && l.status == index.StatusAmbiguous {
+	if l.form == resolve.FormRef && l.status == resolve.StatusAmbiguous {
 		// An id an archived document shares with a live one is the live
 		// one's (duplicate): the reference names it, as Backlog.md reads
 		// it.
@@ -184,7 +185,7 @@ func (c *checker) gitFiles(ls []*lnk) error {
 	intoSub := map[*lnk]string{}
 	targets := make([]string, len(ls)) // each link's, worked out once
 	for i, l := range ls {
-		t := index.LinkTarget(l.src.path, l.raw, c.in.Cfg.RepoURLs)
+		t := resolve.LinkTarget(l.src.path, l.raw, c.in.Cfg.RepoURLs)
 		targets[i] = t
 		if t == "" {
 			continue
@@ -209,7 +210,7 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		if t == "" || exists[t] || folded[t] != "" || intoSub[l] != "" || strings.HasPrefix(l.raw, "/") || strings.HasPrefix(l.raw, "../") || strings.HasPrefix(l.raw, "./") || !strings.Contains(l.src.path, "/") {
 			continue
 		}
-		if r := index.LinkTarget("root.md", l.raw, c.in.Cfg.RepoURLs); r != "" && r != t {
+		if r := resolve.LinkTarget("root.md", l.raw, c.in.Cfg.RepoURLs); r != "" && r != t {
 			rootRel[t] = r
 			askRoot = append(askRoot, r)
 		}
@@ -218,7 +219,7 @@ func (c *checker) gitFiles(ls []*lnk) error {
 	// link resolved to the page, below).
 	var askPage []string
 	for i, l := range ls {
-		if t := targets[i]; t != "" && !exists[t] && folded[t] == "" && path.Ext(t) == "" && l.status != index.StatusOK {
+		if t := targets[i]; t != "" && !exists[t] && folded[t] == "" && path.Ext(t) == "" && l.status != resolve.StatusOK {
 			askPage = append(askPage, t+".md")
 		}
 	}
@@ -249,7 +250,7 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		}
 		msg := fmt.Sprintf("link target %s does not exist in git's tree", l.raw)
 		var fix *index.Fix
-		if l.status == index.StatusOK && l.dstPath == t+".md" {
+		if l.status == resolve.StatusOK && l.dstPath == t+".md" {
 			continue // a site's page at its path without .md (config SitePages)
 		}
 		if c.in.Cfg.PageAddresses() && folded[t] == "" && (path.Ext(t) == "" || path.Ext(t) == ".html" || strings.HasPrefix(l.raw, "/") && !index.IsMarkdown(t)) {
@@ -265,19 +266,19 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		case page:
 			want := withMD(l.raw)
 			msg += fmt.Sprintf("; GitHub adds no .md to a link: did you mean %s? (a site generator serves the page without it)", want)
-			if l.form == index.FormMD {
+			if l.form == resolve.FormMD {
 				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: want}
 			}
 		case folded[t] != "":
 			want := relTo(l.src.path, folded[t])
 			msg += fmt.Sprintf("; did you mean %s? (git's case is what GitHub serves)", want)
-			if l.form != index.FormRef && !strings.HasPrefix(l.raw, "/") {
+			if l.form != resolve.FormRef && !strings.HasPrefix(l.raw, "/") {
 				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: want}
 			}
 		case r != "" && rootExists[r]:
 			want := relTo(l.src.path, r)
 			msg += fmt.Sprintf("; did you mean %s? (it is written from the repository root; a link is relative to the file it is in)", want)
-			if l.form != index.FormRef {
+			if l.form != resolve.FormRef {
 				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: want}
 			}
 		case c.in.Tree.OnDisk(t):
@@ -346,18 +347,18 @@ func (c *checker) anchors(ls []*lnk) error {
 		if strings.HasPrefix(a, "^") || isLineAnchor(a) {
 			continue // a block reference, or a line link on GitHub
 		}
-		if (a == "readme" || a == "files") && l.form == index.FormMD && index.FolderLink(l.src.path, l.raw, c.in.Cfg.RepoURLs) {
+		if (a == "readme" || a == "files") && l.form == resolve.FormMD && resolve.FolderLink(l.src.path, l.raw, c.in.Cfg.RepoURLs) {
 			continue // the anchors of GitHub's folder page: its README, its listing
 		}
 		want := a
-		if l.form == index.FormWiki || l.form == index.FormEmbed || l.form == index.FormRef {
+		if l.form == resolve.FormWiki || l.form == resolve.FormEmbed || l.form == resolve.FormRef {
 			want = markdown.Slug(a) // wiki anchors name the heading text
 		}
 		if set[want] {
 			continue
 		}
 		where := "this document"
-		if l.status == index.StatusOK {
+		if l.status == resolve.StatusOK {
 			where = l.dstPath
 		}
 		if low := strings.ToLower(want); low != want && set[low] {
@@ -365,7 +366,7 @@ func (c *checker) anchors(ls []*lnk) error {
 			// the fragment (#ID reaches the heading "ID"); other renderers
 			// match ids exactly. So a warning, with the fix.
 			var fix *index.Fix
-			if l.form == index.FormMD || l.form == index.FormImage {
+			if l.form == resolve.FormMD || l.form == resolve.FormImage {
 				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: "#" + a, New: "#" + low}
 			}
 			c.addFix(l.src.path, l.line, l.col, "anchor-case", l.raw+"#"+l.anchor,
@@ -380,7 +381,7 @@ func (c *checker) anchors(ls []*lnk) error {
 			}
 			if set[s] {
 				msg += fmt.Sprintf("; did you mean #%s?", s)
-				if l.form == index.FormMD || l.form == index.FormImage {
+				if l.form == resolve.FormMD || l.form == resolve.FormImage {
 					fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: "#" + a, New: "#" + s}
 				}
 			}
@@ -389,7 +390,7 @@ func (c *checker) anchors(ls []*lnk) error {
 			// alertmanager" (GitHub: #prometheus--alertmanager); with two
 			// such headings, which is meant is not plain: no fix.
 			msg += fmt.Sprintf("; did you mean #%s?", near[0])
-			if l.form == index.FormMD || l.form == index.FormImage {
+			if l.form == resolve.FormMD || l.form == resolve.FormImage {
 				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: "#" + a, New: "#" + near[0]}
 			}
 		} else if len(near) > 1 {
@@ -403,7 +404,7 @@ func (c *checker) anchors(ls []*lnk) error {
 }
 
 func (c *checker) anchorDoc(l *lnk) int64 {
-	if l.status == index.StatusSelf {
+	if l.status == resolve.StatusSelf {
 		return l.src.id
 	}
 	return l.dst
@@ -588,7 +589,7 @@ func (c *checker) cycles(all []*lnk) error {
 		return err
 	}
 	for _, l := range all {
-		if l.typ != "parent" || l.status != index.StatusOK || l.form != index.FormRef || l.src.linksOnly {
+		if l.typ != "parent" || l.status != resolve.StatusOK || l.form != resolve.FormRef || l.src.linksOnly {
 			continue
 		}
 		chain := []string{l.src.displayID, l.dstID}

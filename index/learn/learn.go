@@ -20,6 +20,7 @@ import (
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/resolve"
 	"github.com/canon-md/canon/index/safepath"
 )
 
@@ -143,7 +144,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		if id == "" {
 			id = markdown.Stem(p) // eip-2718.md: named eip-2718
 		}
-		if p, n, ok := index.PrefixNumber(id); ok {
+		if p, n, ok := resolve.PrefixNumber(id); ok {
 			n = strings.ToLower(n)
 			if numbers[n] == nil {
 				numbers[n] = map[string]bool{}
@@ -225,7 +226,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		return nil, err
 	}
 	for _, ev := range edgeVals {
-		if !index.RefNamesAFile(ev.v) && !names[strings.ToLower(ev.v)] {
+		if !resolve.RefNamesAFile(ev.v) && !names[strings.ToLower(ev.v)] {
 			unnamed = append(unnamed, ev.v)
 		}
 	}
@@ -239,7 +240,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		return nil, err
 	}
 	for _, ev := range edgeVals {
-		if index.RefNamesAFile(ev.v) {
+		if resolve.RefNamesAFile(ev.v) {
 			continue // a folder or a file: not a reference either way
 		}
 		c := f.edgeFields[ev.field]
@@ -247,7 +248,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		// an id or a stem, or a path to a document (../proposals/x.md),
 		// or a number under an old prefix
 		if names[strings.ToLower(ev.v)] || (strings.Contains(ev.v, "/") || index.IsMarkdown(ev.v)) && names[strings.ToLower(markdown.Stem(ev.v))] ||
-			slices.ContainsFunc(index.OldPrefixIDs(ev.v, f.prefixes, f.bare), func(id string) bool { return names[id] }) {
+			slices.ContainsFunc(resolve.OldPrefixIDs(ev.v, f.prefixes, f.bare), func(id string) bool { return names[id] }) {
 			c[0]++
 		}
 		f.edgeFields[ev.field] = c

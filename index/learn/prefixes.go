@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // A repository that renamed its id prefix (Backlog.md's task_prefix: back)
@@ -31,7 +32,7 @@ const oneNumberShare = 0.5
 // same evidence again. The fields gather reads as edge candidates are left
 // out (counted there).
 func oldPrefixRefs(ctx context.Context, q index.Querier, names map[string]bool) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT field, raw FROM links WHERE form = ? AND status IN (?, ?) ORDER BY id`, index.FormRef, index.StatusDangling, index.StatusOK)
+	rows, err := q.QueryContext(ctx, `SELECT field, raw FROM links WHERE form = ? AND status IN (?, ?) ORDER BY id`, resolve.FormRef, resolve.StatusDangling, resolve.StatusOK)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +47,7 @@ func oldPrefixRefs(ctx context.Context, q index.Querier, names map[string]bool) 
 			continue
 		}
 		raw = strings.TrimSpace(raw)
-		if _, _, ok := index.PrefixNumber(raw); ok && !names[strings.ToLower(raw)] {
+		if _, _, ok := resolve.PrefixNumber(raw); ok && !names[strings.ToLower(raw)] {
 			out = append(out, raw)
 		}
 	}
@@ -67,7 +68,7 @@ func (f *facts) learnPrefixes(unnamed []string, numbers map[string]map[string]bo
 	total := map[string]int{}
 	refs := map[string]map[string]map[string]int{} // old → new → number → the references naming it
 	for _, v := range unnamed {
-		p, n, ok := index.PrefixNumber(v)
+		p, n, ok := resolve.PrefixNumber(v)
 		if !ok || inUse[p] || folders[strings.ToLower(p)] {
 			continue
 		}
@@ -121,7 +122,7 @@ func (f *facts) learnBare(vals []string, names map[string]bool, numbers map[stri
 	pairs := map[string]int{}
 	for _, v := range vals {
 		v = strings.ToLower(strings.TrimSpace(v))
-		if _, _, ok := index.PrefixNumber("n-" + v); !ok || names[v] || len(index.OldPrefixIDs(v, f.prefixes, nil)) > 0 {
+		if _, _, ok := resolve.PrefixNumber("n-" + v); !ok || names[v] || len(resolve.OldPrefixIDs(v, f.prefixes, nil)) > 0 {
 			continue // not a bare number, or one that names a document already
 		}
 		total++
@@ -178,7 +179,7 @@ func numberedFolders(p string, folders map[string]bool) {
 		if len(parts) < 2 {
 			continue
 		}
-		if _, _, ok := index.PrefixNumber(parts[0] + "-" + parts[1]); ok {
+		if _, _, ok := resolve.PrefixNumber(parts[0] + "-" + parts[1]); ok {
 			folders[strings.ToLower(parts[0])] = true
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 func TestLearnPrefixes(t *testing.T) {
@@ -42,7 +42,7 @@ func TestLearnPrefixes(t *testing.T) {
 	names := map[string]bool{"back-1": true, "back-2": true, "back-3": true}
 	f := &facts{prefixes: map[string]string{"task": "back"}}
 	for v, want := range map[string]bool{"task-1": true, "TASK-3": true, "task-4": false, "2": true, "4": false, "draft-1": false} {
-		got := slices.ContainsFunc(index.OldPrefixIDs(v, f.prefixes, nil), func(id string) bool { return names[id] })
+		got := slices.ContainsFunc(resolve.OldPrefixIDs(v, f.prefixes, nil), func(id string) bool { return names[id] })
 		if got != want {
 			t.Errorf("%q names a document through the prefixes: %v, want %v", v, got, want)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // Repositories that link their own documents by full web address (KEPs,
@@ -46,7 +47,7 @@ func (f *facts) learnRepoURLs(ctx context.Context, q index.Querier, pages map[st
 	// it is written in (self) or two pages (external again); learning must
 	// find the same evidence then.
 	rows, err := q.QueryContext(ctx, `SELECT raw FROM links WHERE form IN (?, ?, ?) ORDER BY id`,
-		index.FormMD, index.FormURL, index.FormRef)
+		resolve.FormMD, resolve.FormURL, resolve.FormRef)
 	if err != nil {
 		return err
 	}
@@ -57,7 +58,7 @@ func (f *facts) learnRepoURLs(ctx context.Context, q index.Querier, pages map[st
 		if err := rows.Scan(&raw); err != nil {
 			return err
 		}
-		base, p, ok := index.RepoAddress(raw)
+		base, p, ok := resolve.RepoAddress(raw)
 		if !ok {
 			continue
 		}

@@ -10,7 +10,7 @@
 // "file.md#some-heading" can be checked offline.
 //
 // It owns the parse and nothing it does leaves the document: references
-// are reported as written, and resolving them is index's. On the ladder
-// cmd → usecase → hooks → gitsync, workset → graph → index, it is at the
-// bottom with index, which calls it; it imports nothing of canon's.
+// are reported as written, and resolving them is index/resolve's. On the
+// ladder cmd → usecase → hooks → gitsync, workset → graph → index, it is
+// at the bottom with index, which calls it; it imports nothing of canon's.
 package markdown

@@ -11,6 +11,7 @@ import (
 	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // FixPlan is what canon check --fix changes: the mechanical fixes of the
@@ -125,8 +126,8 @@ func applyFixes(content []byte, fs []index.Problem) ([]byte, []index.Problem, []
 }
 
 // notReadAsItself says why an id, written as an item of a list of
-// references, would not be read back as a reference to that id, as index
-// reads one (refPlan): a text with commas between ids is that many
+// references, would not be read back as a reference to that id, as
+// index/resolve reads one (refPlan): a text with commas between ids is that many
 // references (requires: 2718, 2930), "#" starts an anchor, "ID@x" names
 // the document of id ID whose uid starts with x, "[[x]]" is a wiki-link to
 // x, "scheme:" an address, a path with an extension a file. Quoting does
@@ -145,13 +146,13 @@ func notReadAsItself(id string) string {
 		return "would be read as " + strconv.Quote(id[:strings.IndexByte(id, '#')]) + " and an anchor"
 	case at > 0 && at < len(id)-1 && !strings.ContainsAny(id, "/ "):
 		return "would be read as the id " + strconv.Quote(id[:at]) + " of a document whose uid starts with " + strconv.Quote(id[at+1:])
-	case index.RefNamesAFile(id):
+	case resolve.RefNamesAFile(id):
 		return "would be read as the path of a file that is not Markdown"
 	}
 	return ""
 }
 
-// schemeRE is the scheme of an address, as index reads one (hasScheme):
+// schemeRE is the scheme of an address, as index/resolve reads one (hasScheme):
 // two characters at least before the colon, so that C: is a drive.
 var schemeRE = lazyre.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]+:`)
 

@@ -18,6 +18,7 @@ import (
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/resolve"
 	"github.com/canon-md/canon/index/safepath"
 )
 
@@ -341,7 +342,7 @@ func (p *IDRenamePlan) pathOf(src, target string) string {
 	if target == "" || !strings.Contains(target, "/") && !index.IsMarkdown(target) {
 		return ""
 	}
-	return index.LinkTarget(src, target, p.urls)
+	return resolve.LinkTarget(src, target, p.urls)
 }
 
 // refTo says what a reference written in src becomes: the text to replace
@@ -363,7 +364,7 @@ func (p *IDRenamePlan) refTo(src, raw string, md bool) (old, repl, why string) {
 	}
 	if at := p.pathOf(src, target); at != "" || md {
 		if r := p.pathOf("", target); !md && r != "" && r != at && p.pending.Exists(r) {
-			at = r // a frontmatter path names a file from the repository's root first, as index reads it (refPlan)
+			at = r // a frontmatter path names a file from the repository's root first, as index/resolve reads it (refPlan)
 		}
 		for _, c := range p.IDs {
 			if at == c.Path && c.NewPath != "" {
@@ -389,7 +390,7 @@ func (p *IDRenamePlan) refTo(src, raw string, md bool) (old, repl, why string) {
 		switch {
 		case byPrefix:
 			repl = c.New // task-7 and 7 named BACK-7: the new id, whole
-			if pre, n, ok := index.PrefixNumber(c.New); ok && slices.Contains(p.bare, pre) && !strings.ContainsRune(id, '-') && p.byOldPrefix(n, c.New) {
+			if pre, n, ok := resolve.PrefixNumber(c.New); ok && slices.Contains(p.bare, pre) && !strings.ContainsRune(id, '-') && p.byOldPrefix(n, c.New) {
 				repl = n // bare_numbers: a bare number stays bare where the new one names the document too (requires: 6 → 60)
 			}
 		case stem && !strings.EqualFold(id, c.Old):
@@ -416,7 +417,7 @@ func (p *IDRenamePlan) refTo(src, raw string, md bool) (old, repl, why string) {
 // byOldPrefix reports a reference that names the id old through the
 // configured prefixes, and not as the id of some document.
 func (p *IDRenamePlan) byOldPrefix(ref, old string) bool {
-	return len(p.idents[strings.ToLower(ref)]) == 0 && slices.Contains(index.OldPrefixIDs(ref, p.olds, p.bare), strings.ToLower(old))
+	return len(p.idents[strings.ToLower(ref)]) == 0 && slices.Contains(resolve.OldPrefixIDs(ref, p.olds, p.bare), strings.ToLower(old))
 }
 
 // Diff is the unified diff of the rename, a renamed file's from its old

@@ -210,7 +210,7 @@ func TestRenameChildIDUnicode(t *testing.T) {
 }
 
 // A frontmatter reference by the path from the repository's root names
-// the file as index reads it (refPlan tries that path first): the rename
+// the file as index/resolve reads it (refPlan tries that path first): the rename
 // rewrites it too. It was read from the referring file's folder only, and
 // left dangling.
 func TestRenameRootPathRef(t *testing.T) {

@@ -1,6 +1,7 @@
-package index
+package resolve
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/canon-md/canon/index/config"
@@ -15,18 +16,23 @@ import (
 // there, as it was before: an address is never a broken link.
 type repoURLs []string
 
-// planner is what a link's plan depends on beyond the link and the file it
+// Planner is what a link's plan depends on beyond the link and the file it
 // is written in: the repository's own web addresses, and whether the
 // repository publishes a site that serves a page at its path without .md
 // (config.Config.SitePages). Both shape the index (config.IndexHash).
-type planner struct {
-	urls  repoURLs
-	pages bool
+type Planner struct {
+	URLs  []string // config.RepoURLs
+	Pages bool     // config.Config.SitePages
 }
 
-// plannerOf is cfg's planner.
-func plannerOf(cfg *config.Config) planner {
-	return planner{urls: cfg.RepoURLs, pages: cfg.SitePages()}
+// PlannerOf is cfg's Planner.
+func PlannerOf(cfg *config.Config) Planner {
+	return Planner{URLs: cfg.RepoURLs, Pages: cfg.SitePages()}
+}
+
+// Equal reports whether two planners plan every link alike.
+func (p Planner) Equal(q Planner) bool {
+	return p.Pages == q.Pages && slices.Equal(p.URLs, q.URLs)
 }
 
 // repoPath returns the link from the repository's root that web address
@@ -94,18 +100,18 @@ func (u repoURLs) dest(raw string) string {
 // root p: a document or a folder's page when one is there, a web link
 // otherwise (a file that is not a document, a path leaving the
 // repository).
-func urlPlan(l *link, srcPath, p string) {
-	form := l.form
+func urlPlan(l *Link, srcPath, p string) {
+	form := l.Form
 	if form != FormImage {
-		l.form = FormMD // an autolink or a reference names the page as a Markdown link does
+		l.Form = FormMD // an autolink or a reference names the page as a Markdown link does
 	}
-	mdPlan(l, srcPath, p, planner{})
-	l.form = form
+	mdPlan(l, srcPath, p, Planner{})
+	l.Form = form
 	switch {
-	case l.plan != nil:
-		l.orElse = StatusExternal
-	case l.status != StatusSelf:
-		l.status = StatusExternal
+	case l.Terms != nil:
+		l.OrElse = StatusExternal
+	case l.Status != StatusSelf:
+		l.Status = StatusExternal
 	}
 }
 

@@ -1,4 +1,4 @@
-package index
+package resolve
 
 import (
 	"net/url"
@@ -10,18 +10,6 @@ import (
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/markdown"
 )
-
-// How references find documents.
-//
-// Every document is reachable under a few alias terms: its uid, its id, its
-// path, its path without .md and its file stem. A link carries a lookup plan:
-// the terms to try in order; the first term that names any document decides,
-// and two or more documents there make the link ambiguous.
-//
-// Every link also carries a match key: the lower-cased last name it points at
-// (an id, a uid or a file stem). A document's match keys are the same three
-// things of its own. When documents come or go, only links whose match key is
-// one of theirs can resolve differently, so an update re-resolves just those.
 
 // Link statuses.
 const (
@@ -46,28 +34,31 @@ const (
 // EdgeReferences is the edge type of a body link to another document.
 const EdgeReferences = "references"
 
-func aliasTerms(d docIdentity) []string {
+// AliasTerms are the terms the alias table stores for a document: uid:,
+// id:, stem:, num: (a file number or a record's name), dir: (a folder's
+// page), was: (an old prefix's names) and title:.
+func AliasTerms(d Identity) []string {
 	terms := make([]string, 0, 5)
-	if d.uid != "" {
-		terms = append(terms, "uid:"+strings.ToLower(d.uid))
+	if d.UID != "" {
+		terms = append(terms, "uid:"+strings.ToLower(d.UID))
 	}
-	if d.ident != "" {
-		terms = append(terms, "id:"+strings.ToLower(d.ident))
+	if d.ID != "" {
+		terms = append(terms, "id:"+strings.ToLower(d.ID))
 	}
-	terms = append(terms, "stem:"+strings.ToLower(markdown.Stem(d.path)))
-	if n := fileNumber(d.path); n != "" {
+	terms = append(terms, "stem:"+strings.ToLower(markdown.Stem(d.Path)))
+	if n := FileNumber(d.Path); n != "" {
 		terms = append(terms, "num:"+n)
 	}
 	if n := nameOfFile(d); n != "" {
 		terms = append(terms, "num:"+n) // adr-004 of adr-004-module-loading.md, task-97 of "task-97 - Fix-x.md"
 	}
-	if name := markdown.DisplayStem(d.path); name != markdown.Stem(d.path) {
+	if name := markdown.DisplayStem(d.Path); name != markdown.Stem(d.Path) {
 		terms = append(terms, "dir:"+strings.ToLower(name)) // canon show 2400-node-swap: its folder's page
 	}
 	for _, k := range d.oldNames() {
 		terms = append(terms, "was:"+k)
 	}
-	if t := TitleKey(d.title); t != "" {
+	if t := TitleKey(d.Title); t != "" {
 		terms = append(terms, "title:"+t)
 	}
 	return terms
@@ -90,33 +81,33 @@ func TitleKey(title string) string {
 // lower-cased: the tool names a task by its number (Backlog.md). A
 // document of a prefix in config.BareNumbers has its bare number too; one
 // without an id is named by its file stem (eip-2718.md: 2718).
-func (d docIdentity) oldNames() []string {
-	if len(d.olds) == 0 {
+func (d Identity) oldNames() []string {
+	if len(d.Olds) == 0 {
 		return nil
 	}
-	id := d.ident
+	id := d.ID
 	if id == "" {
-		id = markdown.Stem(d.path)
+		id = markdown.Stem(d.Path)
 	}
 	p, n, ok := PrefixNumber(id)
 	if !ok {
 		return nil
 	}
-	if _, named := d.olds[p]; !named {
+	if _, named := d.Olds[p]; !named {
 		return nil
 	}
 	n = strings.ToLower(n)
 	out := []string{n}
-	for _, old := range d.olds[p] {
+	for _, old := range d.Olds[p] {
 		out = append(out, old+"-"+n)
 	}
 	return out
 }
 
-// oldPrefixes turns config.Prefixes (old → new) into new → the old ones,
+// OldPrefixes turns config.Prefixes (old → new) into new → the old ones,
 // sorted, with each of config.BareNumbers (bare) a prefix whose numbers
 // alone name its documents.
-func oldPrefixes(m map[string]string, bare []string) map[string][]string {
+func OldPrefixes(m map[string]string, bare []string) map[string][]string {
 	if len(m) == 0 && len(bare) == 0 {
 		return nil
 	}
@@ -147,11 +138,11 @@ func OldPrefixIDs(ref string, prefixes map[string]string, bare []string) []strin
 		}
 		return nil
 	}
-	if !isNumber(ref) {
+	if !IsNumber(ref) {
 		return nil
 	}
 	var out []string
-	for now := range oldPrefixes(prefixes, bare) {
+	for now := range OldPrefixes(prefixes, bare) {
 		out = append(out, now+"-"+ref)
 	}
 	sort.Strings(out)
@@ -163,17 +154,17 @@ func OldPrefixIDs(ref string, prefixes map[string]string, bare []string) []strin
 // (config.IsIDPrefix) and its number as written (digits, dots between).
 func PrefixNumber(s string) (prefix, number string, ok bool) {
 	i := strings.LastIndexByte(s, '-')
-	if i <= 0 || !isNumber(s[i+1:]) || !config.IsIDPrefix(s[:i]) {
+	if i <= 0 || !IsNumber(s[i+1:]) || !config.IsIDPrefix(s[:i]) {
 		return "", "", false
 	}
 	return strings.ToLower(s[:i]), s[i+1:], true
 }
 
-// fileNumber is the number a file name starts with, as written, when a
+// FileNumber is the number a file name starts with, as written, when a
 // dash or underscore follows it ("0097" of 0097-storage-engine.md, "0013.1"
 // of 0013.1-bridge.md): ADR tools name decisions so, and frontmatter
 // refers to them by it (superseded_by: [0097, 0097.1]). "" when none.
-func fileNumber(p string) string {
+func FileNumber(p string) string {
 	stem := markdown.Stem(p)
 	i := 0
 	for i < len(stem) && (stem[i] >= '0' && stem[i] <= '9' || stem[i] == '.' && i > 0 && stem[i-1] != '.') {
@@ -185,11 +176,11 @@ func fileNumber(p string) string {
 	return stem[:i]
 }
 
-// recordName is the name a decision record's file name starts with when
+// RecordName is the name a decision record's file name starts with when
 // the record has no id (adr-004 of adr-004-module-loading.md, as its
 // neighbours link it: [ADR-002](adr-002-configuration.md)), lower-cased;
 // "" for any other file name.
-func recordName(p string) string {
+func RecordName(p string) string {
 	stem := markdown.Stem(p)
 	if !markdown.IsADRStem(stem) {
 		return ""
@@ -197,7 +188,7 @@ func recordName(p string) string {
 	if len(stem) < 5 || stem[3] != '-' {
 		return "" // adr_12, adr0007: no reference names them (PrefixNumber wants a dash)
 	}
-	n := fileNumber(stem[4:] + "-") // 004, 0013.1
+	n := FileNumber(stem[4:] + "-") // 004, 0013.1
 	if n == "" {
 		return ""
 	}
@@ -205,15 +196,15 @@ func recordName(p string) string {
 }
 
 // nameOfFile is the name the file name gives a document without an id
-// (recordName, else headName); "" for one with an id, which names it.
-func nameOfFile(d docIdentity) string {
-	if d.ident != "" {
+// (RecordName, else headName); "" for one with an id, which names it.
+func nameOfFile(d Identity) string {
+	if d.ID != "" {
 		return ""
 	}
-	if n := recordName(d.path); n != "" {
+	if n := RecordName(d.Path); n != "" {
 		return n
 	}
-	return headName(d.path)
+	return headName(d.Path)
 }
 
 // headName is the id a file name starts with before " - " and its title
@@ -230,60 +221,65 @@ func headName(p string) string {
 	return strings.ToLower(head)
 }
 
-// isNumber reports a reference that is only a number as a file name starts
+// IsNumber reports a reference that is only a number as a file name starts
 // with: digits, and dots between them (0097, 0013.1).
-func isNumber(s string) bool {
-	return s != "" && fileNumber(s+"-") == s
+func IsNumber(s string) bool {
+	return s != "" && FileNumber(s+"-") == s
 }
 
-// matchKeys are the names by which links can point at a document.
-func matchKeys(d docIdentity) []string {
-	keys := []string{strings.ToLower(markdown.Stem(d.path))}
+// MatchKeys are the names by which links can point at a document.
+func MatchKeys(d Identity) []string {
+	keys := []string{strings.ToLower(markdown.Stem(d.Path))}
 	if keys[0] == "index" {
 		keys = append(keys, folderKey) // the page of its folder (folderPlan)
 	}
-	if dir := path.Dir(d.path); (keys[0] == "index" || keys[0] == folderKey) && dir != "." {
+	if dir := path.Dir(d.Path); (keys[0] == "index" || keys[0] == folderKey) && dir != "." {
 		keys = append(keys, strings.ToLower(path.Base(dir))) // a link to the folder without its slash (mdPlan)
 	}
 	if n := nameOfFile(d); n != "" {
 		keys = append(keys, n) // a ref that is its file's name (refPlan's num:)
 	}
-	if n := fileNumber(d.path); n != "" {
+	if n := FileNumber(d.Path); n != "" {
 		keys = append(keys, n) // a ref that is its number (refPlan's match)
 	}
-	if d.ident != "" {
-		keys = append(keys, strings.ToLower(d.ident))
+	if d.ID != "" {
+		keys = append(keys, strings.ToLower(d.ID))
 	}
-	if d.uid != "" {
-		keys = append(keys, strings.ToLower(d.uid))
+	if d.UID != "" {
+		keys = append(keys, strings.ToLower(d.UID))
 	}
-	if t := TitleKey(d.title); t != "" {
+	if t := TitleKey(d.Title); t != "" {
 		keys = append(keys, t) // a ref that names it by its title (refPlan's title:)
 	}
 	return append(keys, d.oldNames()...) // a ref an old prefix writes (refPlan's was:)
 }
 
-type docIdentity struct {
-	path, ident, uid string
-	title            string              // what TitleKey names it by
-	olds             map[string][]string // see writer.olds
+// Identity is what names a document to a reference: its path, id, uid
+// and title, and the old prefixes of the repository (OldPrefixes), which
+// give a document of a renamed prefix its old names.
+type Identity struct {
+	Path, ID, UID string
+	Title         string              // what TitleKey names it by
+	Olds          map[string][]string // a prefix in use → the old prefixes that name its numbers (OldPrefixes)
 }
 
-// link is one outgoing link of a document before it is stored.
-type link struct {
-	typ, field, form, raw, anchor string
-	line, col                     int
-	plan                          []string // alias terms to try, in order
-	uidPrefix                     string   // from ID@uidprefix: keep only uids with this prefix
-	match                         string
-	status                        string // preset for links that need no lookup
-	orElse                        string // the status when the plan finds nothing ("": dangling)
+// Link is one outgoing link of a document: as written (its type, field,
+// form, raw text, anchor and place) and, once planned (Plan), where to
+// look for its target.
+type Link struct {
+	Type, Field, Form, Raw, Anchor string
+	Line, Col                      int
+	Terms                          []string // the plan: alias terms to try, in order
+	UIDPrefix                      string   // from ID@uidprefix: keep only uids with this prefix
+	Match                          string   // the match key: the lower-cased last name it points at
+	Status                         string   // preset for links that need no lookup
+	OrElse                         string   // the status when the plan finds nothing ("": dangling)
 }
 
-// docLinks lists a document's links in a fixed order: frontmatter edges,
+// DocLinks lists a document's links in a fixed order: frontmatter edges,
 // then body links, each in source order.
-func docLinks(srcPath string, d *markdown.Document, pl planner) []link {
-	out := make([]link, 0, len(d.Refs)+len(d.Body.Links))
+func DocLinks(srcPath string, d *markdown.Document, pl Planner) []Link {
+	out := make([]Link, 0, len(d.Refs)+len(d.Body.Links))
 	for _, r := range d.Refs {
 		out = append(out, refLink(srcPath, r, pl))
 	}
@@ -293,56 +289,58 @@ func docLinks(srcPath string, d *markdown.Document, pl planner) []link {
 	return out
 }
 
-func refLink(srcPath string, r markdown.Ref, pl planner) link {
-	l := link{typ: r.Type, field: r.Field, form: FormRef, raw: r.Raw, line: r.Line, col: r.Col}
+func refLink(srcPath string, r markdown.Ref, pl Planner) Link {
+	l := Link{Type: r.Type, Field: r.Field, Form: FormRef, Raw: r.Raw, Line: r.Line, Col: r.Col}
 	raw := strings.TrimSpace(r.Raw)
 	if strings.HasPrefix(raw, "[[") && strings.HasSuffix(raw, "]]") {
-		_, l.anchor = splitWiki(raw[2 : len(raw)-2])
+		_, l.Anchor = SplitWiki(raw[2 : len(raw)-2])
 	} else if !hasScheme(raw) {
-		_, l.anchor, _ = strings.Cut(raw, "#")
+		_, l.Anchor, _ = strings.Cut(raw, "#")
 	}
-	plan(&l, srcPath, pl)
+	l.Plan(srcPath, pl)
 	return l
 }
 
-func bodyLink(srcPath string, bl markdown.Link, pl planner) link {
-	l := link{typ: EdgeReferences, line: bl.Line, col: bl.Col, raw: bl.Dest, anchor: bl.Anchor}
+func bodyLink(srcPath string, bl markdown.Link, pl Planner) Link {
+	l := Link{Type: EdgeReferences, Line: bl.Line, Col: bl.Col, Raw: bl.Dest, Anchor: bl.Anchor}
 	if bl.Rel != "" {
-		l.typ = bl.Rel // Superseded by [2. Use X](0002-use-x.md)
+		l.Type = bl.Rel // Superseded by [2. Use X](0002-use-x.md)
 	}
 	switch bl.Form {
 	case markdown.FormAutolink:
-		l.form = FormURL
+		l.Form = FormURL
 	case markdown.FormWiki:
-		l.form = FormWiki
+		l.Form = FormWiki
 	case markdown.FormEmbed:
-		l.form = FormEmbed
+		l.Form = FormEmbed
 	case markdown.FormImage:
-		l.form = FormImage
+		l.Form = FormImage
 	default:
-		l.form = FormMD
+		l.Form = FormMD
 	}
-	plan(&l, srcPath, pl)
+	l.Plan(srcPath, pl)
 	return l
 }
 
-// plan works out from a link's form and raw text (and the path of the file
-// it is written in) where to look for its target. It is a pure function of
-// those and of pl (the repository's own web addresses, its site's pages),
-// so an update can plan a stored link again, as after a rename.
-func plan(l *link, srcPath string, pl planner) {
-	l.plan, l.uidPrefix, l.match, l.status, l.orElse = nil, "", "", "", ""
-	raw := strings.TrimSpace(l.raw)
-	if p, ok := pl.urls.repoPath(raw); ok && l.form != FormWiki && l.form != FormEmbed {
+// Plan works out from a link's form and raw text (and the path of the file
+// it is written in) where to look for its target: its Terms, UIDPrefix,
+// Match, and the Status of a link that needs no lookup. It is a pure
+// function of those and of pl (the repository's own web addresses, its
+// site's pages), so an update can plan a stored link again, as after a
+// rename.
+func (l *Link) Plan(srcPath string, pl Planner) {
+	l.Terms, l.UIDPrefix, l.Match, l.Status, l.OrElse = nil, "", "", "", ""
+	raw := strings.TrimSpace(l.Raw)
+	if p, ok := repoURLs(pl.URLs).repoPath(raw); ok && l.Form != FormWiki && l.Form != FormEmbed {
 		urlPlan(l, srcPath, p) // an address of the repository's own file, in any form
 		return
 	}
-	switch l.form {
+	switch l.Form {
 	case FormURL:
-		l.status = StatusExternal
+		l.Status = StatusExternal
 	case FormWiki, FormEmbed:
 		if raw == "" {
-			l.status = StatusSelf
+			l.Status = StatusSelf
 			return
 		}
 		wikiPlan(l, srcPath, raw)
@@ -358,7 +356,7 @@ func plan(l *link, srcPath string, pl planner) {
 // (relates_to: ../references/ or ../reports/run.json), which is no
 // reference to check, as a Markdown link to it is not.
 func RefNamesAFile(target string) bool {
-	target = slashes(target)
+	target = Slashes(target)
 	return strings.Contains(target, "/") && !strings.Contains(target, " ") &&
 		(strings.HasSuffix(target, "/") || fileExt(target))
 }
@@ -371,110 +369,110 @@ func fileExt(name string) bool {
 	return ext != "" && !strings.EqualFold(ext, ".md") && !strings.Contains(ext, " ") && len(ext) <= 5 && !isDigits(ext[1:])
 }
 
-func refPlan(l *link, srcPath, raw string) {
+func refPlan(l *Link, srcPath, raw string) {
 	if strings.HasPrefix(raw, "[[") && strings.HasSuffix(raw, "]]") {
-		target, _ := splitWiki(raw[2 : len(raw)-2])
+		target, _ := SplitWiki(raw[2 : len(raw)-2])
 		if target == "" {
-			l.status = StatusSelf
+			l.Status = StatusSelf
 			return
 		}
 		wikiPlan(l, srcPath, target)
 		return
 	}
 	if hasScheme(raw) {
-		l.status = StatusExternal
+		l.Status = StatusExternal
 		return
 	}
 	if at := strings.LastIndexByte(raw, '@'); at > 0 && at < len(raw)-1 && !strings.ContainsAny(raw, "/ ") {
 		id := raw[:at]
-		l.uidPrefix = strings.ToLower(raw[at+1:])
-		l.plan = []string{"id:" + strings.ToLower(id)}
-		l.match = strings.ToLower(id)
+		l.UIDPrefix = strings.ToLower(raw[at+1:])
+		l.Terms = []string{"id:" + strings.ToLower(id)}
+		l.Match = strings.ToLower(id)
 		return
 	}
 	target, _, _ := strings.Cut(raw, "#")
-	target = slashes(target)
+	target = Slashes(target)
 	if RefNamesAFile(target) {
-		l.status = StatusFile
+		l.Status = StatusFile
 		return
 	}
-	l.plan = []string{"uid:" + strings.ToLower(target), "id:" + strings.ToLower(target)}
-	if strings.Contains(target, "/") || IsMarkdown(target) {
+	l.Terms = []string{"uid:" + strings.ToLower(target), "id:" + strings.ToLower(target)}
+	if strings.Contains(target, "/") || isMarkdown(target) {
 		if p, ok := joinRepo("", target); ok {
-			l.plan = append(l.plan, "path:"+p)
+			l.Terms = append(l.Terms, "path:"+p)
 		}
 		if p, ok := joinRepo(path.Dir(srcPath), target); ok {
-			l.plan = append(l.plan, "path:"+p)
+			l.Terms = append(l.Terms, "path:"+p)
 		}
 	}
-	l.plan = append(l.plan, "stem:"+strings.ToLower(markdown.Stem(target)))
-	l.match = strings.ToLower(markdown.Stem(target))
-	if isNumber(target) {
-		l.plan = append(l.plan, "num:"+target) // 0097: the file 0097-….md
+	l.Terms = append(l.Terms, "stem:"+strings.ToLower(markdown.Stem(target)))
+	l.Match = strings.ToLower(markdown.Stem(target))
+	if IsNumber(target) {
+		l.Terms = append(l.Terms, "num:"+target) // 0097: the file 0097-….md
 	}
 	_, _, prefixed := PrefixNumber(target)
 	if prefixed && !strings.Contains(target, "/") {
-		// adr-004: the record adr-004-module-loading.md (recordName);
+		// adr-004: the record adr-004-module-loading.md (RecordName);
 		// task-97: "task-97 - Fix-x.md" without frontmatter (headName)
-		l.plan = append(l.plan, "num:"+l.match)
+		l.Terms = append(l.Terms, "num:"+l.Match)
 	}
-	if prefixed || isNumber(target) {
-		l.plan = append(l.plan, "was:"+l.match) // task-4 or 4: BACK-4 when task was back's prefix
-		return                                  // an id, not a title
+	if prefixed || IsNumber(target) {
+		l.Terms = append(l.Terms, "was:"+l.Match) // task-4 or 4: BACK-4 when task was back's prefix
+		return                                    // an id, not a title
 	}
-	if t := TitleKey(target); t != "" && t == l.match {
+	if t := TitleKey(target); t != "" && t == l.Match {
 		// Last: the page whose title it is (Just the Docs, MADR's site);
 		// its match key is the title's, so a retitled page re-resolves it.
-		l.plan = append(l.plan, "title:"+t)
+		l.Terms = append(l.Terms, "title:"+t)
 	}
 }
 
-func mdPlan(l *link, srcPath, dest string, pl planner) {
+func mdPlan(l *Link, srcPath, dest string, pl Planner) {
 	if dest == "" || dest[0] == '?' {
-		l.status = StatusSelf // [setup](?plain=1#setup): this page, with a query
+		l.Status = StatusSelf // [setup](?plain=1#setup): this page, with a query
 		return
 	}
 	if hasScheme(dest) || strings.HasPrefix(dest, "//") {
-		l.status = StatusExternal
+		l.Status = StatusExternal
 		return
 	}
 	p, ok := mdPath(srcPath, dest)
 	switch {
 	case !ok && p == outOfRepo:
-		l.status = StatusDangling // it leaves the repository
+		l.Status = StatusDangling // it leaves the repository
 	case !ok && p == onGitHub:
-		l.status = StatusExternal // ../../wiki from the root (see joinRepo)
-	case !ok && l.form == FormMD:
+		l.Status = StatusExternal // ../../wiki from the root (see joinRepo)
+	case !ok && l.Form == FormMD:
 		folderPlan(l, srcPath, "") // the repository's root folder: "/", "docs/.."
 	case !ok:
-		l.status = StatusFile
+		l.Status = StatusFile
 	case p == srcPath:
-		l.status = StatusSelf
-	case l.form == FormMD && endsInSlash(dest):
+		l.Status = StatusSelf
+	case l.Form == FormMD && endsInSlash(dest):
 		folderPlan(l, srcPath, p) // docs/adr/, .github/
-		if l.status == "" && pl.pages && p != "" {
+		if l.Status == "" && pl.Pages && p != "" {
 			// a site's page (Jekyll's pretty permalinks, Docusaurus): ./b/ is b.md
 			// where no folder has a page there
-			l.match = strings.ToLower(path.Base(p))
-			l.plan = append(l.plan, "pathnoext:"+strings.ToLower(p))
+			l.Match = strings.ToLower(path.Base(p))
+			l.Terms = append(l.Terms, "pathnoext:"+strings.ToLower(p))
 		}
-	case l.form == FormMD && path.Ext(p) == "":
+	case l.Form == FormMD && path.Ext(p) == "":
 		// docs/adr: a folder's page. Where the repository is a site that
 		// serves a page at its path without .md (Jekyll, Docusaurus),
 		// ./eip-150 is that page when no folder has a page there; GitHub
 		// serves none, and canon check says so elsewhere.
 		folderPlan(l, srcPath, p)
-		if l.status == "" {
-			l.match = strings.ToLower(path.Base(p))
-			if pl.pages {
-				l.plan = append(l.plan, "pathnoext:"+strings.ToLower(p))
+		if l.Status == "" {
+			l.Match = strings.ToLower(path.Base(p))
+			if pl.Pages {
+				l.Terms = append(l.Terms, "pathnoext:"+strings.ToLower(p))
 			}
 		}
-	case !IsMarkdown(p) || l.form == FormImage:
-		l.status = StatusFile
+	case !isMarkdown(p) || l.Form == FormImage:
+		l.Status = StatusFile
 	default:
-		l.plan = []string{"path:" + p}
-		l.match = strings.ToLower(markdown.Stem(p))
+		l.Terms = []string{"path:" + p}
+		l.Match = strings.ToLower(markdown.Stem(p))
 	}
 }
 
@@ -485,20 +483,20 @@ func mdPlan(l *link, srcPath, dest string, pl planner) {
 // README that is a symbolic link to index.md shows), and is a link to a
 // folder otherwise (StatusFile: canon check looks for it in git's tree). A
 // folder's page linking to its own folder links to itself. The match key is
-// folderKey, which README and index documents have (matchKeys); a link
+// folderKey, which README and index documents have (MatchKeys); a link
 // without a trailing slash, which may name a page of that name as well,
 // has the folder's name, which they have too.
-func folderPlan(l *link, srcPath, dir string) {
+func folderPlan(l *Link, srcPath, dir string) {
 	prefix := ""
 	if dir != "" {
 		prefix = strings.ToLower(dir) + "/"
 	}
-	if self := strings.ToLower(trimMD(srcPath)); self == prefix+"readme" || self == prefix+"index" {
-		l.status = StatusSelf
+	if self := strings.ToLower(TrimMD(srcPath)); self == prefix+"readme" || self == prefix+"index" {
+		l.Status = StatusSelf
 		return
 	}
-	l.plan = []string{"pathnoext:" + prefix + "readme", "pathnoext:" + prefix + "index"}
-	l.match, l.orElse = folderKey, StatusFile
+	l.Terms = []string{"pathnoext:" + prefix + "readme", "pathnoext:" + prefix + "index"}
+	l.Match, l.OrElse = folderKey, StatusFile
 }
 
 // endsInSlash reports a link destination written as a folder (docs/,
@@ -512,9 +510,26 @@ func endsInSlash(dest string) bool {
 // one to a folder (folderPlan), whatever it resolved to; an address under
 // one of urls (config.RepoURLs) as the link it stands for (a tree/ page).
 func FolderLink(srcPath, raw string, urls []string) bool {
-	l := link{form: FormMD, raw: repoURLs(urls).dest(raw)}
-	plan(&l, srcPath, planner{})
-	return l.orElse == StatusFile // only folderPlan falls back to a file
+	l := Link{Form: FormMD, Raw: repoURLs(urls).dest(raw)}
+	l.Plan(srcPath, Planner{})
+	return l.OrElse == StatusFile // only folderPlan falls back to a file
+}
+
+// LinkTarget is the repo path a Markdown link points at ("" for a URL, a
+// same-file anchor or a path leaving the repository). An address under one
+// of urls (config.RepoURLs) points at the path it names.
+func LinkTarget(srcPath, raw string, urls []string) string {
+	raw = repoURLs(urls).dest(raw)
+	l := Link{Form: FormMD, Raw: raw}
+	l.Plan(srcPath, Planner{})
+	if l.Status == StatusFile || l.OrElse == StatusFile { // a file, or a folder (folderPlan)
+		p, _ := mdPath(srcPath, raw)
+		return p
+	}
+	if len(l.Terms) == 1 {
+		return strings.TrimPrefix(l.Terms[0], "path:")
+	}
+	return ""
 }
 
 // folderKey is the match key of links to folders (folderPlan).
@@ -528,7 +543,7 @@ func mdPath(srcPath, dest string) (string, bool) {
 	if i := strings.IndexByte(dest, '?'); i >= 0 {
 		dest = dest[:i]
 	}
-	dest = slashes(dest)
+	dest = Slashes(dest)
 	base := path.Dir(srcPath)
 	if strings.HasPrefix(dest, "/") {
 		base = ""
@@ -538,23 +553,23 @@ func mdPath(srcPath, dest string) (string, bool) {
 
 // wikiPlan resolves like Obsidian: a path from the repository root (with or
 // without .md), else the file stem without case, else an id.
-func wikiPlan(l *link, srcPath, target string) {
-	target = slashes(strings.TrimSpace(target))
+func wikiPlan(l *Link, srcPath, target string) {
+	target = Slashes(strings.TrimSpace(target))
 	if fileExt(target) {
-		l.status = StatusFile // ![[diagram.png]], [[report.pdf]]
+		l.Status = StatusFile // ![[diagram.png]], [[report.pdf]]
 		return
 	}
 	stem := strings.ToLower(markdown.Stem(target))
 	if strings.Contains(target, "/") {
 		if p, ok := joinRepo("", target); ok {
-			l.plan = append(l.plan, "pathnoext:"+strings.ToLower(trimMD(p)))
+			l.Terms = append(l.Terms, "pathnoext:"+strings.ToLower(TrimMD(p)))
 		}
 		if p, ok := joinRepo(path.Dir(srcPath), target); ok {
-			l.plan = append(l.plan, "pathnoext:"+strings.ToLower(trimMD(p)))
+			l.Terms = append(l.Terms, "pathnoext:"+strings.ToLower(TrimMD(p)))
 		}
 	}
-	l.plan = append(l.plan, "stem:"+stem, "id:"+strings.ToLower(target))
-	l.match = stem
+	l.Terms = append(l.Terms, "stem:"+stem, "id:"+strings.ToLower(target))
+	l.Match = stem
 }
 
 func isDigits(s string) bool {
@@ -566,8 +581,8 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-// splitWiki splits "target#Heading|alias" into target and anchor.
-func splitWiki(inner string) (target, anchor string) {
+// SplitWiki splits "target#Heading|alias" into target and anchor.
+func SplitWiki(inner string) (target, anchor string) {
 	if i := strings.IndexByte(inner, '|'); i >= 0 {
 		inner = inner[:i]
 	}
@@ -589,11 +604,19 @@ func hasScheme(s string) bool {
 	return true
 }
 
-// slashes turns Windows separators into slashes.
-func slashes(p string) string { return strings.ReplaceAll(p, `\`, "/") }
+// Slashes turns Windows separators into slashes.
+func Slashes(p string) string { return strings.ReplaceAll(p, `\`, "/") }
 
-func trimMD(p string) string {
-	if IsMarkdown(p) {
+// isMarkdown reports whether the path names a Markdown file (as
+// index.IsMarkdown, which this package cannot import).
+func isMarkdown(p string) bool {
+	return strings.EqualFold(path.Ext(p), ".md")
+}
+
+// TrimMD is a path without its .md extension (any case); other paths as
+// they are.
+func TrimMD(p string) string {
+	if isMarkdown(p) {
 		return p[:len(p)-3]
 	}
 	return p
@@ -658,11 +681,12 @@ func joinRepo(base, target string) (string, bool) {
 	return p[1:], true
 }
 
-// aliasDoc is a document found under an alias term.
-type aliasDoc struct {
-	id   int64
-	uid  string
-	path string
+// Doc is a document found under an alias term: its row id (what a link
+// resolves to), uid (for ID@uidprefix) and path.
+type Doc struct {
+	ID   int64
+	UID  string
+	Path string
 }
 
 // stored turns a lookup term into the alias term that is stored. Path
@@ -677,36 +701,57 @@ func stored(term string) (alias string, keep func(path string) bool) {
 		return "stem:" + strings.ToLower(markdown.Stem(p)), func(path string) bool { return path == p }
 	case strings.HasPrefix(term, "pathnoext:"):
 		p := term[len("pathnoext:"):]
-		return "stem:" + strings.ToLower(markdown.Stem(p)), func(path string) bool { return strings.ToLower(trimMD(path)) == p }
+		return "stem:" + strings.ToLower(markdown.Stem(p)), func(path string) bool { return strings.ToLower(TrimMD(path)) == p }
 	}
 	return term, nil
 }
 
-func filterDocs(docs []aliasDoc, keep func(string) bool) []aliasDoc {
+// StoredAlias is the alias term the alias table stores for a lookup term
+// of a plan (a path term is looked up under its file stem): what an
+// Aliases is asked for.
+func StoredAlias(term string) string {
+	alias, _ := stored(term)
+	return alias
+}
+
+func filterDocs(docs []Doc, keep func(string) bool) []Doc {
 	if keep == nil {
 		return docs
 	}
-	var out []aliasDoc
+	var out []Doc
 	for _, d := range docs {
-		if keep(d.path) {
+		if keep(d.Path) {
 			out = append(out, d)
 		}
 	}
 	return out
 }
 
-// aliasSource looks up alias terms. The full build answers from memory, an
-// update from the database; both run the same resolution below.
-type aliasSource interface {
-	lookup(term string) ([]aliasDoc, error)
+// lookup is the documents a term of a plan names in src: those under its
+// stored alias, a path term's kept to that path.
+func lookup(src Aliases, term string) ([]Doc, error) {
+	alias, keep := stored(term)
+	docs, err := src.Lookup(alias)
+	if err != nil {
+		return nil, err
+	}
+	return filterDocs(docs, keep), nil
 }
 
-// nsOf names the namespace a repo path is in ("" for none); nil when no
-// namespaces are configured.
-type nsOf func(path string) string
+// Aliases is the alias table a resolution reads: Lookup returns the
+// documents stored under an alias term (StoredAlias). The full build
+// answers from memory (MemAliases), an update from the database; both run
+// the same resolution.
+type Aliases interface {
+	Lookup(alias string) ([]Doc, error)
+}
 
-// namespacesOf makes the nsOf of a configuration.
-func namespacesOf(ns config.Namespaces) nsOf {
+// NamespaceOf names the namespace a repo path is in ("" for none); nil when no
+// namespaces are configured.
+type NamespaceOf func(path string) string
+
+// NamespacesOf makes the NamespaceOf of a configuration.
+func NamespacesOf(ns config.Namespaces) NamespaceOf {
 	if len(ns) == 0 {
 		return nil
 	}
@@ -716,26 +761,21 @@ func namespacesOf(ns config.Namespaces) nsOf {
 	}
 }
 
-// resolve decides a link's target and status. Where an id names several
-// documents and namespaces are configured, those in the namespace of the
-// link's own document (srcPath) come first: one there resolves the link.
-func resolve(l *link, src aliasSource, ns nsOf, srcPath string) (dst int64, status string, err error) {
-	if l.status != "" {
-		return 0, l.status, nil
+// Resolve decides a planned link's target (a Doc's ID, 0 for none) and
+// status, through src. Where an id names several documents and namespaces
+// are configured, those in the namespace of the link's own document
+// (srcPath) come first: one there resolves the link.
+func (l *Link) Resolve(src Aliases, ns NamespaceOf, srcPath string) (dst int64, status string, err error) {
+	if l.Status != "" {
+		return 0, l.Status, nil
 	}
-	for _, term := range l.plan {
-		docs, err := src.lookup(term)
+	for _, term := range l.Terms {
+		docs, err := lookup(src, term)
 		if err != nil {
 			return 0, "", err
 		}
-		if l.uidPrefix != "" {
-			kept := docs[:0:0]
-			for _, d := range docs {
-				if strings.HasPrefix(strings.ToLower(d.uid), l.uidPrefix) {
-					kept = append(kept, d)
-				}
-			}
-			docs = kept
+		if l.UIDPrefix != "" {
+			docs = l.withUIDPrefix(docs)
 		}
 		if strings.HasPrefix(term, "id:") {
 			// Namespaces are id spaces: a file stem or a path means the
@@ -746,47 +786,78 @@ func resolve(l *link, src aliasSource, ns nsOf, srcPath string) (dst int64, stat
 		case 0:
 			continue
 		case 1:
-			return docs[0].id, StatusOK, nil
+			return docs[0].ID, StatusOK, nil
 		default:
-			if last := l.plan[len(l.plan)-1]; strings.HasPrefix(term, "stem:") && strings.HasPrefix(last, "title:") {
+			if last := l.Terms[len(l.Terms)-1]; strings.HasPrefix(term, "stem:") && strings.HasPrefix(last, "title:") {
 				// two files named layout.md: the one of them titled so, if
 				// one is (two documents of one id stay ambiguous)
-				titled, err := src.lookup(last)
+				titled, err := lookup(src, last)
 				if err != nil {
 					return 0, "", err
 				}
-				var among []aliasDoc
+				var among []Doc
 				for _, t := range titled {
-					if slices.ContainsFunc(docs, func(d aliasDoc) bool { return d.id == t.id }) {
+					if slices.ContainsFunc(docs, func(d Doc) bool { return d.ID == t.ID }) {
 						among = append(among, t)
 					}
 				}
 				if len(among) == 1 {
-					return among[0].id, StatusOK, nil
+					return among[0].ID, StatusOK, nil
 				}
 			}
-			if l.orElse == StatusExternal {
+			if l.OrElse == StatusExternal {
 				return 0, StatusExternal, nil // an address names no one document: it stays a web link
 			}
 			return 0, StatusAmbiguous, nil
 		}
 	}
-	if l.orElse != "" {
-		return 0, l.orElse, nil
+	if l.OrElse != "" {
+		return 0, l.OrElse, nil
 	}
 	return 0, StatusDangling, nil
 }
 
+// withUIDPrefix keeps the documents whose uid starts with the link's
+// UIDPrefix (ID@uidprefix).
+func (l *Link) withUIDPrefix(docs []Doc) []Doc {
+	kept := docs[:0:0]
+	for _, d := range docs {
+		if strings.HasPrefix(strings.ToLower(d.UID), l.UIDPrefix) {
+			kept = append(kept, d)
+		}
+	}
+	return kept
+}
+
+// Candidates are the documents an ambiguous link could mean: those named
+// by the first term of its plan that names two or more (its UIDPrefix
+// applied), in src's order; nil when none does.
+func (l *Link) Candidates(src Aliases) ([]Doc, error) {
+	for _, term := range l.Terms {
+		docs, err := lookup(src, term)
+		if err != nil {
+			return nil, err
+		}
+		if l.UIDPrefix != "" {
+			docs = l.withUIDPrefix(docs)
+		}
+		if len(docs) >= 2 {
+			return docs, nil
+		}
+	}
+	return nil, nil
+}
+
 // preferNamespace keeps, of several documents, those in the namespace of
 // srcPath, if any are.
-func preferNamespace(docs []aliasDoc, ns nsOf, srcPath string) []aliasDoc {
+func preferNamespace(docs []Doc, ns NamespaceOf, srcPath string) []Doc {
 	if len(docs) < 2 || ns == nil {
 		return docs
 	}
 	own := ns(srcPath)
-	var in []aliasDoc
+	var in []Doc
 	for _, d := range docs {
-		if ns(d.path) == own {
+		if ns(d.Path) == own {
 			in = append(in, d)
 		}
 	}
@@ -796,10 +867,11 @@ func preferNamespace(docs []aliasDoc, ns nsOf, srcPath string) []aliasDoc {
 	return in
 }
 
-// memAliases is the full build's alias table.
-type memAliases map[string][]aliasDoc
+// MemAliases is an alias table in memory: the full build's, and the
+// terms an update prefetched for a batch of links.
+type MemAliases map[string][]Doc
 
-func (m memAliases) lookup(term string) ([]aliasDoc, error) {
-	alias, keep := stored(term)
-	return filterDocs(m[alias], keep), nil
+// Lookup returns the documents stored under alias.
+func (m MemAliases) Lookup(alias string) ([]Doc, error) {
+	return m[alias], nil
 }

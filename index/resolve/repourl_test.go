@@ -1,4 +1,4 @@
-package index
+package resolve
 
 import (
 	"strings"
@@ -46,7 +46,7 @@ func TestRepoPath(t *testing.T) {
 
 func TestPlanRepoURLs(t *testing.T) {
 	t.Parallel()
-	u := repoURLs{"github.com/k/e"}
+	u := []string{"github.com/k/e"}
 	tests := []struct {
 		form, raw, src      string
 		plan, match, orElse string
@@ -62,14 +62,14 @@ func TestPlanRepoURLs(t *testing.T) {
 		{FormMD, "https://github.com/k/e/issues/1", "x.md", "", "", "", StatusExternal},
 	}
 	for _, tt := range tests {
-		l := link{form: tt.form, raw: tt.raw}
-		plan(&l, tt.src, planner{urls: u})
-		if got := strings.Join(l.plan, " | "); got != tt.plan || l.match != tt.match || l.orElse != tt.orElse || l.status != tt.status || l.form != tt.form {
-			t.Errorf("plan(%s %q) = %q, match %q, orElse %q, status %q, form %s; want %q, %q, %q, %q", tt.form, tt.raw, got, l.match, l.orElse, l.status, l.form, tt.plan, tt.match, tt.orElse, tt.status)
+		l := Link{Form: tt.form, Raw: tt.raw}
+		l.Plan(tt.src, Planner{URLs: u})
+		if got := strings.Join(l.Terms, " | "); got != tt.plan || l.Match != tt.match || l.OrElse != tt.orElse || l.Status != tt.status || l.Form != tt.form {
+			t.Errorf("plan(%s %q) = %q, match %q, orElse %q, status %q, form %s; want %q, %q, %q, %q", tt.form, tt.raw, got, l.Match, l.OrElse, l.Status, l.Form, tt.plan, tt.match, tt.orElse, tt.status)
 		}
-		l = link{form: tt.form, raw: tt.raw}
-		if plan(&l, tt.src, planner{}); tt.form != FormRef && l.status != StatusExternal {
-			t.Errorf("without repo_urls, %q is %q", tt.raw, l.status)
+		l = Link{Form: tt.form, Raw: tt.raw}
+		if l.Plan(tt.src, Planner{}); tt.form != FormRef && l.Status != StatusExternal {
+			t.Errorf("without repo_urls, %q is %q", tt.raw, l.Status)
 		}
 	}
 }
@@ -124,16 +124,16 @@ func TestPlanSitePages(t *testing.T) {
 		{"./eip-150/", true, "pathnoext:eips/eip-150/readme | pathnoext:eips/eip-150/index | pathnoext:eips/eip-150"}, // a folder's page, else the page (pretty permalinks)
 		{"./eip-150/", false, "pathnoext:eips/eip-150/readme | pathnoext:eips/eip-150/index"},                         // a folder
 	} {
-		l := link{form: FormMD, raw: tt.raw}
-		plan(&l, "EIPS/eip-1.md", planner{pages: tt.pages})
-		if got := strings.Join(l.plan, " | "); got != tt.plan {
+		l := Link{Form: FormMD, Raw: tt.raw}
+		l.Plan("EIPS/eip-1.md", Planner{Pages: tt.pages})
+		if got := strings.Join(l.Terms, " | "); got != tt.plan {
 			t.Errorf("plan(%q, pages %v) = %q, want %q", tt.raw, tt.pages, got, tt.plan)
 		}
 	}
 	// an address is GitHub's page, not the site's
-	l := link{form: FormMD, raw: "https://github.com/e/eips/blob/master/EIPS/eip-2"}
-	plan(&l, "EIPS/eip-1.md", planner{urls: repoURLs{"github.com/e/eips"}, pages: true})
-	if got := strings.Join(l.plan, " | "); got != "pathnoext:eips/eip-2/readme | pathnoext:eips/eip-2/index" {
+	l := Link{Form: FormMD, Raw: "https://github.com/e/eips/blob/master/EIPS/eip-2"}
+	l.Plan("EIPS/eip-1.md", Planner{URLs: []string{"github.com/e/eips"}, Pages: true})
+	if got := strings.Join(l.Terms, " | "); got != "pathnoext:eips/eip-2/readme | pathnoext:eips/eip-2/index" {
 		t.Errorf("an address planned %q", got)
 	}
 }
