@@ -365,7 +365,7 @@ func (s *Store) migrate(ctx context.Context) (bool, error) {
 	// The wait ends with ctx (a signal): nothing is written before the
 	// lock is held, and the transaction below is rolled back if ctx ends
 	// in it.
-	unlock, err := s.Lock(ctx, "canon (schema migration)", migrationWait)
+	unlock, err := s.Lock(ctx, "canon (schema migration)", waitForMigration())
 	if err != nil {
 		return false, fmt.Errorf("wait to migrate the index schema: %w", err)
 	}

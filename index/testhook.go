@@ -1,7 +1,42 @@
 package index
 
+import (
+	"sync/atomic"
+	"time"
+)
+
 // TestDriver, when set, names the database/sql driver a store connects
 // with, given the one it would use: the query-plan guard's tests
 // (index/planguard) wrap canon's driver to explain each statement it runs.
 // Nil outside tests; it is set before any store opens.
 var TestDriver func(name string) string
+
+// migrationWaitsForContext counts the callers of MigrationWaitsForContext
+// whose restore has not run yet.
+var migrationWaitsForContext atomic.Int32
+
+// MigrationWaitsForContext makes a schema migration that finds another
+// writer's lock wait until its context ends, not migrationWait, until the
+// returned restore is called. Only tests call it (indextest.MigrationHeld):
+// a test of a wait that must end with its context then proves it by the
+// error alone, no clock asked, because nothing but the context can end a
+// wait that has no limit of its own. Safe beside parallel tests.
+func MigrationWaitsForContext() (restore func()) {
+	migrationWaitsForContext.Add(1)
+	var once atomic.Bool
+	return func() {
+		if once.CompareAndSwap(false, true) {
+			migrationWaitsForContext.Add(-1)
+		}
+	}
+}
+
+// waitForMigration is how long a migration waits for another writer's
+// lock: migrationWait, or, under MigrationWaitsForContext, longer than any
+// test runs.
+func waitForMigration() time.Duration {
+	if migrationWaitsForContext.Load() > 0 {
+		return 24 * time.Hour
+	}
+	return migrationWait
+}

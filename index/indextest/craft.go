@@ -12,6 +12,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/indextest/hang"
 )
 
 // Craft runs SQL on the database at path as another program would: through
@@ -35,12 +36,15 @@ func Craft(path string, stmts ...string) error {
 // MigrationHeld leaves the index database at path one schema version
 // behind, with its writer lock held as by another process migrating it:
 // an opener waits for the lock (tests of a wait that must end with its
-// context). The lock is released when the test ends.
+// context). Until the test ends, a migration's wait has no limit of its
+// own (index.MigrationWaitsForContext), so only its context can end it.
+// The lock is released when the test ends.
 func MigrationHeld(t testing.TB, path string) {
 	t.Helper()
 	if err := Craft(path, `PRAGMA user_version = `+strconv.Itoa(index.SchemaVersion-1)); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(index.MigrationWaitsForContext())
 	held := flock.New(path + ".lock")
 	if ok, err := held.TryLock(); err != nil || !ok {
 		t.Fatalf("take the index's lock: %v %v", ok, err)
@@ -49,19 +53,20 @@ func MigrationHeld(t testing.TB, path string) {
 }
 
 // EndsWithContext runs wait with a context cancelled after 100 ms (the
-// signal) and fails the test unless wait returns that context's error
-// within 5 s. wait closes what it opened when it returns no error.
+// signal) and fails the test unless wait returns that context's error.
+// Under MigrationHeld the wait has no limit of its own, so that error
+// proves the context ended it, with no clock read; a wait that ignores its
+// context hangs, and the test says so after hang.Limit. wait closes what it
+// opened when it returns no error.
 func EndsWithContext(t testing.TB, wait func(ctx context.Context) error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	time.AfterFunc(100*time.Millisecond, cancel)
-	start := time.Now()
-	err := wait(ctx)
+	ended := make(chan error, 1)
+	go func() { ended <- wait(ctx) }()
+	err := hang.Wait(t, ended, "a wait whose context was cancelled did not end")
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled: the wait must end with its context", err)
-	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Fatalf("stopped after %v; the wait must end with its context", took)
 	}
 }
