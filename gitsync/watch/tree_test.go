@@ -1,10 +1,10 @@
 package watch
 
 import (
-	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -12,16 +12,20 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/indextest/hang"
+	"github.com/canon-md/canon/index/indextest/must"
 )
 
 // fixture is a worktree with a fake git folder, a tree of watches over it
 // and a pending set fed by real fsnotify events.
 type fixture struct {
-	t    *testing.T
-	root string
-	tree *tree
-	fsw  *fsnotify.Watcher
-	p    *pending
+	t     *testing.T
+	root  string
+	tree  *tree
+	fsw   *fsnotify.Watcher
+	p     *pending
+	marks string // a folder outside the worktree, watched for drain alone
+	n     int    // the marks drain wrote
 }
 
 func newFixture(t *testing.T, files map[string]string) *fixture {
@@ -43,7 +47,11 @@ func newFixture(t *testing.T, files map[string]string) *fixture {
 	tr := newTree(repo, config.Default(), fsw, func(msg string) { t.Log(msg) })
 	tr.resync()
 	tr.watchGit()
-	return &fixture{t: t, root: root, tree: tr, fsw: fsw, p: newPending()}
+	marks := t.TempDir()
+	if err := fsw.Add(marks); err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{t: t, root: root, tree: tr, fsw: fsw, p: newPending(), marks: marks}
 }
 
 func mkdir(t *testing.T, p string) {
@@ -63,14 +71,32 @@ func write(t *testing.T, p, content string) {
 
 func (f *fixture) path(rel string) string { return filepath.Join(f.root, filepath.FromSlash(rel)) }
 
-// drain folds events until none came for a while, as the watcher's event
-// goroutine does, and returns the pending set.
+// drain folds the events of every edit made so far, as the watcher's
+// event goroutine does, and returns the pending set. Its barrier is an
+// event, not a quiet time that guesses when the last one is in: it writes
+// a mark in a folder only it watches and folds until the mark's event
+// comes. One fsnotify watcher hands its events on in the order the kernel
+// queued them, so an edit made before the mark comes before it.
 func (f *fixture) drain() *pending {
 	f.t.Helper()
-	quiet := time.NewTimer(300 * time.Millisecond)
+	f.n++
+	mark := filepath.Join(f.marks, strconv.Itoa(f.n))
+	if err := os.WriteFile(mark, nil, 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+	stuck := time.NewTimer(hang.Limit)
+	defer stuck.Stop()
 	for {
 		select {
 		case ev := <-f.fsw.Events:
+			if filepath.Dir(ev.Name) == f.marks {
+				if ev.Name != mark {
+					continue // an earlier mark's later event
+				}
+				p := f.p
+				f.p = newPending()
+				return p
+			}
 			now := time.Now()
 			if isGit, moved := f.tree.gitEvent(ev); isGit {
 				if moved {
@@ -79,13 +105,10 @@ func (f *fixture) drain() *pending {
 			} else {
 				f.tree.classify(ev, f.p, now)
 			}
-			quiet.Reset(300 * time.Millisecond)
 		case err := <-f.fsw.Errors:
 			f.t.Fatal(err)
-		case <-quiet.C:
-			p := f.p
-			f.p = newPending()
-			return p
+		case <-stuck.C:
+			f.t.Fatalf("hung: the event of drain's mark %s never came", mark)
 		}
 	}
 }

@@ -83,6 +83,11 @@ type Watcher struct {
 
 	errMu  sync.Mutex
 	errMsg string // the last error reported, said once until it changes
+
+	// settling, when set (by a test, before Run), hears each wait settle
+	// begins and how long it is: a test waits for the wait it means to
+	// cut short, not for a sleep that guesses when it began.
+	settling func(wait time.Duration)
 }
 
 // New prepares a watcher over the session's worktree. The session must
@@ -270,6 +275,9 @@ func (w *Watcher) settle(ctx context.Context) bool {
 		ready, wait := due(first, last, time.Now(), quiet, w.opt.MaxDelay)
 		if ready || first.IsZero() {
 			return true
+		}
+		if w.settling != nil {
+			w.settling(wait)
 		}
 		t := time.NewTimer(wait)
 		select {
