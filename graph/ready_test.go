@@ -6,9 +6,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/indextest/hang"
 )
 
 func TestWork(t *testing.T) {
@@ -34,18 +34,11 @@ func TestWork(t *testing.T) {
 		"note.md":  "# a note, not an item\n",
 		"adr.md":   "---\nid: ADR-1\nstatus: Accepted\n---\n",
 	})
-	done := make(chan struct{})
 	var w *Work
 	var err error
-	go func() {
+	hang.Go(t, "Work did not return: a cycle is walked forever", func() {
 		w, err = f.g.Work(context.Background(), WorkOptions{States: config.DefaultStates()})
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("Work did not return: a cycle is walked forever")
-	}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/canon-md/canon/index/indextest/hang"
 )
 
 // httpServer serves the repository in dir over streamable HTTP, as canon
@@ -176,13 +178,7 @@ func TestHTTPSessionsEnd(t *testing.T) {
 	if n := sessions(srv); n != 1 {
 		t.Fatalf("%d sessions after one initialize", n)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for sessions(srv) > 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if n := sessions(srv); n != 0 {
-		t.Fatalf("%d sessions alive past the idle timeout", n)
-	}
+	hang.Until(t, "the session outlived its idle timeout", func() bool { return sessions(srv) == 0 })
 	h := bearer(o.Token)
 	h.Set("Mcp-Session-Id", id)
 	if code, _, _ := post(t, ts.URL, h, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); code != http.StatusNotFound {
@@ -314,12 +310,12 @@ func TestTokenFileFIFO(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.says) {
 				t.Errorf("%s: %v, want %q", c.path, err, c.says)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(hang.Limit):
 			// Let the open that waits for a writer go, then fail.
 			if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
 				w.Close()
 			}
-			t.Fatalf("%s: ReadTokenFile still waits after 5 s", c.path)
+			t.Fatalf("%s: hung: ReadTokenFile still waits after %v", c.path, hang.Limit)
 		}
 	}
 }

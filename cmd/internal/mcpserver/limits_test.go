@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index/indextest/hang"
 )
 
 // TestMCPArgumentsBounded: a list past its bound, a text past its bound or
@@ -116,8 +117,8 @@ func TestMCPSlowCallBlocksNoOther(t *testing.T) {
 		if errs != "" {
 			t.Error(errs)
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("status, search, show, check and workset_new waited for a slow read-only call")
+	case <-time.After(hang.Limit):
+		t.Fatal("hung: status, search, show, check and workset_new waited for a slow read-only call")
 	}
 	close(release)
 	if err := <-slowDone; err != nil {

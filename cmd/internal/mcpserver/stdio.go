@@ -40,7 +40,7 @@ const drainWait = 30 * time.Second
 func stdioTransport(r io.Reader, w io.Writer) mcp.Transport {
 	owed := newOwed()
 	out := &lineWriter{w: w, owed: owed}
-	return &mcp.IOTransport{Reader: &messageReader{in: bufio.NewReaderSize(r, 64<<10), out: out, owed: owed}, Writer: out}
+	return &mcp.IOTransport{Reader: &messageReader{in: bufio.NewReaderSize(r, 64<<10), out: out, owed: owed, drain: drainWait}, Writer: out}
 }
 
 // owed are the ids of the requests passed on and not yet answered.
@@ -153,8 +153,9 @@ func (l *lineWriter) Close() error { return nil }
 type messageReader struct {
 	in      *bufio.Reader
 	out     io.Writer
-	owed    *owed  // nil: EOF is passed on at once
-	pending []byte // the rest of the line being passed on
+	owed    *owed         // nil: EOF is passed on at once
+	drain   time.Duration // how long EOF waits for what is owed: drainWait (a test's is longer than it runs)
+	pending []byte        // the rest of the line being passed on
 }
 
 func (m *messageReader) Read(p []byte) (int, error) {
@@ -170,7 +171,7 @@ func (m *messageReader) Read(p []byte) (int, error) {
 		}
 		if err != nil && len(m.pending) == 0 {
 			if m.owed != nil && errors.Is(err, io.EOF) {
-				m.owed.wait(drainWait)
+				m.owed.wait(m.drain)
 			}
 			return 0, err
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/canon-md/canon/index/indextest/hang"
 )
 
 // bufioReader is a buffered reader as stdioTransport makes one.
@@ -91,7 +93,8 @@ func TestStdioEOFWaitsForAnswers(t *testing.T) {
 	owed := newOwed()
 	var out bytes.Buffer
 	w := &lineWriter{w: &out, owed: owed}
-	r := &messageReader{in: bufioReader(in), out: w, owed: owed}
+	// drain is longer than the test runs: only the answers let EOF pass.
+	r := &messageReader{in: bufioReader(in), out: w, owed: owed, drain: 24 * time.Hour}
 	ended := make(chan struct{})
 	go func() {
 		_, _ = io.ReadAll(r)
@@ -99,23 +102,20 @@ func TestStdioEOFWaitsForAnswers(t *testing.T) {
 	}()
 	// The reader notes each request before the SDK could answer it: wait
 	// until it has read them all (3 cancelled).
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+	hang.Until(t, `the reader never owed 1 and "two" alone`, func() bool {
 		owed.mu.Lock()
-		n := len(owed.ids)
-		owed.mu.Unlock()
-		if n == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the reader owes %d answers, want 2 (1 and \"two\")", n)
-		}
-	}
+		defer owed.mu.Unlock()
+		return len(owed.ids) == 2
+	})
 	answer := func(s string) {
 		t.Helper()
 		if _, err := w.Write([]byte(s + "\n")); err != nil {
 			t.Fatal(err)
 		}
 	}
+	// Whether EOF passed on too soon: a look that waits a moment for it.
+	// It is no barrier: a reader that holds EOF back passes whatever the
+	// moment, and one that passes it on at once is seen.
 	early := func() bool {
 		select {
 		case <-ended:
@@ -137,9 +137,5 @@ func TestStdioEOFWaitsForAnswers(t *testing.T) {
 		t.Fatal(`EOF passed on with request "two" unanswered`)
 	}
 	answer(`{"jsonrpc":"2.0","id":"two","result":{}}`)
-	select {
-	case <-ended:
-	case <-time.After(5 * time.Second):
-		t.Fatal("EOF held back after every request not cancelled was answered")
-	}
+	hang.Wait(t, ended, "EOF held back after every request not cancelled was answered")
 }
