@@ -3,7 +3,7 @@ GO        ?= go
 TAGS      := sqlite_fts5,urfave_cli_no_docs
 export CGO_ENABLED := 1
 
-.PHONY: build test lint demo bench bench-relevance bench-guard vet fmt clean
+.PHONY: build test test-short lint demo bench bench-relevance bench-guard vet fmt clean
 
 build:
 	$(GO) build -tags $(TAGS) -o bin/canon ./cmd/canon
@@ -13,6 +13,13 @@ test: build
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go'))"; if [ -n "$$unformatted" ]; then echo "gofmt: these files need gofmt -w: $$unformatted" >&2; exit 1; fi
 	$(GO) vet -tags $(TAGS) ./...
 	$(GO) test -tags $(TAGS) -count=1 -timeout 30m ./...
+
+# The fast local loop: every package's tests under -short, in under a
+# minute on a warm build cache. What it leaves out is marked slow where it
+# lives (a script's "[short] skip" line, a test's testing.Short()) and is
+# skipped here only, never in make test, which CI runs.
+test-short: build
+	$(GO) test -tags $(TAGS) -short -count=1 -timeout 30m ./...
 
 # golangci-lint with .golangci.yml (the import ladder among its rules);
 # .ci/run installs the version it pins and runs this after make test.
