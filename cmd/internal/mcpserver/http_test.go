@@ -198,6 +198,9 @@ func sessions(srv *Server) int {
 // maxSessions sessions alive, and the heap stays where it was after the
 // first few hundred (it grew by 128 MB before).
 func TestHTTPSessionsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (5,000 initialisations; fewer would not show the heap's growth): make test runs it")
+	}
 	dir, _ := mcpRepo(t)
 	srv, ts, o := httpServer(t, dir, HTTP{})
 	h := bearer(o.Token)
