@@ -46,6 +46,13 @@ func (s *Store) Rebuild(ctx context.Context, ld *Loader, files []FileInfo, meta 
 	st, err := buildInto(ctx, tmp, ld, files, meta, progress, s.spillAt)
 	if err != nil {
 		removeDB(tmp)
+		if ctx.Err() != nil {
+			// Stopped (Ctrl-C, a signal): database/sql rolled the build's
+			// transaction back under whatever step was running, whose own
+			// error ("transaction has already been committed or rolled
+			// back") says nothing of why.
+			return nil, ctx.Err()
+		}
 		return nil, err
 	}
 	if err := s.swapIn(tmp); err != nil {

@@ -2,8 +2,8 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/canon-md/canon/index/indextest/must"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/indextest/must"
 )
 
 func TestFTSQuery(t *testing.T) {
@@ -238,5 +239,41 @@ func TestSpilledBuildEqualsInMemory(t *testing.T) {
 	a, b := dump(1<<30), dump(3)
 	if diff := DiffDumps(a, b); len(diff) > 0 || len(a) < 500 {
 		t.Fatalf("%d rows; spilled build differs:\n%s", len(a), strings.Join(diff, "\n"))
+	}
+}
+
+// TestRebuildStoppedSaysSo: a full build whose context ends says it was
+// stopped (context.Canceled), not whatever step the rollback cut short,
+// and leaves the index as it was.
+func TestRebuildStoppedSaysSo(t *testing.T) {
+	st, _ := corpusIndex(t, map[string]string{"a.md": "# A\n"})
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "b.md"), []byte("# B\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 300; i++ {
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("c%03d.md", i)), []byte("# C\n\ntext\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := config.Default()
+	for _, at := range []int{-1, 1, 150} { // before it starts, at the first file, half-way
+		ctx, cancel := context.WithCancel(context.Background())
+		if at < 0 {
+			cancel()
+		}
+		progress := func(done int) {
+			if done == at {
+				cancel()
+			}
+		}
+		_, err := st.Rebuild(ctx, NewLoader(root, cfg), mustWalk(t, root, cfg), nil, progress)
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("a build stopped at %d: %v, want context.Canceled", at, err)
+		}
+	}
+	if n, err := st.Counts(context.Background()); err != nil || n.Documents != 1 {
+		t.Fatalf("after stopped builds the index holds %+v (%v), want the one document it had", n, err)
 	}
 }
