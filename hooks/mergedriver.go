@@ -210,20 +210,42 @@ const (
 	attributesFile = ".gitattributes"
 )
 
-// attributePatterns are the gitattributes patterns of the roots' Markdown.
+// attributePatterns are the gitattributes patterns of the roots' Markdown:
+// each root's folder as it is named, never a glob. git reads a pattern
+// as a wildmatch glob, a leading ! as a negative pattern (which it
+// ignores, with a warning on every command) and a leading # as a comment,
+// so those are escaped with a backslash (literalPattern); a pattern with a
+// space, a tab or a double quote is written in double quotes with C
+// escapes, as git unquotes it before it reads the glob.
 func attributePatterns(roots []string) []string {
 	var out []string
 	for _, root := range roots {
 		p := "*.md"
 		if root != "." && root != "" {
-			p = strings.TrimSuffix(filepath.ToSlash(root), "/") + "/**/*.md"
+			p = literalPattern(strings.TrimSuffix(filepath.ToSlash(root), "/")) + "/**/*.md"
 		}
-		if strings.ContainsAny(p, " \t\"\\") {
+		if strings.ContainsAny(p, " \t\"") {
 			p = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\t", `\t`).Replace(p) + `"`
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+// literalPattern writes a folder's path as a gitattributes pattern that
+// matches that folder alone: a backslash before each of git's wildcards
+// and its escape (* ? [ ] \), and before a leading ! or #, as
+// gitattributes and gitignore read "\!" ("[ab]" is a glob that matches a/,
+// "!docs" a negative pattern, "[attr]x" a macro's definition).
+func literalPattern(dir string) string {
+	var b strings.Builder
+	for i, r := range dir {
+		if strings.ContainsRune(`*?[]\`, r) || i == 0 && (r == '!' || r == '#') {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // block finds canon's block in the file's text: its bytes [start, end)
