@@ -1,8 +1,10 @@
 package human
 
 import (
+	"fmt"
 	"io"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -14,10 +16,13 @@ import (
 // guard on the way out.
 
 // Quote shows s as it is when it holds no control character (C0, DEL,
-// C1) and is UTF-8; else in double quotes with C escapes, as git quotes
-// a path (core.quotePath): \t \n \r \a \b \f \v \" \\ and \ooo for other
-// bytes, so "a\033]52;c;...\a" and "one\ntwo" stay on one line and run
-// nothing.
+// C1), no invisible one (Invisible: a right-to-left override, a zero
+// width space) and is UTF-8; else in double quotes with C escapes, as git
+// quotes a path (core.quotePath): \t \n \r \a \b \f \v \" \\ and \ooo
+// for other bytes, so "a\033]52;c;...\a" and "one\ntwo" stay on one line
+// and run nothing; an invisible character is written \u202e, so that a
+// branch named "main\u202e" is not shown as main, and one whose override
+// turns the rest of its line around cannot pass for another.
 func Quote(s string) string {
 	if !needsQuote(s, false) {
 		return s
@@ -63,12 +68,43 @@ func needsQuote(s string, path bool) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || control(r) {
+		if r == utf8.RuneError && size == 1 || control(r) || hidden(s, i, r, size) {
 			return true
 		}
 		i += size
 	}
 	return false
+}
+
+// Invisible reports a character that shows nothing, or changes how the
+// characters around it show, without a mark of its own: Unicode's format
+// characters (Cf: the bidirectional overrides and isolates U+202A-U+202E,
+// U+2066-U+2069, the marks U+200E, U+200F, U+061C, the zero width space,
+// joiners and no-break space U+200B-U+200D, U+2060, U+FEFF, the soft
+// hyphen, tag characters), the variation selectors and the other default
+// ignorable code points (the Hangul fillers U+115F, U+1160, U+3164,
+// U+FFA0, the combining grapheme joiner). Such a character in a name lets
+// it pass for another.
+func Invisible(r rune) bool {
+	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
+}
+
+// hidden reports an invisible character at s[i:i+size] that is not part
+// of an emoji as it is written: a zero width joiner between two symbols
+// (👩‍💻) and a variation selector after one (❤️) show as one picture.
+func hidden(s string, i int, r rune, size int) bool {
+	if !Invisible(r) {
+		return false
+	}
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	switch {
+	case r == '\u200d':
+		next, _ := utf8.DecodeRuneInString(s[i+size:])
+		return !(unicode.Is(unicode.So, prev) && unicode.Is(unicode.So, next))
+	case unicode.Is(unicode.Variation_Selector, r):
+		return !unicode.Is(unicode.So, prev)
+	}
+	return true
 }
 
 // control reports C0, DEL and C1 control characters, and the Unicode
@@ -90,11 +126,16 @@ func quote(s string) string {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || control(r) {
+		switch {
+		case r == utf8.RuneError && size == 1 || control(r):
 			for _, x := range []byte(s[i : i+size]) {
 				octal(&b, x)
 			}
-		} else {
+		case hidden(s, i, r, size) && r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		case hidden(s, i, r, size):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
 			b.WriteString(s[i : i+size])
 		}
 		i += size

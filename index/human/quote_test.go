@@ -16,6 +16,18 @@ func TestQuote(t *testing.T) {
 		"del\x7f c1\u009b":     `"del\177 c1\302\233"`,
 		"bad\xffutf8 \"q\"":    `"bad\377utf8 \"q\""`,
 		"sep\u2028":            `"sep\342\200\250"`,
+		// Invisible characters: a name holding one passes for another.
+		"main\u202egnp.exe":   `"main\u202egnp.exe"`,
+		"ma\u200bin":          `"ma\u200bin"`,
+		"\u2066isolate\u2069": `"\u2066isolate\u2069"`,
+		"soft\u00adhyphen":    `"soft\u00adhyphen"`,
+		"bom\ufeff":           `"bom\ufeff"`,
+		"filler\u3164":        `"filler\u3164"`,
+		"mai\ufe0fn":          `"mai\ufe0fn"`,
+		"tag\U000e0041":       `"tag\U000e0041"`,
+		// An emoji's joiner and variation selector are part of its picture.
+		"dev \U0001f469\u200d\U0001f4bb": "dev \U0001f469\u200d\U0001f4bb",
+		"love \u2764\ufe0f":              "love \u2764\ufe0f",
 	} {
 		if got := Quote(in); got != want {
 			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
@@ -23,6 +35,12 @@ func TestQuote(t *testing.T) {
 	}
 	if got := QuotePath(`a"b.md`); got != `"a\"b.md"` {
 		t.Errorf("QuotePath = %s", got)
+	}
+	if got := QuotePath("docs/\u202edm.txt"); got != `"docs/\u202edm.txt"` {
+		t.Errorf("QuotePath = %s", got)
+	}
+	if got := ShellQuote([]string{"x\u200by.md"}); got[0] != `"x\u200by.md"` {
+		t.Errorf("ShellQuote = %s", got[0])
 	}
 }
 
