@@ -149,6 +149,43 @@ func notReadAsItself(id string) string {
 	case resolve.RefNamesAFile(id):
 		return "would be read as the path of a file that is not Markdown"
 	}
+	return readBack(id)
+}
+
+// readBack writes id into a list as the edit engine does and reads the
+// list again as the index reads a frontmatter's references
+// (markdown.Parse's edges): "" when that is one reference whose text is
+// id, else what it is read as ("null" and "~" are YAML's empty value, and
+// "none", "-" and "n/a" the words a list of references says it has none
+// with, even quoted).
+func readBack(id string) string {
+	const field = "refs"
+	probe := []byte("---\n" + field + ": [X-0]\n---\n")
+	out, _, err := edit.AddToList(probe, field, id)
+	if err != nil {
+		return "" // the edit itself says why it is not made
+	}
+	d := markdown.Parse("", out, &markdown.Options{Edges: map[string]string{field: "relates"}})
+	var got []string
+	for _, r := range d.Refs {
+		if r.Field == field {
+			got = append(got, r.Raw)
+		}
+	}
+	switch {
+	case len(got) > 0 && got[0] == "X-0":
+		got = got[1:]
+	default:
+		return "would not be read back as written" // the probe itself changed
+	}
+	switch {
+	case len(got) == 0:
+		return "would be read as no reference (canon reads it as a list's word for none)"
+	case len(got) > 1:
+		return fmt.Sprintf("would be read as %d references (%s)", len(got), strings.Join(got, ", "))
+	case got[0] != id:
+		return "would be read as " + strconv.Quote(got[0])
+	}
 	return ""
 }
 

@@ -21,6 +21,13 @@ func TestFixRefusesIDsReadAsOthers(t *testing.T) {
 		"[[X-1]]":      `would be read as a wiki-link to "X-1"`,
 		"urn:x-1":      "would be read as a web address",
 		"docs/x-1.png": "would be read as the path of a file that is not Markdown",
+		// Read back by the index's reference reader: no reference at all.
+		"null": "would be read as no reference",
+		"~":    "would be read as no reference",
+		"NULL": "would be read as no reference",
+		"None": "would be read as no reference",
+		"-":    "would be read as no reference",
+		" X-1": `would be read as "X-1"`,
 	} {
 		f := index.Problem{Path: "items/a.md", Line: 4, Col: 10, Rule: "asymmetric-block", Fix: &index.Fix{Path: "items/b.md", Field: "blocked_by", Item: id}}
 		out, fixed, skipped := applyFixes(doc, []index.Problem{f})
