@@ -33,21 +33,28 @@ func (r *Repo) MarkdownFiles(ctx context.Context) ([]string, error) {
 // that carries the id; a link to the new name would be broken in git's
 // tree until it is added). An untracked from is left to its owner.
 func (r *Repo) StageRename(ctx context.Context, from, to string) error {
-	if _, err := r.Git(ctx, "ls-files", "--error-unmatch", "--", from); err != nil {
+	if _, err := r.Git(ctx, "ls-files", "--error-unmatch", "--", Literal(from)); err != nil {
 		return nil //nolint:nilerr // not tracked: nothing to record
 	}
-	if _, err := r.Git(ctx, "rm", "--cached", "-q", "--", from); err != nil {
+	if _, err := r.Git(ctx, "rm", "--cached", "-q", "--", Literal(from)); err != nil {
 		return err
 	}
-	_, err := r.Git(ctx, "add", "--", to)
+	_, err := r.Git(ctx, "add", "--", Literal(to))
 	return err
 }
+
+// Literal is a repository path as a pathspec git reads as that one path:
+// a file a repository ships may be named "backlog/T-1*.md" or ":(top)x",
+// which git would otherwise read as a glob or as pathspec magic (a rename
+// staging every file the glob matches, a history read of another file).
+// Every path canon hands git after "--" goes through here.
+func Literal(path string) string { return ":(literal)" + path }
 
 // AddedIn is the short hash of the commit that added the file at path
 // in HEAD's history (the newest when it was added more than once), or ""
 // when HEAD's history does not add it (an untracked file).
 func (r *Repo) AddedIn(ctx context.Context, path string) string {
-	out, err := r.Git(ctx, "log", "-1", "--format=%h", "--diff-filter=A", "HEAD", "--", path)
+	out, err := r.Git(ctx, "log", "-1", "--format=%h", "--diff-filter=A", "HEAD", "--", Literal(path))
 	if err != nil {
 		return ""
 	}
@@ -120,7 +127,7 @@ func (s *Session) addedIDs(ctx context.Context, r index.RefState) ([]index.RefID
 // time (Unix seconds) of the oldest commit that added it, or ok false when
 // none did (an untracked file, created last).
 func (r *Repo) CreatedAt(ctx context.Context, path string) (at int64, ok bool) {
-	out, err := r.Git(ctx, "log", "--format=%ct", "--diff-filter=A", "HEAD", "--", path)
+	out, err := r.Git(ctx, "log", "--format=%ct", "--diff-filter=A", "HEAD", "--", Literal(path))
 	if err != nil {
 		return 0, false
 	}

@@ -264,7 +264,7 @@ func (s *Session) addedIdentDocs(ctx context.Context, cat *CatFile, base, rev st
 // addedBetween is the short hash of the newest commit of base..rev that
 // added the file at path ("" when none did).
 func (r *Repo) addedBetween(ctx context.Context, base, rev, path string) string {
-	out, err := r.Git(ctx, "log", "-1", "--format=%h", "--diff-filter=A", "--end-of-options", base+".."+rev, "--", path)
+	out, err := r.Git(ctx, "log", "-1", "--format=%h", "--diff-filter=A", "--end-of-options", base+".."+rev, "--", Literal(path))
 	if err != nil {
 		return ""
 	}

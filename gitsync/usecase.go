@@ -57,7 +57,7 @@ func (r *Repo) GitText(ctx context.Context, args ...string) (string, error) {
 // reports each; the workset package (Env.Tracked) refuses the worksets
 // they make foreign. One git ls-files of .cache.
 func (r *Repo) TrackedInWorksetDir(ctx context.Context) ([]string, error) {
-	out, err := r.Git(ctx, "ls-files", "-z", "--cached", "--full-name", "--end-of-options", "--", ":(literal)"+index.WorksetParent())
+	out, err := r.Git(ctx, "ls-files", "-z", "--cached", "--full-name", "--end-of-options", "--", Literal(index.WorksetParent()))
 	if err != nil {
 		return nil, fmt.Errorf("ask git which files it tracks under %s: %w", index.WorksetParent(), err)
 	}
