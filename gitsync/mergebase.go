@@ -26,8 +26,12 @@ var errBaseBudget = errors.New("the merge base is far back")
 
 // mergeBaseBudget is how many commits one walk reads at most: the whole
 // history of most repositories (rust-lang/rfcs has 16,000 commits with its
-// pull requests), a few hundred milliseconds.
+// pull requests), a few hundred milliseconds; mergeBaseEdges, how many
+// parents they may list in all (a hostile history of octopus merges with
+// thousands of parents each held 21 million in 6,500 commits: 1 GB).
 const mergeBaseBudget = 200_000
+
+var mergeBaseEdges = 2_000_000 // a variable for the tests
 
 // bitset is a set of ref numbers.
 type bitset []uint64
@@ -104,6 +108,7 @@ type walkNode struct {
 type baseWalk struct {
 	objs   *Objects
 	n      int // refs
+	edges  int // parents listed by the commits read
 	nodes  map[plumbing.Hash]*walkNode
 	queue  walkQueue
 	live   int // queued nodes that may still be a common ancestor
@@ -152,6 +157,9 @@ func (w *baseWalk) node(h plumbing.Hash) (*walkNode, bool, error) {
 	ci, ok, err := w.objs.walkCommit(h)
 	if err != nil || !ok {
 		return nil, false, err
+	}
+	if w.edges += len(ci.parents); w.edges > mergeBaseEdges {
+		return nil, false, errBaseBudget
 	}
 	n := &walkNode{h: h, info: ci, refs: newBitset(w.n), stale: newBitset(w.n)}
 	w.nodes[h] = n
