@@ -29,9 +29,18 @@ const OverlayLoadLimit = 1000
 // or run overlayCallTime leaves the refs it has not reached for the next
 // one (OverlayStatus.Pending), and keeps what it finished.
 const (
-	OverlayRefBytes  = 64 << 20
-	overlayCallBytes = 128 << 20
+	OverlayRefBytes  = 16 << 20
+	overlayCallBytes = 32 << 20
 	overlayCallTime  = 4 * time.Second
+	// overlayFrontmatterBytes bounds the frontmatter of another ref's
+	// document that canon parses: YAML costs 180 times its size in memory
+	// and about 0.4 s a megabyte (62 distinct 1 MB frontmatters, an
+	// 8.7 KB bundle, cost 20 s and 5 GB); a larger one is not read, and
+	// its row says why.
+	overlayFrontmatterBytes = 128 << 10
+	// OverlayRefFrontmatter bounds the frontmatter one ref's documents
+	// may make canon parse, each blob once: about a second of YAML.
+	OverlayRefFrontmatter = 2 << 20
 )
 
 // refBytes and callBytes are OverlayRefBytes and overlayCallBytes, or
@@ -284,12 +293,44 @@ func (s *Session) applyOverlays(ctx context.Context, prior []index.RefState, pla
 type readBudget struct {
 	bytes    int64 // left; below zero: spent
 	deadline time.Time
-	blobs    map[string]*index.Loaded // parsed, by blob id
+	blobs    map[string]*refBlob // what a blob's fields are, by blob id
 }
+
+// refBlob is what a ref's row takes of a blob: the fields, not the
+// parsed document (which holds the whole text and its sections).
+type refBlob struct {
+	skip                      string // why it was not read
+	doc                       bool   // it is a document (read and parsed)
+	id, title, assignee, edge string
+	at                        markdown.PathFields
+	fm                        int64 // its frontmatter's size
+}
+
+// yamlSum sums the frontmatter of a ref's documents, each blob once, and
+// says when it passes OverlayRefFrontmatter.
+type yamlSum struct {
+	seen  map[string]bool
+	total int64
+}
+
+func (y *yamlSum) add(d index.RefDoc) bool {
+	if y.seen == nil {
+		y.seen = map[string]bool{}
+	}
+	if d.OID != "" && !y.seen[d.OID] {
+		y.seen[d.OID] = true
+		y.total += d.FMBytes
+	}
+	return y.total > OverlayRefFrontmatter
+}
+
+// tooMuchYAML is why a ref whose documents' frontmatter passes
+// OverlayRefFrontmatter is summarised.
+var tooMuchYAML = fmt.Sprintf("changes documents whose frontmatter holds more than the %s canon parses of one ref", human.Bytes(OverlayRefFrontmatter))
 
 // newReadBudget gives a call bytes and d; bytes 0: no bound (verify).
 func newReadBudget(bytes int64, d time.Duration) *readBudget {
-	b := &readBudget{bytes: bytes, blobs: map[string]*index.Loaded{}}
+	b := &readBudget{bytes: bytes, blobs: map[string]*refBlob{}}
 	if bytes == 0 {
 		b.bytes = 1 << 62
 	} else {
@@ -406,12 +447,12 @@ func (s *Session) overlayJobs(ctx context.Context, objs *Objects, plan *overlayP
 	}
 	s.walked += len(walk)
 	plan.walked = len(walk)
-	bases, err := s.mergeBases(ctx, objs, head, oids)
+	bases, skips, err := s.mergeBases(ctx, objs, head, oids)
 	if err != nil {
 		return nil, nil, err
 	}
 	for i, j := range walk {
-		j.base = bases[i]
+		j.base, j.skip = bases[i], skips[i]
 	}
 	var gone []string
 	for name := range was {
@@ -468,10 +509,15 @@ func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t 
 		u.State.Summarised, u.State.Skip = over != "", over
 		return u, err
 	}
+	var y yamlSum
 	for _, c := range changes {
 		d, err := loadRefDoc(s, objs, c, c.From, budget)
 		if err != nil {
 			return index.RefUpdate{}, err
+		}
+		if y.add(d) {
+			u.Upserts, u.State.Summarised, u.State.Skip = nil, true, tooMuchYAML
+			return u, nil
 		}
 		d.Commit, d.Author = t.OID, ci.author
 		u.Upserts = append(u.Upserts, d)
@@ -556,10 +602,24 @@ func (s *Session) overlayStep(ctx context.Context, objs *Objects, old *index.Ref
 		u.Drops = nil
 		return false, err
 	}
+	var y yamlSum
+	stepped := map[string]bool{}
+	for _, st := range steps {
+		stepped[st.c.Path] = true
+	}
+	for p, r := range rows { // the rows the step keeps
+		if _, ok := after[p]; ok && !stepped[p] {
+			y.add(r)
+		}
+	}
 	for _, st := range steps {
 		d, err := loadRefDoc(s, objs, st.c, st.baseOID, budget)
 		if err != nil {
 			return false, err
+		}
+		if y.add(d) {
+			u.Upserts, u.Drops = nil, nil
+			return false, nil // the diff from the merge base summarises it
 		}
 		d.Commit, d.Author = u.State.OID, author
 		u.Upserts = append(u.Upserts, d)
@@ -585,26 +645,36 @@ func (s *Session) overlayDiff(objs *Objects, from, to string) ([]TreeChange, err
 }
 
 // mergeBases finds the merge base of head with each of tips: in one walk
-// in process (mergebase.go); past the walk's budget (a history of more
-// than mergeBaseBudget commits between them) by git merge-base, whose
-// commit-graph knows generations, one ref at a time.
-func (s *Session) mergeBases(ctx context.Context, objs *Objects, head string, tips []string) ([]string, error) {
+// in process (mergebase.go); past the walk's budget (more than
+// mergeBaseBudget commits, or mergeBaseEdges parents, between them) by
+// git merge-base, whose commit-graph knows generations, one ref at a time
+// within the call's time: a ref git does not answer in time is skipped,
+// and skips[i] says why.
+func (s *Session) mergeBases(ctx context.Context, objs *Objects, head string, tips []string) (bases, skips []string, err error) {
+	skips = make([]string, len(tips))
 	if len(tips) == 0 {
-		return nil, nil
+		return nil, skips, nil
 	}
 	objs.commits = loadCommitCache(s.Repo.CanonDir(), commitCacheName)
 	defer objs.commits.save()
-	bases, err := objs.mergeBases(head, tips)
+	bases, err = objs.mergeBases(head, tips)
 	if !errors.Is(err, errBaseBudget) {
-		return bases, err
+		return bases, skips, err
 	}
 	bases = make([]string, len(tips))
+	deadline := time.Now().Add(overlayCallTime)
 	for i, tip := range tips {
-		if bases[i], err = s.gitMergeBase(ctx, head, tip); err != nil {
-			return nil, err
+		gctx, cancel := context.WithDeadline(ctx, deadline)
+		bases[i], err = s.gitMergeBase(gctx, head, tip)
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			skips[i] = "has a history too large to find its merge base with HEAD in time"
 		}
 	}
-	return bases, nil
+	return bases, skips, nil
 }
 
 // gitMergeBase is git merge-base of two checked commit ids.
@@ -615,6 +685,9 @@ func (s *Session) gitMergeBase(ctx context.Context, head, tip string) (string, e
 		}
 	}
 	out, gerr := s.Repo.Git(ctx, "merge-base", "--end-of-options", head, tip)
+	if ctx.Err() != nil {
+		return "", ctx.Err() // stopped: no answer, not "no common ancestor"
+	}
 	b := strings.TrimSpace(string(out))
 	if gerr != nil && b == "" {
 		return "", nil // exit 1: no common ancestor
@@ -639,43 +712,63 @@ func loadRefDoc(s *Session, objs *Objects, c TreeChange, baseOID string, budget 
 	default:
 		d.Change = index.RefChanged
 	}
-	l, ok := budget.blobs[c.To]
+	b, ok := budget.blobs[c.To]
 	if !ok {
-		// The size first: a blob over max_file_size is not read (its row
-		// says why), as the working tree's files are not.
-		size, err := objs.size(plumbing.NewHash(c.To))
-		if err != nil {
-			return d, fmt.Errorf("read %s: %w", c.Path, err)
+		var err error
+		if b, err = s.readRefBlob(objs, c, budget); err != nil {
+			return d, err
 		}
-		if skip := s.Loader.OverSizeCap(size); skip != "" {
-			l = &index.Loaded{Skip: skip}
-		} else {
-			_, content, err := objs.raw(plumbing.NewHash(c.To))
-			if err != nil {
-				return d, fmt.Errorf("read %s: %w", c.Path, err)
-			}
-			budget.bytes -= int64(len(content))
-			l = s.Loader.Fields(index.FileInfo{Path: c.Path}, content)
-		}
-		budget.blobs[c.To] = l
+		budget.blobs[c.To] = b
 	}
-	if l.Skip != "" && l.Doc == nil {
-		d.Skip = l.Skip
+	if b.skip != "" {
+		d.Skip = b.skip
 		return d, nil
 	}
+	if !b.doc {
+		return d, nil
+	}
+	d.ID, d.Title, d.Assignee, d.Edges, d.FMBytes = b.id, b.title, b.assignee, b.edge, b.fm
+	d.Kind, d.State = s.Loader.At(b.at, c.Path)
+	return d, nil
+}
+
+// readRefBlob reads and parses a blob of another ref, within bounds: the
+// size first (a blob over max_file_size is not inflated, as the working
+// tree's files are not read), then the frontmatter's (one over
+// overlayFrontmatterBytes is not parsed). Its bytes count against the
+// call's budget.
+func (s *Session) readRefBlob(objs *Objects, c TreeChange, budget *readBudget) (*refBlob, error) {
+	size, err := objs.size(plumbing.NewHash(c.To))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", c.Path, err)
+	}
+	if skip := s.Loader.OverSizeCap(size); skip != "" {
+		return &refBlob{skip: skip}, nil
+	}
+	_, content, err := objs.raw(plumbing.NewHash(c.To))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", c.Path, err)
+	}
+	budget.bytes -= int64(len(content))
+	fm := int64(markdown.FrontmatterSize(content))
+	if fm > overlayFrontmatterBytes {
+		return &refBlob{skip: fmt.Sprintf("has a frontmatter of %s, more than the %s canon reads of another ref's document",
+			human.Bytes(fm), human.Bytes(overlayFrontmatterBytes))}, nil
+	}
+	l := s.Loader.Fields(index.FileInfo{Path: c.Path}, content)
+	b := &refBlob{skip: l.Skip, fm: fm}
 	if l.Doc == nil {
-		return d, nil
+		return b, nil
 	}
 	doc := l.Doc
-	d.ID, d.Title = doc.ID, doc.Title
-	d.Kind, d.State = s.Loader.At(doc, c.Path)
-	d.Assignee = fieldText(doc.Frontmatter.Get("assignee"))
+	b.doc, b.id, b.title, b.at = true, doc.ID, doc.Title, doc.PathFields()
+	b.assignee = fieldText(doc.Frontmatter.Get("assignee"))
 	var pairs [][2]string
 	for _, r := range doc.Refs {
 		pairs = append(pairs, [2]string{r.Type, r.Raw})
 	}
-	d.Edges = index.EdgesJSON(pairs)
-	return d, nil
+	b.edge = index.EdgesJSON(pairs)
+	return b, nil
 }
 
 // fieldText is a frontmatter value as the index's json_extract gives it:

@@ -3,6 +3,7 @@ package gitsync
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -442,4 +443,97 @@ func TestOverlaysStoppedKeepWhatTheyFinished(t *testing.T) {
 		t.Fatalf("a stopped plan: %+v, %v; want 5 pending", plan, err)
 	}
 	checkOverlays(t, s, "the next call")
+}
+
+// TestOverlaysBoundTheirYAML (issue 41): a document of another ref whose
+// frontmatter passes 128 KB is not parsed, and a ref whose documents'
+// frontmatter passes 2 MB is summarised, each saying why; the overlay
+// equals a rebuild.
+func TestOverlaysBoundTheirYAML(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 2.4 MB of frontmatter")
+	}
+	dir := overlayRepo(t, 2)
+	git(t, dir, "switch", "-q", "-c", "yaml")
+	fm := func(id string, n int) string {
+		return "---\nid: " + id + "\nl: [" + strings.TrimSuffix(strings.Repeat("a,", n/2), ",") + "]\n---\n"
+	}
+	write(t, dir, "big/huge.md", fm("H-1", 140<<10))
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "one huge frontmatter")
+	git(t, dir, "switch", "-q", "-c", "many")
+	for i := 0; i < 20; i++ {
+		write(t, dir, fmt.Sprintf("big/m%02d.md", i), fm(fmt.Sprintf("M-%d", i), 120<<10))
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "many large frontmatters")
+	git(t, dir, "switch", "-q", "main")
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	checkOverlays(t, s, "bounded YAML")
+	ctx := context.Background()
+	rows, err := s.Store.RefDocs(ctx, "refs/heads/yaml")
+	if err != nil || !strings.Contains(rows["big/huge.md"].Skip, "has a frontmatter of") {
+		t.Fatalf("yaml's huge.md: %+v (%v)", rows["big/huge.md"], err)
+	}
+	refs, _ := s.Store.Refs(ctx)
+	for _, r := range refs {
+		if r.Name == "refs/heads/many" && (!r.Summarised || r.Skip != tooMuchYAML) {
+			t.Fatalf("many: %+v, want summarised: %s", r, tooMuchYAML)
+		}
+	}
+	// A step onto the same branch sums the rows it keeps with the new ones.
+	git(t, dir, "switch", "-q", "yaml")
+	for i := 0; i < 18; i++ {
+		write(t, dir, fmt.Sprintf("big/s%02d.md", i), fm(fmt.Sprintf("S-%d", i), 120<<10))
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "step past the bound")
+	git(t, dir, "switch", "-q", "main")
+	checkOverlays(t, s, "a step past the bound")
+	refs, _ = s.Store.Refs(ctx)
+	for _, r := range refs {
+		if r.Name == "refs/heads/yaml" && (!r.Summarised || r.Skip != tooMuchYAML) {
+			t.Fatalf("yaml after the step: %+v", r)
+		}
+	}
+}
+
+// TestMergeBasesPastTheWalksBudget: a history whose commits list more
+// parents than a walk reads (octopus merges) is answered by git merge-base,
+// the same base.
+func TestMergeBasesPastTheWalksBudget(t *testing.T) {
+	dir := overlayRepo(t, 3)
+	for i := 0; i < 12; i++ { // twelve commits on HEAD~1, merged at once
+		c := git(t, dir, "commit-tree", git(t, dir, "rev-parse", "HEAD~1^{tree}"), "-p", "HEAD~1", "-m", fmt.Sprint("side ", i))
+		git(t, dir, "branch", fmt.Sprintf("o%02d", i), c)
+	}
+	args := []string{"commit-tree", git(t, dir, "rev-parse", "HEAD^{tree}"), "-m", "octopus"}
+	for i := 0; i < 12; i++ {
+		args = append(args, "-p", fmt.Sprintf("o%02d", i))
+	}
+	octo := git(t, dir, args...)
+	git(t, dir, "update-ref", "refs/remotes/origin/octopus", octo)
+	s, err := Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	head := git(t, dir, "rev-parse", "HEAD")
+	was := mergeBaseEdges
+	mergeBaseEdges = 5
+	defer func() { mergeBaseEdges = was }()
+	objs := OpenObjects(s.Repo)
+	defer objs.Close()
+	if _, err := objs.mergeBases(head, []string{octo}); !errors.Is(err, errBaseBudget) {
+		t.Fatalf("a walk past its parents: %v, want errBaseBudget", err)
+	}
+	bases, skips, err := s.mergeBases(ctx, objs, head, []string{octo})
+	if err != nil || skips[0] != "" || bases[0] != git(t, dir, "merge-base", head, octo) {
+		t.Fatalf("merge base past the budget: %v %q %v", bases, skips, err)
+	}
 }

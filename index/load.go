@@ -159,10 +159,10 @@ func (l *Loader) Fields(fi FileInfo, content []byte) *Loaded {
 }
 
 // At is the kind and state a document Fields parsed has at another path
-// with the same content (markdown.Document.At): a blob that many paths
-// name is parsed once.
-func (l *Loader) At(doc *markdown.Document, path string) (kind, state string) {
-	return doc.At(path, l.opts.Kinds)
+// with the same content (markdown.PathFields.At), with this
+// configuration's kinds: a blob that many paths name is parsed once.
+func (l *Loader) At(f markdown.PathFields, path string) (kind, state string) {
+	return f.At(path, l.opts.Kinds)
 }
 
 func unreadable(content []byte) string {

@@ -64,6 +64,9 @@ type RefDoc struct {
 	// Skip says why the ref's version was not read (over max_file_size):
 	// its fields are empty.
 	Skip string `json:"skip,omitempty"`
+	// FMBytes is the size of its frontmatter: what parsing it cost, which
+	// a ref may spend only so much of (gitsync's overlays).
+	FMBytes int64 `json:"-"`
 	// MovedFrom is the path a moved document had (Change RefMoved):
 	// never stored, Overlay pairs the rows.
 	MovedFrom string `json:"moved_from,omitempty"`
@@ -125,12 +128,12 @@ func (s *Store) RefDocs(ctx context.Context, ref string) (map[string]RefDoc, err
 	return out, nil
 }
 
-const refDocCols = `ref, path, change, oid, base_oid, ident, kind, title, state, assignee, edges, commit_id, author, skip`
+const refDocCols = `ref, path, change, oid, base_oid, ident, kind, title, state, assignee, edges, commit_id, author, skip, fm_bytes`
 
 func scanRefDoc(sc interface{ Scan(...any) error }, extra ...any) (RefDoc, error) {
 	var d RefDoc
 	err := sc.Scan(append([]any{&d.Ref, &d.Path, &d.Change, &d.OID, &d.BaseOID, &d.ID, &d.Kind, &d.Title, &d.State,
-		&d.Assignee, &d.Edges, &d.Commit, &d.Author, &d.Skip}, extra...)...)
+		&d.Assignee, &d.Edges, &d.Commit, &d.Author, &d.Skip, &d.FMBytes}, extra...)...)
 	return d, err
 }
 
@@ -156,7 +159,7 @@ func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, stand []string, 
 				}
 			}
 		}
-		upsert, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO ref_docs(`+refDocCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		upsert, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO ref_docs(`+refDocCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -186,7 +189,7 @@ func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, stand []string, 
 			}
 			for _, d := range u.Upserts {
 				if _, err := upsert.ExecContext(ctx, st.Name, d.Path, d.Change, d.OID, d.BaseOID, d.ID, d.Kind, d.Title, d.State,
-					d.Assignee, d.Edges, d.Commit, d.Author, d.Skip); err != nil {
+					d.Assignee, d.Edges, d.Commit, d.Author, d.Skip, d.FMBytes); err != nil {
 					return fmt.Errorf("write %s on %s: %w", d.Path, st.Name, err)
 				}
 			}
@@ -241,7 +244,7 @@ func (s *Store) OverlayOfHere(ctx context.Context) ([]OverlayDoc, error) {
 const hereAssignee = `coalesce(CASE json_type(d.fm, '$.assignee') WHEN 'array' THEN json_extract(d.fm, '$.assignee') WHEN 'object' THEN json_extract(d.fm, '$.assignee') ELSE CAST(json_extract(d.fm, '$.assignee') AS TEXT) END, '')`
 
 func (s *Store) overlay(ctx context.Context, ref, path string, here bool) ([]OverlayDoc, error) {
-	q := `SELECT r.ref, r.path, r.change, r.oid, r.base_oid, r.ident, r.kind, r.title, r.state, r.assignee, r.edges, r.commit_id, r.author, r.skip,
+	q := `SELECT r.ref, r.path, r.change, r.oid, r.base_oid, r.ident, r.kind, r.title, r.state, r.assignee, r.edges, r.commit_id, r.author, r.skip, r.fm_bytes,
 		d.key, d.ident, d.path, d.kind, d.title, d.state, ` + hereAssignee + `
 		FROM ref_docs r LEFT JOIN docs d ON d.path = r.path
 		WHERE (d.id IS NULL AND r.oid <> '' OR d.id IS NOT NULL AND d.oid <> r.oid)`

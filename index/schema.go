@@ -3,7 +3,7 @@ package index
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 19
+const SchemaVersion = 20
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.
@@ -109,6 +109,7 @@ CREATE TABLE ref_docs (
 	commit_id TEXT NOT NULL,            -- the ref's commit when this row last changed
 	author    TEXT NOT NULL,            -- that commit's author
 	skip      TEXT NOT NULL,            -- why the ref's version was not read ('' when it was: max_file_size)
+	fm_bytes  INTEGER NOT NULL,         -- the size of its frontmatter (what YAML parsing costs)
 	PRIMARY KEY (ref, path)
 ) WITHOUT ROWID;
 CREATE TABLE problems (

@@ -196,13 +196,44 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 // sets them so; a blob parsed once stands for every path that names it
 // through At (the overlays of other refs read a blob once, issue 41).
 func (d *Document) At(filePath string, kinds map[string]string) (kind, state string) {
-	kind = Kind(d.Type, d.ID, filePath, kinds)
-	state = scalarText(d.Frontmatter.Get("state"))
-	if state == "" {
-		state = scalarText(d.Frontmatter.Get("status"))
-	}
+	kind, state = PathFields{Type: d.Type, ID: d.ID, State: d.frontmatterState()}.At(filePath, kinds)
 	if kind == "adr" && state == "" {
-		state = statusSection(&d.Body)
+		state = statusSection(&d.Body) // read only where it counts: Parse calls this for every document
+	}
+	return kind, state
+}
+
+// frontmatterState is the frontmatter's state, or status.
+func (d *Document) frontmatterState() string {
+	if s := scalarText(d.Frontmatter.Get("state")); s != "" {
+		return s
+	}
+	return scalarText(d.Frontmatter.Get("status"))
+}
+
+// PathFields are what a document's kind and state at a path are made of
+// (Document.At), kept apart from the parsed document: a caller that parses
+// a blob once for many paths holds these few strings, not the document.
+type PathFields struct {
+	Type, ID string
+	State    string // the frontmatter's state, or status
+	Section  string // an ADR's state from its Status section
+}
+
+// PathFields takes d's PathFields.
+func (d *Document) PathFields() PathFields {
+	f := PathFields{Type: d.Type, ID: d.ID, State: d.frontmatterState()}
+	if f.State == "" {
+		f.Section = statusSection(&d.Body)
+	}
+	return f
+}
+
+// At is Document.At of the document f was taken from.
+func (f PathFields) At(filePath string, kinds map[string]string) (kind, state string) {
+	kind, state = Kind(f.Type, f.ID, filePath, kinds), f.State
+	if kind == "adr" && state == "" {
+		state = f.Section
 	}
 	return kind, state
 }
@@ -661,4 +692,30 @@ func marker(line string, c byte) bool {
 		n++
 	}
 	return n >= 7 && (n == len(line) || line[n] == ' ')
+}
+
+// FrontmatterSize is the size of the frontmatter src opens with, its
+// delimiters apart (0 without one, or when it never closes): a scan for
+// the closing line, before any parse, so that a caller bounds what it
+// hands the YAML parser (the merge driver, the overlays of other refs).
+func FrontmatterSize(src []byte) int {
+	src = bytes.TrimPrefix(src, utf8BOM)
+	nl := bytes.IndexByte(src, '\n')
+	if nl < 0 {
+		return 0
+	}
+	if d := string(bytes.TrimRight(src[:nl], " \t\r")); d != "---" && d != "+++" {
+		return 0
+	}
+	for at := nl + 1; at < len(src); {
+		end := bytes.IndexByte(src[at:], '\n')
+		if end < 0 {
+			end = len(src) - at
+		}
+		if d := string(bytes.TrimRight(src[at:at+end], " \t\r")); d == "---" || d == "+++" {
+			return at - nl - 1
+		}
+		at += end + 1
+	}
+	return 0
 }

@@ -170,31 +170,6 @@ func (m *merger) read(src []byte) (*side, string) {
 	return s, ""
 }
 
-// frontmatterSize is the size of the frontmatter src opens with, its
-// delimiters apart (0 without one, or when it never closes): a scan for
-// the closing line, before any parse.
-func frontmatterSize(src []byte) int {
-	src = bytes.TrimPrefix(src, bomBytes)
-	nl := bytes.IndexByte(src, '\n')
-	if nl < 0 {
-		return 0
-	}
-	if d := string(bytes.TrimRight(src[:nl], " \t\r")); d != "---" && d != "+++" {
-		return 0
-	}
-	for at := nl + 1; at < len(src); {
-		end := bytes.IndexByte(src[at:], '\n')
-		if end < 0 {
-			end = len(src) - at
-		}
-		if d := string(bytes.TrimRight(src[at:at+end], " \t\r")); d == "---" || d == "+++" {
-			return at - nl - 1
-		}
-		at += end + 1
-	}
-	return 0
-}
-
 // unreadable says why a parsed YAML frontmatter cannot be merged field by
 // field ("" when it can).
 func unreadable(doc *markdown.Document) string {
@@ -229,7 +204,7 @@ func (m *merger) merge(base, ours, theirs []byte) (*Result, string, error) {
 		if len(src) > m.lim.bytes {
 			return nil, fmt.Sprintf("a side is %s, more than the %s the driver merges field by field", human.Bytes(int64(len(src))), human.Bytes(int64(m.lim.bytes))), nil
 		}
-		if n := frontmatterSize(src); n > m.lim.fmBytes {
+		if n := markdown.FrontmatterSize(src); n > m.lim.fmBytes {
 			return nil, fmt.Sprintf("a side's frontmatter is %s, more than the %s the driver merges field by field", human.Bytes(int64(n)), human.Bytes(int64(m.lim.fmBytes))), nil
 		}
 	}
