@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/url"
 	"path"
 	"slices"
 	"sort"
@@ -266,8 +267,10 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		case page:
 			want := withMD(l.raw)
 			msg += fmt.Sprintf("; GitHub adds no .md to a link: did you mean %s? (a site generator serves the page without it)", want)
-			if l.form == resolve.FormMD {
-				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: want}
+			// A fix's New is the path the link is to name, not yet
+			// written as a destination (check --fix escapes it).
+			if p, err := url.PathUnescape(want); err == nil && l.form == resolve.FormMD {
+				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: p}
 			}
 		case folded[t] != "":
 			want := relTo(l.src.path, folded[t])

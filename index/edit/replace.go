@@ -18,6 +18,14 @@ import (
 type Replacement struct {
 	Line, Col int
 	Old, New  string
+	// In, when set, makes it the replacement of a link's destination in
+	// the document at the path In: Old is the destination, as written, of
+	// the link that starts at Line:Col, and New the path (as git names the
+	// file, from the document's folder) it is to name, which Replace
+	// writes as the link's syntax needs it (LinkDest: Meeting%20notes.md)
+	// and reads again: the same link naming that file, and nothing else of
+	// the document changed, or the replacement is not made.
+	In string
 }
 
 // Replace makes replacements on one document, each on its own line and
@@ -99,6 +107,12 @@ func replaceAt(l *lines, d *markdown.Document, r Replacement) (int, error) {
 	i := r.Line - 1
 	if i < 0 || i >= len(l.text) || r.Old == "" {
 		return 0, fmt.Errorf("line %d is not in the file any more", r.Line)
+	}
+	if r.In != "" {
+		if r.Line < d.BodyLine {
+			return 0, fmt.Errorf("line %d is in the frontmatter, where no link's destination is", r.Line)
+		}
+		return replaceDest(l, r)
 	}
 	text := l.text[i]
 	pos := 0

@@ -71,6 +71,11 @@ func planFixes(root string, scope *index.Scope, findings []index.Problem) (*FixP
 	return p, nil
 }
 
+// linkFixRule is the rule whose fix replaces a link's destination with
+// the path of the file it is to name (index/check: the case git has, the
+// path from the file's folder, the page's .md).
+const linkFixRule = "broken-link"
+
 // applyFixes makes one file's fixes: replacements on a line first, from
 // the last position up so that earlier ones keep their columns
 // (edit.Replace), then the list appends (edit.AddToList).
@@ -95,6 +100,11 @@ func applyFixes(content []byte, fs []index.Problem) ([]byte, []index.Problem, []
 	rs := make([]edit.Replacement, len(lineFixes))
 	for i, f := range lineFixes {
 		rs[i] = edit.Replacement{Line: f.Fix.Line, Col: f.Fix.Col, Old: f.Fix.Old, New: f.Fix.New}
+		if f.Rule == linkFixRule {
+			// The fix names the file a link is to name: the engine
+			// writes it as a destination and reads the link again.
+			rs[i].In = f.Fix.Path
+		}
 	}
 	out := content
 	if len(rs) > 0 {
