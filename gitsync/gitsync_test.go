@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/search"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -654,7 +655,7 @@ func TestFreshSeesWhatGitPutsBack(t *testing.T) {
 		if _, err := s.Fresh(ctx); err != nil {
 			t.Fatal(err)
 		}
-		h, err := s.Store.Search(ctx, word, index.SearchOptions{Limit: 5})
+		h, err := search.Hits(ctx, s.Store, word, search.Options{Limit: 5})
 		if err != nil {
 			t.Fatal(err)
 		}

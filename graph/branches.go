@@ -9,6 +9,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/human"
+	"github.com/canon-md/canon/index/search"
 )
 
 // Branches is canon branches: every followed ref and what it changes in
@@ -222,14 +223,14 @@ func writeVersions(w io.Writer, docs []index.RefDoc) {
 // versions on other refs, and the documents other refs add whose id or
 // title holds a word of the query.
 type FoundElsewhere struct {
-	*index.Found
+	*search.Found
 	Branches map[string][]index.RefDoc `json:"branches"` // by hit path
 	Added    []index.RefDoc            `json:"added"`
 	Overlay  Freshness                 `json:"overlay"`
 }
 
 // FoundOn joins search hits with the overlays.
-func FoundOn(f *index.Found, over []index.OverlayDoc, fresh Freshness) *FoundElsewhere {
+func FoundOn(f *search.Found, over []index.OverlayDoc, fresh Freshness) *FoundElsewhere {
 	out := &FoundElsewhere{Found: f, Branches: map[string][]index.RefDoc{}, Added: []index.RefDoc{}, Overlay: fresh}
 	hit := map[string]bool{}
 	for _, h := range f.Hits {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/search"
 )
 
 func packOpts(query string, seeds ...string) PackOptions {
@@ -346,7 +347,7 @@ func TestSearchTies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := f.g.st.RankSections(ctx, q, n*4)
+		r, err := search.RankSections(ctx, f.g.st, q, n*4)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/search"
 )
 
 // Generated documents (dashboards, index stubs, generated briefs: what the
@@ -121,7 +122,7 @@ func (f *genFilter) keep(next func(context.Context, []index.DocID) (map[index.Do
 
 // dropMatches leaves the sections of generated documents out of a
 // search's matches.
-func (f *genFilter) dropMatches(ctx context.Context, ms []index.ChunkMatch) ([]index.ChunkMatch, error) {
+func (f *genFilter) dropMatches(ctx context.Context, ms []search.ChunkMatch) ([]search.ChunkMatch, error) {
 	if f == nil || len(ms) == 0 {
 		return ms, nil
 	}
@@ -138,7 +139,7 @@ func (f *genFilter) dropMatches(ctx context.Context, ms []index.ChunkMatch) ([]i
 		return ms, err
 	}
 	f.note(ids, why)
-	kept := make([]index.ChunkMatch, 0, len(ms))
+	kept := make([]search.ChunkMatch, 0, len(ms))
 	for _, m := range ms {
 		if _, gen := why[m.Doc]; !gen {
 			kept = append(kept, m)

@@ -74,7 +74,7 @@ func plainWords(title string) string {
 }
 
 // A title searched for related documents is cut to these bounds, well
-// within a search's (index.MaxQueryWords, index.MaxQueryBytes).
+// within a search's (search.MaxQueryWords, search.MaxQueryBytes).
 const (
 	relatedWords = 32
 	relatedBytes = 1024

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/search"
 )
 
 // searchSeed is a document full-text search proposes as a seed.
@@ -27,7 +28,7 @@ type chunkHit struct {
 }
 
 // searchSeeds runs the search the way canon search reads and ranks it. A
-// question or plain words (index.RankDocuments, ADR-0035): the best n
+// question or plain words (search.RankDocuments, ADR-0035): the best n
 // documents, each with its matching sections. A query with operators: bm25
 // with the title weighing 10, the heading 4, the text 1, the hits grouped
 // by document: the best n documents, each with its matching sections among
@@ -44,7 +45,7 @@ func (g *Graph) searchSeeds(ctx context.Context, text string, n int, gen *genFil
 	if n <= 0 || strings.TrimSpace(text) == "" {
 		return nil, nil
 	}
-	r, err := g.st.RankDocuments(ctx, text, n)
+	r, err := search.RankDocuments(ctx, g.st, text, n)
 	if err != nil || r != nil {
 		if err != nil {
 			return nil, err
@@ -57,7 +58,7 @@ func (g *Graph) searchSeeds(ctx context.Context, text string, n int, gen *genFil
 			return nil, err
 		}
 		if dropped := docCount(r.Matches) - docCount(kept); dropped > 0 {
-			if r, err = g.st.RankDocuments(ctx, text, n+dropped); err != nil {
+			if r, err = search.RankDocuments(ctx, g.st, text, n+dropped); err != nil {
 				return nil, err
 			}
 			if kept, err = gen.dropMatches(ctx, r.Matches); err != nil {
@@ -67,7 +68,7 @@ func (g *Graph) searchSeeds(ctx context.Context, text string, n int, gen *genFil
 		return g.groupHits(ctx, r, kept, n)
 	}
 	limit := n * 4
-	r, err = g.st.RankSections(ctx, text, limit)
+	r, err = search.RankSections(ctx, g.st, text, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +86,7 @@ func (g *Graph) searchSeeds(ctx context.Context, text string, n int, gen *genFil
 }
 
 // docCount is how many documents matches hold.
-func docCount(ms []index.ChunkMatch) int {
+func docCount(ms []search.ChunkMatch) int {
 	seen := map[index.DocID]bool{}
 	for _, m := range ms {
 		seen[m.Doc] = true
@@ -94,9 +95,9 @@ func docCount(ms []index.ChunkMatch) int {
 }
 
 // dropLastTies returns the matches that score better than the last one.
-func dropLastTies(ms []index.ChunkMatch) []index.ChunkMatch {
+func dropLastTies(ms []search.ChunkMatch) []search.ChunkMatch {
 	last := ms[len(ms)-1].BM25
-	var kept []index.ChunkMatch
+	var kept []search.ChunkMatch
 	for _, m := range ms {
 		if m.BM25 != last {
 			kept = append(kept, m)
@@ -108,7 +109,7 @@ func dropLastTies(ms []index.ChunkMatch) []index.ChunkMatch {
 // groupHits groups sorted hits (of r) by document: the first n documents,
 // each with its sections and the words they matched. Only the sections of
 // those documents are highlighted.
-func (g *Graph) groupHits(ctx context.Context, r *index.Ranked, hits []index.ChunkMatch, n int) ([]searchSeed, error) {
+func (g *Graph) groupHits(ctx context.Context, r *search.Ranked, hits []search.ChunkMatch, n int) ([]searchSeed, error) {
 	var out []searchSeed
 	var ids []index.ChunkID
 	at := map[index.DocID]int{}
@@ -126,7 +127,7 @@ func (g *Graph) groupHits(ctx context.Context, r *index.Ranked, hits []index.Chu
 		}
 		ids = append(ids, h.Chunk)
 	}
-	terms, err := g.st.MatchedTerms(ctx, r, ids)
+	terms, err := search.MatchedTerms(ctx, g.st, r, ids)
 	if err != nil {
 		return nil, err
 	}

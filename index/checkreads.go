@@ -447,7 +447,7 @@ func TitledCount(ctx context.Context, q Querier, title string) (int, error) {
 // as they are), and the whole title is compared (at most 20 read).
 func HasTitle(ctx context.Context, q Querier, title string) (bool, error) {
 	title = strings.TrimSpace(title)
-	words := ftsWords(title)
+	words := FTSWords(title)
 	if words == "" {
 		return false, nil
 	}

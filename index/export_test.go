@@ -136,12 +136,12 @@ func TestCopySubset(t *testing.T) {
 	}
 	check(steps, "items/a.md", "items/b.md", "items/c.md")
 
-	// Search and Show read the copy like an index.
-	hits, err := steps.Search(ctx, "gamma", SearchOptions{})
+	// The full-text reads (a search's) and Show read the copy like an index.
+	hits, err := exact(ctx, steps, `"gamma"`, 10)
 	if err != nil || len(hits) != 1 || hits[0].Path != "items/c.md" {
 		t.Fatalf("search = %+v, %v", hits, err)
 	}
-	if hits, _ := steps.Search(ctx, "delta", SearchOptions{}); len(hits) != 0 {
+	if hits, _ := exact(ctx, steps, `"delta"`, 10); len(hits) != 0 {
 		t.Fatalf("search found a document outside the subset: %+v", hits)
 	}
 

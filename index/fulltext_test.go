@@ -14,14 +14,43 @@ import (
 	"github.com/canon-md/canon/index/config"
 )
 
-// TestSearchEqualsFullRanking: Search ranks inside FTS5 and joins only the
-// hits at or above the limit's score; its answer must equal ranking every
-// match with its document (the plain query), ties at the limit included.
-func TestSearchEqualsFullRanking(t *testing.T) {
+// TestExactEqualsFullRanking: Exact ranks inside FTS5 and joins only the
+// sections at or above the limit's score; with their Snippets (what
+// index/search's exact search shows) it must equal ranking every match
+// with its document (the plain query), ties at the limit included.
+func TestExactEqualsFullRanking(t *testing.T) {
 	t.Parallel()
 	onSegments(t, func(t *testing.T, segments int) { // its snippets read from chunks_fts, or from the scratch table
-		searchEqualsFullRanking(t, segmented(t, tokensIndex(t, 1, false), segments))
+		exactEqualsFullRanking(t, segmented(t, tokensIndex(t, 1, false), segments))
 	})
+}
+
+// shownHit is a section as a search shows it, with its snippet.
+type shownHit struct {
+	SectionHit
+	Snippet string
+}
+
+// exact is Exact with the snippets of the sections it keeps, each on one
+// line.
+func exact(ctx context.Context, st *Store, q string, limit int) ([]shownHit, error) {
+	var out []shownHit
+	err := st.ReadFullText(ctx, q, DocFilter{}, func(t *FullText) error {
+		hits, total, err := t.Exact(ctx, q, limit)
+		if err != nil || len(hits) == 0 {
+			return err
+		}
+		ids := make([]ChunkID, len(hits))
+		for i, h := range hits {
+			ids[i] = h.Chunk
+		}
+		snips, err := t.Snippets(ctx, q, ids, total)
+		for _, h := range hits {
+			out = append(out, shownHit{h, strings.Join(strings.Fields(snips[h.Chunk]), " ")})
+		}
+		return err
+	})
+	return out, err
 }
 
 // onSegments runs test on an index of one full-text segment and on one of
@@ -35,11 +64,10 @@ func onSegments(t *testing.T, test func(t *testing.T, segments int)) {
 	}
 }
 
-func searchEqualsFullRanking(t *testing.T, st *Store) {
+func exactEqualsFullRanking(t *testing.T, st *Store) {
 	ctx := context.Background()
-	full := func(text string, limit int) []Hit {
-		q, _ := FTSQuery(text)
-		rows, err := st.db.QueryContext(ctx, `SELECT `+docRefCols+`, c.line, c.heading, c.slug,
+	full := func(q string, limit int) []shownHit {
+		rows, err := st.db.QueryContext(ctx, `SELECT `+docRefCols+`, c.id, c.line, c.heading, c.slug,
 				snippet(chunks_fts, 2, '**', '**', '…', 16), bm25(chunks_fts, 10.0, 4.0, 1.0) AS score
 			FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
 			WHERE chunks_fts MATCH ? ORDER BY score, d.path, c.seq LIMIT ?`, q, limit)
@@ -47,14 +75,15 @@ func searchEqualsFullRanking(t *testing.T, st *Store) {
 			t.Fatal(err)
 		}
 		defer rows.Close()
-		var out []Hit
+		var out []shownHit
 		for rows.Next() {
-			var h Hit
-			ref, err := scanDocRef(rows, &h.Line, &h.Section, &h.Slug, &h.Snippet, &h.Score)
+			var h shownHit
+			var id int64
+			ref, err := scanDocRef(rows, &id, &h.Line, &h.Heading, &h.Slug, &h.Snippet, &h.Score)
 			if err != nil {
 				t.Fatal(err)
 			}
-			h.DocRef, h.Chunk, h.Snippet = ref, ref.Key+"#"+h.Slug, oneLine(h.Snippet)
+			h.DocRef, h.Chunk, h.Snippet = ref, ChunkID(id), strings.Join(strings.Fields(h.Snippet), " ")
 			out = append(out, h)
 		}
 		if err := rows.Err(); err != nil {
@@ -62,23 +91,23 @@ func searchEqualsFullRanking(t *testing.T, st *Store) {
 		}
 		return out
 	}
-	// Quoted: a query with operators is ranked by section, as FTS5 reads
-	// it (a natural one, by document: TestNatural*).
-	for _, text := range []string{`"tokens"`, `"session"`, `"refresh" "tokens"`, `"expire"`, `"nothingmatches"`} {
+	// Queries with operators, as index/search's FTSQuery writes them: its
+	// exact search ranks them by section, as FTS5 reads them.
+	for _, q := range []string{`"tokens"`, `"session"`, `"refresh" "tokens"`, `"expire"`, `"nothingmatches"`} {
 		for _, limit := range []int{1, 3, 10, 13, 14, 100} {
-			got, err := st.Search(ctx, text, SearchOptions{Limit: limit})
+			got, err := exact(ctx, st, q, limit)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := full(text, limit); !reflect.DeepEqual(got, want) {
-				t.Errorf("search %q limit %d:\n got  %+v\n want %+v", text, limit, got, want)
+			if want := full(q, limit); !reflect.DeepEqual(got, want) {
+				t.Errorf("search %s limit %d:\n got  %+v\n want %+v", q, limit, got, want)
 			}
 		}
 	}
 }
 
-// TestMatchesEqualFullRanking: RankSections scores every match once and
-// joins only the ones it keeps, MatchedTerms highlights given sections
+// TestMatchesEqualFullRanking: Best scores every match once and joins
+// only the ones it keeps, MatchedTerms highlights given sections
 // (from chunks_fts, or a scratch table, hits.go); together they must equal
 // ranking every match with its document and highlighting each with
 // chunks_fts's own highlight() and snippet() (the plain query), ties at the
@@ -92,8 +121,7 @@ func TestMatchesEqualFullRanking(t *testing.T) {
 
 func matchesEqualFullRanking(t *testing.T, st *Store) {
 	ctx := context.Background()
-	full := func(text string, limit int) []ChunkMatch {
-		q, _ := FTSQuery(text)
+	full := func(q string, limit int) []rankedTerms {
 		rows, err := st.db.QueryContext(ctx, `SELECT c.id, c.doc, c.seq, c.slug, d.key, bm25(chunks_fts, 10.0, 4.0, 1.0) AS s, highlight(chunks_fts, 0, char(2), char(3)), highlight(chunks_fts, 1, char(2), char(3)), snippet(chunks_fts, 2, char(2), char(3), '', 64)
 			FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
 			WHERE chunks_fts MATCH ? ORDER BY s, d.key, c.seq LIMIT ?`, q, limit)
@@ -101,15 +129,15 @@ func matchesEqualFullRanking(t *testing.T, st *Store) {
 			t.Fatal(err)
 		}
 		defer rows.Close()
-		var out []ChunkMatch
+		var out []rankedTerms
 		for rows.Next() {
-			var m ChunkMatch
+			var m rankedTerms
 			var id, doc int64
 			var title, heading, body string
-			if err := rows.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.BM25, &title, &heading, &body); err != nil {
+			if err := rows.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.Score, &title, &heading, &body); err != nil {
 				t.Fatal(err)
 			}
-			m.Chunk, m.Doc, m.Rank, m.Terms = ChunkID(id), DocID(doc), m.BM25, highlighted(title, heading, body)
+			m.Chunk, m.Doc, m.Terms = ChunkID(id), DocID(doc), highlighted(title, heading, body)
 			out = append(out, m)
 		}
 		if err := rows.Err(); err != nil {
@@ -117,14 +145,14 @@ func matchesEqualFullRanking(t *testing.T, st *Store) {
 		}
 		return out
 	}
-	for _, text := range []string{"tokens", "session", "refresh tokens", "expire", "doc", "nothingmatches"} {
+	for _, q := range []string{`"tokens"`, `"session"`, `"refresh" "tokens"`, `"expire"`, `"doc"`, `"nothingmatches"`} {
 		for _, limit := range []int{1, 3, 10, 13, 14, 40, 100} {
-			got, err := matchesByScore(ctx, st, text, limit)
+			got, err := matchesByScore(ctx, st, q, limit)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := full(text, limit); !reflect.DeepEqual(got, want) {
-				t.Errorf("matches %q limit %d:\n got  %+v\n want %+v", text, limit, got, want)
+			if want := full(q, limit); !reflect.DeepEqual(got, want) {
+				t.Errorf("matches %s limit %d:\n got  %+v\n want %+v", q, limit, got, want)
 			}
 		}
 	}
@@ -194,7 +222,7 @@ func TestBuildMergesFullText(t *testing.T) {
 	if len(structure) < 6 || structure[5] != 1 {
 		t.Errorf("the full-text index has %d segments after a build, want 1", structure[5])
 	}
-	hits, err := st.Search(ctx, fmt.Sprintf("word%d word%d", docs-1, sections-1), SearchOptions{Limit: 1})
+	hits, err := exact(ctx, st, fmt.Sprintf(`"word%d" "word%d"`, docs-1, sections-1), 1)
 	if err != nil || len(hits) != 1 || hits[0].Slug != fmt.Sprintf("part-%d", sections-1) {
 		t.Errorf("the last section written: %+v, %v", hits, err)
 	}
@@ -227,24 +255,38 @@ func TestKeepPages(t *testing.T) {
 	}
 }
 
-// matchesByScore is RankSections with the words every section matched.
-func matchesByScore(ctx context.Context, s *Store, text string, limit int) ([]ChunkMatch, error) {
-	r, err := s.RankSections(ctx, text, limit)
+// rankedTerms is a ranked section with the words it matched.
+type rankedTerms struct {
+	RankedSection
+	Terms []string
+}
+
+// matchesByScore is Best with the words every section matched
+// (MatchedTerms), as a context pack's seeds read them.
+func matchesByScore(ctx context.Context, s *Store, q string, limit int) ([]rankedTerms, error) {
+	var best []RankedSection
+	var total int
+	err := s.ReadFullText(ctx, q, DocFilter{}, func(t *FullText) error {
+		var err error
+		best, total, err = t.Best(ctx, q, limit)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]ChunkID, len(r.Matches))
-	for i, m := range r.Matches {
+	ids := make([]ChunkID, len(best))
+	for i, m := range best {
 		ids[i] = m.Chunk
 	}
-	terms, err := s.MatchedTerms(ctx, r, ids)
+	terms, err := s.MatchedTerms(ctx, q, total, ids)
 	if err != nil {
 		return nil, err
 	}
-	for i := range r.Matches {
-		r.Matches[i].Terms = terms[r.Matches[i].Chunk]
+	var out []rankedTerms
+	for _, m := range best {
+		out = append(out, rankedTerms{m, terms[m.Chunk]})
 	}
-	return r.Matches, nil
+	return out, nil
 }
 
 // tokensIndex builds an index of 40 documents made of the same few words,
@@ -299,7 +341,7 @@ func TestReadTakesNoWriteLock(t *testing.T) {
 		if err := st.SetMeta(ctx, map[string]string{"probe": "1"}); err != nil {
 			return fmt.Errorf("a write while a read is open: %w", err)
 		}
-		if _, err := st.Search(ctx, "tokens", SearchOptions{Limit: 3}); err != nil {
+		if _, err := exact(ctx, st, `"tokens"`, 3); err != nil {
 			return fmt.Errorf("a search while a read is open: %w", err)
 		}
 		return nil

@@ -446,7 +446,7 @@ const (
 
 // rankBy is rankExpr with the ranking fn (exactRank, naturalRank).
 func (s *Store) rankBy(ctx context.Context, x Querier, fn, q string, keep int) (string, error) {
-	phrases := ftsPhrases(q)
+	phrases := FTSPhrases(q)
 	if s.pageCache != keptPages || len(phrases) > maxRankedPhrases {
 		// A one-shot command would count once either way, and a count of
 		// its own costs it a statement more per phrase (canon search at 10k:
@@ -495,34 +495,6 @@ func (s *Store) rankBy(ctx context.Context, x Querier, fn, q string, keep int) (
 // keep best (0: all).
 func rankWithout(keep int) string {
 	return exactRank + strconv.Itoa(max(keep, 0)) + `)`
-}
-
-// ftsPhrases lists the phrases of a query FTSQuery made, in order: each
-// "..." (with its * when it is a prefix), not the operators between them.
-// FTS5 numbers a query's phrases in that order. A phrase never holds a
-// quote: FTSQuery keeps letters, digits and spaces.
-func ftsPhrases(q string) []string {
-	var out []string
-	for len(q) > 0 {
-		if q[0] != '"' {
-			i := strings.IndexByte(q, ' ')
-			if i < 0 {
-				break
-			}
-			q = q[i+1:]
-			continue
-		}
-		end := strings.IndexByte(q[1:], '"') + 2
-		if end < 2 {
-			break
-		}
-		if end < len(q) && q[end] == '*' {
-			end++
-		}
-		out = append(out, q[:end])
-		q = strings.TrimPrefix(q[end:], " ")
-	}
-	return out
 }
 
 // Merged is what MergeFullText did.

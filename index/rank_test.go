@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"github.com/canon-md/canon/index/indextest/must"
 	"math/rand"
@@ -66,7 +65,9 @@ func scores(t *testing.T, q Querier, rank, match string) map[int64]float64 {
 }
 
 // canon_bm25 with rankExpr's counts gives FTS5's bm25 to the last bit, for
-// every kind of query FTSQuery makes, and again after the index changed
+// every kind of query index/search's FTSQuery makes (words, phrases,
+// prefixes, OR, NOT; written here as it writes them), and again after the
+// index changed
 // underneath the counts it remembered; without counts it counts as bm25
 // does.
 func TestCanonBM25IsBM25(t *testing.T) {
@@ -86,37 +87,33 @@ func TestCanonBM25IsBM25(t *testing.T) {
 	if _, err := st.Rebuild(ctx, NewLoader(root, cfg), mustWalk(t, root, cfg), nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	queries := []string{"webhook", "webhook retry", "alpha OR ledger", "payment NOT audit", `"session token"`,
-		"web*", `"gamma delta" expiry`, "retry OR webhook NOT beta", "nothingmatches", "alpha beta gamma delta",
-		"webhook OR nothingmatches"}
+	queries := []string{`"webhook"`, `"webhook" "retry"`, `"alpha" OR "ledger"`, `"payment" NOT "audit"`, `"session token"`,
+		`"web"*`, `"gamma delta" "expiry"`, `"retry" OR "webhook" NOT "beta"`, `"nothingmatches"`, `"alpha" "beta" "gamma" "delta"`,
+		`"webhook" OR "nothingmatches"`}
 	compare := func(when string) {
 		t.Helper()
-		for _, text := range queries {
-			q, err := FTSQuery(text)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for _, q := range queries {
 			rank, err := st.rankExpr(ctx, st.db, q, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := strings.Count(rank, ","); n != 4+len(ftsPhrases(q)) {
+			if n := strings.Count(rank, ","); n != 4+len(FTSPhrases(q)) {
 				t.Fatalf("%s: %s passes %d counts for the phrases of %s", when, rank, n-4, q)
 			}
 			want := scores(t, st.db, `bm25(chunks_fts, 10.0, 4.0, 1.0)`, q)
-			if len(want) == 0 && text != "nothingmatches" {
-				t.Fatalf("%s: %q matches nothing: the test proves nothing", when, text)
+			if len(want) == 0 && q != `"nothingmatches"` {
+				t.Fatalf("%s: %s matches nothing: the test proves nothing", when, q)
 			}
 			for name, got := range map[string]map[int64]float64{
 				rank:                             scores(t, st.db, rank, q),
 				"canon_bm25 counting for itself": scores(t, st.db, `canon_bm25(chunks_fts, 10.0, 4.0, 1.0)`, q),
 			} {
 				if len(got) != len(want) {
-					t.Fatalf("%s: %q: %s scored %d sections, bm25 %d", when, text, name, len(got), len(want))
+					t.Fatalf("%s: %s: %s scored %d sections, bm25 %d", when, q, name, len(got), len(want))
 				}
 				for id, w := range want {
 					if got[id] != w {
-						t.Fatalf("%s: %q: section %d: %s gives %v, bm25 %v", when, text, id, name, got[id], w)
+						t.Fatalf("%s: %s: section %d: %s gives %v, bm25 %v", when, q, id, name, got[id], w)
 					}
 				}
 			}
@@ -144,8 +141,7 @@ func TestCanonBM25IsBM25(t *testing.T) {
 		}
 		return b.String()
 	}
-	for _, text := range queries {
-		q, _ := FTSQuery(text)
+	for _, q := range queries {
 		for _, k := range []int{1, 2, 3, 10, 50, 1000} {
 			rank, err := st.rankExpr(ctx, st.db, q, k)
 			if err != nil {
@@ -154,7 +150,7 @@ func TestCanonBM25IsBM25(t *testing.T) {
 			want := kept(`bm25(chunks_fts, 10.0, 4.0, 1.0)`, q, k)
 			for _, rank := range []string{rank, rankWithout(k)} { // with the counts and without (a one-shot command)
 				if got := kept(rank, q, k); got != want {
-					t.Fatalf("%q, the %d best: %s keeps\n%s\nbm25 keeps\n%s", text, k, rank, got, want)
+					t.Fatalf("%s, the %d best: %s keeps\n%s\nbm25 keeps\n%s", q, k, rank, got, want)
 				}
 			}
 			// How many matched in all, though r holds the candidates only.
@@ -162,12 +158,16 @@ func TestCanonBM25IsBM25(t *testing.T) {
 			if err := st.db.QueryRow(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, q).Scan(&n); err != nil {
 				t.Fatal(err)
 			}
-			r, err := st.RankSections(ctx, text, k)
+			var total int
+			err = st.ReadFullText(ctx, q, DocFilter{}, func(ft *FullText) error {
+				_, total, err = ft.Best(ctx, q, k)
+				return err
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n > 0 && r.Total != n {
-				t.Fatalf("%q, the %d best: Total %d, but %d sections match", text, k, r.Total, n)
+			if n > 0 && total != n {
+				t.Fatalf("%s, the %d best: Total %d, but %d sections match", q, k, total, n)
 			}
 		}
 	}
@@ -197,8 +197,8 @@ func TestCanonBM25IsBM25(t *testing.T) {
 }
 
 // A query with more phrases than SQLite takes arguments to a function is
-// ranked all the same: canon_bm25 counts for itself then. FTSQuery makes
-// none (MaxQueryWords): the query is made here.
+// ranked all the same: canon_bm25 counts for itself then. index/search's
+// FTSQuery makes none (its MaxQueryWords): the query is made here.
 func TestCanonBM25ManyPhrases(t *testing.T) {
 	t.Parallel()
 	st := tokensIndex(t, 1, true)
@@ -206,9 +206,6 @@ func TestCanonBM25ManyPhrases(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := st.Search(ctx, strings.Repeat("session tokens ", 600), SearchOptions{Limit: 5}); !errors.Is(err, ErrLongQuery) {
-		t.Fatalf("a search of 1,200 words: %v", err)
-	}
 	q := strings.TrimSpace(strings.Repeat(`"session" "tokens" `, 600))
 	rank, err := st.rankExpr(ctx, st.db, q, 0)
 	if err != nil || strings.Count(rank, ",") != 4 {
@@ -231,20 +228,19 @@ func mustRead(t *testing.T, path string) []byte {
 	return data
 }
 
+// TestFTSPhrases: the phrases of queries as index/search's FTSQuery
+// writes them (for "webhook retry", "session token" web*, alpha OR beta
+// NOT gamma, webhook).
 func TestFTSPhrases(t *testing.T) {
 	t.Parallel()
-	for text, want := range map[string]string{
-		"webhook retry":           `"webhook" | "retry"`,
-		`"session token" web*`:    `"session token" | "web"*`,
-		"alpha OR beta NOT gamma": `"alpha" | "beta" | "gamma"`,
-		"webhook":                 `"webhook"`,
+	for q, want := range map[string]string{
+		`"webhook" "retry"`:             `"webhook" | "retry"`,
+		`"session token" "web"*`:        `"session token" | "web"*`,
+		`"alpha" OR "beta" NOT "gamma"`: `"alpha" | "beta" | "gamma"`,
+		`"webhook"`:                     `"webhook"`,
 	} {
-		q, err := FTSQuery(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.Join(ftsPhrases(q), " | "); got != want {
-			t.Errorf("%q (%s): phrases %s, want %s", text, q, got, want)
+		if got := strings.Join(FTSPhrases(q), " | "); got != want {
+			t.Errorf("%s: phrases %s, want %s", q, got, want)
 		}
 	}
 }

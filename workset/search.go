@@ -7,6 +7,7 @@ import (
 
 	"github.com/canon-md/canon/graph"
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/search"
 )
 
 // Hit sources.
@@ -24,7 +25,7 @@ type SearchOptions struct {
 
 // SearchHit is a section that matched, and where the answer came from.
 type SearchHit struct {
-	index.Hit
+	search.Hit
 	From string `json:"from"` // workset or index
 	// Distance is, for an index hit that --enrich looked at, its hops from
 	// the nearest member (nil when it is farther than enrich_distance).
@@ -72,7 +73,7 @@ func Search(ctx context.Context, e *Env, name, query string, opt SearchOptions) 
 		return nil, err
 	}
 	res.Stale = len(res.StaleReasons) > 0
-	own, err := h.st.Search(ctx, query, index.SearchOptions{Limit: opt.Limit})
+	own, err := search.Hits(ctx, h.st.Store, query, search.Options{Limit: opt.Limit})
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +102,7 @@ func Search(ctx context.Context, e *Env, name, query string, opt SearchOptions) 
 		member[mb.Key] = true
 	}
 	// Ask for enough to fill the limit after dropping members' sections.
-	more, err := e.Index.Search(ctx, query, index.SearchOptions{Limit: opt.Limit + len(own) + 20})
+	more, err := search.Hits(ctx, e.Index, query, search.Options{Limit: opt.Limit + len(own) + 20})
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
-	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/search"
 )
 
 // What every branch and worktree is doing (ADR-0042): canon branches, and
@@ -43,7 +43,7 @@ var branchesFlag = &cli.BoolFlag{Name: "branches", Usage: "add the versions on o
 
 // foundOnBranches adds the hits' versions on other refs, and what other
 // refs add that the query names.
-func foundOnBranches(ctx context.Context, s *gitsync.Session, f *index.Found) (output, error) {
+func foundOnBranches(ctx context.Context, s *gitsync.Session, f *search.Found) (output, error) {
 	over, st, err := s.Overlay(ctx, "", "")
 	if err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import (
 
 	"github.com/canon-md/canon/cmd/internal/usecase"
 	"github.com/canon-md/canon/gitsync"
-	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/search"
 )
 
 func initCommand(e *env) *cli.Command {
@@ -91,7 +91,7 @@ func searchCommand(e *env) *cli.Command {
 			}
 			return e.with(c, "canon search", func(s *gitsync.Session) (output, error) {
 				useVectors(c, s)
-				f, err := s.Store.SearchRead(c.Context, q, index.SearchOptions{Limit: c.Int("limit"), Kind: c.String("kind"), Namespace: c.String("namespace")})
+				f, err := search.Search(c.Context, s.Store, q, search.Options{Limit: c.Int("limit"), Kind: c.String("kind"), Namespace: c.String("namespace")})
 				if err != nil || !c.Bool("branches") {
 					return f, err
 				}

@@ -1,19 +1,11 @@
-package index
+package search
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
-	"io/fs"
 	"math"
-	"os"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/index/vectors"
 )
 
@@ -46,67 +38,6 @@ type Added struct {
 	Word   string  `json:"word"`
 	For    string  `json:"for"`
 	Weight float64 `json:"weight"`
-}
-
-// vectorSidecar is the word-vectors sidecar a store bridges by, read on
-// the first search that needs it.
-type vectorSidecar struct {
-	path  string
-	roots []string
-	mu    sync.Mutex
-	table *vectors.Table
-	stamp sidecarStamp // the file table was read from
-}
-
-// sidecarStamp tells a sidecar file that changed (an import or a
-// removal while canon mcp runs) from the one read.
-type sidecarStamp struct {
-	size int64
-	mod  time.Time
-}
-
-// UseVectors makes natural searches bridge their vocabulary by the
-// sidecar at path (inside roots), when it exists; a missing sidecar
-// bridges nothing. It is read, and checked, once, when a search first
-// needs it.
-func (s *Store) UseVectors(path string, roots ...string) {
-	s.vectors = &vectorSidecar{path: path, roots: roots}
-}
-
-// load reads the sidecar: nil when there is none. A long-lived store
-// (canon mcp) reads it again when the file changed since, and keeps
-// neither a failure nor an absence: an import, a removal or a repair
-// counts at the next search.
-func (v *vectorSidecar) load() (*vectors.Table, error) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	fi, err := os.Stat(v.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		v.table = nil
-		return nil, nil
-	}
-	if err != nil {
-		v.table = nil
-		return nil, fmt.Errorf("%s: %w", v.path, err)
-	}
-	stamp := sidecarStamp{fi.Size(), fi.ModTime()}
-	if v.table != nil && stamp == v.stamp {
-		return v.table, nil
-	}
-	v.table = nil
-	data, err := safepath.ReadFile(v.path, vectors.MaxSidecarBytes, v.roots...)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	var t *vectors.Table
-	if err == nil {
-		t, err = vectors.Decode(data)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", v.path, err)
-	}
-	v.table, v.stamp = t, stamp
-	return t, nil
 }
 
 // extra is a phrase a bridge adds: its FTS5 phrase, its bm25 idf among
@@ -155,16 +86,13 @@ func (b bridged) extend(asked []int, phrases []string, idf []float64, matches in
 	return asked, phrases, idf, matches, whole, weights
 }
 
-// bridge finds the neighbours of r's words (counts: the sections each
-// matches; matches: the sections the words asked for match) and records
-// them in r.Added. The words asked for stay within maxAnyMatches
+// bridge finds the neighbours of r's words among the word vectors t
+// (the store's sidecar, index.Store.Vectors; counts: the sections each
+// word matches; matches: the sections the words asked for match) and
+// records them in r.Added. The words asked for stay within maxAnyMatches
 // sections, the whole-document bm25's within maxWholeMatches.
-func (s *Store) bridge(ctx context.Context, tx *sql.Conn, r *Reading, counts []int64, matches int64) (bridged, error) {
+func (k *ranker) bridge(ctx context.Context, t *vectors.Table, r *Reading, counts []int64, matches int64) (bridged, error) {
 	var b bridged
-	t, err := s.vectors.load()
-	if t == nil || err != nil {
-		return b, err
-	}
 	type near struct {
 		Added
 		held bool // its word is held by sections
@@ -200,7 +128,7 @@ func (s *Store) bridge(ctx context.Context, tx *sql.Conn, r *Reading, counts []i
 	for i, c := range found {
 		phrases[i] = `"` + c.Word + `"`
 	}
-	ncounts, idf, err := s.idf(ctx, tx, phrases)
+	ncounts, idf, err := k.idf(ctx, phrases)
 	if err != nil {
 		return b, err
 	}

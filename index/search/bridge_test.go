@@ -1,4 +1,4 @@
-package index
+package search
 
 import (
 	"context"
@@ -7,50 +7,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/canon-md/canon/index/indextest/must"
 	"github.com/canon-md/canon/index/vectors"
 )
-
-// TestSidecarFollowsTheFile: a long-lived store (canon mcp) sees an import,
-// a damage, a repair and a removal at its next search, not the first state
-// it read.
-func TestSidecarFollowsTheFile(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "vectors.bin")
-	v := &vectorSidecar{path: path, roots: []string{dir}}
-	table := func() *vectors.Table {
-		t.Helper()
-		tb, err := v.load()
-		must.OK(t, err)
-		return tb
-	}
-	if table() != nil {
-		t.Fatal("a table with no sidecar")
-	}
-	tb, err := vectors.Read([]byte("quietly 1 0 1\nsilently 1 0.1 1\n"), 10)
-	must.OK(t, err)
-	must.OK(t, os.WriteFile(path, tb.Encode(), 0o644))
-	if got := table(); got == nil || got.Len() != 2 {
-		t.Fatalf("after an import: %v, want the two words", got)
-	}
-	must.OK(t, os.WriteFile(path, []byte("damaged"), 0o644))
-	future := time.Now().Add(time.Minute) // a new stamp even where mtimes are coarse
-	must.OK(t, os.Chtimes(path, future, future))
-	if _, err := v.load(); err == nil {
-		t.Fatal("a damaged sidecar read as whole")
-	}
-	must.OK(t, os.Remove(path))
-	if table() != nil {
-		t.Fatal("a removed sidecar still bridges, or its failure stays")
-	}
-	must.OK(t, os.WriteFile(path, tb.Encode(), 0o644))
-	if table() == nil {
-		t.Fatal("a sidecar imported again is not read")
-	}
-}
 
 // TestHitsListAddedWords: a hit found through words a bridge added lists
 // them: "silently", asked for in place of "quietly" (no section holds it),
@@ -58,7 +18,7 @@ func TestSidecarFollowsTheFile(t *testing.T) {
 // whole-document bm25 asks for, also where a section found the document.
 func TestHitsListAddedWords(t *testing.T) {
 	t.Parallel()
-	st, _ := corpusIndex(t, map[string]string{
+	st := corpusIndex(t, map[string]string{
 		"items/W-1.md": "---\nid: W-1\ntitle: Signing\n---\n# Context\nEach webhook is signed.\n## Approach\nThe callback is logged.\n",
 		"items/C-1.md": "---\nid: C-1\ntitle: Retries\n---\n# Context\nA failed callback is tried again.\n",
 		"items/S-1.md": "---\nid: S-1\ntitle: Lost edits\n---\n# Context\nEdits vanish silently.\n",
@@ -68,8 +28,8 @@ func TestHitsListAddedWords(t *testing.T) {
 	root := t.TempDir()
 	path := filepath.Join(root, "vectors.bin")
 	must.OK(t, os.WriteFile(path, tb.Encode(), 0o644))
-	st.vectors = &vectorSidecar{path: path, roots: []string{root}}
-	f, err := st.SearchRead(context.Background(), "webhook quietly", SearchOptions{Limit: 5})
+	st.UseVectors(path, root)
+	f, err := Search(context.Background(), st, "webhook quietly", Options{Limit: 5})
 	must.OK(t, err)
 	got := map[string]string{}
 	for _, h := range f.Hits {

@@ -1,8 +1,7 @@
-package index
+package search
 
 import (
 	"context"
-	"database/sql"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -31,7 +30,7 @@ const maxSplitRunes = 24
 // ("builtin" → "built in", the most even split first). A natural reading's
 // phrase is its word quoted, so the phrases follow the words. It reports
 // whether it changed any.
-func (s *Store) respell(ctx context.Context, tx *sql.Conn, r *Reading, counts []int64) (bool, error) {
+func (k *ranker) respell(ctx context.Context, r *Reading, counts []int64) (bool, error) {
 	var words []string
 	changed := false
 	for p := 0; p < len(r.Words); p++ {
@@ -42,7 +41,7 @@ func (s *Store) respell(ctx context.Context, tx *sql.Conn, r *Reading, counts []
 		}
 		if p+1 < len(r.Words) && counts[p+1] == 0 && !strings.Contains(w+r.Words[p+1], " ") && len(spellings(w+" "+r.Words[p+1])) == 1 {
 			joined := w + r.Words[p+1]
-			held, err := anyHolds(ctx, tx, `"`+joined+`"`)
+			held, err := k.t.Holds(ctx, `"`+joined+`"`)
 			if err != nil {
 				return false, err
 			}
@@ -54,7 +53,7 @@ func (s *Store) respell(ctx context.Context, tx *sql.Conn, r *Reading, counts []
 			}
 		}
 		for _, alt := range spellings(w) {
-			held, err := hyphenated(ctx, tx, alt)
+			held, err := k.hyphenated(ctx, alt)
 			if err != nil {
 				return false, err
 			}
@@ -78,15 +77,15 @@ func (s *Store) respell(ctx context.Context, tx *sql.Conn, r *Reading, counts []
 
 // rerank ranks r again when respell changes it (once a reading: a
 // respelled reading is read as asked); done is false when it did not.
-func (s *Store) rerank(ctx context.Context, tx *sql.Conn, r *Reading, counts []int64, text string, limit int, where string, filter []any) (docs []docRank, q string, total int, done bool, err error) {
+func (k *ranker) rerank(ctx context.Context, r *Reading, counts []int64, limit int) (docs []docRank, q string, total int, done bool, err error) {
 	if len(r.Respelled) > 0 {
 		return nil, "", 0, false, nil
 	}
-	changed, err := s.respell(ctx, tx, r, counts)
+	changed, err := k.respell(ctx, r, counts)
 	if err != nil || !changed {
 		return nil, "", 0, err != nil, err
 	}
-	docs, q, total, err = s.rankNaturalAt(ctx, tx, r, text, limit, where, filter)
+	docs, q, total, err = k.rankNaturalAt(ctx, r, limit)
 	return docs, q, total, true, err
 }
 
@@ -122,36 +121,20 @@ func spellings(w string) []string {
 // word ("built in") joined by a hyphen (built-in) in one of the first
 // sections that hold them: the evidence that it is one word written in
 // two, not two words that happen to spell it ("no table" for notable).
-func hyphenated(ctx context.Context, tx *sql.Conn, parts string) (bool, error) {
+func (k *ranker) hyphenated(ctx context.Context, parts string) (bool, error) {
 	a, b, ok := strings.Cut(parts, " ")
 	if !ok {
-		return anyHolds(ctx, tx, `"`+parts+`"`)
+		return k.t.Holds(ctx, `"`+parts+`"`)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT title || ' ' || heading || ' ' || body FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 20`, `"`+parts+`"`)
+	texts, err := k.t.Texts(ctx, `"`+parts+`"`, 20)
 	if err != nil {
 		return false, err
 	}
-	defer rows.Close()
 	joined := a + "-" + b
-	for rows.Next() {
-		var text string
-		if err := rows.Scan(&text); err != nil {
-			return false, err
-		}
+	for _, text := range texts {
 		if strings.Contains(strings.ToLower(text), joined) {
 			return true, nil
 		}
 	}
-	return false, rows.Err()
-}
-
-// anyHolds reports whether some section holds the phrase: the first match
-// is enough.
-func anyHolds(ctx context.Context, tx *sql.Conn, phrase string) (bool, error) {
-	var one int
-	err := tx.QueryRowContext(ctx, `SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1`, phrase).Scan(&one)
-	if err == sql.ErrNoRows {
-		return false, nil
-	}
-	return err == nil, err
+	return false, nil
 }

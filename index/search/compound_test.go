@@ -1,4 +1,4 @@
-package index
+package search
 
 import (
 	"context"
@@ -26,7 +26,7 @@ func TestSpellings(t *testing.T) {
 // as "built in", file system as filesystem; the reading says so.
 func TestRespelledWords(t *testing.T) {
 	t.Parallel()
-	st, _ := corpusIndex(t, map[string]string{
+	st := corpusIndex(t, map[string]string{
 		"a.md": "---\ntitle: A try function\n---\n# Try\n\nA built-in check for errors.\n",
 		"b.md": "---\ntitle: Layout\n---\n# Layout\n\nThe filesystem holds the cache.\n",
 		"c.md": "---\ntitle: Other\n---\n# Other\n\nNothing of note.\n",
@@ -36,7 +36,7 @@ func TestRespelledWords(t *testing.T) {
 		"file system cache": {{Word: "filesystem", For: "file system"}},
 		"built-in check":    nil, // held as written
 	} {
-		f, err := st.SearchRead(context.Background(), q, SearchOptions{})
+		f, err := Search(context.Background(), st, q, Options{})
 		must.OK(t, err)
 		if !reflect.DeepEqual(f.Read.Respelled, want) || len(f.Hits) == 0 {
 			t.Errorf("%q: respelled %v, %d hits; want %v", q, f.Read.Respelled, len(f.Hits), want)
@@ -48,7 +48,7 @@ func TestRespelledWords(t *testing.T) {
 // write the parts with a hyphen: "notable" is no "no table".
 func TestRespellingNeedsEvidence(t *testing.T) {
 	t.Parallel()
-	st, _ := corpusIndex(t, map[string]string{
+	st := corpusIndex(t, map[string]string{
 		"a.md": "---\ntitle: A try function\n---\n# Try\n\nA built-in check for errors.\n",
 		"g.md": "---\ntitle: Users\n---\n# Users\n\nThere is no table of users.\n",
 	})
@@ -56,7 +56,7 @@ func TestRespellingNeedsEvidence(t *testing.T) {
 		"builtin":       {{Word: "built in", For: "builtin"}},
 		"notable users": nil,
 	} {
-		f, err := st.SearchRead(context.Background(), q, SearchOptions{})
+		f, err := Search(context.Background(), st, q, Options{})
 		must.OK(t, err)
 		if !reflect.DeepEqual(f.Read.Respelled, want) {
 			t.Errorf("%q: respelled %v, want %v", q, f.Read.Respelled, want)

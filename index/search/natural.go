@@ -1,14 +1,15 @@
-package index
+package search
 
 import (
 	"context"
-	"database/sql"
 	"math"
 	"math/bits"
 	"path"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/canon-md/canon/index"
 )
 
 // A natural reading (ReadQuery) ranks documents, not sections: a question's
@@ -20,18 +21,19 @@ import (
 // it asks for any of the words and ranks documents by how many of the
 // words, and how rare, their best sections hold between them (ADR-0035).
 
-// candidate is a section a natural reading found.
-type candidate struct {
-	chunk ChunkID
-	doc   DocID
-	key   string
-	seq   int
-	slug  string
-	bm25  float64 // canon_bm25, lower is better
-	mask  uint64  // the reading's words it holds (canon_phrases)
-	title uint64  // the reading's words its title holds (the first section's)
-	near  uint64  // the query's neighbouring phrases it holds together (canon_near)
-	gen   bool    // its document is generated (docs.generated)
+// candidate is a section a natural reading found (index's Candidates):
+// Score its canon_bm25_pivot, lower better; Mask and Title the reading's
+// words it and its title hold, once wordsMask has read the query's
+// phrases as words; Near the query's neighbouring phrases it holds
+// together.
+type candidate = index.RankedSection
+
+// ranker is one natural search's reads: the read transaction it ranks in
+// (narrowed by the search's filter) and the store whose word-vectors
+// sidecar bridges its vocabulary.
+type ranker struct {
+	st *index.Store
+	t  *index.FullText
 }
 
 // docRank is a document a natural reading found: its sections among the
@@ -68,25 +70,25 @@ const (
 const firstPlaces = 10
 
 // rankNatural ranks the documents for r as a search shows them: at most
-// limit (where and filter narrow them), generated ones after those people
+// limit (the read's filter narrows them), generated ones after those people
 // wrote, a page's copies folded into the first (also: their keys, per
 // document), and the first firstPlaces the same whatever the limit. It
 // sets r.Match, and returns the documents, best first, the copies, the
 // FTS5 query their sections matched (for highlights) and how many
 // sections matched it (0 when not counted).
-func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text string, limit int, where string, filter []any) ([]docRank, [][]string, string, int, error) {
+func (k *ranker) rankNatural(ctx context.Context, r *Reading, limit int) ([]docRank, [][]string, string, int, error) {
 	read := r
 	if limit > firstPlaces+1 {
 		c := r.clone() // the reading as the ranking for limit leaves it
 		read = &c
 	}
-	ranked, q, total, err := s.rankNaturalAt(ctx, tx, read, text, firstPlaces, where, filter)
+	ranked, q, total, err := k.rankNaturalAt(ctx, read, firstPlaces)
 	if err != nil {
 		return nil, nil, "", 0, err
 	}
 	keep := firstPlaces + 1
 	ranked = generatedLast(ranked)
-	docs, also, copies, err := uncopied(ctx, tx, ranked, keep)
+	docs, also, copies, err := k.uncopied(ctx, ranked, keep)
 	if err != nil {
 		return nil, nil, "", 0, err
 	}
@@ -94,13 +96,13 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 		// a page's copies took places: more documents fill them, after
 		// the ones ranked
 		c := read.clone()
-		more, _, _, err := s.rankNaturalAt(ctx, tx, &c, text, want, where, filter)
+		more, _, _, err := k.rankNaturalAt(ctx, &c, want)
 		if err != nil {
 			return nil, nil, "", 0, err
 		}
 		had := len(ranked)
 		ranked = generatedLast(placed(ranked, more))
-		if docs, also, _, err = uncopied(ctx, tx, ranked, keep); err != nil {
+		if docs, also, _, err = k.uncopied(ctx, ranked, keep); err != nil {
 			return nil, nil, "", 0, err
 		}
 		if len(ranked) == had {
@@ -116,15 +118,15 @@ func (s *Store) rankNatural(ctx context.Context, tx *sql.Conn, r *Reading, text 
 	// (generated documents after every document people wrote).
 	var first []docRank
 	for _, d := range docs[:min(firstPlaces, len(docs))] {
-		if !d.sections[0].gen {
+		if !d.sections[0].Generated {
 			first = append(first, d)
 		}
 	}
-	rest, q, total, err := s.rankNaturalAt(ctx, tx, r, text, limit, where, filter)
+	rest, q, total, err := k.rankNaturalAt(ctx, r, limit)
 	if err != nil {
 		return nil, nil, "", 0, err
 	}
-	docs, also, _, err = uncopied(ctx, tx, generatedLast(placed(first, rest)), limit)
+	docs, also, _, err = k.uncopied(ctx, generatedLast(placed(first, rest)), limit)
 	if err != nil {
 		return nil, nil, "", 0, err
 	}
@@ -147,7 +149,7 @@ func inOrder(docs []docRank) []docRank {
 // its order: they hold a query's words wherever an item's title does, and
 // took places of the items in the first ten (ADR-0047).
 func generatedLast(docs []docRank) []docRank {
-	sort.SliceStable(docs, func(i, j int) bool { return !docs[i].sections[0].gen && docs[j].sections[0].gen })
+	sort.SliceStable(docs, func(i, j int) bool { return !docs[i].sections[0].Generated && docs[j].sections[0].Generated })
 	return docs
 }
 
@@ -155,10 +157,10 @@ func generatedLast(docs []docRank) []docRank {
 // rest, in its order; scores stay negative, lower better, rest's scaled
 // below first's last so that the order is the scores' order.
 func placed(first, rest []docRank) []docRank {
-	in := map[DocID]bool{}
+	in := map[index.DocID]bool{}
 	out := slices.Clone(first)
 	for _, d := range first {
-		in[d.sections[0].doc] = true
+		in[d.sections[0].Doc] = true
 	}
 	last := 0.0
 	if len(out) > 0 {
@@ -166,12 +168,12 @@ func placed(first, rest []docRank) []docRank {
 	}
 	bestRest := 0.0
 	for _, d := range rest {
-		if !in[d.sections[0].doc] {
+		if !in[d.sections[0].Doc] {
 			bestRest = min(bestRest, d.score)
 		}
 	}
 	for _, d := range rest {
-		if in[d.sections[0].doc] {
+		if in[d.sections[0].Doc] {
 			continue
 		}
 		if bestRest < 0 && last < 0 {
@@ -183,7 +185,7 @@ func placed(first, rest []docRank) []docRank {
 }
 
 // rankNaturalAt is rankNatural for at least limit documents.
-func (s *Store) rankNaturalAt(ctx context.Context, tx *sql.Conn, r *Reading, text string, limit int, where string, filter []any) ([]docRank, string, int, error) {
+func (k *ranker) rankNaturalAt(ctx context.Context, r *Reading, limit int) ([]docRank, string, int, error) {
 	full := full(r)
 	r.Match = MatchAll
 	var docs, allDocs []docRank
@@ -194,41 +196,41 @@ func (s *Store) rankNaturalAt(ctx context.Context, tx *sql.Conn, r *Reading, tex
 	// wherever an item's title does; they are not answers, and when they
 	// make up the count, the places they took go to the best documents of
 	// any of the words (layered).
-	for k := max(allPerDoc*limit, minAll); ; k *= 4 {
-		cands, n, err := s.candidates(ctx, tx, r.all, text, false, min(k, maxKeep), where, filter)
+	for n := max(allPerDoc*limit, minAll); ; n *= 4 {
+		cands, matched, err := k.t.Candidates(ctx, r.all, false, min(n, maxKeep))
 		if err != nil {
 			return nil, "", 0, err
 		}
 		for i := range cands {
-			cands[i].mask = full
+			cands[i].Mask = full
 		}
-		docs, total = rankDocs(cands, nil, full, len(r.phrases)-1), n
+		docs, total = rankDocs(cands, nil, full, len(r.phrases)-1), matched
 		if len(r.phrases) < 2 && len(docs) == 0 {
 			// one word no section holds: perhaps the documents spell it otherwise
-			if docs, q, total, done, err := s.rerank(ctx, tx, r, []int64{0}, text, limit, where, filter); done {
+			if docs, q, total, done, err := k.rerank(ctx, r, []int64{0}, limit); done {
 				return docs, q, total, err
 			}
 		}
 		if written(docs) >= limit || len(r.phrases) < 2 {
 			return docs, r.all, total, nil
 		}
-		if len(cands) == min(k, maxKeep) && k < maxKeep {
+		if len(cands) == min(n, maxKeep) && n < maxKeep {
 			continue // more sections matched than were read
 		}
 		if len(docs) >= limit {
 			allDocs = docs // enough, with generated ones among them
 			break
 		}
-		if len(cands) < min(k, maxKeep) { // every match read: too few documents
+		if len(cands) < min(n, maxKeep) { // every match read: too few documents
 			break
 		}
 		return docs, r.all, total, nil // the bound reached
 	}
-	counts, idf, err := s.idf(ctx, tx, r.phrases)
+	counts, idf, err := k.idf(ctx, r.phrases)
 	if err != nil {
 		return nil, "", 0, err
 	}
-	if docs, q, total, done, err := s.rerank(ctx, tx, r, counts, text, limit, where, filter); done {
+	if docs, q, total, done, err := k.rerank(ctx, r, counts, limit); done {
 		return docs, q, total, err
 	}
 	asked := rarest(counts)
@@ -246,21 +248,25 @@ func (s *Store) rankNaturalAt(ctx context.Context, tx *sql.Conn, r *Reading, tex
 		matches += counts[p]
 	}
 	whole, weights := phrases, []float64(nil)
-	if s.vectors != nil { // a vocabulary bridge (ADR-0050)
-		b, err := s.bridge(ctx, tx, r, counts, matches)
+	vecs, err := k.st.Vectors()
+	if err != nil {
+		return nil, "", 0, err
+	}
+	if vecs != nil { // a vocabulary bridge (ADR-0050)
+		b, err := k.bridge(ctx, vecs, r, counts, matches)
 		if err != nil {
 			return nil, "", 0, err
 		}
 		asked, phrases, idf, matches, whole, weights = b.extend(asked, phrases, idf, matches)
 	}
 	q := strings.Join(phrases, " OR ")
-	cands, total, err := s.candidates(ctx, tx, q, text, true, max(anyPerDoc*limit, minAny), where, filter)
+	cands, total, err := k.t.Candidates(ctx, q, true, max(anyPerDoc*limit, minAny))
 	if err != nil {
 		return nil, "", 0, err
 	}
 	for i := range cands { // bit i of the OR query is word asked[i]
-		cands[i].mask = wordsMask(cands[i].mask, asked)
-		cands[i].title = wordsMask(cands[i].title, asked)
+		cands[i].Mask = wordsMask(cands[i].Mask, asked)
+		cands[i].Title = wordsMask(cands[i].Title, asked)
 	}
 	docs = rankDocs(cands, idf, full, 0) // no nearness: see nearBonus
 	if matches <= maxWholeMatches {
@@ -268,7 +274,7 @@ func (s *Store) rankNaturalAt(ctx context.Context, tx *sql.Conn, r *Reading, tex
 		for len(words) < len(whole) { // only in the whole-document bm25 (a bridge's)
 			words = append(words, min(len(idf)+len(words)-len(asked), 62)) // 62: no bit
 		}
-		bm, err := s.docBM25(ctx, tx, whole, words, weights, where, filter)
+		bm, err := k.docBM25(ctx, whole, words, weights)
 		if err != nil {
 			return nil, "", 0, err
 		}
@@ -288,7 +294,7 @@ func (s *Store) rankNaturalAt(ctx context.Context, tx *sql.Conn, r *Reading, tex
 func layered(first, rest []docRank) []docRank {
 	var out []docRank
 	for _, d := range first {
-		if !d.sections[0].gen {
+		if !d.sections[0].Generated {
 			out = append(out, d)
 		}
 	}
@@ -307,7 +313,7 @@ func layered(first, rest []docRank) []docRank {
 func written(docs []docRank) int {
 	n := 0
 	for _, d := range docs {
-		if !d.sections[0].gen {
+		if !d.sections[0].Generated {
 			n++
 		}
 	}
@@ -373,66 +379,16 @@ func rarest(counts []int64) []int {
 	return out
 }
 
-// candidates returns the best keep sections (ties at the last included)
-// matching the FTS5 query q, best first, with the words each holds when
-// masks is set. A filter (where) is applied after the ranking: every match
-// is a candidate then, and total is 0.
-func (s *Store) candidates(ctx context.Context, tx *sql.Conn, q, text string, masks bool, keep int, where string, filter []any) ([]candidate, int, error) {
-	k := keep
-	if where != "" {
-		k = 0
-	}
-	rank, err := s.rankBy(ctx, tx, naturalRank, q, k)
-	if err != nil {
-		return nil, 0, s.matchError(err, text)
-	}
-	mask := `0`
-	if masks {
-		mask = `canon_phrases(chunks_fts)`
-	}
-	inner := `SELECT rowid AS rid, ` + rank + ` AS score, ` + mask + ` AS mask, canon_phrases(chunks_fts, 0) AS title, canon_near(chunks_fts) AS near FROM chunks_fts WHERE chunks_fts MATCH ?1`
-	query := `WITH r AS MATERIALIZED (SELECT rid, score, mask, title, near FROM (` + inner + `) WHERE score IS NOT NULL),
-	kept AS (SELECT rid, score, mask, title, near FROM r WHERE score <= coalesce((SELECT score FROM r ORDER BY score LIMIT 1 OFFSET ?2), 1e308))
-	SELECT c.id, c.doc, c.seq, c.slug, d.key, d.generated <> '', kept.score, kept.mask, kept.title, kept.near, ` + matchedCount + `
-	FROM kept JOIN chunks c ON c.id = kept.rid JOIN docs d ON d.id = c.doc
-	ORDER BY kept.score, d.key, c.seq LIMIT ?3`
-	args := []any{q, keep - 1, keep}
-	if where != "" {
-		query = `SELECT c.id, c.doc, c.seq, c.slug, d.key, d.generated <> '', r.score, r.mask, r.title, r.near, 0
-		FROM (` + inner + `) r JOIN chunks c ON c.id = r.rid JOIN docs d ON d.id = c.doc
-		WHERE 1` + where + ` ORDER BY r.score, d.key, c.seq LIMIT ?`
-		args = append(append([]any{q}, filter...), keep)
-	}
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, 0, s.matchError(err, text)
-	}
-	total := 0
-	out, err := scanAll(rows, func(rs *sql.Rows) (candidate, error) {
-		var c candidate
-		var id, doc, mask, title, near int64
-		err := rs.Scan(&id, &doc, &c.seq, &c.slug, &c.key, &c.gen, &c.bm25, &mask, &title, &near, &total)
-		c.chunk, c.doc, c.mask, c.title, c.near = ChunkID(id), DocID(doc), uint64(mask), uint64(title), uint64(near)
-		return c, err
-	})
-	return out, total, err
-}
-
 // idf counts each phrase's matching sections and works out its bm25
 // inverse document frequency among the sections, as canon_bm25 does.
-func (s *Store) idf(ctx context.Context, x Querier, phrases []string) ([]int64, []float64, error) {
-	var b []byte
-	if err := x.QueryRowContext(ctx, `SELECT block FROM chunks_fts_data WHERE id = 1`).Scan(&b); err != nil {
+func (k *ranker) idf(ctx context.Context, phrases []string) ([]int64, []float64, error) {
+	n, counts, err := k.t.Counts(ctx, phrases)
+	if err != nil {
 		return nil, nil, err
 	}
-	n, _ := sqliteVarint(b) // FTS5's averages record: the number of rows first
 	rows := float64(n)
-	counts := make([]int64, len(phrases))
 	idf := make([]float64, len(phrases))
-	for i, p := range phrases {
-		if err := x.QueryRowContext(ctx, `SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, p).Scan(&counts[i]); err != nil {
-			return nil, nil, err
-		}
+	for i := range phrases {
 		hits := float64(counts[i])
 		idf[i] = max(math.Log((rows-hits+0.5)/(hits+0.5)), 1e-6)
 	}
@@ -522,18 +478,18 @@ const sectionsCounted = 4
 // key.
 func rankDocs(cands []candidate, idf []float64, full uint64, pairs int) []docRank {
 	var out []docRank
-	at := map[DocID]int{}
+	at := map[index.DocID]int{}
 	for _, c := range cands {
-		i, ok := at[c.doc]
+		i, ok := at[c.Doc]
 		if !ok {
 			i = len(out)
-			at[c.doc] = i
+			at[c.Doc] = i
 			out = append(out, docRank{})
 		}
 		out[i].sections = append(out[i].sections, c)
-		out[i].mask |= c.mask
-		out[i].title |= c.title
-		out[i].near |= c.near
+		out[i].mask |= c.Mask
+		out[i].title |= c.Title
+		out[i].near |= c.Near
 	}
 	for i := range out {
 		d := &out[i]
@@ -541,9 +497,9 @@ func rankDocs(cands []candidate, idf []float64, full uint64, pairs int) []docRan
 		whole := false
 		for j, c := range d.sections {
 			if j < sectionsCounted {
-				rel += -c.bm25 / float64(j+1)
+				rel += -c.Score / float64(j+1)
 			}
-			whole = whole || c.mask&full == full
+			whole = whole || c.Mask&full == full
 		}
 		if idf != nil {
 			cov := 0.0
@@ -568,7 +524,7 @@ func rankDocs(cands []candidate, idf []float64, full uint64, pairs int) []docRan
 		if out[i].score != out[j].score {
 			return out[i].score < out[j].score
 		}
-		return out[i].sections[0].key < out[j].sections[0].key
+		return out[i].sections[0].Key < out[j].sections[0].Key
 	})
 	return out
 }
@@ -590,41 +546,33 @@ func (r *Reading) wordsOf(mask uint64) []string {
 
 // searchNatural is Search for a natural reading: the best limit
 // documents, each shown by its best section.
-func (s *Store) searchNatural(ctx context.Context, r *Reading, text string, limit int, where string, filter []any) ([]Hit, error) {
+func (k *ranker) searchNatural(ctx context.Context, r *Reading, limit int) ([]Hit, error) {
+	docs, also, q, total, err := k.rankNatural(ctx, r, limit)
+	if err != nil || len(docs) == 0 {
+		return nil, err
+	}
+	r.Match = matchOf(docs, full(r)) // of the documents shown, after the move
+	ids := make([]index.ChunkID, len(docs))
+	for i, d := range docs {
+		ids[i] = d.sections[0].Chunk
+	}
+	shown, err := k.t.SectionHits(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	var out []Hit
-	err := s.read(ctx, func(tx *sql.Conn) error {
-		docs, also, q, total, err := s.rankNatural(ctx, tx, r, text, limit, where, filter)
-		if err != nil || len(docs) == 0 {
-			return err
+	for i, d := range docs {
+		var h Hit
+		if sh, ok := shown[ids[i]]; ok {
+			h = hitOf(sh)
 		}
-		r.Match = matchOf(docs, full(r)) // of the documents shown, after the move
-		ids := make([]any, len(docs))
-		for i, d := range docs {
-			ids[i] = int64(d.sections[0].chunk)
+		h.Score, h.Also = d.score, also[i]
+		if d.mask&full(r) != full(r) {
+			h.Words, h.Added = r.wordsOf(d.mask), r.addedOf(d.mask)
 		}
-		byID := map[int64]Hit{}
-		err = eachIn(ctx, tx, `SELECT `+docRefCols+`, c.line, c.heading, c.slug, c.id FROM chunks c JOIN docs d ON d.id = c.doc WHERE c.id IN (%s)`, nil, ids, nil, func(rows *sql.Rows) error {
-			var h Hit
-			var id int64
-			ref, err := scanDocRef(rows, &h.Line, &h.Section, &h.Slug, &id)
-			h.DocRef, h.Chunk = ref, ref.Key+"#"+h.Slug
-			byID[id] = h
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		for i, d := range docs {
-			h := byID[ids[i].(int64)]
-			h.Score, h.Also = d.score, also[i]
-			if d.mask&full(r) != full(r) {
-				h.Words, h.Added = r.wordsOf(d.mask), r.addedOf(d.mask)
-			}
-			out = append(out, h)
-		}
-		return s.snippets(ctx, tx, q, ids, total, out)
-	})
-	return out, err
+		out = append(out, h)
+	}
+	return out, snippets(ctx, k.t, q, ids, total, out)
 }
 
 // maxCopies bounds the documents uncopied reads past each wanted one: a
@@ -640,19 +588,13 @@ const maxCopies = 8
 // are two documents with ids, however alike (a ticket filed twice). For
 // each document kept it returns the keys of the copies left out, in rank
 // order, and whether there were any.
-func uncopied(ctx context.Context, tx *sql.Conn, docs []docRank, limit int) ([]docRank, [][]string, bool, error) {
+func (k *ranker) uncopied(ctx context.Context, docs []docRank, limit int) ([]docRank, [][]string, bool, error) {
 	n := min(len(docs), limit*maxCopies)
-	ids := make([]any, n)
+	ids := make([]index.ChunkID, n)
 	for i := range ids {
-		ids[i] = int64(docs[i].sections[0].chunk)
+		ids[i] = docs[i].sections[0].Chunk
 	}
-	hashes := make(map[int64]int64, n)
-	err := eachIn(ctx, tx, `SELECT id, hash FROM chunks WHERE id IN (%s)`, nil, ids, nil, func(rows *sql.Rows) error {
-		var id, h int64
-		err := rows.Scan(&id, &h)
-		hashes[id] = h
-		return err
-	})
+	hashes, err := k.t.Hashes(ctx, ids)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -668,10 +610,10 @@ func uncopied(ctx context.Context, tx *sql.Conn, docs []docRank, limit int) ([]d
 		if i >= n && len(out) == limit {
 			break
 		}
-		copyable := i < n && IsMarkdown(d.sections[0].key) // keyed by its path: no id or uid
-		h := copyKey{strings.ToLower(path.Base(d.sections[0].key)), hashes[int64(d.sections[0].chunk)]}
+		copyable := i < n && index.IsMarkdown(d.sections[0].Key) // keyed by its path: no id or uid
+		h := copyKey{strings.ToLower(path.Base(d.sections[0].Key)), hashes[d.sections[0].Chunk]}
 		if j, ok := at[h]; ok && copyable {
-			also[j] = append(also[j], d.sections[0].key) // copies after the last place are named too
+			also[j] = append(also[j], d.sections[0].Key) // copies after the last place are named too
 			copies = true
 			continue
 		}
@@ -692,7 +634,7 @@ func uncopied(ctx context.Context, tx *sql.Conn, docs []docRank, limit int) ([]d
 // by document in the documents' order, each document's best first, with
 // Rank its document's score. It returns nil for a text with operators,
 // which RankSections reads as written.
-func (s *Store) RankDocuments(ctx context.Context, text string, n int) (*Ranked, error) {
+func RankDocuments(ctx context.Context, st *index.Store, text string, n int) (*Ranked, error) {
 	r, err := ReadQuery(text)
 	if err != nil || !r.natural() {
 		return nil, err
@@ -701,8 +643,9 @@ func (s *Store) RankDocuments(ctx context.Context, text string, n int) (*Ranked,
 	if n <= 0 {
 		return out, nil
 	}
-	err = s.read(ctx, func(tx *sql.Conn) error {
-		docs, _, q, total, err := s.rankNatural(ctx, tx, &out.Read, text, n, "", nil)
+	err = st.ReadFullText(ctx, text, index.DocFilter{}, func(t *index.FullText) error {
+		k := &ranker{st: st, t: t}
+		docs, _, q, total, err := k.rankNatural(ctx, &out.Read, n)
 		if err != nil {
 			return err
 		}
@@ -711,7 +654,7 @@ func (s *Store) RankDocuments(ctx context.Context, text string, n int) (*Ranked,
 			// 4 per document: a long document matching in many sections
 			// must not crowd the documents after it out (a pack's seeds).
 			for _, c := range d.sections[:min(allPerDoc, len(d.sections))] {
-				out.Matches = append(out.Matches, ChunkMatch{Chunk: c.chunk, Doc: c.doc, Key: c.key, Seq: c.seq, Slug: c.slug, BM25: c.bm25, Rank: d.score})
+				out.Matches = append(out.Matches, ChunkMatch{Chunk: c.Chunk, Doc: c.Doc, Key: c.Key, Seq: c.Seq, Slug: c.Slug, BM25: c.Score, Rank: d.score})
 			}
 		}
 		return err
@@ -744,13 +687,14 @@ type docScore struct {
 // docBM25 scores every document holding any of phrases (each an FTS5
 // phrase, counted once; phrase i is the reading's word words[i], the bit
 // its masks set, none from 62 on) by bm25 over whole documents, higher is
-// better, each phrase's part times its weight (nil: all 1). where and
-// filter narrow the documents as candidates' do.
-func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, words []int, weights []float64, where string, filter []any) (map[DocID]*docScore, error) {
-	var n float64
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM docs`).Scan(&n); err != nil {
+// better, each phrase's part times its weight (nil: all 1). The read's
+// filter narrows the documents as it narrows the candidates.
+func (k *ranker) docBM25(ctx context.Context, phrases []string, words []int, weights []float64) (map[index.DocID]*docScore, error) {
+	docs, err := k.t.Documents(ctx)
+	if err != nil {
 		return nil, err
 	}
+	n := float64(docs)
 	type sectionHits struct {
 		c    candidate
 		size float64
@@ -760,27 +704,19 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, wor
 	// documents found's: reading every document's size costs a read of
 	// every document.
 	found := make([][]sectionHits, len(phrases))
-	sizes := map[DocID]float64{}
+	sizes := map[index.DocID]float64{}
 	for p, phrase := range phrases {
-		rows, err := tx.QueryContext(ctx, `WITH r AS MATERIALIZED (SELECT rowid AS rid, canon_hits(chunks_fts) AS hits FROM chunks_fts WHERE chunks_fts MATCH ?)
-			SELECT c.id, c.doc, c.seq, c.slug, d.key, d.generated <> '', d.size, r.hits FROM r JOIN chunks c ON c.id = r.rid JOIN docs d ON d.id = c.doc
-			WHERE 1`+where+` ORDER BY c.doc, c.seq`, append([]any{phrase}, filter...)...)
+		secs, err := k.t.PhraseHits(ctx, phrase) // by document, in order
 		if err != nil {
 			return nil, err
 		}
-		found[p], err = scanAll(rows, func(rs *sql.Rows) (sectionHits, error) {
-			var h sectionHits
-			var id, doc int64
-			err := rs.Scan(&id, &doc, &h.c.seq, &h.c.slug, &h.c.key, &h.c.gen, &h.size, &h.hits)
-			h.c.chunk, h.c.doc = ChunkID(id), DocID(doc)
-			sizes[h.c.doc] = h.size
-			return h, err
-		})
-		if err != nil {
-			return nil, err
+		found[p] = make([]sectionHits, len(secs))
+		for i, sec := range secs {
+			found[p][i] = sectionHits{c: sec.RankedSection, size: float64(sec.Size), hits: float64(sec.Hits)}
+			sizes[sec.Doc] = float64(sec.Size)
 		}
 	}
-	out := map[DocID]*docScore{}
+	out := map[index.DocID]*docScore{}
 	total := 0.0 // whole bytes: the sum is exact in any order
 	for _, size := range sizes {
 		total += size
@@ -789,11 +725,11 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, wor
 	if avg <= 0 {
 		return out, nil
 	}
-	held := map[ChunkID]*docScore{} // per section: best, held, its words
+	held := map[index.ChunkID]*docScore{} // per section: best, held, its words
 	for p, secs := range found {
 		df := 0.0
 		for i, h := range secs {
-			if i == 0 || secs[i-1].c.doc != h.c.doc {
+			if i == 0 || secs[i-1].c.Doc != h.c.Doc {
 				df++
 			}
 		}
@@ -803,14 +739,14 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, wor
 		}
 		for i := 0; i < len(secs); {
 			j, tf := i, 0.0
-			for ; j < len(secs) && secs[j].c.doc == secs[i].c.doc; j++ {
+			for ; j < len(secs) && secs[j].c.Doc == secs[i].c.Doc; j++ {
 				tf += secs[j].hits
 			}
 			h := secs[i]
-			d := out[h.c.doc]
+			d := out[h.c.Doc]
 			if d == nil {
 				d = &docScore{}
-				out[h.c.doc] = d
+				out[h.c.Doc] = d
 			}
 			norm := docK1 * (1 - docB + docB*max(h.size, avg)/avg) // pivoted, as naturalRank
 			d.bm25 += idf * tf * (docK1 + 1) / (tf + norm)
@@ -820,20 +756,20 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, wor
 			}
 			d.mask |= bit
 			for _, sh := range secs[i:j] {
-				h := held[sh.c.chunk]
+				h := held[sh.c.Chunk]
 				if h == nil {
 					h = &docScore{best: sh.c}
-					held[sh.c.chunk] = h
+					held[sh.c.Chunk] = h
 				}
 				h.held += idf * sh.hits
-				h.best.mask |= bit
+				h.best.Mask |= bit
 			}
 			i = j
 		}
 	}
 	for _, h := range held { // each document's best section: ties go to the first
-		d := out[h.best.doc]
-		if d.best.key == "" || h.held > d.held || h.held == d.held && h.best.seq < d.best.seq {
+		d := out[h.best.Doc]
+		if d.best.Key == "" || h.held > d.held || h.held == d.held && h.best.Seq < d.best.Seq {
 			d.best, d.held = h.best, h.held
 		}
 	}
@@ -845,11 +781,11 @@ func (s *Store) docBM25(ctx context.Context, tx *sql.Conn, phrases []string, wor
 // (their whole text, docBM25). A document that only bm found joins, shown
 // by its section holding the most of the words, its section score 0.
 // Scores stay negative, lower better, the best about -2 (ADR-0047).
-func fuse(docs []docRank, bm map[DocID]*docScore, full uint64) []docRank {
-	in := map[DocID]bool{}
+func fuse(docs []docRank, bm map[index.DocID]*docScore, full uint64) []docRank {
+	in := map[index.DocID]bool{}
 	bestSections, bestWhole := 0.0, 0.0
 	for _, d := range docs {
-		in[d.sections[0].doc] = true
+		in[d.sections[0].Doc] = true
 		bestSections = min(bestSections, d.score)
 	}
 	var extra []*docScore
@@ -864,7 +800,7 @@ func fuse(docs []docRank, bm map[DocID]*docScore, full uint64) []docRank {
 		if bestSections < 0 {
 			f = docs[i].score / bestSections
 		}
-		if b := bm[docs[i].sections[0].doc]; b != nil {
+		if b := bm[docs[i].sections[0].Doc]; b != nil {
 			if bestWhole > 0 {
 				f += b.bm25 / bestWhole
 			}
@@ -883,7 +819,7 @@ func fuse(docs []docRank, bm map[DocID]*docScore, full uint64) []docRank {
 		if docs[i].score != docs[j].score {
 			return docs[i].score < docs[j].score
 		}
-		return docs[i].sections[0].key < docs[j].sections[0].key
+		return docs[i].sections[0].Key < docs[j].sections[0].Key
 	})
 	return docs
 }

@@ -1,8 +1,10 @@
-package index
+package search
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/canon-md/canon/index"
 )
 
 // How a search read its text (Reading.Match).
@@ -51,13 +53,13 @@ func ReadQuery(text string) (Reading, error) {
 		return Reading{}, err
 	}
 	if hasOperator(text) {
-		return Reading{Words: ftsUnquoted(ftsPhrases(q)), Ignored: []string{}, Match: MatchExact, all: q}, nil
+		return Reading{Words: ftsUnquoted(index.FTSPhrases(q)), Ignored: []string{}, Match: MatchExact, all: q}, nil
 	}
 	r := Reading{Words: []string{}, Ignored: []string{}}
 	seen := map[string]bool{}
 	var stop []string
 	for _, w := range strings.Fields(text) {
-		t := strings.ToLower(ftsWords(w))
+		t := strings.ToLower(index.FTSWords(w))
 		if t == "" || seen[t] {
 			continue
 		}
@@ -102,7 +104,7 @@ func hasOperator(text string) bool {
 		switch {
 		case w == "AND", w == "OR", w == "NOT":
 			return true
-		case strings.HasSuffix(w, "*") && ftsWords(w) != "":
+		case strings.HasSuffix(w, "*") && index.FTSWords(w) != "":
 			return true
 		}
 	}

@@ -1,14 +1,14 @@
-package index
+package search
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/indextest/must"
 )
 
@@ -101,8 +101,8 @@ func TestTitleNamesTheQuery(t *testing.T) {
 // document id first.
 func firstHit(t *testing.T, files map[string]string, query, id string) {
 	t.Helper()
-	st, _ := corpusIndex(t, files)
-	f, err := st.SearchRead(context.Background(), query, SearchOptions{})
+	st := corpusIndex(t, files)
+	f, err := Search(context.Background(), st, query, Options{})
 	must.OK(t, err)
 	if len(f.Hits) == 0 || f.Hits[0].ID != id {
 		var got []string
@@ -166,12 +166,13 @@ func TestMatchOfWhatIsShown(t *testing.T) {
 // still say it holds "retry", the third word (a hit's Words).
 func TestWholeDocumentMasksAreWords(t *testing.T) {
 	t.Parallel()
-	st, _ := corpusIndex(t, map[string]string{
+	st := corpusIndex(t, map[string]string{
 		"items/R-1.md": "---\nid: R-1\ntitle: Operations\n---\n# Context\nThe worker may retry.\n## Steps\nA retry waits.\n",
 	})
 	ctx := context.Background()
-	err := st.read(ctx, func(tx *sql.Conn) error {
-		bm, err := st.docBM25(ctx, tx, []string{`"retry"`}, []int{2}, nil, "", nil)
+	err := st.ReadFullText(ctx, "retry", index.DocFilter{}, func(ft *index.FullText) error {
+		k := &ranker{st: st, t: ft}
+		bm, err := k.docBM25(ctx, []string{`"retry"`}, []int{2}, nil)
 		if err != nil {
 			return err
 		}
@@ -179,8 +180,8 @@ func TestWholeDocumentMasksAreWords(t *testing.T) {
 			t.Fatalf("%d documents, want R-1", len(bm))
 		}
 		for _, d := range bm {
-			if d.mask != 1<<2 || d.best.mask != 1<<2 {
-				t.Errorf("masks %b and %b (best section), want 100: the third word", d.mask, d.best.mask)
+			if d.mask != 1<<2 || d.best.Mask != 1<<2 {
+				t.Errorf("masks %b and %b (best section), want 100: the third word", d.mask, d.best.Mask)
 			}
 		}
 		return nil
@@ -207,7 +208,7 @@ func TestWordsTogetherRankFirst(t *testing.T) {
 
 func TestNaturalSearch(t *testing.T) {
 	t.Parallel()
-	st, _ := corpusIndex(t, decisionCorpus)
+	st := corpusIndex(t, decisionCorpus)
 	ctx := context.Background()
 	ids := func(f *Found) []string {
 		var out []string
@@ -217,7 +218,7 @@ func TestNaturalSearch(t *testing.T) {
 		return out
 	}
 	t.Run("words spread over two sections find the document", func(t *testing.T) {
-		f, err := st.SearchRead(ctx, "sqlite-vec faiss", SearchOptions{})
+		f, err := Search(ctx, st, "sqlite-vec faiss", Options{})
 		must.OK(t, err)
 		if got := ids(f); len(got) == 0 || got[0] != "ADR-0007" {
 			t.Errorf("hits %v, want ADR-0007 first", got)
@@ -230,14 +231,14 @@ func TestNaturalSearch(t *testing.T) {
 		}
 	})
 	t.Run("a stub with the title does not outrank the deciding document", func(t *testing.T) {
-		f, err := st.SearchRead(ctx, "vector backend", SearchOptions{})
+		f, err := Search(ctx, st, "vector backend", Options{})
 		must.OK(t, err)
 		if got := ids(f); len(got) != 2 || got[0] != "ADR-0007" {
 			t.Errorf("hits %v, want ADR-0007 before the stub", got)
 		}
 	})
 	t.Run("a question gets hits", func(t *testing.T) {
-		f, err := st.SearchRead(ctx, "Which vector backend did we choose?", SearchOptions{})
+		f, err := Search(ctx, st, "Which vector backend did we choose?", Options{})
 		must.OK(t, err)
 		if got := ids(f); len(got) == 0 || got[0] != "ADR-0007" {
 			t.Errorf("hits %v, want ADR-0007 first", got)
@@ -248,14 +249,14 @@ func TestNaturalSearch(t *testing.T) {
 		}
 	})
 	t.Run("an exact query keeps every word in one section", func(t *testing.T) {
-		f, err := st.SearchRead(ctx, `"sqlite vec" AND faiss`, SearchOptions{})
+		f, err := Search(ctx, st, `"sqlite vec" AND faiss`, Options{})
 		must.OK(t, err)
 		if len(f.Hits) != 0 || f.Read.Match != MatchExact {
 			t.Errorf("hits %v, read %+v: want none, exact", ids(f), f.Read)
 		}
 	})
 	t.Run("a kind narrows a natural search", func(t *testing.T) {
-		f, err := st.SearchRead(ctx, "sqlite-vec faiss", SearchOptions{Kind: "doc"})
+		f, err := Search(ctx, st, "sqlite-vec faiss", Options{Kind: "doc"})
 		must.OK(t, err)
 		for _, h := range f.Hits {
 			if h.Kind != "doc" {
@@ -293,74 +294,35 @@ func TestRarest(t *testing.T) {
 func TestFuse(t *testing.T) {
 	t.Parallel()
 	docs := []docRank{
-		{score: -10, sections: []candidate{{doc: 1, key: "A"}}},
-		{score: -8, sections: []candidate{{doc: 2, key: "B"}}},
+		{score: -10, sections: []candidate{{Doc: 1, Key: "A"}}},
+		{score: -8, sections: []candidate{{Doc: 2, Key: "B"}}},
 	}
-	bm := map[DocID]*docScore{
-		1: {bm25: 1, best: candidate{doc: 1, key: "A"}},
-		2: {bm25: 4, best: candidate{doc: 2, key: "B"}},
-		3: {bm25: 3, mask: 1, best: candidate{doc: 3, key: "C", slug: "decision"}},
+	bm := map[index.DocID]*docScore{
+		1: {bm25: 1, best: candidate{Doc: 1, Key: "A"}},
+		2: {bm25: 4, best: candidate{Doc: 2, Key: "B"}},
+		3: {bm25: 3, mask: 1, best: candidate{Doc: 3, Key: "C", Slug: "decision"}},
 	}
 	got := fuse(docs, bm, 1)
 	var keys []string
 	for _, d := range got {
-		keys = append(keys, d.sections[0].key)
+		keys = append(keys, d.sections[0].Key)
 	}
 	// B: 0.8 + 1; A: 1 + 0.25; C: 0 + 0.75.
 	if want := []string{"B", "A", "C"}; !reflect.DeepEqual(keys, want) {
 		t.Errorf("order %v, want %v", keys, want)
 	}
-	if got[2].sections[0].slug != "decision" || got[2].mask != 1 || got[0].score != -1.8 {
+	if got[2].sections[0].Slug != "decision" || got[2].mask != 1 || got[0].score != -1.8 {
 		t.Errorf("fused %+v", got)
-	}
-}
-
-// TestFindPathNoDocumentIsAt: a path no document is at names the one
-// document of that file name (a file moved), never every document of it
-// ("locales/en/index.md" named 219 index.md files).
-func TestFindPathNoDocumentIsAt(t *testing.T) {
-	t.Parallel()
-	st, _ := corpusIndex(t, map[string]string{
-		"a/index.md":     "# A\n",
-		"b/index.md":     "# B\n",
-		"old/T-1.md":     "# Moved\n",
-		"notes/other.md": "# Other\n",
-	})
-	ctx := context.Background()
-	for ref, want := range map[string]int{"x/index.md": 0, "index": 2, "gone/T-1.md": 1, "a/index.md": 1} {
-		got, err := st.Find(ctx, ref)
-		must.OK(t, err)
-		if len(got) != want {
-			t.Errorf("Find(%q): %d documents, want %d", ref, len(got), want)
-		}
 	}
 }
 
 // searchIn indexes files and searches them for text, at most limit hits.
 func searchIn(t *testing.T, files map[string]string, text string, limit int) *Found {
 	t.Helper()
-	st, _ := corpusIndex(t, files)
-	f, err := st.SearchRead(context.Background(), text, SearchOptions{Limit: limit})
+	st := corpusIndex(t, files)
+	f, err := Search(context.Background(), st, text, Options{Limit: limit})
 	must.OK(t, err)
 	return f
-}
-
-// TestHasTitleAmongMany: the document titled exactly so is found however
-// many longer titles hold the same word (it was cut at the first 200).
-func TestHasTitleAmongMany(t *testing.T) {
-	t.Parallel()
-	files := map[string]string{"zz.md": "---\ntitle: Guides\n---\n# Guides\n"}
-	for i := 0; i < 40; i++ {
-		files[fmt.Sprintf("g/%02d.md", i)] = fmt.Sprintf("---\ntitle: Guides for topic %d\n---\n# Guides\n", i)
-	}
-	st, _ := corpusIndex(t, files)
-	for title, want := range map[string]bool{"guides": true, "Guides for topic 7": true, "Guide": false, "Topics": false} {
-		got, err := HasTitle(context.Background(), st.db, title)
-		must.OK(t, err)
-		if got != want {
-			t.Errorf("HasTitle(%q) = %v, want %v", title, got, want)
-		}
-	}
 }
 
 // TestLimitOnlyCuts: a smaller limit shows the first documents of a larger
@@ -386,11 +348,11 @@ func TestLimitOnlyCuts(t *testing.T) {
 		files[fmt.Sprintf("ref/%d.0/invoke-alias.md", v)] = "---\ntitle: Invoke alias\n---\n# Invoke alias\n## Example\nInvoke-Command through an alias.\n"
 	}
 	files["guide/pages.md"] = "---\ntitle: Host on GitHub Pages\n---\n# Host on GitHub Pages\nDeploy your site to GitHub Pages with a workflow.\n## Workflow\nThe site is built and deployed to Pages on each push.\n"
-	st, _ := corpusIndex(t, files)
+	st := corpusIndex(t, files)
 	for _, q := range []string{"Invoke-Command", "how can I deploy my site to GitHub Pages?"} {
 		var prev []string
 		for _, limit := range []int{30, 12, 11, 10, 5, 1} {
-			f, err := st.SearchRead(context.Background(), q, SearchOptions{Limit: limit})
+			f, err := Search(context.Background(), st, q, Options{Limit: limit})
 			must.OK(t, err)
 			var got []string
 			for _, h := range f.Hits {

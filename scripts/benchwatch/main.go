@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/search"
 )
 
 func main() {
@@ -100,7 +101,7 @@ func run() error {
 			return err
 		}
 		for {
-			hits, err := store.Search(ctx, word, index.SearchOptions{Limit: 1})
+			hits, err := search.Hits(ctx, store, word, search.Options{Limit: 1})
 			if err != nil {
 				return err
 			}

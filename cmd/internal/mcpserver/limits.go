@@ -10,6 +10,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/search"
 )
 
 // Every argument of every tool is bounded before the call, so that no
@@ -30,7 +31,7 @@ const (
 
 // bound checks the arguments in (a pointer to a tool's input struct):
 // lists lose their repeats and hold at most maxListItems, texts at most
-// maxArgBytes, a query at most index.MaxQueryWords words. What is past a
+// maxArgBytes, a query at most search.MaxQueryWords words. What is past a
 // bound is JSON-RPC's invalid params, saying which argument and its limit.
 func bound(in any) error {
 	v := reflect.ValueOf(in).Elem()
@@ -52,7 +53,7 @@ func boundField(name string, fv reflect.Value) error {
 			return fmt.Errorf("%s is %d bytes; at most %d are taken", name, len(s), maxArgBytes)
 		}
 		if name == "query" && s != "" {
-			if _, err := index.FTSQuery(s); errors.Is(err, index.ErrLongQuery) {
+			if _, err := search.FTSQuery(s); errors.Is(err, search.ErrLongQuery) {
 				return fmt.Errorf("query: %s", strings.TrimPrefix(err.Error(), index.ErrBadQuery.Error()+": "))
 			}
 		}

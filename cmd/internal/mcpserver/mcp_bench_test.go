@@ -10,8 +10,8 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
-	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/indextest/rounds"
+	"github.com/canon-md/canon/index/search"
 )
 
 // BenchmarkMCP measures, from the client's side of an in-memory
@@ -53,7 +53,7 @@ func BenchmarkMCP(b *testing.B) {
 			return err
 		}},
 		{Name: "search-inproc", Run: func() error {
-			_, err := srv.s.Store.Search(ctx, query, index.SearchOptions{Limit: 11})
+			_, err := search.Hits(ctx, srv.s.Store, query, search.Options{Limit: 11})
 			return err
 		}},
 		{Name: "pack-inproc", Run: func() error {

@@ -18,6 +18,7 @@ import (
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/index/human"
+	"github.com/canon-md/canon/index/search"
 	"github.com/canon-md/canon/workset"
 )
 
@@ -205,7 +206,7 @@ type (
 	// same action (its --json), with the freshness; a field beside it is
 	// the tool's own (its comment says why).
 	searchOut struct {
-		*index.Found
+		*search.Found
 		Truncated bool `json:"truncated"` // more hits past the limit: the tool asks one more
 		Fresh
 	}
@@ -367,7 +368,7 @@ func (m *Server) addTools() {
 			}
 			limit := min(limitOr(in.Limit, 10), 50) // an agent's bound; canon search has none
 			var err error
-			out.Found, err = s.Store.SearchRead(ctx, in.Query, index.SearchOptions{Limit: limit + 1, Kind: in.Kind})
+			out.Found, err = search.Search(ctx, s.Store, in.Query, search.Options{Limit: limit + 1, Kind: in.Kind})
 			if err != nil {
 				return "", err
 			}

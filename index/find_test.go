@@ -1,0 +1,48 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/canon-md/canon/index/indextest/must"
+)
+
+// TestFindPathNoDocumentIsAt: a path no document is at names the one
+// document of that file name (a file moved), never every document of it
+// ("locales/en/index.md" named 219 index.md files).
+func TestFindPathNoDocumentIsAt(t *testing.T) {
+	t.Parallel()
+	st, _ := corpusIndex(t, map[string]string{
+		"a/index.md":     "# A\n",
+		"b/index.md":     "# B\n",
+		"old/T-1.md":     "# Moved\n",
+		"notes/other.md": "# Other\n",
+	})
+	ctx := context.Background()
+	for ref, want := range map[string]int{"x/index.md": 0, "index": 2, "gone/T-1.md": 1, "a/index.md": 1} {
+		got, err := st.Find(ctx, ref)
+		must.OK(t, err)
+		if len(got) != want {
+			t.Errorf("Find(%q): %d documents, want %d", ref, len(got), want)
+		}
+	}
+}
+
+// TestHasTitleAmongMany: the document titled exactly so is found however
+// many longer titles hold the same word (it was cut at the first 200).
+func TestHasTitleAmongMany(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"zz.md": "---\ntitle: Guides\n---\n# Guides\n"}
+	for i := 0; i < 40; i++ {
+		files[fmt.Sprintf("g/%02d.md", i)] = fmt.Sprintf("---\ntitle: Guides for topic %d\n---\n# Guides\n", i)
+	}
+	st, _ := corpusIndex(t, files)
+	for title, want := range map[string]bool{"guides": true, "Guides for topic 7": true, "Guide": false, "Topics": false} {
+		got, err := HasTitle(context.Background(), st.db, title)
+		must.OK(t, err)
+		if got != want {
+			t.Errorf("HasTitle(%q) = %v, want %v", title, got, want)
+		}
+	}
+}
