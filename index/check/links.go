@@ -269,7 +269,7 @@ func (c *checker) gitFiles(ls []*lnk) error {
 			msg += fmt.Sprintf("; GitHub adds no .md to a link: did you mean %s? (a site generator serves the page without it)", want)
 			// A fix's New is the path the link is to name, not yet
 			// written as a destination (check --fix escapes it).
-			if p, err := url.PathUnescape(want); err == nil && l.form == resolve.FormMD {
+			if p, err := url.PathUnescape(withMD(strings.SplitN(l.raw, "?", 2)[0])); err == nil && l.form == resolve.FormMD {
 				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: p}
 			}
 		case folded[t] != "":

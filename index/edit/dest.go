@@ -119,7 +119,13 @@ func destLink(d *markdown.Document, r Replacement) int {
 func destWritten(l markdown.Link, r Replacement) (string, error) {
 	switch l.Form {
 	case markdown.FormMarkdown, markdown.FormImage:
-		return LinkDest(r.New, r.Old), nil
+		// A query the destination ends with (b?plain=1, GitHub's source
+		// view) stays: New names the file, not the query.
+		like, query := r.Old, ""
+		if i := strings.IndexByte(r.Old, '?'); i >= 0 {
+			like, query = r.Old[:i], r.Old[i:]
+		}
+		return LinkDest(r.New, like) + query, nil
 	case markdown.FormWiki, markdown.FormEmbed:
 		return wikiDest(r.New)
 	}

@@ -26,6 +26,7 @@ func TestReplaceLinkDest(t *testing.T) {
 		{"crafted, plain original", "- [c](p.md)", "p.md", crafted, "- [c](P%3E%29%20[pwn]%28javascript:alert%281%29%29%20%28x.md)"},
 		{"the text is the destination", "[notes.md](notes.md)", "notes.md", "Notes.md", "[notes.md](Notes.md)"},
 		{"anchor kept", "See [a](foo.md#sec) here", "foo.md", "Foo bar.md", "See [a](Foo%20bar.md#sec) here"},
+		{"query kept", "[a](b?plain=1)", "b?plain=1", "b.md", "[a](b.md?plain=1)"},
 		{"angle brackets", "[a](<meeting notes.md>)", "meeting notes.md", "Meeting notes.md", "[a](<Meeting%20notes.md>)"},
 		{"title kept", `[a](x.md "X")`, "x.md", "X (1).md", `[a](X%20%281%29.md "X")`},
 		{"non-ASCII as the original", "[a](caf%c3%a9.md)", "caf%c3%a9.md", "Café 2.md", "[a](Caf%c3%a9%202.md)"},
