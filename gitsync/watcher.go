@@ -79,7 +79,7 @@ func AcquireWatcher(canonDir string) (*WatcherLock, error) {
 	if err := os.MkdirAll(canonDir, 0o755); err != nil {
 		return nil, err
 	}
-	fl := flock.New(filepath.Join(canonDir, WatcherLockFile))
+	fl := safepath.NewLock(filepath.Join(canonDir, WatcherLockFile))
 	// A few tries: canon status takes the lock shared for an instant to
 	// see whether anyone holds it.
 	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
@@ -87,23 +87,22 @@ func AcquireWatcher(canonDir string) (*WatcherLock, error) {
 	ok, err := fl.TryLockContext(ctx, 25*time.Millisecond)
 	if !ok {
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("take the watcher lock: %w", err)
+			return nil, fmt.Errorf("take the watcher lock: %w", safepath.LockError(fl.Path(), err))
 		}
 		return nil, watcherBusy(canonDir)
 	}
-	l := &WatcherLock{fl: fl, canonDir: canonDir, startedAt: time.Now()}
-	f, err := os.OpenFile(fl.Path(), os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err == nil {
-		fmt.Fprintf(f, "%d %s\n", os.Getpid(), l.startedAt.UTC().Format(time.RFC3339Nano))
-		f.Close()
+	if err := safepath.Locked(fl); err != nil {
+		return nil, fmt.Errorf("take the watcher lock: %w", err)
 	}
+	l := &WatcherLock{fl: fl, canonDir: canonDir, startedAt: time.Now()}
+	safepath.WriteLockNote(fl.Path(), fmt.Sprintf("%d %s\n", os.Getpid(), l.startedAt.UTC().Format(time.RFC3339Nano)))
 	return l, nil
 }
 
 // watcherBusy reads who holds the lock: the lock file says pid and start time.
 func watcherBusy(canonDir string) error {
 	e := &WatcherBusyError{}
-	data, _ := os.ReadFile(filepath.Join(canonDir, WatcherLockFile))
+	data := safepath.LockNote(filepath.Join(canonDir, WatcherLockFile))
 	fields := strings.Fields(string(data))
 	if len(fields) >= 1 {
 		e.PID, _ = strconv.Atoi(fields[0])
@@ -191,7 +190,7 @@ func watcherLockHeld(path string) bool {
 	if _, err := os.Stat(path); err != nil {
 		return false
 	}
-	fl := flock.New(path, flock.SetFlag(os.O_RDONLY))
+	fl := safepath.NewLock(path)
 	ok, err := fl.TryRLock()
 	if err != nil {
 		return false

@@ -173,7 +173,7 @@ func (s *Store) removeBuildDebris() {
 	if _, err := os.Lstat(tmp); err != nil {
 		return
 	}
-	if ok, err := s.lock.TryLock(); err != nil || !ok {
+	if ok, err := s.lock.TryLock(); err != nil || !ok || safepath.Locked(s.lock) != nil {
 		return
 	}
 	removeDB(tmp)
@@ -213,7 +213,7 @@ func open(ctx context.Context, path, driver string, vet bool) (s *Store, needsBu
 			return nil, false, err
 		}
 	}
-	s = &Store{path: path, lock: flock.New(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
+	s = &Store{path: path, lock: safepath.NewLock(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
 	if err := s.connect(); err != nil {
 		return nil, false, err
 	}
@@ -438,7 +438,7 @@ func (s *Store) Tx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 func (s *Store) Lock(ctx context.Context, who string, wait time.Duration) (unlock func(), err error) {
 	ok, err := s.lock.TryLock()
 	if err != nil {
-		return nil, fmt.Errorf("take index lock: %w", err)
+		return nil, fmt.Errorf("take index lock: %w", safepath.LockError(s.lock.Path(), err))
 	}
 	if !ok {
 		wctx, cancel := context.WithTimeout(ctx, wait)
@@ -455,8 +455,11 @@ func (s *Store) Lock(ctx context.Context, who string, wait time.Duration) (unloc
 			return nil, &LockedError{Holder: s.Holder()}
 		}
 		if err != nil {
-			return nil, fmt.Errorf("take index lock: %w", err)
+			return nil, fmt.Errorf("take index lock: %w", safepath.LockError(s.lock.Path(), err))
 		}
+	}
+	if err := safepath.Locked(s.lock); err != nil {
+		return nil, fmt.Errorf("take index lock: %w", err)
 	}
 	// Say who holds it, at once, for the message another process prints;
 	// the line is cleared on unlock, so a waiter never reads an earlier
@@ -475,23 +478,14 @@ func (s *Store) Lock(ctx context.Context, who string, wait time.Duration) (unloc
 	return unlock, nil
 }
 
-func (s *Store) writeHolder(line string) {
-	if f, err := os.OpenFile(s.lock.Path(), os.O_WRONLY|os.O_TRUNC, 0o644); err == nil {
-		_, _ = f.WriteString(line) // only shown to a waiter: a lost line costs nothing
-		f.Close()
-	}
-}
+func (s *Store) writeHolder(line string) { safepath.WriteLockNote(s.lock.Path(), line) }
 
 var holderPID = lazyre.MustCompile(`^pid ([0-9]+) `)
 
 // Holder says which process holds the writer lock, as it wrote itself
 // down: "" when the line is missing or names a process that is gone.
 func (s *Store) Holder() string {
-	data, err := os.ReadFile(s.lock.Path())
-	if err != nil {
-		return ""
-	}
-	line := strings.TrimSpace(string(data))
+	line := strings.TrimSpace(safepath.LockNote(s.lock.Path()))
 	if m := holderPID.FindStringSubmatch(line); m != nil {
 		if pid, err := strconv.Atoi(m[1]); err == nil && !safepath.PIDAlive(pid) {
 			return ""

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
 
 	"github.com/canon-md/canon/index/safepath"
 )
@@ -79,14 +78,17 @@ func AppendNote(ctx context.Context, e *Env, name string, a NoteArgs) (*NoteResu
 	// their notes to each other's renames): an exclusive lock beside
 	// notes.md for the read, the check and the rename. A person's editor
 	// takes no lock; the hash check below still sees its save.
-	fl := flock.New(path + ".lock")
+	fl := safepath.NewLock(path + ".lock")
 	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if ok, err := fl.TryLockContext(lctx, 5*time.Millisecond); !ok {
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("lock %s: %w", NotesFile, err)
+			return nil, fmt.Errorf("lock %s: %w", NotesFile, safepath.LockError(fl.Path(), err))
 		}
 		return nil, fmt.Errorf("%w: another writer held it for 10 s; try again", ErrNotesChanged)
+	}
+	if err := safepath.Locked(fl); err != nil {
+		return nil, fmt.Errorf("lock %s: %w", NotesFile, err)
 	}
 	defer fl.Unlock()
 	read := func() ([]byte, string, error) {

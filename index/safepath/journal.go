@@ -343,7 +343,7 @@ func (j *Journal) flock() (*flock.Flock, error) {
 	if err := Writable(p, j.Guard...); err != nil {
 		return nil, err
 	}
-	return flock.New(p, flock.SetPermissions(0o600)), nil
+	return NewLock(p), nil
 }
 
 // lock takes the journals' lock for a writer, waiting for another one.
@@ -366,10 +366,13 @@ func (j *Journal) lock(ctx context.Context) (func(), error) {
 	defer cancel()
 	ok, err := fl.TryLockContext(wctx, 20*time.Millisecond)
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return nil, fmt.Errorf("lock %s: %w", fl.Path(), err)
+		return nil, fmt.Errorf("lock %s: %w", fl.Path(), LockError(fl.Path(), err))
 	}
 	if !ok {
 		return nil, fmt.Errorf("another canon command is writing files in this repository (it holds %s); run the command again when it is done", fl.Path())
+	}
+	if err := Locked(fl); err != nil {
+		return nil, err
 	}
 	return func() { fl.Unlock() }, nil
 }
