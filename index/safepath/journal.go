@@ -257,7 +257,7 @@ func (j *Journal) Recover(finish Finish) []Interrupted {
 	if err != nil {
 		return []Interrupted{{Journal: j.Dir, Outcome: Unfinished, Err: err}}
 	}
-	if ok, err := fl.TryLock(); err != nil || !ok {
+	if ok, err := fl.TryLock(); err != nil || !ok || Locked(fl) != nil {
 		return nil // a writer runs: the journal is its own
 	}
 	defer fl.Unlock()
@@ -276,7 +276,7 @@ func (j *Journal) Pending() []string {
 	if err != nil {
 		return nil
 	}
-	if ok, err := fl.TryLock(); err != nil || !ok {
+	if ok, err := fl.TryLock(); err != nil || !ok || Locked(fl) != nil {
 		return nil
 	}
 	defer fl.Unlock()
@@ -298,6 +298,13 @@ func (j *Journal) recoverLocked(finish Finish) []Interrupted {
 	var out []Interrupted
 	for _, name := range j.names() {
 		in := j.finish(name, finish, false)
+		if in.PID > 0 && j.Root != "" {
+			// Its writer is gone (it held the lock this process holds):
+			// a temporary file it left beside a file is debris.
+			for _, e := range in.Files {
+				RemoveTempsOf(j.abs(e.Path), in.PID, j.Root)
+			}
+		}
 		if j.Note != nil {
 			j.Note(in)
 		}

@@ -403,9 +403,31 @@ func TestJournalProcessKilled(t *testing.T) {
 	if got := f.tree()["new/c.md"]; got != "" {
 		t.Fatalf("new/c.md after the kill = %q; want not yet written", got)
 	}
+	// A kill between a file's write and its rename leaves its temporary
+	// file: recovery removes the dead writer's, whatever their age, and
+	// leaves another process's.
+	debris := filepath.Join(f.root, "new", fmt.Sprintf(".c.md%s%d-9", tempMark, cmd.Process.Pid))
+	other := filepath.Join(f.root, "new", fmt.Sprintf(".c.md%s%d-9", tempMark, os.Getpid()))
+	for _, p := range []string{debris, other} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	got := f.j.Recover(nil)
 	if len(got) != 1 || got[0].Outcome != Finished || got[0].What != "canon child" || len(got[0].Written) != 2 {
 		t.Fatalf("Recover = %+v", got)
+	}
+	if _, err := os.Lstat(debris); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the killed writer's temporary file is still there (%v)", err)
+	}
+	if _, err := os.Lstat(other); err != nil {
+		t.Errorf("a live process's temporary file was removed: %v", err)
+	}
+	if err := os.Remove(other); err != nil {
+		t.Fatal(err)
 	}
 	equalTrees(t, "after recovery", f.tree(), want)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -120,6 +121,30 @@ func RemoveStale(paths []string, roots ...string) []string {
 			continue
 		}
 		if err := Remove(p, roots...); err == nil || errors.Is(err, fs.ErrNotExist) {
+			gone = append(gone, p)
+		}
+	}
+	return gone
+}
+
+// RemoveTempsOf removes the temporary files the process pid left beside
+// path (killed between its write and its rename), whatever their age: the
+// caller knows the process is gone (a journal's writer, whose lock it
+// holds now). It returns the ones it removed.
+func RemoveTempsOf(path string, pid int, roots ...string) []string {
+	dir, base := filepath.Split(path)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	prefix := "." + base + tempMark + strconv.Itoa(pid) + "-"
+	var gone []string
+	for _, e := range entries {
+		if _, ok := IsTemp(e.Name()); !ok || !strings.HasPrefix(e.Name(), prefix) || !e.Type().IsRegular() {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if err := Remove(p, roots...); err == nil {
 			gone = append(gone, p)
 		}
 	}
