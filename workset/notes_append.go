@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/canon-md/canon/index/safepath"
 )
 
