@@ -358,9 +358,21 @@ func worksetEnv(ctx context.Context, s *gitsync.Session) (*workset.Env, error) {
 	return workset.NewEnv(ctx, s.Repo.Root, s.Store, s.Cfg, "canon mcp", s.Repo)
 }
 
+// addTools registers every tool, a group of them at a time: the claims and
+// id tools, those that read documents, those that list work, those that
+// ask the index, and those of the worksets.
 func (m *Server) addTools() {
 	m.addClaimsTool()
 	m.addIDTool()
+	m.addDocumentTools()
+	m.addWorkTools()
+	m.addIndexTools()
+	m.addWorksetTools()
+}
+
+// addDocumentTools registers the tools that find and read documents:
+// search, show, context and neighbors.
+func (m *Server) addDocumentTools() {
 	add(m, &mcp.Tool{Name: "search", OutputSchema: outSchema("hits:array", "truncated:boolean"), Description: "Search: a question or keywords.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in searchIn, out *searchOut) (string, error) {
 			if err := negative("limit", in.Limit); err != nil {
@@ -434,7 +446,10 @@ func (m *Server) addTools() {
 			}
 			return rendered(out.Neighbors), nil
 		})
+}
 
+// addWorkTools registers the tools that list open work: ready and blocked.
+func (m *Server) addWorkTools() {
 	add(m, &mcp.Tool{Name: "ready", OutputSchema: outSchema("ready:array", "truncated:integer", "blocked_count:integer"), Description: "Open work nothing blocks, less what other refs took.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *readyOut) (string, error) {
 			q, err := usecase.Work(ctx, s, usecase.WorkArgs(in))
@@ -457,7 +472,11 @@ func (m *Server) addTools() {
 			}
 			return rendered(out.BlockedList), nil
 		})
+}
 
+// addIndexTools registers the tools that ask the index as a whole: check,
+// status and query_run.
+func (m *Server) addIndexTools() {
 	add(m, &mcp.Tool{Name: "check", OutputSchema: outSchema("summary:object", "findings:array", "truncated:integer"), Description: "Validate documents: staged, paths, or all.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in checkIn, out *checkOut) (string, error) {
 			if err := negative("limit", in.Limit); err != nil {
@@ -506,8 +525,6 @@ func (m *Server) addTools() {
 			}
 			return rendered(out.Pack), nil
 		})
-
-	m.addWorksetTools()
 }
 
 // given is a number an agent gave, nil when it left it out (0): the
@@ -544,6 +561,8 @@ func runTemplate(ctx context.Context, s *gitsync.Session, in queryIn) (*graph.Pa
 	return usecase.TemplateRun(ctx, s, t, graph.RunOptions{Seeds: rootRefs(s, in.Seeds), Workset: in.Workset, Budget: given(in.Budget)}, nil)
 }
 
+// addWorksetTools registers the tools of the worksets: list, show, resume,
+// context, new, note and promote.
 func (m *Server) addWorksetTools() {
 	add(m, &mcp.Tool{Name: "workset_list", OutputSchema: outSchema("worksets:array"), Description: "The worksets: seeds, size, staleness, findings.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, _ noIn, out *worksetsOut) (string, error) {
