@@ -361,120 +361,14 @@ func Parse(name string, data []byte) (*Config, error) {
 	if err := dec.Decode(&fc); err != nil {
 		return nil, yamlError(name, data, err)
 	}
-	if fc.Roots != nil {
-		cfg.Roots = nil
-		for _, r := range fc.Roots {
-			if err := checkPrintable("roots", strings.TrimSpace(r)); err != nil {
-				return nil, &Error{Path: name, Msg: err.Error()}
-			}
-			clean, err := cleanRoot(r)
-			if err != nil {
-				return nil, &Error{Path: name, Msg: err.Error()}
-			}
-			cfg.Roots = append(cfg.Roots, clean)
-		}
-		if len(cfg.Roots) == 0 {
-			return nil, &Error{Path: name, Msg: "roots is empty; list at least one folder, for example \".\""}
-		}
+	if err := cfg.applyFiles(&fc); err != nil {
+		return nil, &Error{Path: name, Msg: err.Error()}
 	}
-	if fc.Exclude != nil {
-		if err := checkPrintables("exclude", fc.Exclude); err != nil {
-			return nil, &Error{Path: name, Msg: err.Error()}
-		}
-		cfg.Exclude = fc.Exclude
+	if err := cfg.applyReferences(&fc); err != nil {
+		return nil, &Error{Path: name, Msg: err.Error()}
 	}
-	if fc.MaxFileSize != nil {
-		if *fc.MaxFileSize <= 0 {
-			return nil, &Error{Path: name, Msg: "max_file_size must be positive"}
-		}
-		if *fc.MaxFileSize > MaxFileSizeCeiling {
-			return nil, &Error{Path: name, Msg: fmt.Sprintf("max_file_size %s is above the %s canon allows (a document costs several times its size to index); lower it, or leave such files out with exclude", *fc.MaxFileSize, Size(MaxFileSizeCeiling))}
-		}
-		cfg.MaxFileSize = *fc.MaxFileSize
-	}
-	for field, typ := range fc.Edges {
-		if typ == "" || typ == "none" {
-			delete(cfg.Edges, field)
-			continue
-		}
-		cfg.Edges[field] = typ
-	}
-	for typ, kind := range fc.Kinds {
-		if kind == "" {
-			return nil, &Error{Path: name, Msg: fmt.Sprintf("kinds.%s is empty; name a kind such as task", typ)}
-		}
-		cfg.Kinds[strings.ToLower(typ)] = kind
-	}
-	if fc.Namespaces != nil {
-		cfg.Namespaces = Namespaces(*fc.Namespaces)
-	}
-	if fc.Prefixes != nil {
-		p, err := checkPrefixes("prefixes", fc.Prefixes)
-		if err != nil {
-			return nil, &Error{Path: name, Msg: err.Error()}
-		}
-		cfg.Prefixes = p
-	}
-	if fc.RepoURLs != nil {
-		u, err := checkRepoURLs("repo_urls", *fc.RepoURLs)
-		if err != nil {
-			return nil, &Error{Path: name, Msg: err.Error()}
-		}
-		cfg.RepoURLs = u
-	}
-	if fc.BareNumbers != nil {
-		b, err := checkBareNumbers("bare_numbers", *fc.BareNumbers)
-		if err != nil {
-			return nil, &Error{Path: name, Msg: err.Error()}
-		}
-		cfg.BareNumbers = b
-	}
-	if fc.States != nil {
-		if err := cfg.States.merge(fc.States); err != nil {
-			return nil, &Error{Path: name, Msg: err.Error()}
-		}
-	}
-	// A section absent from the file leaves its node zero. (A *yaml.Node
-	// field would not capture the node in yaml v4.)
-	if fc.Context.Kind != 0 {
-		if err := cfg.Context.merge(&fc.Context); err != nil {
-			return nil, yamlError(name, data, err)
-		}
-	}
-	if fc.Check.Kind != 0 {
-		if err := cfg.Check.merge(&fc.Check); err != nil {
-			return nil, yamlError(name, data, err)
-		}
-	}
-	if fc.Workset.Kind != 0 {
-		if err := cfg.Workset.merge(&fc.Workset); err != nil {
-			return nil, yamlError(name, data, err)
-		}
-	}
-	if fc.Watch.Kind != 0 {
-		if err := cfg.Watch.merge(&fc.Watch); err != nil {
-			return nil, yamlError(name, data, err)
-		}
-	}
-	if fc.Work.Kind != 0 {
-		if err := cfg.Work.merge(&fc.Work); err != nil {
-			return nil, yamlError(name, data, err)
-		}
-	}
-	if fc.Merge.Kind != 0 {
-		if err := cfg.Merge.merge(&fc.Merge); err != nil {
-			return nil, yamlError(name, data, err)
-		}
-	}
-	if fc.IDs.Kind != 0 {
-		if err := cfg.IDs.merge(&fc.IDs); err != nil {
-			return nil, yamlError(name, data, err)
-		}
-	}
-	if fc.Branches.Kind != 0 {
-		if err := cfg.Branches.merge(&fc.Branches); err != nil {
-			return nil, yamlError(name, data, err)
-		}
+	if err := cfg.mergeSections(&fc); err != nil {
+		return nil, yamlError(name, data, err)
 	}
 	if fc.Frontmatter != nil {
 		cfg.Frontmatter = *fc.Frontmatter
@@ -489,6 +383,141 @@ func Parse(name string, data []byte) (*Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// applyFiles lays the file's choice of what is indexed over the defaults:
+// roots, exclude and max_file_size.
+func (c *Config) applyFiles(fc *fileConfig) error {
+	if fc.Roots != nil {
+		c.Roots = nil
+		for _, r := range fc.Roots {
+			if err := checkPrintable("roots", strings.TrimSpace(r)); err != nil {
+				return err
+			}
+			clean, err := cleanRoot(r)
+			if err != nil {
+				return err
+			}
+			c.Roots = append(c.Roots, clean)
+		}
+		if len(c.Roots) == 0 {
+			return errors.New("roots is empty; list at least one folder, for example \".\"")
+		}
+	}
+	if fc.Exclude != nil {
+		if err := checkPrintables("exclude", fc.Exclude); err != nil {
+			return err
+		}
+		c.Exclude = fc.Exclude
+	}
+	if fc.MaxFileSize != nil {
+		if *fc.MaxFileSize <= 0 {
+			return errors.New("max_file_size must be positive")
+		}
+		if *fc.MaxFileSize > MaxFileSizeCeiling {
+			return fmt.Errorf("max_file_size %s is above the %s canon allows (a document costs several times its size to index); lower it, or leave such files out with exclude", *fc.MaxFileSize, Size(MaxFileSizeCeiling))
+		}
+		c.MaxFileSize = *fc.MaxFileSize
+	}
+	return nil
+}
+
+// applyReferences lays the file's reading of documents and their
+// references over the defaults: edges, kinds, namespaces, prefixes,
+// repo_urls, bare_numbers and states.
+func (c *Config) applyReferences(fc *fileConfig) error {
+	for field, typ := range fc.Edges {
+		if typ == "" || typ == "none" {
+			delete(c.Edges, field)
+			continue
+		}
+		c.Edges[field] = typ
+	}
+	for typ, kind := range fc.Kinds {
+		if kind == "" {
+			return fmt.Errorf("kinds.%s is empty; name a kind such as task", typ)
+		}
+		c.Kinds[strings.ToLower(typ)] = kind
+	}
+	if fc.Namespaces != nil {
+		c.Namespaces = Namespaces(*fc.Namespaces)
+	}
+	if fc.Prefixes != nil {
+		p, err := checkPrefixes("prefixes", fc.Prefixes)
+		if err != nil {
+			return err
+		}
+		c.Prefixes = p
+	}
+	if fc.RepoURLs != nil {
+		u, err := checkRepoURLs("repo_urls", *fc.RepoURLs)
+		if err != nil {
+			return err
+		}
+		c.RepoURLs = u
+	}
+	if fc.BareNumbers != nil {
+		b, err := checkBareNumbers("bare_numbers", *fc.BareNumbers)
+		if err != nil {
+			return err
+		}
+		c.BareNumbers = b
+	}
+	if fc.States != nil {
+		if err := c.States.merge(fc.States); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeSections merges each section the file has (context, check,
+// workset, watch, work, merge, ids, branches) into its defaults; an error
+// is the YAML's, with its place.
+func (c *Config) mergeSections(fc *fileConfig) error {
+	// A section absent from the file leaves its node zero. (A *yaml.Node
+	// field would not capture the node in yaml v4.)
+	if fc.Context.Kind != 0 {
+		if err := c.Context.merge(&fc.Context); err != nil {
+			return err
+		}
+	}
+	if fc.Check.Kind != 0 {
+		if err := c.Check.merge(&fc.Check); err != nil {
+			return err
+		}
+	}
+	if fc.Workset.Kind != 0 {
+		if err := c.Workset.merge(&fc.Workset); err != nil {
+			return err
+		}
+	}
+	if fc.Watch.Kind != 0 {
+		if err := c.Watch.merge(&fc.Watch); err != nil {
+			return err
+		}
+	}
+	if fc.Work.Kind != 0 {
+		if err := c.Work.merge(&fc.Work); err != nil {
+			return err
+		}
+	}
+	if fc.Merge.Kind != 0 {
+		if err := c.Merge.merge(&fc.Merge); err != nil {
+			return err
+		}
+	}
+	if fc.IDs.Kind != 0 {
+		if err := c.IDs.merge(&fc.IDs); err != nil {
+			return err
+		}
+	}
+	if fc.Branches.Kind != 0 {
+		if err := c.Branches.merge(&fc.Branches); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func cleanRoot(r string) (string, error) {

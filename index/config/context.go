@@ -157,33 +157,39 @@ func Weight(m map[string]float64, key string) float64 {
 
 // contextFile is the file's shape; pointers tell "absent" from "zero".
 type contextFile struct {
-	Depth        *int     `yaml:"depth"`
-	Edges        []string `yaml:"edges"`
-	Direction    *string  `yaml:"direction"`
-	MaxPerNode   *int     `yaml:"max_per_node"`
-	MaxNodes     *int     `yaml:"max_nodes"`
-	Budget       *int     `yaml:"budget"`
-	SearchSeeds  *int     `yaml:"search_seeds"`
-	Related      *int     `yaml:"related"`
-	Sections     *int     `yaml:"sections"`
-	ExcerptChars *int     `yaml:"excerpt_chars"`
-	Essential    []string `yaml:"essential"`
-	Exclude      []string `yaml:"exclude"`
-	IncludeGen   *bool    `yaml:"include_generated"`
-	Scopes       *struct {
-		Global         *float64 `yaml:"global"`
-		Group          *float64 `yaml:"group"`
-		Task           *float64 `yaml:"task"`
-		Path           *float64 `yaml:"path"`
-		GlobalDocument *string  `yaml:"global_document"`
-	} `yaml:"scopes"`
-	Weights *struct {
-		Decay    *float64           `yaml:"decay"`
-		Edges    map[string]float64 `yaml:"edges"`
-		Kinds    map[string]float64 `yaml:"kinds"`
-		States   map[string]float64 `yaml:"states"`
-		Sections map[string]float64 `yaml:"sections"`
-	} `yaml:"weights"`
+	Depth        *int         `yaml:"depth"`
+	Edges        []string     `yaml:"edges"`
+	Direction    *string      `yaml:"direction"`
+	MaxPerNode   *int         `yaml:"max_per_node"`
+	MaxNodes     *int         `yaml:"max_nodes"`
+	Budget       *int         `yaml:"budget"`
+	SearchSeeds  *int         `yaml:"search_seeds"`
+	Related      *int         `yaml:"related"`
+	Sections     *int         `yaml:"sections"`
+	ExcerptChars *int         `yaml:"excerpt_chars"`
+	Essential    []string     `yaml:"essential"`
+	Exclude      []string     `yaml:"exclude"`
+	IncludeGen   *bool        `yaml:"include_generated"`
+	Scopes       *scopesFile  `yaml:"scopes"`
+	Weights      *weightsFile `yaml:"weights"`
+}
+
+// scopesFile is the shape of context.scopes in the file.
+type scopesFile struct {
+	Global         *float64 `yaml:"global"`
+	Group          *float64 `yaml:"group"`
+	Task           *float64 `yaml:"task"`
+	Path           *float64 `yaml:"path"`
+	GlobalDocument *string  `yaml:"global_document"`
+}
+
+// weightsFile is the shape of context.weights in the file.
+type weightsFile struct {
+	Decay    *float64           `yaml:"decay"`
+	Edges    map[string]float64 `yaml:"edges"`
+	Kinds    map[string]float64 `yaml:"kinds"`
+	States   map[string]float64 `yaml:"states"`
+	Sections map[string]float64 `yaml:"sections"`
 }
 
 func (c *Context) merge(n *yaml.Node) error {
@@ -243,53 +249,72 @@ func (c *Context) merge(n *yaml.Node) error {
 			return fmt.Errorf("context.direction %q is not out, in or both", *f.Direction)
 		}
 	}
-	if sc := f.Scopes; sc != nil {
-		for _, sh := range []struct {
-			name string
-			src  *float64
-			dst  *float64
-		}{{"global", sc.Global, &c.Scopes.Global}, {"group", sc.Group, &c.Scopes.Group}, {"task", sc.Task, &c.Scopes.Task}, {"path", sc.Path, &c.Scopes.Path}} {
-			if sh.src == nil {
-				continue
-			}
-			if !(*sh.src >= 0 && *sh.src <= 1) { // NaN too
-				return fmt.Errorf("context.scopes.%s must be between 0 and 1 (a share of the budget)", sh.name)
-			}
-			*sh.dst = *sh.src
-		}
-		if sum := c.Scopes.Global + c.Scopes.Group + c.Scopes.Task + c.Scopes.Path; sum > 1.0001 {
-			return fmt.Errorf("context.scopes shares add up to %.2f; together they are at most 1", sum)
-		}
-		if sc.GlobalDocument != nil && *sc.GlobalDocument == "" {
-			c.Scopes.GlobalDocument = ""
-		} else if sc.GlobalDocument != nil {
-			p, err := cleanRoot(*sc.GlobalDocument)
-			if err != nil || p == "." {
-				return fmt.Errorf("context.scopes.global_document %q is not a file inside the repository", *sc.GlobalDocument)
-			}
-			c.Scopes.GlobalDocument = p
+	if f.Scopes != nil {
+		if err := c.Scopes.merge(f.Scopes); err != nil {
+			return err
 		}
 	}
-	if w := f.Weights; w != nil {
-		if w.Decay != nil {
-			if !(*w.Decay > 0 && *w.Decay <= 1) { // NaN too
-				return fmt.Errorf("context.weights.decay must be above 0 and at most 1")
-			}
-			c.Weights.Decay = *w.Decay
+	if f.Weights != nil {
+		if err := c.Weights.merge(f.Weights); err != nil {
+			return err
 		}
-		for name, pair := range map[string]struct{ src, dst map[string]float64 }{
-			"edges": {w.Edges, c.Weights.Edges}, "kinds": {w.Kinds, c.Weights.Kinds},
-			"states": {w.States, c.Weights.States}, "sections": {w.Sections, c.Weights.Sections},
-		} {
-			for k, v := range pair.src {
-				if v < 0 {
-					return fmt.Errorf("context.weights.%s.%s is negative; weights are 0 or more", name, k)
-				}
-				if !(v <= MaxWeight) { // NaN and infinity too: scores would be no numbers JSON can hold
-					return fmt.Errorf("context.weights.%s.%s is %v; weights are numbers from 0 to %d", name, k, v, MaxWeight)
-				}
-				pair.dst[strings.ToLower(k)] = v
+	}
+	return nil
+}
+
+// merge lays the file's context.scopes over s: each share between 0 and 1,
+// together at most 1, and the global document a file inside the
+// repository.
+func (s *Scopes) merge(sc *scopesFile) error {
+	for _, sh := range []struct {
+		name string
+		src  *float64
+		dst  *float64
+	}{{"global", sc.Global, &s.Global}, {"group", sc.Group, &s.Group}, {"task", sc.Task, &s.Task}, {"path", sc.Path, &s.Path}} {
+		if sh.src == nil {
+			continue
+		}
+		if !(*sh.src >= 0 && *sh.src <= 1) { // NaN too
+			return fmt.Errorf("context.scopes.%s must be between 0 and 1 (a share of the budget)", sh.name)
+		}
+		*sh.dst = *sh.src
+	}
+	if sum := s.Global + s.Group + s.Task + s.Path; sum > 1.0001 {
+		return fmt.Errorf("context.scopes shares add up to %.2f; together they are at most 1", sum)
+	}
+	if sc.GlobalDocument != nil && *sc.GlobalDocument == "" {
+		s.GlobalDocument = ""
+	} else if sc.GlobalDocument != nil {
+		p, err := cleanRoot(*sc.GlobalDocument)
+		if err != nil || p == "." {
+			return fmt.Errorf("context.scopes.global_document %q is not a file inside the repository", *sc.GlobalDocument)
+		}
+		s.GlobalDocument = p
+	}
+	return nil
+}
+
+// merge lays the file's context.weights over ws: a decay above 0 and at
+// most 1, and every weight from 0 to MaxWeight.
+func (ws *Weights) merge(w *weightsFile) error {
+	if w.Decay != nil {
+		if !(*w.Decay > 0 && *w.Decay <= 1) { // NaN too
+			return fmt.Errorf("context.weights.decay must be above 0 and at most 1")
+		}
+		ws.Decay = *w.Decay
+	}
+	for name, pair := range map[string]struct{ src, dst map[string]float64 }{
+		"edges": {w.Edges, ws.Edges}, "kinds": {w.Kinds, ws.Kinds},
+		"states": {w.States, ws.States}, "sections": {w.Sections, ws.Sections},
+	} {
+		for k, v := range pair.src {
+			if v < 0 {
+				return fmt.Errorf("context.weights.%s.%s is negative; weights are 0 or more", name, k)
 			}
+			if !(v <= MaxWeight) { // NaN and infinity too: scores would be no numbers JSON can hold
+				return fmt.Errorf("context.weights.%s.%s is %v; weights are numbers from 0 to %d", name, k, v, MaxWeight)
+			}
+			pair.dst[strings.ToLower(k)] = v
 		}
 	}
 	return nil
