@@ -105,6 +105,10 @@ func atValue(m map[string]json.RawMessage, fields []string) bool {
 // textFieldsOf are the tools' fields read as text before YAML.
 var textFieldsOf = map[string][]string{"backlog.md": {"assignee", "reporter", "due_date"}}
 
+// gather reads the facts the learned settings are decided from: each
+// document's names, fields and states (readDoc), then what the references
+// between them say (learnReferences), the parents' kinds and the
+// documents YAML would refuse.
 func gather(ctx context.Context, q index.Querier, root string, cfg *config.Config) (*facts, error) {
 	f := &facts{parents: map[string]map[string]int{}, states: map[string]int{}, archivedStates: map[string]int{},
 		priorities: map[string]int{}, dates: map[string][2]int{}, archives: map[string]int{}, edgeFields: map[string][2]int{},
@@ -113,133 +117,188 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 	if err := f.detectTool(root); err != nil {
 		return nil, err
 	}
-	names := map[string]bool{}              // lower-cased ids and stems: what a reference may name
-	pages := map[string]bool{}              // lower-cased paths of the documents, and folders with a README or index page
-	folders := map[string]bool{}            // prefixes that name folders (numberedFolders)
-	numbers := map[string]map[string]bool{} // a number → the id prefixes in use with it
-	var atPaths []string                    // documents with an @ value in a text field
-	type edgeVal struct{ field, v string }
-	var edgeVals []edgeVal
+	g := &gathered{names: map[string]bool{}, pages: map[string]bool{}, folders: map[string]bool{}, numbers: map[string]map[string]bool{}}
 	rows, err := q.QueryContext(ctx, `SELECT path, kind, type, ident, fm FROM docs ORDER BY path`)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
-		var p, kind, typ, ident, fm string
-		if err := rows.Scan(&p, &kind, &typ, &ident, &fm); err != nil {
+		var d docRow
+		if err := rows.Scan(&d.path, &d.kind, &d.typ, &d.ident, &d.fm); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		names[strings.ToLower(markdown.Stem(p))] = true
-		pages[strings.ToLower(p)] = true
-		numberedFolders(p, folders)
-		if stem := strings.ToLower(markdown.Stem(p)); stem == "readme" || stem == "index" {
-			pages[folderKey(p)] = true
-		}
-		if ident != "" {
-			names[strings.ToLower(ident)] = true
-			f.kano = f.kano || check.KanoShaped(cfg.IDs, ident)
-		}
-		id := ident
-		if id == "" {
-			id = markdown.Stem(p) // eip-2718.md: named eip-2718
-		}
-		if p, n, ok := resolve.PrefixNumber(id); ok {
-			n = strings.ToLower(n)
-			if numbers[n] == nil {
-				numbers[n] = map[string]bool{}
-			}
-			numbers[n][p] = true
-		}
-		if dir := archiveDir(p); dir != "" {
-			f.archives[dir]++
-		}
-		var m map[string]json.RawMessage
-		if fm != "" && json.Unmarshal([]byte(fm), &m) != nil {
-			continue
-		}
-		for field, raw := range m {
-			if s, ok := text(raw); ok {
-				d := f.dates[field]
-				d[1]++
-				if check.IsDate(s) {
-					d[0]++
-				}
-				f.dates[field] = d
-			}
-			if _, isEdge := defaultEdges[field]; !isEdge && edgeCandidates[field] != "" {
-				for _, v := range refTexts(raw) {
-					edgeVals = append(edgeVals, edgeVal{field, v})
-				}
-			}
-		}
-		if atValue(m, textFieldsOf[f.tool]) {
-			atPaths = append(atPaths, p) // read with the tool's rules already
-		}
-		if _, ok := cfg.Check.Schemas[kind]; ok && typ != "" && kind != "adr" {
-			f.ids[kind] = append(f.ids[kind], ident)
-			if s, ok := text(m["priority"]); ok {
-				count(f.schemaPriorities, kind, s)
-			}
-			st, ok := text(m["state"])
-			if !ok {
-				st, ok = text(m["status"])
-			}
-			if ok {
-				count(f.schemaStates, kind, st)
-			}
-		}
-		if !cfg.Work.IsWork(kind) {
-			continue
-		}
-		st, ok := text(m["state"])
-		if !ok {
-			st, ok = text(m["status"])
-		}
-		if kind == "doc" && typ == "" && ident == "" {
-			// A note, not a work item; canon ready still counts it by its
-			// state, so a state that ends work is learned from it too (the
-			// EIPs' 365 stubs in state Moved). Other states of notes stay
-			// unknown: learned, they would list every note as work.
-			if ok && doneWords[strings.ToLower(st)] && !cfg.Work.Archived(p) && archiveDir(p) == "" {
-				f.states[st]++
-			}
-			continue
-		}
-		if ok && st != "" {
-			if cfg.Work.Archived(p) || archiveDir(p) != "" {
-				f.archivedStates[st]++
-			} else {
-				f.states[st]++
-			}
-		}
-		if pr, ok := text(m["priority"]); ok && pr != "" {
-			f.priorities[pr]++
-		}
+		f.readDoc(g, cfg, d)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	unnamed, err := oldPrefixRefs(ctx, q, names)
-	if err != nil {
+	if err := f.learnReferences(ctx, q, g); err != nil {
 		return nil, err
 	}
-	for _, ev := range edgeVals {
+	if err := f.parentPairs(ctx, q); err != nil {
+		return nil, err
+	}
+	if fields := textFieldsOf[f.tool]; len(fields) > 0 {
+		n, err := atDocuments(ctx, q, root, cfg, fields, g.atPaths)
+		if err != nil {
+			return nil, err
+		}
+		f.atDocs = n
+	}
+	return f, nil
+}
+
+// gathered is what gather collects from the documents beyond the facts,
+// for the references' judgement once every document is read.
+type gathered struct {
+	names    map[string]bool            // lower-cased ids and stems: what a reference may name
+	pages    map[string]bool            // lower-cased paths of the documents, and folders with a README or index page
+	folders  map[string]bool            // prefixes that name folders (numberedFolders)
+	numbers  map[string]map[string]bool // a number → the id prefixes in use with it
+	atPaths  []string                   // documents with an @ value in a text field
+	edgeVals []edgeVal                  // values of the fields tools write for edges
+}
+
+// edgeVal is one value of a field that may hold references.
+type edgeVal struct{ field, v string }
+
+// docRow is one document as gather reads it from the index.
+type docRow struct{ path, kind, typ, ident, fm string }
+
+// readDoc notes what one document says: its names, its frontmatter's
+// dates and references, and, for a document a schema checks or a work
+// item, its states and priorities.
+func (f *facts) readDoc(g *gathered, cfg *config.Config, d docRow) {
+	f.noteNames(g, cfg, d)
+	var m map[string]json.RawMessage
+	if d.fm != "" && json.Unmarshal([]byte(d.fm), &m) != nil {
+		return
+	}
+	for field, raw := range m {
+		if s, ok := text(raw); ok {
+			dt := f.dates[field]
+			dt[1]++
+			if check.IsDate(s) {
+				dt[0]++
+			}
+			f.dates[field] = dt
+		}
+		if _, isEdge := defaultEdges[field]; !isEdge && edgeCandidates[field] != "" {
+			for _, v := range refTexts(raw) {
+				g.edgeVals = append(g.edgeVals, edgeVal{field, v})
+			}
+		}
+	}
+	if atValue(m, textFieldsOf[f.tool]) {
+		g.atPaths = append(g.atPaths, d.path) // read with the tool's rules already
+	}
+	if _, ok := cfg.Check.Schemas[d.kind]; ok && d.typ != "" && d.kind != "adr" {
+		f.ids[d.kind] = append(f.ids[d.kind], d.ident)
+		if s, ok := text(m["priority"]); ok {
+			count(f.schemaPriorities, d.kind, s)
+		}
+		st, ok := text(m["state"])
+		if !ok {
+			st, ok = text(m["status"])
+		}
+		if ok {
+			count(f.schemaStates, d.kind, st)
+		}
+	}
+	if cfg.Work.IsWork(d.kind) {
+		f.noteWork(cfg, d, m)
+	}
+}
+
+// noteNames notes the names a reference may use for a document (its id,
+// its stem, its path, its folder's when it is the folder's page), the
+// numbers its id prefixes, and the archive folder it sits in.
+func (f *facts) noteNames(g *gathered, cfg *config.Config, d docRow) {
+	p, ident := d.path, d.ident
+	g.names[strings.ToLower(markdown.Stem(p))] = true
+	g.pages[strings.ToLower(p)] = true
+	numberedFolders(p, g.folders)
+	if stem := strings.ToLower(markdown.Stem(p)); stem == "readme" || stem == "index" {
+		g.pages[folderKey(p)] = true
+	}
+	if ident != "" {
+		g.names[strings.ToLower(ident)] = true
+		f.kano = f.kano || check.KanoShaped(cfg.IDs, ident)
+	}
+	id := ident
+	if id == "" {
+		id = markdown.Stem(p) // eip-2718.md: named eip-2718
+	}
+	if p, n, ok := resolve.PrefixNumber(id); ok {
+		n = strings.ToLower(n)
+		if g.numbers[n] == nil {
+			g.numbers[n] = map[string]bool{}
+		}
+		g.numbers[n][p] = true
+	}
+	if dir := archiveDir(p); dir != "" {
+		f.archives[dir]++
+	}
+}
+
+// noteWork counts a work item's state, live or archived, and its
+// priority; a note (a doc without type or id) counts only a state that
+// ends work.
+func (f *facts) noteWork(cfg *config.Config, d docRow, m map[string]json.RawMessage) {
+	p := d.path
+	st, ok := text(m["state"])
+	if !ok {
+		st, ok = text(m["status"])
+	}
+	if d.kind == "doc" && d.typ == "" && d.ident == "" {
+		// A note, not a work item; canon ready still counts it by its
+		// state, so a state that ends work is learned from it too (the
+		// EIPs' 365 stubs in state Moved). Other states of notes stay
+		// unknown: learned, they would list every note as work.
+		if ok && doneWords[strings.ToLower(st)] && !cfg.Work.Archived(p) && archiveDir(p) == "" {
+			f.states[st]++
+		}
+		return
+	}
+	if ok && st != "" {
+		if cfg.Work.Archived(p) || archiveDir(p) != "" {
+			f.archivedStates[st]++
+		} else {
+			f.states[st]++
+		}
+	}
+	if pr, ok := text(m["priority"]); ok && pr != "" {
+		f.priorities[pr]++
+	}
+}
+
+// learnReferences judges the references the documents hold once every
+// name is known: the old id prefixes and bare numbers they use, the
+// repository's own addresses, and which fields tools write for edges
+// name items.
+func (f *facts) learnReferences(ctx context.Context, q index.Querier, g *gathered) error {
+	names := g.names
+	unnamed, err := oldPrefixRefs(ctx, q, names)
+	if err != nil {
+		return err
+	}
+	for _, ev := range g.edgeVals {
 		if !resolve.RefNamesAFile(ev.v) && !names[strings.ToLower(ev.v)] {
 			unnamed = append(unnamed, ev.v)
 		}
 	}
-	f.learnPrefixes(unnamed, numbers, folders)
+	f.learnPrefixes(unnamed, g.numbers, g.folders)
 	var bareVals []string
-	for _, ev := range edgeVals {
+	for _, ev := range g.edgeVals {
 		bareVals = append(bareVals, ev.v)
 	}
-	f.learnBare(bareVals, names, numbers)
-	if err := f.learnRepoURLs(ctx, q, pages); err != nil {
-		return nil, err
+	f.learnBare(bareVals, names, g.numbers)
+	if err := f.learnRepoURLs(ctx, q, g.pages); err != nil {
+		return err
 	}
-	for _, ev := range edgeVals {
+	for _, ev := range g.edgeVals {
 		if resolve.RefNamesAFile(ev.v) {
 			continue // a folder or a file: not a reference either way
 		}
@@ -253,17 +312,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		}
 		f.edgeFields[ev.field] = c
 	}
-	if err := f.parentPairs(ctx, q); err != nil {
-		return nil, err
-	}
-	if fields := textFieldsOf[f.tool]; len(fields) > 0 {
-		n, err := atDocuments(ctx, q, root, cfg, fields, atPaths)
-		if err != nil {
-			return nil, err
-		}
-		f.atDocs = n
-	}
-	return f, nil
+	return nil
 }
 
 func count(m map[string]map[string]int, k, v string) {
