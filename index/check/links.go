@@ -178,13 +178,49 @@ func (c *checker) gitFiles(ls []*lnk) error {
 	if len(ls) == 0 || c.in.Tree == nil {
 		return nil
 	}
+	a, err := c.askTree(ls)
+	if err != nil {
+		return err
+	}
+	subCount := map[[2]string]int{}
+	for i, l := range ls {
+		if sub := a.intoSub[l]; sub != "" {
+			k := [2]string{l.src.path, sub}
+			if subCount[k]++; subCount[k] == 1 {
+				c.add(l.src.path, l.line, l.col, "submodule-link", sub, "")
+			}
+			continue
+		}
+		if t := a.targets[i]; t != "" && !a.exists[t] {
+			c.brokenLink(l, t, a)
+		}
+	}
+	c.countSubmoduleLinks(subCount)
+	return nil
+}
+
+// treeAnswers is what git's tree says of a batch of links' targets.
+type treeAnswers struct {
+	targets    []string          // each link's target, worked out once ("" for none)
+	intoSub    map[*lnk]string   // the submodule a link points into (canon cannot look inside)
+	exists     map[string]bool   // the targets git has
+	folded     map[string]string // git's path of a target it has in another case
+	pageExists map[string]bool   // TARGET.md that git has, for a target without an extension
+	rootRel    map[string]string // a target read from the repository root instead
+	rootExists map[string]bool   // those git has
+}
+
+// askTree works out each link's target and asks git's tree about them in
+// a few lookups: which exist, in which case, and what a link names read
+// with .md added or from the repository root.
+func (c *checker) askTree(ls []*lnk) (*treeAnswers, error) {
 	subs, err := c.in.Tree.Submodules(c.ctx)
 	if err != nil {
-		return fmt.Errorf("read the submodules: %w", err)
+		return nil, fmt.Errorf("read the submodules: %w", err)
 	}
 	var paths []string
+	targets := make([]string, len(ls))
 	intoSub := map[*lnk]string{}
-	targets := make([]string, len(ls)) // each link's, worked out once
 	for i, l := range ls {
 		t := resolve.LinkTarget(l.src.path, l.raw, c.in.Cfg.RepoURLs)
 		targets[i] = t
@@ -197,22 +233,23 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		}
 		paths = append(paths, t)
 	}
-	exists, folded, err := c.in.Tree.Lookup(c.ctx, paths)
+	a := treeAnswers{targets: targets, intoSub: intoSub}
+	a.exists, a.folded, err = c.in.Tree.Lookup(c.ctx, paths)
 	if err != nil {
-		return fmt.Errorf("look up link targets in git: %w", err)
+		return nil, fmt.Errorf("look up link targets in git: %w", err)
 	}
 	// A link written from the repository root (_kano/backlog/... three
 	// folders down) is broken on GitHub too; the path from the linking
 	// file is the one answer when it exists.
-	rootRel := map[string]string{}
+	a.rootRel = map[string]string{}
 	var askRoot []string
 	for i, l := range ls {
-		t := targets[i]
-		if t == "" || exists[t] || folded[t] != "" || intoSub[l] != "" || strings.HasPrefix(l.raw, "/") || strings.HasPrefix(l.raw, "../") || strings.HasPrefix(l.raw, "./") || !strings.Contains(l.src.path, "/") {
+		t := a.targets[i]
+		if t == "" || a.exists[t] || a.folded[t] != "" || a.intoSub[l] != "" || strings.HasPrefix(l.raw, "/") || strings.HasPrefix(l.raw, "../") || strings.HasPrefix(l.raw, "./") || !strings.Contains(l.src.path, "/") {
 			continue
 		}
 		if r := resolve.LinkTarget("root.md", l.raw, c.in.Cfg.RepoURLs); r != "" && r != t {
-			rootRel[t] = r
+			a.rootRel[t] = r
 			askRoot = append(askRoot, r)
 		}
 	}
@@ -220,78 +257,74 @@ func (c *checker) gitFiles(ls []*lnk) error {
 	// link resolved to the page, below).
 	var askPage []string
 	for i, l := range ls {
-		if t := targets[i]; t != "" && !exists[t] && folded[t] == "" && path.Ext(t) == "" && l.status != resolve.StatusOK {
+		if t := a.targets[i]; t != "" && !a.exists[t] && a.folded[t] == "" && path.Ext(t) == "" && l.status != resolve.StatusOK {
 			askPage = append(askPage, t+".md")
 		}
 	}
-	pageExists := map[string]bool{}
+	a.pageExists = map[string]bool{}
 	if len(askPage) > 0 {
-		if pageExists, _, err = c.in.Tree.Lookup(c.ctx, askPage); err != nil {
-			return fmt.Errorf("look up link targets in git: %w", err)
+		if a.pageExists, _, err = c.in.Tree.Lookup(c.ctx, askPage); err != nil {
+			return nil, fmt.Errorf("look up link targets in git: %w", err)
 		}
 	}
-	rootExists := map[string]bool{}
+	a.rootExists = map[string]bool{}
 	if len(askRoot) > 0 {
-		if rootExists, _, err = c.in.Tree.Lookup(c.ctx, askRoot); err != nil {
-			return fmt.Errorf("look up link targets in git: %w", err)
+		if a.rootExists, _, err = c.in.Tree.Lookup(c.ctx, askRoot); err != nil {
+			return nil, fmt.Errorf("look up link targets in git: %w", err)
 		}
 	}
-	subCount := map[[2]string]int{}
-	for i, l := range ls {
-		if sub := intoSub[l]; sub != "" {
-			k := [2]string{l.src.path, sub}
-			if subCount[k]++; subCount[k] == 1 {
-				c.add(l.src.path, l.line, l.col, "submodule-link", sub, "")
-			}
-			continue
-		}
-		t := targets[i]
-		if t == "" || exists[t] {
-			continue
-		}
-		msg := fmt.Sprintf("link target %s does not exist in git's tree", l.raw)
-		var fix *index.Fix
-		if l.status == resolve.StatusOK && l.dstPath == t+".md" {
-			continue // a site's page at its path without .md (config SitePages)
-		}
-		if c.in.Cfg.PageAddresses() && folded[t] == "" && (path.Ext(t) == "" || path.Ext(t) == ".html" || strings.HasPrefix(l.raw, "/") && !index.IsMarkdown(t)) {
-			// a page's address on the site (Hugo's /functions/len/, a render
-			// hook's g; DocFX's /dotnet/api/system.string, from the site's
-			// root; Middleman's ask-for-help.html): canon does not resolve
-			// them; a file's relative path with its extension is checked,
-			// and a Markdown file's always
-			continue
-		}
-		page := pageExists[t+".md"]
-		switch r := rootRel[t]; {
-		case page:
-			want := withMD(l.raw)
-			msg += fmt.Sprintf("; GitHub adds no .md to a link: did you mean %s? (a site generator serves the page without it)", want)
-			// A fix's New is the path the link is to name, not yet
-			// written as a destination (check --fix escapes it).
-			if p, err := url.PathUnescape(withMD(strings.SplitN(l.raw, "?", 2)[0])); err == nil && l.form == resolve.FormMD {
-				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: p}
-			}
-		case folded[t] != "":
-			want := relTo(l.src.path, folded[t])
-			msg += fmt.Sprintf("; did you mean %s? (git's case is what GitHub serves)", want)
-			if l.form != resolve.FormRef && !strings.HasPrefix(l.raw, "/") {
-				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: want}
-			}
-		case r != "" && rootExists[r]:
-			want := relTo(l.src.path, r)
-			msg += fmt.Sprintf("; did you mean %s? (it is written from the repository root; a link is relative to the file it is in)", want)
-			if l.form != resolve.FormRef {
-				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: want}
-			}
-		case c.in.Tree.OnDisk(t):
-			msg += "; the file is not tracked: git add it, or fix the link"
-		default:
-			msg += "; fix the path"
-		}
-		c.addFix(l.src.path, l.line, l.col, "broken-link", l.raw, msg, fix)
+	return &a, nil
+}
+
+// brokenLink reports a link whose target t git's tree does not have,
+// saying what the link may have meant, with a fix where one is sure.
+func (c *checker) brokenLink(l *lnk, t string, a *treeAnswers) {
+	msg := fmt.Sprintf("link target %s does not exist in git's tree", l.raw)
+	var fix *index.Fix
+	if l.status == resolve.StatusOK && l.dstPath == t+".md" {
+		return // a site's page at its path without .md (config SitePages)
 	}
-	// One warning per document and submodule, saying how many.
+	if c.in.Cfg.PageAddresses() && a.folded[t] == "" && (path.Ext(t) == "" || path.Ext(t) == ".html" || strings.HasPrefix(l.raw, "/") && !index.IsMarkdown(t)) {
+		// a page's address on the site (Hugo's /functions/len/, a render
+		// hook's g; DocFX's /dotnet/api/system.string, from the site's
+		// root; Middleman's ask-for-help.html): canon does not resolve
+		// them; a file's relative path with its extension is checked,
+		// and a Markdown file's always
+		return
+	}
+	page := a.pageExists[t+".md"]
+	switch r := a.rootRel[t]; {
+	case page:
+		want := withMD(l.raw)
+		msg += fmt.Sprintf("; GitHub adds no .md to a link: did you mean %s? (a site generator serves the page without it)", want)
+		// A fix's New is the path the link is to name, not yet
+		// written as a destination (check --fix escapes it).
+		if p, err := url.PathUnescape(withMD(strings.SplitN(l.raw, "?", 2)[0])); err == nil && l.form == resolve.FormMD {
+			fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: p}
+		}
+	case a.folded[t] != "":
+		want := relTo(l.src.path, a.folded[t])
+		msg += fmt.Sprintf("; did you mean %s? (git's case is what GitHub serves)", want)
+		if l.form != resolve.FormRef && !strings.HasPrefix(l.raw, "/") {
+			fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: want}
+		}
+	case r != "" && a.rootExists[r]:
+		want := relTo(l.src.path, r)
+		msg += fmt.Sprintf("; did you mean %s? (it is written from the repository root; a link is relative to the file it is in)", want)
+		if l.form != resolve.FormRef {
+			fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: l.raw, New: want}
+		}
+	case c.in.Tree.OnDisk(t):
+		msg += "; the file is not tracked: git add it, or fix the link"
+	default:
+		msg += "; fix the path"
+	}
+	c.addFix(l.src.path, l.line, l.col, "broken-link", l.raw, msg, fix)
+}
+
+// countSubmoduleLinks words the one warning per document and submodule,
+// saying how many of its links point inside the submodule.
+func (c *checker) countSubmoduleLinks(subCount map[[2]string]int) {
 	for i := range c.findings {
 		f := &c.findings[i]
 		if f.Rule != "submodule-link" || f.Message != "" {
@@ -304,7 +337,6 @@ func (c *checker) gitFiles(ls []*lnk) error {
 		}
 		f.Message = fmt.Sprintf("%s inside %s, a git submodule; canon does not look inside submodules, so they are not checked", what, f.Target)
 	}
-	return nil
 }
 
 // submoduleOf is the submodule a repo path lies in ("" for none).
