@@ -88,6 +88,37 @@ func TestFrontmatterTooLarge(t *testing.T) {
 	}
 }
 
+// TestFrontmatterTooManyValues: a frontmatter that writes out more values
+// than canon reads is not parsed, whatever its bytes (a 1 MB flow list of
+// 500,000 items cost a second of CPU and 90 MB); one under it is.
+func TestFrontmatterTooManyValues(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		delim, fm string
+		read      bool
+	}{
+		{"---", "id: X\nl: [" + strings.Repeat("a,", MaxFrontmatterValues-10) + "a]\n", true},
+		{"---", "id: X\nl: [" + strings.Repeat("a,", MaxFrontmatterValues) + "a]\n", false},
+		{"---", "id: X\nl:\n" + strings.Repeat("- a\n", MaxFrontmatterValues), false},
+		{"+++", "id = \"X\"\nl = [" + strings.Repeat("1,", MaxFrontmatterValues) + "1]\n", false},
+	} {
+		d := Parse("a.md", []byte(c.delim+"\n"+c.fm+c.delim+"\n# T\n"), &Options{})
+		if c.read {
+			if len(d.Problems) != 0 || d.ID != "X" || len(d.Frontmatter.Get("l").Items) != MaxFrontmatterValues-9 {
+				t.Fatalf("%.20q: not read: %+v", c.fm, d.Problems)
+			}
+			continue
+		}
+		if len(d.Problems) != 1 || !strings.HasPrefix(d.Problems[0].Message, "frontmatter is not read: it holds up to 100,00") ||
+			!strings.HasSuffix(d.Problems[0].Message, " values, more than the 100,000 canon reads; move the data into the body or a file of its own") {
+			t.Fatalf("%.20q: %+v", c.fm, d.Problems)
+		}
+		if d.Title != "T" {
+			t.Fatalf("%.20q: body not read", c.fm)
+		}
+	}
+}
+
 // An alias is a copy at its own place: its position is the alias's, and
 // the anchored original keeps its own.
 func TestAliasPositions(t *testing.T) {
