@@ -70,6 +70,12 @@ var mcpCases = []mcpCase{
 	{tool: "claims"},
 	{tool: "id_next", args: obj{"kind": "task"}, cli: "id next task"},
 	{tool: "id_next", args: obj{"kind": "KB-BUG"}, cli: "id next KB-BUG"},
+	{tool: "item_set", args: obj{"item": "KB-TSK-0009", "set": []string{"priority=P2"}, "add": []string{"tags=api"}, "dry_run": true}, cli: "set KB-TSK-0009 priority=P2 --add tags=api --dry-run"},
+	{tool: "item_claim", args: obj{"item": "KB-TSK-0009", "as": "eq"}, cli: "claim KB-TSK-0009 --as eq"},
+	{tool: "item_log", args: obj{"item": "KB-TSK-0009", "text": "endpoint drafted", "as": "eq"}, cli: "log KB-TSK-0009 endpoint drafted --as eq"},
+	{tool: "item_set", args: obj{"item": "KB-TSK-0009", "set": []string{"priority=P2"}}, cli: "set KB-TSK-0009 priority=P2"},
+	{tool: "item_log", args: obj{"item": "KB-TSK-0009", "text": "merged", "as": "eq", "done": true}, cli: "done KB-TSK-0009 --log merged --as eq"},
+	{tool: "show", args: obj{"ref": "KB-TSK-0009"}, cli: "show KB-TSK-0009 --branches"},
 }
 
 // noCommand are the tools no command answers, and why. Their cases run

@@ -287,8 +287,9 @@ func TestMCPSeveralServers(t *testing.T) {
 	}
 }
 
-// TestMCPToolListIsSmall: the whole tools/list answer stays under 2,500
-// tokens (characters / 4), so that connecting canon costs an agent little.
+// TestMCPToolListIsSmall: the whole tools/list answer stays under 3,000
+// tokens (characters / 4), so that connecting canon costs an agent little
+// (2,500 until the write path's three tools, issue 47, took 480 more).
 func TestMCPToolListIsSmall(t *testing.T) {
 	_, cs := mcpRepo(t)
 	res, err := cs.ListTools(context.Background(), nil)
@@ -296,10 +297,10 @@ func TestMCPToolListIsSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := json.Marshal(res)
-	if tokens := len(data) / 4; tokens > 2500 {
-		t.Errorf("tools/list is %d tokens (%d tools), over 2,500", tokens, len(res.Tools))
+	if tokens := len(data) / 4; tokens > 3000 {
+		t.Errorf("tools/list is %d tokens (%d tools), over 3,000", tokens, len(res.Tools))
 	}
-	writes := map[string]bool{"workset_new": true, "note": true}
+	writes := map[string]bool{"workset_new": true, "note": true, "item_set": true, "item_claim": true, "item_log": true}
 	for _, tool := range res.Tools {
 		switch {
 		case tool.Annotations == nil:
@@ -456,6 +457,10 @@ func TestMCPOutputSchemas(t *testing.T) {
 		{"workset_resume", map[string]any{"name": "w1"}},
 		{"note", map[string]any{"workset": "w1", "target": "KB-TSK-0001", "text": "tokens expire after an hour"}},
 		{"promote", map[string]any{"workset": "w1"}},
+		{"item_set", map[string]any{"item": "KB-TSK-0002", "set": []string{"priority=P2"}, "dry_run": true}},
+		{"item_claim", map[string]any{"item": "KB-TSK-0002", "as": "agent"}},
+		{"item_log", map[string]any{"item": "KB-TSK-0002", "text": "started"}},
+		{"item_log", map[string]any{"item": "KB-TSK-0002", "text": "finished", "done": true}},
 	}
 	schemas := map[string]*jsonschema.Resolved{}
 	for _, tool := range list.Tools {

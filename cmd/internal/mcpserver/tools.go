@@ -156,7 +156,7 @@ var argWords = strings.NewReplacer("--limit and --all", "limit and all", "--seed
 	"--max-nodes", "max_nodes", "canon context", "context", "--", "")
 
 var (
-	readOnly    = &mcp.ToolAnnotations{ReadOnlyHint: true}
+	readOnly    = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 	writing     = &mcp.ToolAnnotations{DestructiveHint: ptr(false)}
 	destructive = &mcp.ToolAnnotations{DestructiveHint: ptr(true)}
 )
@@ -368,6 +368,7 @@ func (m *Server) addTools() {
 	m.addWorkTools()
 	m.addIndexTools()
 	m.addWorksetTools()
+	m.addItemTools()
 }
 
 // addDocumentTools registers the tools that find and read documents:
