@@ -3,6 +3,7 @@ package gitsync
 import (
 	"container/heap"
 	"errors"
+	"fmt"
 	"math/bits"
 	"sort"
 
@@ -23,6 +24,11 @@ import (
 // errBaseBudget stops a walk that read more commits than its budget: the
 // caller says which refs it could not place.
 var errBaseBudget = errors.New("the merge base is far back")
+
+// errBaseEdges is errBaseBudget for a walk whose commits listed more than
+// mergeBaseEdges parents: a history of octopus merges, built to cost. git
+// merge-base on it held 1.5 GB; such a ref is skipped, not handed to git.
+var errBaseEdges = fmt.Errorf("%w: its commits list too many parents", errBaseBudget)
 
 // mergeBaseBudget is how many commits one walk reads at most: the whole
 // history of most repositories (rust-lang/rfcs has 16,000 commits with its
@@ -159,7 +165,7 @@ func (w *baseWalk) node(h plumbing.Hash) (*walkNode, bool, error) {
 		return nil, false, err
 	}
 	if w.edges += len(ci.parents); w.edges > mergeBaseEdges {
-		return nil, false, errBaseBudget
+		return nil, false, errBaseEdges
 	}
 	n := &walkNode{h: h, info: ci, refs: newBitset(w.n), stale: newBitset(w.n)}
 	w.nodes[h] = n
