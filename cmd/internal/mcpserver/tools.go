@@ -315,7 +315,7 @@ type (
 	noteIn struct {
 		Workset string `json:"workset"`
 		Target  string `json:"target" jsonschema:"the document (id, uid, path)"`
-		Kind    string `json:"kind,omitempty" jsonschema:"decision, risk, finding; none: worklog"`
+		Kind    string `json:"kind,omitempty" jsonschema:"decision, risk, finding, or worklog (the default)"`
 		Text    string `json:"text"`
 		Expect  string `json:"expect,omitempty" jsonschema:"notes_hash last seen"`
 	}
