@@ -203,7 +203,7 @@ func replaceDest(l *lines, r Replacement) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := Plain("the link's destination "+strconv.Quote(repl), repl, MaxValue); err != nil {
+	if err := Plain("the link's destination "+Shown(repl), repl, MaxValue); err != nil {
 		return 0, err
 	}
 	i := r.Line - 1

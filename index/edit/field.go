@@ -2,7 +2,6 @@ package edit
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -23,7 +22,7 @@ import (
 // mapping or a block scalar (|, >) is refused: a list takes AddToList and
 // RemoveFromList.
 func SetField(content []byte, field, value string) (out []byte, changed bool, err error) {
-	if err := Plain("the value "+strconv.Quote(value), value, MaxValue); err != nil {
+	if err := Plain("the value "+Shown(value), value, MaxValue); err != nil {
 		return content, false, err
 	}
 	d := parse(content)
@@ -69,7 +68,7 @@ func SetField(content []byte, field, value string) (out []byte, changed bool, er
 	}
 	out = l.bytes()
 	if err := fieldReads(content, out, field, func(s string) bool { return s == value }); err != nil {
-		return content, false, fmt.Errorf("its %s field cannot be set to %s with a one-line edit (%w); set it by hand", field, strconv.Quote(value), err)
+		return content, false, fmt.Errorf("its %s field cannot be set to %s with a one-line edit (%w); set it by hand", field, Shown(value), err)
 	}
 	return out, true, nil
 }

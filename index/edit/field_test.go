@@ -82,6 +82,8 @@ func TestSetFieldRefuses(t *testing.T) {
 		{name: "a newline", field: "status", value: "Done\nid: X", in: j("---", "status: x", "---"), err: ErrNotPlain},
 		{name: "absent nested", field: "links.owner", value: "x", in: j("---", "links:", "  a: b", "---"), why: "no links.owner field"},
 		{name: "a key that needs quotes", field: "a b", value: "x", in: j("---", "id: A-1", "---"), why: "quoted"},
+		// The refusal names a long value cut, never 64 KB of it.
+		{name: "too long", field: "title", value: strings.Repeat("x", MaxValue+1), in: j("---", "title: a", "---"), why: `the value "` + strings.Repeat("x", 60) + `"… is`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, changed, err := SetField([]byte(tc.in), tc.field, tc.value)
@@ -92,6 +94,8 @@ func TestSetFieldRefuses(t *testing.T) {
 				t.Fatalf("err = %v, want %v", err, tc.err)
 			case tc.why != "" && !strings.Contains(err.Error(), tc.why):
 				t.Fatalf("err = %v, want %q", err, tc.why)
+			case len(err.Error()) > 400:
+				t.Fatalf("err is %d bytes long", len(err.Error()))
 			}
 			if changed || string(out) != tc.in {
 				t.Errorf("changed the content: %q", out)

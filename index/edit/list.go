@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/canon-md/canon/index/lazyre"
@@ -23,7 +22,7 @@ import (
 // or as YAML needs), and the result is read again: the list must hold
 // what it held and the item, nothing else, or nothing is changed.
 func AddToList(content []byte, field, item string) (out []byte, changed bool, err error) {
-	if err := Plain("the item "+strconv.Quote(item), item, MaxValue); err != nil {
+	if err := Plain("the item "+Shown(item), item, MaxValue); err != nil {
 		return content, false, err
 	}
 	out, changed, err = addToList(content, field, item)
@@ -31,7 +30,7 @@ func AddToList(content []byte, field, item string) (out []byte, changed bool, er
 		return content, false, err
 	}
 	if err := listReads(content, out, field, append(listed(content, field), item)); err != nil {
-		return content, false, fmt.Errorf("the item %s cannot be added to its %s field with a one-line edit (%w); add it by hand", strconv.Quote(item), field, err)
+		return content, false, fmt.Errorf("the item %s cannot be added to its %s field with a one-line edit (%w); add it by hand", Shown(item), field, err)
 	}
 	return out, true, nil
 }
@@ -45,7 +44,7 @@ func AddToList(content []byte, field, item string) (out []byte, changed bool, er
 // nothing. The result is read again: the list must hold what it held
 // without the item, nothing else, or nothing is changed.
 func RemoveFromList(content []byte, field, item string) (out []byte, changed bool, err error) {
-	if err := Plain("the item "+strconv.Quote(item), item, MaxValue); err != nil {
+	if err := Plain("the item "+Shown(item), item, MaxValue); err != nil {
 		return content, false, err
 	}
 	var want []string
@@ -69,7 +68,7 @@ func RemoveFromList(content []byte, field, item string) (out []byte, changed boo
 		return content, false, nil
 	}
 	if err := listReads(content, out, field, want); err != nil {
-		return content, false, fmt.Errorf("the item %s cannot be removed from its %s field with a line edit (%w); remove it by hand", strconv.Quote(item), field, err)
+		return content, false, fmt.Errorf("the item %s cannot be removed from its %s field with a line edit (%w); remove it by hand", Shown(item), field, err)
 	}
 	return out, true, nil
 }
@@ -232,7 +231,7 @@ func quoteItem(item, sample, format string) (string, error) {
 	}
 	w, err := markdown.Scalar(item, format, q)
 	if err != nil {
-		return "", fmt.Errorf("the item %s: %w", strconv.Quote(item), err)
+		return "", fmt.Errorf("the item %s: %w", Shown(item), err)
 	}
 	return w, nil
 }

@@ -3,6 +3,7 @@ package edit
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -54,6 +55,15 @@ func Flatten(s string) string {
 		}
 		return r
 	}, strings.ToValidUTF8(s, " ")))
+}
+
+// Shown is s quoted for an error message, cut to 60 bytes with "…" when
+// longer: a refusal names the value, never repeats 64 KB of it.
+func Shown(s string) string {
+	if len(s) > 60 {
+		return strconv.Quote(Clip(s, 60)) + "…"
+	}
+	return strconv.Quote(s)
 }
 
 // Clip cuts s to at most n bytes at a character boundary.

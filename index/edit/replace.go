@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -120,7 +119,7 @@ func replaceAt(l *lines, d *markdown.Document, r Replacement) (int, error) {
 		_, size := utf8.DecodeRuneInString(text[pos:])
 		pos += size
 	}
-	if err := Plain("the replacement "+strconv.Quote(r.New), r.New, MaxValue); err != nil {
+	if err := Plain("the replacement "+Shown(r.New), r.New, MaxValue); err != nil {
 		return 0, err
 	}
 	k := strings.Index(text[pos:], r.Old)

@@ -229,7 +229,7 @@ func (e *itemEditor) setField(ctx context.Context, fv FieldValue) error {
 	}
 	changed, err := e.set.SetField(e.doc.Path, fv.Field, value)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrItem, fv.Field, err)
+		return fmt.Errorf("%w: %s: %s: %w", ErrItem, e.doc.Path, fv.Field, err)
 	}
 	if changed {
 		e.out.Changes = append(e.out.Changes, FieldChange{Field: fv.Field, Op: "set", Value: value})
