@@ -249,26 +249,9 @@ func Refresh(ctx context.Context, e *Env, name string) (*RefreshResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Keep what --enrich added, while it exists and fits.
-	chosen := map[string]bool{}
-	for _, mb := range sel.members {
-		chosen[mb.Key] = true
-	}
-	var enriched []string
-	for _, mb := range old {
-		if mb.Source == SourceEnrich && !chosen[mb.Key] {
-			enriched = append(enriched, mb.Key)
-		}
-	}
-	kept, err := e.existingKeys(ctx, enriched)
+	keepRows, err := e.keptEnriched(ctx, sel, old)
 	if err != nil {
 		return nil, err
-	}
-	var keepRows []Member
-	for _, mb := range old {
-		if kept[mb.Key] && len(sel.members)+len(keepRows) < e.Config.Workset.MaxDocs {
-			keepRows = append(keepRows, mb)
-		}
 	}
 	ttl, err := config.ParseTTL(m[mTTL])
 	if err != nil {
@@ -301,48 +284,9 @@ func Refresh(ctx context.Context, e *Env, name string) (*RefreshResult, error) {
 	if err := writeKeys(h.dir, keysOf(now2)); err != nil {
 		return nil, err
 	}
-	before := map[string]bool{}
-	for _, mb := range old {
-		before[mb.Key] = true
-	}
-	after := map[string]bool{}
-	for _, mb := range now2 {
-		after[mb.Key] = true
-		if !before[mb.Key] {
-			res.Added = append(res.Added, mb.Key)
-		}
-	}
-	for _, mb := range old {
-		if !after[mb.Key] {
-			res.Removed = append(res.Removed, mb.Key)
-		}
-	}
-	// plan.md: rewritten only while unedited (or missing).
-	seeds, err := h.seedRefs(ctx)
-	if err != nil {
+	res.Added, res.Removed = memberChanges(old, now2)
+	if res.PlanRewritten, err = e.refreshFiles(ctx, h, name, m[mPlanHash]); err != nil {
 		return nil, err
-	}
-	planPath := filepath.Join(h.dir, PlanFile)
-	cur, rerr := readOwn(e.Root, h.dir, PlanFile)
-	if errors.Is(rerr, fs.ErrNotExist) || rerr == nil && hashText(string(cur)) == m[mPlanHash] {
-		plan, err := h.renderPlan(ctx, seeds)
-		if err != nil {
-			return nil, err
-		}
-		if err := safepath.WriteFile(planPath, []byte(plan), 0o644, e.Root); err != nil {
-			return nil, fmt.Errorf("write %s: %w", PlanFile, err)
-		}
-		if err := h.st.SetManifest(ctx, map[string]string{mPlanHash: hashText(plan)}); err != nil {
-			return nil, err
-		}
-		res.PlanRewritten = true
-	}
-	// notes.md is never rewritten; a missing one gets its header back.
-	notesPath := filepath.Join(h.dir, NotesFile)
-	if _, err := os.Stat(notesPath); errors.Is(err, fs.ErrNotExist) {
-		if err := safepath.WriteFile(notesPath, []byte(NotesHeader(name, seeds)), 0o644, e.Root); err != nil {
-			return nil, fmt.Errorf("write %s: %w", NotesFile, err)
-		}
 	}
 	info, err := h.info(ctx, e.Now)
 	if err != nil {
@@ -350,6 +294,90 @@ func Refresh(ctx context.Context, e *Env, name string) (*RefreshResult, error) {
 	}
 	res.Info = *info
 	return res, nil
+}
+
+// keptEnriched are the members of old that a search added (--enrich) and
+// the refresh keeps: those the spec does not select again that still
+// exist, while the workset's size cap allows.
+func (e *Env) keptEnriched(ctx context.Context, sel *selection, old []Member) ([]Member, error) {
+	chosen := map[string]bool{}
+	for _, mb := range sel.members {
+		chosen[mb.Key] = true
+	}
+	var enriched []string
+	for _, mb := range old {
+		if mb.Source == SourceEnrich && !chosen[mb.Key] {
+			enriched = append(enriched, mb.Key)
+		}
+	}
+	kept, err := e.existingKeys(ctx, enriched)
+	if err != nil {
+		return nil, err
+	}
+	var keepRows []Member
+	for _, mb := range old {
+		if kept[mb.Key] && len(sel.members)+len(keepRows) < e.Config.Workset.MaxDocs {
+			keepRows = append(keepRows, mb)
+		}
+	}
+	return keepRows, nil
+}
+
+// memberChanges lists the keys of now that old lacks (added) and those of
+// old that now lacks (removed), each empty rather than nil.
+func memberChanges(old, now []Member) (added, removed []string) {
+	added, removed = []string{}, []string{}
+	before := map[string]bool{}
+	for _, mb := range old {
+		before[mb.Key] = true
+	}
+	after := map[string]bool{}
+	for _, mb := range now {
+		after[mb.Key] = true
+		if !before[mb.Key] {
+			added = append(added, mb.Key)
+		}
+	}
+	for _, mb := range old {
+		if !after[mb.Key] {
+			removed = append(removed, mb.Key)
+		}
+	}
+	return added, removed
+}
+
+// refreshFiles brings a refreshed workset's files along: plan.md is
+// rewritten only while unedited (its hash is still planHash) or missing,
+// and reports so; notes.md is never rewritten, but a missing one gets its
+// header back.
+func (e *Env) refreshFiles(ctx context.Context, h *handle, name, planHash string) (bool, error) {
+	seeds, err := h.seedRefs(ctx)
+	if err != nil {
+		return false, err
+	}
+	rewritten := false
+	planPath := filepath.Join(h.dir, PlanFile)
+	cur, rerr := readOwn(e.Root, h.dir, PlanFile)
+	if errors.Is(rerr, fs.ErrNotExist) || rerr == nil && hashText(string(cur)) == planHash {
+		plan, err := h.renderPlan(ctx, seeds)
+		if err != nil {
+			return false, err
+		}
+		if err := safepath.WriteFile(planPath, []byte(plan), 0o644, e.Root); err != nil {
+			return false, fmt.Errorf("write %s: %w", PlanFile, err)
+		}
+		if err := h.st.SetManifest(ctx, map[string]string{mPlanHash: hashText(plan)}); err != nil {
+			return false, err
+		}
+		rewritten = true
+	}
+	notesPath := filepath.Join(h.dir, NotesFile)
+	if _, err := os.Stat(notesPath); errors.Is(err, fs.ErrNotExist) {
+		if err := safepath.WriteFile(notesPath, []byte(NotesHeader(name, seeds)), 0o644, e.Root); err != nil {
+			return rewritten, fmt.Errorf("write %s: %w", NotesFile, err)
+		}
+	}
+	return rewritten, nil
 }
 
 // selection is the members chosen for a workset.

@@ -133,29 +133,8 @@ func parseNotes(lines []string, fenced bool) []Finding {
 			lastClose[t[0]] = i
 		}
 	}
-	var out []Finding
-	var cur *Finding   // the finding being read
-	var parts []string // its text so far
-	curIndent := -1    // the indent of its list marker; -1 for a paragraph
-	ignoring := false  // inside a list item or paragraph that is not a finding
-	section := ""      // the target of the current "## TARGET" section
-	sectionWiki := false
+	r := notesReader{curIndent: -1}
 	fence := ""
-	flush := func() {
-		if cur != nil {
-			t := collapse(strings.Join(parts, " "))
-			if m := kindRE.FindStringSubmatch(t); m != nil {
-				cur.Kind = strings.ToLower(m[1])
-				t = t[len(m[0]):]
-			}
-			if t != "" {
-				cur.Text = t
-				cur.Hash = FindingHash(cur.Target, cur.Kind, cur.Text)
-				out = append(out, *cur)
-			}
-		}
-		cur, parts, curIndent, ignoring = nil, nil, -1, false
-	}
 	for i, line := range lines {
 		n := i + 1
 		if fence != "" {
@@ -165,68 +144,107 @@ func parseNotes(lines []string, fenced bool) []Finding {
 			continue
 		}
 		if m := fenceRE.FindStringSubmatch(line); m != nil && fenced && lastClose[m[1][0]] > i {
-			flush()
+			r.flush()
 			fence = m[1][:3]
 			continue
 		}
 		if strings.TrimSpace(line) == "" {
-			flush()
+			r.flush()
 			continue
 		}
 		if m := headingRE.FindStringSubmatch(line); m != nil {
-			flush()
-			section, sectionWiki = "", false
+			r.flush()
+			r.section, r.sectionWiki = "", false
 			if len(m[1]) >= 2 {
-				section, sectionWiki = headingTarget(m[2])
+				r.section, r.sectionWiki = headingTarget(m[2])
 			}
 			continue
 		}
 		if m := itemRE.FindStringSubmatch(line); m != nil {
-			indent := width(m[1])
-			if (cur != nil || ignoring) && curIndent >= 0 && indent > curIndent {
-				// A nested item belongs to the item above it.
-				if cur != nil {
-					parts = append(parts, m[2])
-				}
-				continue
-			}
-			flush()
-			target, wiki, rest := tag(m[2])
-			switch {
-			case target != "":
-				cur = &Finding{Target: target, Wiki: wiki, Kind: KindWorklog, Line: n}
-				parts = []string{rest}
-			case section != "" && !checkbox(m[2]):
-				cur = &Finding{Target: section, Wiki: sectionWiki, Kind: KindWorklog, Line: n, Section: true}
-				parts = []string{m[2]}
-			default:
-				ignoring = true
-			}
-			curIndent = indent
+			r.item(m, n)
 			continue
 		}
-		// A line of text continues the item or paragraph above it, or
-		// starts a paragraph; an error line at the margin under a list
-		// item ("error: build broke", appended under a finding) is the
-		// agent's own record, as resume reads it: it ends the finding and
-		// is none.
-		if cur != nil && curIndent >= 0 && line == strings.TrimLeft(line, " \t") && errorLineRE.MatchString(line) {
-			flush() // under a list item only: a paragraph keeps Markdown's reading
-			continue
+		r.text(line, n)
+	}
+	r.flush()
+	return r.out
+}
+
+// notesReader is what parseNotes knows as it reads the lines.
+type notesReader struct {
+	out         []Finding
+	cur         *Finding // the finding being read
+	parts       []string // its text so far
+	curIndent   int      // the indent of its list marker; -1 for a paragraph
+	ignoring    bool     // inside a list item or paragraph that is not a finding
+	section     string   // the target of the current "## TARGET" section
+	sectionWiki bool
+}
+
+// flush ends the finding being read: it is kept, with the kind its text
+// starts with, when it has text.
+func (r *notesReader) flush() {
+	if cur := r.cur; cur != nil {
+		t := collapse(strings.Join(r.parts, " "))
+		if m := kindRE.FindStringSubmatch(t); m != nil {
+			cur.Kind = strings.ToLower(m[1])
+			t = t[len(m[0]):]
 		}
-		switch {
-		case cur != nil:
-			parts = append(parts, line)
-		case ignoring:
-		case section != "":
-			cur = &Finding{Target: section, Wiki: sectionWiki, Kind: KindWorklog, Line: n, Section: true}
-			parts = []string{line}
-		default:
-			ignoring = true
+		if t != "" {
+			cur.Text = t
+			cur.Hash = FindingHash(cur.Target, cur.Kind, cur.Text)
+			r.out = append(r.out, *cur)
 		}
 	}
-	flush()
-	return out
+	r.cur, r.parts, r.curIndent, r.ignoring = nil, nil, -1, false
+}
+
+// item reads the list item on line n (m is itemRE's match): a nested item
+// belongs to the item above it; another starts a finding when it names its
+// target, or sits in a target's section and is no checkbox.
+func (r *notesReader) item(m []string, n int) {
+	indent := width(m[1])
+	if (r.cur != nil || r.ignoring) && r.curIndent >= 0 && indent > r.curIndent {
+		// A nested item belongs to the item above it.
+		if r.cur != nil {
+			r.parts = append(r.parts, m[2])
+		}
+		return
+	}
+	r.flush()
+	target, wiki, rest := tag(m[2])
+	switch {
+	case target != "":
+		r.cur = &Finding{Target: target, Wiki: wiki, Kind: KindWorklog, Line: n}
+		r.parts = []string{rest}
+	case r.section != "" && !checkbox(m[2]):
+		r.cur = &Finding{Target: r.section, Wiki: r.sectionWiki, Kind: KindWorklog, Line: n, Section: true}
+		r.parts = []string{m[2]}
+	default:
+		r.ignoring = true
+	}
+	r.curIndent = indent
+}
+
+// text reads line n, a line of text: it continues the item or paragraph
+// above it, or starts a paragraph; an error line at the margin under a
+// list item ("error: build broke", appended under a finding) is the
+// agent's own record, as resume reads it: it ends the finding and is none.
+func (r *notesReader) text(line string, n int) {
+	if r.cur != nil && r.curIndent >= 0 && line == strings.TrimLeft(line, " \t") && errorLineRE.MatchString(line) {
+		r.flush() // under a list item only: a paragraph keeps Markdown's reading
+		return
+	}
+	switch {
+	case r.cur != nil:
+		r.parts = append(r.parts, line)
+	case r.ignoring:
+	case r.section != "":
+		r.cur = &Finding{Target: r.section, Wiki: r.sectionWiki, Kind: KindWorklog, Line: n, Section: true}
+		r.parts = []string{line}
+	default:
+		r.ignoring = true
+	}
 }
 
 func width(indent string) int {

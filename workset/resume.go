@@ -638,6 +638,9 @@ func (r *Resume) fit() {
 // Text is the pack as Markdown, for the next session to read.
 func (r *Resume) Text() string { return r.rendered }
 
+// render writes the pack as Markdown: where it starts from, the goal and
+// the plan, the notes, what changed, new documents, findings not yet
+// promoted, and what the budget left out.
 func (r *Resume) render() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Resume: %s\n\n", r.Name)
@@ -651,32 +654,7 @@ func (r *Resume) render() string {
 	} else {
 		fmt.Fprintf(&b, "Since the workset was built (%s, at %s); no checkpoint yet. HEAD is %s.\n", when, short(r.SinceRef), short(r.Head))
 	}
-	b.WriteString("\n## Goal\n\n")
-	for _, s := range r.Goal.Seeds {
-		state := s.Kind
-		if s.State != "" {
-			state += ", " + s.State
-		}
-		fmt.Fprintf(&b, "- %s  %s  (%s)\n", human.Quote(s.ID), human.Quote(s.Title), human.Quote(state))
-	}
-	if r.Goal.Query != "" {
-		fmt.Fprintf(&b, "- search: %q\n", r.Goal.Query)
-	}
-	if r.Goal.Template != "" {
-		fmt.Fprintf(&b, "- template: %s\n", r.Goal.Template)
-	}
-	fmt.Fprintf(&b, "\n## Plan: %d of %d steps done\n\n", r.Plan.Done, r.Plan.Total)
-	switch {
-	case r.Plan.Total == 0:
-		b.WriteString("plan.md has no steps.\n")
-	case r.Plan.Next == "":
-		b.WriteString("Every step is ticked.\n")
-	default:
-		fmt.Fprintf(&b, "Next: %s\n", human.Quote(r.Plan.Next))
-		for _, it := range r.Plan.Open[1:] {
-			fmt.Fprintf(&b, "%s- [ ] %s\n", strings.Repeat("  ", it.Depth), human.Quote(it.Text))
-		}
-	}
+	r.writeGoal(&b)
 	if len(r.Notes) > 0 {
 		b.WriteString("\n## Decisions, risks and errors (notes.md)\n\n")
 		for _, n := range r.Notes {
@@ -687,39 +665,7 @@ func (r *Resume) render() string {
 			fmt.Fprintf(&b, "- %s%s: %s (line %d)\n", n.Kind, target, human.Quote(n.Text), n.Line)
 		}
 	}
-	b.WriteString("\n## Changed since\n\n")
-	if len(r.Changes) == 0 && !r.cutChanges {
-		b.WriteString("No member changed.\n")
-	}
-	for _, c := range r.Changes {
-		how := c.How
-		if c.From != "" {
-			how += " from " + human.QuotePath(c.From)
-		}
-		switch {
-		case len(c.Commits) == 1:
-			how += " by 1 commit"
-		case len(c.Commits) > 1:
-			how += fmt.Sprintf(" by %d commits", len(c.Commits))
-		case c.Working:
-			how += " in the working tree (not committed)"
-		}
-		fmt.Fprintf(&b, "- %s  %s: %s\n", human.Quote(c.ID), human.QuotePath(c.Path), how)
-		for _, cm := range c.Commits {
-			fmt.Fprintf(&b, "  - %s %s\n", human.Quote(cm.Commit), human.Quote(cm.Subject))
-		}
-		if len(c.Sections) > 0 {
-			var parts []string
-			for _, s := range c.Sections {
-				name := "#" + human.Quote(s.Slug)
-				if s.Slug == "" {
-					name = "(before the first heading)"
-				}
-				parts = append(parts, name+" "+s.How)
-			}
-			fmt.Fprintf(&b, "  - sections: %s\n", strings.Join(parts, ", "))
-		}
-	}
+	r.writeChanges(&b)
 	if len(r.New) > 0 {
 		b.WriteString("\n## New documents the workset would now select\n\n")
 		for _, d := range r.New {
@@ -740,6 +686,75 @@ func (r *Resume) render() string {
 		fmt.Fprintf(&b, "\nLeft out to stay within %d tokens: %s.\n", r.Budget, strings.Join(r.Cut, ", "))
 	}
 	return b.String()
+}
+
+// writeGoal writes the goal (the workset's seeds, search or template) and
+// where its plan stands.
+func (r *Resume) writeGoal(b *strings.Builder) {
+	b.WriteString("\n## Goal\n\n")
+	for _, s := range r.Goal.Seeds {
+		state := s.Kind
+		if s.State != "" {
+			state += ", " + s.State
+		}
+		fmt.Fprintf(b, "- %s  %s  (%s)\n", human.Quote(s.ID), human.Quote(s.Title), human.Quote(state))
+	}
+	if r.Goal.Query != "" {
+		fmt.Fprintf(b, "- search: %q\n", r.Goal.Query)
+	}
+	if r.Goal.Template != "" {
+		fmt.Fprintf(b, "- template: %s\n", r.Goal.Template)
+	}
+	fmt.Fprintf(b, "\n## Plan: %d of %d steps done\n\n", r.Plan.Done, r.Plan.Total)
+	switch {
+	case r.Plan.Total == 0:
+		b.WriteString("plan.md has no steps.\n")
+	case r.Plan.Next == "":
+		b.WriteString("Every step is ticked.\n")
+	default:
+		fmt.Fprintf(b, "Next: %s\n", human.Quote(r.Plan.Next))
+		for _, it := range r.Plan.Open[1:] {
+			fmt.Fprintf(b, "%s- [ ] %s\n", strings.Repeat("  ", it.Depth), human.Quote(it.Text))
+		}
+	}
+}
+
+// writeChanges writes how each member changed since: by which commits or
+// in the working tree, and in which sections.
+func (r *Resume) writeChanges(b *strings.Builder) {
+	b.WriteString("\n## Changed since\n\n")
+	if len(r.Changes) == 0 && !r.cutChanges {
+		b.WriteString("No member changed.\n")
+	}
+	for _, c := range r.Changes {
+		how := c.How
+		if c.From != "" {
+			how += " from " + human.QuotePath(c.From)
+		}
+		switch {
+		case len(c.Commits) == 1:
+			how += " by 1 commit"
+		case len(c.Commits) > 1:
+			how += fmt.Sprintf(" by %d commits", len(c.Commits))
+		case c.Working:
+			how += " in the working tree (not committed)"
+		}
+		fmt.Fprintf(b, "- %s  %s: %s\n", human.Quote(c.ID), human.QuotePath(c.Path), how)
+		for _, cm := range c.Commits {
+			fmt.Fprintf(b, "  - %s %s\n", human.Quote(cm.Commit), human.Quote(cm.Subject))
+		}
+		if len(c.Sections) > 0 {
+			var parts []string
+			for _, s := range c.Sections {
+				name := "#" + human.Quote(s.Slug)
+				if s.Slug == "" {
+					name = "(before the first heading)"
+				}
+				parts = append(parts, name+" "+s.How)
+			}
+			fmt.Fprintf(b, "  - sections: %s\n", strings.Join(parts, ", "))
+		}
+	}
 }
 
 // SeedKeys reads the node keys of a workset's seeds (for query templates
