@@ -278,13 +278,47 @@ func (g *Graph) ScopedPack(ctx context.Context, a ScopedArgs) (*Pack, error) {
 	for _, c := range cands {
 		inScope[c.Key] = true
 	}
-	// A task no edge of any type reaches: the documents its title finds
-	// stand in for neighbours (not when depth 0 asks for the task alone).
+	neighbours, lone, err := g.loneRelated(ctx, task, neighbours, opt, gen, inScope)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := g.scopeEntries(ctx, task, neighbours, cands, inScope, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.excerpts(ctx, entries, opt); err != nil {
+		return nil, err
+	}
+	fitTarget(entries, opt)
+	p := &Pack{
+		Title: "Context for " + task.ref.ID + ": " + task.ref.Title, Seeds: []string{task.ref.Key}, TokenEstimate: TokenEstimate,
+		Entries: []Entry{}, Omitted: []Omitted{}, Listed: []Listed{}, NodeCapped: ex.NodeCapped, FanoutCapped: ex.FanoutCapped,
+		Settings: PackSettings{Depth: opt.Depth, Edges: opt.Edges, Direction: opt.Direction, MaxPerNode: opt.MaxPerNode, MaxNodes: opt.MaxNodes, Budget: opt.Budget},
+		For:      task.ref.Key, lone: lone,
+	}
+	if p.Settings.Edges == nil {
+		p.Settings.Edges = []string{}
+	}
+	for _, s := range ScopeOrder {
+		p.Sections = append(p.Sections, scopeTitle(s))
+	}
+	fillScoped(p, entries, opt.Budget, a.Shares)
+	if err := g.topUp(ctx, p, opt); err != nil {
+		return nil, err
+	}
+	return p, g.omitGenerated(ctx, p, gen)
+}
+
+// loneRelated adds to the neighbours of a task no edge of any type
+// reaches (lone) the documents its title finds, standing in for
+// neighbours (not when depth 0 asks for the task alone), and reports
+// whether it is lone.
+func (g *Graph) loneRelated(ctx context.Context, task node, neighbours []Entry, opt PackOptions, gen *genFilter, inScope map[string]bool) ([]Entry, bool, error) {
 	lone := false
 	if len(neighbours) == 1 {
 		linked, err := g.st.Linked(ctx, task.id)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		lone = !linked
 	}
@@ -294,10 +328,18 @@ func (g *Graph) ScopedPack(ctx context.Context, a ScopedArgs) (*Pack, error) {
 		}
 		rel, err := g.related(ctx, task, opt, gen, inScope)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		neighbours = append(neighbours, rel...)
 	}
+	return neighbours, lone, nil
+}
+
+// scopeEntries makes the entries of a scoped pack: the task's neighbours
+// not in scope under the task scope, then the knowledge each scope brings
+// (cands), noting the edge when it is a neighbour too, weighed by its
+// distance in the groups, and quoting like a seed.
+func (g *Graph) scopeEntries(ctx context.Context, task node, neighbours []Entry, cands []ScopedCandidate, inScope map[string]bool, opt PackOptions) ([]Entry, error) {
 	var entries []Entry
 	viaEdge := map[string]Why{}
 	present := map[string]bool{}
@@ -343,27 +385,7 @@ func (g *Graph) ScopedPack(ctx context.Context, a ScopedArgs) (*Pack, error) {
 			entries[i].isGiven = true
 		}
 	}
-	if err := g.excerpts(ctx, entries, opt); err != nil {
-		return nil, err
-	}
-	fitTarget(entries, opt)
-	p := &Pack{
-		Title: "Context for " + task.ref.ID + ": " + task.ref.Title, Seeds: []string{task.ref.Key}, TokenEstimate: TokenEstimate,
-		Entries: []Entry{}, Omitted: []Omitted{}, Listed: []Listed{}, NodeCapped: ex.NodeCapped, FanoutCapped: ex.FanoutCapped,
-		Settings: PackSettings{Depth: opt.Depth, Edges: opt.Edges, Direction: opt.Direction, MaxPerNode: opt.MaxPerNode, MaxNodes: opt.MaxNodes, Budget: opt.Budget},
-		For:      task.ref.Key, lone: lone,
-	}
-	if p.Settings.Edges == nil {
-		p.Settings.Edges = []string{}
-	}
-	for _, s := range ScopeOrder {
-		p.Sections = append(p.Sections, scopeTitle(s))
-	}
-	fillScoped(p, entries, opt.Budget, a.Shares)
-	if err := g.topUp(ctx, p, opt); err != nil {
-		return nil, err
-	}
-	return p, g.omitGenerated(ctx, p, gen)
+	return entries, nil
 }
 
 // fitTarget drops quotes of the task's entry, the least essential and

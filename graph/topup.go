@@ -54,40 +54,7 @@ func (g *Graph) topUp(ctx context.Context, p *Pack, opt PackOptions) error {
 	if err != nil {
 		return err
 	}
-	type cand struct {
-		entry int
-		c     index.Chunk
-		prio  float64
-	}
-	var cands []cand
-	var want []index.ChunkID
-	var sections []Omitted // the task's sections left out
-	for i, e := range p.Entries {
-		for _, c := range chunks[e.id] {
-			if quotes(e.Excerpts, c.Line) || c.EndLine <= c.Line {
-				continue
-			}
-			w := config.SectionWeight(opt.Weights.Sections, c.Slug)
-			if w == 0 {
-				if e.target {
-					sections = append(sections, sectionOmitted(e, c, ReasonSectionWeight, 0))
-				}
-				continue
-			}
-			cands = append(cands, cand{entry: i, c: c, prio: e.Score * w})
-			want = append(want, c.ID)
-		}
-	}
-	sort.SliceStable(cands, func(a, b int) bool {
-		x, y := cands[a], cands[b]
-		if x.prio != y.prio {
-			return x.prio > y.prio
-		}
-		if x.entry != y.entry {
-			return x.entry < y.entry
-		}
-		return x.c.Seq < y.c.Seq
-	})
+	cands, want, sections := topUpCandidates(p, chunks, opt)
 	text, err := g.st.ChunkTexts(ctx, want)
 	if err != nil {
 		return err
@@ -132,6 +99,56 @@ func (g *Graph) topUp(ctx context.Context, p *Pack, opt PackOptions) error {
 	}
 	sort.SliceStable(sections, func(a, b int) bool { return sections[a].Line < sections[b].Line })
 	p.Omitted = append(p.Omitted, sections...)
+	sayUnused(p, opt, tooLarge)
+	return nil
+}
+
+// topUpCand is a section topUp may quote: its entry's index, the chunk,
+// and its priority.
+type topUpCand struct {
+	entry int
+	c     index.Chunk
+	prio  float64
+}
+
+// topUpCandidates lists the sections of the pack's entries not yet quoted,
+// by priority (the entry's score times the section's weight), with the
+// chunk ids whose texts to read; the task's sections of weight 0 are
+// named as left out.
+func topUpCandidates(p *Pack, chunks map[index.DocID][]index.Chunk, opt PackOptions) (cands []topUpCand, want []index.ChunkID, sections []Omitted) {
+	for i, e := range p.Entries {
+		for _, c := range chunks[e.id] {
+			if quotes(e.Excerpts, c.Line) || c.EndLine <= c.Line {
+				continue
+			}
+			w := config.SectionWeight(opt.Weights.Sections, c.Slug)
+			if w == 0 {
+				if e.target {
+					sections = append(sections, sectionOmitted(e, c, ReasonSectionWeight, 0))
+				}
+				continue
+			}
+			cands = append(cands, topUpCand{entry: i, c: c, prio: e.Score * w})
+			want = append(want, c.ID)
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool {
+		x, y := cands[a], cands[b]
+		if x.prio != y.prio {
+			return x.prio > y.prio
+		}
+		if x.entry != y.entry {
+			return x.entry < y.entry
+		}
+		return x.c.Seq < y.c.Seq
+	})
+	return cands, want, sections
+}
+
+// sayUnused says why budget is left when more than a tenth
+// (unusedShare) is: everything was quoted, what was left did not fit
+// (tooLarge), or the task has no edges.
+func sayUnused(p *Pack, opt PackOptions, tooLarge bool) {
 	if left := opt.Budget - p.Tokens; opt.Budget > 0 && float64(left) > unusedShare*float64(opt.Budget) {
 		p.Unused = &Unused{Tokens: left, Reason: UnusedAllQuoted}
 		switch {
@@ -141,7 +158,6 @@ func (g *Graph) topUp(ctx context.Context, p *Pack, opt PackOptions) error {
 			p.Unused.Reason = UnusedNoEdges
 		}
 	}
-	return nil
 }
 
 // quotes reports whether one of the excerpts holds the line.
