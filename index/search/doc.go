@@ -12,12 +12,12 @@
 // Ranking a natural reading (natural.go): every word in one section
 // first; when that finds too few documents, any of the words, rarest
 // first, documents scored by the words their best sections hold between
-// them and by a bm25 over their whole text, summed (docBM25, fuse).
-// Generated documents come after those people wrote; a page copied per
-// version takes one place (uncopied); the first ten places do not depend
-// on the limit. A word no section holds is searched as the documents spell
-// it (compound.go), and, with a word-vectors sidecar, gets its nearest
-// words (bridge.go, ADR-0050). The answer (Found, Hit) says how the text
+// them and by a bm25 over their whole text, summed (docBM25, fuse:
+// docbm25.go). Generated documents come after those people wrote; a page
+// copied per version takes one place (uncopied: copies.go); the first ten
+// places do not depend on the limit. A word no section holds is searched
+// as the documents spell it (compound.go), and, with a word-vectors
+// sidecar, gets its nearest words (bridge.go, ADR-0050). The answer (Found, Hit) says how the text
 // was read (Reading) and renders itself (WriteText; its JSON is the
 // documented shape). RankDocuments and RankSections are the same
 // rankings as a context pack's seeds read them, MatchedTerms their
