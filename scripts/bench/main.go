@@ -84,19 +84,10 @@ func mainErr() error {
 		}
 		return compare(os.Stdout, o, n)
 	}
-	var sizes []int
-	for _, s := range strings.Split(*sizesFlag, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 5 {
-			return fmt.Errorf("-sizes: %q is not a number of items (at least 5)", s)
-		}
-		sizes = append(sizes, n)
+	sizes, err := parseSizes(*sizesFlag, *large)
+	if err != nil {
+		return err
 	}
-	if *large && !slices.Contains(sizes, 100000) {
-		sizes = append(sizes, 100000)
-	}
-	slices.Sort(sizes)
-	sizes = slices.Compact(sizes)
 	casesSet := false
 	flag.Visit(func(f *flag.Flag) { casesSet = casesSet || f.Name == "cases" || f.Name == "sizes" || f.Name == "large" })
 	cases := strings.Split(*casesFlag, ",")
@@ -112,29 +103,8 @@ func mainErr() error {
 		return fmt.Errorf("-runs and -hook-runs must be at least 1")
 	}
 
-	root, err := os.Getwd()
+	b, err := newBench(*canonBin, *runs, *hookRuns, *budget)
 	if err != nil {
-		return err
-	}
-	if data, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !strings.Contains(string(data), "module github.com/canon-md/canon\n") {
-		return fmt.Errorf("run from the root of canon's repository (scripts/bench.sh does)")
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	b := &bench{root: root, out: filepath.Join(root, "scripts", "out"), runs: *runs, hookRuns: *hookRuns, budget: *budget, self: self}
-	b.canon, err = filepath.Abs(*canonBin)
-	if err != nil {
-		return err
-	}
-	if _, err := os.Stat(b.canon); err != nil {
-		return fmt.Errorf("%s not found: run make build", *canonBin)
-	}
-	if newer := newerSource(root, b.canon); newer != "" {
-		b.note("%s is older than %s: the figures are for the last build, not the sources (make bench builds first)", *canonBin, newer)
-	}
-	if err := os.MkdirAll(b.out, 0o755); err != nil {
 		return err
 	}
 
@@ -147,6 +117,68 @@ func mainErr() error {
 	if b.gencorp, err = b.buildGencorpus(); err != nil {
 		return err
 	}
+	if err := b.runCorpora(sizes, cases); err != nil {
+		return err
+	}
+	if err := b.runHistories(*repos); err != nil {
+		return err
+	}
+	return b.writeResults(h)
+}
+
+// parseSizes reads -sizes (adding 100,000 items with -large): sorted,
+// each once.
+func parseSizes(sizesFlag string, large bool) ([]int, error) {
+	var sizes []int
+	for _, s := range strings.Split(sizesFlag, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 5 {
+			return nil, fmt.Errorf("-sizes: %q is not a number of items (at least 5)", s)
+		}
+		sizes = append(sizes, n)
+	}
+	if large && !slices.Contains(sizes, 100000) {
+		sizes = append(sizes, 100000)
+	}
+	slices.Sort(sizes)
+	sizes = slices.Compact(sizes)
+	return sizes, nil
+}
+
+// newBench sets a run up from the root of canon's repository: the canon
+// binary to measure (a note when the sources are newer) and the folder the
+// results go to.
+func newBench(canonBin string, runs, hookRuns int, budget time.Duration) (*bench, error) {
+	root, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	if data, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !strings.Contains(string(data), "module github.com/canon-md/canon\n") {
+		return nil, fmt.Errorf("run from the root of canon's repository (scripts/bench.sh does)")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	b := &bench{root: root, out: filepath.Join(root, "scripts", "out"), runs: runs, hookRuns: hookRuns, budget: budget, self: self}
+	b.canon, err = filepath.Abs(canonBin)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(b.canon); err != nil {
+		return nil, fmt.Errorf("%s not found: run make build", canonBin)
+	}
+	if newer := newerSource(root, b.canon); newer != "" {
+		b.note("%s is older than %s: the figures are for the last build, not the sources (make bench builds first)", canonBin, newer)
+	}
+	if err := os.MkdirAll(b.out, 0o755); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// runCorpora measures each case on the generated corpus of each size.
+func (b *bench) runCorpora(sizes []int, cases []string) error {
 	for _, n := range sizes {
 		c, err := b.corpus(n)
 		if err != nil {
@@ -171,8 +203,13 @@ func mainErr() error {
 			return err
 		}
 	}
+	return nil
+}
 
-	for _, src := range strings.Split(*repos, ",") {
+// runHistories measures the hooks on the history of each real repository
+// repos names (comma separated).
+func (b *bench) runHistories(repos string) error {
+	for _, src := range strings.Split(repos, ",") {
 		if src = strings.TrimSpace(src); src == "" {
 			continue
 		}
@@ -184,7 +221,12 @@ func mainErr() error {
 			return fmt.Errorf("history of %s: %w", src, err)
 		}
 	}
+	return nil
+}
 
+// writeResults prints the table and writes it, with the raw numbers as
+// JSON, into the results folder.
+func (b *bench) writeResults(h *header) error {
 	finish(b.rows)
 	h.Machine.LoadEnd = loadAvg()
 	h.Notes = b.notes
@@ -206,7 +248,7 @@ func mainErr() error {
 	if err := os.WriteFile(filepath.Join(b.out, "bench-"+stamp+".md"), []byte(md.String()), 0o644); err != nil {
 		return err
 	}
-	logf("raw numbers: %s", relTo(root, jsonPath))
+	logf("raw numbers: %s", relTo(b.root, jsonPath))
 	return nil
 }
 

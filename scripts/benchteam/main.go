@@ -56,6 +56,8 @@ func main() {
 	must(run())
 }
 
+// run makes the corpus and a repository per count of refs, times the
+// steps in them, and reports, as the flags say.
 func run() error {
 	if (*genCorpus == "") == (*realRepo == "") || *work == "" {
 		return fmt.Errorf("give -work and one of -corpus and -repo")
@@ -92,63 +94,16 @@ func run() error {
 	}
 	startLoad := loadavg()
 
-	base, saved := filepath.Join(dir, "base"), filepath.Join(dir, "corpus.json")
-	c, err := loadCorpus(saved, base)
-	if !*reuse || err != nil || len(c.Remote) < maxRefs || (c.Kind == "generated" && c.Commits != *history+1) || c.Back != *back || c.Near != *near {
-		t := time.Now()
-		logf("[%s] setting up %s: history, %d remote refs ...", name, src, maxRefs)
-		if err := os.RemoveAll(base); err != nil {
-			return err
-		}
-		if *genCorpus != "" {
-			c, err = setupGenerated(src, base, *history, maxRefs, *back, *near, *seed)
-		} else {
-			c, err = setupReal(src, base, maxRefs, *back, *near)
-		}
-		if err != nil {
-			return err
-		}
-		logf("[%s] history and refs made in %s; indexing ...", name, since(t))
-		args := []string{"index", "--full"}
-		if _, err := os.Stat(filepath.Join(base, ".canon", "config.yaml")); c.Kind == "real" && err != nil {
-			args = []string{"init"} // learns the repository's settings, then indexes
-		}
-		_, s, err := proc(base, "", nil, bin, args...)
-		if err != nil {
-			return err
-		}
-		logf("[%s] canon %s: %s", name, args[0], s.Wall.Round(time.Millisecond))
-		if err := saveCorpus(c, saved); err != nil {
-			return err
-		}
-	} else if _, _, err := proc(base, "", nil, bin, "sync"); err != nil { // a build of another schema rebuilds here, once
+	c, err := prepareCorpus(dir, bin, src, name, maxRefs)
+	if err != nil {
 		return err
 	}
 	c.Label = name
 	logf("[%s] %d documents, %d commits on %s, %d remote refs made; %s", name, c.Docs, c.Commits, c.Main, len(c.Remote), c.Objects)
 
-	var repos []*repo
-	for _, n := range counts {
-		t := time.Now()
-		r, err := makeRepo(c, filepath.Join(dir, fmt.Sprintf("repo-%d", n)), bin, n)
-		if err != nil {
-			return err
-		}
-		logf("[%s] %d refs: followed %d, left out %d; overlays from nothing %s (%s)", name, n, r.Followed, r.LeftOut, r.Nothing.Wall.Round(time.Millisecond), since(t))
-		repos = append(repos, r)
-	}
-	if c.Show == "" {
-		for _, r := range repos {
-			if r.Refs > 0 {
-				if c.Show, err = showTarget(r, ""); err != nil {
-					return err
-				}
-				break
-			}
-		}
-		if c.Show == "" {
-			c.Show = c.Edit[0]
-		}
+	repos, err := makeRepos(c, dir, bin, name, counts)
+	if err != nil {
+		return err
 	}
 	if *setupOnly {
 		for _, r := range repos {
@@ -157,44 +112,10 @@ func run() error {
 		return nil
 	}
 
-	steps := map[string]func(*repo, int) error{
-		"commit":   (*repo).stepCommit,
-		"ready":    (*repo).stepReady,
-		"checkout": (*repo).stepCheckout,
-		"commands": func(r *repo, t int) error { return r.stepCommands(t, c.Show) },
+	loads, err := runTurns(c, repos, name)
+	if err != nil {
+		return err
 	}
-	var order []string
-	for _, s := range strings.Split(*only, ",") {
-		s = strings.TrimSpace(s)
-		if steps[s] == nil {
-			return fmt.Errorf("-only: no step %q (commit, ready, checkout, commands)", s)
-		}
-		order = append(order, s)
-	}
-	var loads []float64
-	began := time.Now()
-	for t := 0; t <= *runs; t++ {
-		loads = append(loads, loadavg())
-		rssTurn = t == 0
-		for _, step := range order {
-			for i := range repos {
-				r := repos[(i+t)%len(repos)]
-				if t%2 == 1 {
-					r = repos[(len(repos)-1-i+t)%len(repos)]
-				}
-				if err := steps[step](r, t); err != nil {
-					return err
-				}
-			}
-		}
-		if t == 0 {
-			for _, r := range repos {
-				r.rss, r.s = r.s, nil // the warm-up turn: peak RSS only
-			}
-		}
-		logf("[%s] turn %d of %d done (load %.2f, %s)", name, t, *runs, loadavg(), since(began))
-	}
-	loads = append(loads, loadavg())
 	for _, r := range repos {
 		if err := r.verify(); err != nil {
 			return err
@@ -217,6 +138,122 @@ func run() error {
 		return err
 	}
 	return os.WriteFile(out, data, 0o644)
+}
+
+// prepareCorpus makes the corpus the refs are made from in dir/base,
+// its history and remote refs, indexed (canon init learns a real
+// repository's settings); with -reuse, the one a run before left when it
+// fits the flags, brought up to date.
+func prepareCorpus(dir, bin, src, name string, maxRefs int) (*corpus, error) {
+	base, saved := filepath.Join(dir, "base"), filepath.Join(dir, "corpus.json")
+	c, err := loadCorpus(saved, base)
+	if !*reuse || err != nil || len(c.Remote) < maxRefs || (c.Kind == "generated" && c.Commits != *history+1) || c.Back != *back || c.Near != *near {
+		t := time.Now()
+		logf("[%s] setting up %s: history, %d remote refs ...", name, src, maxRefs)
+		if err := os.RemoveAll(base); err != nil {
+			return nil, err
+		}
+		if *genCorpus != "" {
+			c, err = setupGenerated(src, base, *history, maxRefs, *back, *near, *seed)
+		} else {
+			c, err = setupReal(src, base, maxRefs, *back, *near)
+		}
+		if err != nil {
+			return nil, err
+		}
+		logf("[%s] history and refs made in %s; indexing ...", name, since(t))
+		args := []string{"index", "--full"}
+		if _, err := os.Stat(filepath.Join(base, ".canon", "config.yaml")); c.Kind == "real" && err != nil {
+			args = []string{"init"} // learns the repository's settings, then indexes
+		}
+		_, s, err := proc(base, "", nil, bin, args...)
+		if err != nil {
+			return nil, err
+		}
+		logf("[%s] canon %s: %s", name, args[0], s.Wall.Round(time.Millisecond))
+		if err := saveCorpus(c, saved); err != nil {
+			return nil, err
+		}
+	} else if _, _, err := proc(base, "", nil, bin, "sync"); err != nil { // a build of another schema rebuilds here, once
+		return nil, err
+	}
+	return c, nil
+}
+
+// makeRepos makes a repository for each count of remote refs, and picks
+// the document canon show is timed on when the corpus names none.
+func makeRepos(c *corpus, dir, bin, name string, counts []int) ([]*repo, error) {
+	var repos []*repo
+	for _, n := range counts {
+		t := time.Now()
+		r, err := makeRepo(c, filepath.Join(dir, fmt.Sprintf("repo-%d", n)), bin, n)
+		if err != nil {
+			return nil, err
+		}
+		logf("[%s] %d refs: followed %d, left out %d; overlays from nothing %s (%s)", name, n, r.Followed, r.LeftOut, r.Nothing.Wall.Round(time.Millisecond), since(t))
+		repos = append(repos, r)
+	}
+	if c.Show == "" {
+		for _, r := range repos {
+			if r.Refs > 0 {
+				var err error
+				if c.Show, err = showTarget(r, ""); err != nil {
+					return nil, err
+				}
+				break
+			}
+		}
+		if c.Show == "" {
+			c.Show = c.Edit[0]
+		}
+	}
+	return repos, nil
+}
+
+// runTurns times the steps -only names in every repository, turn by turn
+// (the first a warm-up that keeps only the peak RSS), in an order that
+// changes each turn, and returns the load average before each turn and
+// after the last.
+func runTurns(c *corpus, repos []*repo, name string) ([]float64, error) {
+	steps := map[string]func(*repo, int) error{
+		"commit":   (*repo).stepCommit,
+		"ready":    (*repo).stepReady,
+		"checkout": (*repo).stepCheckout,
+		"commands": func(r *repo, t int) error { return r.stepCommands(t, c.Show) },
+	}
+	var order []string
+	for _, s := range strings.Split(*only, ",") {
+		s = strings.TrimSpace(s)
+		if steps[s] == nil {
+			return nil, fmt.Errorf("-only: no step %q (commit, ready, checkout, commands)", s)
+		}
+		order = append(order, s)
+	}
+	var loads []float64
+	began := time.Now()
+	for t := 0; t <= *runs; t++ {
+		loads = append(loads, loadavg())
+		rssTurn = t == 0
+		for _, step := range order {
+			for i := range repos {
+				r := repos[(i+t)%len(repos)]
+				if t%2 == 1 {
+					r = repos[(len(repos)-1-i+t)%len(repos)]
+				}
+				if err := steps[step](r, t); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if t == 0 {
+			for _, r := range repos {
+				r.rss, r.s = r.s, nil // the warm-up turn: peak RSS only
+			}
+		}
+		logf("[%s] turn %d of %d done (load %.2f, %s)", name, t, *runs, loadavg(), since(began))
+	}
+	loads = append(loads, loadavg())
+	return loads, nil
 }
 
 // profiles writes CPU profiles of canon ready after a commit and after a

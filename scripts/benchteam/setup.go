@@ -78,7 +78,8 @@ func setupGenerated(src, base string, history, maxRefs, back, near int, seed int
 	if err != nil {
 		return nil, err
 	}
-	t0, _ := strconv.ParseInt(rootDate, 10, 64)
+	g := &generator{base: base, rng: rand.New(rand.NewSource(seed))}
+	g.t0, _ = strconv.ParseInt(rootDate, 10, 64)
 	out, err := git(base, "ls-files", "--", "*/items/*.md")
 	if err != nil {
 		return nil, err
@@ -88,107 +89,35 @@ func setupGenerated(src, base string, history, maxRefs, back, near int, seed int
 	if len(items) < 100 {
 		return nil, fmt.Errorf("%s: %d items; is it a gencorpus repository?", src, len(items))
 	}
-	var poolA, poolB []string // history's, the refs'
 	for i, p := range items {
 		if i%2 == 0 {
-			poolA = append(poolA, p)
+			g.poolA = append(g.poolA, p)
 		} else {
-			poolB = append(poolB, p)
+			g.poolB = append(g.poolB, p)
 		}
 	}
-	tasks, prefix, width, maxTask := taskPattern(items)
-	if tasks == "" {
+	g.tasks, g.prefix, g.width, g.maxTask = taskPattern(items)
+	if g.tasks == "" {
 		return nil, fmt.Errorf("%s: no task documents named PREFIX-NUMBER_title.md", src)
 	}
 	c.IDKind = "task"
-	read := func(p string) string {
-		data, err := os.ReadFile(filepath.Join(base, p))
-		must(err)
-		return string(data)
-	}
-	rng := rand.New(rand.NewSource(seed))
-	var st bytes.Buffer
-	states := []string{"Planned", "Ready", "InProgress", "Review", "Done"}
-	onMain := map[string]string{}
-	date := func(k int) int64 { return t0 + int64(k)*3600 }
-	nextTask := maxTask
-	for k := 1; k <= history; k++ {
-		var ch [][2]string
-		for j, n := 0, 1+rng.Intn(4); j < n; j++ {
-			p := poolA[rng.Intn(len(poolA))]
-			text, ok := onMain[p]
-			if !ok {
-				text = read(p)
-			}
-			if rng.Intn(2) == 0 {
-				text = setField(text, "state", states[rng.Intn(len(states))])
-			} else {
-				text += fmt.Sprintf("\n- worklog %d: one more line on main.\n", k)
-			}
-			onMain[p] = text
-			ch = append(ch, [2]string{p, text})
-		}
-		if k%8 == 0 {
-			nextTask++
-			ch = append(ch, newTask(tasks, prefix, width, nextTask, "main"))
-		}
-		from := ":" + strconv.Itoa(k-1)
-		if k == 1 {
-			from = root
-		}
-		writeCommit(&st, "refs/heads/"+c.Main, k, fmt.Sprintf("Dev %d <dev%d@canon.invalid>", k%7, k%7), date(k), "main: commit "+strconv.Itoa(k), from, ch)
-	}
+	nextTask := g.mainHistory(c.Main, root, history)
 	refTask := nextTask + 1000
-	show := poolB[0]
-	for i := 0; i < maxRefs; i++ {
-		k := 1 + int((float64(i)+0.5)*float64(history)/float64(maxRefs))
-		k = min(max(k, 1), history)
-		name := fmt.Sprintf("refs/remotes/origin/b%04d", i)
-		mine := map[string]string{}
-		for j, n := 0, 1+rng.Intn(3); j < n; j++ {
-			var ch [][2]string
-			docs := 1 + rng.Intn(5)
-			for d := 0; d < docs; d++ {
-				p := poolB[1+rng.Intn(len(poolB)-1)]
-				if j == 0 && d == 0 && i%10 == 0 {
-					p = show // the document canon show --branches shows
-				}
-				text, ok := mine[p]
-				if !ok {
-					text = read(p)
-				}
-				if rng.Intn(3) == 0 {
-					text = setField(text, "owner", fmt.Sprintf("agent-%02d", i%50))
-				} else {
-					text = setField(text, "state", states[1+rng.Intn(len(states)-1)])
-				}
-				mine[p] = text
-				ch = append(ch, [2]string{p, text})
-			}
-			if j == 0 && i%5 == 0 {
-				ch = append(ch, newTask(tasks, prefix, width, refTask+i, fmt.Sprintf("ref b%04d", i)))
-			}
-			from := ""
-			if j == 0 {
-				from = ":" + strconv.Itoa(k)
-			}
-			writeCommit(&st, name, 0, fmt.Sprintf("Agent %02d <agent%02d@canon.invalid>", i%50, i%50), date(k)+600+int64(j)*60, fmt.Sprintf("b%04d: step %d", i, j+1), from, ch)
-		}
-		c.Remote = append(c.Remote, name)
-	}
+	show := g.poolB[0]
+	c.Remote = g.remoteRefs(show, history, maxRefs, refTask)
 	for i, b := range c.branches() {
 		k := history - back
 		if b == "near" {
 			k = history - near
 		}
 		var ch [][2]string
-		for _, p := range poolB[len(poolB)-3*(i+1) : len(poolB)-3*i] {
-			ch = append(ch, [2]string{p, setField(read(p), "state", "InProgress")})
+		for _, p := range g.poolB[len(g.poolB)-3*(i+1) : len(g.poolB)-3*i] {
+			ch = append(ch, [2]string{p, setField(g.read(p), "state", "InProgress")})
 		}
-		ch = append(ch, newTask(tasks, prefix, width, refTask+maxRefs+1+i, b))
-		writeCommit(&st, "refs/heads/"+b, 0, "Feature Dev <feature@canon.invalid>", date(k)+900, b+": take three tasks, add one", ":"+strconv.Itoa(k), ch)
+		ch = append(ch, newTask(g.tasks, g.prefix, g.width, refTask+maxRefs+1+i, b))
+		writeCommit(&g.st, "refs/heads/"+b, 0, "Feature Dev <feature@canon.invalid>", g.date(k)+900, b+": take three tasks, add one", ":"+strconv.Itoa(k), ch)
 	}
-	if _, err := gitIn(base, st.String(), "fast-import", "--quiet"); err != nil {
+	if _, err := gitIn(base, g.st.String(), "fast-import", "--quiet"); err != nil {
 		return nil, err
 	}
 	for _, args := range [][]string{
@@ -203,9 +132,119 @@ func setupGenerated(src, base string, history, maxRefs, back, near int, seed int
 			return nil, err
 		}
 	}
-	c.Edit = poolA
-	c.Date = date(history) + 86400
+	c.Edit = g.poolA
+	c.Date = g.date(history) + 86400
 	return c, c.describe(show)
+}
+
+// generator writes the history and refs of a generated corpus as one git
+// fast-import stream (st), from its items and one random source, so that
+// a seed makes the same corpus each run.
+type generator struct {
+	base           string
+	rng            *rand.Rand
+	st             bytes.Buffer
+	t0             int64    // the date of the corpus's one commit
+	poolA, poolB   []string // the items history changes, and those the refs change
+	tasks, prefix  string   // taskPattern's
+	width, maxTask int
+}
+
+// generatedStates are the states generated commits set.
+var generatedStates = []string{"Planned", "Ready", "InProgress", "Review", "Done"}
+
+// read is the text of the corpus's item p.
+func (g *generator) read(p string) string {
+	data, err := os.ReadFile(filepath.Join(g.base, p))
+	must(err)
+	return string(data)
+}
+
+// date is the date of commit k of the history: an hour apart.
+func (g *generator) date(k int) int64 { return g.t0 + int64(k)*3600 }
+
+// mainHistory writes history commits on branch main after the commit
+// root, each changing one to four items of poolA (a state or a line
+// appended; every eighth adds a task), and returns the last task number
+// used.
+func (g *generator) mainHistory(main, root string, history int) int {
+	rng, states := g.rng, generatedStates
+	onMain := map[string]string{}
+	nextTask := g.maxTask
+	for k := 1; k <= history; k++ {
+		var ch [][2]string
+		for j, n := 0, 1+rng.Intn(4); j < n; j++ {
+			p := g.poolA[rng.Intn(len(g.poolA))]
+			text, ok := onMain[p]
+			if !ok {
+				text = g.read(p)
+			}
+			if rng.Intn(2) == 0 {
+				text = setField(text, "state", states[rng.Intn(len(states))])
+			} else {
+				text += fmt.Sprintf("\n- worklog %d: one more line on main.\n", k)
+			}
+			onMain[p] = text
+			ch = append(ch, [2]string{p, text})
+		}
+		if k%8 == 0 {
+			nextTask++
+			ch = append(ch, newTask(g.tasks, g.prefix, g.width, nextTask, "main"))
+		}
+		from := ":" + strconv.Itoa(k-1)
+		if k == 1 {
+			from = root
+		}
+		writeCommit(&g.st, "refs/heads/"+main, k, fmt.Sprintf("Dev %d <dev%d@canon.invalid>", k%7, k%7), g.date(k), "main: commit "+strconv.Itoa(k), from, ch)
+	}
+	return nextTask
+}
+
+// remoteRefs writes maxRefs remote refs refs/remotes/origin/bNNNN forked
+// from uniformly spread commits of the history, each one to three commits
+// changing one to five items of poolB (state, owner; every fifth adds a
+// task numbered from refTask; every tenth changes show), and returns
+// their names.
+func (g *generator) remoteRefs(show string, history, maxRefs, refTask int) []string {
+	rng, states := g.rng, generatedStates
+	var names []string
+	for i := 0; i < maxRefs; i++ {
+		k := 1 + int((float64(i)+0.5)*float64(history)/float64(maxRefs))
+		k = min(max(k, 1), history)
+		name := fmt.Sprintf("refs/remotes/origin/b%04d", i)
+		mine := map[string]string{}
+		for j, n := 0, 1+rng.Intn(3); j < n; j++ {
+			var ch [][2]string
+			docs := 1 + rng.Intn(5)
+			for d := 0; d < docs; d++ {
+				p := g.poolB[1+rng.Intn(len(g.poolB)-1)]
+				if j == 0 && d == 0 && i%10 == 0 {
+					p = show // the document canon show --branches shows
+				}
+				text, ok := mine[p]
+				if !ok {
+					text = g.read(p)
+				}
+				if rng.Intn(3) == 0 {
+					text = setField(text, "owner", fmt.Sprintf("agent-%02d", i%50))
+				} else {
+					text = setField(text, "state", states[1+rng.Intn(len(states)-1)])
+				}
+				mine[p] = text
+				ch = append(ch, [2]string{p, text})
+			}
+			if j == 0 && i%5 == 0 {
+				ch = append(ch, newTask(g.tasks, g.prefix, g.width, refTask+i, fmt.Sprintf("ref b%04d", i)))
+			}
+			from := ""
+			if j == 0 {
+				from = ":" + strconv.Itoa(k)
+			}
+			writeCommit(&g.st, name, 0, fmt.Sprintf("Agent %02d <agent%02d@canon.invalid>", i%50, i%50), g.date(k)+600+int64(j)*60, fmt.Sprintf("b%04d: step %d", i, j+1), from, ch)
+		}
+		names = append(names, name)
+	}
+	return names
 }
 
 // setupReal clones src (a clone or a bare mirror holding GitHub's

@@ -92,55 +92,14 @@ func run() error {
 	pick := func(i int) string { return docs[(i*7919)%len(docs)] }
 	tag := strconv.Itoa(os.Getpid())
 
-	// 1. In process: the index polled every millisecond.
-	var inProc []time.Duration
-	for i := 0; i < o.runs; i++ {
-		word := fmt.Sprintf("zqw%sx%dp", tag, i)
-		t0, err := save(filepath.Join(o.dir, pick(i)), word)
-		if err != nil {
-			return err
-		}
-		for {
-			hits, err := search.Hits(ctx, store, word, search.Options{Limit: 1})
-			if err != nil {
-				return err
-			}
-			if len(hits) > 0 {
-				inProc = append(inProc, time.Since(t0))
-				break
-			}
-			if time.Since(t0) > 10*time.Second {
-				return fmt.Errorf("edit %d (%s) not searchable after 10 s", i, pick(i))
-			}
-			time.Sleep(time.Millisecond)
-		}
-		settle(canonDir)
+	inProc, err := searchableInProcess(ctx, store, o, canonDir, pick, tag)
+	if err != nil {
+		return err
 	}
 
-	// 2. Whole processes: canon search run back to back.
-	var viaCLI, searchAlone []time.Duration
-	for i := 0; i < o.runs; i++ {
-		word := fmt.Sprintf("zqc%sx%dp", tag, i)
-		t0, err := save(filepath.Join(o.dir, pick(o.runs+i)), word)
-		if err != nil {
-			return err
-		}
-		for {
-			s0 := time.Now()
-			out, err := exec.Command(o.canon, "-C", o.dir, "search", word, "-n", "1").Output()
-			if err != nil {
-				return fmt.Errorf("canon search: %w", err)
-			}
-			if !strings.HasPrefix(string(out), "no matches") {
-				viaCLI = append(viaCLI, time.Since(t0))
-				break
-			}
-			searchAlone = append(searchAlone, time.Since(s0))
-			if time.Since(t0) > 10*time.Second {
-				return fmt.Errorf("edit %d not found by canon search after 10 s", i)
-			}
-		}
-		settle(canonDir)
+	viaCLI, searchAlone, err := foundByCLI(o, canonDir, pick, tag)
+	if err != nil {
+		return err
 	}
 
 	fmt.Println("| measure | runs | p50 | p90 | max |")
@@ -149,18 +108,83 @@ func run() error {
 	row("edit → found by `canon search` (whole processes, back to back)", viaCLI)
 	row("one `canon search` that finds nothing (its floor)", searchAlone)
 
-	// 3. Idle: the watcher's CPU time over the idle period.
+	return idleCost(o, w.Process.Pid, canonDir, st.Syncs)
+}
+
+// searchableInProcess times, for each of o.runs edits, how long until the
+// index (polled every millisecond in this process) finds the word it
+// saved.
+func searchableInProcess(ctx context.Context, store *index.Store, o opts, canonDir string, pick func(int) string, tag string) ([]time.Duration, error) {
+	var inProc []time.Duration
+	for i := 0; i < o.runs; i++ {
+		word := fmt.Sprintf("zqw%sx%dp", tag, i)
+		t0, err := save(filepath.Join(o.dir, pick(i)), word)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			hits, err := search.Hits(ctx, store, word, search.Options{Limit: 1})
+			if err != nil {
+				return nil, err
+			}
+			if len(hits) > 0 {
+				inProc = append(inProc, time.Since(t0))
+				break
+			}
+			if time.Since(t0) > 10*time.Second {
+				return nil, fmt.Errorf("edit %d (%s) not searchable after 10 s", i, pick(i))
+			}
+			time.Sleep(time.Millisecond)
+		}
+		settle(canonDir)
+	}
+	return inProc, nil
+}
+
+// foundByCLI times, for each of o.runs edits, how long until canon search,
+// whole processes run back to back, finds the word it saved; and each
+// search that found nothing, its floor.
+func foundByCLI(o opts, canonDir string, pick func(int) string, tag string) (viaCLI, searchAlone []time.Duration, err error) {
+	for i := 0; i < o.runs; i++ {
+		word := fmt.Sprintf("zqc%sx%dp", tag, i)
+		t0, err := save(filepath.Join(o.dir, pick(o.runs+i)), word)
+		if err != nil {
+			return nil, nil, err
+		}
+		for {
+			s0 := time.Now()
+			out, err := exec.Command(o.canon, "-C", o.dir, "search", word, "-n", "1").Output()
+			if err != nil {
+				return nil, nil, fmt.Errorf("canon search: %w", err)
+			}
+			if !strings.HasPrefix(string(out), "no matches") {
+				viaCLI = append(viaCLI, time.Since(t0))
+				break
+			}
+			searchAlone = append(searchAlone, time.Since(s0))
+			if time.Since(t0) > 10*time.Second {
+				return nil, nil, fmt.Errorf("edit %d not found by canon search after 10 s", i)
+			}
+		}
+		settle(canonDir)
+	}
+	return viaCLI, searchAlone, nil
+}
+
+// idleCost prints the watcher's (pid's) CPU time and syncs over the idle
+// period, syncs being how many it had made before.
+func idleCost(o opts, pid int, canonDir string, syncs int) error {
 	time.Sleep(2 * time.Second)
-	before, err := cpuTicks(w.Process.Pid)
+	before, err := cpuTicks(pid)
 	if err != nil {
 		return err
 	}
-	synced := st.Syncs
+	synced := syncs
 	if s, err := readStatus(canonDir); err == nil {
 		synced = s.Syncs
 	}
 	time.Sleep(o.idle)
-	after, err := cpuTicks(w.Process.Pid)
+	after, err := cpuTicks(pid)
 	if err != nil {
 		return err
 	}
@@ -171,7 +195,7 @@ func run() error {
 	hz := clockTicks()
 	used := time.Duration(float64(after-before) / float64(hz) * float64(time.Second))
 	fmt.Printf("\nidle %s: the watcher used %s of CPU (%d ticks at %d Hz, %.3f%% of one core), %d syncs; RSS %s\n",
-		o.idle, used, after-before, hz, 100*used.Seconds()/o.idle.Seconds(), syncsIdle, rss(w.Process.Pid))
+		o.idle, used, after-before, hz, 100*used.Seconds()/o.idle.Seconds(), syncsIdle, rss(pid))
 	return nil
 }
 
