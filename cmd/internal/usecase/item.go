@@ -439,7 +439,7 @@ func commitItem(ctx context.Context, s *gitsync.Session, rel, msg string) (strin
 	if _, err := s.Repo.Git(ctx, "add", "--", gitsync.Literal(rel)); err != nil {
 		return "", fmt.Errorf("the item is written, but git add failed (commit it by hand): %w", err)
 	}
-	if _, err := s.Repo.Git(ctx, "commit", "-q", "--only", "-m", msg, "--", gitsync.Literal(rel)); err != nil {
+	if _, err := s.Repo.Git(ctx, "commit", "-q", "--only", "--message="+msg, "--", gitsync.Literal(rel)); err != nil {
 		return "", fmt.Errorf("the item is written, but git commit failed (commit it by hand): %w", err)
 	}
 	out, err := s.Repo.Git(ctx, "rev-parse", "--short", "HEAD")
