@@ -233,11 +233,7 @@ func frontmatterValues(data []byte) int {
 func unmarshalYAML(data []byte, v any) error {
 	res := v.(*frontmatterResult)
 	res.format = "yaml"
-	if len(data) > MaxFrontmatterBytes {
-		res.err = tooLarge(len(data))
-		return nil
-	}
-	if se := tooManyValues(data); se != nil {
+	if se := pastBounds(data); se != nil {
 		res.err = se
 		return nil
 	}
@@ -265,9 +261,13 @@ func unmarshalYAML(data []byte, v any) error {
 	return nil
 }
 
-// tooManyValues says why data is not parsed when it may write more than
-// MaxFrontmatterValues values; nil when it may be.
-func tooManyValues(data []byte) *SyntaxError {
+// pastBounds says why data is not parsed when it is longer than
+// MaxFrontmatterBytes or may write more than MaxFrontmatterValues values;
+// nil when it may be. YAML's and TOML's readers ask it first.
+func pastBounds(data []byte) *SyntaxError {
+	if len(data) > MaxFrontmatterBytes {
+		return tooLarge(len(data))
+	}
 	if n := frontmatterValues(data); n > MaxFrontmatterValues {
 		return &SyntaxError{Line: fmFirstLine, Col: 1, Bound: true, Msg: fmt.Sprintf("it holds up to %s values, more than the %s canon reads; move the data into the body or a file of its own",
 			thousands(n), thousands(MaxFrontmatterValues))}

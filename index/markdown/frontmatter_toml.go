@@ -18,11 +18,7 @@ import (
 func unmarshalTOML(data []byte, v any) error {
 	res := v.(*frontmatterResult)
 	res.format = "toml"
-	if len(data) > MaxFrontmatterBytes {
-		res.err = tooLarge(len(data))
-		return nil
-	}
-	if se := tooManyValues(data); se != nil {
+	if se := pastBounds(data); se != nil {
 		res.err = se
 		return nil
 	}

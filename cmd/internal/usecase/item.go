@@ -462,19 +462,12 @@ func Claim(ctx context.Context, s *gitsync.Session, ref, as string, a ItemArgs) 
 	if err != nil {
 		return nil, err
 	}
-	uses, err := e.usedStates(ctx)
-	if err != nil {
-		return nil, err
-	}
-	st := pickState(uses, s.Cfg.States.IsDone, inProgressWords, false)
-	if st == "" {
-		st = "In Progress"
-		if !spaced(uses) {
-			st = "InProgress"
+	sf, st, err := e.workState(ctx, inProgressWords, false, func(uses []index.StateUse) string {
+		if spaced(uses) {
+			return "In Progress"
 		}
-		e.fallback = st
-	}
-	sf, err := e.stateField(ctx)
+		return "InProgress"
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -494,22 +487,29 @@ func Done(ctx context.Context, s *gitsync.Session, ref string, a ItemArgs) (*Ite
 	if err != nil {
 		return nil, err
 	}
-	uses, err := e.usedStates(ctx)
-	if err != nil {
-		return nil, err
-	}
-	st := pickState(uses, s.Cfg.States.IsDone, doneWords, true)
-	if st == "" {
-		st = "Done"
-		e.fallback = st
-	}
-	sf, err := e.stateField(ctx)
+	sf, st, err := e.workState(ctx, doneWords, true, func([]index.StateUse) string { return "Done" })
 	if err != nil {
 		return nil, err
 	}
 	a.Ref, a.Command = ref, "canon done"
 	a.Set = append([]FieldValue{{Field: sf, Value: st}}, a.Set...)
 	return e.run(ctx, a)
+}
+
+// workState is the item's state field and the state claim or done
+// writes: the used state words name (pickState), else fallback's, which
+// is written though no document is in it yet.
+func (e *itemEditor) workState(ctx context.Context, words []string, anyDone bool, fallback func([]index.StateUse) string) (field, state string, err error) {
+	uses, err := e.usedStates(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	if state = pickState(uses, e.s.Cfg.States.IsDone, words, anyDone); state == "" {
+		state = fallback(uses)
+		e.fallback = state
+	}
+	field, err = e.stateField(ctx)
+	return field, state, err
 }
 
 func (e *itemEditor) run(ctx context.Context, a ItemArgs) (*ItemEdited, error) {
