@@ -29,6 +29,9 @@ func WorkOptionsOf(cfg *config.Config, kinds []string) WorkOptions {
 type Item struct {
 	index.DocRef
 	Priority string `json:"priority,omitempty"`
+	// Assignee is who has it: the frontmatter's assignee, owner or
+	// assignees (names joined by ", ").
+	Assignee string `json:"assignee,omitempty"`
 }
 
 // BlockedItem is an open item that cannot start yet, and why.
@@ -263,7 +266,7 @@ func (wg *workGraph) split() *Work {
 		if !wg.opt.listed(d) {
 			continue
 		}
-		item := Item{DocRef: d.DocRef, Priority: d.Priority}
+		item := Item{DocRef: d.DocRef, Priority: d.Priority, Assignee: d.Assignee}
 		blockers := wg.blockers(id)
 		stateBlocked := wg.opt.States.IsBlocked(d.State)
 		if len(blockers) == 0 && !stateBlocked {

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -71,6 +72,9 @@ type Chunk struct {
 type WorkItem struct {
 	Node
 	Priority string // the frontmatter's priority as text ("" when absent)
+	// Assignee is who the frontmatter says has it: assignee, else owner,
+	// else assignees (a list's names joined by ", "; "" when none).
+	Assignee string
 	// Untyped: the frontmatter names neither a type nor an id (a plain
 	// note, a proposal, a decision record written by hand).
 	Untyped bool
@@ -278,6 +282,7 @@ func (s *Store) EachNode(ctx context.Context, fn func(Node) error) error {
 // particular order.
 func (s *Store) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), ''),
+		`+assigneeOf("assignee")+`, `+assigneeOf("owner")+`, `+assigneeOf("assignees")+`,
 		d.type = '' AND d.ident = ''
 		FROM docs d`)
 	if err != nil {
@@ -285,14 +290,25 @@ func (s *Store) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error
 	}
 	return eachRow(rows, func(r *sql.Rows) error {
 		var id int64
-		var prio string
+		var prio, assignee, owner, assignees string
 		var untyped bool
-		ref, err := scanDocRef(r, &id, &prio, &untyped)
+		ref, err := scanDocRef(r, &id, &prio, &assignee, &owner, &assignees, &untyped)
 		if err != nil {
 			return err
 		}
-		return fn(WorkItem{Node: Node{Doc: DocID(id), DocRef: ref}, Priority: prio, Untyped: untyped})
+		who := cmp.Or(assignee, owner, assignees)
+		return fn(WorkItem{Node: Node{Doc: DocID(id), DocRef: ref}, Priority: prio, Assignee: who, Untyped: untyped})
 	})
+}
+
+// assigneeOf is the names a frontmatter field of d.fm holds as text: a
+// list's joined by ", ", a scalar as written, ” for none or null.
+func assigneeOf(field string) string {
+	p := `'$."` + field + `"'`
+	return `coalesce(CASE json_type(d.fm, ` + p + `)
+		WHEN 'array' THEN (SELECT group_concat(CAST(value AS TEXT), ', ') FROM json_each(d.fm, ` + p + `) WHERE type NOT IN ('null', 'array', 'object'))
+		WHEN 'null' THEN NULL WHEN 'object' THEN NULL
+		ELSE CAST(json_extract(d.fm, ` + p + `) AS TEXT) END, '')`
 }
 
 // EachEdge calls fn for every resolved link between two different
