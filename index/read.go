@@ -1,13 +1,14 @@
 package index
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
 	"sort"
+	"strings"
 
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
@@ -282,33 +283,50 @@ func (s *Store) EachNode(ctx context.Context, fn func(Node) error) error {
 // particular order.
 func (s *Store) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), ''),
-		`+assigneeOf("assignee")+`, `+assigneeOf("owner")+`, `+assigneeOf("assignees")+`,
-		d.type = '' AND d.ident = ''
+		coalesce(json_extract(d.fm, '$.assignee', '$.owner', '$.assignees'), '[]'), d.type = '' AND d.ident = ''
 		FROM docs d`)
 	if err != nil {
 		return fmt.Errorf("read items: %w", err)
 	}
 	return eachRow(rows, func(r *sql.Rows) error {
 		var id int64
-		var prio, assignee, owner, assignees string
+		var prio, who string
 		var untyped bool
-		ref, err := scanDocRef(r, &id, &prio, &assignee, &owner, &assignees, &untyped)
+		ref, err := scanDocRef(r, &id, &prio, &who, &untyped)
 		if err != nil {
 			return err
 		}
-		who := cmp.Or(assignee, owner, assignees)
-		return fn(WorkItem{Node: Node{Doc: DocID(id), DocRef: ref}, Priority: prio, Assignee: who, Untyped: untyped})
+		return fn(WorkItem{Node: Node{Doc: DocID(id), DocRef: ref}, Priority: prio, Assignee: assignee(who), Untyped: untyped})
 	})
 }
 
-// assigneeOf is the names a frontmatter field of d.fm holds as text: a
-// list's joined by ", ", a scalar as written, ” for none or null.
-func assigneeOf(field string) string {
-	p := `'$."` + field + `"'`
-	return `coalesce(CASE json_type(d.fm, ` + p + `)
-		WHEN 'array' THEN (SELECT group_concat(CAST(value AS TEXT), ', ') FROM json_each(d.fm, ` + p + `) WHERE type NOT IN ('null', 'array', 'object'))
-		WHEN 'null' THEN NULL WHEN 'object' THEN NULL
-		ELSE CAST(json_extract(d.fm, ` + p + `) AS TEXT) END, '')`
+// assignee is who a document's frontmatter says has it, from the JSON
+// array json_extract gives of its assignee, owner and assignees fields:
+// the first that names someone, a list's names joined by ", ".
+func assignee(fields string) string {
+	var vs []any
+	if json.Unmarshal([]byte(fields), &vs) != nil {
+		return ""
+	}
+	for _, v := range vs {
+		var names []string
+		switch x := v.(type) {
+		case string:
+			names = []string{x}
+		case float64, bool:
+			names = []string{fmt.Sprint(x)}
+		case []any:
+			for _, it := range x {
+				if s, ok := it.(string); ok && s != "" {
+					names = append(names, s)
+				}
+			}
+		}
+		if who := strings.Join(names, ", "); strings.TrimSpace(who) != "" {
+			return who
+		}
+	}
+	return ""
 }
 
 // EachEdge calls fn for every resolved link between two different

@@ -18,8 +18,8 @@ var Allowed = map[string]string{
 	// canon ready (and the MCP ready tool) ranks every open item by what
 	// blocks it: its input is the whole graph of items and their
 	// blocking edges, read once.
-	"SELECT d.key, d.ident, d.path, d.kind, d.title, d.state, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), ''), d.type = '' AND d.ident = '' FROM docs d": "ready: every item, to rank the open ones",
-	"SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src AND type IN (?, …)":                                                            "ready: every blocking edge between items",
+	"SELECT d.key, d.ident, d.path, d.kind, d.title, d.state, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), ''), coalesce(json_extract(d.fm, '$.assignee', '$.owner', '$.assignees'), '[]'), d.type = '' AND d.ident = '' FROM docs d": "ready: every item, to rank the open ones",
+	"SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src AND type IN (?, …)":                                                                                                                                        "ready: every blocking edge between items",
 	// The stat walk (Store.Drift, Reconcile): the working tree against
 	// what the index read of each file. It stats every file, so reading
 	// every row is its own size; the MCP server counts it at its first
