@@ -355,6 +355,7 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 		return nil, err
 	}
 	plan.gone = gone
+	groups := trunkGroups(jobs)
 	first := true
 	for _, j := range jobs {
 		if j.skip != "" {
@@ -371,7 +372,7 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 			continue
 		}
 		first = false
-		u, err := s.overlayRef(ctx, objs, head, j.tip, j.ci, j.base, j.old, budget)
+		u, err := s.overlayJob(ctx, objs, head, j, groups[j], budget)
 		if err != nil && ctx.Err() != nil {
 			plan.pending++ // stopped (a deadline, Ctrl-C) in the middle of this ref
 			continue
@@ -479,6 +480,23 @@ func tipCommit(objs *Objects, t RefTip) (commitInfo, string, error) {
 	return ci, "", nil
 }
 
+// overlayJob brings one job's ref up to date: through its group's trunk
+// where it has one (overlay_trunk.go), else alone.
+func (s *Session) overlayJob(ctx context.Context, objs *Objects, head string, j *overlayJob, g *trunkGroup, budget *readBudget) (index.RefUpdate, error) {
+	if g != nil && !g.built {
+		if err := s.buildTrunk(objs, g, budget); err != nil {
+			return index.RefUpdate{}, err
+		}
+	}
+	if g != nil && g.tr != nil {
+		u, ok, err := s.trunkRef(ctx, objs, head, j, g.tr, budget)
+		if err != nil || ok {
+			return u, err
+		}
+	}
+	return s.overlayRef(ctx, objs, head, j.tip, j.ci, j.base, j.old, budget)
+}
+
 // overlayRef brings one ref's overlay up to date for its merge base with
 // head; old is its row, nil for a ref seen for the first time (or an
 // overlay rebuilt from nothing).
@@ -486,12 +504,15 @@ func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t 
 	u := index.RefUpdate{State: index.RefState{Name: t.Name, OID: t.OID, Base: base, BaseHead: head,
 		Author: ci.author, Committed: ci.when, Updated: time.Now().UnixNano()}}
 	if old != nil && old.Base == base && !old.Summarised && old.Skip == "" {
+		// its trunk's rows stand (a step writes rows of its own over them)
+		u.State.Trunk, u.State.Seq, u.State.TrunkCommit, u.State.TrunkAuthor = old.Trunk, old.Seq, old.TrunkCommit, old.TrunkAuthor
 		ok, err := s.overlayStep(ctx, objs, old, &u, ci.author, budget)
 		if err != nil || ok {
 			return u, err
 		}
 	}
 	u.Replace = true
+	u.State.Trunk, u.State.Seq, u.State.TrunkCommit, u.State.TrunkAuthor = 0, 0, "", ""
 	changes, err := s.overlayDiff(objs, base, t.OID)
 	if err != nil {
 		return index.RefUpdate{}, err
@@ -855,8 +876,7 @@ func (s *Session) verifyOverlays(ctx context.Context) ([]string, int, error) {
 			}
 			for _, u := range plan.ups {
 				rebuilt = append(rebuilt, index.RefLine(u.State))
-				for _, d := range u.Upserts {
-					d.Ref = u.State.Name
+				for _, d := range u.Rows() {
 					rebuilt = append(rebuilt, index.RefDocLine(d))
 				}
 			}

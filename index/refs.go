@@ -32,6 +32,13 @@ type RefState struct {
 	Author    string `json:"author"`
 	Committed int64  `json:"committed"` // unix seconds
 	Updated   int64  `json:"-"`         // unix ns
+	// Trunk is the shared rows the ref's overlay takes those of where it
+	// has none of its own (0: none), at its anchor Seq; TrunkCommit and
+	// TrunkAuthor are the ref's commit and author when it took them.
+	Trunk       int64  `json:"-"`
+	Seq         int    `json:"-"`
+	TrunkCommit string `json:"-"`
+	TrunkAuthor string `json:"-"`
 }
 
 // Change kinds of a RefDoc, from the merge base to the ref.
@@ -43,6 +50,10 @@ const (
 	// with an addition of the same blob or id): its row is at the new
 	// path, MovedFrom the path HEAD has.
 	RefMoved = "moved"
+	// RefSame is a stored row of a ref with a trunk that says the ref
+	// has the merge base's version of the path: it hides the trunk's row,
+	// and no reader ever sees it.
+	RefSame = "same"
 )
 
 // RefDoc is one document a ref changes since its merge base: the ref's
@@ -74,12 +85,49 @@ type RefDoc struct {
 
 // RefUpdate brings one ref's rows up to date: Replace drops its documents
 // first (a diff from the merge base); Upserts and Drops are paths that
-// differ, or no longer differ.
+// differ, or no longer differ. Trunk, with Replace, is the shared rows the
+// ref takes at State.Seq where Upserts has no row (a row of Change RefSame
+// hides one): written once however many updates name it.
 type RefUpdate struct {
 	State   RefState
 	Replace bool
 	Upserts []RefDoc
 	Drops   []string
+	Trunk   *Trunk
+}
+
+// Rows is what a replacing update gives its ref: its own rows and its
+// trunk's at its seq where it has none, sorted by path.
+func (u RefUpdate) Rows() []RefDoc {
+	st := u.State
+	own := make([]RefDoc, len(u.Upserts))
+	for i, d := range u.Upserts {
+		d.Ref = st.Name
+		own[i] = d
+	}
+	sort.Slice(own, func(i, j int) bool { return own[i].Path < own[j].Path })
+	st.Trunk, st.TrunkCommit, st.TrunkAuthor = 0, st.OID, st.Author
+	trunks := map[int64][]TrunkDoc{}
+	if u.Trunk != nil {
+		st.Trunk = 1
+		trunks[1] = u.Trunk.Rows
+	}
+	return mergeRefRows([]RefState{st}, own, trunks)
+}
+
+// Trunk is the rows that refs with one merge base share (ADR-0068): what
+// the default line changed between the merge base and each of the points
+// the refs forked from it, numbered in order (a ref's Seq). A path's row
+// holds for the points Lo <= seq < Hi.
+type Trunk struct {
+	Rows []TrunkDoc
+}
+
+// TrunkDoc is one row of a trunk: a RefDoc without its ref, commit and
+// author, which are the refs'.
+type TrunkDoc struct {
+	RefDoc
+	Lo, Hi int
 }
 
 // EdgesJSON is the stored form of a document's frontmatter edges: pairs
@@ -100,24 +148,23 @@ func EdgesJSON(pairs [][2]string) string {
 
 // Refs lists the followed refs by name.
 func (s *Store) Refs(ctx context.Context) ([]RefState, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT name, oid, base, base_head, changed, summarised, skip, author, committed, updated FROM refs ORDER BY name`)
+	rows, err := s.db.QueryContext(ctx, `SELECT name, oid, base, base_head, changed, summarised, skip, author, committed, updated,
+		trunk, seq, trunk_commit, trunk_author FROM refs ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("read refs: %w", friendly(err, s.path))
 	}
 	return scanAll(rows, func(r *sql.Rows) (RefState, error) {
 		var st RefState
-		err := r.Scan(&st.Name, &st.OID, &st.Base, &st.BaseHead, &st.Changed, &st.Summarised, &st.Skip, &st.Author, &st.Committed, &st.Updated)
+		err := r.Scan(&st.Name, &st.OID, &st.Base, &st.BaseHead, &st.Changed, &st.Summarised, &st.Skip, &st.Author, &st.Committed, &st.Updated,
+			&st.Trunk, &st.Seq, &st.TrunkCommit, &st.TrunkAuthor)
 		return st, err
 	})
 }
 
-// RefDocs returns every row of ref, by path.
+// RefDocs returns every row of ref, by path: its own and those it takes
+// of its trunk.
 func (s *Store) RefDocs(ctx context.Context, ref string) (map[string]RefDoc, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+refDocCols+` FROM ref_docs WHERE ref = ?`, ref)
-	if err != nil {
-		return nil, fmt.Errorf("read the documents of %s: %w", ref, friendly(err, s.path))
-	}
-	docs, err := scanAll(rows, func(r *sql.Rows) (RefDoc, error) { return scanRefDoc(r) })
+	docs, err := s.refRows(ctx, ref, nil)
 	if err != nil {
 		return nil, fmt.Errorf("read the documents of %s: %w", ref, err)
 	}
@@ -126,6 +173,121 @@ func (s *Store) RefDocs(ctx context.Context, ref string) (map[string]RefDoc, err
 		out[d.Path] = d
 	}
 	return out, nil
+}
+
+// refRows is every row of the followed refs (ref, when not "", one),
+// sorted by ref and path: each ref's own rows and those of its trunk at
+// its seq where it has none; keep, when not nil, says which trunk rows
+// are wanted (asked once a row, not once a ref).
+func (s *Store) refRows(ctx context.Context, ref string, keep func(*TrunkDoc) bool) ([]RefDoc, error) {
+	refs, err := s.Refs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q, args := `SELECT `+refDocCols+` FROM ref_docs ORDER BY ref, path`, []any(nil)
+	if ref != "" {
+		q, args = `SELECT `+refDocCols+` FROM ref_docs WHERE ref = ? ORDER BY path`, []any{ref}
+		kept := refs[:0]
+		for _, r := range refs {
+			if r.Name == ref {
+				kept = append(kept, r)
+			}
+		}
+		refs = kept
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
+	}
+	own, err := scanAll(rows, func(r *sql.Rows) (RefDoc, error) { return scanRefDoc(r) })
+	if err != nil {
+		return nil, err
+	}
+	trunks, err := s.trunkRows(ctx, refs, keep)
+	if err != nil {
+		return nil, err
+	}
+	return mergeRefRows(refs, own, trunks), nil
+}
+
+const trunkDocCols = `path, lo, hi, change, oid, base_oid, ident, kind, title, state, assignee, edges, skip, fm_bytes`
+
+// trunkRows reads the rows of the refs' trunks that keep wants, by trunk.
+func (s *Store) trunkRows(ctx context.Context, refs []RefState, keep func(*TrunkDoc) bool) (map[int64][]TrunkDoc, error) {
+	out := map[int64][]TrunkDoc{}
+	for _, r := range refs {
+		if r.Trunk == 0 {
+			continue
+		}
+		if _, ok := out[r.Trunk]; ok {
+			continue
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT `+trunkDocCols+` FROM trunk_docs WHERE trunk = ?`, r.Trunk)
+		if err != nil {
+			return nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
+		}
+		all, err := scanAll(rows, func(r *sql.Rows) (TrunkDoc, error) {
+			var d TrunkDoc
+			err := r.Scan(&d.Path, &d.Lo, &d.Hi, &d.Change, &d.OID, &d.BaseOID, &d.ID, &d.Kind, &d.Title, &d.State,
+				&d.Assignee, &d.Edges, &d.Skip, &d.FMBytes)
+			return d, err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("read the overlays: %w", err)
+		}
+		kept := all[:0]
+		for i := range all {
+			if keep == nil || keep(&all[i]) {
+				kept = append(kept, all[i])
+			}
+		}
+		out[r.Trunk] = kept
+	}
+	return out, nil
+}
+
+// mergeRefRows gives each ref (sorted by name) its own rows (own, sorted
+// by ref; those of Change RefSame only hide) and the rows of its trunk
+// that hold at its seq where it has none, sorted by ref and path.
+func mergeRefRows(refs []RefState, own []RefDoc, trunks map[int64][]TrunkDoc) []RefDoc {
+	byRef := map[string][]RefDoc{}
+	for lo := 0; lo < len(own); {
+		hi := lo
+		for hi < len(own) && own[hi].Ref == own[lo].Ref {
+			hi++
+		}
+		byRef[own[lo].Ref] = own[lo:hi]
+		lo = hi
+	}
+	out := make([]RefDoc, 0, len(own))
+	for _, r := range refs {
+		mine := byRef[r.Name]
+		start := len(out)
+		for _, d := range mine {
+			if d.Change != RefSame {
+				out = append(out, d)
+			}
+		}
+		rows := trunks[r.Trunk]
+		if r.Trunk == 0 || len(rows) == 0 {
+			continue
+		}
+		has := make(map[string]bool, len(mine))
+		for _, d := range mine {
+			has[d.Path] = true
+		}
+		for i := range rows {
+			t := &rows[i]
+			if t.Lo <= r.Seq && r.Seq < t.Hi && !has[t.Path] {
+				d := t.RefDoc
+				d.Ref, d.Commit, d.Author = r.Name, r.TrunkCommit, r.TrunkAuthor
+				out = append(out, d)
+			}
+		}
+		part := out[start:]
+		sort.Slice(part, func(i, j int) bool { return part[i].Path < part[j].Path })
+	}
+	return out
 }
 
 const refDocCols = `ref, path, change, oid, base_oid, ident, kind, title, state, assignee, edges, commit_id, author, skip, fm_bytes`
@@ -166,15 +328,26 @@ func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, stand []string, 
 		defer upsert.Close()
 		// One statement for every ref: after HEAD moved, every followed
 		// ref's row is written, most with only the HEAD it was compared with.
-		ref, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO refs(name, oid, base, base_head, changed, summarised, skip, author, committed, updated)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		ref, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO refs(name, oid, base, base_head, changed, summarised, skip, author, committed, updated,
+				trunk, seq, trunk_commit, trunk_author) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
 		defer ref.Close()
+		trunks, err := writeTrunks(ctx, tx, ups)
+		if err != nil {
+			return err
+		}
 		for _, u := range ups {
 			st := u.State
-			if _, err := ref.ExecContext(ctx, st.Name, st.OID, st.Base, st.BaseHead, st.Changed, st.Summarised, st.Skip, st.Author, st.Committed, st.Updated); err != nil {
+			if u.Replace {
+				st.Trunk, st.Seq, st.TrunkCommit, st.TrunkAuthor = 0, 0, "", ""
+				if u.Trunk != nil {
+					st.Trunk, st.Seq, st.TrunkCommit, st.TrunkAuthor = trunks[u.Trunk], u.State.Seq, st.OID, st.Author
+				}
+			}
+			if _, err := ref.ExecContext(ctx, st.Name, st.OID, st.Base, st.BaseHead, st.Changed, st.Summarised, st.Skip, st.Author, st.Committed, st.Updated,
+				st.Trunk, st.Seq, st.TrunkCommit, st.TrunkAuthor); err != nil {
 				return fmt.Errorf("write ref %s: %w", st.Name, err)
 			}
 			if u.Replace {
@@ -183,6 +356,12 @@ func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, stand []string, 
 				}
 			}
 			for _, p := range u.Drops {
+				if st.Trunk != 0 { // the trunk may have a row there: hide it
+					if _, err := upsert.ExecContext(ctx, st.Name, p, RefSame, "", "", "", "", "", "", "", "[]", st.OID, st.Author, "", 0); err != nil {
+						return fmt.Errorf("write %s on %s: %w", p, st.Name, err)
+					}
+					continue
+				}
 				if _, err := tx.ExecContext(ctx, `DELETE FROM ref_docs WHERE ref = ? AND path = ?`, st.Name, p); err != nil {
 					return err
 				}
@@ -194,8 +373,46 @@ func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, stand []string, 
 				}
 			}
 		}
+		if len(ups) > 0 || len(gone) > 0 { // the trunks no ref takes any more
+			if _, err := tx.ExecContext(ctx, `DELETE FROM trunk_docs WHERE trunk NOT IN (SELECT trunk FROM refs)`); err != nil {
+				return fmt.Errorf("forget the trunks no ref takes: %w", err)
+			}
+		}
 		return nil
 	})
+}
+
+// writeTrunks writes each trunk the updates name, once, and says the
+// number each was given.
+func writeTrunks(ctx context.Context, tx *sql.Tx, ups []RefUpdate) (map[*Trunk]int64, error) {
+	ids := map[*Trunk]int64{}
+	var next int64
+	for _, u := range ups {
+		t := u.Trunk
+		if t == nil || !u.Replace || ids[t] != 0 {
+			continue
+		}
+		if next == 0 {
+			if err := tx.QueryRowContext(ctx, `SELECT max(coalesce((SELECT max(trunk) FROM refs), 0), coalesce((SELECT max(trunk) FROM trunk_docs), 0))`).Scan(&next); err != nil {
+				return nil, fmt.Errorf("number a trunk: %w", err)
+			}
+		}
+		next++
+		ids[t] = next
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO trunk_docs(trunk, `+trunkDocCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range t.Rows {
+			if _, err := ins.ExecContext(ctx, next, d.Path, d.Lo, d.Hi, d.Change, d.OID, d.BaseOID, d.ID, d.Kind, d.Title, d.State,
+				d.Assignee, d.Edges, d.Skip, d.FMBytes); err != nil {
+				ins.Close()
+				return nil, fmt.Errorf("write the trunk's %s: %w", d.Path, err)
+			}
+		}
+		ins.Close()
+	}
+	return ids, nil
 }
 
 // OverlayDoc is a RefDoc that differs from the indexed HEAD, beside HEAD's
@@ -244,41 +461,59 @@ func (s *Store) OverlayOfHere(ctx context.Context) ([]OverlayDoc, error) {
 const hereAssignee = `coalesce(CASE json_type(d.fm, '$.assignee') WHEN 'array' THEN json_extract(d.fm, '$.assignee') WHEN 'object' THEN json_extract(d.fm, '$.assignee') ELSE CAST(json_extract(d.fm, '$.assignee') AS TEXT) END, '')`
 
 func (s *Store) overlay(ctx context.Context, ref, path string, here bool) ([]OverlayDoc, error) {
-	q := `SELECT r.ref, r.path, r.change, r.oid, r.base_oid, r.ident, r.kind, r.title, r.state, r.assignee, r.edges, r.commit_id, r.author, r.skip, r.fm_bytes,
-		d.key, d.ident, d.path, d.kind, d.title, d.state, ` + hereAssignee + `
-		FROM ref_docs r LEFT JOIN docs d ON d.path = r.path
-		WHERE (d.id IS NULL AND r.oid <> '' OR d.id IS NOT NULL AND d.oid <> r.oid)`
-	var args []any
-	if here {
+	var heads map[string]*hereRow
+	// A trunk's rows are shared by refs: what they are against HEAD is
+	// asked once a row, and only the rows that can be in the answer are
+	// given to each ref.
+	keep := func(t *TrunkDoc) bool {
+		d := heads[t.Path]
+		return differsHere(&t.RefDoc, d) && (!here || d == nil || t.Change == RefDeleted || claimsHere(&t.RefDoc, d)) &&
+			(path == "" || t.Path == path || t.Change == RefAdded)
+	}
+	paths, err := s.overlayPaths(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if heads, err = s.hereRows(ctx, paths); err != nil {
+		return nil, err
+	}
+	rows, err := s.refRows(ctx, ref, keep)
+	if err != nil {
+		return nil, err
+	}
+	deletes := map[string]bool{}  // refs that delete one of HEAD's documents
+	deletesP := map[string]bool{} // refs that delete path
+	for i := range rows {
+		r := &rows[i]
+		if r.OID == "" && heads[r.Path] != nil {
+			deletes[r.Ref] = true
+		}
+		if r.OID == "" && r.Path == path {
+			deletesP[r.Ref] = true
+		}
+	}
+	var over []OverlayDoc
+	for _, r := range rows {
+		d := heads[r.Path]
+		if !differsHere(&r, d) {
+			continue
+		}
 		// HEAD's documents a ref deletes (a move to pair), or whose state
 		// or assignee it sets otherwise (a claim: graph.Claims); a ref's
 		// additions only when it deletes one of HEAD's documents.
-		q += ` AND (d.id IS NOT NULL AND (r.change = 'deleted' OR r.state <> '' AND r.state IS NOT d.state OR r.assignee <> '' AND r.assignee IS NOT ` + hereAssignee + `)
-			OR d.id IS NULL AND r.ref IN (SELECT g.ref FROM ref_docs g JOIN docs h ON h.path = g.path WHERE g.oid = ''))`
-	}
-	if ref != "" {
-		q += ` AND r.ref = ?`
-		args = append(args, ref)
-	}
-	if path != "" { // and the documents a ref that deletes it may have moved it to
-		q += ` AND (r.path = ? OR r.change = 'added' AND r.ref IN (SELECT ref FROM ref_docs WHERE path = ? AND oid = ''))`
-		args = append(args, path, path)
-	}
-	rows, err := s.db.QueryContext(ctx, q+` ORDER BY r.ref, r.path`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
-	}
-	over, err := scanAll(rows, func(r *sql.Rows) (OverlayDoc, error) {
-		var key, ident, p, kind, title, state, assignee sql.NullString
-		d, err := scanRefDoc(r, &key, &ident, &p, &kind, &title, &state, &assignee)
-		o := OverlayDoc{RefDoc: d}
-		if err == nil && key.Valid {
-			o.Here = &HereDoc{DocRef: docRef(key.String, ident.String, p.String, kind.String, title.String, state.String), Assignee: assignee.String}
+		if here && !(d != nil && (r.Change == RefDeleted || claimsHere(&r, d)) || d == nil && deletes[r.Ref]) {
+			continue
 		}
-		return o, err
-	})
-	if err != nil {
-		return nil, err
+		// and the documents a ref that deletes path may have moved it to
+		if path != "" && r.Path != path && !(r.Change == RefAdded && deletesP[r.Ref]) {
+			continue
+		}
+		o := OverlayDoc{RefDoc: r}
+		if d != nil {
+			h := d.HereDoc
+			o.Here = &h
+		}
+		over = append(over, o)
 	}
 	over = pairMoves(over)
 	if path != "" {
@@ -291,6 +526,71 @@ func (s *Store) overlay(ctx context.Context, ref, path string, here bool) ([]Ove
 		over = kept
 	}
 	return over, nil
+}
+
+// hereRow is what an overlay row is compared with: the indexed HEAD's
+// document at its path.
+type hereRow struct {
+	HereDoc
+	oid string
+}
+
+// differsHere reports whether a ref's row differs from HEAD's document d
+// (nil: none at its path): a change HEAD has too, merged or made twice,
+// drops out.
+func differsHere(r *RefDoc, d *hereRow) bool {
+	return d == nil && r.OID != "" || d != nil && d.oid != r.OID
+}
+
+// claimsHere reports whether a ref's row sets the state or the assignee of
+// HEAD's document d to another.
+func claimsHere(r *RefDoc, d *hereRow) bool {
+	return r.State != "" && r.State != d.State || r.Assignee != "" && r.Assignee != d.Assignee
+}
+
+// overlayPaths lists the paths the followed refs' rows (ref's, when not
+// "") are at, their own and their trunks'.
+func (s *Store) overlayPaths(ctx context.Context, ref string) ([]string, error) {
+	q := `SELECT path FROM ref_docs UNION SELECT path FROM trunk_docs`
+	var args []any
+	if ref != "" {
+		q = `SELECT path FROM ref_docs WHERE ref = ? UNION SELECT t.path FROM trunk_docs t JOIN refs r ON r.trunk = t.trunk WHERE r.name = ?`
+		args = []any{ref, ref}
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
+	}
+	return scanAll(rows, func(r *sql.Rows) (string, error) {
+		var p string
+		return p, r.Scan(&p)
+	})
+}
+
+// hereRows reads the indexed HEAD's documents at paths, by path.
+func (s *Store) hereRows(ctx context.Context, paths []string) (map[string]*hereRow, error) {
+	out := map[string]*hereRow{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	list, _ := json.Marshal(paths) // strings only: cannot fail
+	rows, err := s.db.QueryContext(ctx, `SELECT d.key, d.ident, d.path, d.kind, d.title, d.state, `+hereAssignee+`, d.oid
+		FROM docs d WHERE d.path IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
+	}
+	all, err := scanAll(rows, func(r *sql.Rows) (*hereRow, error) {
+		var key, ident, p, kind, title, state, assignee, oid string
+		err := r.Scan(&key, &ident, &p, &kind, &title, &state, &assignee, &oid)
+		return &hereRow{HereDoc: HereDoc{DocRef: docRef(key, ident, p, kind, title, state), Assignee: assignee}, oid: oid}, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the overlays: %w", err)
+	}
+	for _, h := range all {
+		out[h.Path] = h
+	}
+	return out, nil
 }
 
 // pairMoves turns a ref's deletion of a document HEAD has and its addition
@@ -398,11 +698,7 @@ func (s *Store) DumpRefs(ctx context.Context) ([]string, error) {
 	for _, r := range refs {
 		out = append(out, RefLine(r))
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+refDocCols+` FROM ref_docs ORDER BY ref, path`)
-	if err != nil {
-		return nil, err
-	}
-	docs, err := scanAll(rows, func(r *sql.Rows) (RefDoc, error) { return scanRefDoc(r) })
+	docs, err := s.refRows(ctx, "", nil)
 	for _, d := range docs {
 		out = append(out, RefDocLine(d))
 	}

@@ -3,11 +3,11 @@ package index
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 20
+const SchemaVersion = 21
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.
-var contentTables = []string{"ref_docs", "refs", "links", "aliases", "chunks", "chunks_fts", "problems", "skipped", "docs"}
+var contentTables = []string{"trunk_docs", "ref_docs", "refs", "links", "aliases", "chunks", "chunks_fts", "problems", "skipped", "docs"}
 
 const metaDDL = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`
 
@@ -92,12 +92,16 @@ CREATE TABLE refs (
 	skip       TEXT NOT NULL,           -- why it is not read ('' when it is): not a commit, too many bytes
 	author     TEXT NOT NULL,           -- of the commit oid
 	committed  INTEGER NOT NULL,        -- its commit time, unix seconds
-	updated    INTEGER NOT NULL         -- when the row was last brought up to date, unix ns
+	updated    INTEGER NOT NULL,        -- when the row was last brought up to date, unix ns
+	trunk      INTEGER NOT NULL,        -- the trunk_docs it shares (0: none), seen at its anchor seq
+	seq        INTEGER NOT NULL,
+	trunk_commit TEXT NOT NULL,         -- the ref's commit and author when it took the trunk's rows
+	trunk_author TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE ref_docs (
 	ref       TEXT NOT NULL,            -- refs.name
 	path      TEXT NOT NULL,
-	change    TEXT NOT NULL,            -- added, changed, deleted (from the merge base)
+	change    TEXT NOT NULL,            -- added, changed, deleted (from the merge base); same: hides a trunk row
 	oid       TEXT NOT NULL,            -- blob on the ref, '' when deleted
 	base_oid  TEXT NOT NULL,            -- blob at the merge base, '' when added
 	ident     TEXT NOT NULL,            -- the ref's version: frontmatter id ...
@@ -111,6 +115,24 @@ CREATE TABLE ref_docs (
 	skip      TEXT NOT NULL,            -- why the ref's version was not read ('' when it was: max_file_size)
 	fm_bytes  INTEGER NOT NULL,         -- the size of its frontmatter (what YAML parsing costs)
 	PRIMARY KEY (ref, path)
+) WITHOUT ROWID;
+CREATE TABLE trunk_docs (
+	trunk     INTEGER NOT NULL,         -- refs.trunk: rows shared by refs with one merge base
+	path      TEXT NOT NULL,
+	lo        INTEGER NOT NULL,         -- the row is a ref's when lo <= refs.seq < hi
+	hi        INTEGER NOT NULL,
+	change    TEXT NOT NULL,            -- the columns of ref_docs, from the merge base
+	oid       TEXT NOT NULL,
+	base_oid  TEXT NOT NULL,
+	ident     TEXT NOT NULL,
+	kind      TEXT NOT NULL,
+	title     TEXT NOT NULL,
+	state     TEXT NOT NULL,
+	assignee  TEXT NOT NULL,
+	edges     TEXT NOT NULL,
+	skip      TEXT NOT NULL,
+	fm_bytes  INTEGER NOT NULL,
+	PRIMARY KEY (trunk, path, lo)
 ) WITHOUT ROWID;
 CREATE TABLE problems (
 	doc      INTEGER REFERENCES docs(id) ON DELETE CASCADE,
