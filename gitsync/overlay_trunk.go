@@ -206,11 +206,11 @@ func anchors(objs *Objects, g *trunkGroup) ([]string, map[*overlayJob]int) {
 	return commits, seq
 }
 
-// buildTrunk works out a group's trunk, within the bounds of one ref: a
-// line whose blobs hold more than a ref may make canon read, or whose
-// frontmatter more than one ref's may, or that changes more documents
-// than a ref may load, gives no trunk (its refs are diffed alone, and
-// bounded each as before).
+// buildTrunk works out a group's trunk, within bounds: a line whose blobs
+// hold more than one call may make canon read, whose frontmatter more than
+// one ref's may, or that changes more than eight times the documents a
+// ref may load, gives no trunk (its refs are diffed alone, and bounded
+// each as before). What it reads counts against the call's budget.
 func (s *Session) buildTrunk(objs *Objects, g *trunkGroup, budget *readBudget) error {
 	g.built = true
 	commits, seq := anchors(objs, g)
@@ -228,7 +228,7 @@ func (s *Session) buildTrunk(objs *Objects, g *trunkGroup, budget *readBudget) e
 		}
 		steps[i], prev = changes, c
 		versions += len(changes)
-		if versions > 2*s.loadLimit() {
+		if versions > 8*s.loadLimit() {
 			return nil
 		}
 		for _, ch := range changes {
@@ -245,7 +245,7 @@ func (s *Session) buildTrunk(objs *Objects, g *trunkGroup, budget *readBudget) e
 			}
 		}
 	}
-	if total > s.refBytes() {
+	if total > s.callBytes() {
 		return nil
 	}
 	live := map[string]int{} // blobs at the current seq, by how many paths
