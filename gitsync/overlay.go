@@ -171,7 +171,9 @@ func (s *Session) Overlays(ctx context.Context) (*OverlayStatus, error) {
 		}
 	}
 	defer s.overlayMu.Unlock()
-	plan, err := s.planOverlays(ctx, head, tips, prior, newReadBudget(s.callBytes(), overlayCallTime))
+	budget := newReadBudget(s.callBytes(), overlayCallTime)
+	budget.store = s.Store
+	plan, err := s.planOverlays(ctx, head, tips, prior, budget)
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +225,7 @@ type overlayPlan struct {
 	walked  int // refs whose merge base was walked for
 	gone    []string
 	pending int
+	blobs   []index.RefBlob // the blobs read, to keep
 }
 
 // applyOverlays writes a plan under the writer lock: each update only if
@@ -230,7 +233,7 @@ type overlayPlan struct {
 // may have moved it meanwhile: then its work stands, and a later call
 // sees whatever is still behind). It returns the refs table as it left it.
 func (s *Session) applyOverlays(ctx context.Context, prior []index.RefState, plan *overlayPlan) ([]index.RefState, error) {
-	if len(plan.ups) == 0 && len(plan.stand) == 0 && len(plan.gone) == 0 {
+	if len(plan.ups) == 0 && len(plan.stand) == 0 && len(plan.gone) == 0 && len(plan.blobs) == 0 {
 		return prior, nil
 	}
 	unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
@@ -277,7 +280,7 @@ func (s *Session) applyOverlays(ctx context.Context, prior []index.RefState, pla
 			delete(is, name)
 		}
 	}
-	if err := s.Store.ApplyRefs(ctx, ups, stand, plan.head, gone); err != nil {
+	if err := s.Store.ApplyRefs(ctx, ups, stand, plan.head, gone, plan.blobs...); err != nil {
 		return nil, err
 	}
 	after := make([]index.RefState, 0, len(is))
@@ -294,6 +297,12 @@ type readBudget struct {
 	bytes    int64 // left; below zero: spent
 	deadline time.Time
 	blobs    map[string]*refBlob // what a blob's fields are, by blob id
+	// store keeps the fields of the blobs read (nil: every blob is read,
+	// verify's rebuild); fresh are those this call read, asked those
+	// looked for there.
+	store *index.Store
+	fresh []index.RefBlob
+	asked map[string]bool
 }
 
 // refBlob is what a ref's row takes of a blob: the fields, not the
@@ -330,7 +339,7 @@ var tooMuchYAML = fmt.Sprintf("changes documents whose frontmatter holds more th
 
 // newReadBudget gives a call bytes and d; bytes 0: no bound (verify).
 func newReadBudget(bytes int64, d time.Duration) *readBudget {
-	b := &readBudget{bytes: bytes, blobs: map[string]*refBlob{}}
+	b := &readBudget{bytes: bytes, blobs: map[string]*refBlob{}, asked: map[string]bool{}}
 	if bytes == 0 {
 		b.bytes = 1 << 62
 	} else {
@@ -382,6 +391,7 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 		}
 		plan.ups = append(plan.ups, u)
 	}
+	plan.blobs = budget.fresh
 	return plan, nil
 }
 
@@ -484,7 +494,7 @@ func tipCommit(objs *Objects, t RefTip) (commitInfo, string, error) {
 // where it has one (overlay_trunk.go), else alone.
 func (s *Session) overlayJob(ctx context.Context, objs *Objects, head string, j *overlayJob, g *trunkGroup, budget *readBudget) (index.RefUpdate, error) {
 	if g != nil && !g.built {
-		if err := s.buildTrunk(objs, g, budget); err != nil {
+		if err := s.buildTrunk(ctx, objs, g, budget); err != nil {
 			return index.RefUpdate{}, err
 		}
 	}
@@ -522,13 +532,13 @@ func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t 
 		u.State.Summarised = true
 		return u, nil
 	}
-	blobs := make([]string, 0, len(changes))
-	for _, c := range changes {
-		blobs = append(blobs, c.To)
-	}
+	blobs := changedBlobs(changes)
 	if over, err := s.overRefBytes(objs, blobs); err != nil || over != "" {
 		u.State.Summarised, u.State.Skip = over != "", over
 		return u, err
+	}
+	if err := budget.preload(ctx, blobs); err != nil {
+		return index.RefUpdate{}, err
 	}
 	var y yamlSum
 	for _, c := range changes {
@@ -621,6 +631,9 @@ func (s *Session) overlayStep(ctx context.Context, objs *Objects, old *index.Ref
 	}
 	if over, err := s.overRefBytes(objs, blobs); err != nil || over != "" {
 		u.Drops = nil
+		return false, err
+	}
+	if err := budget.preload(ctx, blobs); err != nil {
 		return false, err
 	}
 	var y yamlSum
@@ -764,6 +777,7 @@ func loadRefDoc(s *Session, objs *Objects, c TreeChange, baseOID string, budget 
 			return d, err
 		}
 		budget.blobs[c.To] = b
+		budget.read(c.To, b)
 	}
 	if b.skip != "" {
 		d.Skip = b.skip

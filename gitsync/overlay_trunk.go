@@ -211,7 +211,7 @@ func anchors(objs *Objects, g *trunkGroup) ([]string, map[*overlayJob]int) {
 // one ref's may, or that changes more than eight times the documents a
 // ref may load, gives no trunk (its refs are diffed alone, and bounded
 // each as before). What it reads counts against the call's budget.
-func (s *Session) buildTrunk(objs *Objects, g *trunkGroup, budget *readBudget) error {
+func (s *Session) buildTrunk(ctx context.Context, objs *Objects, g *trunkGroup, budget *readBudget) error {
 	g.built = true
 	commits, seq := anchors(objs, g)
 	if commits == nil {
@@ -247,6 +247,13 @@ func (s *Session) buildTrunk(objs *Objects, g *trunkGroup, budget *readBudget) e
 	}
 	if total > s.callBytes() {
 		return nil
+	}
+	var blobs []string
+	for _, changes := range steps {
+		blobs = append(blobs, changedBlobs(changes)...)
+	}
+	if err := budget.preload(ctx, blobs); err != nil {
+		return err
 	}
 	live := map[string]int{} // blobs at the current seq, by how many paths
 	var count int
@@ -374,6 +381,13 @@ func (s *Session) trunkRef(ctx context.Context, objs *Objects, head string, j *o
 	}
 	if count > s.loadLimit() || bytes > s.refBytes() {
 		return index.RefUpdate{}, false, nil
+	}
+	blobs := make([]string, len(loads))
+	for i, l := range loads {
+		blobs[i] = l.c.To
+	}
+	if err := budget.preload(ctx, blobs); err != nil {
+		return index.RefUpdate{}, false, err
 	}
 	for _, l := range loads {
 		d, err := loadRefDoc(s, objs, l.c, l.base, budget)

@@ -112,7 +112,74 @@ func (u RefUpdate) Rows() []RefDoc {
 		st.Trunk = 1
 		trunks[1] = u.Trunk.Rows
 	}
-	return mergeRefRows([]RefState{st}, own, trunks)
+	return mergeRefRows([]RefState{st}, own, trunks, nil)
+}
+
+// RefBlob is what an overlay row takes of a blob, kept once read (table
+// ref_blobs): a blob never changes, so a ref's rows read again after HEAD
+// moved, or a trunk worked out again, read and parse no blob twice.
+// markdown.PathFields's parts are Type, FieldID, State and Section.
+type RefBlob struct {
+	OID, Skip                     string
+	Doc                           bool
+	ID, Title, Assignee, Edges    string
+	FM                            int64
+	Type, FieldID, State, Section string
+}
+
+// refBlobsKept is how many blobs ref_blobs keeps before it forgets those
+// no row names.
+const refBlobsKept = 50_000
+
+const refBlobCols = `oid, skip, doc, ident, title, assignee, edges, fm_bytes, type, field_id, state, section`
+
+// RefBlobs reads the kept fields of the blobs oids, by blob id.
+func (s *Store) RefBlobs(ctx context.Context, oids []string) (map[string]RefBlob, error) {
+	out := map[string]RefBlob{}
+	if len(oids) == 0 {
+		return out, nil
+	}
+	list, _ := json.Marshal(oids) // strings only: cannot fail
+	rows, err := s.db.QueryContext(ctx, `SELECT `+refBlobCols+` FROM ref_blobs WHERE oid IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("read the overlays' blobs: %w", friendly(err, s.path))
+	}
+	all, err := scanAll(rows, func(r *sql.Rows) (RefBlob, error) {
+		var b RefBlob
+		err := r.Scan(&b.OID, &b.Skip, &b.Doc, &b.ID, &b.Title, &b.Assignee, &b.Edges, &b.FM, &b.Type, &b.FieldID, &b.State, &b.Section)
+		return b, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the overlays' blobs: %w", err)
+	}
+	for _, b := range all {
+		out[b.OID] = b
+	}
+	return out, nil
+}
+
+// keepRefBlobs writes blobs' fields, and past refBlobsKept forgets those
+// no row names.
+func keepRefBlobs(ctx context.Context, tx *sql.Tx, blobs []RefBlob) error {
+	if len(blobs) == 0 {
+		return nil
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO ref_blobs(`+refBlobCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	for _, b := range blobs {
+		if _, err := ins.ExecContext(ctx, b.OID, b.Skip, b.Doc, b.ID, b.Title, b.Assignee, b.Edges, b.FM, b.Type, b.FieldID, b.State, b.Section); err != nil {
+			return fmt.Errorf("keep blob %s: %w", b.OID, err)
+		}
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM ref_blobs`).Scan(&n); err != nil || n <= refBlobsKept {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `DELETE FROM ref_blobs WHERE oid NOT IN (SELECT oid FROM ref_docs UNION SELECT oid FROM trunk_docs)`)
+	return err
 }
 
 // Trunk is the rows that refs with one merge base share (ADR-0068): what
@@ -180,9 +247,19 @@ func (s *Store) RefDocs(ctx context.Context, ref string) (map[string]RefDoc, err
 // its seq where it has none; keep, when not nil, says which trunk rows
 // are wanted (asked once a row, not once a ref).
 func (s *Store) refRows(ctx context.Context, ref string, keep func(*TrunkDoc) bool) ([]RefDoc, error) {
-	refs, err := s.Refs(ctx)
+	refs, own, trunks, err := s.refParts(ctx, ref, keep)
 	if err != nil {
 		return nil, err
+	}
+	return mergeRefRows(refs, own, trunks, nil), nil
+}
+
+// refParts reads the followed refs (ref, when not "", one), their own
+// rows sorted by ref and path, and their trunks' rows that keep wants.
+func (s *Store) refParts(ctx context.Context, ref string, keep func(*TrunkDoc) bool) ([]RefState, []RefDoc, map[int64][]TrunkDoc, error) {
+	refs, err := s.Refs(ctx)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	q, args := `SELECT `+refDocCols+` FROM ref_docs ORDER BY ref, path`, []any(nil)
 	if ref != "" {
@@ -197,17 +274,14 @@ func (s *Store) refRows(ctx context.Context, ref string, keep func(*TrunkDoc) bo
 	}
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
+		return nil, nil, nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
 	}
 	own, err := scanAll(rows, func(r *sql.Rows) (RefDoc, error) { return scanRefDoc(r) })
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	trunks, err := s.trunkRows(ctx, refs, keep)
-	if err != nil {
-		return nil, err
-	}
-	return mergeRefRows(refs, own, trunks), nil
+	return refs, own, trunks, err
 }
 
 const trunkDocCols = `path, lo, hi, change, oid, base_oid, ident, kind, title, state, assignee, edges, skip, fm_bytes`
@@ -248,8 +322,9 @@ func (s *Store) trunkRows(ctx context.Context, refs []RefState, keep func(*Trunk
 
 // mergeRefRows gives each ref (sorted by name) its own rows (own, sorted
 // by ref; those of Change RefSame only hide) and the rows of its trunk
-// that hold at its seq where it has none, sorted by ref and path.
-func mergeRefRows(refs []RefState, own []RefDoc, trunks map[int64][]TrunkDoc) []RefDoc {
+// that hold at its seq where it has none (and that keep, when not nil,
+// admits for the ref), sorted by ref and path.
+func mergeRefRows(refs []RefState, own []RefDoc, trunks map[int64][]TrunkDoc, keep func(*RefState, *TrunkDoc) bool) []RefDoc {
 	byRef := map[string][]RefDoc{}
 	for lo := 0; lo < len(own); {
 		hi := lo
@@ -278,7 +353,7 @@ func mergeRefRows(refs []RefState, own []RefDoc, trunks map[int64][]TrunkDoc) []
 		}
 		for i := range rows {
 			t := &rows[i]
-			if t.Lo <= r.Seq && r.Seq < t.Hi && !has[t.Path] {
+			if t.Lo <= r.Seq && r.Seq < t.Hi && !has[t.Path] && (keep == nil || keep(&r, t)) {
 				d := t.RefDoc
 				d.Ref, d.Commit, d.Author = r.Name, r.TrunkCommit, r.TrunkAuthor
 				out = append(out, d)
@@ -301,10 +376,13 @@ func scanRefDoc(sc interface{ Scan(...any) error }, extra ...any) (RefDoc, error
 
 // ApplyRefs writes ref updates, marks the refs named in stand as compared
 // with head (their merge base, and so their rows, stand: the common case
-// after HEAD moved, one statement for them all), and forgets the refs
-// named in gone, in one transaction.
-func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, stand []string, head string, gone []string) error {
+// after HEAD moved, one statement for them all), forgets the refs named in
+// gone, and keeps the fields of the blobs read, in one transaction.
+func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, stand []string, head string, gone []string, blobs ...RefBlob) error {
 	return s.Tx(ctx, func(tx *sql.Tx) error {
+		if err := keepRefBlobs(ctx, tx, blobs); err != nil {
+			return err
+		}
 		const restamp = `UPDATE refs SET base_head = ?, updated = ? WHERE name IN (%s)`
 		now := time.Now().UnixNano()
 		err := batches(anys(stand), 1, 2, func(part []any) error {
@@ -477,18 +555,28 @@ func (s *Store) overlay(ctx context.Context, ref, path string, here bool) ([]Ove
 	if heads, err = s.hereRows(ctx, paths); err != nil {
 		return nil, err
 	}
-	rows, err := s.refRows(ctx, ref, keep)
+	refs, own, trunks, err := s.refParts(ctx, ref, keep)
 	if err != nil {
 		return nil, err
 	}
-	deletes := map[string]bool{}  // refs that delete one of HEAD's documents
-	deletesP := map[string]bool{} // refs that delete path
-	for i := range rows {
-		r := &rows[i]
+	// refs that delete one of HEAD's documents: their rows, and their
+	// trunks' that hold for them
+	deletes := map[string]bool{}
+	for i := range own {
+		if r := &own[i]; r.OID == "" && r.Change != RefSame && heads[r.Path] != nil {
+			deletes[r.Ref] = true
+		}
+	}
+	for _, r := range mergeRefRows(refs, own, trunks, func(_ *RefState, t *TrunkDoc) bool { return t.OID == "" && heads[t.Path] != nil }) {
 		if r.OID == "" && heads[r.Path] != nil {
 			deletes[r.Ref] = true
 		}
-		if r.OID == "" && r.Path == path {
+	}
+	// a ref's additions only when it deletes one of HEAD's documents
+	rows := mergeRefRows(refs, own, trunks, func(r *RefState, t *TrunkDoc) bool { return !here || heads[t.Path] != nil || deletes[r.Name] })
+	deletesP := map[string]bool{} // refs that delete path
+	for i := range rows {
+		if r := &rows[i]; r.OID == "" && r.Path == path {
 			deletesP[r.Ref] = true
 		}
 	}

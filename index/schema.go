@@ -7,7 +7,7 @@ const SchemaVersion = 21
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.
-var contentTables = []string{"trunk_docs", "ref_docs", "refs", "links", "aliases", "chunks", "chunks_fts", "problems", "skipped", "docs"}
+var contentTables = []string{"ref_blobs", "trunk_docs", "ref_docs", "refs", "links", "aliases", "chunks", "chunks_fts", "problems", "skipped", "docs"}
 
 const metaDDL = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`
 
@@ -115,6 +115,20 @@ CREATE TABLE ref_docs (
 	skip      TEXT NOT NULL,            -- why the ref's version was not read ('' when it was: max_file_size)
 	fm_bytes  INTEGER NOT NULL,         -- the size of its frontmatter (what YAML parsing costs)
 	PRIMARY KEY (ref, path)
+) WITHOUT ROWID;
+CREATE TABLE ref_blobs (
+	oid       TEXT PRIMARY KEY,         -- a blob an overlay row read: what the row takes of it
+	skip      TEXT NOT NULL,
+	doc       INTEGER NOT NULL,
+	ident     TEXT NOT NULL,
+	title     TEXT NOT NULL,
+	assignee  TEXT NOT NULL,
+	edges     TEXT NOT NULL,
+	fm_bytes  INTEGER NOT NULL,
+	type      TEXT NOT NULL,            -- markdown.PathFields
+	field_id  TEXT NOT NULL,
+	state     TEXT NOT NULL,
+	section   TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE trunk_docs (
 	trunk     INTEGER NOT NULL,         -- refs.trunk: rows shared by refs with one merge base
