@@ -207,10 +207,11 @@ func anchors(objs *Objects, g *trunkGroup) ([]string, map[*overlayJob]int) {
 }
 
 // buildTrunk works out a group's trunk, within bounds: a line whose blobs
-// hold more than one call may make canon read, whose frontmatter more than
-// one ref's may, or that changes more than eight times the documents a
-// ref may load, gives no trunk (its refs are diffed alone, and bounded
-// each as before). What it reads counts against the call's budget.
+// hold more than the call's read budget has left, whose frontmatter more
+// than one ref's may make canon parse, or that changes more than eight
+// times the documents a ref may load, gives no trunk (its refs are diffed
+// alone, and bounded each as before). What it reads counts against the
+// call's budget.
 func (s *Session) buildTrunk(ctx context.Context, objs *Objects, g *trunkGroup, budget *readBudget) error {
 	g.built = true
 	commits, seq := anchors(objs, g)
@@ -218,47 +219,14 @@ func (s *Session) buildTrunk(ctx context.Context, objs *Objects, g *trunkGroup, 
 		return nil
 	}
 	tr := &trunk{anchors: commits, seq: seq, paths: map[string]*trunkPath{}}
-	steps := make([][]TreeChange, len(commits))
-	prev, seen, versions := g.base, map[string]bool{}, 0
-	var total int64
-	for i, c := range commits {
-		changes, err := s.overlayDiff(objs, prev, c)
-		if err != nil {
-			return err
-		}
-		steps[i], prev = changes, c
-		versions += len(changes)
-		if versions > 8*s.loadLimit() {
-			return nil
-		}
-		for _, ch := range changes {
-			if ch.To == "" || seen[ch.To] {
-				continue
-			}
-			seen[ch.To] = true
-			n, err := objs.size(plumbing.NewHash(ch.To))
-			if err != nil {
-				return err
-			}
-			if s.Loader.OverSizeCap(n) == "" {
-				total += n
-			}
-		}
-	}
-	if total > s.callBytes() {
-		return nil
-	}
-	var blobs []string
-	for _, changes := range steps {
-		blobs = append(blobs, changedBlobs(changes)...)
-	}
-	if err := budget.preload(ctx, blobs); err != nil {
+	steps, sizeOf, err := s.trunkSteps(ctx, objs, g.base, commits, budget)
+	if err != nil || steps == nil {
 		return err
 	}
 	live := map[string]int{} // blobs at the current seq, by how many paths
 	var count int
 	var bytes, fm, parsed int64
-	fmOf, sizeOf := map[string]int64{}, map[string]int64{}
+	fmOf := map[string]int64{}
 	for i, changes := range steps {
 		for _, c := range changes {
 			p := tr.paths[c.Path]
@@ -282,14 +250,7 @@ func (s *Session) buildTrunk(ctx context.Context, objs *Objects, g *trunkGroup, 
 				count++
 				if c.To != "" {
 					if _, ok := fmOf[c.To]; !ok {
-						n, err := objs.size(plumbing.NewHash(c.To))
-						if err != nil {
-							return err
-						}
-						if s.Loader.OverSizeCap(n) != "" {
-							n = 0
-						}
-						sizeOf[c.To], fmOf[c.To] = n, d.FMBytes
+						fmOf[c.To] = d.FMBytes
 						if parsed += d.FMBytes; parsed > OverlayRefFrontmatter {
 							return nil
 						}
@@ -326,6 +287,53 @@ func (s *Session) buildTrunk(ctx context.Context, objs *Objects, g *trunkGroup, 
 	}
 	g.tr = tr
 	return nil
+}
+
+// trunkSteps diffs the line from the merge base to each anchor in turn,
+// and sizes the blobs the steps lead to (0 for one over max_file_size,
+// which is not read). nil steps when they change more than eight times the
+// documents a ref may load, or when the blobs this call has not read yet
+// hold more than its budget has left.
+func (s *Session) trunkSteps(ctx context.Context, objs *Objects, base string, commits []string, budget *readBudget) ([][]TreeChange, map[string]int64, error) {
+	steps := make([][]TreeChange, len(commits))
+	prev, versions := base, 0
+	var blobs []string
+	for i, c := range commits {
+		changes, err := s.overlayDiff(objs, prev, c)
+		if err != nil {
+			return nil, nil, err
+		}
+		steps[i], prev = changes, c
+		if versions += len(changes); versions > 8*s.loadLimit() {
+			return nil, nil, nil
+		}
+		blobs = append(blobs, changedBlobs(changes)...)
+	}
+	if err := budget.preload(ctx, blobs); err != nil {
+		return nil, nil, err
+	}
+	sizeOf := map[string]int64{}
+	var unread int64
+	for _, b := range blobs {
+		if _, ok := sizeOf[b]; ok || b == "" {
+			continue
+		}
+		n, err := objs.size(plumbing.NewHash(b))
+		if err != nil {
+			return nil, nil, err
+		}
+		if s.Loader.OverSizeCap(n) != "" {
+			n = 0
+		}
+		sizeOf[b] = n
+		if _, read := budget.blobs[b]; !read {
+			unread += n
+		}
+	}
+	if unread > budget.bytes {
+		return nil, nil, nil
+	}
+	return steps, sizeOf, nil
 }
 
 // trunkRef is a ref's overlay as its trunk's rows at its anchor and its
