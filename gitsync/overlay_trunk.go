@@ -65,16 +65,16 @@ type trunkVer struct {
 	doc index.RefDoc
 }
 
-// at is the path's blob at seq and whether the line changed it by then.
-func (p *trunkPath) at(seq int) (string, bool) {
-	to, ok := p.base, false
+// at is the path's blob at seq.
+func (p *trunkPath) at(seq int) string {
+	to := p.base
 	for _, v := range p.vers {
 		if v.lo > seq {
 			break
 		}
-		to, ok = v.to, true
+		to = v.to
 	}
-	return to, ok
+	return to
 }
 
 // trunkGroups groups the jobs that will be diffed from their merge base (a
@@ -234,7 +234,7 @@ func (s *Session) buildTrunk(ctx context.Context, objs *Objects, g *trunkGroup, 
 				p = &trunkPath{base: c.From}
 				tr.paths[c.Path] = p
 			}
-			if cur, _ := p.at(i); cur != p.base {
+			if cur := p.at(i); cur != p.base {
 				count--
 				if live[cur]--; live[cur] == 0 && cur != "" {
 					bytes, fm = bytes-sizeOf[cur], fm-fmOf[cur]
@@ -361,10 +361,7 @@ func (s *Session) trunkRef(ctx context.Context, objs *Objects, head string, j *o
 	for _, c := range changes {
 		base, held := c.From, false
 		if p := tr.paths[c.Path]; p != nil && p.vers[0].lo <= seq {
-			var to string
-			base = p.base
-			to, _ = p.at(seq)
-			held = to != p.base
+			base, held = p.base, p.at(seq) != p.base
 		}
 		if held {
 			count--
