@@ -313,6 +313,7 @@ type refBlob struct {
 	id, title, assignee, edge string
 	at                        markdown.PathFields
 	fm                        int64 // its frontmatter's size
+	size                      int64 // its own
 }
 
 // yamlSum sums the frontmatter of a ref's documents, each blob once, and
@@ -533,12 +534,12 @@ func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t 
 		return u, nil
 	}
 	blobs := changedBlobs(changes)
-	if over, err := s.overRefBytes(objs, blobs); err != nil || over != "" {
-		u.State.Summarised, u.State.Skip = over != "", over
-		return u, err
-	}
 	if err := budget.preload(ctx, blobs); err != nil {
 		return index.RefUpdate{}, err
+	}
+	if over, err := s.overRefBytes(objs, budget, blobs); err != nil || over != "" {
+		u.State.Summarised, u.State.Skip = over != "", over
+		return u, err
 	}
 	var y yamlSum
 	for _, c := range changes {
@@ -559,7 +560,7 @@ func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t 
 // overRefBytes says why a ref's documents are not read when the blobs
 // they are (each once, those under max_file_size: the others are not
 // read) hold more than OverlayRefBytes; "" when they do not.
-func (s *Session) overRefBytes(objs *Objects, blobs []string) (string, error) {
+func (s *Session) overRefBytes(objs *Objects, budget *readBudget, blobs []string) (string, error) {
 	seen := map[string]bool{}
 	var total int64
 	for _, b := range blobs {
@@ -567,7 +568,7 @@ func (s *Session) overRefBytes(objs *Objects, blobs []string) (string, error) {
 			continue
 		}
 		seen[b] = true
-		n, err := objs.size(plumbing.NewHash(b))
+		n, err := budget.size(objs, b)
 		if err != nil {
 			return "", fmt.Errorf("read blob %s: %w", short(b), err)
 		}
@@ -629,11 +630,11 @@ func (s *Session) overlayStep(ctx context.Context, objs *Objects, old *index.Ref
 	for _, b := range after {
 		blobs = append(blobs, b)
 	}
-	if over, err := s.overRefBytes(objs, blobs); err != nil || over != "" {
-		u.Drops = nil
+	if err := budget.preload(ctx, blobs); err != nil {
 		return false, err
 	}
-	if err := budget.preload(ctx, blobs); err != nil {
+	if over, err := s.overRefBytes(objs, budget, blobs); err != nil || over != "" {
+		u.Drops = nil
 		return false, err
 	}
 	var y yamlSum
@@ -796,11 +797,16 @@ func loadRefDoc(s *Session, objs *Objects, c TreeChange, baseOID string, budget 
 // tree's files are not read), then the frontmatter's (one over
 // overlayFrontmatterBytes is not parsed). Its bytes count against the
 // call's budget.
-func (s *Session) readRefBlob(objs *Objects, c TreeChange, budget *readBudget) (*refBlob, error) {
+func (s *Session) readRefBlob(objs *Objects, c TreeChange, budget *readBudget) (b *refBlob, err error) {
 	size, err := objs.size(plumbing.NewHash(c.To))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", c.Path, err)
 	}
+	defer func() {
+		if b != nil {
+			b.size = size
+		}
+	}()
 	if skip := s.Loader.OverSizeCap(size); skip != "" {
 		return &refBlob{skip: skip}, nil
 	}
@@ -815,7 +821,7 @@ func (s *Session) readRefBlob(objs *Objects, c TreeChange, budget *readBudget) (
 			human.Bytes(fm), human.Bytes(overlayFrontmatterBytes))}, nil
 	}
 	l := s.Loader.Fields(index.FileInfo{Path: c.Path}, content)
-	b := &refBlob{skip: l.Skip, fm: fm}
+	b = &refBlob{skip: l.Skip, fm: fm}
 	if l.Doc == nil {
 		return b, nil
 	}

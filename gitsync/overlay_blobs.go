@@ -3,6 +3,8 @@ package gitsync
 import (
 	"context"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/markdown"
 )
@@ -34,7 +36,7 @@ func (b *readBudget) preload(ctx context.Context, oids []string) error {
 		return err
 	}
 	for o, k := range kept {
-		b.blobs[o] = &refBlob{skip: k.Skip, doc: k.Doc, id: k.ID, title: k.Title, assignee: k.Assignee, edge: k.Edges, fm: k.FM,
+		b.blobs[o] = &refBlob{skip: k.Skip, doc: k.Doc, id: k.ID, title: k.Title, assignee: k.Assignee, edge: k.Edges, fm: k.FM, size: k.Size,
 			at: markdown.PathFields{Type: k.Type, ID: k.FieldID, State: k.State, Section: k.Section}}
 	}
 	return nil
@@ -46,7 +48,7 @@ func (b *readBudget) read(oid string, r *refBlob) {
 		return
 	}
 	b.fresh = append(b.fresh, index.RefBlob{OID: oid, Skip: r.skip, Doc: r.doc, ID: r.id, Title: r.title, Assignee: r.assignee,
-		Edges: r.edge, FM: r.fm, Type: r.at.Type, FieldID: r.at.ID, State: r.at.State, Section: r.at.Section})
+		Edges: r.edge, FM: r.fm, Size: r.size, Type: r.at.Type, FieldID: r.at.ID, State: r.at.State, Section: r.at.Section})
 }
 
 // changedBlobs lists the blobs changes lead to.
@@ -56,4 +58,13 @@ func changedBlobs(changes []TreeChange) []string {
 		out = append(out, c.To)
 	}
 	return out
+}
+
+// size is a blob's size: kept or read with its fields, else from the
+// object's header.
+func (b *readBudget) size(objs *Objects, oid string) (int64, error) {
+	if r, ok := b.blobs[oid]; ok {
+		return r.size, nil
+	}
+	return objs.size(plumbing.NewHash(oid))
 }

@@ -318,7 +318,7 @@ func (s *Session) trunkSteps(ctx context.Context, objs *Objects, base string, co
 		if _, ok := sizeOf[b]; ok || b == "" {
 			continue
 		}
-		n, err := objs.size(plumbing.NewHash(b))
+		n, err := budget.size(objs, b)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -375,7 +375,7 @@ func (s *Session) trunkRef(ctx context.Context, objs *Objects, head string, j *o
 		count++
 		loads = append(loads, load{c, base})
 		if c.To != "" {
-			n, err := objs.size(plumbing.NewHash(c.To))
+			n, err := budget.size(objs, c.To)
 			if err != nil {
 				return index.RefUpdate{}, false, err
 			}

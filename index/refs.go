@@ -123,7 +123,7 @@ type RefBlob struct {
 	OID, Skip                     string
 	Doc                           bool
 	ID, Title, Assignee, Edges    string
-	FM                            int64
+	FM, Size                      int64
 	Type, FieldID, State, Section string
 }
 
@@ -131,7 +131,7 @@ type RefBlob struct {
 // no row names.
 const refBlobsKept = 50_000
 
-const refBlobCols = `oid, skip, doc, ident, title, assignee, edges, fm_bytes, type, field_id, state, section`
+const refBlobCols = `oid, skip, doc, ident, title, assignee, edges, fm_bytes, size, type, field_id, state, section`
 
 // RefBlobs reads the kept fields of the blobs oids, by blob id.
 func (s *Store) RefBlobs(ctx context.Context, oids []string) (map[string]RefBlob, error) {
@@ -146,7 +146,7 @@ func (s *Store) RefBlobs(ctx context.Context, oids []string) (map[string]RefBlob
 	}
 	all, err := scanAll(rows, func(r *sql.Rows) (RefBlob, error) {
 		var b RefBlob
-		err := r.Scan(&b.OID, &b.Skip, &b.Doc, &b.ID, &b.Title, &b.Assignee, &b.Edges, &b.FM, &b.Type, &b.FieldID, &b.State, &b.Section)
+		err := r.Scan(&b.OID, &b.Skip, &b.Doc, &b.ID, &b.Title, &b.Assignee, &b.Edges, &b.FM, &b.Size, &b.Type, &b.FieldID, &b.State, &b.Section)
 		return b, err
 	})
 	if err != nil {
@@ -164,13 +164,13 @@ func keepRefBlobs(ctx context.Context, tx *sql.Tx, blobs []RefBlob) error {
 	if len(blobs) == 0 {
 		return nil
 	}
-	ins, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO ref_blobs(`+refBlobCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	ins, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO ref_blobs(`+refBlobCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer ins.Close()
 	for _, b := range blobs {
-		if _, err := ins.ExecContext(ctx, b.OID, b.Skip, b.Doc, b.ID, b.Title, b.Assignee, b.Edges, b.FM, b.Type, b.FieldID, b.State, b.Section); err != nil {
+		if _, err := ins.ExecContext(ctx, b.OID, b.Skip, b.Doc, b.ID, b.Title, b.Assignee, b.Edges, b.FM, b.Size, b.Type, b.FieldID, b.State, b.Section); err != nil {
 			return fmt.Errorf("keep blob %s: %w", b.OID, err)
 		}
 	}
@@ -543,9 +543,13 @@ func (s *Store) overlay(ctx context.Context, ref, path string, here bool) ([]Ove
 	// A trunk's rows are shared by refs: what they are against HEAD is
 	// asked once a row, and only the rows that can be in the answer are
 	// given to each ref.
+	// For claims, a trunk's addition matters only as a move of one of
+	// HEAD's documents some ref deletes: the same blob or the same id
+	// (pairRef); the others are never an answer's.
+	var movable func(t *TrunkDoc) bool
 	keep := func(t *TrunkDoc) bool {
 		d := heads[t.Path]
-		return differsHere(&t.RefDoc, d) && (!here || d == nil || t.Change == RefDeleted || claimsHere(&t.RefDoc, d)) &&
+		return differsHere(&t.RefDoc, d) && (!here || d == nil && movable(t) || d != nil && (t.Change == RefDeleted || claimsHere(&t.RefDoc, d))) &&
 			(path == "" || t.Path == path || t.Change == RefAdded)
 	}
 	paths, err := s.overlayPaths(ctx, ref)
@@ -554,6 +558,11 @@ func (s *Store) overlay(ctx context.Context, ref, path string, here bool) ([]Ove
 	}
 	if heads, err = s.hereRows(ctx, paths); err != nil {
 		return nil, err
+	}
+	if here {
+		if movable, err = s.movable(ctx, heads); err != nil {
+			return nil, err
+		}
 	}
 	refs, own, trunks, err := s.refParts(ctx, ref, keep)
 	if err != nil {
@@ -614,6 +623,33 @@ func (s *Store) overlay(ctx context.Context, ref, path string, here bool) ([]Ove
 		over = kept
 	}
 	return over, nil
+}
+
+// movable says which additions may be a move of one of HEAD's documents
+// a ref deletes (pairRef): the blob it had, or its id.
+func (s *Store) movable(ctx context.Context, heads map[string]*hereRow) (func(*TrunkDoc) bool, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT path, base_oid FROM ref_docs WHERE oid = '' AND change = 'deleted'
+		UNION SELECT path, base_oid FROM trunk_docs WHERE oid = ''`)
+	if err != nil {
+		return nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
+	}
+	gone, err := scanAll(rows, func(r *sql.Rows) ([2]string, error) {
+		var g [2]string
+		return g, r.Scan(&g[0], &g[1])
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the overlays: %w", err)
+	}
+	blobs, ids := map[string]bool{}, map[string]bool{}
+	for _, g := range gone {
+		if d := heads[g[0]]; d != nil {
+			blobs[g[1]] = true
+			if d.ID != "" {
+				ids[d.ID] = true
+			}
+		}
+	}
+	return func(t *TrunkDoc) bool { return blobs[t.OID] || t.ID != "" && ids[t.ID] }, nil
 }
 
 // hereRow is what an overlay row is compared with: the indexed HEAD's

@@ -125,6 +125,7 @@ CREATE TABLE ref_blobs (
 	assignee  TEXT NOT NULL,
 	edges     TEXT NOT NULL,
 	fm_bytes  INTEGER NOT NULL,
+	size      INTEGER NOT NULL,         -- the blob's
 	type      TEXT NOT NULL,            -- markdown.PathFields
 	field_id  TEXT NOT NULL,
 	state     TEXT NOT NULL,
