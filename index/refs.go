@@ -543,14 +543,14 @@ func (s *Store) overlay(ctx context.Context, ref, path string, here bool) ([]Ove
 	// A trunk's rows are shared by refs: what they are against HEAD is
 	// asked once a row, and only the rows that can be in the answer are
 	// given to each ref.
-	// For claims, a trunk's addition matters only as a move of one of
-	// HEAD's documents some ref deletes: the same blob or the same id
-	// (pairRef); the others are never an answer's.
+	// For claims, or one path's versions, a trunk's addition matters only
+	// as a move of one of HEAD's documents (at path) some ref deletes: the
+	// same blob or the same id (pairRef); the others are never an answer's.
 	var movable func(t *TrunkDoc) bool
 	keep := func(t *TrunkDoc) bool {
 		d := heads[t.Path]
 		return differsHere(&t.RefDoc, d) && (!here || d == nil && movable(t) || d != nil && (t.Change == RefDeleted || claimsHere(&t.RefDoc, d))) &&
-			(path == "" || t.Path == path || t.Change == RefAdded)
+			(path == "" || t.Path == path || t.Change == RefAdded && movable(t))
 	}
 	paths, err := s.overlayPaths(ctx, ref)
 	if err != nil {
@@ -559,10 +559,14 @@ func (s *Store) overlay(ctx context.Context, ref, path string, here bool) ([]Ove
 	if heads, err = s.hereRows(ctx, paths); err != nil {
 		return nil, err
 	}
-	if here {
-		if movable, err = s.movable(ctx, heads); err != nil {
-			return nil, err
-		}
+	switch {
+	case path != "": // only a move of HEAD's document at path
+		movable, err = s.movable(ctx, map[string]*hereRow{path: heads[path]})
+	case here:
+		movable, err = s.movable(ctx, heads)
+	}
+	if err != nil {
+		return nil, err
 	}
 	refs, own, trunks, err := s.refParts(ctx, ref, keep)
 	if err != nil {
