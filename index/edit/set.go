@@ -316,9 +316,34 @@ func Diff(files []*File) string {
 		case f.Remove:
 			to = "/dev/null"
 		}
-		b.WriteString(udiff.Unified(from, to, string(f.Before), string(f.After)))
+		b.WriteString(unified(from, to, string(f.Before), string(f.After)))
 	}
 	return b.String()
+}
+
+// unified is the unified diff of before and after. go-udiff numbers a
+// hunk's new lines without the context lines it adds between and after
+// edits, so a second hunk said +29 where it starts on line 31, and git
+// apply read it as an offset: each hunk's new start is its old start
+// plus what the hunks before it added and removed.
+func unified(from, to, before, after string) string {
+	u, err := udiff.ToUnifiedDiff(from, to, before, udiff.Lines(before, after), udiff.DefaultContextLines)
+	if err != nil {
+		return udiff.Unified(from, to, before, after) // cannot happen: the edits are before's
+	}
+	delta := 0
+	for _, h := range u.Hunks {
+		h.ToLine = h.FromLine + delta
+		for _, l := range h.Lines {
+			switch l.Kind {
+			case udiff.Insert:
+				delta++
+			case udiff.Delete:
+				delta--
+			}
+		}
+	}
+	return u.String()
 }
 
 // Writable checks that rel is a path canon may write and returns its
