@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/filter"
 )
 
 // FuzzCompileFilter feeds arbitrary text to the filter compiler. Whatever
@@ -35,11 +35,11 @@ func FuzzCompileFilter(f *testing.F) {
 	})
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, text string) {
-		flt, err := index.CompileFilter(text)
+		flt, err := filter.Compile(text)
 		if err != nil {
-			var fe *index.FilterError
+			var fe *filter.Error
 			if !errors.As(err, &fe) || fe.Msg == "" {
-				t.Fatalf("%q: an error that is not a FilterError: %v", text, err)
+				t.Fatalf("%q: an error that is not a *filter.Error: %v", text, err)
 			}
 			return
 		}

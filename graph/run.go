@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/filter"
 )
 
 // RunOptions adjust one run of a template.
@@ -68,9 +69,9 @@ func (g *Graph) RunTemplate(ctx context.Context, t *Template, ro RunOptions) (*P
 	if ro.MaxNodes != nil {
 		opt.MaxNodes = *ro.MaxNodes
 	}
-	var filters []*index.Filter
+	var filters []*filter.Filter
 	for _, f := range t.Query.Filters {
-		cf, err := index.CompileFilter(f)
+		cf, err := filter.Compile(f)
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +153,7 @@ func (g *Graph) worksetAnchor(ctx context.Context, t *Template, a Anchor, ro Run
 // keeper makes the check that expansion applies to candidates: every
 // filter holds and the kind is not excluded. Nil when there is nothing to
 // check.
-func (g *Graph) keeper(filters []*index.Filter, exclude []string) func(context.Context, []index.DocID) (map[index.DocID]bool, error) {
+func (g *Graph) keeper(filters []*filter.Filter, exclude []string) func(context.Context, []index.DocID) (map[index.DocID]bool, error) {
 	if len(filters) == 0 && len(exclude) == 0 {
 		return nil
 	}
@@ -164,7 +165,7 @@ func (g *Graph) keeper(filters []*index.Filter, exclude []string) func(context.C
 // anchor finds the documents one anchor selects, in its order; a search
 // anchor leaves generated documents out (gen), a selecting one asks for
 // what it selects.
-func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*index.Filter, opt PackOptions, now func() time.Time, gen *genFilter) ([]seed, error) {
+func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*filter.Filter, opt PackOptions, now func() time.Time, gen *genFilter) ([]seed, error) {
 	limit := a.Limit
 	if limit == 0 {
 		limit = opt.MaxNodes
@@ -196,7 +197,7 @@ func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*index.Filter, o
 		sel.Since = t.UTC().Add(-age).Format("2006-01-02")
 	}
 	if a.Filter != "" {
-		f, err := index.CompileFilter(a.Filter)
+		f, err := filter.Compile(a.Filter)
 		if err != nil {
 			return nil, err
 		}
@@ -219,7 +220,7 @@ func (g *Graph) anchor(ctx context.Context, a Anchor, filters []*index.Filter, o
 
 // searchAnchor finds the documents a search anchor selects: the search's
 // seeds that pass the template's filters.
-func (g *Graph) searchAnchor(ctx context.Context, text string, filters []*index.Filter, limit int, gen *genFilter) ([]seed, error) {
+func (g *Graph) searchAnchor(ctx context.Context, text string, filters []*filter.Filter, limit int, gen *genFilter) ([]seed, error) {
 	found, err := g.searchSeeds(ctx, text, limit, gen)
 	if err != nil {
 		return nil, err
@@ -259,11 +260,11 @@ func (g *Graph) group(ctx context.Context, entries []Entry, sections []OutputSec
 		if s.Filter == "" {
 			continue
 		}
-		f, err := index.CompileFilter(s.Filter)
+		f, err := filter.Compile(s.Filter)
 		if err != nil {
 			return nil, nil, err
 		}
-		if passes[i], err = g.keeper([]*index.Filter{f}, nil)(ctx, ids); err != nil {
+		if passes[i], err = g.keeper([]*filter.Filter{f}, nil)(ctx, ids); err != nil {
 			return nil, nil, err
 		}
 	}

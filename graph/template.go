@@ -15,7 +15,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
-	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/filter"
 	"github.com/canon-md/canon/index/lazyre"
 )
 
@@ -355,11 +355,11 @@ func (t *Template) Validate() []error {
 			}
 		}
 		if a.Filter != "" {
-			if _, err := index.CompileFilter(a.Filter); err != nil {
+			if _, err := filter.Compile(a.Filter); err != nil {
 				bad("%s.filter: %v", where, err)
 			}
 		}
-		if a.SortBy != "" && !index.ValidFilterName(a.SortBy) {
+		if a.SortBy != "" && !filter.ValidName(a.SortBy) {
 			bad("%s.sort_by %q is not a column or field name", where, a.SortBy)
 		}
 		if a.Order != "" && a.Order != "asc" && a.Order != "desc" {
@@ -373,7 +373,7 @@ func (t *Template) Validate() []error {
 		}
 	}
 	for i, f := range t.Query.Filters {
-		if _, err := index.CompileFilter(f); err != nil {
+		if _, err := filter.Compile(f); err != nil {
 			bad("query.filters[%d]: %v", i, err)
 		}
 	}
@@ -417,11 +417,11 @@ func (t *Template) Validate() []error {
 		}
 		names[s.Name] = true
 		if s.Filter != "" {
-			if _, err := index.CompileFilter(s.Filter); err != nil {
+			if _, err := filter.Compile(s.Filter); err != nil {
 				bad("%s.filter: %v", where, err)
 			}
 		}
-		if s.SortBy != "" && s.SortBy != "rank" && !index.ValidFilterName(s.SortBy) {
+		if s.SortBy != "" && s.SortBy != "rank" && !filter.ValidName(s.SortBy) {
 			bad("%s.sort_by %q is not rank, a column or a field name", where, s.SortBy)
 		}
 		if s.Order != "" && s.Order != "asc" && s.Order != "desc" {

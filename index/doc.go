@@ -7,8 +7,8 @@
 // (Store.Preview), and answers queries with typed methods that return
 // plain values: documents by key, path or row id, links by type and
 // direction, sections and their text, full-text matches (read.go,
-// match.go), documents chosen by compiled query-template filters
-// (filter.go, select.go). A workset's database is an index too, with the
+// match.go), documents chosen by query-template filters, which
+// index/filter compiles (select.go). A workset's database is an index too, with the
 // workset's own tables beside it (Slice, slice.go).
 //
 // It owns the schema: it is the only package that imports database/sql or
@@ -25,6 +25,7 @@
 //
 // On the ladder cmd → usecase → hooks → gitsync, workset → graph →
 // index, it is the bottom; its sub-packages markdown (parsing), config
-// (settings), resolve (reference resolution, which it imports) and check
-// (validation over a Querier) sit with it.
+// (settings), resolve (reference resolution, which it imports), filter
+// (the filter language, which it imports) and check (validation over a
+// Querier) sit with it.
 package index

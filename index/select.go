@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+
+	"github.com/canon-md/canon/index/filter"
 )
 
 // Reads that choose documents with compiled filters (query templates:
@@ -19,8 +21,8 @@ type DocSelect struct {
 	// Since keeps the documents dated (updated, else date, else created)
 	// on or after this YYYY-MM-DD, newest first.
 	Since   string
-	Filter  *Filter   // the selection's own filter
-	Filters []*Filter // filters that apply to everything (a template's)
+	Filter  *filter.Filter   // the selection's own filter
+	Filters []*filter.Filter // filters that apply to everything (a template's)
 	// SortBy (a name as filters write them) orders the documents instead,
 	// those without a value last; Desc reverses it.
 	SortBy string
@@ -69,7 +71,7 @@ func (s *Store) SelectDocs(ctx context.Context, sel DocSelect) ([]DocID, error) 
 	fsql, fargs := filterSQL(sel.Filters)
 	args = append(args, fargs...)
 	if sel.SortBy != "" {
-		expr, xa := nameExpr(sel.SortBy)
+		expr, xa := filter.NameExpr(sel.SortBy)
 		dir := "ASC"
 		if sel.Desc {
 			dir = "DESC"
@@ -91,7 +93,7 @@ func (s *Store) SelectDocs(ctx context.Context, sel DocSelect) ([]DocID, error) 
 }
 
 // filterSQL joins compiled filters into " AND (...)" terms.
-func filterSQL(filters []*Filter) (string, []any) {
+func filterSQL(filters []*filter.Filter) (string, []any) {
 	var b strings.Builder
 	var args []any
 	for _, f := range filters {
@@ -103,7 +105,7 @@ func filterSQL(filters []*Filter) (string, []any) {
 
 // DocsPassing says which of some documents pass every filter and are of
 // none of the excluded kinds (compared without case).
-func (s *Store) DocsPassing(ctx context.Context, ids []DocID, filters []*Filter, excludeKinds []string) (map[DocID]bool, error) {
+func (s *Store) DocsPassing(ctx context.Context, ids []DocID, filters []*filter.Filter, excludeKinds []string) (map[DocID]bool, error) {
 	cond, args := filterSQL(filters)
 	if len(excludeKinds) > 0 {
 		cond += ` AND lower(d.kind) NOT IN (` + marks(len(excludeKinds)) + `)`
@@ -129,7 +131,7 @@ func (s *Store) DocsPassing(ctx context.Context, ids []DocID, filters []*Filter,
 // FieldValues reads a column or frontmatter field (named as filters name
 // them) of some documents: text, a number, a boolean, or nil when absent.
 func (s *Store) FieldValues(ctx context.Context, ids []DocID, name string) (map[DocID]any, error) {
-	expr, xargs := nameExpr(name)
+	expr, xargs := filter.NameExpr(name)
 	out := map[DocID]any{}
 	err := eachIn(ctx, s.db, `SELECT d.id, `+expr+` FROM docs d WHERE d.id IN (%s)`, xargs, idArgs(ids), nil, func(r *sql.Rows) error {
 		var id int64

@@ -10,7 +10,7 @@ import (
 	"github.com/canon-md/canon/cmd/internal/usecase"
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
-	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/filter"
 )
 
 // Flags shared by the commands that expand from seeds. Their defaults come
@@ -91,7 +91,7 @@ func seeds(c *cli.Context, s *gitsync.Session) []string {
 
 // graphError turns the graph package's known errors into sentences.
 func graphError(err error) error {
-	var fe *index.FilterError
+	var fe *filter.Error
 	var te *graph.TemplateError
 	var oe *graph.OutError
 	var opt *graph.OptionError

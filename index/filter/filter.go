@@ -1,4 +1,23 @@
-package index
+// Package filter is the query-template filter language (docs/queries.md,
+// ADR-0064): a small expression over a document's columns and frontmatter
+// fields (state IN ('Ready', 'InProgress') AND priority <= 'P1'), read
+// and checked (Compile, ValidName) and compiled to a parameterised
+// condition on the index's docs table (aliased d), which index runs
+// (index.DocSelect, Store.DocsPassing, Store.FieldValues) and graph's
+// templates hand it.
+//
+// It owns the grammar, its limits (length, depth, IN lists) and its
+// errors (Error, with the column where the filter goes wrong). Names
+// become fixed column names or a JSON path passed as a parameter and
+// literals become parameters: nothing from a filter's text is spliced
+// into SQL.
+//
+// What it must not do: open a database or run a statement, read a file,
+// or know of git; the condition it writes is index's to run. On the
+// ladder cmd → usecase → hooks → gitsync, workset → graph → index it sits
+// at the bottom with index's other sub-packages, under index (which
+// imports it); it imports nothing of canon's.
+package filter
 
 import (
 	"fmt"
@@ -38,14 +57,14 @@ type Filter struct {
 	Args []any
 }
 
-// FilterError says where a filter goes wrong.
-type FilterError struct {
+// Error says where a filter goes wrong.
+type Error struct {
 	Text string
 	Pos  int // byte offset
 	Msg  string
 }
 
-func (e *FilterError) Error() string {
+func (e *Error) Error() string {
 	return fmt.Sprintf("filter %q: at column %d: %s", e.Text, e.Pos+1, e.Msg)
 }
 
@@ -86,7 +105,7 @@ var keywords = map[string]bool{"AND": true, "OR": true, "NOT": true, "IN": true,
 
 func lex(src string) ([]token, error) {
 	fail := func(pos int, format string, args ...any) error {
-		return &FilterError{Text: src, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+		return &Error{Text: src, Pos: pos, Msg: fmt.Sprintf(format, args...)}
 	}
 	var out []token
 	i := 0
@@ -180,13 +199,13 @@ func isNameByte(c byte) bool {
 	return isNameStart(c) || c >= '0' && c <= '9' || c == '-'
 }
 
-// CompileFilter compiles a filter; see the grammar above.
-func CompileFilter(text string) (*Filter, error) {
+// Compile compiles a filter; see the grammar above.
+func Compile(text string) (*Filter, error) {
 	if strings.TrimSpace(text) == "" {
-		return nil, &FilterError{Text: text, Msg: "the filter is empty"}
+		return nil, &Error{Text: text, Msg: "the filter is empty"}
 	}
 	if len(text) > maxFilterLen {
-		return nil, &FilterError{Text: text[:40] + "…", Msg: fmt.Sprintf("a filter is at most %d characters", maxFilterLen)}
+		return nil, &Error{Text: text[:40] + "…", Msg: fmt.Sprintf("a filter is at most %d characters", maxFilterLen)}
 	}
 	toks, err := lex(text)
 	if err != nil {
@@ -223,7 +242,7 @@ func (p *parser) next() token {
 }
 
 func (p *parser) fail(t token, format string, args ...any) error {
-	return &FilterError{Text: p.src, Pos: t.pos, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Text: p.src, Pos: t.pos, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (p *parser) isKeyword(word string) bool {
@@ -435,15 +454,15 @@ func jsonPath(name string) string {
 	return b.String()
 }
 
-// ValidFilterName says whether s can name a column or field, as a
+// ValidName says whether s can name a column or field, as a
 // template's sort_by does.
-func ValidFilterName(s string) bool {
+func ValidName(s string) bool {
 	toks, err := lex(s)
 	return err == nil && len(toks) == 2 && toks[0].kind == tName
 }
 
-// nameExpr is the SQL for a column or field name, with its argument.
-func nameExpr(name string) (string, []any) {
+// NameExpr is the SQL for a column or field name, with its argument.
+func NameExpr(name string) (string, []any) {
 	if col, ok := filterColumns[strings.ToLower(name)]; ok {
 		return col, nil
 	}
