@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
+	"github.com/canon-md/canon/index/ids"
 )
 
 // RuleIDCollision is canon check --new-from's finding of an id the branch
@@ -15,7 +15,7 @@ const RuleIDCollision = "id-collision"
 
 // mintedTwice finds the ids of the documents the branch added since base
 // (changes: base to the working tree) that documents rev added since base
-// carry too: two different items (index.Collisions: a shared path or uid
+// carry too: two different items (ids.Collisions: a shared path or uid
 // is one item) that would share an id once merged. Each is a finding on
 // the branch's document.
 func (s *Session) mintedTwice(ctx context.Context, base, rev string, changes []StagedChange, cat *CatFile) ([]check.Finding, error) {
@@ -36,7 +36,7 @@ func (s *Session) mintedTwice(ctx context.Context, base, rev string, changes []S
 	if err != nil {
 		return nil, err
 	}
-	var docs []index.IdentDoc
+	var docs []ids.Doc
 	for _, d := range all {
 		if ours[d.Path] {
 			docs = append(docs, d)
@@ -52,8 +52,8 @@ func (s *Session) mintedTwice(ctx context.Context, base, rev string, changes []S
 		docs = append(docs, d)
 	}
 	var out []check.Finding
-	for _, c := range index.Collisions(docs, s.Cfg) {
-		var mine []index.IdentDoc
+	for _, c := range ids.Collisions(docs, s.Cfg) {
+		var mine []ids.Doc
 		var other []string
 		for _, d := range c.Docs {
 			switch {

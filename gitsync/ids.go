@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/ids"
 )
 
 // MarkdownFiles lists, sorted, the working tree's Markdown files that git
@@ -61,7 +62,7 @@ func (r *Repo) AddedIn(ctx context.Context, path string) string {
 	return string(bytes.TrimSpace(out))
 }
 
-// RefIDs is canon id next's index.RefIDs (ADR-0042, ADR-0043): the ids
+// RefIDs is canon id next's ids.RefIDs (ADR-0042, ADR-0043): the ids
 // the documents of every followed ref (local and remote-tracking branches,
 // linked worktrees' HEADs) carry where the ref differs from the indexed
 // HEAD, read from the overlays, which Overlay first brings up to date at
@@ -69,19 +70,19 @@ func (r *Repo) AddedIn(ctx context.Context, path string) string {
 // has no rows there: the documents it added since its merge base are read
 // from git's trees instead. Uncommitted files of linked worktrees are not
 // seen (nor are they by the overlays).
-func (s *Session) RefIDs(ctx context.Context) ([]index.RefID, error) {
+func (s *Session) RefIDs(ctx context.Context) ([]ids.RefID, error) {
 	over, _, err := s.Overlay(ctx, "", "")
 	if err != nil {
 		return nil, err
 	}
-	var ids []index.RefID
+	var out []ids.RefID
 	for _, o := range over {
 		if o.Change != index.RefDeleted && o.ID != "" {
 			p := o.Path
 			if o.MovedFrom != "" { // one item, the one HEAD has there
 				p = o.MovedFrom
 			}
-			ids = append(ids, index.RefID{Ref: o.Ref, Path: p, Ident: o.ID})
+			out = append(out, ids.RefID{Ref: o.Ref, Path: p, Ident: o.ID})
 		}
 	}
 	refs, err := s.Store.Refs(ctx)
@@ -96,14 +97,14 @@ func (s *Session) RefIDs(ctx context.Context) ([]index.RefID, error) {
 		if err != nil {
 			return nil, err
 		}
-		ids = append(ids, added...)
+		out = append(out, added...)
 	}
-	return ids, nil
+	return out, nil
 }
 
 // addedIDs reads the ids of the documents ref r added since its merge
 // base with HEAD, from git's trees (one diff, the added documents' blobs).
-func (s *Session) addedIDs(ctx context.Context, r index.RefState) ([]index.RefID, error) {
+func (s *Session) addedIDs(ctx context.Context, r index.RefState) ([]ids.RefID, error) {
 	if !index.IsObjectID(r.Base) || !index.IsObjectID(r.OID) {
 		return nil, fmt.Errorf("the overlay of %s holds a commit id that is not one (%q, %q); run canon index --full", r.Name, r.Base, r.OID)
 	}
@@ -116,11 +117,11 @@ func (s *Session) addedIDs(ctx context.Context, r index.RefState) ([]index.RefID
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.Name, err)
 	}
-	ids := make([]index.RefID, len(docs))
+	out := make([]ids.RefID, len(docs))
 	for i, d := range docs {
-		ids[i] = index.RefID{Ref: r.Name, Path: d.Path, Ident: d.Ident}
+		out[i] = ids.RefID{Ref: r.Name, Path: d.Path, Ident: d.Ident}
 	}
-	return ids, nil
+	return out, nil
 }
 
 // CreatedAt is when the file at path entered HEAD's history: the commit

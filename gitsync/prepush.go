@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/ids"
 )
 
 // What the pre-push hook compares (issue 25, ADR-0044): the ids the
@@ -115,10 +116,10 @@ type PushMinted struct {
 	Line    PushLine
 	Against string // the remote side compared with
 	// Collisions are the ids a document the push added carries that a
-	// document the remote side added carries too (index.Collisions: one
+	// document the remote side added carries too (ids.Collisions: one
 	// item on both sides is not one); From names the commit that added
 	// each document, by path.
-	Collisions []index.Collision
+	Collisions []ids.Collision
 	From       map[string]string
 	// Skipped says why nothing was compared ("" when it was); Note is
 	// what the hook says of it (a summarised push, a remote not fetched).
@@ -194,7 +195,7 @@ func (s *Session) PushCollisions(ctx context.Context, remote string, l PushLine)
 		return out, nil
 	}
 	side := map[string]string{}
-	var docs []index.IdentDoc
+	var docs []ids.Doc
 	for _, d := range ours {
 		side[d.Path] = l.LocalOID
 		docs = append(docs, d)
@@ -206,7 +207,7 @@ func (s *Session) PushCollisions(ctx context.Context, remote string, l PushLine)
 		side[d.Path] = other
 		docs = append(docs, d)
 	}
-	for _, c := range index.Collisions(docs, s.Cfg) {
+	for _, c := range ids.Collisions(docs, s.Cfg) {
 		mine, their := false, false
 		for _, d := range c.Docs {
 			mine = mine || side[d.Path] == l.LocalOID
@@ -226,7 +227,7 @@ func (s *Session) PushCollisions(ctx context.Context, remote string, l PushLine)
 // addedIdentDocs reads the ids of the documents rev added since base, from
 // git's trees (one diff, the added documents' blobs). nil, nil when there
 // are more than limit (0: no limit).
-func (s *Session) addedIdentDocs(ctx context.Context, cat *CatFile, base, rev string, limit int) ([]index.IdentDoc, error) {
+func (s *Session) addedIdentDocs(ctx context.Context, cat *CatFile, base, rev string, limit int) ([]ids.Doc, error) {
 	raw, err := s.Repo.Git(ctx, "diff", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff", "--diff-filter=A", "--end-of-options", base, rev, "--")
 	if err != nil {
 		return nil, err
@@ -235,7 +236,7 @@ func (s *Session) addedIdentDocs(ctx context.Context, cat *CatFile, base, rev st
 	if err != nil {
 		return nil, err
 	}
-	docs := []index.IdentDoc{}
+	docs := []ids.Doc{}
 	n := 0
 	for _, c := range added {
 		if !s.Scope.IsDocumentPath(c.Path) {
@@ -255,7 +256,7 @@ func (s *Session) addedIdentDocs(ctx context.Context, cat *CatFile, base, rev st
 			return nil, fmt.Errorf("read %s as %s has it: %w", c.Path, name, err)
 		}
 		if l.Doc != nil && l.Doc.ID != "" {
-			docs = append(docs, index.IdentDoc{Path: c.Path, Ident: l.Doc.ID, UID: l.Doc.UID})
+			docs = append(docs, ids.Doc{Path: c.Path, Ident: l.Doc.ID, UID: l.Doc.UID})
 		}
 	}
 	return docs, nil

@@ -6,10 +6,11 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/ids"
 )
 
 // ReportCollisions says, one line for each, which ids the sync just made
-// name two different documents (index.Collisions: the same item edited on
+// name two different documents (ids.Collisions: the same item edited on
 // two sides is not one) and which commit brought each: what post-merge,
 // post-rewrite and post-checkout tell (issue 25, ADR-0043). Only ids a
 // document the sync added, changed or renamed carries are told, so a
@@ -41,7 +42,7 @@ func ReportCollisions(ctx context.Context, s *gitsync.Session, res *gitsync.Resu
 		note(fmt.Sprintf("could not look for ids that name two documents (canon check --all does): %v", err))
 		return
 	}
-	for _, c := range index.Collisions(docs, s.Cfg) {
+	for _, c := range ids.Collisions(docs, s.Cfg) {
 		hit := false
 		for _, d := range c.Docs {
 			hit = hit || touched[d.Path]
@@ -54,13 +55,13 @@ func ReportCollisions(ctx context.Context, s *gitsync.Session, res *gitsync.Resu
 
 // CollisionLine is the one line that tells a collision: the id, each
 // document and the commit that added it, and the command that repairs it.
-func CollisionLine(ctx context.Context, repo *gitsync.Repo, c index.Collision) string {
-	return collisionText(c, func(d index.IdentDoc) string { return repo.AddedIn(ctx, d.Path) })
+func CollisionLine(ctx context.Context, repo *gitsync.Repo, c ids.Collision) string {
+	return collisionText(c, func(d ids.Doc) string { return repo.AddedIn(ctx, d.Path) })
 }
 
 // collisionText is CollisionLine with the commit that added each document
 // given by from ("" when none did).
-func collisionText(c index.Collision, from func(index.IdentDoc) string) string {
+func collisionText(c ids.Collision, from func(ids.Doc) string) string {
 	line := fmt.Sprintf("id %s now names %d documents:", c.Ident, len(c.Docs))
 	for i, d := range c.Docs {
 		sep := ","

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/canon-md/canon/gitsync"
-	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/ids"
 )
 
 // The pre-push hook (issue 25, ADR-0044): before the push, one line for
@@ -73,7 +73,7 @@ func RunPrePush(ctx context.Context, args []string, f Front) int {
 		for _, c := range m.Collisions {
 			found++
 			if told++; told <= maxPushReports {
-				note(collisionText(c, func(d index.IdentDoc) string { return m.From[d.Path] }))
+				note(collisionText(c, func(d ids.Doc) string { return m.From[d.Path] }))
 			}
 		}
 	}

@@ -26,6 +26,7 @@
 // On the ladder cmd → usecase → hooks → gitsync, workset → graph →
 // index, it is the bottom; its sub-packages markdown (parsing), config
 // (settings), resolve (reference resolution, which it imports), filter
-// (the filter language, which it imports) and check (validation over a
-// Querier) sit with it.
+// (the filter language, which it imports), ids (telling, counting and
+// minting ids, which it imports) and check (validation over a Querier)
+// sit with it.
 package index

@@ -7,7 +7,7 @@ import (
 
 	"github.com/canon-md/canon/cmd/internal/usecase"
 	"github.com/canon-md/canon/gitsync"
-	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/ids"
 )
 
 // idCommand is canon id: the ids of the repository's documents (issue 25,
@@ -89,8 +89,8 @@ func idNextCommand(e *env) *cli.Command {
 				if errors.Is(err, usecase.ErrNamespace) {
 					return nil, fail(2, "%s", beyond(err, usecase.ErrNamespace))
 				}
-				if errors.Is(err, index.ErrNoSeries) {
-					return nil, fail(1, "%s", beyond(err, index.ErrNoSeries))
+				if errors.Is(err, ids.ErrNoSeries) {
+					return nil, fail(1, "%s", beyond(err, ids.ErrNoSeries))
 				}
 				return id, err
 			})

@@ -16,6 +16,7 @@ import (
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/human"
+	"github.com/canon-md/canon/index/ids"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
@@ -48,7 +49,7 @@ type IDRenameArgs struct {
 	Markdown []string
 	Scope    *index.Scope
 	// Docs are the documents that have an id (nil: read from the index).
-	Docs []index.IdentDoc
+	Docs []ids.Doc
 	// Worklog, when set, is appended to the renamed document's worklog
 	// (canon id fix says there what it was renamed from).
 	Worklog string
@@ -87,12 +88,12 @@ type IDRenamePlan struct {
 
 	root    string
 	scope   *index.Scope
-	idents  map[string][]index.IdentDoc // lower-cased id → its documents
-	olds    map[string]string           // config.Prefixes: task-7 and 7 name BACK-7 (ADR-0051)
-	urls    []string                    // config.RepoURLs: the repository's own addresses name its files (ADR-0052)
-	bare    []string                    // config.BareNumbers: 2718 names eip-2718
-	worklog string                      // the worklog line of the renamed document
-	pending *edit.Set                   // the working tree as the renames planned before this one leave it
+	idents  map[string][]ids.Doc // lower-cased id → its documents
+	olds    map[string]string    // config.Prefixes: task-7 and 7 name BACK-7 (ADR-0051)
+	urls    []string             // config.RepoURLs: the repository's own addresses name its files (ADR-0052)
+	bare    []string             // config.BareNumbers: 2718 names eip-2718
+	worklog string               // the worklog line of the renamed document
+	pending *edit.Set            // the working tree as the renames planned before this one leave it
 }
 
 // newIDRE is what a repl id may be: a plain YAML scalar and a file-name
@@ -123,7 +124,7 @@ func planIDRename(ctx context.Context, e *idEnv, a IDRenameArgs, v *edit.Set) (*
 	if w, _ := markdown.Scalar(a.New, "yaml", 0); w != a.New {
 		return nil, fmt.Errorf("%w: YAML reads %s as a boolean or a null, not as an id; choose another", ErrIDRename, a.New)
 	}
-	byIdent := map[string][]index.IdentDoc{}
+	byIdent := map[string][]ids.Doc{}
 	for _, d := range docs {
 		k := strings.ToLower(d.Ident)
 		byIdent[k] = append(byIdent[k], d)
@@ -196,7 +197,7 @@ func planIDRename(ctx context.Context, e *idEnv, a IDRenameArgs, v *edit.Set) (*
 }
 
 // pickTarget is the document to rename among those that carry old.
-func pickTarget(cands []index.IdentDoc, old, at string) (index.IdentDoc, error) {
+func pickTarget(cands []ids.Doc, old, at string) (ids.Doc, error) {
 	var paths []string
 	for _, d := range cands {
 		if at != "" && d.Path == at {
@@ -206,11 +207,11 @@ func pickTarget(cands []index.IdentDoc, old, at string) (index.IdentDoc, error) 
 	}
 	switch {
 	case len(cands) == 0:
-		return index.IdentDoc{}, fmt.Errorf("%w: no document has the id %s; canon find %s looks for it", ErrIDRename, old, old)
+		return ids.Doc{}, fmt.Errorf("%w: no document has the id %s; canon find %s looks for it", ErrIDRename, old, old)
 	case at != "":
-		return index.IdentDoc{}, fmt.Errorf("%w: %s does not have the id %s; it is the id of %s", ErrIDRename, at, old, strings.Join(paths, ", "))
+		return ids.Doc{}, fmt.Errorf("%w: %s does not have the id %s; it is the id of %s", ErrIDRename, at, old, strings.Join(paths, ", "))
 	case len(cands) > 1:
-		return index.IdentDoc{}, fmt.Errorf("%w: %s is the id of %d documents (%s); say which one to rename with --path", ErrIDRename, old, len(cands), strings.Join(paths, ", "))
+		return ids.Doc{}, fmt.Errorf("%w: %s is the id of %d documents (%s); say which one to rename with --path", ErrIDRename, old, len(cands), strings.Join(paths, ", "))
 	}
 	return cands[0], nil
 }
@@ -447,7 +448,7 @@ func renameIDs(ctx context.Context, repo edit.Repo, e *idEnv, as []IDRenameArgs,
 	scope := repo.Documents()
 	v := edit.NewSet(e.Root, scope)
 	out := make([]*IDRenamed, 0, len(as))
-	var docs []index.IdentDoc
+	var docs []ids.Doc
 	for _, a := range as {
 		if docs == nil && a.Docs == nil {
 			var err error
@@ -508,10 +509,10 @@ func renameCommand(as []IDRenameArgs) string {
 
 // renamedDocs is docs after the renames of ids: each renamed document
 // with its new id and path.
-func renamedDocs(docs []index.IdentDoc, ids []IDChange) []index.IdentDoc {
-	out := make([]index.IdentDoc, len(docs))
+func renamedDocs(docs []ids.Doc, changes []IDChange) []ids.Doc {
+	out := make([]ids.Doc, len(docs))
 	copy(out, docs)
-	for _, c := range ids {
+	for _, c := range changes {
 		for i := range out {
 			if out[i].Path == c.Path && out[i].Ident == c.Old {
 				out[i].Ident = c.New

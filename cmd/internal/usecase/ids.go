@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/gitsync"
-	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/ids"
 	"github.com/canon-md/canon/workset"
 )
 
@@ -37,7 +37,7 @@ var ErrNamespace = errors.New("no such namespace")
 // Next is the next free id of kind (a kind or a prefix) in namespace
 // ("" for all), over the working tree and, through the overlays, every
 // followed ref (ADR-0042), minted as ids.scheme says (ADR-0044).
-// index.ErrNoSeries when nothing has such ids, ErrNamespace for a
+// ids.ErrNoSeries when nothing has such ids, ErrNamespace for a
 // namespace the configuration does not name.
 func Next(ctx context.Context, s *gitsync.Session, kind, namespace string) (NextID, error) {
 	if namespace != "" && len(s.Cfg.Namespaces.Folders(namespace)) == 0 {
@@ -50,8 +50,8 @@ func Next(ctx context.Context, s *gitsync.Session, kind, namespace string) (Next
 	if err != nil {
 		return NextID{}, err
 	}
-	id, err := index.NextFree(ctx, docs, s.Cfg, kind, namespace, s.RefIDs)
-	if errors.Is(err, index.ErrNoSeries) {
+	id, err := ids.NextFree(ctx, docs, s.Cfg, kind, namespace, s.RefIDs)
+	if errors.Is(err, ids.ErrNoSeries) {
 		// Numbered records without ids (adr-tools, MADR: 0018-x.md): the
 		// next file number, over the working tree and the other refs.
 		paths, rerr := s.Store.RecordPaths(ctx, strings.ToLower(kind))
@@ -62,7 +62,7 @@ func Next(ctx context.Context, s *gitsync.Session, kind, namespace string) (Next
 		if rerr != nil {
 			return NextID{}, rerr
 		}
-		if n, ok := index.NextRecordNumber(append(paths, more...), s.Cfg, namespace); ok {
+		if n, ok := ids.NextRecordNumber(append(paths, more...), s.Cfg, namespace); ok {
 			return NextID{ID: n, Record: true}, nil
 		}
 	}
@@ -176,16 +176,16 @@ func FixIDs(ctx context.Context, s *gitsync.Session, dry bool) (*IDsFixed, error
 	out := &IDsFixed{DryRun: dry, Renames: []*IDRenamed{}}
 	var reserved []string
 	var renames []IDRenameArgs
-	for _, col := range index.Collisions(docs, s.Cfg) {
+	for _, col := range ids.Collisions(docs, s.Cfg) {
 		ds := byCreation(ctx, s, col.Docs)
 		for _, d := range ds[1:] {
-			prefix, _, _, ok := index.SplitID(d.Ident)
+			prefix, _, _, ok := ids.Split(d.Ident)
 			if !ok {
 				out.Left = append(out.Left, fmt.Sprintf("%s (%s) is not a numbered id; give it one with canon id rename", d.Ident, d.Path))
 				continue
 			}
 			ns, _ := s.Cfg.Namespaces.Of(d.Path)
-			next, err := index.NextFree(ctx, docs, s.Cfg, prefix, ns, s.RefIDs, reserved...)
+			next, err := ids.NextFree(ctx, docs, s.Cfg, prefix, ns, s.RefIDs, reserved...)
 			if err != nil {
 				return nil, err
 			}
@@ -207,9 +207,9 @@ func FixIDs(ctx context.Context, s *gitsync.Session, dry bool) (*IDsFixed, error
 
 // byCreation orders the documents that share an id by when git added
 // them (the oldest first; one git does not track comes last), then path.
-func byCreation(ctx context.Context, s *gitsync.Session, docs []index.IdentDoc) []index.IdentDoc {
+func byCreation(ctx context.Context, s *gitsync.Session, docs []ids.Doc) []ids.Doc {
 	type dated struct {
-		d  index.IdentDoc
+		d  ids.Doc
 		at int64
 		ok bool
 	}
@@ -228,7 +228,7 @@ func byCreation(ctx context.Context, s *gitsync.Session, docs []index.IdentDoc) 
 		}
 		return a.d.Path < b.d.Path
 	})
-	out := make([]index.IdentDoc, len(ds))
+	out := make([]ids.Doc, len(ds))
 	for i, d := range ds {
 		out[i] = d.d
 	}

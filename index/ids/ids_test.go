@@ -1,4 +1,4 @@
-package index
+package ids
 
 import (
 	"testing"
@@ -8,7 +8,7 @@ import (
 
 func TestCollisions(t *testing.T) {
 	cfg := config.Default()
-	docs := []IdentDoc{
+	docs := []Doc{
 		{Path: "tasks/a.md", Ident: "KB-1"},
 		{Path: "tasks/b.md", Ident: "kb-1"},   // another item, another case: a collision
 		{Path: "archive/c.md", Ident: "KB-1"}, // archived: its id is free again
@@ -23,7 +23,7 @@ func TestCollisions(t *testing.T) {
 }
 
 func TestNextID(t *testing.T) {
-	docs := []IdentDoc{
+	docs := []Doc{
 		{Ident: "KB-TSK-0007", Kind: "task"}, {Ident: "KB-TSK-0012", Kind: "task"}, {Ident: "KB-TSK-0012.1", Kind: "task"},
 		{Ident: "task-9", Kind: "bug"}, {Ident: "ADR-0043", Kind: "adr"},
 	}
@@ -37,11 +37,11 @@ func TestNextID(t *testing.T) {
 	}
 	taken := []string{"KB-TSK-0007", "kb-tsk-0012", "KB-TSK-0012.1", "KB-TSK-x", "task-9", "task-10"}
 	for _, c := range []struct{ prefix, want string }{{"KB-TSK-", "KB-TSK-0013"}, {"task-", "task-11"}, {"ADR-", "ADR-1"}} {
-		if got := NextID(c.prefix, taken); got != c.want {
-			t.Errorf("NextID(%s) = %s, want %s", c.prefix, got, c.want)
+		if got := Next(c.prefix, taken); got != c.want {
+			t.Errorf("Next(%s) = %s, want %s", c.prefix, got, c.want)
 		}
 	}
-	if _, n, w, ok := SplitID("ADR-0099"); !ok || n != 99 || w != 4 {
-		t.Errorf("SplitID(ADR-0099) = %d, %d, %v", n, w, ok)
+	if _, n, w, ok := Split("ADR-0099"); !ok || n != 99 || w != 4 {
+		t.Errorf("Split(ADR-0099) = %d, %d, %v", n, w, ok)
 	}
 }

@@ -1,4 +1,4 @@
-package index
+package ids
 
 import (
 	"crypto/rand"
@@ -15,12 +15,12 @@ import (
 // mints a short suffix after the prefix instead of counting, so that two
 // clones that never saw each other do not mint the same id.
 
-// MintID is an id of prefix the scheme ids mints from the time now and
+// Mint is an id of prefix the scheme ids mints from the time now and
 // the random bytes of r: KB-TSK-7f3a9c (random: ids.digits lowercase hex
 // digits) or KB-TSK-1jq3x5h2k7m4c (time: the millisecond time in 9
 // Crockford base32 digits, which sort as the times do, then 4 of random
 // bits).
-func MintID(prefix string, ids config.IDs, now time.Time, r io.Reader) (string, error) {
+func Mint(prefix string, ids config.IDs, now time.Time, r io.Reader) (string, error) {
 	switch ids.Scheme {
 	case config.SchemeRandom:
 		n := ids.SuffixLen()
@@ -64,7 +64,7 @@ func mintFree(prefix string, ids config.IDs, taken []string, now func() time.Tim
 		seen[strings.ToLower(t)] = true
 	}
 	for range mintTries {
-		id, err := MintID(prefix, ids, now(), r)
+		id, err := Mint(prefix, ids, now(), r)
 		if err != nil {
 			return "", err
 		}
@@ -82,7 +82,7 @@ func schemePrefix(id string, ids config.IDs) (string, bool) {
 	if p, _, ok := ids.Split(id); ok {
 		return p, true
 	}
-	p, _, _, ok := SplitID(id)
+	p, _, _, ok := Split(id)
 	return p, ok
 }
 

@@ -1,4 +1,4 @@
-package index
+package ids
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ func TestMintRandom(t *testing.T) {
 	if len(seen) < 990 {
 		t.Errorf("1000 draws gave %d ids: not random", len(seen))
 	}
-	odd, _ := MintID("task-", config.IDs{Scheme: config.SchemeRandom, Digits: 5}, time.Now(), bytes.NewReader([]byte{0xab, 0xcd, 0xef}))
+	odd, _ := Mint("task-", config.IDs{Scheme: config.SchemeRandom, Digits: 5}, time.Now(), bytes.NewReader([]byte{0xab, 0xcd, 0xef}))
 	if odd != "task-abcde" {
 		t.Errorf("5 digits from abcdef = %s, want task-abcde", odd)
 	}
@@ -72,8 +72,8 @@ func TestMintTimeSorts(t *testing.T) {
 	if !sort.StringsAreSorted(minted) {
 		t.Errorf("time ids do not sort as their times: %v", minted[:5])
 	}
-	a, _ := MintID("ADR-", ids, base, bytes.NewReader([]byte{0, 0, 0}))
-	b, _ := MintID("ADR-", ids, base, bytes.NewReader([]byte{0, 0, 0x10}))
+	a, _ := Mint("ADR-", ids, base, bytes.NewReader([]byte{0, 0, 0}))
+	b, _ := Mint("ADR-", ids, base, bytes.NewReader([]byte{0, 0, 0x10}))
 	if a == b || a[:4+9] != b[:4+9] {
 		t.Errorf("the same millisecond, other random bits: %s and %s, want one time part and two ids", a, b)
 	}
@@ -84,7 +84,7 @@ func TestNextFreeUnderAScheme(t *testing.T) {
 	cfg.IDs = config.IDs{Scheme: config.SchemeRandom, Digits: 6}
 	// Ids the scheme minted name the series: KB-TSK-, though 7f3a96
 	// also reads as a numbered id of prefix KB-TSK-7f3a.
-	docs := []IdentDoc{{Ident: "KB-TSK-7f3a96", Kind: "task"}, {Ident: "KB-TSK-0b2e4a", Kind: "task"}, {Ident: "KB-TSK-c0ffee", Kind: "task"}}
+	docs := []Doc{{Ident: "KB-TSK-7f3a96", Kind: "task"}, {Ident: "KB-TSK-0b2e4a", Kind: "task"}, {Ident: "KB-TSK-c0ffee", Kind: "task"}}
 	taken := func(ctx context.Context) ([]RefID, error) {
 		return []RefID{{Ref: "refs/heads/other", Path: "t.md", Ident: "KB-TSK-123456"}}, nil
 	}
@@ -96,7 +96,7 @@ func TestNextFreeUnderAScheme(t *testing.T) {
 		t.Fatalf("NextFree = %s, %v; want KB-TSK-0abcd1 (KB-TSK-123456 is taken on another ref)", id, err)
 	}
 	cfg.IDs = config.DefaultIDs()
-	if id, _ := NextFree(context.Background(), []IdentDoc{{Ident: "KB-TSK-0012", Kind: "task"}}, cfg, "task", "", nil); id != "KB-TSK-0013" {
+	if id, _ := NextFree(context.Background(), []Doc{{Ident: "KB-TSK-0012", Kind: "task"}}, cfg, "task", "", nil); id != "KB-TSK-0013" {
 		t.Errorf("sequential NextFree = %s, want KB-TSK-0013", id)
 	}
 }
