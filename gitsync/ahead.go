@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // readAhead reads and parses the files a tree diff reports while the diff
@@ -15,7 +16,7 @@ import (
 // rename is not read at all) and loads whatever is not here.
 type readAhead struct {
 	ld    *index.Loader
-	scope *index.Scope
+	scope *scan.Scope
 	queue chan string
 	seen  map[string]bool // queued paths; only add touches it
 	limit int             // how many paths add queues in all
@@ -26,7 +27,7 @@ type readAhead struct {
 }
 
 // startReadAhead starts one worker per core but the one the walk runs on.
-func startReadAhead(ld *index.Loader, scope *index.Scope, limit int) *readAhead {
+func startReadAhead(ld *index.Loader, scope *scan.Scope, limit int) *readAhead {
 	r := &readAhead{ld: ld, scope: scope, limit: limit, queue: make(chan string, 4096), seen: map[string]bool{},
 		done: map[string]*index.Loaded{}}
 	workers := max(runtime.GOMAXPROCS(0)-1, 1)

@@ -14,6 +14,7 @@ import (
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/index/safepath"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // side is one state of the repository a check looks at: the index with a
@@ -245,7 +246,7 @@ func (s *Session) CheckPlanned(ctx context.Context, files map[string][]byte) (*c
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		b.Upserts = append(b.Upserts, s.Loader.FromContent(index.FileInfo{Path: p}, files[p]))
+		b.Upserts = append(b.Upserts, s.Loader.FromContent(scan.FileInfo{Path: p}, files[p]))
 	}
 	tree := &GitTree{Repo: s.Repo}
 	now := &side{tree: tree}
@@ -364,7 +365,7 @@ func (s *Session) CheckPaths(ctx context.Context, paths []string) (*check.Result
 	if len(paths) > MaxCheckPaths {
 		return nil, &TooManyPathsError{Given: len(paths)}
 	}
-	files := make([]index.FileInfo, 0, len(paths))
+	files := make([]scan.FileInfo, 0, len(paths))
 	var size int64
 	for _, p := range paths {
 		fi, ok := s.Scope.Stat(p)
@@ -397,7 +398,7 @@ func (s *Session) CheckPaths(ctx context.Context, paths []string) (*check.Result
 // documents. A folder that holds none is an error.
 func (s *Session) documentsNamed(paths []string) ([]string, error) {
 	var out []string
-	var docs []index.FileInfo
+	var docs []scan.FileInfo
 	walked := false
 	for _, p := range paths {
 		// Nothing outside the repository is looked at, not even whether

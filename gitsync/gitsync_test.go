@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/scan"
 	"github.com/canon-md/canon/index/search"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -535,7 +536,7 @@ func TestLoadIntoStaleReadAhead(t *testing.T) {
 	write(t, dir, "a.md", "---\nid: A-1\ntitle: Second, longer\n---\n# A\n")
 	now, _ := s.Scope.Stat("a.md")
 	b := &index.Batch{}
-	err = s.loadInto(context.Background(), b, []index.FileInfo{now}, map[string]index.StoredFile{},
+	err = s.loadInto(context.Background(), b, []scan.FileInfo{now}, map[string]index.StoredFile{},
 		map[string]*index.Loaded{"a.md": early})
 	if err != nil {
 		t.Fatal(err)

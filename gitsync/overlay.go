@@ -13,6 +13,7 @@ import (
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // OverlayLoadLimit is how many documents a ref may change before its
@@ -820,7 +821,7 @@ func (s *Session) readRefBlob(objs *Objects, c TreeChange, budget *readBudget) (
 		return &refBlob{skip: fmt.Sprintf("has a frontmatter of %s, more than the %s canon reads of another ref's document",
 			human.Bytes(fm), human.Bytes(overlayFrontmatterBytes))}, nil
 	}
-	l := s.Loader.Fields(index.FileInfo{Path: c.Path}, content)
+	l := s.Loader.Fields(scan.FileInfo{Path: c.Path}, content)
 	b = &refBlob{skip: l.Skip, fm: fm}
 	if l.Doc == nil {
 		return b, nil

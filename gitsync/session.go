@@ -17,6 +17,7 @@ import (
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/safepath"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // Session is one worktree opened for work: where it is, its configuration,
@@ -25,7 +26,7 @@ type Session struct {
 	Repo   *Repo
 	Cfg    *config.Config
 	Store  *index.Store
-	Scope  *index.Scope
+	Scope  *scan.Scope
 	Loader *index.Loader
 
 	// Who describes this process in the lock file ("canon hook post-commit").
@@ -127,7 +128,7 @@ func OpenContext(ctx context.Context, dir, who string) (*Session, error) {
 func (s *Session) useConfig(cfg *config.Config) {
 	s.Cfg = cfg
 	s.Store.Namespaces, s.Store.KnownKinds, s.Store.KnownEdges = cfg.Namespaces, cfg.KnownKinds(), cfg.KnownEdges()
-	s.Scope = index.NewScope(s.Repo.Root, cfg, s.Repo.InfoExclude())
+	s.Scope = scan.NewScope(s.Repo.Root, cfg, s.Repo.InfoExclude())
 	s.Loader = index.NewLoader(s.Repo.Root, cfg)
 }
 
@@ -468,7 +469,7 @@ func (s *Session) dirInRoots(dir string) bool {
 type batchPlan struct {
 	deletes []string
 	renames []index.Rename
-	load    []index.FileInfo
+	load    []scan.FileInfo
 	stored  map[string]index.StoredFile
 }
 
@@ -489,7 +490,7 @@ func (s *Session) planFor(ctx context.Context, changes []TreeChange) (*batchPlan
 	}
 	p := &batchPlan{stored: stored}
 	gone := map[string]string{}
-	present := map[string]index.FileInfo{}
+	present := map[string]scan.FileInfo{}
 	for _, c := range changes {
 		fi, ok := s.Scope.Stat(c.Path)
 		if !ok {
@@ -512,7 +513,7 @@ func (s *Session) planFor(ctx context.Context, changes []TreeChange) (*batchPlan
 			continue
 		}
 		if from, isRename := gone[c.To]; isRename && c.From == "" && !renamed[from] && !fi.Symlink {
-			if data, err := index.ReadDocument(s.Repo.Root, s.Cfg, c.Path); err == nil && index.BlobOID(data) == c.To &&
+			if data, err := scan.ReadDocument(s.Repo.Root, s.Cfg, c.Path); err == nil && scan.BlobOID(data) == c.To &&
 				index.RenameKeepsKind(s.Cfg.Kinds, s.Loader.Fields(fi, data).Doc, from, c.Path) {
 				renamed[from] = true
 				p.renames = append(p.renames, index.Rename{From: from, To: fi})
@@ -535,10 +536,10 @@ func (s *Session) planFor(ctx context.Context, changes []TreeChange) (*batchPlan
 
 // loadInto reads files into b: what the read-ahead loaded serves if the file
 // is as it was then; the rest is read now, on every core.
-func (s *Session) loadInto(ctx context.Context, b *index.Batch, files []index.FileInfo, stored map[string]index.StoredFile,
+func (s *Session) loadInto(ctx context.Context, b *index.Batch, files []scan.FileInfo, stored map[string]index.StoredFile,
 	ahead map[string]*index.Loaded) error {
 	loaded := make([]*index.Loaded, len(files))
-	var rest []index.FileInfo
+	var rest []scan.FileInfo
 	var restAt []int
 	for i, fi := range files {
 		if l := ahead[fi.Path]; l != nil && l.FileInfo == fi {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/safepath"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // git's ids of the tree with nothing in it.
@@ -129,8 +130,8 @@ func truncate(b []byte) []byte {
 // be read so is asked of git.
 func (s *Session) loadStaged(ctx context.Context, cat func() *CatFile, path, oid string) (*index.Loaded, error) {
 	data, err := safepath.ReadFile(filepath.Join(s.Repo.Root, filepath.FromSlash(path)), int64(s.Cfg.MaxFileSize), s.Repo.Root)
-	if err == nil && index.BlobOID(data) == oid {
-		return s.Loader.FromContent(index.FileInfo{Path: path}, data), nil
+	if err == nil && scan.BlobOID(data) == oid {
+		return s.Loader.FromContent(scan.FileInfo{Path: path}, data), nil
 	}
 	return s.loadBlob(ctx, cat(), path, oid, s.Loader.FromContent)
 }
@@ -139,15 +140,15 @@ func (s *Session) loadStaged(ctx context.Context, cat func() *CatFile, path, oid
 // (Loader.FromContent for the index's rows, Loader.Fields for the fields
 // alone). A blob over max_file_size is not read: it comes back skipped, as
 // a working-tree file over the cap does, whatever size a commit gives it.
-func (s *Session) loadBlob(ctx context.Context, cat *CatFile, path, oid string, parse func(index.FileInfo, []byte) *index.Loaded) (*index.Loaded, error) {
+func (s *Session) loadBlob(ctx context.Context, cat *CatFile, path, oid string, parse func(scan.FileInfo, []byte) *index.Loaded) (*index.Loaded, error) {
 	content, err := s.Repo.readBlob(ctx, cat, oid, int64(s.Cfg.MaxFileSize))
 	if big := (*BlobTooLargeError)(nil); errors.As(err, &big) {
-		return s.Loader.Oversized(index.FileInfo{Path: path, Size: big.Size}, oid), nil
+		return s.Loader.Oversized(scan.FileInfo{Path: path, Size: big.Size}, oid), nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return parse(index.FileInfo{Path: path}, content), nil
+	return parse(scan.FileInfo{Path: path}, content), nil
 }
 
 // readBlob reads a blob by id, through cat when there is one, reading at

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // SyncWritten syncs the index with files a writer (promote, check --fix)
@@ -28,7 +29,7 @@ func (s *Session) SyncWorkingTree(ctx context.Context) error {
 }
 
 // Documents is which files are documents: where a writer may write.
-func (s *Session) Documents() *index.Scope { return s.Scope }
+func (s *Session) Documents() *scan.Scope { return s.Scope }
 
 // JournalDir is the folder of the journals that make a write to several
 // files all or none across a crash (ADR-0058): this worktree's, under

@@ -13,6 +13,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // fixture writes files into a fresh folder and builds an index of them.
@@ -54,7 +55,7 @@ func (f *fixture) write(name, body string) {
 func (f *fixture) rebuild() {
 	f.t.Helper()
 	cfg := config.Default()
-	files, err := index.NewScope(f.root, cfg, "").Walk()
+	files, err := scan.NewScope(f.root, cfg, "").Walk()
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func (f *fixture) rebuild() {
 func (f *fixture) reconcile() {
 	f.t.Helper()
 	cfg := config.Default()
-	if _, err := f.store.Reconcile(context.Background(), index.NewLoader(f.root, cfg), index.NewScope(f.root, cfg, ""), nil); err != nil {
+	if _, err := f.store.Reconcile(context.Background(), index.NewLoader(f.root, cfg), scan.NewScope(f.root, cfg, ""), nil); err != nil {
 		f.t.Fatal(err)
 	}
 }

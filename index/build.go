@@ -18,6 +18,7 @@ import (
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // Stats sums up a full build.
@@ -34,7 +35,7 @@ type Stats struct {
 // crash leaves the old one, and the build writes each page once instead of
 // once to the WAL and again at the checkpoint. The caller holds the writer
 // lock. progress, when not nil, is called after each file.
-func (s *Store) Rebuild(ctx context.Context, ld *Loader, files []FileInfo, meta map[string]string, progress func(done int)) (*Stats, error) {
+func (s *Store) Rebuild(ctx context.Context, ld *Loader, files []scan.FileInfo, meta map[string]string, progress func(done int)) (*Stats, error) {
 	start := time.Now()
 	// A full build allocates a lot that dies young; collecting less often
 	// saves a tenth of its CPU. The memory limit keeps the heap bounded on
@@ -73,7 +74,7 @@ func removeDB(path string) {
 	}
 }
 
-func buildInto(ctx context.Context, path string, ld *Loader, files []FileInfo, meta map[string]string, progress func(done int), spillAt int) (*Stats, error) {
+func buildInto(ctx context.Context, path string, ld *Loader, files []scan.FileInfo, meta map[string]string, progress func(done int), spillAt int) (*Stats, error) {
 	// No journal and no syncs while building: the file is not the index
 	// until it is renamed; a 32 MB page cache holds the build's working set.
 	// Sorts for the indexes go to temporary files: in memory they held
@@ -241,10 +242,10 @@ func flushPath(path string) error {
 
 // Batch is one incremental update.
 type Batch struct {
-	Upserts []*Loaded  // new or changed files
-	Deletes []string   // paths that are no longer documents
-	Renames []Rename   // same content under a new path
-	Touches []FileInfo // same content and path, new stat
+	Upserts []*Loaded       // new or changed files
+	Deletes []string        // paths that are no longer documents
+	Renames []Rename        // same content under a new path
+	Touches []scan.FileInfo // same content and path, new stat
 	Meta    map[string]string
 	Kinds   map[string]string // the kinds mapping, for renamed documents
 	// Namespaces are the configured namespaces (resolution prefers the
@@ -278,7 +279,7 @@ func RenameKeepsKind(kinds map[string]string, d *markdown.Document, from, to str
 // Rename moves a stored file to a new path without re-reading it.
 type Rename struct {
 	From string
-	To   FileInfo
+	To   scan.FileInfo
 }
 
 // Empty reports a batch that changes no content.
@@ -650,7 +651,7 @@ func (w *writer) apply(b *Batch, ch *Changes) error {
 // renameDoc moves a stored document to a new path: path-derived columns and
 // aliases change, relative links are planned again; the content is not
 // read again.
-func (w *writer) renameDoc(d *storedDoc, to FileInfo) error {
+func (w *writer) renameDoc(d *storedDoc, to scan.FileInfo) error {
 	var typ, title, generated string
 	if err := w.tx.QueryRow(`SELECT type, title, generated FROM docs WHERE id = ?`, d.id).Scan(&typ, &title, &generated); err != nil {
 		return err

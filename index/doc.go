@@ -1,15 +1,16 @@
 // Package index is canon's derived store: documents, sections, links and
 // problems in SQLite with FTS5 (docs/architecture.md, "The index"). It
-// parses files (through index/markdown), resolves references through
-// index/resolve (alias terms, match keys, namespaces; pure, asked of the
-// alias table index stores, ADR-0004), writes full builds and incremental
+// parses the files index/scan finds and reads (through index/markdown),
+// resolves references through index/resolve (alias terms, match keys,
+// namespaces; pure, asked of the alias table index stores, ADR-0004),
+// writes full builds and incremental
 // batches in one transaction each, previews a batch without writing
 // (Store.Preview), and answers queries with typed methods that return
 // plain values: documents by key, path or row id, links by type and
 // direction, sections and their text, full-text matches (read.go,
 // match.go), documents chosen by query-template filters, which
-// index/filter compiles (select.go). A workset's database is an index too, with the
-// workset's own tables beside it (Slice, slice.go).
+// index/filter compiles (select.go). A workset's database is an index
+// too, with the workset's own tables beside it (Slice, slice.go).
 //
 // It owns the schema: it is the only package that imports database/sql or
 // writes SQL against its tables. index/check reads them through a
@@ -25,8 +26,8 @@
 //
 // On the ladder cmd → usecase → hooks → gitsync, workset → graph →
 // index, it is the bottom; its sub-packages markdown (parsing), config
-// (settings), resolve (reference resolution, which it imports), filter
-// (the filter language, which it imports), ids (telling, counting and
-// minting ids, which it imports) and check (validation over a Querier)
-// sit with it.
+// (settings), scan (finding and reading files), resolve (reference
+// resolution), filter (the filter language) and ids (telling, counting
+// and minting ids), all of which it imports, and check (validation over a
+// Querier) sit with it.
 package index

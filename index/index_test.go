@@ -12,6 +12,7 @@ import (
 
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/indextest/must"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // TestIncrementalEqualsRebuild applies random edits to a tree one batch at a
@@ -124,7 +125,7 @@ func incrementalEqualsRebuild(t *testing.T, slice int) {
 				write(n, "binary\x00data")
 			}
 		}
-		if _, err := live.Reconcile(ctx, ld, NewScope(root, cfg, ""), nil); err != nil {
+		if _, err := live.Reconcile(ctx, ld, scan.NewScope(root, cfg, ""), nil); err != nil {
 			t.Fatalf("step %d: %v", step, err)
 		}
 		if diff := diffFromRebuild(t, live, ld, root, cfg); len(diff) > 0 {
@@ -157,9 +158,9 @@ func diffFromRebuild(t *testing.T, live *Store, ld *Loader, root string, cfg *co
 	return DiffDumps(got, want)
 }
 
-func mustWalk(t *testing.T, root string, cfg *config.Config) []FileInfo {
+func mustWalk(t *testing.T, root string, cfg *config.Config) []scan.FileInfo {
 	t.Helper()
-	files, err := NewScope(root, cfg, "").Walk()
+	files, err := scan.NewScope(root, cfg, "").Walk()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // TestInPlaceEdits edits one document step by step. While its id and uid
@@ -101,7 +102,7 @@ func TestInPlaceEdits(t *testing.T) {
 	}
 	for _, s := range steps {
 		write("items/a.md", s.content)
-		ch, err := st.Reconcile(ctx, ld, NewScope(root, cfg, ""), nil)
+		ch, err := st.Reconcile(ctx, ld, scan.NewScope(root, cfg, ""), nil)
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
@@ -167,7 +168,7 @@ func TestRenameUntitled(t *testing.T) {
 	if err := os.Rename(p, filepath.Join(root, "docs", "new-name.md")); err != nil {
 		t.Fatal(err)
 	}
-	ch, err := st.Reconcile(ctx, ld, NewScope(root, cfg, ""), nil)
+	ch, err := st.Reconcile(ctx, ld, scan.NewScope(root, cfg, ""), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

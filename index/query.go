@@ -11,6 +11,7 @@ import (
 
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // DocRef names a document the way every output does.
@@ -125,14 +126,14 @@ func (s *Store) Counts(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	var targets []string
-	rows, err = s.db.QueryContext(ctx, `SELECT reason FROM skipped WHERE reason LIKE ?`, "%"+linkedSuffix)
+	rows, err = s.db.QueryContext(ctx, `SELECT reason FROM skipped WHERE reason LIKE ?`, "%"+scan.LinkedSuffix)
 	if err != nil {
 		return nil, err
 	}
 	err = eachRow(rows, func(r *sql.Rows) error {
 		var reason string
 		err := r.Scan(&reason)
-		if t, ok := LinkedTarget(reason); ok {
+		if t, ok := scan.LinkedTarget(reason); ok {
 			targets = append(targets, t)
 		}
 		return err
@@ -304,7 +305,7 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		queries = append(queries, byAlias("num:"+strings.ToLower(ref))) // ADR-004: adr-004-module-loading.md (resolve.RecordName); task-97 (its headName)
 	}
 	dirQuery := -1
-	if !strings.Contains(ref, "/") && !IsMarkdown(ref) {
+	if !strings.Contains(ref, "/") && !scan.IsMarkdown(ref) {
 		dirQuery = len(queries)
 		queries = append(queries, byAlias("dir:"+strings.ToLower(ref))) // 2400-node-swap: its folder's README.md or index.md
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/canon-md/canon/index/scan"
 )
 
 // fileStat is what the index remembers of a file for the stat walk.
@@ -41,7 +43,7 @@ func (s *Store) fileStats() (map[string]fileStat, error) {
 // the index stored, or that it does not hold, and the stored paths no
 // longer there (sorted). A file modified at or after racyAfter counts as
 // changed whatever its stat says (git's racy timestamp rule).
-func statChanges(files []FileInfo, stored map[string]fileStat, racyAfter int64) (changed []FileInfo, gone []string) {
+func statChanges(files []scan.FileInfo, stored map[string]fileStat, racyAfter int64) (changed []scan.FileInfo, gone []string) {
 	present := make(map[string]bool, len(files))
 	for _, fi := range files {
 		present[fi.Path] = true
@@ -63,7 +65,7 @@ func statChanges(files []FileInfo, stored map[string]fileStat, racyAfter int64) 
 // Drift counts the working-tree files the index may hold differently: a
 // stat walk like Reconcile's, reading nothing. Edited, new and deleted
 // files count; the index is not touched.
-func (s *Store) Drift(scope *Scope) (int, error) {
+func (s *Store) Drift(scope *scan.Scope) (int, error) {
 	files, err := scope.Walk()
 	if err != nil {
 		return 0, err
@@ -72,7 +74,7 @@ func (s *Store) Drift(scope *Scope) (int, error) {
 }
 
 // DriftOf is Drift over files a walk already listed.
-func (s *Store) DriftOf(files []FileInfo) (int, error) {
+func (s *Store) DriftOf(files []scan.FileInfo) (int, error) {
 	stored, err := s.fileStats()
 	if err != nil {
 		return 0, err
@@ -85,7 +87,7 @@ func (s *Store) DriftOf(files []FileInfo) (int, error) {
 // reading only files whose size or mtime changed (and, by git's racy
 // timestamp rule, files modified during the previous walk). Content moved to
 // a new path is a rename. The caller holds the writer lock.
-func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *Scope, meta map[string]string) (*Changes, error) {
+func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *scan.Scope, meta map[string]string) (*Changes, error) {
 	scanStart := time.Now().UnixNano()
 	files, err := scope.Walk()
 	if err != nil {
@@ -197,8 +199,8 @@ func worktreeSet(prev string, paths []string) string {
 // the working-tree contents git put back without a hook (stash, reset
 // --hard, checkout -- FILE, all at the same HEAD); a stat each, reading
 // nothing.
-func (s *Store) WorktreeChanged(scope *Scope) (int, error) {
-	root := scope.root
+func (s *Store) WorktreeChanged(scope *scan.Scope) (int, error) {
+	root := scope.Root()
 	list, err := s.Meta(MetaWorktree)
 	if err != nil || list == "" {
 		return 0, err

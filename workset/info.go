@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // Member sources: how a document came into a workset.
@@ -278,7 +279,7 @@ func (h *handle) notes(ctx context.Context) ([]FindingState, int, error) {
 func (h *handle) holds(texts map[string]string, dest, text string) bool {
 	got, ok := texts[dest]
 	if !ok {
-		data, err := index.ReadDocument(h.root, nil, dest) // a path the database holds: untrusted
+		data, err := scan.ReadDocument(h.root, nil, dest) // a path the database holds: untrusted
 		got = "\x00"
 		if err == nil {
 			got = collapse(string(data))

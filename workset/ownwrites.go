@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // A workset's own promote changes its members: the documents its findings
@@ -37,7 +38,7 @@ func recordOwnWrites(ctx context.Context, root, name string, contents [][]byte) 
 		}
 	})
 	for _, c := range contents {
-		if oid := index.BlobOID(c); !own[oid] {
+		if oid := scan.BlobOID(c); !own[oid] {
 			own[oid] = true
 			lines = append(lines, oid)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/edit"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // Where promote sends a finding (PromoteOptions.To); anything else is the
@@ -52,7 +53,7 @@ type PromoteOptions struct {
 	ADR bool
 	// Scope says which paths are documents (the configured roots, minus
 	// what is excluded): promote reads and writes nothing else.
-	Scope *index.Scope
+	Scope *scan.Scope
 	// GlobalDocument is where ToGlobal writes (context.scopes.global_document).
 	GlobalDocument string
 }
@@ -87,7 +88,7 @@ type PromotePlan struct {
 	Files    []*edit.File `json:"files"`
 
 	root  string
-	scope *index.Scope
+	scope *scan.Scope
 	adr   bool // --adr: in the command said again
 }
 
@@ -473,7 +474,7 @@ func (p *planner) since(dest *index.DocRef, fc *edit.File) string {
 	switch {
 	case m == nil:
 		return SinceUnknown
-	case m.OID == index.BlobOID(fc.Before):
+	case m.OID == scan.BlobOID(fc.Before):
 		return SinceUnchanged
 	}
 	return SinceChanged

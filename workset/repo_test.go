@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/index/indextest/must"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // idRepo is the Repository of a fixture: the sync is the fixture's.
@@ -22,7 +22,7 @@ func (r idRepo) CheckPaths(context.Context, []string) (*check.Result, error) {
 	return &check.Result{}, nil
 }
 func (r idRepo) SyncWorkingTree(context.Context) error { r.f.sync(); return nil }
-func (r idRepo) Documents() *index.Scope               { return index.NewScope(r.f.root, r.f.cfg, "") }
+func (r idRepo) Documents() *scan.Scope                { return scan.NewScope(r.f.root, r.f.cfg, "") }
 
 // JournalDir is beside the working tree, as a git folder would be.
 func (r idRepo) JournalDir() string {

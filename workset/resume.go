@@ -15,6 +15,7 @@ import (
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/safepath"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // A long task outlives an agent's session. A checkpoint records where the
@@ -512,7 +513,7 @@ func (e *Env) memberChanges(ctx context.Context, ms []Member, base map[string]Ch
 		if cur != nil && e.Git != nil && index.IsObjectID(was.OID) {
 			old, err := e.Git(ctx, "cat-file", "blob", "--end-of-options", was.OID)
 			if err == nil {
-				now, err := index.ReadDocument(e.Root, e.Config, cur.path)
+				now, err := scan.ReadDocument(e.Root, e.Config, cur.path)
 				if err == nil {
 					c.Sections = sectionChanges(was.Path, []byte(old), cur.path, now)
 					c.Working = len(c.Commits) == 0

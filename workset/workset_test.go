@@ -12,6 +12,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/scan"
 )
 
 var corpus = map[string]string{
@@ -41,7 +42,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	t.Cleanup(func() { st.Close() })
 	f.st = st
-	files, err := index.NewScope(f.root, f.cfg, "").Walk()
+	files, err := scan.NewScope(f.root, f.cfg, "").Walk()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func (f *fixture) write(rel, content string) {
 
 // sync reconciles the index with the files, as canon sync does.
 func (f *fixture) sync() *index.Changes {
-	ch, err := f.st.Reconcile(context.Background(), index.NewLoader(f.root, f.cfg), index.NewScope(f.root, f.cfg, ""), nil)
+	ch, err := f.st.Reconcile(context.Background(), index.NewLoader(f.root, f.cfg), scan.NewScope(f.root, f.cfg, ""), nil)
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // documentsUnder lists the document paths on disk under a folder, by the
@@ -85,7 +86,7 @@ func pathBatch(ctx context.Context, s *gitsync.Session, p *pending) (*index.Batc
 
 	b := index.NewBatch(s.Cfg)
 	gone := map[string]string{} // blob id → a deleted document's path
-	var present []index.FileInfo
+	var present []scan.FileInfo
 	for _, f := range paths {
 		if s.Scope.IsDocumentPath(f) {
 			if fi, ok := s.Scope.Stat(f); ok {

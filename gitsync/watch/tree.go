@@ -15,9 +15,9 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/canon-md/canon/gitsync"
-	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/safepath"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // tree is the set of fsnotify watches: the worktree folders under (or
@@ -27,7 +27,7 @@ import (
 type tree struct {
 	repo  *gitsync.Repo
 	cfg   *config.Config
-	scope *index.Scope // this side's own: a Scope is not safe for two goroutines
+	scope *scan.Scope // this side's own: a Scope is not safe for two goroutines
 	fsw   *fsnotify.Watcher
 
 	dirs    map[string]bool // watched worktree folders, repo-relative ("" is the root)
@@ -49,7 +49,7 @@ func newTree(repo *gitsync.Repo, cfg *config.Config, fsw *fsnotify.Watcher, warn
 // .gitignore, so call it when one changed.
 func (t *tree) setConfig(cfg *config.Config) {
 	t.cfg = cfg
-	t.scope = index.NewScope(t.repo.Root, cfg, t.repo.InfoExclude())
+	t.scope = scan.NewScope(t.repo.Root, cfg, t.repo.InfoExclude())
 }
 
 func (t *tree) abs(rel string) string {
@@ -314,7 +314,7 @@ func (t *tree) classify(ev fsnotify.Event, p *pending, now time.Time) bool {
 		p.addDir(rel, now)
 		return true
 	}
-	if !index.IsMarkdown(rel) || !t.isDocument(rel) {
+	if !scan.IsMarkdown(rel) || !t.isDocument(rel) {
 		return false
 	}
 	p.addFile(rel, now)

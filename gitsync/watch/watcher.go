@@ -14,6 +14,7 @@ import (
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // Triggers: what a sync answers.
@@ -349,7 +350,7 @@ func (w *Watcher) sync(ctx context.Context, p *pending) (*gitsync.Result, int, e
 		// Reread every .gitignore and info/exclude, and watch what is now
 		// in scope (and only that).
 		s := w.s
-		s.Scope = index.NewScope(s.Repo.Root, s.Cfg, s.Repo.InfoExclude())
+		s.Scope = scan.NewScope(s.Repo.Root, s.Cfg, s.Repo.InfoExclude())
 		w.mu.Lock()
 		w.tree.setConfig(s.Cfg)
 		w.tree.resync()

@@ -10,6 +10,7 @@ import (
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // Finding is one rule violation at a position: the same shape, and the same
@@ -247,7 +248,7 @@ func linkedTarget(p index.Problem) (string, bool) {
 	if p.Rule != markdown.RuleFileSkipped {
 		return "", false
 	}
-	return index.LinkedTarget(p.Message)
+	return scan.LinkedTarget(p.Message)
 }
 
 // linkedDocuments says which targets of skipped symbolic links among ps

@@ -13,6 +13,7 @@ import (
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // lnk is one stored link of a checked document.
@@ -284,7 +285,7 @@ func (c *checker) brokenLink(l *lnk, t string, a *treeAnswers) {
 	if l.status == resolve.StatusOK && l.dstPath == t+".md" {
 		return // a site's page at its path without .md (config SitePages)
 	}
-	if c.in.Cfg.PageAddresses() && a.folded[t] == "" && (path.Ext(t) == "" || path.Ext(t) == ".html" || strings.HasPrefix(l.raw, "/") && !index.IsMarkdown(t)) {
+	if c.in.Cfg.PageAddresses() && a.folded[t] == "" && (path.Ext(t) == "" || path.Ext(t) == ".html" || strings.HasPrefix(l.raw, "/") && !scan.IsMarkdown(t)) {
 		// a page's address on the site (Hugo's /functions/len/, a render
 		// hook's g; DocFX's /dotnet/api/system.string, from the site's
 		// root; Middleman's ask-for-help.html): canon does not resolve

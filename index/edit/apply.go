@@ -14,6 +14,7 @@ import (
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/safepath"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // Every write canon makes into canonical files (promote, id rename and id
@@ -33,7 +34,7 @@ type Repo interface {
 	// working tree.
 	JournalDir() string
 	// Documents is which files are documents: where canon may write.
-	Documents() *index.Scope
+	Documents() *scan.Scope
 	// StageRename tells git's index that a file moved, as git mv does (a
 	// rename's record).
 	StageRename(ctx context.Context, from, to string) error

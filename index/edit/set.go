@@ -13,8 +13,8 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
-	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/safepath"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // File is one file of a change set: what it holds and what it is to
@@ -57,14 +57,14 @@ func (f *File) changes() bool {
 // Exists, Paths), so that the edits planned after others see them.
 type Set struct {
 	root  string
-	scope *index.Scope
+	scope *scan.Scope
 	files map[string]*File // by the path it will have
 	gone  map[string]bool  // paths the set moves away from or removes
 }
 
 // NewSet starts an empty change set over the working tree at root, whose
 // documents scope says.
-func NewSet(root string, scope *index.Scope) *Set {
+func NewSet(root string, scope *scan.Scope) *Set {
 	return &Set{root: root, scope: scope, files: map[string]*File{}, gone: map[string]bool{}}
 }
 
@@ -352,11 +352,11 @@ func unified(from, to, before, after string) string {
 // inside the repository), in a folder that really is inside the
 // repository (no symbolic link leads out), and a regular file when it
 // exists (never a symbolic link). mustExist refuses a missing file.
-func Writable(root, rel string, scope *index.Scope, mustExist, markdown bool) (string, error) {
+func Writable(root, rel string, scope *scan.Scope, mustExist, markdown bool) (string, error) {
 	if c, err := safepath.CleanRel(rel); err != nil || c != rel {
 		return "", fmt.Errorf("%s is not a path inside the repository", rel)
 	}
-	if markdown && !index.IsMarkdown(rel) {
+	if markdown && !scan.IsMarkdown(rel) {
 		return "", fmt.Errorf("%s is not a Markdown file", rel)
 	}
 	if !markdown && !scope.IsDocumentPath(rel) {

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/indextest/must"
 	"github.com/canon-md/canon/index/safepath"
+	"github.com/canon-md/canon/index/scan"
 )
 
 func TestStamp(t *testing.T) {
@@ -56,7 +56,7 @@ func TestWritable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scope := index.NewScope(root, cfg, "")
+	scope := scan.NewScope(root, cfg, "")
 	for _, tc := range []struct {
 		rel       string
 		mustExist bool
@@ -109,8 +109,8 @@ func newRepo(t *testing.T, files map[string]string) repo {
 	return r
 }
 
-func (r repo) JournalDir() string      { return filepath.Join(r.git, "canon", "journal") }
-func (r repo) Documents() *index.Scope { return index.NewScope(r.root, config.Default(), "") }
+func (r repo) JournalDir() string     { return filepath.Join(r.git, "canon", "journal") }
+func (r repo) Documents() *scan.Scope { return scan.NewScope(r.root, config.Default(), "") }
 func (r repo) StageRename(_ context.Context, from, to string) error {
 	*r.staged = append(*r.staged, from+" -> "+to)
 	return nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // Size is the corpus size a benchmark runs at: CANON_BENCH_N, else def.
@@ -56,7 +57,7 @@ func Corpus(tb testing.TB, name string, n int, moduleRoot string) *index.Store {
 			tb.Fatal(err)
 		}
 		cfg := config.Default()
-		files, err := index.NewScope(corpus, cfg, "").Walk()
+		files, err := scan.NewScope(corpus, cfg, "").Walk()
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
 	"github.com/canon-md/canon/index/safepath"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // Thresholds of the one rule (see the package doc).
@@ -306,7 +307,7 @@ func (f *facts) learnReferences(ctx context.Context, q index.Querier, g *gathere
 		c[1]++
 		// an id or a stem, or a path to a document (../proposals/x.md),
 		// or a number under an old prefix
-		if names[strings.ToLower(ev.v)] || (strings.Contains(ev.v, "/") || index.IsMarkdown(ev.v)) && names[strings.ToLower(markdown.Stem(ev.v))] ||
+		if names[strings.ToLower(ev.v)] || (strings.Contains(ev.v, "/") || scan.IsMarkdown(ev.v)) && names[strings.ToLower(markdown.Stem(ev.v))] ||
 			slices.ContainsFunc(resolve.OldPrefixIDs(ev.v, f.prefixes, f.bare), func(id string) bool { return names[id] }) {
 			c[0]++
 		}

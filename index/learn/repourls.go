@@ -11,6 +11,7 @@ import (
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/resolve"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // Repositories that link their own documents by full web address (KEPs,
@@ -66,7 +67,7 @@ func (f *facts) learnRepoURLs(ctx context.Context, q index.Querier, pages map[st
 			p = un
 		}
 		p = strings.ToLower(strings.TrimPrefix(p, "/"))
-		if p != "" && !strings.HasSuffix(p, "/") && !index.IsMarkdown(p) { // "": the root folder
+		if p != "" && !strings.HasSuffix(p, "/") && !scan.IsMarkdown(p) { // "": the root folder
 			continue // an image, a source file: not evidence either way
 		}
 		c := counts[base]

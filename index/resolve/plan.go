@@ -298,7 +298,7 @@ func hasScheme(s string) bool {
 func Slashes(p string) string { return strings.ReplaceAll(p, `\`, "/") }
 
 // isMarkdown reports whether the path names a Markdown file (as
-// index.IsMarkdown, which this package cannot import).
+// scan.IsMarkdown: resolve stays pure of the walk's package).
 func isMarkdown(p string) bool {
 	return strings.EqualFold(path.Ext(p), ".md")
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // A page copied into several folders (one per version) takes one place:
@@ -46,7 +47,7 @@ func (k *ranker) uncopied(ctx context.Context, docs []docRank, limit int) ([]doc
 		if i >= n && len(out) == limit {
 			break
 		}
-		copyable := i < n && index.IsMarkdown(d.sections[0].Key) // keyed by its path: no id or uid
+		copyable := i < n && scan.IsMarkdown(d.sections[0].Key) // keyed by its path: no id or uid
 		h := copyKey{strings.ToLower(path.Base(d.sections[0].Key)), hashes[d.sections[0].Chunk]}
 		if j, ok := at[h]; ok && copyable {
 			also[j] = append(also[j], d.sections[0].Key) // copies after the last place are named too

@@ -9,6 +9,7 @@ import (
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/indextest/must"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // corpusIndex builds an index of files (path: content) with the default
@@ -26,7 +27,7 @@ func corpusIndex(t testing.TB, files map[string]string) *index.Store {
 	st, _, err := index.Open(filepath.Join(t.TempDir(), "index.db"))
 	must.OK(t, err)
 	t.Cleanup(func() { st.Close() })
-	walked, err := index.NewScope(root, cfg, "").Walk()
+	walked, err := scan.NewScope(root, cfg, "").Walk()
 	must.OK(t, err)
 	_, err = st.Rebuild(context.Background(), index.NewLoader(root, cfg), walked, nil, nil)
 	must.OK(t, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/scan"
 	"github.com/canon-md/canon/workset"
 )
 
@@ -39,7 +40,7 @@ func (m *Server) addResources() {
 				case err != nil:
 					return mcp.ResourceNotFoundError(uri)
 				}
-				data, err = index.ReadDocument(s.Repo.Root, s.Cfg, doc.Path)
+				data, err = scan.ReadDocument(s.Repo.Root, s.Cfg, doc.Path)
 				return err
 			})
 			if err != nil {

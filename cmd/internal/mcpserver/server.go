@@ -15,6 +15,7 @@ import (
 	"github.com/canon-md/canon/hooks"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/human"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // Server holds one session on the repository for its whole life. A call
@@ -243,7 +244,7 @@ func (m *Server) workingTreeDrift(s *gitsync.Session) (int, time.Time, error) {
 	count := func() (int, time.Duration, error) {
 		// A scope of its own: the session's serves the calls meanwhile.
 		start := time.Now()
-		n, err := s.Store.Drift(index.NewScope(s.Repo.Root, s.Cfg, s.Repo.InfoExclude()))
+		n, err := s.Store.Drift(scan.NewScope(s.Repo.Root, s.Cfg, s.Repo.InfoExclude()))
 		took := time.Since(start)
 		// The count walked every file: tens of MB of garbage at 100k
 		// documents, which GOGC 400 (tuneGC) would keep resident until a

@@ -12,6 +12,7 @@ import (
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // FixPlan is what canon check --fix changes: the mechanical fixes of the
@@ -23,7 +24,7 @@ type FixPlan struct {
 	Skipped []SkippedFix    `json:"skipped,omitempty"`
 
 	root  string
-	scope *index.Scope
+	scope *scan.Scope
 }
 
 // SkippedFix is a fix that could not be made as planned, and why: the file
@@ -36,7 +37,7 @@ type SkippedFix struct {
 // planFixes works out the edits that fix the findings that carry a fix,
 // without writing. A file whose fixes cannot all be made is edited only as
 // far as they can; each one left out says why.
-func planFixes(root string, scope *index.Scope, findings []index.Problem) (*FixPlan, error) {
+func planFixes(root string, scope *scan.Scope, findings []index.Problem) (*FixPlan, error) {
 	p := &FixPlan{root: root, scope: scope}
 	byPath := map[string][]index.Problem{}
 	var paths []string

@@ -21,6 +21,7 @@ import (
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
 	"github.com/canon-md/canon/index/safepath"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // idEnv is what a rename reads: the working tree, its index, the
@@ -47,7 +48,7 @@ type IDRenameArgs struct {
 	// documents (a README, pages outside the roots): their links to the
 	// document are rewritten too.
 	Markdown []string
-	Scope    *index.Scope
+	Scope    *scan.Scope
 	// Docs are the documents that have an id (nil: read from the index).
 	Docs []ids.Doc
 	// Worklog, when set, is appended to the renamed document's worklog
@@ -87,7 +88,7 @@ type IDRenamePlan struct {
 	Unattributed []Unattributed `json:"unattributed"`
 
 	root    string
-	scope   *index.Scope
+	scope   *scan.Scope
 	idents  map[string][]ids.Doc // lower-cased id → its documents
 	olds    map[string]string    // config.Prefixes: task-7 and 7 name BACK-7 (ADR-0051)
 	urls    []string             // config.RepoURLs: the repository's own addresses name its files (ADR-0052)
@@ -340,7 +341,7 @@ func (p *IDRenamePlan) note(rel string, line, col int, raw, old, repl, why strin
 // names none).
 func (p *IDRenamePlan) pathOf(src, target string) string {
 	target, _, _ = strings.Cut(target, "#")
-	if target == "" || !strings.Contains(target, "/") && !index.IsMarkdown(target) {
+	if target == "" || !strings.Contains(target, "/") && !scan.IsMarkdown(target) {
 		return ""
 	}
 	return resolve.LinkTarget(src, target, p.urls)

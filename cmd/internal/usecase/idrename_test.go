@@ -16,6 +16,7 @@ import (
 	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/indextest/must"
 	"github.com/canon-md/canon/index/safepath"
+	"github.com/canon-md/canon/index/scan"
 )
 
 var corpus = map[string]string{
@@ -46,7 +47,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	t.Cleanup(func() { st.Close() })
 	f.st = st
-	files, err := index.NewScope(f.root, f.cfg, "").Walk()
+	files, err := scan.NewScope(f.root, f.cfg, "").Walk()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func (f *fixture) write(rel, content string) {
 
 // sync reconciles the index with the files, as canon sync does.
 func (f *fixture) sync() {
-	if _, err := f.st.Reconcile(context.Background(), index.NewLoader(f.root, f.cfg), index.NewScope(f.root, f.cfg, ""), nil); err != nil {
+	if _, err := f.st.Reconcile(context.Background(), index.NewLoader(f.root, f.cfg), scan.NewScope(f.root, f.cfg, ""), nil); err != nil {
 		f.t.Fatal(err)
 	}
 }
@@ -75,7 +76,7 @@ type idRepo struct{ f *fixture }
 
 func (r idRepo) SyncWritten(context.Context, []string) error { r.f.sync(); return nil }
 func (r idRepo) SyncWorkingTree(context.Context) error       { r.f.sync(); return nil }
-func (r idRepo) Documents() *index.Scope                     { return index.NewScope(r.f.root, r.f.cfg, "") }
+func (r idRepo) Documents() *scan.Scope                      { return scan.NewScope(r.f.root, r.f.cfg, "") }
 
 // JournalDir is beside the working tree, as a git folder would be.
 func (r idRepo) JournalDir() string {

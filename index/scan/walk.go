@@ -1,4 +1,4 @@
-package index
+package scan
 
 import (
 	"bufio"
@@ -165,6 +165,9 @@ func parentDir(rel string) string {
 	}
 	return dir
 }
+
+// Root is the worktree the scope walks.
+func (s *Scope) Root() string { return s.root }
 
 // InRoots reports whether rel lies under one of the configured roots.
 func (s *Scope) InRoots(rel string) bool {
