@@ -79,7 +79,7 @@ func inArgs(query string, pre, part, post []any) []any {
 // eachIn runs query, each of whose %s stands for the same IN list, over
 // vals in batches, with pre before and post after the lists' arguments,
 // calling fn for every row of every batch.
-func eachIn(ctx context.Context, q Querier, query string, pre, vals, post []any, fn func(*sql.Rows) error) error {
+func eachIn(ctx context.Context, q querier, query string, pre, vals, post []any, fn func(*sql.Rows) error) error {
 	return batches(vals, strings.Count(query, "%s"), len(pre)+len(post), func(part []any) error {
 		rows, err := q.QueryContext(ctx, inList(query, len(part)), inArgs(query, pre, part, post)...)
 		if err != nil {

@@ -316,7 +316,7 @@ type storedDoc struct {
 // Apply writes an incremental update in one transaction and says what changed.
 func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 	ch := &Changes{}
-	err := s.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		// A large update (a branch switch) keeps its pages in memory rather
 		// than spilling them to the WAL and reading them back.
 		if len(b.Upserts)+len(b.Deletes) > 100 {
@@ -341,9 +341,15 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 	return ch, nil
 }
 
-// Querier is what read-only code needs of the database: *sql.DB and
+// Querier is a read of the index: the live database (Store.Read) or a
+// previewed one (Store.Preview). Other packages only hand it back to
+// index's typed reads (checkreads.go, ADR-0049); it hands out no rows and
+// no transaction.
+type Querier struct{ db querier }
+
+// querier is what read-only code needs of the database: *sql.DB and
 // *sql.Tx both are one.
-type Querier interface {
+type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
@@ -368,7 +374,7 @@ func (s *Store) Preview(ctx context.Context, b *Batch, fn func(q Querier, ch *Ch
 	if err := w.apply(b, ch); err != nil {
 		return err
 	}
-	return fn(tx, ch)
+	return fn(Querier{tx}, ch)
 }
 
 // moveTitleAliases moves the title alias (TitleKey) of the documents

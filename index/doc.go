@@ -16,7 +16,9 @@
 // writes SQL against its tables. index/check reads them through a
 // Querier, which the live database (Store.Read) and a preview
 // (Store.Preview) hand out, and which other packages only pass back to
-// index's typed reads (checkreads.go, ADR-0049). Every IN list goes
+// index's typed reads (checkreads.go, ADR-0049; learnreads.go for
+// index/learn): a Querier has no method, and no *sql.DB, *sql.Tx or
+// *sql.Rows leaves the package. Every IN list goes
 // through one batching helper (batch.go), within SQLite's limit on
 // parameters. Row ids (DocID, ChunkID) may leave it to join within one call and
 // are never shown. Every row loop ends with rows.Err (rows.go). It knows

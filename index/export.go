@@ -14,20 +14,20 @@ import (
 // database of its own with the same schema, so that everything that reads
 // an index (Find, Search, Show, the graph package) reads a workset too. The
 // schema stays here, next to the code that writes it: a workset database is
-// opened with Open like any index, and filled by CopySubset.
+// opened with Open like any index, and filled by copyFrom.
 
 // ContentTables lists the tables a full build recreates (everything but
 // meta), children before docs: what a subset copy clears and fills.
 func ContentTables() []string { return append([]string{}, contentTables...) }
 
-// SubsetOptions adjust CopySubset.
+// SubsetOptions adjust copyFrom.
 type SubsetOptions struct {
 	// Replace empties the content tables first: the copy becomes the
 	// database's whole content.
 	Replace bool
 }
 
-// CopySubset copies from the index database at srcPath the rows of the
+// copyFrom copies from the index database at srcPath the rows of the
 // documents with the given node keys (docs, aliases, links, chunks with
 // their text, problems) into s, in one transaction. then, when not nil, runs
 // inside that transaction, so that the caller's own tables change
@@ -39,7 +39,7 @@ type SubsetOptions struct {
 // target when s holds one and has no target row (dst NULL, status kept)
 // otherwise; links already in s whose target this copy adds are pointed at
 // it when their source document is unchanged in srcPath.
-func (s *Store) CopySubset(ctx context.Context, srcPath string, keys []string, opt SubsetOptions, then func(*sql.Tx) error) (int, error) {
+func (s *Store) copyFrom(ctx context.Context, srcPath string, keys []string, opt SubsetOptions, then func(*sql.Tx) error) (int, error) {
 	if _, err := os.Stat(srcPath); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return 0, fmt.Errorf("copy documents: the index %s does not exist", srcPath)

@@ -39,7 +39,7 @@ func TestHasTitleAmongMany(t *testing.T) {
 	}
 	st, _ := corpusIndex(t, files)
 	for title, want := range map[string]bool{"guides": true, "Guides for topic 7": true, "Guide": false, "Topics": false} {
-		got, err := HasTitle(context.Background(), st.db, title)
+		got, err := HasTitle(context.Background(), Querier{st.db}, title)
 		must.OK(t, err)
 		if got != want {
 			t.Errorf("HasTitle(%q) = %v, want %v", title, got, want)

@@ -159,7 +159,7 @@ func (s *Store) ReadFullText(ctx context.Context, text string, f DocFilter, fn f
 // read runs fn in one read transaction: its queries see the index as of
 // the first of them, whatever commits meanwhile (a ranking's counts and the
 // rows they score come from the same index). It begins with BEGIN, not
-// the DSN's BEGIN IMMEDIATE (Tx's, for writes): a read takes no write
+// the DSN's BEGIN IMMEDIATE (inTx's, for writes): a read takes no write
 // lock, so reads never wait for one another, nor hold up a sync, however
 // long one takes (canon mcp answers its read-only calls side by side).
 func (s *Store) read(ctx context.Context, fn func(c *sql.Conn) error) error {

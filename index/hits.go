@@ -68,7 +68,7 @@ func eachHighlight(ctx context.Context, tx oneConn, q string, ids []any, total i
 // from the pool (sql.Conn): the scratch table lives in a connection's
 // temporary database, so filling and asking it must use the same one.
 type oneConn interface {
-	Querier
+	querier
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
@@ -121,7 +121,7 @@ func eachHit(ctx context.Context, tx oneConn, q string, ids []any, cols string, 
 // FTS5's structure record (a 4-byte cookie, FTS5's 4-byte marker of its
 // second form if present, then the number of levels and of segments as
 // SQLite varints), or -1 when it cannot be read.
-func fullTextSegments(ctx context.Context, x Querier) int {
+func fullTextSegments(ctx context.Context, x querier) int {
 	var b []byte
 	if err := x.QueryRowContext(ctx, `SELECT block FROM chunks_fts_data WHERE id = 10`).Scan(&b); err != nil || len(b) < 4 {
 		return -1

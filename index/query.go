@@ -141,7 +141,7 @@ func (s *Store) Counts(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	indexed, err := DocIDsOfPaths(ctx, s.db, targets)
+	indexed, err := DocIDsOfPaths(ctx, Querier{s.db}, targets)
 	for _, t := range targets {
 		if _, ok := indexed[t]; ok {
 			st.Linked++
@@ -576,7 +576,7 @@ func UnresolvedProblem(ctx context.Context, q Querier, srcPath, field, form, raw
 func CandidatePaths(ctx context.Context, q Querier, srcPath, form, raw string) ([]string, error) {
 	l := resolve.Link{Form: form, Raw: raw}
 	l.Plan(srcPath, resolve.Planner{})
-	docs, err := l.Candidates(aliasesIn{ctx: ctx, q: q})
+	docs, err := l.Candidates(aliasesIn{ctx: ctx, q: q.db})
 	if err != nil {
 		return nil, err
 	}
@@ -592,7 +592,7 @@ func CandidatePaths(ctx context.Context, q Querier, srcPath, form, raw string) (
 // reads).
 type aliasesIn struct {
 	ctx context.Context
-	q   Querier
+	q   querier
 }
 
 func (a aliasesIn) Lookup(alias string) ([]resolve.Doc, error) {
@@ -613,6 +613,6 @@ func (a aliasesIn) Lookup(alias string) ([]resolve.Doc, error) {
 // with no working wiki-link read every link (ADR-0034).
 func WikiLinksWork(ctx context.Context, q Querier) (bool, error) {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM links WHERE form IN ('`+resolve.FormWiki+`', '`+resolve.FormEmbed+`') AND status IN ('`+resolve.StatusOK+`', '`+resolve.StatusSelf+`'))`).Scan(&n)
+	err := q.db.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM links WHERE form IN ('`+resolve.FormWiki+`', '`+resolve.FormEmbed+`') AND status IN ('`+resolve.StatusOK+`', '`+resolve.StatusSelf+`'))`).Scan(&n)
 	return n == 1, err
 }

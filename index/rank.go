@@ -430,7 +430,7 @@ const maxCountedPhrases = 4096
 // are bm25's, to the last bit (TestCanonBM25IsBM25). keep > 0 makes the
 // score NULL for a section that cannot be among the keep best (see
 // canon_bm25).
-func (s *Store) rankExpr(ctx context.Context, x Querier, q string, keep int) (string, error) {
+func (s *Store) rankExpr(ctx context.Context, x querier, q string, keep int) (string, error) {
 	return s.rankBy(ctx, x, exactRank, q, keep)
 }
 
@@ -445,7 +445,7 @@ const (
 )
 
 // rankBy is rankExpr with the ranking fn (exactRank, naturalRank).
-func (s *Store) rankBy(ctx context.Context, x Querier, fn, q string, keep int) (string, error) {
+func (s *Store) rankBy(ctx context.Context, x querier, fn, q string, keep int) (string, error) {
 	phrases := FTSPhrases(q)
 	if s.pageCache != keptPages || len(phrases) > maxRankedPhrases {
 		// A one-shot command would count once either way, and a count of
@@ -511,7 +511,7 @@ type Merged struct {
 func (s *Store) MergeFullText(ctx context.Context) (*Merged, error) {
 	start := time.Now()
 	m := &Merged{}
-	err := s.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		count := func(n *int) error {
 			return tx.QueryRowContext(ctx, `SELECT count(DISTINCT segid) FROM chunks_fts_idx`).Scan(n)
 		}

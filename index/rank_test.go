@@ -45,7 +45,7 @@ func rankCorpus(t *testing.T, root string, n int, seed int64) {
 }
 
 // scores returns every matching section's score under rank, by row id.
-func scores(t *testing.T, q Querier, rank, match string) map[int64]float64 {
+func scores(t *testing.T, q querier, rank, match string) map[int64]float64 {
 	t.Helper()
 	rows, err := q.QueryContext(context.Background(), `SELECT rowid, `+rank+` FROM chunks_fts WHERE chunks_fts MATCH ?`, match)
 	if err != nil {

@@ -149,7 +149,7 @@ func (s *Store) DocByKey(ctx context.Context, key string) (*DocRef, string, erro
 
 // DocRefs reads the DocRefs of some documents by row id.
 func (s *Store) DocRefs(ctx context.Context, ids []DocID) (map[DocID]DocRef, error) {
-	return DocRefsOf(ctx, s.db, ids)
+	return DocRefsOf(ctx, Querier{s.db}, ids)
 }
 
 // DocRefsOf reads the DocRefs of some documents by row id, on the live
@@ -157,7 +157,7 @@ func (s *Store) DocRefs(ctx context.Context, ids []DocID) (map[DocID]DocRef, err
 func DocRefsOf(ctx context.Context, q Querier, ids []DocID) (map[DocID]DocRef, error) {
 	out := make(map[DocID]DocRef, len(ids))
 	var id int64
-	err := eachIn(ctx, q, `SELECT `+docRefCols+`, d.id FROM docs d WHERE d.id IN (%s)`, nil, idArgs(ids), nil, func(r *sql.Rows) error {
+	err := eachIn(ctx, q.db, `SELECT `+docRefCols+`, d.id FROM docs d WHERE d.id IN (%s)`, nil, idArgs(ids), nil, func(r *sql.Rows) error {
 		ref, err := scanDocRef(r, &id)
 		if err != nil {
 			return err
@@ -333,13 +333,13 @@ func assignee(fields string) string {
 // documents of the given types (none: every type), in no particular
 // order. Each type name is one string however many edges have it.
 func (s *Store) EachEdge(ctx context.Context, types []string, fn func(DocEdge) error) error {
-	return EachEdgeOf(ctx, s.db, types, fn)
+	return EachEdgeOf(ctx, Querier{s.db}, types, fn)
 }
 
 // EachEdgeOf is EachEdge on the live database or a preview.
 func EachEdgeOf(ctx context.Context, q Querier, types []string, fn func(DocEdge) error) error {
 	cond, args := typeCond("type", types)
-	rows, err := q.QueryContext(ctx, `SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src`+cond, args...)
+	rows, err := q.db.QueryContext(ctx, `SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src`+cond, args...)
 	if err != nil {
 		return fmt.Errorf("read links: %w", err)
 	}

@@ -188,7 +188,7 @@ func (s *Store) refParts(ctx context.Context, ref string, keep func(*TrunkDoc) b
 // after HEAD moved, one statement for them all), forgets the refs named in
 // gone, and keeps the fields of the blobs read, in one transaction.
 func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, stand []string, head string, gone []string, blobs ...RefBlob) error {
-	return s.Tx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
 		if err := keepRefBlobs(ctx, tx, blobs); err != nil {
 			return err
 		}

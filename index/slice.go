@@ -11,7 +11,7 @@ import (
 )
 
 // A workset's database (docs/worksets.md) is an index holding some documents
-// of the repository's (copied by CopySubset), plus the workset's own
+// of the repository's (copied by copyFrom), plus the workset's own
 // tables: its manifest, its members and how each was chosen, the reasons
 // it went stale, the findings it promoted and its checkpoints. The schema
 // of both lives here; the workset package reads and writes them through
@@ -155,9 +155,9 @@ func parseSliceTime(s string) time.Time {
 }
 
 // Copy copies the documents of keys from the index at srcPath (see
-// CopySubset) and records c, in one transaction.
+// copyFrom) and records c, in one transaction.
 func (sl *Slice) Copy(ctx context.Context, srcPath string, keys []string, c SliceCopy) error {
-	_, err := sl.CopySubset(ctx, srcPath, keys, SubsetOptions{Replace: c.Fresh}, func(tx *sql.Tx) error {
+	_, err := sl.copyFrom(ctx, srcPath, keys, SubsetOptions{Replace: c.Fresh}, func(tx *sql.Tx) error {
 		if c.Fresh {
 			for _, q := range []string{`DELETE FROM workset_members`, `DELETE FROM workset_stale`} {
 				if _, err := tx.ExecContext(ctx, q); err != nil {
@@ -257,7 +257,7 @@ func setManifest(ctx context.Context, x execer, kv map[string]string) error {
 // AddStale records reasons, in one transaction; a reason already recorded
 // (same key, how, detail and commit) is not recorded twice.
 func (sl *Slice) AddStale(ctx context.Context, reasons []SliceStale) error {
-	return sl.Tx(ctx, func(tx *sql.Tx) error {
+	return sl.inTx(ctx, func(tx *sql.Tx) error {
 		for _, r := range reasons {
 			_, err := tx.ExecContext(ctx, `INSERT INTO workset_stale(key, path, how, detail, sync, from_commit, to_commit, at)
 				SELECT ?, ?, ?, ?, ?, ?, ?, ?
@@ -294,7 +294,7 @@ func (sl *Slice) Stale(ctx context.Context) ([]SliceStale, error) {
 // AddPromoted records promoted findings, in one transaction; a finding
 // recorded before keeps its first record.
 func (sl *Slice) AddPromoted(ctx context.Context, ps []SlicePromoted) error {
-	return sl.Tx(ctx, func(tx *sql.Tx) error {
+	return sl.inTx(ctx, func(tx *sql.Tx) error {
 		for _, p := range ps {
 			_, err := tx.ExecContext(ctx, `INSERT INTO workset_promoted(hash, target, kind, text, dest_key, dest_path, promoted_at, agent)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(hash) DO NOTHING`,

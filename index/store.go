@@ -376,7 +376,7 @@ func (s *Store) migrate(ctx context.Context) (bool, error) {
 	if version == SchemaVersion {
 		return false, nil
 	}
-	err = s.Tx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.Exec(metaDDL); err != nil {
 			return err
 		}
@@ -408,9 +408,9 @@ func recreateContent(tx *sql.Tx) error {
 	return err
 }
 
-// Tx runs fn in one write transaction (BEGIN IMMEDIATE) and commits it; a
+// inTx runs fn in one write transaction (BEGIN IMMEDIATE) and commits it; a
 // failed commit is returned, never lost.
-func (s *Store) Tx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
+func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return friendly(err, s.path)
@@ -518,7 +518,7 @@ func (s *Store) AllMeta() (map[string]string, error) {
 
 // SetMeta writes meta keys in a transaction of their own.
 func (s *Store) SetMeta(ctx context.Context, kv map[string]string) error {
-	return s.Tx(ctx, func(tx *sql.Tx) error { return setMeta(tx, kv) })
+	return s.inTx(ctx, func(tx *sql.Tx) error { return setMeta(tx, kv) })
 }
 
 func setMeta(tx *sql.Tx, kv map[string]string) error {

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"context"
+	"database/sql"
 	"sync/atomic"
 	"time"
 )
@@ -39,4 +41,27 @@ func waitForMigration() time.Duration {
 		return 24 * time.Hour
 	}
 	return migrationWait
+}
+
+// RunForTest runs query on q and reads its rows to the end without
+// scanning them, returning how many there were: for the tests of other
+// packages that time a statement or explain its plan (index/search's
+// benchmarks, index/planguard). Canon itself reads through typed
+// functions; this hands out no rows.
+func RunForTest(ctx context.Context, q Querier, query string, args ...any) (int, error) {
+	rows, err := q.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	err = eachRow(rows, func(*sql.Rows) error { n++; return nil })
+	return n, err
+}
+
+// CountForTest runs query, a count, on q and returns its one value: for
+// the tests of other packages, as RunForTest.
+func CountForTest(ctx context.Context, q Querier, query string, args ...any) (int64, error) {
+	var n int64
+	err := q.db.QueryRowContext(ctx, query, args...).Scan(&n)
+	return n, err
 }

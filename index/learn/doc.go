@@ -12,7 +12,8 @@
 // used by fewer than one document in twenty (or by one document) is an
 // exception, never a convention.
 //
-// It reads through an index.Querier and the repository's own
+// It reads the index through index's typed reads over an index.Querier
+// (index/learnreads.go), running no SQL of its own, and the repository's own
 // configuration files of other tools (bounded reads inside the root), and
 // writes nothing. It sits beside check, above index and config.
 package learn

@@ -119,20 +119,11 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		return nil, err
 	}
 	g := &gathered{names: map[string]bool{}, pages: map[string]bool{}, folders: map[string]bool{}, numbers: map[string]map[string]bool{}}
-	rows, err := q.QueryContext(ctx, `SELECT path, kind, type, ident, fm FROM docs ORDER BY path`)
+	err := index.EachLearnDoc(ctx, q, func(d index.LearnDoc) error {
+		f.readDoc(g, cfg, docRow{path: d.Path, kind: d.Kind, typ: d.Type, ident: d.Ident, fm: d.FM})
+		return nil
+	})
 	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var d docRow
-		if err := rows.Scan(&d.path, &d.kind, &d.typ, &d.ident, &d.fm); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		f.readDoc(g, cfg, d)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	if err := f.learnReferences(ctx, q, g); err != nil {
@@ -324,25 +315,17 @@ func count(m map[string]map[string]int, k, v string) {
 }
 
 func (f *facts) parentPairs(ctx context.Context, q index.Querier) error {
-	rows, err := q.QueryContext(ctx, `SELECT d.kind, p.kind, count(DISTINCT d.id) FROM links l
-		JOIN docs d ON d.id = l.src JOIN docs p ON p.id = l.dst
-		WHERE l.type = 'parent' AND l.status = 'ok' GROUP BY 1, 2`)
+	pairs, err := index.ParentKinds(ctx, q)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var k, pk string
-		var n int
-		if err := rows.Scan(&k, &pk, &n); err != nil {
-			return err
+	for _, p := range pairs {
+		if f.parents[p.Kind] == nil {
+			f.parents[p.Kind] = map[string]int{}
 		}
-		if f.parents[k] == nil {
-			f.parents[k] = map[string]int{}
-		}
-		f.parents[k][pk] += n
+		f.parents[p.Kind][p.Parent] += p.N
 	}
-	return rows.Err()
+	return nil
 }
 
 // atLine is a text field whose value starts with @, alone or in a list.
@@ -353,7 +336,7 @@ var atLine = lazyre.MustCompile(`^\s*([A-Za-z_]+):\s*\[?\s*@`)
 // (a yaml-syntax problem) and those read already with the tool's rules
 // (paths).
 func atDocuments(ctx context.Context, q index.Querier, root string, cfg *config.Config, fields, paths []string) (int, error) {
-	rows, err := q.QueryContext(ctx, `SELECT DISTINCT path FROM problems WHERE rule = ?`, markdown.RuleYAMLSyntax)
+	refused, err := index.PathsWithProblem(ctx, q, markdown.RuleYAMLSyntax)
 	if err != nil {
 		return 0, err
 	}
@@ -361,20 +344,11 @@ func atDocuments(ctx context.Context, q index.Querier, root string, cfg *config.
 	for _, p := range paths {
 		seen[p] = true
 	}
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			rows.Close()
-			return 0, err
-		}
+	for _, p := range refused {
 		if !seen[p] {
 			seen[p] = true
 			paths = append(paths, p)
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, err
 	}
 	n := 0
 	for _, p := range paths {

@@ -32,26 +32,18 @@ const oneNumberShare = 0.5
 // same evidence again. The fields gather reads as edge candidates are left
 // out (counted there).
 func oldPrefixRefs(ctx context.Context, q index.Querier, names map[string]bool) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT field, raw FROM links WHERE form = ? AND status IN (?, ?) ORDER BY id`, resolve.FormRef, resolve.StatusDangling, resolve.StatusOK)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []string
-	for rows.Next() {
-		var field, raw string
-		if err := rows.Scan(&field, &raw); err != nil {
-			return nil, err
-		}
+	err := index.EachFrontmatterRef(ctx, q, func(field, raw string) error {
 		if _, isEdge := defaultEdges[field]; !isEdge && edgeCandidates[field] != "" {
-			continue
+			return nil
 		}
 		raw = strings.TrimSpace(raw)
 		if _, _, ok := resolve.PrefixNumber(raw); ok && !names[strings.ToLower(raw)] {
 			out = append(out, raw)
 		}
-	}
-	return out, rows.Err()
+		return nil
+	})
+	return out, err
 }
 
 // learnPrefixes decides f.prefixes from the references that name nothing

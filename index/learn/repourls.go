@@ -47,28 +47,18 @@ func (f *facts) learnRepoURLs(ctx context.Context, q index.Querier, pages map[st
 	// Every status: once learned, an address resolves (ok), names the page
 	// it is written in (self) or two pages (external again); learning must
 	// find the same evidence then.
-	rows, err := q.QueryContext(ctx, `SELECT raw FROM links WHERE form IN (?, ?, ?) ORDER BY id`,
-		resolve.FormMD, resolve.FormURL, resolve.FormRef)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
 	counts := map[string][2]int{} // base → links naming a document, links naming a Markdown file or folder
-	for rows.Next() {
-		var raw string
-		if err := rows.Scan(&raw); err != nil {
-			return err
-		}
+	err := index.EachAddressRaw(ctx, q, func(raw string) error {
 		base, p, ok := resolve.RepoAddress(raw)
 		if !ok {
-			continue
+			return nil
 		}
 		if un, err := url.PathUnescape(p); err == nil {
 			p = un
 		}
 		p = strings.ToLower(strings.TrimPrefix(p, "/"))
 		if p != "" && !strings.HasSuffix(p, "/") && !scan.IsMarkdown(p) { // "": the root folder
-			continue // an image, a source file: not evidence either way
+			return nil // an image, a source file: not evidence either way
 		}
 		c := counts[base]
 		c[1]++
@@ -76,8 +66,9 @@ func (f *facts) learnRepoURLs(ctx context.Context, q index.Querier, pages map[st
 			c[0]++
 		}
 		counts[base] = c
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	var bases []string

@@ -78,11 +78,9 @@ func runAll(t *testing.T, st *index.Store, queries map[string][]any) {
 	t.Helper()
 	err := st.Read(func(q index.Querier) error {
 		for sql, args := range queries {
-			rows, err := q.QueryContext(context.Background(), sql, args...)
-			if err != nil {
+			if _, err := index.RunForTest(context.Background(), q, sql, args...); err != nil {
 				return err
 			}
-			rows.Close()
 		}
 		return nil
 	})

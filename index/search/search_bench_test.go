@@ -51,14 +51,8 @@ func BenchmarkSearchFloor(b *testing.B) {
 	rows := func(query string) func() error {
 		return func() error {
 			return st.Read(func(db index.Querier) error {
-				r, err := db.QueryContext(ctx, query, q)
-				if err != nil {
-					return err
-				}
-				defer r.Close()
-				for r.Next() {
-				}
-				return r.Err()
+				_, err := index.RunForTest(ctx, db, query, q)
+				return err
 			})
 		}
 	}
@@ -67,8 +61,7 @@ func BenchmarkSearchFloor(b *testing.B) {
 	counts := []string{}
 	for _, p := range index.FTSPhrases(q) {
 		err := st.Read(func(db index.Querier) error {
-			var n int64
-			err := db.QueryRowContext(ctx, `SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, p).Scan(&n)
+			n, err := index.CountForTest(ctx, db, `SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, p)
 			counts = append(counts, strconv.FormatInt(n, 10))
 			return err
 		})
