@@ -66,3 +66,68 @@ func TestDecisionIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestArchitectureNamesEveryPackage: docs/architecture.md's package table
+// (with the programs off the ladder named below it) names every Go
+// package of the repository, and every package it names exists (issue 42:
+// the map of the rooms is the house).
+func TestArchitectureNamesEveryPackage(t *testing.T) {
+	root := "../.."
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(doc)
+	start := strings.Index(section, "\n## Packages and their ladder\n")
+	if start < 0 {
+		t.Fatal(`docs/architecture.md has no "## Packages and their ladder" section`)
+	}
+	section = section[start+1:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
+	}
+	named := map[string]bool{}
+	quoted := regexp.MustCompile("`([a-z][a-z0-9_/]*)`")
+	for _, line := range strings.Split(section, "\n") {
+		if cells := strings.Split(line, "|"); strings.HasPrefix(line, "| `") && len(cells) > 2 {
+			for _, m := range quoted.FindAllStringSubmatch(cells[1], -1) {
+				named[m[1]] = true
+			}
+		}
+	}
+	for _, m := range quoted.FindAllStringSubmatch(section, -1) {
+		if strings.HasPrefix(m[1], "scripts/") {
+			named[m[1]] = true
+		}
+	}
+	exists := map[string]bool{}
+	err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "out") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") {
+			rel, err := filepath.Rel(root, filepath.Dir(p))
+			if err != nil {
+				return err
+			}
+			exists[filepath.ToSlash(rel)] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range exists {
+		if !named[p] {
+			t.Errorf("package %s is not named in docs/architecture.md's package table", p)
+		}
+	}
+	for p := range named {
+		if !exists[p] {
+			t.Errorf("docs/architecture.md's package table names %s, which is no package", p)
+		}
+	}
+}
