@@ -828,7 +828,12 @@ func (s *Session) readRefBlob(objs *Objects, c TreeChange, budget *readBudget) (
 	}
 	doc := l.Doc
 	b.doc, b.id, b.title, b.at = true, doc.ID, doc.Title, doc.PathFields()
-	b.assignee = fieldText(doc.Frontmatter.Get("assignee"))
+	for _, f := range index.AssigneeFields {
+		if v := doc.Frontmatter.Get(f); v != nil && v.Kind != markdown.Null {
+			b.assignee = fieldText(v)
+			break
+		}
+	}
 	var pairs [][2]string
 	for _, r := range doc.Refs {
 		pairs = append(pairs, [2]string{r.Type, r.Raw})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -310,9 +311,24 @@ func (s *Store) OverlayOfHere(ctx context.Context) ([]OverlayDoc, error) {
 	return kept, nil
 }
 
+// AssigneeFields are the fields that say who has an item, in the order
+// they are read: the first present and not null (Kano writes owner,
+// some trackers assignees).
+var AssigneeFields = []string{"assignee", "owner", "assignees"}
+
 // hereAssignee is HEAD's assignee of a document d as RefDoc.Assignee
-// writes a ref's: a scalar's text, a list's or map's JSON, empty for none.
-const hereAssignee = `coalesce(CASE json_type(d.fm, '$.assignee') WHEN 'array' THEN json_extract(d.fm, '$.assignee') WHEN 'object' THEN json_extract(d.fm, '$.assignee') ELSE CAST(json_extract(d.fm, '$.assignee') AS TEXT) END, '')`
+// writes a ref's: of the first of AssigneeFields present and not null, a
+// scalar's text, a list's or map's JSON; empty for none.
+var hereAssignee = func() string {
+	var b strings.Builder
+	b.WriteString("coalesce(")
+	for _, f := range AssigneeFields {
+		p := "'$." + f + "'"
+		fmt.Fprintf(&b, "CASE json_type(d.fm, %s) WHEN 'null' THEN NULL WHEN 'array' THEN json_extract(d.fm, %s) WHEN 'object' THEN json_extract(d.fm, %s) ELSE CAST(json_extract(d.fm, %s) AS TEXT) END, ", p, p, p, p)
+	}
+	b.WriteString("'')")
+	return b.String()
+}()
 
 func (s *Store) overlay(ctx context.Context, ref, path string, here bool) ([]OverlayDoc, error) {
 	var heads map[string]*hereRow
