@@ -36,6 +36,13 @@ Get context:
 - canon ready / canon blocked            open work, by priority
 - canon query run task-context --seed ID a saved query template
 
+Change an item (its lines only, in the repository's own fields and states;
+refused, with the reason, when canon check would report the result):
+- canon claim ID --as NAME [--commit]    assignee and the in-progress state
+- canon log ID "what was done" --as NAME a dated worklog line
+- canon set ID FIELD=VALUE [--add F=V]   any field; --dry-run shows the diff
+- canon done ID [--log "..."] [--commit] the done state
+
 Work on a task:
 - canon workset new NAME --seed ID       a slice of the graph in .cache/worksets/NAME/
 - write findings in .cache/worksets/NAME/notes.md, one per list item:
