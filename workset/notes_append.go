@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/safepath"
 )
 
@@ -69,8 +70,13 @@ func AppendNote(ctx context.Context, e *Env, name string, a NoteArgs) (*NoteResu
 	kind := strings.ToLower(strings.TrimSpace(a.Kind))
 	switch kind {
 	case "", "worklog", "decision", "risk", "finding":
+	case "none":
+		kind = "" // what tools/list once documented for a worklog line
 	default:
-		return nil, fmt.Errorf("kind %q is not decision, risk, finding or empty (a worklog line)", a.Kind)
+		return nil, fmt.Errorf("kind %q is not decision, risk, finding or worklog (the default)", a.Kind)
+	}
+	if err := noteTarget(ctx, e, target); err != nil {
+		return nil, err
 	}
 	path := filepath.Join(dir, NotesFile)
 	// Writers take turns (three agents appending at once lost a third of
@@ -140,4 +146,27 @@ func noteLine(target, kind, text string) string {
 		return "- " + tagged + " " + kind + ": " + text
 	}
 	return "- " + tagged + " " + text
+}
+
+// noteTarget refuses a note whose target names no document, or several,
+// now rather than at promote, where the agent that wrote it is gone
+// (issue 47: an unknown target was taken and failed at promote).
+func noteTarget(ctx context.Context, e *Env, target string) error {
+	if e.Index == nil {
+		return nil // a workset read without the repository's index
+	}
+	ref := target
+	if i := strings.IndexByte(ref, '#'); i > 0 {
+		ref = ref[:i] // target#heading
+	}
+	_, err := e.Index.FindOne(ctx, ref)
+	var nf *index.NotFoundError
+	var amb *index.AmbiguousError
+	switch {
+	case errors.As(err, &nf):
+		return fmt.Errorf("no document is %s (by id, uid, path or file name); give the id, uid or path of the document the note is about", target)
+	case errors.As(err, &amb):
+		return fmt.Errorf("the note's target %w", amb)
+	}
+	return err
 }
