@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/canon-md/canon/index/edit"
+	"github.com/canon-md/canon/index/indextest"
 	"github.com/canon-md/canon/index/indextest/must"
 	"github.com/canon-md/canon/index/safepath"
 )
@@ -63,7 +64,7 @@ func finishInterrupted(ctx context.Context, repo edit.Repo, root string, note fu
 func items(t *testing.T, root string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for rel, c := range treeFiles(t, root) {
+	for rel, c := range indextest.Tree(t, root) {
 		r, _ := filepath.Rel(root, rel)
 		if !strings.HasPrefix(filepath.ToSlash(r), ".cache/") {
 			out[filepath.ToSlash(r)] = c

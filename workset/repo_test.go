@@ -2,12 +2,9 @@ package workset
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"testing"
 
 	"github.com/canon-md/canon/index/check"
-	"github.com/canon-md/canon/index/indextest/must"
 	"github.com/canon-md/canon/index/scan"
 )
 
@@ -30,19 +27,4 @@ func (r idRepo) JournalDir() string {
 }
 func (r idRepo) StageRename(context.Context, string, string) error {
 	return nil
-}
-
-// treeFiles is every file under root and its content.
-func treeFiles(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	must.OK(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		out[p] = string(b)
-		return err
-	}))
-	return out
 }

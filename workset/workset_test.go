@@ -3,12 +3,14 @@ package workset
 import (
 	"context"
 	"errors"
-	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/canon-md/canon/index/indextest"
+	"github.com/canon-md/canon/index/indextest/must"
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
@@ -36,19 +38,8 @@ func newFixture(t *testing.T) *fixture {
 	for rel, content := range corpus {
 		f.write(rel, content)
 	}
-	st, _, err := index.Open(filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := indextest.Build(t, f.root, f.cfg)
 	f.st = st
-	files, err := scan.NewScope(f.root, f.cfg, "").Walk()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.Rebuild(context.Background(), index.NewLoader(f.root, f.cfg), files, nil, nil); err != nil {
-		t.Fatal(err)
-	}
 	f.env = &Env{Root: f.root, Index: st, Config: f.cfg, Head: "c1", Now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC), Who: "test"}
 	return f
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/edit"
+	"github.com/canon-md/canon/index/indextest"
 	"github.com/canon-md/canon/index/indextest/must"
 	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/index/scan"
@@ -41,19 +42,8 @@ func newFixture(t *testing.T) *fixture {
 	for rel, content := range corpus {
 		f.write(rel, content)
 	}
-	st, _, err := index.Open(filepath.Join(t.TempDir(), "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := indextest.Build(t, f.root, f.cfg)
 	f.st = st
-	files, err := scan.NewScope(f.root, f.cfg, "").Walk()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.Rebuild(context.Background(), index.NewLoader(f.root, f.cfg), files, nil, nil); err != nil {
-		t.Fatal(err)
-	}
 	f.env = &idEnv{Root: f.root, Index: st, Config: f.cfg, Now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
 	return f
 }
@@ -113,25 +103,10 @@ func (r writingRepo) WriteFile(path string, data []byte, perm os.FileMode, roots
 func items(t *testing.T, root string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for p, c := range treeFiles(t, root) {
+	for p, c := range indextest.Tree(t, root) {
 		rel, _ := filepath.Rel(root, p)
 		out[filepath.ToSlash(rel)] = c
 	}
-	return out
-}
-
-// treeFiles is every file under root and its content.
-func treeFiles(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	must.OK(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		out[p] = string(b)
-		return err
-	}))
 	return out
 }
 
@@ -148,7 +123,7 @@ func TestRenameIDsAllOrNone(t *testing.T) {
 		{Old: "A-1", New: "A-2", Path: "items/A-1_dup.md", Worklog: "renamed from A-1"},
 		{Old: "B-1", New: "B-2", Path: "items/B-1_dup.md", Worklog: "renamed from B-1"},
 	}
-	before := treeFiles(t, f.root)
+	before := indextest.Tree(t, f.root)
 	calls := 0
 	failing := writingRepo{idRepo{f}, func(path string, data []byte, perm os.FileMode, roots ...string) error {
 		// The second rename's file: the first's are written by then.
@@ -163,7 +138,7 @@ func TestRenameIDsAllOrNone(t *testing.T) {
 	if calls < 2 {
 		t.Fatalf("the failing write was the first; the test needs it midway")
 	}
-	if after := treeFiles(t, f.root); !maps.Equal(before, after) {
+	if after := indextest.Tree(t, f.root); !maps.Equal(before, after) {
 		t.Fatalf("a failed fix changed the files:\nbefore %v\nafter  %v", before, after)
 	}
 
