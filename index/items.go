@@ -3,6 +3,8 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"strings"
 )
 
 // What the write path (canon set, claim, done, log) reads of the
@@ -17,38 +19,68 @@ type StateUse struct {
 
 // StatesOf lists the states the documents of kind are in, most used
 // first (then by name); every kind's with kind "". With field, only the
-// documents that write their state in that field (state or status: a
+// states some document writes in that field (state or status: a
 // repository that holds both a Kano backlog and a Backlog.md one spells
-// In Progress one way in each).
+// In Progress one way in each). The counts come from the docs_kind_state
+// index alone; the field is asked of one document per state.
 func (s *Store) StatesOf(ctx context.Context, kind, field string) ([]StateUse, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT state, count(*) FROM docs
-		WHERE state <> '' AND (? = '' OR kind = ?)
-		AND (? = '' OR fm <> '' AND json_valid(fm) AND json_type(fm, '$."' || ? || '"') IS NOT NULL)
-		GROUP BY state ORDER BY count(*) DESC, state`, kind, kind, field, field)
+	// kind = ? only when asked: an OR with it keeps SQLite off the index.
+	where, args := `state <> ''`, []any{}
+	if kind != "" {
+		where, args = `kind = ? AND state <> ''`, []any{kind}
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT state, count(*) FROM docs WHERE `+where+`
+		GROUP BY state ORDER BY count(*) DESC, state`, args...)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (StateUse, error) {
+	uses, err := scanAll(rows, func(r *sql.Rows) (StateUse, error) {
 		var u StateUse
 		return u, r.Scan(&u.State, &u.Docs)
 	})
+	if err != nil || field == "" {
+		return uses, err
+	}
+	kept := uses[:0]
+	for _, u := range uses {
+		var one int
+		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM docs WHERE `+where+` AND state = ?
+			AND json_valid(fm) AND json_type(fm, '$."' || ? || '"') IS NOT NULL LIMIT 1`, append(args, u.State, field)...).Scan(&one)
+		switch {
+		case err == nil:
+			kept = append(kept, u)
+		case !errors.Is(err, sql.ErrNoRows):
+			return nil, err
+		}
+	}
+	return kept, nil
 }
 
 // FieldUse counts, for each of fields, the documents of kind (every
 // kind's with kind "") whose frontmatter has it at the top level: which
 // spelling a repository uses of a field tools name differently (state or
-// status, assignee or owner).
+// status, assignee or owner). One pass over the kind's documents.
 func (s *Store) FieldUse(ctx context.Context, kind string, fields ...string) (map[string]int, error) {
 	out := make(map[string]int, len(fields))
-	for _, f := range fields {
-		var n int
-		err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM docs
-			WHERE (? = '' OR kind = ?) AND fm <> '' AND json_valid(fm) AND json_type(fm, '$."' || ? || '"') IS NOT NULL`,
-			kind, kind, f).Scan(&n)
-		if err != nil {
-			return nil, err
-		}
-		out[f] = n
+	if len(fields) == 0 {
+		return out, nil
 	}
-	return out, nil
+	cols := make([]string, len(fields))
+	args := []any{}
+	for i, f := range fields {
+		cols[i] = `count(json_type(fm, '$."' || ? || '"'))`
+		args = append(args, f)
+	}
+	args = append(args, kind, kind)
+	counts := make([]int, len(fields))
+	dest := make([]any, len(fields))
+	for i := range counts {
+		dest[i] = &counts[i]
+	}
+	err := s.db.QueryRowContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM docs
+		WHERE (? = '' OR kind = ?) AND fm <> '' AND json_valid(fm)`, args...).Scan(dest...)
+	for i, f := range fields {
+		out[f] = counts[i]
+	}
+	return out, err
 }

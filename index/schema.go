@@ -3,7 +3,7 @@ package index
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 22
+const SchemaVersion = 23
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.
@@ -169,6 +169,7 @@ CREATE INDEX IF NOT EXISTS docs_natural_key ON docs(natural_key);
 CREATE INDEX IF NOT EXISTS docs_ident ON docs(ident);
 CREATE INDEX IF NOT EXISTS docs_uid ON docs(uid);
 CREATE INDEX IF NOT EXISTS docs_scope ON docs(json_extract(fm, '$.scope'));
+CREATE INDEX IF NOT EXISTS docs_kind_state ON docs(kind, state);
 CREATE INDEX IF NOT EXISTS aliases_term ON aliases(term);
 CREATE INDEX IF NOT EXISTS aliases_doc ON aliases(doc);
 CREATE INDEX IF NOT EXISTS links_src ON links(src);

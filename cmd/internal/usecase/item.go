@@ -102,6 +102,7 @@ type itemEditor struct {
 	// it yet (the repository's first In Progress): one the configuration
 	// lists.
 	fallback string
+	stateF   string // stateField's answer
 }
 
 func newItemEditor(ctx context.Context, s *gitsync.Session, ref string) (*itemEditor, error) {
@@ -151,9 +152,16 @@ func (e *itemEditor) spelling(ctx context.Context, names ...string) (string, err
 	return best, nil
 }
 
-// stateField is the field that holds the item's state.
+// stateField is the field that holds the item's state, read once.
 func (e *itemEditor) stateField(ctx context.Context) (string, error) {
-	return e.spelling(ctx, "state", "status")
+	if e.stateF == "" {
+		f, err := e.spelling(ctx, "state", "status")
+		if err != nil {
+			return "", err
+		}
+		e.stateF = f
+	}
+	return e.stateF, nil
 }
 
 // usedStates are the states the documents of the item's kind are in that
