@@ -31,8 +31,10 @@ func TestGuardSeesFullScans(t *testing.T) {
 	defer st.Close()
 	r.Take() // what opening ran
 	queries := map[string][]any{
-		// The old group-cycle rule's first query: every group.
-		`SELECT id FROM docs WHERE kind = 'group'
+		// The old group-cycle rule's first query, every group, asked by
+		// the frontmatter's type (kind = 'group' is a search of
+		// docs_kind_state since schema 23).
+		`SELECT id FROM docs WHERE type = 'group'
 			UNION SELECT dst FROM links WHERE type = 'group' AND status = 'ok'`: nil,
 		`SELECT l.src FROM links l JOIN docs d ON d.id = l.src WHERE l.dst IN (?, ?, ?)`: {1, 2, 3},
 		`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?`:                          {"retry"},
@@ -48,7 +50,7 @@ func TestGuardSeesFullScans(t *testing.T) {
 		got[s.SQL] = s.Scans
 	}
 	want := map[string][]string{
-		"SELECT id FROM docs WHERE kind = 'group' UNION SELECT dst FROM links WHERE type = 'group' AND status = 'ok'": {"docs", "links"},
+		"SELECT id FROM docs WHERE type = 'group' UNION SELECT dst FROM links WHERE type = 'group' AND status = 'ok'": {"docs", "links"},
 		"SELECT l.src FROM links l JOIN docs d ON d.id = l.src WHERE l.dst IN (?, …)":                                 nil,
 		"SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?":                                                       nil,
 		"SELECT count(*) FROM chunks_fts":                                                                             {"chunks_fts"},
