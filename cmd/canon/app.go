@@ -121,6 +121,7 @@ func newApp(e *env) *cli.App {
 			worksetCommand(e),
 			promoteCommand(e),
 			idCommand(e),
+			newCommand(e),
 			setCommand(e),
 			claimCommand(e),
 			doneCommand(e),

@@ -71,6 +71,8 @@ var mcpCases = []mcpCase{
 	{tool: "id_next", args: obj{"kind": "task"}, cli: "id next task"},
 	{tool: "id_next", args: obj{"kind": "KB-BUG"}, cli: "id next KB-BUG"},
 	{tool: "item_set", args: obj{"item": "KB-TSK-0009", "set": []string{"priority=P2"}, "add": []string{"tags=api"}, "dry_run": true}, cli: "set KB-TSK-0009 priority=P2 --add tags=api --dry-run"},
+	{tool: "item_new", args: obj{"kind": "task", "title": "Refund:partial", "parent": "KB-TSK-0009", "set": []string{"priority=P1", "tags=api"}, "dry_run": true}, cli: "new task Refund:partial --parent KB-TSK-0009 --set priority=P1 --set tags=api --dry-run"},
+	{tool: "item_new", args: obj{"kind": "bug", "title": "Refunds:rounded", "parent": "KB-FTR-0003"}, cli: "new bug Refunds:rounded --parent KB-FTR-0003"},
 	{tool: "item_claim", args: obj{"item": "KB-TSK-0009", "as": "eq"}, cli: "claim KB-TSK-0009 --as eq"},
 	{tool: "item_log", args: obj{"item": "KB-TSK-0009", "text": "endpoint drafted", "as": "eq"}, cli: "log KB-TSK-0009 endpoint drafted --as eq"},
 	{tool: "item_set", args: obj{"item": "KB-TSK-0009", "set": []string{"priority=P2"}}, cli: "set KB-TSK-0009 priority=P2"},

@@ -64,6 +64,8 @@ var terminalRuns = [][]string{
 	{"id", "next", "EV"},
 	{"id", "rename", "EV-3", "EV-9", "--dry-run"},
 	{"id", "fix", "--dry-run"},
+	{"new", "EV", "Fresh item", "--dry-run"},
+	{"new", "EV", "Another", "--parent", "EV-3"},
 	{"set", "EV-1", "priority=high", "--dry-run"},
 	{"claim", "EV-1", "--as", "t", "--dry-run"},
 	{"log", "EV-1", "checked", "--as", "t"},

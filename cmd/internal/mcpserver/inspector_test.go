@@ -54,7 +54,7 @@ func TestMCPInspector(t *testing.T) {
 		names = append(names, tool.Name)
 	}
 	sort.Strings(names)
-	want := "blocked check claims context id_next item_claim item_log item_set neighbors note promote query_run ready search show status workset_context workset_list workset_new workset_resume workset_show"
+	want := "blocked check claims context id_next item_claim item_log item_new item_set neighbors note promote query_run ready search show status workset_context workset_list workset_new workset_resume workset_show"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("tools: %s\nwant  %s", got, want)
 	}

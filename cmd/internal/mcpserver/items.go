@@ -11,8 +11,8 @@ import (
 	"github.com/canon-md/canon/gitsync"
 )
 
-// The write path of one item (issue 47): item_set, item_claim and
-// item_log are canon set, claim and log (item_log with done, canon done
+// The write path of one item (issue 47): item_new, item_set, item_claim
+// and item_log are canon new, set, claim and log (item_log with done, canon done
 // --log), the same use cases (usecase.EditItem, Claim, Done) and the same
 // refusals: a state the
 // repository does not use, a field canon does not write, an edit canon
@@ -22,8 +22,8 @@ type (
 	itemSetIn struct {
 		Item   string   `json:"item" jsonschema:"id, key or path"`
 		Set    []string `json:"set,omitempty" jsonschema:"as field=value"`
-		Add    []string `json:"add,omitempty" jsonschema:"as field=item"`
-		Remove []string `json:"remove,omitempty" jsonschema:"as field=item"`
+		Add    []string `json:"add,omitempty"`
+		Remove []string `json:"remove,omitempty"`
 		DryRun bool     `json:"dry_run,omitempty"`
 		Commit bool     `json:"commit,omitempty"`
 	}
@@ -45,10 +45,40 @@ type (
 		*usecase.ItemEdited
 		Fresh
 	}
+	itemNewIn struct {
+		Kind   string   `json:"kind"`
+		Title  string   `json:"title"`
+		Parent string   `json:"parent,omitempty"`
+		Set    []string `json:"set,omitempty" jsonschema:"as field=value"`
+		Body   string   `json:"body,omitempty"`
+		DryRun bool     `json:"dry_run,omitempty"`
+		Commit bool     `json:"commit,omitempty"`
+	}
+	itemNewOut struct {
+		*usecase.ItemCreated
+		Fresh
+	}
 )
 
 func (m *Server) addItemTools() {
-	add(m, &mcp.Tool{Name: "item_set", OutputSchema: outSchema("changes:array", "written:array"), Description: "Change an item's fields (state checked).", Annotations: writing},
+	add(m, &mcp.Tool{Name: "item_new", OutputSchema: outSchema("item:object", "written:array"), Description: "Create an item as the repo writes them.", Annotations: writing},
+		func(ctx context.Context, s *gitsync.Session, in itemNewIn, out *itemNewOut) (string, error) {
+			a := usecase.NewArgs{Kind: in.Kind, Title: in.Title, Parent: in.Parent, Body: in.Body, DryRun: in.DryRun, Commit: in.Commit}
+			var err error
+			if a.Set, err = fieldValues(in.Set); err != nil {
+				return "", err
+			}
+			res, err := usecase.NewItem(ctx, s, a)
+			if errors.Is(err, usecase.ErrItem) {
+				return "", errors.New(strings.TrimPrefix(err.Error(), usecase.ErrItem.Error()+": "))
+			}
+			if err != nil {
+				return "", err
+			}
+			out.ItemCreated = res
+			return rendered(res), nil
+		})
+	add(m, &mcp.Tool{Name: "item_set", OutputSchema: outSchema("changes:array", "written:array"), Description: "Change an item's fields; add/remove list items (field=item).", Annotations: writing},
 		func(ctx context.Context, s *gitsync.Session, in itemSetIn, out *itemOut) (string, error) {
 			a := usecase.ItemArgs{Ref: in.Item, DryRun: in.DryRun, Commit: in.Commit, Command: "canon set"}
 			var err error

@@ -287,9 +287,10 @@ func TestMCPSeveralServers(t *testing.T) {
 	}
 }
 
-// TestMCPToolListIsSmall: the whole tools/list answer stays under 3,000
+// TestMCPToolListIsSmall: the whole tools/list answer stays under 3,100
 // tokens (characters / 4), so that connecting canon costs an agent little
-// (2,500 until the write path's three tools, issue 47, took 480 more).
+// (2,500 until the write path's three tools, issue 47, took 480 more;
+// 3,000 until item_new took about 90 once the others were trimmed).
 func TestMCPToolListIsSmall(t *testing.T) {
 	_, cs := mcpRepo(t)
 	res, err := cs.ListTools(context.Background(), nil)
@@ -297,10 +298,10 @@ func TestMCPToolListIsSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := json.Marshal(res)
-	if tokens := len(data) / 4; tokens > 3000 {
-		t.Errorf("tools/list is %d tokens (%d tools), over 3,000", tokens, len(res.Tools))
+	if tokens := len(data) / 4; tokens > 3100 {
+		t.Errorf("tools/list is %d tokens (%d tools), over 3,100", tokens, len(res.Tools))
 	}
-	writes := map[string]bool{"workset_new": true, "note": true, "item_set": true, "item_claim": true, "item_log": true}
+	writes := map[string]bool{"workset_new": true, "note": true, "item_new": true, "item_set": true, "item_claim": true, "item_log": true}
 	for _, tool := range res.Tools {
 		switch {
 		case tool.Annotations == nil:
@@ -458,6 +459,7 @@ func TestMCPOutputSchemas(t *testing.T) {
 		{"note", map[string]any{"workset": "w1", "target": "KB-TSK-0001", "text": "tokens expire after an hour"}},
 		{"promote", map[string]any{"workset": "w1"}},
 		{"item_set", map[string]any{"item": "KB-TSK-0002", "set": []string{"priority=P2"}, "dry_run": true}},
+		{"item_new", map[string]any{"kind": "task", "title": "Rotate tokens", "parent": "KB-TSK-0001", "dry_run": true}},
 		{"item_claim", map[string]any{"item": "KB-TSK-0002", "as": "agent"}},
 		{"item_log", map[string]any{"item": "KB-TSK-0002", "text": "started"}},
 		{"item_log", map[string]any{"item": "KB-TSK-0002", "text": "finished", "done": true}},

@@ -36,8 +36,9 @@ Get context:
 - canon ready / canon blocked            open work, by priority
 - canon query run task-context --seed ID a saved query template
 
-Change an item (its lines only, in the repository's own fields and states;
-refused, with the reason, when canon check would report the result):
+Create or change an item (in the repository's own layout, fields and
+states; refused, with the reason, when canon check would report the result):
+- canon new KIND "Title" [--parent ID]   the next id, written as the kind's items are
 - canon claim ID --as NAME [--commit]    assignee and the in-progress state
 - canon log ID "what was done" --as NAME a dated worklog line
 - canon set ID FIELD=VALUE [--add F=V]   any field; --dry-run shows the diff
