@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 
+	"github.com/canon-md/canon/index/generated"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
 	"github.com/canon-md/canon/index/scan"
@@ -13,8 +14,8 @@ import (
 // aliases change, relative links are planned again; the content is not
 // read again.
 func (w *writer) renameDoc(d *storedDoc, to scan.FileInfo) error {
-	var typ, title, generated string
-	if err := w.tx.QueryRow(`SELECT type, title, generated FROM docs WHERE id = ?`, d.id).Scan(&typ, &title, &generated); err != nil {
+	var typ, title, gen string
+	if err := w.tx.QueryRow(`SELECT type, title, generated FROM docs WHERE id = ?`, d.id).Scan(&typ, &title, &gen); err != nil {
 		return err
 	}
 	if title == "" {
@@ -25,7 +26,7 @@ func (w *writer) renameDoc(d *storedDoc, to scan.FileInfo) error {
 	nk := naturalKey(to.Path, d.ident, d.uid)
 	kind := markdown.Kind(typ, d.ident, to.Path, w.kinds)
 	_, err := w.tx.Exec(`UPDATE docs SET path = ?, size = ?, mtime = ?, natural_key = ?, key = ?, kind = ?, generated = ? WHERE id = ?`,
-		to.Path, to.Size, to.MtimeNs, nk, nk, kind, generatedOnRename(generated, to.Path), d.id)
+		to.Path, to.Size, to.MtimeNs, nk, nk, kind, generated.OnRename(gen, to.Path), d.id)
 	if err != nil {
 		return err
 	}
