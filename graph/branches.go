@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/doctext"
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/search"
 )
@@ -178,7 +179,7 @@ func VersionsOf(v *index.DocView, over []index.OverlayDoc, fresh Freshness) *Ver
 
 // WriteText is show's text, then a line per other version.
 func (v *Versions) WriteText(w io.Writer) error {
-	if err := v.DocView.WriteText(w); err != nil {
+	if err := doctext.Write(w, v.DocView); err != nil {
 		return err
 	}
 	_, err := io.WriteString(w, VersionsText(v.Branches, v.Overlay))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/generated"
 )
 
 // kanoGraph is a Kano-shaped backlog: a task with the usual sections, its
@@ -111,7 +112,7 @@ func TestGeneratedAreNoSeedsUnlessAsked(t *testing.T) {
 			gen[o.ID] = o.Generated
 		}
 	}
-	if gen["gen"] != index.GeneratedMarker {
+	if gen["gen"] != generated.Marker {
 		t.Fatalf("generated left out = %v", gen)
 	}
 

@@ -29,7 +29,9 @@
 // On the ladder cmd → usecase → hooks → gitsync, workset → graph →
 // index, it is the bottom; its sub-packages markdown (parsing), config
 // (settings), scan (finding and reading files), resolve (reference
-// resolution), filter (the filter language) and ids (telling, counting
-// and minting ids), all of which it imports, and check (validation over a
+// resolution), filter (the filter language), ids (telling, counting
+// and minting ids), generated (which documents tools wrote) and sqliteconn (readying each SQLite connection: its
+// defensive options, the WAL on close, the FTS5 ranking functions), all
+// of which it imports, and check (validation over a
 // Querier) sit with it.
 package index

@@ -85,34 +85,69 @@ func (s *Store) copyFrom(ctx context.Context, srcPath string, keys []string, opt
 	return n, nil
 }
 
+// copySubset copies the documents with the given keys from the attached
+// database src into main through tx, in steps: choose the documents and
+// their new row ids (choose), then copy their rows, aliases, links,
+// sections and problems. It returns how many documents it copied.
 func copySubset(ctx context.Context, tx *sql.Tx, keys []string, opt SubsetOptions) (int, error) {
-	exec := func(q string) error {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("copy documents: %w", err)
-		}
-		return nil
+	c := &subsetCopy{ctx: ctx, tx: tx, opt: opt}
+	n, err := c.choose(keys)
+	if err != nil || n == 0 {
+		return 0, err
 	}
-	if opt.Replace {
+	for _, step := range []func() error{c.docs, c.aliases, c.links, c.chunks, c.problems} {
+		if err := step(); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// subsetCopy is one copy of documents from src into main, inside tx.
+type subsetCopy struct {
+	ctx context.Context
+	tx  *sql.Tx
+	opt SubsetOptions
+}
+
+// exec runs one statement of the copy.
+func (c *subsetCopy) exec(q string) error {
+	if _, err := c.tx.ExecContext(c.ctx, q); err != nil {
+		return fmt.Errorf("copy documents: %w", err)
+	}
+	return nil
+}
+
+// cols lists table's columns without the skipped ones (columns).
+func (c *subsetCopy) cols(table string, skip ...string) (string, error) {
+	return columns(c.ctx, c.tx, table, skip...)
+}
+
+// choose empties main first when the copy replaces its content, and lists
+// in temp.subset_docs the documents of src with the given keys that main
+// does not hold, each with its new row id: how many there are.
+func (c *subsetCopy) choose(keys []string) (int, error) {
+	if c.opt.Replace {
 		for _, t := range contentTables {
-			if err := exec(`DELETE FROM main.` + t); err != nil {
+			if err := c.exec(`DELETE FROM main.` + t); err != nil {
 				return 0, err
 			}
 		}
 	}
 	for _, t := range []string{"subset_keys", "subset_docs", "subset_chunks"} {
-		if err := exec(`DROP TABLE IF EXISTS temp.` + t); err != nil {
+		if err := c.exec(`DROP TABLE IF EXISTS temp.` + t); err != nil {
 			return 0, err
 		}
 	}
-	if err := exec(`CREATE TEMP TABLE subset_keys (key TEXT PRIMARY KEY) WITHOUT ROWID`); err != nil {
+	if err := c.exec(`CREATE TEMP TABLE subset_keys (key TEXT PRIMARY KEY) WITHOUT ROWID`); err != nil {
 		return 0, err
 	}
-	ins, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO temp.subset_keys(key) VALUES (?)`)
+	ins, err := c.tx.PrepareContext(c.ctx, `INSERT OR IGNORE INTO temp.subset_keys(key) VALUES (?)`)
 	if err != nil {
 		return 0, err
 	}
 	for _, k := range keys {
-		if _, err := ins.ExecContext(ctx, k); err != nil {
+		if _, err := ins.ExecContext(c.ctx, k); err != nil {
 			ins.Close()
 			return 0, err
 		}
@@ -120,7 +155,7 @@ func copySubset(ctx context.Context, tx *sql.Tx, keys []string, opt SubsetOption
 	ins.Close()
 	// New row ids follow the largest in s, in key order, so that the same
 	// copy always numbers the same way.
-	err = exec(`CREATE TEMP TABLE subset_docs AS
+	err = c.exec(`CREATE TEMP TABLE subset_docs AS
 		SELECT d.id AS old, (SELECT coalesce(max(id), 0) FROM main.docs) + row_number() OVER (ORDER BY d.key, d.path) AS new
 		FROM src.docs d JOIN temp.subset_keys k ON k.key = d.key
 		WHERE NOT EXISTS (SELECT 1 FROM main.docs m WHERE m.key = d.key)`)
@@ -128,47 +163,51 @@ func copySubset(ctx context.Context, tx *sql.Tx, keys []string, opt SubsetOption
 		return 0, err
 	}
 	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM temp.subset_docs`).Scan(&n); err != nil {
-		return 0, err
-	}
-	if n == 0 {
-		return 0, nil
-	}
-	cols := func(table string, skip ...string) (string, error) {
-		c, err := columns(ctx, tx, table, skip...)
-		return c, err
-	}
-	docCols, err := cols("docs", "id")
+	err = c.tx.QueryRowContext(c.ctx, `SELECT count(*) FROM temp.subset_docs`).Scan(&n)
+	return n, err
+}
+
+// docs copies the chosen documents' rows under their new ids.
+func (c *subsetCopy) docs() error {
+	docCols, err := c.cols("docs", "id")
 	if err != nil {
-		return 0, err
+		return err
 	}
-	if err := exec(`INSERT INTO main.docs (id, ` + docCols + `) SELECT m.new, ` + prefixed("d.", docCols) + `
-		FROM src.docs d JOIN temp.subset_docs m ON m.old = d.id`); err != nil {
-		return 0, err
-	}
-	aliasCols, err := cols("aliases", "doc")
+	return c.exec(`INSERT INTO main.docs (id, ` + docCols + `) SELECT m.new, ` + prefixed("d.", docCols) + `
+		FROM src.docs d JOIN temp.subset_docs m ON m.old = d.id`)
+}
+
+// aliases copies the chosen documents' alias terms.
+func (c *subsetCopy) aliases() error {
+	aliasCols, err := c.cols("aliases", "doc")
 	if err != nil {
-		return 0, err
+		return err
 	}
-	if err := exec(`INSERT INTO main.aliases (doc, ` + aliasCols + `) SELECT m.new, ` + prefixed("a.", aliasCols) + `
-		FROM src.aliases a JOIN temp.subset_docs m ON m.old = a.doc`); err != nil {
-		return 0, err
-	}
-	linkCols, err := cols("links", "id", "src", "dst")
+	return c.exec(`INSERT INTO main.aliases (doc, ` + aliasCols + `) SELECT m.new, ` + prefixed("a.", aliasCols) + `
+		FROM src.aliases a JOIN temp.subset_docs m ON m.old = a.doc`)
+}
+
+// links copies the chosen documents' links, each pointed at its target by
+// key among the documents main holds, and, unless the copy replaces
+// main's content, points main's links at the targets that just arrived.
+func (c *subsetCopy) links() error {
+	linkCols, err := c.cols("links", "id", "src", "dst")
 	if err != nil {
-		return 0, err
+		return err
 	}
 	// A link's target is found by key among the documents s holds.
-	if err := exec(`INSERT INTO main.links (src, dst, ` + linkCols + `)
+	if err := c.exec(`INSERT INTO main.links (src, dst, ` + linkCols + `)
 		SELECT m.new, (SELECT w.id FROM src.docs t JOIN main.docs w ON w.key = t.key WHERE t.id = l.dst ORDER BY w.path LIMIT 1), ` + prefixed("l.", linkCols) + `
 		FROM src.links l JOIN temp.subset_docs m ON m.old = l.src ORDER BY l.id`); err != nil {
-		return 0, err
+		return err
+	}
+	if c.opt.Replace {
+		return nil
 	}
 	// Links s held before whose target has just arrived: the same link (by
 	// source key and position) in the source, when the source document
 	// there is the one s holds (same blob).
-	if !opt.Replace {
-		if err := exec(`UPDATE main.links SET dst = (
+	return c.exec(`UPDATE main.links SET dst = (
 				SELECT w.id FROM src.links sl
 				JOIN src.docs sd ON sd.id = sl.src
 				JOIN src.docs td ON td.id = sl.dst
@@ -176,37 +215,38 @@ func copySubset(ctx context.Context, tx *sql.Tx, keys []string, opt SubsetOption
 				JOIN main.docs md ON md.id = main.links.src
 				WHERE sd.key = md.key AND sd.oid = md.oid AND sl.seq = main.links.seq
 				ORDER BY w.path LIMIT 1)
-			WHERE dst IS NULL AND status = 'ok' AND src NOT IN (SELECT new FROM temp.subset_docs)`); err != nil {
-			return 0, err
-		}
-	}
-	err = exec(`CREATE TEMP TABLE subset_chunks AS
+			WHERE dst IS NULL AND status = 'ok' AND src NOT IN (SELECT new FROM temp.subset_docs)`)
+}
+
+// chunks copies the chosen documents' sections and their full text under
+// new ids.
+func (c *subsetCopy) chunks() error {
+	err := c.exec(`CREATE TEMP TABLE subset_chunks AS
 		SELECT c.id AS old, (SELECT coalesce(max(id), 0) FROM main.chunks) + row_number() OVER (ORDER BY m.new, c.seq) AS new, m.new AS doc
 		FROM src.chunks c JOIN temp.subset_docs m ON m.old = c.doc`)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	chunkCols, err := cols("chunks", "id", "doc")
+	chunkCols, err := c.cols("chunks", "id", "doc")
 	if err != nil {
-		return 0, err
+		return err
 	}
-	if err := exec(`INSERT INTO main.chunks (id, doc, ` + chunkCols + `) SELECT m.new, m.doc, ` + prefixed("c.", chunkCols) + `
+	if err := c.exec(`INSERT INTO main.chunks (id, doc, ` + chunkCols + `) SELECT m.new, m.doc, ` + prefixed("c.", chunkCols) + `
 		FROM src.chunks c JOIN temp.subset_chunks m ON m.old = c.id`); err != nil {
-		return 0, err
+		return err
 	}
-	if err := exec(`INSERT INTO main.chunks_fts (rowid, title, heading, body) SELECT m.new, f.title, f.heading, f.body
-		FROM temp.subset_chunks m JOIN src.chunks_fts f ON f.rowid = m.old ORDER BY m.new`); err != nil {
-		return 0, err
-	}
-	probCols, err := cols("problems", "doc")
+	return c.exec(`INSERT INTO main.chunks_fts (rowid, title, heading, body) SELECT m.new, f.title, f.heading, f.body
+		FROM temp.subset_chunks m JOIN src.chunks_fts f ON f.rowid = m.old ORDER BY m.new`)
+}
+
+// problems copies the chosen documents' problems.
+func (c *subsetCopy) problems() error {
+	probCols, err := c.cols("problems", "doc")
 	if err != nil {
-		return 0, err
+		return err
 	}
-	if err := exec(`INSERT INTO main.problems (doc, ` + probCols + `) SELECT m.new, ` + prefixed("p.", probCols) + `
-		FROM src.problems p JOIN temp.subset_docs m ON m.old = p.doc`); err != nil {
-		return 0, err
-	}
-	return n, nil
+	return c.exec(`INSERT INTO main.problems (doc, ` + probCols + `) SELECT m.new, ` + prefixed("p.", probCols) + `
+		FROM src.problems p JOIN temp.subset_docs m ON m.old = p.doc`)
 }
 
 // columns lists a table's columns in schema order, comma-separated, without

@@ -13,8 +13,9 @@ import (
 // The full-text reads index/search ranks by: the search engine (query
 // reading, ranking, copies, the vocabulary bridge) is index/search's, and
 // every statement it needs is a typed read here, on one read transaction
-// (FullText), so that the schema and FTS5's auxiliary functions (rank.go)
-// stay in this package (ADR-0063).
+// (FullText), so that the schema and the statements that call FTS5's
+// auxiliary functions (index/sqliteconn registers them) stay in this
+// package (ADR-0063).
 
 // ErrBadQuery wraps a search text that is not a valid query: one FTS5
 // refuses, or one index/search reads no query from (no words, too many).

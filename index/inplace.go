@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/canon-md/canon/index/generated"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
 )
@@ -117,7 +118,7 @@ type docRows struct {
 func prepareRows(path string, d *markdown.Document, content []byte, pl resolve.Planner) *docRows {
 	links := resolve.DocLinks(path, d, pl)
 	r := &docRows{fm: string(d.FrontmatterJSON()), fmPos: string(d.FieldPositions()), disables: disablesJSON(d.Disables),
-		anchors: strings.Join(d.Body.Anchors, " "), generated: generatedReason(path, d, content),
+		anchors: strings.Join(d.Body.Anchors, " "), generated: generated.Reason(path, d, content),
 		links: pendingLinks(links), linksSig: linksSig(links), chunks: chunkRows(path, d), pl: pl}
 	return r
 }

@@ -543,3 +543,22 @@ func (s *Store) SectionBodies(ctx context.Context, key string) ([]SectionBody, e
 		return b, r.Scan(&b.Heading, &b.Body)
 	})
 }
+
+// Generated reads, of the given documents, those that count as generated
+// and why.
+func (s *Store) Generated(ctx context.Context, ids []DocID) (map[DocID]string, error) {
+	out := map[DocID]string{}
+	var id int64
+	var why string
+	err := eachIn(ctx, s.db, `SELECT d.id, d.generated FROM docs d WHERE d.generated <> '' AND d.id IN (%s)`, nil, idArgs(ids), nil, func(r *sql.Rows) error {
+		if err := r.Scan(&id, &why); err != nil {
+			return err
+		}
+		out[DocID(id)] = why
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read which documents are generated: %w", err)
+	}
+	return out, nil
+}

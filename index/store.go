@@ -4,6 +4,7 @@ import (
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/safepath"
+	"github.com/canon-md/canon/index/sqliteconn"
 
 	"context"
 	"database/sql"
@@ -99,7 +100,7 @@ func (e *LockedError) Unwrap() error { return ErrLocked }
 const driverName = "sqlite3_canon"
 
 // keepWALDriver is driverName whose connections also leave the WAL
-// unmerged when they close (noCheckpointOnClose): the repository's index,
+// unmerged when they close (sqliteconn.NoCheckpointOnClose): the repository's index,
 // which every hook opens, writes and closes (OpenIndex).
 const keepWALDriver = "sqlite3_canon_keep_wal"
 
@@ -121,20 +122,20 @@ func init() {
 // and canon's ranking function; keepWALDriver leaves the WAL unmerged on
 // close, sliceDriver checks cell sizes.
 func prepareConn(c *sqlite3.SQLiteConn, driver string) error {
-	if err := distrust(c); err != nil {
+	if err := sqliteconn.Distrust(c); err != nil {
 		return err
 	}
 	pragmas := `PRAGMA temp_store = MEMORY`
 	switch driver {
 	case keepWALDriver:
-		noCheckpointOnClose(c)
+		sqliteconn.NoCheckpointOnClose(c)
 	case sliceDriver:
 		pragmas += `; PRAGMA cell_size_check = ON`
 	}
 	if _, err := c.Exec(pragmas, nil); err != nil {
 		return err
 	}
-	return registerRank(c)
+	return sqliteconn.RegisterRank(c)
 }
 
 // Open opens (creating if needed) the index database at path and brings its
@@ -323,7 +324,7 @@ func (s *Store) Close() error {
 const walTrimBytes = 2 << 20
 
 // trimWAL checkpoints the WAL into the database and truncates it once it
-// has grown past walTrimBytes. Closing does not (noCheckpointOnClose), and
+// has grown past walTrimBytes. Closing does not (sqliteconn.NoCheckpointOnClose), and
 // SQLite's own checkpoints cannot empty a WAL that several processes wrote
 // in turn: each first opener recovers the WAL and forgets what was merged.
 // A reader in the middle of a query makes it give up at once; a later

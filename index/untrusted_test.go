@@ -4,12 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/canon-md/canon/index/indextest/must"
+	"github.com/canon-md/canon/index/sqliteconn"
 )
 
 // craft runs SQL on the database at path as another program would: through
@@ -82,8 +84,8 @@ func TestConnectionsDistrustTheSchema(t *testing.T) {
 			t.Errorf("PRAGMA writable_schema = %d (%v) after setting it: SQLITE_DBCONFIG_DEFENSIVE is off", writable, err)
 		}
 		var long string
-		if err := c.QueryRowContext(ctx, `SELECT zeroblob(?)`, maxValueBytes+1).Scan(&long); err == nil {
-			t.Errorf("a value of %d bytes was made: SQLITE_LIMIT_LENGTH is not set", maxValueBytes+1)
+		if err := c.QueryRowContext(ctx, `SELECT zeroblob(?)`, sqliteconn.MaxValueBytes+1).Scan(&long); err == nil {
+			t.Errorf("a value of %d bytes was made: SQLITE_LIMIT_LENGTH is not set", sqliteconn.MaxValueBytes+1)
 		}
 		c.Close()
 		st.Close()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/canon-md/canon/cmd/internal/usecase"
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index/doctext"
 	"github.com/canon-md/canon/index/search"
 )
 
@@ -113,8 +114,11 @@ func showCommand(e *env) *cli.Command {
 			}
 			return e.with(c, "canon show", func(s *gitsync.Session) (output, error) {
 				v, err := s.Show(c.Context, s.Repo.Ref(c.Args().First()), c.Bool("text"))
-				if err != nil || !c.Bool("branches") {
-					return v, err
+				if err != nil {
+					return nil, err
+				}
+				if !c.Bool("branches") {
+					return doctext.View{DocView: v}, nil
 				}
 				return usecase.VersionsOn(c.Context, s, v)
 			})

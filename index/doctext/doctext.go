@@ -1,4 +1,4 @@
-package index
+package doctext
 
 import (
 	"bytes"
@@ -7,20 +7,24 @@ import (
 	"io"
 	"strings"
 
+	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/resolve"
 )
 
-// Text renderers of what the index answers (canon show; canon search's
-// are index/search's). The JSON of the same types is their documented
-// shape.
+// View is a document as canon show prints it: its text is Write's, its
+// JSON the DocView's own (the embedded view's fields, as they are).
+type View struct{ *index.DocView }
 
-// WriteText shows one document: identity, frontmatter, edges out and in,
+// WriteText is Write of the view.
+func (v View) WriteText(w io.Writer) error { return Write(w, v.DocView) }
+
+// Write shows one document: identity, frontmatter, edges out and in,
 // sections (with their text when the view holds it) and problems.
-func (v *DocView) WriteText(w io.Writer) error {
+func Write(w io.Writer, v *index.DocView) error {
 	fmt.Fprintln(w, idTitle(v.ID, v.Title))
 	fmt.Fprintf(w, "key    %s\n", human.Quote(v.Key))
-	fmt.Fprintf(w, "path   %s\n", QuotePath(v.Path))
+	fmt.Fprintf(w, "path   %s\n", index.QuotePath(v.Path))
 	kind := v.Kind
 	if v.Type != "" && !strings.EqualFold(v.Type, v.Kind) {
 		kind += " (type " + v.Type + ")"
@@ -41,14 +45,14 @@ func (v *DocView) WriteText(w io.Writer) error {
 		fmt.Fprintln(w, "  (none)")
 	}
 	for _, ed := range v.Outgoing {
-		fmt.Fprintf(w, "  %-12s %s\n", human.Quote(ed.Type), ed.describeOut())
+		fmt.Fprintf(w, "  %-12s %s\n", human.Quote(ed.Type), describeOut(ed))
 	}
 	fmt.Fprintln(w, "\nincoming")
 	if len(v.Incoming) == 0 {
 		fmt.Fprintln(w, "  (none)")
 	}
 	for _, ed := range v.Incoming {
-		fmt.Fprintf(w, "  %-12s ← %s  (%s)\n", human.Quote(ed.Type), idTitle(ed.Other.ID, ed.Other.Title), ed.where())
+		fmt.Fprintf(w, "  %-12s ← %s  (%s)\n", human.Quote(ed.Type), idTitle(ed.Other.ID, ed.Other.Title), where(ed))
 	}
 	fmt.Fprintln(w, "\nsections")
 	for _, sec := range v.Sections {
@@ -72,7 +76,9 @@ func (v *DocView) WriteText(w io.Writer) error {
 	return nil
 }
 
-func (ed Edge) describeOut() string {
+// describeOut is an outgoing edge: where it points, or why it points
+// nowhere, and where it is written.
+func describeOut(ed index.Edge) string {
 	target := human.Quote(ed.Raw)
 	if ed.Form == "wiki" || ed.Form == "embed" {
 		target = "[[" + ed.Raw + "]]"
@@ -82,22 +88,24 @@ func (ed Edge) describeOut() string {
 	}
 	switch ed.Status {
 	case resolve.StatusOK:
-		return fmt.Sprintf("→ %s  (%s)", idTitle(ed.Other.ID, ed.Other.Title), ed.where())
+		return fmt.Sprintf("→ %s  (%s)", idTitle(ed.Other.ID, ed.Other.Title), where(ed))
 	case resolve.StatusSelf:
-		return fmt.Sprintf("→ this document %s  (%s)", target, ed.where())
+		return fmt.Sprintf("→ this document %s  (%s)", target, where(ed))
 	case resolve.StatusExternal:
-		return fmt.Sprintf("→ %s  (external, %s)", target, ed.where())
+		return fmt.Sprintf("→ %s  (external, %s)", target, where(ed))
 	case resolve.StatusFile:
-		return fmt.Sprintf("→ %s  (a file, not a document, %s)", target, ed.where())
+		return fmt.Sprintf("→ %s  (a file, not a document, %s)", target, where(ed))
 	}
-	return fmt.Sprintf("✗ %s  (%s, %s)", target, ed.Status, ed.where())
+	return fmt.Sprintf("✗ %s  (%s, %s)", target, ed.Status, where(ed))
 }
 
-func (ed Edge) where() string {
+// where is where an edge is written: its field and line, or its path and
+// line.
+func where(ed index.Edge) string {
 	if ed.Field != "" {
 		return fmt.Sprintf("%s, line %d", human.Quote(ed.Field), ed.Line)
 	}
-	return fmt.Sprintf("%s:%d", QuotePath(ed.Path), ed.Line)
+	return fmt.Sprintf("%s:%d", index.QuotePath(ed.Path), ed.Line)
 }
 
 // frontmatterLines renders frontmatter JSON (in source order) as YAML-like

@@ -1,62 +1,55 @@
-package index
+package generated
 
 import (
 	"bytes"
-	"context"
-	"database/sql"
-	"fmt"
 	"path"
 	"strings"
 
 	"github.com/canon-md/canon/index/markdown"
 )
 
-// Generated documents are written by tools, not people: dashboards, index
-// stubs, generated briefs. They list many items' titles, so a search finds
-// them and every item they list links to them; context packs leave them
-// out unless asked (ADR-0036). The index records why a document counts as
-// generated, detected when it is read, in docs.generated ("" for a
-// document people write).
+// The reasons a document counts as generated, as the index stores them in
+// docs.generated ("" for a document people write).
 const (
-	// GeneratedMarker: the frontmatter says generated: true.
-	GeneratedMarker = "marker"
-	// GeneratedKanoBuild: Kano's build stamp (a "<!-- kano:build" comment)
+	// Marker: the frontmatter says generated: true.
+	Marker = "marker"
+	// KanoBuild: Kano's build stamp (a "<!-- kano:build" comment)
 	// opens the document.
-	GeneratedKanoBuild = "kano_build"
-	// GeneratedPath: where it is says so: a views folder of a Kano backlog
+	KanoBuild = "kano_build"
+	// Path: where it is says so: a views folder of a Kano backlog
 	// (under _kano/), a *.index.md stub or a *.generated.md file.
-	GeneratedPath = "path"
-	// GeneratedList: most of its lines are list items that are a link with
+	Path = "path"
+	// List: most of its lines are list items that are a link with
 	// at most a short note, and there are many of them.
-	GeneratedList = "link_list"
+	List = "link_list"
 )
 
-// generatedReason says why a document read at p counts as generated, ""
+// Reason says why a document read at p counts as generated, ""
 // when it does not (content is the file as read, nil when it is not at
 // hand, which skips the Kano stamp rule). The content rules come first, so that a rename, which
 // does not read the file again, keeps a content reason and recomputes only
-// the path rule (generatedOnRename).
-func generatedReason(p string, d *markdown.Document, content []byte) string {
+// the path rule (OnRename).
+func Reason(p string, d *markdown.Document, content []byte) string {
 	if generatedMarker(d) {
-		return GeneratedMarker
+		return Marker
 	}
 	if kanoBuildStamp(d, content) {
-		return GeneratedKanoBuild
+		return KanoBuild
 	}
 	if r := generatedPath(p); r != "" {
 		return r
 	}
 	if linkList(d) {
-		return GeneratedList
+		return List
 	}
 	return ""
 }
 
-// generatedOnRename is a renamed document's reason: a content reason stays,
+// OnRename is a renamed document's reason: a content reason stays,
 // the path rule is applied to the new path.
-func generatedOnRename(stored, to string) string {
+func OnRename(stored, to string) string {
 	switch stored {
-	case GeneratedMarker, GeneratedKanoBuild, GeneratedList:
+	case Marker, KanoBuild, List:
 		return stored
 	}
 	return generatedPath(to)
@@ -110,7 +103,7 @@ func fenceOf(t string) string {
 func generatedPath(p string) string {
 	base := path.Base(p)
 	if strings.HasSuffix(base, ".index.md") || strings.HasSuffix(base, ".generated.md") {
-		return GeneratedPath
+		return Path
 	}
 	kano := false
 	for _, part := range strings.Split(path.Dir(p), "/") {
@@ -118,7 +111,7 @@ func generatedPath(p string) string {
 		case part == "_kano":
 			kano = true
 		case part == "views" && kano:
-			return GeneratedPath
+			return Path
 		}
 	}
 	return ""
@@ -205,23 +198,4 @@ func linkLine(t string) bool {
 		return false
 	}
 	return len([]rune(strings.TrimSpace(rest))) <= listNote
-}
-
-// Generated reads, of the given documents, those that count as generated
-// and why.
-func (s *Store) Generated(ctx context.Context, ids []DocID) (map[DocID]string, error) {
-	out := map[DocID]string{}
-	var id int64
-	var why string
-	err := eachIn(ctx, s.db, `SELECT d.id, d.generated FROM docs d WHERE d.generated <> '' AND d.id IN (%s)`, nil, idArgs(ids), nil, func(r *sql.Rows) error {
-		if err := r.Scan(&id, &why); err != nil {
-			return err
-		}
-		out[DocID(id)] = why
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read which documents are generated: %w", err)
-	}
-	return out, nil
 }

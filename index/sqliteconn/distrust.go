@@ -1,6 +1,6 @@
 //go:build cgo
 
-package index
+package sqliteconn
 
 /*
 typedef struct sqlite3 sqlite3;
@@ -30,9 +30,9 @@ import (
 // database can come with a clone or a pull, and what its schema holds
 // (triggers, views, expressions) is SQL that SQLite would run as canon.
 // Every connection canon opens, to any database, is therefore made to
-// distrust the schema before it runs a statement (distrust), and a
-// workset's database is vetted object by object before anything else
-// reads or writes it (vetSchema, vet.go).
+// distrust the schema before it runs a statement (Distrust), and index vets a
+// workset's database object by object before anything else reads or
+// writes it.
 
 // distrustOptions are the SQLITE_DBCONFIG_* options (sqlite3.h) every
 // connection gets, with the value each must hold.
@@ -56,21 +56,21 @@ var distrustOptions = []struct {
 	{"SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION", 1005, 0},
 }
 
-// maxValueBytes is SQLITE_LIMIT_LENGTH on every connection: the largest
+// MaxValueBytes is SQLITE_LIMIT_LENGTH on every connection: the largest
 // text or blob a value may be. canon's largest is a section's text, at
 // most the file size ceiling (config.MaxFileSizeCeiling, 32 MiB); four
 // times that leaves room and still stops an expression of a crafted
 // schema or a crafted row at 128 MiB instead of SQLite's 1 GB.
-const maxValueBytes = 4 * config.MaxFileSizeCeiling
+const MaxValueBytes = 4 * config.MaxFileSizeCeiling
 
 // errNoHandle says the driver keeps its handle where connHandle does not
 // look: canon refuses to run SQL on a connection it could not harden.
 var errNoHandle = errors.New("canon cannot reach SQLite's connection handle to set its defensive options (has github.com/mattn/go-sqlite3 moved it?); rebuild canon with the go-sqlite3 version go.mod names")
 
-// distrust sets distrustOptions and the length limit on a new connection,
+// Distrust sets distrustOptions and the length limit on a new connection,
 // before any statement of canon's runs on it. A connection that does not
 // take them all is refused: its database would run what its schema says.
-func distrust(c *sqlite3.SQLiteConn) error {
+func Distrust(c *sqlite3.SQLiteConn) error {
 	db := connHandle(c)
 	if db == nil {
 		return errNoHandle
@@ -80,6 +80,6 @@ func distrust(c *sqlite3.SQLiteConn) error {
 			return fmt.Errorf("SQLite refused %s = %d on a new connection; canon does not open a database without it", o.name, int(o.on))
 		}
 	}
-	c.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, maxValueBytes)
+	c.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, MaxValueBytes)
 	return nil
 }

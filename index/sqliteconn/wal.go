@@ -1,6 +1,6 @@
 //go:build cgo
 
-package index
+package sqliteconn
 
 /*
 typedef struct sqlite3 sqlite3;
@@ -23,7 +23,7 @@ import (
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
-// noCheckpointOnClose tells SQLite not to checkpoint the WAL into the
+// NoCheckpointOnClose tells SQLite not to checkpoint the WAL into the
 // database when this connection closes (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE):
 // a hook would otherwise spend more on that checkpoint's three fsyncs than
 // on its own transaction (ADR-0021). The WAL then stays beside the database
@@ -33,7 +33,7 @@ import (
 // reports whether the option took: go-sqlite3 does not expose
 // sqlite3_db_config, so the handle is read from its connection, and a
 // driver that keeps it elsewhere leaves SQLite's default.
-func noCheckpointOnClose(c *sqlite3.SQLiteConn) bool {
+func NoCheckpointOnClose(c *sqlite3.SQLiteConn) bool {
 	db := connHandle(c)
 	return db != nil && C.canon_no_ckpt_on_close(db) == 1
 }
