@@ -438,6 +438,9 @@ type DocView struct {
 	Incoming    []Edge          `json:"incoming"`
 	Sections    []Section       `json:"sections"`
 	Problems    []Problem       `json:"problems"`
+	// TextLeftOut is about how many tokens of section text a budget
+	// left out (canon show --text --budget, the MCP tool show).
+	TextLeftOut int `json:"text_left_out,omitempty"`
 }
 
 // Show reads one document by its node key.

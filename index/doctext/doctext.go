@@ -67,6 +67,9 @@ func Write(w io.Writer, v *index.DocView) error {
 			}
 		}
 	}
+	if v.TextLeftOut > 0 {
+		fmt.Fprintf(w, "  … about %d tokens of section text left out by the budget (--budget sets it)\n", v.TextLeftOut)
+	}
 	if len(v.Problems) > 0 {
 		fmt.Fprintln(w, "\nproblems")
 		for _, p := range v.Problems {

@@ -171,18 +171,19 @@ func TestMCPTools(t *testing.T) {
 		t.Errorf("ready %+v, blocked %+v", ready, blocked)
 	}
 	// The tools answer in canon ready's and canon blocked's words (one
-	// use case each, graph.Ready and graph.Blocked), the limit included;
+	// use case each, graph.Ready and graph.Blocked), the limit included,
+	// their hints in the tools' words, ready's with the claim it offers;
 	// the freshness line follows.
 	var limited struct {
 		Truncated    int `json:"truncated"`
 		BlockedCount int `json:"blocked_count"`
 	}
 	res := call(t, cs, "ready", map[string]any{"limit": 1}, &limited)
-	if want := "KB-TSK-0001  P1  Ready  Issue session tokens  [task]\n1 ready, 1 blocked (canon blocked)\n"; !strings.HasPrefix(textOf(res), want) || limited.Truncated != 0 || limited.BlockedCount != 1 {
+	if want := "KB-TSK-0001  P1  Ready  Issue session tokens  [task]\n1 ready, 1 blocked (the blocked tool)\ntake one: item_claim with its item and as: your name (commit: true lets other worktrees see it)\n"; !strings.HasPrefix(textOf(res), want) || limited.Truncated != 0 || limited.BlockedCount != 1 {
 		t.Errorf("ready says %q %+v, want %q", textOf(res), limited, want)
 	}
 	res = call(t, cs, "blocked", map[string]any{"all": true}, nil)
-	if want := "KB-TSK-0002  -  Ready  Refresh tokens  [task]\n    waits for KB-TSK-0001 (Ready): Issue session tokens  [blocked_by]\n1 blocked, 1 ready (canon ready)\n"; !strings.HasPrefix(textOf(res), want) {
+	if want := "KB-TSK-0002  -  Ready  Refresh tokens  [task]\n    waits for KB-TSK-0001 (Ready): Issue session tokens  [blocked_by]\n1 blocked, 1 ready (the ready tool)\n"; !strings.HasPrefix(textOf(res), want) {
 		t.Errorf("blocked says %q, want %q", textOf(res), want)
 	}
 	if r := call(t, cs, "ready", map[string]any{"limit": 2, "all": true}, nil); !r.IsError || !strings.Contains(textOf(r), "limit and all say different things") {
@@ -441,6 +442,7 @@ func TestMCPOutputSchemas(t *testing.T) {
 		{"check", map[string]any{"staged": true}},
 		{"check", map[string]any{"paths": []string{"items/KB-TSK-0001.md"}}},
 		{"show", map[string]any{"ref": "KB-TSK-0002", "text": true}},
+		{"show", map[string]any{"ref": "KB-TSK-0002", "text": true, "budget": 1}},
 		{"context", map[string]any{"query": "tokens", "budget": 400}},
 		{"context", map[string]any{"seeds": []string{"KB-TSK-0002"}}},
 		{"neighbors", map[string]any{"ref": "KB-TSK-0002"}},
