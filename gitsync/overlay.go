@@ -367,6 +367,15 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 	}
 	plan.gone = gone
 	groups := trunkGroups(jobs)
+	if len(jobs) > 1 {
+		objs.ahead = newDiffAhead(s.Repo)
+		defer objs.ahead.close()
+		for _, j := range jobs {
+			if groups[j] == nil && j.skip == "" && j.base != "" && !(j.old != nil && j.old.Base == j.base && (j.old.OID == j.tip.OID || !j.old.Summarised && j.old.Skip == "")) {
+				objs.ahead.want(j.base, j.tip.OID) // overlayRef's diff from the merge base
+			}
+		}
+	}
 	first := true
 	for _, j := range jobs {
 		if j.skip != "" {
@@ -675,6 +684,9 @@ func (s *Session) overlayDiff(objs *Objects, from, to string) ([]TreeChange, err
 	b, err := objs.CommitTree(to)
 	if err != nil {
 		return nil, err
+	}
+	if d := objs.ahead.take(from, to); d != nil && d.err == nil {
+		return filtered(d.changes, s.filter()), nil
 	}
 	objs.MaxTrees = 0
 	return objs.DiffTrees(a, b, s.filter())

@@ -48,6 +48,9 @@ type Objects struct {
 	// commits, when set, keeps the parents and times merge-base walks
 	// read (commitcache.go).
 	commits *commitCache
+	// ahead, when set, diffs on a second core what Overlays asks next
+	// (overlay_ahead.go).
+	ahead *diffAhead
 }
 
 // ErrLargeDiff stops a walk that passed Objects.MaxTrees.
