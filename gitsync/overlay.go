@@ -360,6 +360,10 @@ func (b *readBudget) spent() bool {
 func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, prior []index.RefState, budget *readBudget) (*overlayPlan, error) {
 	objs := OpenObjects(s.Repo)
 	defer objs.Close()
+	// The trunks' first-parent walks (anchors) read commits after the
+	// merge-base walk saved the cache: kept too, or every switch reads
+	// them again.
+	defer func() { objs.commits.save() }()
 	plan := &overlayPlan{head: head}
 	jobs, gone, err := s.overlayJobs(ctx, objs, plan, tips, prior)
 	if err != nil {
@@ -368,7 +372,7 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 	plan.gone = gone
 	groups := trunkGroups(jobs)
 	if len(jobs) > 1 {
-		objs.ahead = newDiffAhead(s.Repo)
+		objs.ahead = newDiffAhead(s.Repo, s.dirInRoots)
 		defer objs.ahead.close()
 		for _, j := range jobs {
 			if groups[j] == nil && j.skip == "" && j.base != "" && !(j.old != nil && j.old.Base == j.base && (j.old.OID == j.tip.OID || !j.old.Summarised && j.old.Skip == "")) {
@@ -426,6 +430,10 @@ func (s *Session) overlayJobs(ctx context.Context, objs *Objects, plan *overlayP
 	}
 	var jobs, walk []*overlayJob
 	grew := map[string]bool{} // by the HEAD a row's base was found for: whether HEAD only grew since
+	// A long grewFrom walk (HEAD moved to another line) reads the
+	// commits the merge-base walks kept; a short one (a commit) does not
+	// load them.
+	objs.loadCommits = func() *commitCache { return loadCommitCache(s.Repo.CanonDir(), commitCacheName) }
 	for _, t := range tips {
 		p, ok := was[t.Name]
 		delete(was, t.Name)
@@ -705,7 +713,9 @@ func (s *Session) mergeBases(ctx context.Context, objs *Objects, head string, ti
 	if len(tips) == 0 {
 		return nil, skips, nil
 	}
-	objs.commits = loadCommitCache(s.Repo.CanonDir(), commitCacheName)
+	if objs.commits == nil {
+		objs.commits = loadCommitCache(s.Repo.CanonDir(), commitCacheName)
+	}
 	defer objs.commits.save()
 	bases, err = objs.mergeBases(head, tips)
 	if !errors.Is(err, errBaseBudget) {

@@ -39,7 +39,13 @@ func TestDiffAheadAnswersAsTheFilteredDiff(t *testing.T) {
 	if err != nil || len(want) != 4 {
 		t.Fatalf("DiffTrees = %v, %v; want four changes", want, err)
 	}
-	d := newDiffAhead(r)
+	// The worker's filter prunes less than the whole one (here: no
+	// roots but docs, which the whole one lets through).
+	f.Dir = func(d string) bool { return d != "docs" && d != "skip" && !strings.HasSuffix(d, "/skip") }
+	if want, err = o.DiffTrees(a, b, f); err != nil || len(want) != 3 {
+		t.Fatalf("DiffTrees = %v, %v; want three changes", want, err)
+	}
+	d := newDiffAhead(r, func(dir string) bool { return dir != "docs" })
 	defer d.close()
 	d.want(first, second)
 	d.want(second, first)
