@@ -12,6 +12,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/human"
+	"github.com/canon-md/canon/index/scan"
 )
 
 // OverlayLoadLimit is how many documents a ref may change before its
@@ -300,6 +301,10 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 	// merge-base walk saved the cache: kept too, or every switch reads
 	// them again.
 	defer func() { objs.commits.save() }()
+	if budget.store != nil { // not verify's rebuild, which diffs everything itself
+		objs.diffs = newDiffCache(s.Repo.CanonDir(), s.Cfg.Roots)
+		defer func() { objs.diffs.save() }()
+	}
 	plan := &overlayPlan{head: head}
 	jobs, gone, err := s.overlayJobs(ctx, objs, plan, tips, prior)
 	if err != nil {
@@ -308,11 +313,11 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 	plan.gone = gone
 	groups := trunkGroups(jobs)
 	if len(jobs) > 1 {
-		objs.ahead = newDiffAhead(s.Repo, s.dirInRoots)
+		objs.ahead = newDiffAhead(s.Repo, s.rootFilter())
 		defer objs.ahead.close()
 		for _, j := range jobs {
 			if groups[j] == nil && j.skip == "" && j.base != "" && !(j.old != nil && j.old.Base == j.base && (j.old.OID == j.tip.OID || !j.old.Summarised && j.old.Skip == "")) {
-				objs.ahead.want(j.base, j.tip.OID) // overlayRef's diff from the merge base
+				objs.wantDiff(j.base, j.tip.OID) // overlayRef's diff from the merge base
 			}
 		}
 	}
@@ -621,6 +626,9 @@ func (s *Session) overlayStep(ctx context.Context, objs *Objects, old *index.Ref
 // "": the empty tree), with no limit on the trees read: only refs that
 // moved get here.
 func (s *Session) overlayDiff(objs *Objects, from, to string) ([]TreeChange, error) {
+	if changes, ok := objs.diffs.get(from, to); ok {
+		return filtered(changes, s.filter()), nil // both commits were read when it was kept
+	}
 	a, err := objs.CommitTree(from)
 	if err != nil {
 		return nil, err
@@ -630,10 +638,34 @@ func (s *Session) overlayDiff(objs *Objects, from, to string) ([]TreeChange, err
 		return nil, err
 	}
 	if d := objs.ahead.take(from, to); d != nil && d.err == nil {
+		objs.diffs.put(from, to, d.changes)
 		return filtered(d.changes, s.filter()), nil
 	}
 	objs.MaxTrees = 0
-	return objs.DiffTrees(a, b, s.filter())
+	if objs.diffs == nil {
+		return objs.DiffTrees(a, b, s.filter())
+	}
+	changes, err := objs.DiffTrees(a, b, s.rootFilter())
+	if err != nil {
+		return nil, err
+	}
+	objs.diffs.put(from, to, changes)
+	return filtered(changes, s.filter()), nil
+}
+
+// rootFilter is the part of the filter that holds for any working tree:
+// Markdown files in the configured roots (the ignore rules are the
+// working tree's). It keeps no state, so the ahead worker uses it too.
+func (s *Session) rootFilter() Filter {
+	return Filter{Dir: s.dirInRoots, File: func(p string) bool { return scan.IsMarkdown(p) && s.Scope.InRoots(p) }}
+}
+
+// wantDiff tells the ahead worker of a diff the call will ask for, unless
+// it is kept.
+func (o *Objects) wantDiff(from, to string) {
+	if o.ahead != nil && !o.diffs.has(from, to) {
+		o.ahead.want(from, to)
+	}
 }
 
 // Overlay brings the overlays up to date and reads what the followed refs

@@ -13,19 +13,20 @@ import (
 // whoever does it first gives the answer: the worker, or the call itself
 // when it gets there before the worker started on it. The worker has
 // objects of its own and never touches the session's scope (its ignore
-// rules keep caches): it descends only into the configured roots, and the
-// call keeps what the whole filter would have let through.
+// rules keep caches): it keeps Markdown files of the configured roots
+// (Session.rootFilter), and the call keeps what the whole filter would
+// have let through.
 // After a checkout of a branch 300 commits back on rust-lang/rfcs with
 // 200 remote refs, those diffs were a quarter of the first ready's CPU.
 type diffAhead struct {
-	objs  *Objects
-	roots func(dir string) bool // the folders in or above a root
-	mu    sync.Mutex
-	queue []*aheadDiff
-	by    map[[2]string]*aheadDiff
-	wake  chan struct{}
-	stop  chan struct{}
-	done  chan struct{}
+	objs   *Objects
+	filter Filter // Session.rootFilter
+	mu     sync.Mutex
+	queue  []*aheadDiff
+	by     map[[2]string]*aheadDiff
+	wake   chan struct{}
+	stop   chan struct{}
+	done   chan struct{}
 }
 
 type aheadDiff struct {
@@ -36,8 +37,8 @@ type aheadDiff struct {
 	err      error
 }
 
-func newDiffAhead(r *Repo, roots func(dir string) bool) *diffAhead {
-	d := &diffAhead{objs: OpenObjects(r), roots: roots, by: map[[2]string]*aheadDiff{}, wake: make(chan struct{}, 1),
+func newDiffAhead(r *Repo, filter Filter) *diffAhead {
+	d := &diffAhead{objs: OpenObjects(r), filter: filter, by: map[[2]string]*aheadDiff{}, wake: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go d.work()
 	return d
@@ -120,7 +121,7 @@ func (d *diffAhead) diff(from, to string) ([]TreeChange, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.objs.DiffTrees(a, b, Filter{Dir: d.roots})
+	return d.objs.DiffTrees(a, b, d.filter)
 }
 
 // close stops the worker (after the diff it is on) and releases its

@@ -45,7 +45,7 @@ func TestDiffAheadAnswersAsTheFilteredDiff(t *testing.T) {
 	if want, err = o.DiffTrees(a, b, f); err != nil || len(want) != 3 {
 		t.Fatalf("DiffTrees = %v, %v; want three changes", want, err)
 	}
-	d := newDiffAhead(r, func(dir string) bool { return dir != "docs" })
+	d := newDiffAhead(r, Filter{Dir: func(dir string) bool { return dir != "docs" }})
 	defer d.close()
 	d.want(first, second)
 	d.want(second, first)

@@ -220,7 +220,7 @@ func (s *Session) buildTrunk(ctx context.Context, objs *Objects, g *trunkGroup, 
 	}
 	for _, j := range g.jobs { // each ref's own diff (trunkRef), while the steps are read here
 		if k, ok := seq[j]; ok {
-			objs.ahead.want(commits[k], j.tip.OID)
+			objs.wantDiff(commits[k], j.tip.OID)
 		}
 	}
 	tr := &trunk{anchors: commits, seq: seq, paths: map[string]*trunkPath{}}

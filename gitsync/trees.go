@@ -52,8 +52,9 @@ type Objects struct {
 	// without them grows long (grewFrom).
 	loadCommits func() *commitCache
 	// ahead, when set, diffs on a second core what Overlays asks next
-	// (overlay_ahead.go).
+	// (overlay_ahead.go); diffs keeps the overlays' diffs (diffcache.go).
 	ahead *diffAhead
+	diffs *diffCache
 }
 
 // ErrLargeDiff stops a walk that passed Objects.MaxTrees.
