@@ -313,8 +313,9 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 	plan.gone = gone
 	groups := trunkGroups(jobs)
 	if len(jobs) > 1 {
-		objs.ahead = newDiffAhead(s.Repo, s.rootFilter())
-		defer objs.ahead.close()
+		// started by the first diff wanted: after a commit none is
+		objs.newAhead = func() *diffAhead { return newDiffAhead(s.Repo, s.rootFilter()) }
+		defer func() { objs.ahead.close() }()
 		for _, j := range jobs {
 			if groups[j] == nil && j.skip == "" && j.base != "" && !(j.old != nil && j.old.Base == j.base && (j.old.OID == j.tip.OID || !j.old.Summarised && j.old.Skip == "")) {
 				objs.wantDiff(j.base, j.tip.OID) // overlayRef's diff from the merge base
@@ -663,9 +664,13 @@ func (s *Session) rootFilter() Filter {
 // wantDiff tells the ahead worker of a diff the call will ask for, unless
 // it is kept.
 func (o *Objects) wantDiff(from, to string) {
-	if o.ahead != nil && !o.diffs.has(from, to) {
-		o.ahead.want(from, to)
+	if o.newAhead == nil || o.diffs.has(from, to) {
+		return
 	}
+	if o.ahead == nil {
+		o.ahead = o.newAhead()
+	}
+	o.ahead.want(from, to)
 }
 
 // Overlay brings the overlays up to date and reads what the followed refs

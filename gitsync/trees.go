@@ -52,9 +52,11 @@ type Objects struct {
 	// without them grows long (grewFrom).
 	loadCommits func() *commitCache
 	// ahead, when set, diffs on a second core what Overlays asks next
-	// (overlay_ahead.go); diffs keeps the overlays' diffs (diffcache.go).
-	ahead *diffAhead
-	diffs *diffCache
+	// (overlay_ahead.go), started by newAhead at the first diff wanted;
+	// diffs keeps the overlays' diffs (diffcache.go).
+	ahead    *diffAhead
+	newAhead func() *diffAhead
+	diffs    *diffCache
 }
 
 // ErrLargeDiff stops a walk that passed Objects.MaxTrees.
