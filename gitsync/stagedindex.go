@@ -44,6 +44,7 @@ const (
 	indexFlagStage = 0x3000
 	indexNameMask  = 0x0fff
 	indexExtITA    = 0x2000
+	indexMaxPath   = 1 << 16
 )
 
 // parseGitIndex reads the entries and the cache tree of an index file.
@@ -53,8 +54,14 @@ func parseGitIndex(data []byte) (*gitIndex, error) {
 	}
 	version := binary.BigEndian.Uint32(data[4:])
 	n := binary.BigEndian.Uint32(data[8:])
-	if version < 2 || version > 4 || uint64(n) > uint64(len(data))/indexEntryBase {
+	if version < 2 || version > 4 || uint64(n) > uint64(len(data))/indexEntryBase || uint64(len(data)) > 1<<32-1 {
 		return nil, errIndexUnread
+	}
+	// Version 4's paths, each the one before changed, are bounded: a
+	// damaged file could make them grow with the square of its entries.
+	maxNames := 64 << 20
+	if len(data) < 1<<28 {
+		maxNames = max(maxNames, 4*len(data))
 	}
 	ix := &gitIndex{data: data, names: data, ent: make([]uint32, n), name: make([]uint32, n), nlen: make([]uint32, n)}
 	if version == 4 {
@@ -77,7 +84,7 @@ func parseGitIndex(data []byte) (*gitIndex, error) {
 			start := len(ix.names)
 			ix.names = append(append(ix.names, ix.names[prev:prev+keep]...), p...)
 			ix.name[i], ix.nlen[i], prev = uint32(start), uint32(len(ix.names)-start), start
-			if uint64(len(ix.names)) > 1<<32-1 {
+			if len(ix.names) > maxNames || len(ix.names)-start > indexMaxPath {
 				return nil, errIndexUnread
 			}
 		} else {

@@ -30,7 +30,12 @@ const maxStagedTrees = 256
 // has a folder of that name sorts before it (git's order: "b" before
 // "b/"), so it is an addition and the folder's files deletions, as git
 // lists them.
-func (r *Repo) stagedInProcess(rt *revTrees) ([]StagedChange, bool) {
+func (r *Repo) stagedInProcess(rt *revTrees) (changes []StagedChange, ok bool) {
+	defer func() {
+		if recover() != nil { // a file this reads wrongly is git's to read, never a failed commit
+			changes, ok = nil, false
+		}
+	}()
 	root, ok := rt.root("HEAD")
 	if !ok {
 		return nil, false
