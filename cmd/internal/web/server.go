@@ -141,12 +141,7 @@ const unixPrefix = "unix:"
 
 // CheckAddr refuses an address another machine could reach (canon mcp's
 // rule).
-func CheckAddr(addr string) error {
-	if err := mcpserver.CheckAddr(addr); err != nil {
-		return errors.New(strings.Replace(err.Error(), "canon serves", "canon serve serves", 1))
-	}
-	return nil
-}
+func CheckAddr(addr string) error { return mcpserver.CheckAddr(addr) }
 
 // NewToken makes a token: 128 random bits, in base32.
 func NewToken() string { return mcpserver.NewToken() }
