@@ -143,14 +143,14 @@ func TestRenderMarkdownSanitises(t *testing.T) {
 		"<noscript><p title=\"</noscript><img src=x onerror=alert(1)>\">",
 		"---\ntitle: x\n---\n<script>alert(1)</script>",
 	} {
-		out := string(renderMarkdown([]byte(src)))
+		out := string(renderMarkdown([]byte(src), "docs/a.md"))
 		for _, re := range []string{`(?i)<script`, `(?i)\son[a-z]+=`, `(?i)javascript:`, `(?i)<svg`, `(?i)<style`} {
 			if regexp.MustCompile(re).MatchString(out) {
 				t.Errorf("%q renders as %q (matches %s)", src, out, re)
 			}
 		}
 	}
-	if got := string(renderMarkdown([]byte("---\ntitle: x\n---\n# Hello\n"))); !strings.Contains(got, "<h1>Hello</h1>") || strings.Contains(got, "title: x") {
+	if got := string(renderMarkdown([]byte("---\ntitle: x\n---\n# Hello\n"), "docs/a.md")); !strings.Contains(got, "<h1>Hello</h1>") || strings.Contains(got, "title: x") {
 		t.Errorf("frontmatter is not cut: %q", got)
 	}
 }

@@ -50,7 +50,7 @@ func itemOf(ctx context.Context, s *gitsync.Session, ref string) (*Item, error) 
 	if err != nil {
 		it.BodyErr = err.Error()
 	} else {
-		it.Body = renderMarkdown(src)
+		it.Body = renderMarkdown(src, v.Path)
 	}
 	chain, err := parentChain(ctx, s.Store, v)
 	if err != nil {

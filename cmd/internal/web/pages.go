@@ -30,7 +30,7 @@ var staticFS embed.FS
 var pages = func() map[string]*template.Template {
 	funcs := template.FuncMap{"itemURL": itemURL, "short": short, "marks": marks}
 	out := map[string]*template.Template{}
-	for _, p := range []string{"board", "item", "branches", "problems", "search"} {
+	for _, p := range []string{"board", "item", "branches", "problems", "search", "context"} {
 		out[p] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+p+".html"))
 	}
 	return out

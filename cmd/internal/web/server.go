@@ -181,6 +181,7 @@ func (m *Server) Handler(addr, token string) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", m.board)
 	mux.HandleFunc("GET /item", m.item)
+	mux.HandleFunc("GET /context", m.pack)
 	mux.HandleFunc("GET /branches", m.branches)
 	mux.HandleFunc("GET /problems", m.problems)
 	mux.HandleFunc("GET /search", m.search)

@@ -24,7 +24,7 @@ const testToken = "TESTTOKEN0123456789ABCDEF"
 // dangling link.
 var testFiles = map[string]string{
 	"items/KB-FTR-0001.md": "---\nid: KB-FTR-0001\ntype: Feature\ntitle: Sessions\nstate: InProgress\n---\n# Goal\n\nLog in once.\n",
-	"items/KB-TSK-0001.md": "---\nid: KB-TSK-0001\ntype: Task\ntitle: Issue session tokens\nstate: Ready\npriority: P1\nassignee: ada\nparent: KB-FTR-0001\n---\n# Context\n\nTokens for the **login** service.\n",
+	"items/KB-TSK-0001.md": "---\nid: KB-TSK-0001\ntype: Task\ntitle: Issue session tokens\nstate: Ready\npriority: P1\nassignee: ada\nparent: KB-FTR-0001\n---\n# Context\n\nTokens for the **login** service, for [the feature](KB-FTR-0001.md#goal).\n",
 	"items/KB-TSK-0002.md": "---\nid: KB-TSK-0002\ntype: Task\ntitle: Refresh tokens\nstate: Ready\nparent: KB-FTR-0001\ndecisions: [ADR-0001]\nlinks:\n  blocked_by: [KB-TSK-0001]\n---\n# Context\n\nRefresh before expiry.\n",
 	"items/KB-TSK-0003.md": "---\nid: KB-TSK-0003\ntype: Task\ntitle: Old spike\nstate: Done\n---\nDone long ago.\n",
 	"docs/ADR-0001.md":     "---\nid: ADR-0001\ntype: ADR\ntitle: Tokens are opaque\nstatus: Accepted\n---\n# Decision\n\nOpaque tokens.\n",
@@ -164,6 +164,11 @@ func TestRoutes(t *testing.T) {
 		`href="/item?ref=`, "Edges in", "as here")
 	mustContain(t, "the blocker's page", s.get(t, "/item?ref=KB-TSK-0001"), "→ blocks", "<strong>login</strong>")
 	mustContain(t, "the feature's page", s.get(t, "/item?ref=KB-FTR-0001"), "children")
+	mustContain(t, "a relative link", s.get(t, "/item?ref=KB-TSK-0001"), `<a href="/item?ref=items%2FKB-FTR-0001.md" rel="nofollow noreferrer">the feature</a>`)
+	mustContain(t, "the context pack", s.get(t, "/context?ref=KB-TSK-0002"), "Context pack", "KB-TSK-0002", "KB-TSK-0001", "tokens")
+	if w := s.do(t, req{path: "/context?ref=KB-NOPE-9"}); w.Code != http.StatusNotFound {
+		t.Errorf("the context of an unknown item: %d", w.Code)
+	}
 	if w := s.do(t, req{path: "/item?ref=KB-NOPE-9"}); w.Code != http.StatusNotFound {
 		t.Errorf("an unknown item: %d", w.Code)
 	}
@@ -261,4 +266,22 @@ func httpGet(t *testing.T, c *http.Client, u string) string {
 		t.Fatalf("GET %s: %d\n%s", u, resp.StatusCode, b.String())
 	}
 	return b.String()
+}
+
+func TestLocalLink(t *testing.T) {
+	for _, c := range []struct{ dest, want string }{
+		{"KB-TSK-0001.md", "/item?ref=items%2FKB-TSK-0001.md"},
+		{"../docs/ADR-0001.md#decision", "/item?ref=docs%2FADR-0001.md"},
+		{"./sub/My%20Note.md", "/item?ref=items%2Fsub%2FMy+Note.md"},
+		{"../../outside.md", "../../outside.md"},
+		{"https://example.com/a.md", "https://example.com/a.md"},
+		{"javascript:alert(1)//.md", "javascript:alert(1)//.md"},
+		{"/abs/a.md", "/abs/a.md"},
+		{"#section", "#section"},
+		{"picture.png", "picture.png"},
+	} {
+		if got := localLink(c.dest, "items/KB-TSK-0002.md"); got != c.want {
+			t.Errorf("localLink(%q) = %q, want %q", c.dest, got, c.want)
+		}
+	}
 }
