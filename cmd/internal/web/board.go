@@ -79,14 +79,71 @@ type Board struct {
 	Overlay   string // the overlays' freshness line
 }
 
-// boardOf reads the board: every work item of the work kinds, outside the
-// archive, with a state.
-func boardOf(ctx context.Context, s *gitsync.Session, f Filter) (*Board, error) {
+// boardBase is what the board reads of the index: every card, with its
+// status and parent, before the claims and the filter. It is kept until
+// the index syncs again (Server.base), so that filtering, and a page that
+// refreshes for a move on another ref, read the index once.
+type boardBase struct {
+	mark      string // the sync it was read at: sync id, indexed commit
+	cards     []Card
+	kinds     []string
+	assignees []string
+}
+
+// readBase reads every work item of the work kinds, outside the archive,
+// with a state.
+func readBase(ctx context.Context, s *gitsync.Session) (*boardBase, error) {
 	cfg := s.Cfg
-	work, err := graph.New(s.Store).Work(ctx, graph.WorkOptionsOf(cfg, nil))
+	var items []index.WorkItem
+	if err := s.Store.EachWorkItem(ctx, func(it index.WorkItem) error { items = append(items, it); return nil }); err != nil {
+		return nil, err
+	}
+	var edges []index.DocEdge
+	parent := map[index.DocID]index.DocID{} // each document's first parent
+	err := s.Store.EachEdge(ctx, []string{graph.EdgeBlocks, graph.EdgeBlockedBy, graph.EdgeDependsOn, graph.EdgeParent}, func(e index.DocEdge) error {
+		edges = append(edges, e)
+		if _, ok := parent[e.Src]; !ok && e.Type == graph.EdgeParent {
+			parent[e.Src] = e.Dst
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
+	status := statusOf(graph.WorkOf(items, edges, graph.WorkOptionsOf(cfg, nil)))
+	byID := make(map[index.DocID]*index.WorkItem, len(items))
+	for i := range items {
+		byID[items[i].Doc] = &items[i]
+	}
+	b := &boardBase{}
+	kinds, who := map[string]bool{}, map[string]bool{}
+	for _, it := range items {
+		if it.State == "" || !cfg.Work.IsWork(it.Kind) || cfg.Work.Archived(it.Path) {
+			continue
+		}
+		c := Card{Key: it.Key, ID: it.ID, Title: it.Title, Kind: it.Kind, State: it.State, Assignee: it.Assignee, Path: it.Path}
+		if p := byID[parent[it.Doc]]; p != nil {
+			c.Parent, c.ParentKey = p.ID, p.Key
+		}
+		switch st := status[it.Key]; {
+		case st != nil:
+			c.Status, c.Blockers = st.Status, st.Blockers
+		case cfg.States.IsDone(it.State):
+			c.Status = "done"
+		}
+		kinds[it.Kind] = true
+		if it.Assignee != "" {
+			who[it.Assignee] = true
+		}
+		b.cards = append(b.cards, c)
+	}
+	b.kinds, b.assignees = sortedSet(kinds), sortedSet(who)
+	return b, nil
+}
+
+// statusOf is each open item's status, by key: ready, or blocked and by
+// what (graph.Work's, what canon ready and blocked answer).
+func statusOf(work *graph.Work) map[string]*Card {
 	status := map[string]*Card{}
 	for _, it := range work.Ready {
 		status[it.Key] = &Card{Status: "ready"}
@@ -101,53 +158,47 @@ func boardOf(ctx context.Context, s *gitsync.Session, f Filter) (*Board, error) 
 		}
 		status[it.Key] = c
 	}
-	parents, err := parentsOf(ctx, s.Store)
+	return status
+}
+
+// base is the board's base at the sync f names: the kept one, or read
+// again.
+func (m *Server) base(ctx context.Context, s *gitsync.Session, f Fresh) (*boardBase, error) {
+	mark := f.SyncID + " " + f.Indexed
+	if b := m.kept; b != nil && b.mark == mark && f.SyncID != "" {
+		return b, nil
+	}
+	b, err := readBase(ctx, s)
 	if err != nil {
 		return nil, err
 	}
+	b.mark, m.kept = mark, b
+	return b, nil
+}
+
+// boardOf is the board: the base, the claims of other refs, the filter.
+func boardOf(ctx context.Context, s *gitsync.Session, base *boardBase, f Filter) (*Board, error) {
 	claims, fresh, err := claimsByKey(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{Filter: f, Overlay: fresh}
+	b := &Board{Filter: f, Overlay: fresh, Kinds: base.kinds, Assignees: base.assignees, Items: len(base.cards)}
 	cols := map[string]*Column{}
-	kinds, who := map[string]bool{}, map[string]bool{}
-	err = s.Store.EachWorkItem(ctx, func(it index.WorkItem) error {
-		if it.State == "" || !cfg.Work.IsWork(it.Kind) || cfg.Work.Archived(it.Path) {
-			return nil
-		}
-		c := Card{Key: it.Key, ID: it.ID, Title: it.Title, Kind: it.Kind, State: it.State, Assignee: it.Assignee, Path: it.Path, Claims: claims[it.Key]}
-		if p, ok := parents[it.Doc]; ok {
-			c.Parent, c.ParentKey = p.ID, p.Key
-		}
-		switch st := status[it.Key]; {
-		case st != nil:
-			c.Status, c.Blockers = st.Status, st.Blockers
-		case cfg.States.IsDone(it.State):
-			c.Status = "done"
-		}
-		kinds[it.Kind] = true
-		if it.Assignee != "" {
-			who[it.Assignee] = true
-		}
-		b.Items++
+	for i := range base.cards {
+		c := base.cards[i]
+		c.Claims = claims[c.Key]
 		if !f.keeps(&c) {
-			return nil
+			continue
 		}
-		col := cols[it.State]
+		col := cols[c.State]
 		if col == nil {
-			col = &Column{State: it.State}
-			cols[it.State] = col
+			col = &Column{State: c.State}
+			cols[c.State] = col
 		}
 		col.Total++
 		col.Cards = append(col.Cards, c)
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	b.Columns = orderColumns(cols, cfg.States)
-	b.Kinds, b.Assignees = sortedSet(kinds), sortedSet(who)
+	b.Columns = orderColumns(cols, s.Cfg.States)
 	return b, nil
 }
 
@@ -184,39 +235,6 @@ func orderColumns(cols map[string]*Column, states config.States) []Column {
 		return out[i].State < out[j].State
 	})
 	return out
-}
-
-// parentsOf is each document's first parent (by key).
-func parentsOf(ctx context.Context, st *index.Store) (map[index.DocID]index.DocRef, error) {
-	first := map[index.DocID]index.DocID{}
-	err := st.EachEdge(ctx, []string{graph.EdgeParent}, func(e index.DocEdge) error {
-		if _, ok := first[e.Src]; !ok {
-			first[e.Src] = e.Dst
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]index.DocID, 0, len(first))
-	seen := map[index.DocID]bool{}
-	for _, p := range first {
-		if !seen[p] {
-			seen[p] = true
-			ids = append(ids, p)
-		}
-	}
-	refs, err := st.DocRefs(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[index.DocID]index.DocRef, len(first))
-	for c, p := range first {
-		if r, ok := refs[p]; ok {
-			out[c] = r
-		}
-	}
-	return out, nil
 }
 
 // claimsByKey is what other refs do with HEAD's items, by item key, and
@@ -290,9 +308,12 @@ func (m *Server) board(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := Filter{Kind: q.Get("kind"), Assignee: q.Get("assignee"), Parent: q.Get("parent"), Text: q.Get("q")}
 	var b *Board
-	fr, err := m.call(r.Context(), func(ctx context.Context, s *gitsync.Session, _ Fresh) error {
-		var err error
-		b, err = boardOf(ctx, s, f)
+	fr, err := m.call(r.Context(), func(ctx context.Context, s *gitsync.Session, fr Fresh) error {
+		base, err := m.base(ctx, s, fr)
+		if err != nil {
+			return err
+		}
+		b, err = boardOf(ctx, s, base, f)
 		return err
 	})
 	m.page(w, r, "board", "Board", fr, b, err)

@@ -187,8 +187,12 @@ func serveForTest(t *testing.T, srv *Server) string {
 func boardCards(t *testing.T, srv *Server) []string {
 	t.Helper()
 	var out []string
-	_, err := srv.call(context.Background(), func(ctx context.Context, s *gitsync.Session, _ Fresh) error {
-		b, err := boardOf(ctx, s, Filter{})
+	_, err := srv.call(context.Background(), func(ctx context.Context, s *gitsync.Session, f Fresh) error {
+		base, err := srv.base(ctx, s, f)
+		if err != nil {
+			return err
+		}
+		b, err := boardOf(ctx, s, base, Filter{})
 		if err != nil {
 			return err
 		}

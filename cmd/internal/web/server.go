@@ -27,6 +27,7 @@ type Server struct {
 	listen *watch.Watcher // nil when the system cannot watch the folders
 	looked bool           // the first catch-up reconciled the working tree
 	hub    *hub
+	kept   *boardBase // the board's base at the last sync it was read (in the turn)
 	// timeout bounds a request's work after its catch-up.
 	timeout time.Duration
 }

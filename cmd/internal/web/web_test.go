@@ -232,6 +232,10 @@ func TestEventsFollowCommits(t *testing.T) {
 	if ev := next(); ev != "fresh" {
 		t.Fatalf("first event %q, want fresh", ev)
 	}
+	// The board read before the commit is kept until the next sync.
+	if _, ready, _ := strings.Cut(httpGet(t, client, hs.URL+"/"), `data-state="Ready"`); !strings.Contains(ready, `data-id="KB-TSK-0001"`) {
+		t.Fatal("KB-TSK-0001 is not ready before the commit")
+	}
 	writeFile(t, dir, "items/KB-TSK-0001.md", strings.Replace(testFiles["items/KB-TSK-0001.md"], "state: Ready", "state: Done", 1))
 	gitIn(t, dir, "commit", "-qam", "done")
 	if ev := next(); ev != "sync" {
