@@ -95,7 +95,9 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: g.cookie, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		q := r.URL.Query()
 		q.Del(tokenParam)
-		u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+		// One leading slash: a path of //host would send the browser
+		// to another site (an open redirect).
+		u := url.URL{Path: "/" + strings.TrimLeft(r.URL.Path, "/\\"), RawQuery: q.Encode()}
 		http.Redirect(w, r, u.String(), http.StatusSeeOther)
 		return
 	}

@@ -58,6 +58,15 @@ func TestGuard(t *testing.T) {
 	if len(cs) != 1 || cs[0].Value != testToken || !cs[0].HttpOnly || cs[0].SameSite != http.SameSiteStrictMode || cs[0].Path != "/" {
 		t.Fatalf("the cookie: %+v", cs)
 	}
+	for _, path := range []string{"//evil.example/?token=" + testToken, "/\\evil.example/?token=" + testToken} {
+		w := s.do(t, req{path: path, cookie: "-"})
+		if loc := w.Header().Get("Location"); w.Code != http.StatusSeeOther || !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.Contains(loc, "\\") {
+			t.Errorf("%s redirects to %q (%d): another site", path, loc, w.Code)
+		}
+	}
+	if w := s.do(t, req{path: "/static/"}); w.Code != http.StatusNotFound {
+		t.Errorf("/static/ lists its folder: %d", w.Code)
+	}
 	for _, host := range []string{"127.0.0.1:7474", "localhost:7474", "[::1]:7474", "LOCALHOST:7474"} {
 		if w := s.do(t, req{path: "/", host: host}); w.Code != http.StatusOK {
 			t.Errorf("Host %s: %d", host, w.Code)

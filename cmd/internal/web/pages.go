@@ -6,7 +6,6 @@ import (
 	"embed"
 	"errors"
 	"html/template"
-	"io/fs"
 	"net/http"
 	"net/url"
 	"sort"
@@ -80,10 +79,23 @@ func (m *Server) page(w http.ResponseWriter, r *http.Request, name, title string
 	_, _ = w.Write(b.Bytes())
 }
 
+// staticTypes are the files under /static/ and their types: nothing
+// else is served there.
+var staticTypes = map[string]string{"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
+
 // staticHandler serves the style sheet and the script.
 func staticHandler() http.Handler {
-	sub, _ := fs.Sub(staticFS, "static") // the embedded folder is there
-	return http.StripPrefix("/static/", http.FileServerFS(sub))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/static/")
+		typ, ok := staticTypes[name]
+		data, err := staticFS.ReadFile("static/" + name)
+		if !ok || err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", typ)
+		_, _ = w.Write(data)
+	})
 }
 
 // branches answers GET /branches: what canon branches says.
