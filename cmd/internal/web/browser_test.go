@@ -56,33 +56,9 @@ func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("drives a browser")
 	}
-	dir := t.TempDir()
-	if out, err := exec.Command("cp", "-r", "../../../testdata/example/.", dir).CombinedOutput(); err != nil {
-		t.Fatalf("copy the example: %v\n%s", err, out)
-	}
-	writeFile(t, dir, "_kano/backlog/products/checkout/items/task/0000/KB-TSK-0999_hostile.md", hostileTask)
-	gitIn(t, dir, "init", "-q", "-b", "main")
-	gitIn(t, dir, "add", "-A")
-	gitIn(t, dir, "commit", "-qm", "example")
-
-	srv, err := New(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	base := serveForTest(t, srv)
+	srv, dir, base := exampleServer(t, hostileTask)
 	want := boardCards(t, srv)
-
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.Flag("headless", true))
-	if os.Geteuid() == 0 {
-		opts = append(opts, chromedp.NoSandbox) // Chromium refuses its sandbox to root
-	}
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 2*hang.Limit)
-	defer cancel()
+	ctx := browser(t, exe)
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		if err := chromedp.Do(ctx, steps...); err != nil {
@@ -155,6 +131,69 @@ func commitElsewhere(t *testing.T, dir string) {
 	}
 	writeFile(t, wt, rel, strings.Replace(string(data), "state: Proposed", "state: InProgress", 1))
 	gitIn(t, wt, "commit", "-qam", "take KB-TSK-0011")
+}
+
+// exampleServer serves a repository of the bundled example, with extra
+// as one more task when given; the server, the repository and the base
+// URL.
+func exampleServer(t *testing.T, extra string) (*Server, string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("cp", "-r", "../../../testdata/example/.", dir).CombinedOutput(); err != nil {
+		t.Fatalf("copy the example: %v\n%s", err, out)
+	}
+	if extra != "" {
+		writeFile(t, dir, "_kano/backlog/products/checkout/items/task/0000/KB-TSK-0999_hostile.md", extra)
+	}
+	gitIn(t, dir, "init", "-q", "-b", "main")
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "commit", "-qm", "example")
+	srv, err := New(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return srv, dir, serveForTest(t, srv)
+}
+
+// browser starts headless Chromium for the test; its context.
+func browser(t *testing.T, exe string) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.Flag("headless", true))
+	if os.Geteuid() == 0 {
+		opts = append(opts, chromedp.NoSandbox) // Chromium refuses its sandbox to root
+	}
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, 2*hang.Limit)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// TestScreenshots writes the README's pictures of the board and of an
+// item's page (docs/images), when CANON_SCREENSHOTS=1 asks for them.
+func TestScreenshots(t *testing.T) {
+	if os.Getenv("CANON_SCREENSHOTS") != "1" {
+		t.Skip("CANON_SCREENSHOTS=1 writes docs/images/serve-*.png")
+	}
+	srv, _, base := exampleServer(t, "")
+	_ = srv
+	ctx := browser(t, chromium(t))
+	for _, shot := range []struct{ file, path, wait string }{
+		{"serve-board.png", "/?token=" + testToken, ".column"},
+		{"serve-item.png", "/item?ref=KB-TSK-0013", "svg.graph"},
+	} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 900), chromedp.Navigate(base+shot.path), chromedp.WaitVisible(chromedp.CSS(shot.wait)),
+			chromedp.WaitVisible(chromedp.CSS("#live.on"))); err != nil {
+			t.Fatal(err)
+		}
+		png := value(ctx, t, shot.file, chromedp.CaptureScreenshot())
+		if err := os.WriteFile(filepath.Join("../../../docs/images", shot.file), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // serveForTest serves srv on a loopback port until the test ends; its
