@@ -54,9 +54,12 @@ func New(ctx context.Context, dir string) (*Server, error) {
 	return m, nil
 }
 
-// Close stops listening and releases the repository's index.
+// Close stops listening and releases the repository's index, once the
+// call in its turn ends: it takes the turn and keeps it, so that no call
+// runs on the closed session (one that waits ends with its request).
 func (m *Server) Close() {
 	m.hub.close()
+	m.turn <- struct{}{}
 	if m.listen != nil {
 		_ = m.listen.Close()
 	}
