@@ -204,6 +204,13 @@ func firstOf[T any](items []T, limit int) ([]T, int) {
 	return items[:limit], len(items) - limit
 }
 
+// WorkOf is Work over documents and edges already read (EachWorkItem,
+// EachEdge with the blocking and parent types): canon serve's board reads
+// every document once, for its cards and for what is ready and blocked.
+func WorkOf(items []index.WorkItem, edges []index.DocEdge, opt WorkOptions) *Work {
+	return splitWork(items, edges, opt)
+}
+
 // splitWork is Work over a graph in memory: every document, and the
 // blocks, blocked_by, depends_on and parent edges among them (others are
 // ignored).
