@@ -54,6 +54,11 @@ type Config struct {
 	// reference 2718 names eip-2718 (the EIPs' requires: 2718, 2930),
 	// lower-cased.
 	BareNumbers []string `yaml:"bare_numbers" json:"bare_numbers,omitempty"`
+	// Templates are paths or globs (doublestar) of the files that are
+	// templates to copy, not documents (eip-template.md,
+	// .github/PULL_REQUEST_TEMPLATE/*.md): indexed and searched, but left
+	// out of canon check, ready, blocked and context packs (IsTemplate).
+	Templates []string `yaml:"templates" json:"templates,omitempty"`
 	// States says which states count as open and which as done.
 	States States `json:"states"`
 	// Context shapes context packs (graph/context).
@@ -246,6 +251,7 @@ type fileConfig struct {
 	Prefixes    map[string]string `yaml:"prefixes"`
 	RepoURLs    *list             `yaml:"repo_urls"`
 	BareNumbers *list             `yaml:"bare_numbers"`
+	Templates   *list             `yaml:"templates"`
 	States      *States           `yaml:"states"`
 	Context     yaml.Node         `yaml:"context"`
 	Check       yaml.Node         `yaml:"check"`
@@ -462,6 +468,13 @@ func (c *Config) applyReferences(fc *fileConfig) error {
 			return err
 		}
 		c.BareNumbers = b
+	}
+	if fc.Templates != nil {
+		t, err := checkTemplates("templates", *fc.Templates)
+		if err != nil {
+			return err
+		}
+		c.Templates = t
 	}
 	if fc.States != nil {
 		if err := c.States.merge(fc.States); err != nil {

@@ -44,6 +44,7 @@ func decide(f *facts) *Result {
 		l.RepoURLs = f.repoURLs
 		r.Evidence["repo_urls"] = strings.Join(f.repoURLWhy, "; ")
 	}
+	decideTemplates(f, r)
 	decideEdges(f, r)
 	decideStates(f, r)
 	decideParents(f, config.DefaultCheck().Parents, r)
