@@ -180,6 +180,9 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 				break
 			}
 		}
+		if GenericHeading(d.Title) {
+			d.Title = FileTitle(filePath) // an RFC's "# Summary": its file names it
+		}
 	}
 	d.Kind, d.State = d.At(filePath, opt.Kinds)
 	d.Disables = parseDisables(src)
@@ -460,14 +463,14 @@ func IsDecisionFolder(name string) bool { return decisionFolders[strings.ToLower
 // its name is template(s), template-X, or what it templates and template
 // (adr-template.md, PULL_REQUEST_TEMPLATE.md, issue_template.md), or a
 // folder it is in is named template (MADR's template/) or is GitHub's
-// .github/ISSUE_TEMPLATE/ or DISCUSSION_TEMPLATE/. Its links and values
+// .github/ISSUE_TEMPLATE/, PULL_REQUEST_TEMPLATE/ or DISCUSSION_TEMPLATE/. Its links and values
 // are placeholders (yyyymmdd-xxx.md, {YYYY-MM-DD}). A page about templates
 // is none: use-issue-templates.md, render-email-template.md, Hugo's
 // templates/ and functions/go-template/.
 func IsTemplate(filePath string) bool {
 	segs := strings.Split(strings.ToLower(filePath), "/")
 	for _, dir := range segs[:len(segs)-1] {
-		if dir == "template" || dir == "issue_template" || dir == "discussion_template" {
+		if dir == "template" || dir == "issue_template" || dir == "discussion_template" || dir == "pull_request_template" {
 			return true
 		}
 	}
