@@ -442,7 +442,7 @@ type DocView struct {
 	SelfLinks int       `json:"self_links,omitempty"`
 	Incoming  []Edge    `json:"incoming"`
 	Sections  []Section `json:"sections"`
-	Problems    []Problem       `json:"problems"`
+	Problems  []Problem `json:"problems"`
 	// TextLeftOut is about how many tokens of section text a budget
 	// left out (canon show --text --budget, the MCP tool show).
 	TextLeftOut int `json:"text_left_out,omitempty"`

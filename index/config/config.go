@@ -716,6 +716,7 @@ func (c *Config) IndexHash() string {
 		RepoURLs    []string    `json:",omitempty"`
 		SitePages   bool        `json:",omitempty"`
 		BareNumbers []string    `json:",omitempty"`
+		StateField  string      `json:",omitempty"`
 	}
 	s := shape{Roots: c.Roots, Exclude: c.Exclude, MaxFileSize: c.MaxFileSize,
 		Edges: sortedPairs(c.Edges), Kinds: sortedPairs(c.Kinds), Namespaces: c.Namespaces.hash(),
@@ -723,7 +724,7 @@ func (c *Config) IndexHash() string {
 	if len(c.Prefixes) > 0 {
 		s.Prefixes = sortedPairs(c.Prefixes)
 	}
-	s.RepoURLs, s.SitePages, s.BareNumbers = c.RepoURLs, c.SitePages(), c.BareNumbers
+	s.RepoURLs, s.SitePages, s.BareNumbers, s.StateField = c.RepoURLs, c.SitePages(), c.BareNumbers, c.States.Field
 	b, _ := json.Marshal(s)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])

@@ -153,6 +153,12 @@ func (c *Config) applyLearned(l *Learned, f *fileConfig) error {
 	}
 	if s := l.States; s != nil {
 		def := DefaultStates()
+		if s.Field != "" && c.States.Field == "" {
+			if err := checkStateField("learned.states.field", s.Field); err != nil {
+				return err
+			}
+			c.States.Field = s.Field
+		}
 		if s.Open != nil && slices.Equal(c.States.Open, def.Open) {
 			c.States.Open = s.Open
 		}

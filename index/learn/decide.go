@@ -47,6 +47,7 @@ func decide(f *facts) *Result {
 	decideTemplates(f, r)
 	decideEdges(f, r)
 	decideStates(f, r)
+	decideStateField(f, r)
 	decideParents(f, config.DefaultCheck().Parents, r)
 	decideSchemas(f, r)
 	decideDates(f, config.DefaultCheck().Dates, r)

@@ -58,6 +58,9 @@ func (r *Result) Block() string {
 	if s := l.States; s != nil {
 		w.comment(1, r.Evidence["states"])
 		w.line(1, "states:")
+		if s.Field != "" {
+			w.line(2, "field: "+scalar(s.Field))
+		}
 		w.line(2, "open: "+flow(s.Open))
 		w.line(2, "done: "+flow(s.Done))
 	}

@@ -58,6 +58,10 @@ type Options struct {
 	// before YAML parses them, as Backlog.md reads `assignee: @MrLesk`
 	// (QuoteTextFields).
 	TextFields []string
+	// StateField is the frontmatter field the work's state is read from
+	// before state and status (emberjs/rfcs' stage: states.field); ""
+	// for none.
+	StateField string
 }
 
 // Ref is an edge declared in frontmatter: field: target.
@@ -86,6 +90,7 @@ type Document struct {
 	Body        Body
 	Problems    []Problem
 	Disables    []Disable // inline opt-outs (see Disable)
+	stateField  string    // Options.StateField
 }
 
 // FieldPositions is where each top-level frontmatter value is written, as
@@ -123,7 +128,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // separated) is used only for the kind convention.
 func Parse(filePath string, src []byte, opt *Options) *Document {
 	src = bytes.TrimPrefix(src, utf8BOM)
-	d := &Document{Frontmatter: &Value{Kind: Map}}
+	d := &Document{Frontmatter: &Value{Kind: Map}, stateField: opt.StateField}
 	body, bodyLine, res, unclosed := splitFrontmatter(src, opt.TextFields)
 	d.BodyLine = bodyLine
 	if unclosed {
@@ -206,8 +211,14 @@ func (d *Document) At(filePath string, kinds map[string]string) (kind, state str
 	return kind, state
 }
 
-// frontmatterState is the frontmatter's state, or status.
+// frontmatterState is the frontmatter's state: the configured field's
+// (Options.StateField), else state, else status.
 func (d *Document) frontmatterState() string {
+	if d.stateField != "" {
+		if s := scalarText(d.Frontmatter.Get(d.stateField)); s != "" {
+			return s
+		}
+	}
 	if s := scalarText(d.Frontmatter.Get("state")); s != "" {
 		return s
 	}
