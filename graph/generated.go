@@ -35,8 +35,8 @@ type genFilter struct {
 	g         *Graph
 	globs     []string
 	templates []string
-	left  []index.DocID
-	why   map[index.DocID]string
+	left      []index.DocID
+	why       map[index.DocID]string
 }
 
 // newGenFilter is the filter of a pack's options; nil when generated
