@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/canon-md/canon/index/lazyre"
 )
 
 // genericHeadings are the names of sections a proposal or a record opens
@@ -24,17 +26,16 @@ func GenericHeading(h string) bool {
 
 // FileTitle is the title a document's file name gives it when neither its
 // frontmatter nor its first heading does: the file's stem (a folder's
-// README or index page: the folder's name) without the number it starts
-// with, its dashes and underscores spaces, its first letter upper-cased
-// ("text/0617-rfc-stages.md": "Rfc stages"; "0398-RouteInfo-Metadata.md":
-// "RouteInfo Metadata"). A name that is a number only is kept whole
-// ("0011").
+// README or index page: the folder's name) without the number or id it
+// starts with, its dashes and underscores spaces, its first letter
+// upper-cased ("text/0617-rfc-stages.md": "Rfc stages";
+// "KB-TSK-0006_reorder-webhook-events.md": "Reorder webhook events";
+// "task-35 - Fix-x.md": "Fix x"). A name that is a number or an id alone
+// is kept whole ("0011", "eip-1559").
 func FileTitle(filePath string) string {
 	name := DisplayStem(filePath)
 	rest := name
-	if i := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' }); i > 0 && (rest[i] == '-' || rest[i] == '_') {
-		rest = rest[i+1:]
-	}
+	rest = rest[len(leadingID.FindString(rest)):]
 	words := strings.FieldsFunc(rest, func(r rune) bool { return r == '-' || r == '_' || unicode.IsSpace(r) })
 	t := strings.Join(words, " ")
 	if t == "" {
@@ -43,3 +44,7 @@ func FileTitle(filePath string) string {
 	r, n := utf8.DecodeRuneInString(t)
 	return string(unicode.ToUpper(r)) + t[n:]
 }
+
+// leadingID is the number or id a file name starts with, and the
+// separator after it: 0617-, 0013.1_, KB-TSK-0006_, task-35 - , adr-004-.
+var leadingID = lazyre.MustCompile(`^(?:[A-Za-z][A-Za-z0-9]*-)*[0-9]+(?:\.[0-9]+)*(?: - |[-_ ])`)
