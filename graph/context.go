@@ -42,6 +42,9 @@ type PackOptions struct {
 	// lets generated documents be seeds and neighbours.
 	Exclude          []string
 	IncludeGenerated bool
+	// Templates are the configuration's templates: (files to copy, not
+	// documents): left out as generated documents are.
+	Templates []string
 }
 
 // OptionsFrom reads the context section of the configuration.
@@ -52,6 +55,14 @@ func OptionsFrom(c config.Context) PackOptions {
 		SearchSeeds: c.SearchSeeds, Related: c.Related, Sections: c.Sections, ExcerptChars: c.ExcerptChars,
 		Weights: c.Weights, Essential: c.Essential, Exclude: c.Exclude, IncludeGenerated: c.IncludeGenerated,
 	}
+}
+
+// PackOptionsOf is OptionsFrom(cfg.Context) with the repository's
+// templates (config.Templates) left out of packs too.
+func PackOptionsOf(cfg *config.Config) PackOptions {
+	o := OptionsFrom(cfg.Context)
+	o.Templates = cfg.Templates
+	return o
 }
 
 // Pack is a context pack: ranked entries, each saying why it is there and

@@ -38,7 +38,7 @@ func Context(ctx context.Context, s *gitsync.Session, a ContextArgs) (*graph.Pac
 	case a.For == "" && a.Query == "" && len(a.Seeds) == 0:
 		return nil, &gitsync.ArgsError{Msg: "context needs a query or --seed ID; for example canon context \"webhook retries\" --seed KB-TSK-0007"}
 	}
-	opt, err := graph.OptionsFrom(s.Cfg.Context).With(a.Overrides)
+	opt, err := graph.PackOptionsOf(s.Cfg).With(a.Overrides)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func Context(ctx context.Context, s *gitsync.Session, a ContextArgs) (*graph.Pac
 // from the configuration's context: unless o sets them; the caps only
 // when o sets them (no cap by default).
 func Neighbors(ctx context.Context, s *gitsync.Session, ref string, o graph.Overrides) (*graph.Neighbors, error) {
-	opt, err := graph.OptionsFrom(s.Cfg.Context).With(o)
+	opt, err := graph.PackOptionsOf(s.Cfg).With(o)
 	if err != nil {
 		return nil, err
 	}
