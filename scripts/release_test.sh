@@ -9,7 +9,10 @@
 #   4. the arm64 binary runs under qemu-user (Debian's qemu-user), when
 #      qemu-aarch64 is there, and indexes and searches the example;
 #   5. the npm tarballs install offline into a fresh JavaScript repository
-#      (npm i -D), and npx canon runs the platform package's binary.
+#      (npm i -D), npx canon runs the platform package's binary, and husky
+#      runs it on commit (a broken link is refused);
+#   6. go install module@version, from a file-based module proxy holding
+#      the committed tree, builds a canon that prints that version.
 # Usage: scripts/release_test.sh [DIST]  (default dist)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -90,5 +93,57 @@ mkdir -p "$js"
   expect_version "$out"
   ls node_modules/@canon-md
 )
+
+step "husky runs the npm-installed canon on commit"
+# husky 9.1.7, the version scripts/hookmanagers.sh installs (so it is in
+# npm's cache on CI); outside CI, without it in the cache, this skips.
+if (cd "$js" && npm install --offline --silent --no-audit --no-fund --save-dev husky@9.1.7) 2>/dev/null; then
+  (
+    cd "$js"
+    export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@canon.invalid GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@canon.invalid
+    npm pkg set scripts.test=true
+    npx --offline husky init
+    mkdir -p docs
+    printf -- '---\nid: NOTE-1\ntitle: A note\n---\n# A note\n\nbanana bread\n' >docs/note.md
+    npx --offline canon init >/dev/null
+    npx --offline canon hooks install --manager husky
+    git add -A && git commit -q -m 'canon through husky'
+    npx --offline canon status | tee "$tmp/status.out"
+    grep -q 'up to date$' "$tmp/status.out" || fail "the index is not up to date after a commit through husky"
+    printf -- '---\nid: NOTE-2\ntitle: Broken\n---\n# Broken\n\nSee [there](nowhere.md).\n' >docs/broken.md
+    git add -A
+    if git commit -q -m broken 2>"$tmp/commit.err"; then fail "husky let a broken link through: canon did not run"; fi
+    grep 'broken-link' "$tmp/commit.err" || { cat "$tmp/commit.err"; fail "the commit was refused, but not by canon"; }
+  )
+elif [ "${CI:-}" = true ]; then
+  fail "husky@9.1.7 is not in npm's cache (scripts/hookmanagers.sh installs it)"
+else
+  echo "skipped: husky@9.1.7 is not in npm's cache (scripts/hookmanagers.sh installs it)"
+fi
+step "go install from a module proxy (a file-based one holding this commit)"
+# The proxy holds the committed tree (git archive) as canon v0.0.0-test;
+# the dependencies come from the module cache, as make build left them.
+# canon --version then prints the module's version, as go install
+# module@version builds say.
+mv_=v0.0.0-test
+proxy=$tmp/proxy/github.com/canon-md/canon/@v
+mkdir -p "$proxy" "$tmp/gobin"
+git -C "$here" archive --format=zip --prefix="github.com/canon-md/canon@$mv_/" -o "$proxy/$mv_.zip" HEAD
+git -C "$here" show HEAD:go.mod >"$proxy/$mv_.mod"
+printf '{"Version":"%s","Time":"2026-01-01T00:00:00Z"}\n' "$mv_" >"$proxy/$mv_.info"
+echo "$mv_" >"$proxy/list"
+modcache=$(go env GOMODCACHE)
+forget() { # the module cache keeps what it unpacked: drop this test's version
+  chmod -R u+w "$modcache/github.com/canon-md/canon@$mv_" 2>/dev/null || true
+  rm -rf "$modcache/github.com/canon-md/canon@$mv_" "$modcache/cache/download/github.com/canon-md/canon"
+}
+forget
+GOPROXY="file://$tmp/proxy,$(go env GOPROXY)" GONOSUMDB=github.com/canon-md/canon GOFLAGS=-modcacherw GOBIN="$tmp/gobin" \
+  go install -tags sqlite_fts5,urfave_cli_no_docs "github.com/canon-md/canon/cmd/canon@$mv_" || { forget; fail "go install failed"; }
+forget
+out=$("$tmp/gobin/canon" --version)
+echo "$out"
+[ "$out" = "canon version ${mv_#v}" ] || fail "go install's canon says $out, want canon version ${mv_#v}"
+
 echo
 echo "release_test: all passed"
