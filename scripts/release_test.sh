@@ -38,6 +38,9 @@ for arch in amd64 arm64; do
   grep -q "canon_${version}_linux_${arch}.tar.gz" "$dist/checksums.txt" || fail "no $arch archive in checksums.txt"
 done
 
+step "the archive, as the README installs it"
+(cd "$tmp" && tar -xzf "$dist/canon_${version}_linux_amd64.tar.gz" canon && expect_version "$(./canon --version)" && rm canon)
+
 step "the amd64 binary is static"
 bin=$(find "$dist" -path '*linux_amd64*/canon' -type f | head -1)
 [ -n "$bin" ] || fail "no amd64 binary in $dist"
