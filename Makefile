@@ -85,8 +85,8 @@ release-check:
 
 release-snapshot: release-check
 	@echo "make: building a release snapshot into dist/ (linux amd64 and arm64, static; archives, checksums, .deb)"
-	@git remote | grep -q . || echo "make: this checkout has no git remote: GoReleaser then stamps commit none (release-test fails on it); build in a clone" >&2
-	$(GORELEASER) release --snapshot --clean
+	@git remote | grep -q . || echo "make: this checkout has no git remote, so GoReleaser reads nothing from git; make gives it the commit and its date" >&2
+	CANON_COMMIT="$$(git rev-parse HEAD)" CANON_DATE="$(DATE)" $(GORELEASER) release --snapshot --clean
 	@echo "make: making the npm packages from dist/ (packaging/npm/pack.mjs)"
 	node packaging/npm/pack.mjs dist
 
