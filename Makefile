@@ -69,7 +69,7 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
 
 # Release builds (ADR-0075): GoReleaser with .goreleaser.yaml, which
 # .ci/run installs at the version below; Debian's gcc-aarch64-linux-gnu
