@@ -3,10 +3,24 @@ GO        ?= go
 TAGS      := sqlite_fts5,urfave_cli_no_docs
 export CGO_ENABLED := 1
 
-.PHONY: build test test-short lint demo bench bench-relevance bench-guard vet fmt clean
+# The version, commit and date canon --version prints, stamped at link
+# time as the release builds stamp them. The date is the commit's, so an
+# unchanged checkout links the same binary; a checkout with changes says
+# so after the commit.
+VERSION ?= $(shell git describe --tags --match 'v[0-9]*' 2>/dev/null | sed 's/^v//')
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD -- 2>/dev/null || echo ' (modified)')
+DATE    ?= $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null)
+LDFLAGS := -X 'main.commit=$(COMMIT)' -X main.date=$(DATE)$(if $(VERSION), -X main.version=$(VERSION))
 
+.PHONY: build test test-short lint demo bench bench-relevance bench-guard vet fmt clean \
+	release-snapshot release-check release-test
+
+# make says what it does: the step first, then each package as Go compiles
+# it (-v); a warm build cache compiles nothing and prints only the step.
 build:
-	$(GO) build -tags $(TAGS) -o bin/canon ./cmd/canon
+	@echo "make: building bin/canon (a first build compiles SQLite, a minute or more; Go caches it)"
+	$(GO) build -v -tags $(TAGS) -ldflags "$(LDFLAGS)" -o bin/canon ./cmd/canon
+	@./bin/canon --version
 
 # The README's test command; .ci/run calls exactly this.
 test: build
@@ -55,4 +69,26 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
+
+# Release builds (ADR-0075): GoReleaser with .goreleaser.yaml, which
+# .ci/run installs at the version below; Debian's gcc-aarch64-linux-gnu
+# compiles arm64's SQLite. release-snapshot builds a release into dist/
+# here without publishing it (binaries, archives, checksums.txt, .deb), then
+# the npm packages; release-test installs them as users do
+# (scripts/release_test.sh).
+GORELEASER ?= goreleaser
+GORELEASER_VERSION := v2.15.1
+release-check:
+	@echo "make: checking .goreleaser.yaml"
+	$(GORELEASER) check
+
+release-snapshot: release-check
+	@echo "make: building a release snapshot into dist/ (linux amd64 and arm64, static; archives, checksums, .deb)"
+	@git remote | grep -q . || echo "make: this checkout has no git remote, so GoReleaser reads nothing from git; make gives it the commit and its date" >&2
+	CANON_COMMIT="$$(git rev-parse HEAD)" CANON_DATE="$(DATE)" $(GORELEASER) release --snapshot --clean
+	@echo "make: making the npm packages from dist/ (packaging/npm/pack.mjs)"
+	node packaging/npm/pack.mjs dist
+
+release-test: release-snapshot
+	./scripts/release_test.sh dist

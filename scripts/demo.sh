@@ -7,9 +7,10 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-canon="$here/bin/canon"
+canon=${CANON:-$here/bin/canon} # CANON: an installed canon (scripts/release_test.sh)
 [ -x "$canon" ] || { echo "demo: $canon is missing; run make build first" >&2; exit 1; }
-export PATH="$here/bin:$PATH" # the hooks call canon from PATH
+bindir=$(cd "$(dirname "$canon")" && pwd)
+export PATH="$bindir:$PATH" # the hooks call canon from PATH
 
 demo=${DEMO_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/canon-demo.XXXXXX")}
 mkdir -p "$demo"

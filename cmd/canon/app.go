@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -81,7 +82,7 @@ func newApp(e *env) *cli.App {
 	app := &cli.App{
 		Name:    "canon",
 		Usage:   "keep a searchable index and graph of Markdown backlogs, ADRs and notes in step with git",
-		Version: version,
+		Version: versionLine(version, commit, date, debug.ReadBuildInfo),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run as if canon was started in `DIR`", Value: "."},
 			cli.HelpFlag, // urfave/cli adds it only beside its own help command, which helpCommand replaces
