@@ -11,6 +11,8 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/check"
+	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/lazyre"
@@ -196,7 +198,7 @@ func (e *itemEditor) state(ctx context.Context, value string) (string, error) {
 	for _, u := range uses {
 		names = append(names, u.State)
 	}
-	for _, st := range e.s.Cfg.Check.Schemas[e.doc.Kind].States {
+	for _, st := range schemaStates(e.s.Cfg, e.doc.Kind, e.doc.ID) {
 		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, st) }) {
 			names = append(names, st)
 		}
@@ -214,6 +216,17 @@ func (e *itemEditor) state(ctx context.Context, value string) (string, error) {
 	}
 	return "", fmt.Errorf("%w: %s is not a state the repository's %s documents are in or their schema lists (%s); use one of them, or set it by hand if the repository means to start using it",
 		ErrItem, human.Quote(value), e.doc.Kind, strings.Join(names, ", "))
+}
+
+// schemaStates are the states the schema of kind lists, when it holds
+// for an item of that id as canon check holds it: one the configuration
+// sets, or Kano's default for a Kano-shaped id. Backlog.md's BACK-12 is
+// not held to Kano's states (To Do is its first state, not Proposed).
+func schemaStates(cfg *config.Config, kind, id string) []string {
+	if !cfg.Check.SchemasSet[kind] && (id == "" || !check.KanoShaped(cfg.IDs, id)) {
+		return nil
+	}
+	return cfg.Check.Schemas[kind].States
 }
 
 // setField sets one field, the way canon set does: the state checked

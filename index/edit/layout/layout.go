@@ -61,6 +61,9 @@ type Item struct {
 	// ParentFields are the fields of the parent edge (parent,
 	// parent_task_id): the parent goes in the one the samples use.
 	ParentFields map[string]bool
+	// ParentField is the field the parent goes in when no sample writes
+	// one (Backlog.md reads parent_task_id alone); "" is parent.
+	ParentField string
 }
 
 // Field is one FIELD=VALUE.
