@@ -60,6 +60,9 @@ type ItemArgs struct {
 	// DryRun prints the diff and writes nothing; Commit commits the item
 	// alone once written.
 	DryRun, Commit bool
+	// Force makes a claim take an item that is taken (done, in progress
+	// under another name, or taken on another ref).
+	Force bool
 	// Command is what a person typed (canon claim), for the journal and
 	// the commit message.
 	Command string
@@ -474,7 +477,8 @@ func commitItem(ctx context.Context, s *gitsync.Session, rel, msg string) (strin
 }
 
 // Claim is canon claim: the item's assignee set to as, and its state to
-// the first in-progress state the repository uses.
+// the first in-progress state the repository uses; refused when the item
+// is taken here or on another ref (taken), unless a.Force.
 func Claim(ctx context.Context, s *gitsync.Session, ref, as string, a ItemArgs) (*ItemEdited, error) {
 	if strings.TrimSpace(as) == "" {
 		return nil, fmt.Errorf("%w: say who claims it with --as NAME", ErrItem)
@@ -495,6 +499,11 @@ func Claim(ctx context.Context, s *gitsync.Session, ref, as string, a ItemArgs) 
 	af, err := e.spelling(ctx, "assignee", "owner", "assignees")
 	if err != nil {
 		return nil, err
+	}
+	if !a.Force {
+		if err := e.taken(ctx, af, as); err != nil {
+			return nil, err
+		}
 	}
 	a.Ref, a.Command = ref, "canon claim"
 	a.Set = append([]FieldValue{{Field: af, Value: as}, {Field: sf, Value: st}}, a.Set...)
