@@ -177,3 +177,29 @@ func TestParentFieldAndState(t *testing.T) {
 		}
 	}
 }
+
+// TestNameOfOneFile: a name with the id and text that is not the title,
+// different in each sample, is not copied to the new item; one the
+// samples share (KB-USR-0001.md, ADR-0001-decision.md) is.
+func TestNameOfOneFile(t *testing.T) {
+	mk := func(n, name string) Sample {
+		return sampleOf("stories/"+name+".md", "S-"+n, "---\nid: S-"+n+"\ntitle: Story "+n+"\n---\n")
+	}
+	for _, c := range []struct {
+		samples []Sample
+		want    string
+	}{
+		{[]Sample{mk("1", "S-1_seed-1"), mk("2", "S-2_seed-2"), mk("3", "S-3_seed-3")}, "stories/S-9.md"},
+		{[]Sample{mk("1", "S-1"), mk("2", "S-2")}, "stories/S-9.md"},
+		{[]Sample{mk("1", "S-1_decision"), mk("2", "S-2_decision")}, "stories/S-9_decision.md"},
+		{[]Sample{mk("1", "S-1_story-1"), mk("2", "S-2_story-2")}, "stories/S-9_new-one.md"},
+	} {
+		l, err := Learn(c.samples, notDone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := l.Path("S-9", "New one"); got != c.want {
+			t.Errorf("%s ...: %s, want %s", c.samples[0].Path, got, c.want)
+		}
+	}
+}
