@@ -93,7 +93,7 @@ func (r *replay) itemsStep(a *agent, round int, offers []offer) error {
 			Logged string `json:"logged"`
 		}
 		if err := json.Unmarshal([]byte(out), &logged); err != nil || logged.Logged == "" {
-			return fmt.Errorf("canon log --json: %v: %s", err, out)
+			return fmt.Errorf("canon log --json: %w: %s", err, out)
 		}
 		if _, err := canonOut(a.dir, "done", o.ID, "--commit"); err != nil {
 			return err
@@ -109,7 +109,7 @@ func (r *replay) itemsStep(a *agent, round int, offers []offer) error {
 		Item struct{ ID, Path string } `json:"item"`
 	}
 	if err := json.Unmarshal([]byte(out), &made); err != nil || made.Item.ID == "" {
-		return fmt.Errorf("canon new --json: %v: %s", err, out)
+		return fmt.Errorf("canon new --json: %w: %s", err, out)
 	}
 	r.want = append(r.want, line{made.Item.Path, "id: " + made.Item.ID}, line{made.Item.Path, "parent: KB-FTR-0001"})
 	return nil

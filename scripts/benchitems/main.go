@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -350,7 +351,9 @@ func cores() int {
 	if err != nil {
 		return 0
 	}
-	n := 0
-	fmt.Sscan(strings.TrimSpace(string(out)), &n)
+	n, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		return 0
+	}
 	return n
 }
