@@ -70,7 +70,7 @@ func TestBacklogMdOracle(t *testing.T) {
 	}
 
 	canon("claim", top, "--as", "carol", "--commit")
-	want.Status, want.Assignees = "In Progress", []string{"carol"}
+	want.Status, want.Assignees, want.Edited = "In Progress", []string{"carol"}, true
 	sameEverywhere(t, bl, dir, canon, top, want)
 
 	canon("set", top, "priority=low", "--add", "labels=api", "--remove", "labels=web", "--add", "dependencies=BACK-3")
@@ -80,7 +80,7 @@ func TestBacklogMdOracle(t *testing.T) {
 	canon("log", top, "backoff drafted", "--as", "codex")
 	sameEverywhere(t, bl, dir, canon, top, want)
 	canon("done", child, "--log", "finished", "--commit")
-	wantChild.Status = "Done"
+	wantChild.Status, wantChild.Edited = "Done", true
 	sameEverywhere(t, bl, dir, canon, child, wantChild)
 	plain := blRun(t, bl, dir, "task", "view", top, "--plain")
 	for _, line := range []string{"Task " + top + " - Retry webhooks", "Status: ◒ In Progress", "Priority: Low", "Assignee: @carol", "Labels: cli, api"} {
@@ -102,7 +102,7 @@ func TestBacklogMdOracle(t *testing.T) {
 	gitIn(t, dir, "add", "-A")
 	gitIn(t, dir, "commit", "-qm", "Backlog.md's task")
 	wantTheirs := oracleView{Title: "Backlog.md writes this", Status: "In Progress", Assignees: []string{"@dave"}, Labels: []string{"x", "y", "z"},
-		Deps: []string{top}, Priority: "high", Parent: "BACK-1", Description: "Two lines\nof description"}
+		Deps: []string{top}, Priority: "high", Parent: "BACK-1", Description: "Two lines\nof description", Edited: true}
 	sameEverywhere(t, bl, dir, canon, theirs, wantTheirs)
 	canon("done", theirs, "--commit")
 	wantTheirs.Status = "Done"
@@ -120,6 +120,10 @@ type oracleView struct {
 	Priority, Parent    string
 	Description         string
 	Created, CreatedRaw string `json:"-"`
+	Updated, UpdatedRaw string `json:"-"`
+	// Edited says the task has the date of a last change: Backlog.md's
+	// task edit adds updated_date at the first edit, and so must canon.
+	Edited bool
 }
 
 // sameEverywhere checks that Backlog.md's reader and canon show read the
@@ -132,7 +136,15 @@ func sameEverywhere(t *testing.T, bl, dir string, canon func(...string) string, 
 	if c, err := time.Parse("2006-01-02 15:04", ours.CreatedRaw); err != nil || c.UTC().Format(time.RFC3339) != theirs.Created {
 		t.Errorf("%s: created_date %q reads as %s in Backlog.md", id, ours.CreatedRaw, theirs.Created)
 	}
+	// The last change's date: none until the first edit, then the same
+	// (Backlog.md's task edit adds updated_date, and so does canon).
+	if u, err := time.Parse("2006-01-02 15:04", ours.UpdatedRaw); ours.UpdatedRaw != "" && (err != nil || u.UTC().Format(time.RFC3339) != theirs.Updated) ||
+		ours.UpdatedRaw == "" && theirs.Updated != "" {
+		t.Errorf("%s: updated_date %q reads as %q in Backlog.md", id, ours.UpdatedRaw, theirs.Updated)
+	}
+	theirs.Edited, ours.Edited = theirs.Updated != "", ours.UpdatedRaw != ""
 	theirs.Created, ours.Created, ours.CreatedRaw = "", "", ""
+	theirs.Updated, ours.UpdatedRaw = "", ""
 	if !reflect.DeepEqual(theirs, want) {
 		t.Errorf("%s through backlog task view:\n got %+v\nwant %+v", id, theirs, want)
 	}
@@ -147,6 +159,7 @@ func blView(t *testing.T, bl, dir, id string) oracleView {
 	var v struct {
 		Task struct {
 			Title, Status, CreatedAt string
+			UpdatedAt                *string
 			Assignees, Labels        []string
 			Dependencies             []string
 			Priority, ParentTaskID   *string
@@ -156,7 +169,7 @@ func blView(t *testing.T, bl, dir, id string) oracleView {
 	decode(t, blRun(t, bl, dir, "task", "view", id, "--json"), &v)
 	tk := v.Task
 	return oracleView{Title: tk.Title, Status: tk.Status, Assignees: tk.Assignees, Labels: tk.Labels, Deps: tk.Dependencies,
-		Priority: deref(tk.Priority), Parent: deref(tk.ParentTaskID), Description: deref(tk.Description), Created: tk.CreatedAt}
+		Priority: deref(tk.Priority), Parent: deref(tk.ParentTaskID), Description: deref(tk.Description), Created: tk.CreatedAt, Updated: deref(tk.UpdatedAt)}
 }
 
 // canonView reads a task through canon show --json --text.
@@ -187,7 +200,7 @@ func canonView(t *testing.T, out string) oracleView {
 		return ""
 	}
 	v := oracleView{Title: d.Title, Status: d.State, Assignees: list("assignee"), Labels: list("labels"), Deps: list("dependencies"),
-		Priority: text("priority"), Parent: text("parent_task_id"), CreatedRaw: text("created_date")}
+		Priority: text("priority"), Parent: text("parent_task_id"), CreatedRaw: text("created_date"), UpdatedRaw: text("updated_date")}
 	for _, s := range d.Sections {
 		if s.Slug == "description" {
 			v.Description = s.Text

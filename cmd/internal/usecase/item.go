@@ -383,7 +383,7 @@ func (e *itemEditor) finish(ctx context.Context, a ItemArgs) (*ItemEdited, error
 	if len(files) == 0 {
 		return e.out, nil // every field already held its value
 	}
-	if e.has(edit.UpdatedField(e.md.Frontmatter)) { // updated, updated_date: never added
+	if e.has(edit.UpdatedField(e.md.Frontmatter)) || toolAddsUpdated[e.s.Cfg.Tool] && e.has("created_date") { // updated, updated_date: added only as the tool adds it
 		e.set.Touch(e.now)
 		e.out.Updated = files[0].Updated
 	}
@@ -414,6 +414,12 @@ func (e *itemEditor) finish(ctx context.Context, a ItemArgs) (*ItemEdited, error
 	}
 	return e.out, nil
 }
+
+// toolAddsUpdated are the tools whose edits add the date of the last
+// change where an item has none: Backlog.md's task edit writes
+// updated_date, in its created_date's layout, at an item's first edit
+// (canon new leaves it out, as task create does).
+var toolAddsUpdated = map[string]bool{"backlog.md": true}
 
 // introduced are the findings an edit brings, errors and warnings, as
 // canon check prints them.

@@ -243,7 +243,8 @@ type newItem struct {
 // one for the kind, else as its items of the kind are written.
 func (n *newItem) compose(ctx context.Context) ([]byte, error) {
 	it := layout.Item{ID: n.id, Title: strings.TrimSpace(n.a.Title), Body: n.a.Body, Now: n.now, Parent: n.parentID,
-		Refs: refFields(n.s.Cfg, ""), ParentFields: refFields(n.s.Cfg, "parent"), ParentField: toolParentField[n.s.Cfg.Tool]}
+		Refs: refFields(n.s.Cfg, ""), ParentFields: refFields(n.s.Cfg, "parent"), ParentField: toolParentField[n.s.Cfg.Tool],
+		NoUpdated: toolAddsUpdated[n.s.Cfg.Tool]}
 	l, samples, err := n.learn(ctx)
 	if err != nil && !errors.Is(err, layout.ErrNoSample) {
 		return nil, err

@@ -220,6 +220,8 @@ func (l *Layout) writeField(b *strings.Builder, f *markdown.Field, it Item) erro
 		return keyed(b, key, it.Title, l.quoteFor(f.Key, tok))
 	case (name == "state" || name == "status") && scalar && it.State != "":
 		return keyed(b, key, it.State, quoteOf(tok))
+	case name == "updated_date" && it.NoUpdated:
+		return nil
 	case (createdNames[name] || updatedNames[name]) && scalar && f.Value != nil && datedRE.MatchString(f.Value.Text):
 		return keyed(b, key, edit.Stamp(f.Value.Text, it.Now), quoteOf(tok))
 	case kindNames[name] && scalar:

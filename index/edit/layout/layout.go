@@ -64,6 +64,9 @@ type Item struct {
 	// ParentField is the field the parent goes in when no sample writes
 	// one (Backlog.md reads parent_task_id alone); "" is parent.
 	ParentField string
+	// NoUpdated leaves updated_date out: the tool writes it at the first
+	// edit, not at creation (Backlog.md; a Kano item's updated: stays).
+	NoUpdated bool
 }
 
 // Field is one FIELD=VALUE.

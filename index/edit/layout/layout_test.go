@@ -157,22 +157,25 @@ func TestFromTemplate(t *testing.T) {
 }
 
 // TestParentFieldAndState: with no sample writing a parent, the parent
-// goes in the field the tool reads (Backlog.md's parent_task_id), and a
-// state left empty is never copied from the samples, though all share it.
+// goes in the field the tool reads (Backlog.md's parent_task_id), a state
+// left empty is never copied from the samples, though all share it, and
+// with NoUpdated the date of the last change is left out (Backlog.md
+// writes it at the first edit).
 func TestParentFieldAndState(t *testing.T) {
 	mk := func(n string) Sample {
-		return sampleOf("backlog/tasks/back-"+n+" - Seed-"+n+".md", "BACK-"+n, "---\nid: BACK-"+n+"\ntitle: Seed "+n+"\nstatus: Done\nassignee: []\nlabels: []\n---\n")
+		return sampleOf("backlog/tasks/back-"+n+" - Seed-"+n+".md", "BACK-"+n, "---\nid: BACK-"+n+"\ntitle: Seed "+n+"\nstatus: Done\nassignee: []\ncreated_date: '2026-11-01 10:00'\nupdated_date: '2026-11-02 10:00'\nlabels: []\n---\n")
 	}
 	l, err := Learn([]Sample{mk("1"), mk("2"), mk("3")}, notDone)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ field, want string }{{"parent_task_id", "parent_task_id: BACK-1\n"}, {"", "parent: BACK-1\n"}} {
-		b, err := l.Compose(Item{ID: "BACK-4", Title: "New", Parent: "BACK-1", Now: now, ParentField: c.field})
+		b, err := l.Compose(Item{ID: "BACK-4", Title: "New", Parent: "BACK-1", Now: now, ParentField: c.field, NoUpdated: c.field != ""})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(b), "\n"+c.want) || strings.Contains(string(b), "status: Done") {
+		if !strings.Contains(string(b), "\n"+c.want) || strings.Contains(string(b), "status: Done") ||
+			!strings.Contains(string(b), "created_date: '2026-11-28 12:00'\n") || strings.Contains(string(b), "updated_date") != (c.field == "") {
 			t.Errorf("ParentField %q: want %q and no copied status:\n%s", c.field, c.want, b)
 		}
 	}
