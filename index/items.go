@@ -56,15 +56,15 @@ func (s *Store) StatesOf(ctx context.Context, kind, field string) ([]StateUse, e
 	return kept, nil
 }
 
+// fieldUseSample is how many documents FieldUse counts over.
+const fieldUseSample = 2000
+
 // FieldUse counts, for each of fields, the documents of kind (every
 // kind's with kind "") whose frontmatter has it at the top level: which
 // spelling a repository uses of a field tools name differently (state or
 // status, assignee or owner). It counts over the kind's last
 // fieldUseSample documents indexed, so that a claim costs the same at 1k
 // documents and at 100k (a full pass took 180 ms there).
-// fieldUseSample is how many documents FieldUse counts over.
-const fieldUseSample = 2000
-
 func (s *Store) FieldUse(ctx context.Context, kind string, fields ...string) (map[string]int, error) {
 	out := make(map[string]int, len(fields))
 	if len(fields) == 0 {
