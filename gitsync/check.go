@@ -58,6 +58,12 @@ func (r *Repo) askStaged(ctx context.Context) *StagedAhead {
 	a := &StagedAhead{repo: r, ctx: ctx, trees: newRevTrees(r), done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
+		// The trees are this goroutine's until done: the diff in process
+		// reads HEAD's root tree, which the link lookups start from.
+		if changes, ok := r.stagedInProcess(a.trees); ok {
+			a.changes = changes
+			return
+		}
 		a.changes, a.err = r.Staged(ctx)
 	}()
 	return a
@@ -72,20 +78,6 @@ func (a *StagedAhead) catFile() *CatFile {
 		}
 	})
 	return a.cat
-}
-
-// prepare does, while git's diff still runs, what the check needs
-// whatever is staged: the objects opened and HEAD's root tree read, for
-// the link targets looked up in it. Once the diff is in, that waits for
-// a lookup that needs it.
-func (a *StagedAhead) prepare() {
-	select {
-	case <-a.done:
-	default:
-		if h, ok := a.trees.root("HEAD"); ok {
-			a.trees.tree(h)
-		}
-	}
 }
 
 // Close ends what AskStaged started (again: a no-op).
@@ -114,7 +106,6 @@ func (s *Session) CheckStaged(ctx context.Context, newOnly bool, ahead *StagedAh
 		ahead = s.Repo.askStaged(ctx)
 	}
 	defer ahead.Close()
-	ahead.prepare()
 	<-ahead.done
 	if ahead.err != nil {
 		return nil, fmt.Errorf("read the staged changes: %w", ahead.err)

@@ -150,7 +150,7 @@ func (c *commitCache) get(o *Objects, h plumbing.Hash) (commitInfo, bool, error)
 // save writes the cache when it learned commits since it was loaded. A
 // failure only means the next walk reads them again.
 func (c *commitCache) save() {
-	if c.fresh == 0 {
+	if c == nil || c.fresh == 0 {
 		return
 	}
 	if err := safepath.WriteFile(c.path, encodeCommits(c.commits), 0o644, c.root); err == nil {

@@ -368,8 +368,14 @@ func (o *Objects) reaches(from, to plumbing.Hash, infos map[plumbing.Hash]commit
 	return false, nil
 }
 
-// grewBudget is how many commits grewFrom reads at most.
-const grewBudget = 1024
+// grewBudget is how many commits grewFrom reads at most; grewLoad how
+// many it reads before it loads the commits kept (Objects.loadCommits): a
+// commit or a fast-forward reads a few, a switch to another line up to
+// grewBudget.
+const (
+	grewBudget = 1024
+	grewLoad   = 64
+)
 
 // grewFrom reports whether to descends from from by commits every one of
 // which descends from from: HEAD grew (a commit, an amend's new parent
@@ -395,6 +401,9 @@ func (o *Objects) grewFrom(to, from string) (grew bool, n int) {
 		seen[h] = true
 		if len(seen) > grewBudget {
 			return false, len(seen)
+		}
+		if len(seen) == grewLoad && o.commits == nil && o.loadCommits != nil {
+			o.commits = o.loadCommits()
 		}
 		ci, ok, err := o.walkCommit(h)
 		if err != nil || !ok || len(ci.parents) == 0 {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/human"
-	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/scan"
 )
 
@@ -292,74 +291,20 @@ func (s *Session) applyOverlays(ctx context.Context, prior []index.RefState, pla
 	return after, nil
 }
 
-// readBudget bounds what one call reads of other refs' blobs, and parses
-// each blob once however many paths name it.
-type readBudget struct {
-	bytes    int64 // left; below zero: spent
-	deadline time.Time
-	blobs    map[string]*refBlob // what a blob's fields are, by blob id
-	// store keeps the fields of the blobs read (nil: every blob is read,
-	// verify's rebuild); fresh are those this call read, asked those
-	// looked for there.
-	store *index.Store
-	fresh []index.RefBlob
-	asked map[string]bool
-}
-
-// refBlob is what a ref's row takes of a blob: the fields, not the
-// parsed document (which holds the whole text and its sections).
-type refBlob struct {
-	skip                      string // why it was not read
-	doc                       bool   // it is a document (read and parsed)
-	id, title, assignee, edge string
-	at                        markdown.PathFields
-	fm                        int64 // its frontmatter's size
-	size                      int64 // its own
-}
-
-// yamlSum sums the frontmatter of a ref's documents, each blob once, and
-// says when it passes OverlayRefFrontmatter.
-type yamlSum struct {
-	seen  map[string]bool
-	total int64
-}
-
-func (y *yamlSum) add(d index.RefDoc) bool {
-	if y.seen == nil {
-		y.seen = map[string]bool{}
-	}
-	if d.OID != "" && !y.seen[d.OID] {
-		y.seen[d.OID] = true
-		y.total += d.FMBytes
-	}
-	return y.total > OverlayRefFrontmatter
-}
-
-// tooMuchYAML is why a ref whose documents' frontmatter passes
-// OverlayRefFrontmatter is summarised.
-var tooMuchYAML = fmt.Sprintf("changes documents whose frontmatter holds more than the %s canon parses of one ref", human.Bytes(OverlayRefFrontmatter))
-
-// newReadBudget gives a call bytes and d; bytes 0: no bound (verify).
-func newReadBudget(bytes int64, d time.Duration) *readBudget {
-	b := &readBudget{bytes: bytes, blobs: map[string]*refBlob{}, asked: map[string]bool{}}
-	if bytes == 0 {
-		b.bytes = 1 << 62
-	} else {
-		b.deadline = time.Now().Add(d)
-	}
-	return b
-}
-
-func (b *readBudget) spent() bool {
-	return b.bytes < 0 || !b.deadline.IsZero() && time.Now().After(b.deadline)
-}
-
 // planOverlays works out, from git's objects and without the writer lock,
 // what brings prior to tips for head, within budget: the refs it does not
 // reach are counted as pending and stay as they are.
 func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, prior []index.RefState, budget *readBudget) (*overlayPlan, error) {
 	objs := OpenObjects(s.Repo)
 	defer objs.Close()
+	// The trunks' first-parent walks (anchors) read commits after the
+	// merge-base walk saved the cache: kept too, or every switch reads
+	// them again.
+	defer func() { objs.commits.save() }()
+	if budget.store != nil { // not verify's rebuild, which diffs everything itself
+		objs.diffs = newDiffCache(s.Repo.CanonDir(), s.Cfg.Roots)
+		defer func() { objs.diffs.save() }()
+	}
 	plan := &overlayPlan{head: head}
 	jobs, gone, err := s.overlayJobs(ctx, objs, plan, tips, prior)
 	if err != nil {
@@ -367,6 +312,16 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 	}
 	plan.gone = gone
 	groups := trunkGroups(jobs)
+	if len(jobs) > 1 {
+		// started by the first diff wanted: after a commit none is
+		objs.newAhead = func() *diffAhead { return newDiffAhead(s.Repo, s.rootFilter()) }
+		defer func() { objs.ahead.close() }()
+		for _, j := range jobs {
+			if groups[j] == nil && j.skip == "" && j.base != "" && !(j.old != nil && j.old.Base == j.base && (j.old.OID == j.tip.OID || !j.old.Summarised && j.old.Skip == "")) {
+				objs.wantDiff(j.base, j.tip.OID) // overlayRef's diff from the merge base
+			}
+		}
+	}
 	first := true
 	for _, j := range jobs {
 		if j.skip != "" {
@@ -417,6 +372,10 @@ func (s *Session) overlayJobs(ctx context.Context, objs *Objects, plan *overlayP
 	}
 	var jobs, walk []*overlayJob
 	grew := map[string]bool{} // by the HEAD a row's base was found for: whether HEAD only grew since
+	// A long grewFrom walk (HEAD moved to another line) reads the
+	// commits the merge-base walks kept; a short one (a commit) does not
+	// load them.
+	objs.loadCommits = func() *commitCache { return loadCommitCache(s.Repo.CanonDir(), commitCacheName) }
 	for _, t := range tips {
 		p, ok := was[t.Name]
 		delete(was, t.Name)
@@ -668,6 +627,9 @@ func (s *Session) overlayStep(ctx context.Context, objs *Objects, old *index.Ref
 // "": the empty tree), with no limit on the trees read: only refs that
 // moved get here.
 func (s *Session) overlayDiff(objs *Objects, from, to string) ([]TreeChange, error) {
+	if changes, ok := objs.diffs.get(from, to); ok {
+		return filtered(changes, s.filter()), nil // both commits were read when it was kept
+	}
 	a, err := objs.CommitTree(from)
 	if err != nil {
 		return nil, err
@@ -676,182 +638,39 @@ func (s *Session) overlayDiff(objs *Objects, from, to string) ([]TreeChange, err
 	if err != nil {
 		return nil, err
 	}
+	if d := objs.ahead.take(from, to); d != nil && d.err == nil {
+		objs.diffs.put(from, to, d.changes)
+		return filtered(d.changes, s.filter()), nil
+	}
 	objs.MaxTrees = 0
-	return objs.DiffTrees(a, b, s.filter())
-}
-
-// mergeBases finds the merge base of head with each of tips: in one walk
-// in process (mergebase.go); past the walk's budget (more than
-// mergeBaseBudget commits, or mergeBaseEdges parents, between them) one
-// ref at a time within the call's time: by its own walk, else, when that
-// too passes the commit budget, by git merge-base, whose commit-graph
-// knows generations. A ref whose walk lists too many parents (a history
-// built of octopus merges, which git would load whole) or that git does
-// not answer in time is skipped, and skips[i] says why.
-func (s *Session) mergeBases(ctx context.Context, objs *Objects, head string, tips []string) (bases, skips []string, err error) {
-	skips = make([]string, len(tips))
-	if len(tips) == 0 {
-		return nil, skips, nil
+	if objs.diffs == nil {
+		return objs.DiffTrees(a, b, s.filter())
 	}
-	objs.commits = loadCommitCache(s.Repo.CanonDir(), commitCacheName)
-	defer objs.commits.save()
-	bases, err = objs.mergeBases(head, tips)
-	if !errors.Is(err, errBaseBudget) {
-		return bases, skips, err
-	}
-	bases = make([]string, len(tips))
-	deadline := time.Now().Add(overlayCallTime)
-	for i, tip := range tips {
-		if bases[i], skips[i], err = s.mergeBaseAlone(ctx, objs, head, tip, deadline); err != nil {
-			return nil, nil, err
-		}
-	}
-	return bases, skips, nil
-}
-
-// mergeBaseAlone is the merge base of head and tip, or why it is skipped,
-// once the walk of every ref together passed its budget.
-func (s *Session) mergeBaseAlone(ctx context.Context, objs *Objects, head, tip string, deadline time.Time) (base, skip string, err error) {
-	const late = "has a history too large to find its merge base with HEAD in time"
-	if time.Now().After(deadline) {
-		return "", late, nil
-	}
-	one, err := objs.mergeBases(head, []string{tip})
-	switch {
-	case err == nil:
-		return one[0], "", nil
-	case errors.Is(err, errBaseEdges):
-		return "", "has a history whose commits list too many parents to find its merge base with HEAD", nil
-	case !errors.Is(err, errBaseBudget):
-		return "", "", err
-	}
-	gctx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	base, err = s.gitMergeBase(gctx, head, tip)
+	changes, err := objs.DiffTrees(a, b, s.rootFilter())
 	if err != nil {
-		if ctx.Err() != nil {
-			return "", "", ctx.Err()
-		}
-		return "", late, nil
+		return nil, err
 	}
-	return base, "", nil
+	objs.diffs.put(from, to, changes)
+	return filtered(changes, s.filter()), nil
 }
 
-// gitMergeBase is git merge-base of two checked commit ids.
-func (s *Session) gitMergeBase(ctx context.Context, head, tip string) (string, error) {
-	for _, oid := range []string{head, tip} {
-		if !index.IsObjectID(oid) {
-			return "", fmt.Errorf("git merge-base: %w: %q", ErrNotObjectID, oid)
-		}
-	}
-	out, gerr := s.Repo.Git(ctx, "merge-base", "--end-of-options", head, tip)
-	if ctx.Err() != nil {
-		return "", ctx.Err() // stopped: no answer, not "no common ancestor"
-	}
-	b := strings.TrimSpace(string(out))
-	if gerr != nil && b == "" {
-		return "", nil // exit 1: no common ancestor
-	}
-	if !index.IsObjectID(b) {
-		return "", fmt.Errorf("git merge-base printed %q", b)
-	}
-	return b, nil
+// rootFilter is the part of the filter that holds for any working tree:
+// Markdown files in the configured roots (the ignore rules are the
+// working tree's). It keeps no state, so the ahead worker uses it too.
+func (s *Session) rootFilter() Filter {
+	return Filter{Dir: s.dirInRoots, File: func(p string) bool { return scan.IsMarkdown(p) && s.Scope.InRoots(p) }}
 }
 
-// loadRefDoc reads the ref's version of a changed document, each blob
-// parsed once per call however many paths name it, and counted against
-// the call's budget when it is read.
-func loadRefDoc(s *Session, objs *Objects, c TreeChange, baseOID string, budget *readBudget) (index.RefDoc, error) {
-	d := index.RefDoc{Path: c.Path, OID: c.To, BaseOID: baseOID, Edges: "[]"}
-	switch {
-	case baseOID == "":
-		d.Change = index.RefAdded
-	case c.To == "":
-		d.Change = index.RefDeleted
-		return d, nil
-	default:
-		d.Change = index.RefChanged
+// wantDiff tells the ahead worker of a diff the call will ask for, unless
+// it is kept.
+func (o *Objects) wantDiff(from, to string) {
+	if o.newAhead == nil || o.diffs.has(from, to) {
+		return
 	}
-	b, ok := budget.blobs[c.To]
-	if !ok {
-		var err error
-		if b, err = s.readRefBlob(objs, c, budget); err != nil {
-			return d, err
-		}
-		budget.blobs[c.To] = b
-		budget.read(c.To, b)
+	if o.ahead == nil {
+		o.ahead = o.newAhead()
 	}
-	if b.skip != "" {
-		d.Skip = b.skip
-		return d, nil
-	}
-	if !b.doc {
-		return d, nil
-	}
-	d.ID, d.Title, d.Assignee, d.Edges, d.FMBytes = b.id, b.title, b.assignee, b.edge, b.fm
-	d.Kind, d.State = s.Loader.At(b.at, c.Path)
-	return d, nil
-}
-
-// readRefBlob reads and parses a blob of another ref, within bounds: the
-// size first (a blob over max_file_size is not inflated, as the working
-// tree's files are not read), then the frontmatter's (one over
-// overlayFrontmatterBytes is not parsed). Its bytes count against the
-// call's budget.
-func (s *Session) readRefBlob(objs *Objects, c TreeChange, budget *readBudget) (b *refBlob, err error) {
-	size, err := objs.size(plumbing.NewHash(c.To))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", c.Path, err)
-	}
-	defer func() {
-		if b != nil {
-			b.size = size
-		}
-	}()
-	if skip := s.Loader.OverSizeCap(size); skip != "" {
-		return &refBlob{skip: skip}, nil
-	}
-	_, content, err := objs.raw(plumbing.NewHash(c.To))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", c.Path, err)
-	}
-	budget.bytes -= int64(len(content))
-	fm := int64(markdown.FrontmatterSize(content))
-	if fm > overlayFrontmatterBytes {
-		return &refBlob{skip: fmt.Sprintf("has a frontmatter of %s, more than the %s canon reads of another ref's document",
-			human.Bytes(fm), human.Bytes(overlayFrontmatterBytes))}, nil
-	}
-	l := s.Loader.Fields(scan.FileInfo{Path: c.Path}, content)
-	b = &refBlob{skip: l.Skip, fm: fm}
-	if l.Doc == nil {
-		return b, nil
-	}
-	doc := l.Doc
-	b.doc, b.id, b.title, b.at = true, doc.ID, doc.Title, doc.PathFields()
-	for _, f := range index.AssigneeFields {
-		if v := doc.Frontmatter.Get(f); v != nil && v.Kind != markdown.Null {
-			b.assignee = fieldText(v)
-			break
-		}
-	}
-	var pairs [][2]string
-	for _, r := range doc.Refs {
-		pairs = append(pairs, [2]string{r.Type, r.Raw})
-	}
-	b.edge = index.EdgesJSON(pairs)
-	return b, nil
-}
-
-// fieldText is a frontmatter value as the index's json_extract gives it:
-// a scalar's text, a list's or map's JSON.
-func fieldText(v *markdown.Value) string {
-	if v == nil || v.Kind == markdown.Null {
-		return ""
-	}
-	if t, ok := v.Scalar(); ok {
-		return t
-	}
-	return string(v.AppendJSON(nil))
+	o.ahead.want(from, to)
 }
 
 // Overlay brings the overlays up to date and reads what the followed refs

@@ -218,6 +218,11 @@ func (s *Session) buildTrunk(ctx context.Context, objs *Objects, g *trunkGroup, 
 	if commits == nil {
 		return nil
 	}
+	for _, j := range g.jobs { // each ref's own diff (trunkRef), while the steps are read here
+		if k, ok := seq[j]; ok {
+			objs.wantDiff(commits[k], j.tip.OID)
+		}
+	}
 	tr := &trunk{anchors: commits, seq: seq, paths: map[string]*trunkPath{}}
 	steps, sizeOf, err := s.trunkSteps(ctx, objs, g.base, commits, budget)
 	if err != nil || steps == nil {

@@ -94,25 +94,41 @@ func parseRaw(out []byte) ([]StagedChange, error) {
 		c := StagedChange{Status: fields[4][0], Path: string(p), OID: fields[3], From: fields[2]}
 		// A submodule (mode 160000) is no file: a side holding one counts
 		// as absent, so a file that becomes a submodule is deleted.
-		if c.Status == 'D' || strings.Trim(c.OID, "0") == "" || fields[1] == "160000" {
+		if fields[1] == "160000" {
 			c.OID = ""
 		}
-		if strings.Trim(c.From, "0") == "" || fields[0] == "160000" {
+		if fields[0] == "160000" {
 			c.From = ""
 		}
 		out = rest
-		if c.OID == "" && c.From == "" {
+		c, ok = rawChange(c)
+		if !ok {
 			continue
-		}
-		switch {
-		case c.OID == "":
-			c.Status = 'D'
-		case c.From == "":
-			c.Status = 'A'
 		}
 		res = append(res, c)
 	}
 	return res, nil
+}
+
+// rawChange is a line of git's raw diff as canon takes it: an id of zeros
+// is no blob; a change with none on either side is none, and one with a
+// blob on one side only is a deletion or an addition.
+func rawChange(c StagedChange) (StagedChange, bool) {
+	if c.Status == 'D' || strings.Trim(c.OID, "0") == "" {
+		c.OID = ""
+	}
+	if strings.Trim(c.From, "0") == "" {
+		c.From = ""
+	}
+	switch {
+	case c.OID == "" && c.From == "":
+		return c, false
+	case c.OID == "":
+		c.Status = 'D'
+	case c.From == "":
+		c.Status = 'A'
+	}
+	return c, true
 }
 
 func truncate(b []byte) []byte {

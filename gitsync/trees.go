@@ -48,6 +48,15 @@ type Objects struct {
 	// commits, when set, keeps the parents and times merge-base walks
 	// read (commitcache.go).
 	commits *commitCache
+	// loadCommits, when set, loads commits once a walk that began
+	// without them grows long (grewFrom).
+	loadCommits func() *commitCache
+	// ahead, when set, diffs on a second core what Overlays asks next
+	// (overlay_ahead.go), started by newAhead at the first diff wanted;
+	// diffs keeps the overlays' diffs (diffcache.go).
+	ahead    *diffAhead
+	newAhead func() *diffAhead
+	diffs    *diffCache
 }
 
 // ErrLargeDiff stops a walk that passed Objects.MaxTrees.

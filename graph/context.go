@@ -42,6 +42,9 @@ type PackOptions struct {
 	// lets generated documents be seeds and neighbours.
 	Exclude          []string
 	IncludeGenerated bool
+	// Templates are the configuration's templates: (files to copy, not
+	// documents): left out as generated documents are.
+	Templates []string
 }
 
 // OptionsFrom reads the context section of the configuration.
@@ -52,6 +55,14 @@ func OptionsFrom(c config.Context) PackOptions {
 		SearchSeeds: c.SearchSeeds, Related: c.Related, Sections: c.Sections, ExcerptChars: c.ExcerptChars,
 		Weights: c.Weights, Essential: c.Essential, Exclude: c.Exclude, IncludeGenerated: c.IncludeGenerated,
 	}
+}
+
+// PackOptionsOf is OptionsFrom(cfg.Context) with the repository's
+// templates (config.Templates) left out of packs too.
+func PackOptionsOf(cfg *config.Config) PackOptions {
+	o := OptionsFrom(cfg.Context)
+	o.Templates = cfg.Templates
+	return o
 }
 
 // Pack is a context pack: ranked entries, each saying why it is there and
@@ -110,6 +121,7 @@ type Entry struct {
 	order   int // discovery order, the last tie-break
 	isGiven bool
 	found   int  // a search seed's place in the search, from 1 (0: not one)
+	after   int  // a document a named seed's words ask for: that seed's found, when before its own (0: none)
 	target  bool // the task of a task's pack: it quotes its essential sections first
 }
 
@@ -294,6 +306,17 @@ func (g *Graph) score(ex *Expansion, seeds map[index.DocID]*seed, w config.Weigh
 		}
 	}
 	base := map[string]float64{}
+	after := map[index.DocID]int{} // a named seed's related documents → its place in the search
+	for _, s := range seeds {
+		if s.search == nil || s.source != SourceSearch {
+			continue
+		}
+		for _, id := range s.search.related {
+			if at, ok := after[id]; !ok || at > s.search.pos+1 {
+				after[id] = s.search.pos + 1
+			}
+		}
+	}
 	entries := make([]Entry, 0, len(ex.Nodes))
 	for i, r := range ex.Nodes {
 		e := Entry{DocRef: r.DocRef, id: r.id, order: i, Excerpts: []Excerpt{}}
@@ -322,6 +345,9 @@ func (g *Graph) score(ex *Expansion, seeds map[index.DocID]*seed, w config.Weigh
 			e.Why.Edge, e.Why.Direction, e.Why.From, e.Why.FromID = v.Type, v.Direction, v.From, v.FromID
 			e.base = base[v.From] * w.Decay * config.Weight(w.Edges, v.Type)
 		}
+		if at := after[r.id]; at > 0 && (e.found == 0 || at < e.found) {
+			e.after = at
+		}
 		base[e.Key] = e.base
 		e.weigh(w)
 		entries = append(entries, e)
@@ -331,11 +357,8 @@ func (g *Graph) score(ex *Expansion, seeds map[index.DocID]*seed, w config.Weigh
 		if a.isGiven != b.isGiven {
 			return a.isGiven
 		}
-		if (a.found > 0) != (b.found > 0) {
-			return a.found > 0
-		}
-		if a.found != b.found {
-			return a.found < b.found
+		if pa, pb := a.place(), b.place(); pa != pb {
+			return pa > 0 && (pb == 0 || pa < pb)
 		}
 		if a.Score != b.Score {
 			return a.Score > b.Score
@@ -346,6 +369,20 @@ func (g *Graph) score(ex *Expansion, seeds map[index.DocID]*seed, w config.Weigh
 		return a.Key < b.Key
 	})
 	return entries
+}
+
+// place orders the search's seeds and the documents a named seed's words
+// ask for (its blockers, its parent: after it, ADR-0073): the seed found
+// k-th at 2k, those documents at 2k+1 (a seed found after k too); 0 for
+// any other entry, which comes after them.
+func (e *Entry) place() int {
+	switch {
+	case e.after > 0:
+		return 2*e.after + 1
+	case e.found > 0:
+		return 2 * e.found
+	}
+	return 0
 }
 
 // excerpts picks and reads the sections each entry quotes: a search seed

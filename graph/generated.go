@@ -8,6 +8,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/search"
 )
 
@@ -21,16 +22,21 @@ import (
 // GeneratedExclude is the reason of a document context.exclude names.
 const GeneratedExclude = "exclude"
 
+// GeneratedTemplate is the reason of a document templates: names: a file
+// to copy, whose values are placeholders.
+const GeneratedTemplate = "template"
+
 // ReasonGenerated is the omitted reason of a generated document.
 const ReasonGenerated = "generated"
 
 // genFilter tells generated documents apart and remembers those it left
 // out, in the order it met them. A nil filter keeps everything.
 type genFilter struct {
-	g     *Graph
-	globs []string
-	left  []index.DocID
-	why   map[index.DocID]string
+	g         *Graph
+	globs     []string
+	templates []string
+	left      []index.DocID
+	why       map[index.DocID]string
 }
 
 // newGenFilter is the filter of a pack's options; nil when generated
@@ -39,7 +45,7 @@ func (g *Graph) newGenFilter(opt PackOptions) *genFilter {
 	if opt.IncludeGenerated {
 		return nil
 	}
-	return &genFilter{g: g, globs: opt.Exclude, why: map[index.DocID]string{}}
+	return &genFilter{g: g, globs: opt.Exclude, templates: opt.Templates, why: map[index.DocID]string{}}
 }
 
 // generated says which of ids are generated, and why.
@@ -48,7 +54,7 @@ func (f *genFilter) generated(ctx context.Context, ids []index.DocID) (map[index
 		return nil, nil
 	}
 	out, err := f.g.st.Generated(ctx, ids)
-	if err != nil || len(f.globs) == 0 {
+	if err != nil || len(f.globs) == 0 && len(f.templates) == 0 {
 		return out, err
 	}
 	var rest []index.DocID
@@ -62,8 +68,11 @@ func (f *genFilter) generated(ctx context.Context, ids []index.DocID) (map[index
 		return nil, err
 	}
 	for _, id := range rest {
-		if excluded(f.globs, refs[id].Path) {
+		switch p := refs[id].Path; {
+		case excluded(f.globs, p):
 			out[id] = GeneratedExclude
+		case config.MatchTemplate(f.templates, p):
+			out[id] = GeneratedTemplate
 		}
 	}
 	return out, nil

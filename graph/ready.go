@@ -17,12 +17,15 @@ type WorkOptions struct {
 	States config.States // which states are open, done and blocked
 	Work   config.Work   // the work kinds, the priority scale, the archive folders
 	Kinds  []string      // list only these kinds (none: the work kinds, Work.IsWork)
+	// IsTemplate reports a file that is a template to copy (templates:,
+	// config.IsTemplate): no work, whatever its state; nil: none is.
+	IsTemplate func(path string) bool
 }
 
 // WorkOptionsOf is what a repository's configuration says about its
 // work, listing kinds (none: its work kinds).
 func WorkOptionsOf(cfg *config.Config, kinds []string) WorkOptions {
-	return WorkOptions{States: cfg.States, Work: cfg.Work, Kinds: kinds}
+	return WorkOptions{States: cfg.States, Work: cfg.Work, Kinds: kinds, IsTemplate: cfg.IsTemplate}
 }
 
 // Item is an open work item.
@@ -204,6 +207,13 @@ func firstOf[T any](items []T, limit int) ([]T, int) {
 	return items[:limit], len(items) - limit
 }
 
+// WorkOf is Work over documents and edges already read (EachWorkItem,
+// EachEdge with the blocking and parent types): canon serve's board reads
+// every document once, for its cards and for what is ready and blocked.
+func WorkOf(items []index.WorkItem, edges []index.DocEdge, opt WorkOptions) *Work {
+	return splitWork(items, edges, opt)
+}
+
 // splitWork is Work over a graph in memory: every document, and the
 // blocks, blocked_by, depends_on and parent edges among them (others are
 // ignored).
@@ -222,6 +232,9 @@ func splitWork(items []index.WorkItem, edges []index.DocEdge, opt WorkOptions) *
 // else of the work kinds and no record (recordLike: a decision or a
 // proposal in state Proposed is no work to pick up; --kind doc lists it).
 func (opt *WorkOptions) listed(d *workDoc) bool {
+	if d.template {
+		return false
+	}
 	if len(opt.Kinds) > 0 {
 		return matchesKind(opt.Kinds, d.Kind)
 	}
@@ -329,6 +342,8 @@ type workDoc struct {
 	index.WorkItem
 	open    bool
 	unknown bool // outside the archive, in a state neither open nor done
+	// template: a file to copy (WorkOptions.IsTemplate), never open.
+	template bool
 }
 
 // wait says a document waits for another (on), and how it is written.
@@ -347,8 +362,8 @@ func newWorkGraph(opt WorkOptions) *workGraph {
 }
 
 func (wg *workGraph) addItem(it index.WorkItem) error {
-	d := &workDoc{WorkItem: it}
-	if it.State != "" && !wg.opt.Work.Archived(it.Path) {
+	d := &workDoc{WorkItem: it, template: wg.opt.IsTemplate != nil && wg.opt.IsTemplate(it.Path)}
+	if it.State != "" && !wg.opt.Work.Archived(it.Path) && !d.template {
 		d.open = wg.opt.States.IsOpen(it.State)
 		d.unknown = !d.open && !wg.opt.States.IsDone(it.State)
 	}

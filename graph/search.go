@@ -17,6 +17,11 @@ type searchSeed struct {
 	bm25    float64    // the best of its sections (lower is better)
 	chunks  []chunkHit // its matching sections, best first
 	matched []string   // the words that matched, lower-cased, sorted
+	// follow are the edge types the words next to its name ask for, when
+	// the query names it (search.Named): the neighbours they reach come
+	// right after it.
+	follow  []string
+	related []index.DocID // the documents those edges reach, in link order
 }
 
 // chunkHit is a section that matched a search.
@@ -139,8 +144,21 @@ func (g *Graph) groupHits(ctx context.Context, r *search.Ranked, hits []search.C
 	if err != nil {
 		return nil, err
 	}
+	follow := map[index.DocID][]string{}
+	for _, nd := range r.Named {
+		follow[nd.Doc] = nd.Edges
+	}
 	for i := range out {
 		out[i].ref = refs[out[i].id]
+		if out[i].follow = follow[out[i].id]; len(out[i].follow) > 0 {
+			ls, err := g.links(ctx, []index.DocID{out[i].id}, out[i].follow, Both)
+			if err != nil {
+				return nil, err
+			}
+			for _, l := range ls[out[i].id] {
+				out[i].related = append(out[i].related, l.Other)
+			}
+		}
 		set := map[string]bool{}
 		for _, c := range out[i].chunks {
 			for _, t := range terms[c.id] {

@@ -74,6 +74,15 @@ type Changes struct {
 }
 
 // None reports an update that changed nothing.
+// Files is how many files the changes added, modified, renamed or
+// deleted.
+func (c *Changes) Files() int {
+	if c == nil {
+		return 0
+	}
+	return len(c.Added) + len(c.Modified) + len(c.Renamed) + len(c.Deleted)
+}
+
 func (c *Changes) None() bool {
 	return len(c.Added)+len(c.Modified)+len(c.Renamed)+len(c.Deleted)+c.EdgesAdded+c.EdgesRemoved == 0 && len(c.Keys) == 0
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/canon-md/canon/index/ids"
+	"github.com/canon-md/canon/index/resolve"
 )
 
 // The index's reads of ids: what canon id next, rename and fix and the
@@ -21,6 +22,28 @@ func (s *Store) IdentDocs(ctx context.Context) ([]ids.Doc, error) {
 		var d ids.Doc
 		return d, r.Scan(&d.Key, &d.Path, &d.Ident, &d.UID, &d.Kind, &d.IdentLine)
 	})
+}
+
+// FileIDDocs lists, by path, the documents without an id whose file name
+// carries one (resolve.FileID: Backlog.md's archived "task-35 - Fix-x.md"
+// without frontmatter): canon id next and id fix count those names as
+// taken.
+func (s *Store) FileIDDocs(ctx context.Context) ([]ids.Doc, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT key, path, kind FROM docs WHERE ident = '' ORDER BY path`)
+	if err != nil {
+		return nil, err
+	}
+	all, err := scanAll(rows, func(r *sql.Rows) (ids.Doc, error) {
+		var d ids.Doc
+		return d, r.Scan(&d.Key, &d.Path, &d.Kind)
+	})
+	out := all[:0]
+	for _, d := range all {
+		if resolve.FileID(d.Path) != "" {
+			out = append(out, d)
+		}
+	}
+	return out, err
 }
 
 // IdentDocsSharing lists, by path, the documents whose id one of the

@@ -29,7 +29,7 @@ type Loader struct {
 
 // NewLoader prepares a loader for the worktree at root.
 func NewLoader(root string, cfg *config.Config) *Loader {
-	return &Loader{Root: root, Cfg: cfg, opts: markdown.Options{Edges: cfg.Edges, Kinds: cfg.DocKinds(), TextFields: cfg.Frontmatter.TextFields}}
+	return &Loader{Root: root, Cfg: cfg, opts: markdown.Options{Edges: cfg.Edges, Kinds: cfg.DocKinds(), TextFields: cfg.Frontmatter.TextFields, StateField: cfg.States.Field}}
 }
 
 // Load reads one file (scan.Read) and parses it. It never fails: a file

@@ -435,9 +435,17 @@ type DocView struct {
 	OID         string          `json:"oid"`
 	Frontmatter json.RawMessage `json:"frontmatter"`
 	Outgoing    []Edge          `json:"outgoing"`
-	Incoming    []Edge          `json:"incoming"`
-	Sections    []Section       `json:"sections"`
-	Problems    []Problem       `json:"problems"`
+	// SelfLinks counts the links of the body to the document itself
+	// ([Motivation](#motivation), a table of contents), left out of
+	// Outgoing: no edge to another document (canon check checks their
+	// anchors).
+	SelfLinks int       `json:"self_links,omitempty"`
+	Incoming  []Edge    `json:"incoming"`
+	Sections  []Section `json:"sections"`
+	Problems  []Problem `json:"problems"`
+	// TextLeftOut is about how many tokens of section text a budget
+	// left out (canon show --text --budget, the MCP tool show).
+	TextLeftOut int `json:"text_left_out,omitempty"`
 }
 
 // Show reads one document by its node key.
@@ -458,6 +466,15 @@ func (s *Store) Show(ctx context.Context, key string, withText bool) (*DocView, 
 	if v.Outgoing, err = s.edges(ctx, `l.src = ?`, `l.dst`, id); err != nil {
 		return nil, err
 	}
+	out := v.Outgoing[:0]
+	for _, e := range v.Outgoing {
+		if e.Status == resolve.StatusSelf && e.Field == "" {
+			v.SelfLinks++
+			continue
+		}
+		out = append(out, e)
+	}
+	v.Outgoing = out
 	if v.Incoming, err = s.edges(ctx, `l.dst = ? AND l.status = 'ok'`, `l.src`, id); err != nil {
 		return nil, err
 	}

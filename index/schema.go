@@ -3,7 +3,7 @@ package index
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 23
+const SchemaVersion = 24
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.

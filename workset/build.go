@@ -398,7 +398,7 @@ func (s *selection) keys() []string {
 // budget and workset.max_docs as the node cap: its entries are the members.
 func (e *Env) selectMembers(ctx context.Context, spec Spec) (*selection, error) {
 	g := graph.New(e.Index)
-	base := graph.OptionsFrom(e.Config.Context)
+	base := graph.PackOptionsOf(e.Config)
 	base.MaxNodes = e.Config.Workset.MaxDocs
 	base.Budget = 0
 	var p *graph.Pack

@@ -250,7 +250,7 @@ func Context(ctx context.Context, e *Env, name string, opt ContextOptions) (*gra
 	if err != nil {
 		return nil, nil, err
 	}
-	po := graph.OptionsFrom(e.Config.Context)
+	po := graph.PackOptionsOf(e.Config)
 	po.Query = opt.Query
 	po.MaxNodes, po.MaxPerNode, po.Depth = 0, 0, 0
 	for _, mb := range ms {

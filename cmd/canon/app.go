@@ -127,6 +127,7 @@ func newApp(e *env) *cli.App {
 			doneCommand(e),
 			logCommand(e),
 			mcpCommand(e),
+			serveCommand(e),
 			agentsCommand(e),
 			mergeDriverCommand(e),
 			helpCommand(e),

@@ -107,16 +107,21 @@ func showCommand(e *env) *cli.Command {
 		Name:      "show",
 		Usage:     "show one document: frontmatter, edges out and in, sections, problems",
 		ArgsUsage: "ID|UID|PATH",
-		Flags:     []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "text", Usage: "include each section's text"}, branchesFlag},
+		Flags: []cli.Flag{jsonFlag, &cli.BoolFlag{Name: "text", Usage: "include each section's text"},
+			&cli.IntFlag{Name: "budget", Usage: "with --text, keep about `TOKENS` of section text (0: all)"}, branchesFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return fail(2, "show needs one document: an id, uid, node key or path; for example canon show KB-TSK-0042")
 			}
 			return e.with(c, "canon show", func(s *gitsync.Session) (output, error) {
+				if c.Int("budget") < 0 {
+					return nil, fail(2, "--budget is %d; give a positive number of tokens, or 0 for all", c.Int("budget"))
+				}
 				v, err := s.Show(c.Context, s.Repo.Ref(c.Args().First()), c.Bool("text"))
 				if err != nil {
 					return nil, err
 				}
+				usecase.ClipText(v, c.Int("budget"))
 				if !c.Bool("branches") {
 					return doctext.View{DocView: v}, nil
 				}

@@ -16,7 +16,7 @@ import (
 // terminalRuns are the text-output commands TestTerminalQuotesControls
 // runs on a repository whose titles, ids, headings, snippets and paths
 // hold ESC, BEL, CR and newlines: every command but the servers (watch,
-// mcp), each at least once.
+// mcp, serve), each at least once.
 var terminalRuns = [][]string{
 	{"init"},
 	{"index", "--full"},
@@ -174,7 +174,7 @@ func TestTerminalQuotesControls(t *testing.T) {
 		for _, c := range cmds {
 			name := strings.TrimSpace(prefix + " " + c.Name)
 			switch {
-			case c.Name == "help" || name == "watch" || name == "mcp":
+			case c.Name == "help" || name == "watch" || name == "mcp" || name == "serve":
 				continue
 			case len(c.Subcommands) > 0:
 				walk(name, c.Subcommands)

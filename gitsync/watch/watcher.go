@@ -195,6 +195,65 @@ func (w *Watcher) Run(ctx context.Context) error {
 	}
 }
 
+// Listen sets up the watches and folds events into the pending set
+// without syncing them: a caller that answers from the index brings in
+// what is pending itself, just before it answers (Flush). canon mcp
+// listens so that an agent's next call sees its own edits at once, at the
+// cost of the edited files alone. Close stops it.
+func (w *Watcher) Listen() {
+	w.Start()
+	go w.readEvents()
+}
+
+// Pending is how many events wait for a Flush.
+func (w *Watcher) Pending() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.p.events
+}
+
+// Flush brings into the index, on the caller's goroutine and through the
+// watcher's session, the documents edited, added or removed since the
+// last Flush (all of them, after an overflow or a .gitignore change: a
+// reconcile), and says how many files it changed in the index (a file
+// canon itself wrote and synced changes nothing). A moved HEAD and a
+// changed configuration are left to the caller's own catch-up.
+func (w *Watcher) Flush(ctx context.Context) (int, error) {
+	w.mu.Lock()
+	p := w.p
+	w.p = newPending()
+	w.mu.Unlock()
+	p.git, p.config = false, false
+	if p.empty() {
+		return 0, nil
+	}
+	ctx = context.WithoutCancel(ctx) // a step begun is finished
+	if p.full != "" {
+		w.mu.Lock()
+		w.tree.resync()
+		w.mu.Unlock()
+		res, err := w.s.Reconcile(ctx)
+		if err != nil {
+			return 0, err
+		}
+		return res.Changes.Files(), nil
+	}
+	ch, _, err := w.applyPaths(ctx, p)
+	if err != nil {
+		w.requeue(p)
+		return 0, err
+	}
+	if !ch.None() {
+		head, _, _ := w.s.Repo.Head()
+		w.s.Synced(ctx, &gitsync.Result{Action: gitsync.ActionReconcile, To: head, Changes: ch})
+	}
+	return ch.Files(), nil
+}
+
+// Close stops the watches (of a watcher that Listens; Run closes its
+// own).
+func (w *Watcher) Close() error { return w.fsw.Close() }
+
 // readEvents folds events into the pending set until the fsnotify watcher
 // is closed.
 func (w *Watcher) readEvents() {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/markdown"
@@ -416,7 +417,7 @@ func (c *checker) anchors(ls []*lnk) error {
 				s = strings.ToLower(want)
 			}
 			if set[s] {
-				msg += fmt.Sprintf("; did you mean #%s?", s)
+				msg += fmt.Sprintf("; did you mean #%s?", shown(s, a))
 				if l.form == resolve.FormMD || l.form == resolve.FormImage {
 					fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: "#" + a, New: "#" + s}
 				}
@@ -425,11 +426,14 @@ func (c *checker) anchors(ls []*lnk) error {
 			// "#prometheus-alertmanager" for the heading "Prometheus +
 			// alertmanager" (GitHub: #prometheus--alertmanager); with two
 			// such headings, which is meant is not plain: no fix.
-			msg += fmt.Sprintf("; did you mean #%s?", near[0])
+			msg += fmt.Sprintf("; did you mean #%s?", shown(near[0], a))
 			if l.form == resolve.FormMD || l.form == resolve.FormImage {
 				fix = &index.Fix{Path: l.src.path, Line: l.line, Col: l.col, Old: "#" + a, New: "#" + near[0]}
 			}
 		} else if len(near) > 1 {
+			for i := range near {
+				near[i] = shown(near[i], a)
+			}
 			msg += "; did you mean #" + strings.Join(near, " or #") + "?"
 		} else if len(set) > 0 {
 			msg += "; its headings are " + listSlugs(set)
@@ -456,6 +460,51 @@ func isLineAnchor(a string) bool {
 		}
 	}
 	return true
+}
+
+// shown writes a suggested anchor so that a reader sees how it differs
+// from the one written (a): when the two look alike, each invisible
+// character of it (a combining mark, a format character such as a
+// zero-width joiner) is written as its code point. GitHub's slug of the
+// heading "İlgili" is i, U+0307, lgili, which looked the same as the
+// #ilgili written (issue 43).
+func shown(s, a string) string {
+	if strings.IndexFunc(s, invisible) < 0 || strings.Map(dropInvisible, s) != strings.Map(dropInvisible, a) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if invisible(r) {
+			fmt.Fprintf(&b, "<U+%04X>", r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String() + " (" + invisibleNames(s) + " invisible)"
+}
+
+func invisible(r rune) bool { return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) }
+
+func dropInvisible(r rune) rune {
+	if invisible(r) {
+		return -1
+	}
+	return r
+}
+
+// invisibleNames lists the invisible characters of s by code point, with
+// "is" or "are" after them.
+func invisibleNames(s string) string {
+	var out []string
+	for _, r := range s {
+		if n := fmt.Sprintf("U+%04X", r); invisible(r) && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 1 {
+		return out[0] + " is"
+	}
+	return strings.Join(out, ", ") + " are"
 }
 
 func listSlugs(set map[string]bool) string {

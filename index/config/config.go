@@ -54,6 +54,11 @@ type Config struct {
 	// reference 2718 names eip-2718 (the EIPs' requires: 2718, 2930),
 	// lower-cased.
 	BareNumbers []string `yaml:"bare_numbers" json:"bare_numbers,omitempty"`
+	// Templates are paths or globs (doublestar) of the files that are
+	// templates to copy, not documents (eip-template.md,
+	// .github/PULL_REQUEST_TEMPLATE/*.md): indexed and searched, but left
+	// out of canon check, ready, blocked and context packs (IsTemplate).
+	Templates []string `yaml:"templates" json:"templates,omitempty"`
 	// States says which states count as open and which as done.
 	States States `json:"states"`
 	// Context shapes context packs (graph/context).
@@ -246,6 +251,7 @@ type fileConfig struct {
 	Prefixes    map[string]string `yaml:"prefixes"`
 	RepoURLs    *list             `yaml:"repo_urls"`
 	BareNumbers *list             `yaml:"bare_numbers"`
+	Templates   *list             `yaml:"templates"`
 	States      *States           `yaml:"states"`
 	Context     yaml.Node         `yaml:"context"`
 	Check       yaml.Node         `yaml:"check"`
@@ -462,6 +468,13 @@ func (c *Config) applyReferences(fc *fileConfig) error {
 			return err
 		}
 		c.BareNumbers = b
+	}
+	if fc.Templates != nil {
+		t, err := checkTemplates("templates", *fc.Templates)
+		if err != nil {
+			return err
+		}
+		c.Templates = t
 	}
 	if fc.States != nil {
 		if err := c.States.merge(fc.States); err != nil {
@@ -703,6 +716,7 @@ func (c *Config) IndexHash() string {
 		RepoURLs    []string    `json:",omitempty"`
 		SitePages   bool        `json:",omitempty"`
 		BareNumbers []string    `json:",omitempty"`
+		StateField  string      `json:",omitempty"`
 	}
 	s := shape{Roots: c.Roots, Exclude: c.Exclude, MaxFileSize: c.MaxFileSize,
 		Edges: sortedPairs(c.Edges), Kinds: sortedPairs(c.Kinds), Namespaces: c.Namespaces.hash(),
@@ -710,7 +724,7 @@ func (c *Config) IndexHash() string {
 	if len(c.Prefixes) > 0 {
 		s.Prefixes = sortedPairs(c.Prefixes)
 	}
-	s.RepoURLs, s.SitePages, s.BareNumbers = c.RepoURLs, c.SitePages(), c.BareNumbers
+	s.RepoURLs, s.SitePages, s.BareNumbers, s.StateField = c.RepoURLs, c.SitePages(), c.BareNumbers, c.States.Field
 	b, _ := json.Marshal(s)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])

@@ -32,6 +32,7 @@ type Learned struct {
 	Prefixes    map[string]string `yaml:"prefixes" json:"prefixes,omitempty"`
 	RepoURLs    []string          `yaml:"repo_urls" json:"repo_urls,omitempty"`
 	BareNumbers []string          `yaml:"bare_numbers" json:"bare_numbers,omitempty"`
+	Templates   []string          `yaml:"templates" json:"templates,omitempty"`
 	States      *States           `yaml:"states" json:"states,omitempty"`
 	Check       *LearnedCheck     `yaml:"check" json:"check,omitempty"`
 	Work        *LearnedWork      `yaml:"work" json:"work,omitempty"`
@@ -60,7 +61,7 @@ type LearnedWork struct {
 // Empty reports whether nothing was learned.
 func (l *Learned) Empty() bool {
 	return l == nil || reflect.DeepEqual(*l, Learned{}) ||
-		(l.Tool == "" && l.Frontmatter == nil && len(l.Edges) == 0 && len(l.Prefixes) == 0 && len(l.RepoURLs) == 0 && len(l.BareNumbers) == 0 && l.States == nil && l.Check == nil && l.Work == nil)
+		(l.Tool == "" && l.Frontmatter == nil && len(l.Edges) == 0 && len(l.Prefixes) == 0 && len(l.RepoURLs) == 0 && len(l.BareNumbers) == 0 && len(l.Templates) == 0 && l.States == nil && l.Check == nil && l.Work == nil)
 }
 
 // Learned block markers: canon init --observe --write replaces what lies
@@ -105,6 +106,13 @@ func decodeLearned(n *yaml.Node) (*Learned, error) {
 		}
 		l.BareNumbers = b
 	}
+	if l.Templates != nil {
+		t, err := checkTemplates("learned.templates", l.Templates)
+		if err != nil {
+			return nil, err
+		}
+		l.Templates = t
+	}
 	if l.Work != nil {
 		for _, p := range l.Work.Archive {
 			if strings.TrimSpace(p) == "" {
@@ -140,8 +148,17 @@ func (c *Config) applyLearned(l *Learned, f *fileConfig) error {
 	if l.BareNumbers != nil && (f == nil || f.BareNumbers == nil) {
 		c.BareNumbers = l.BareNumbers
 	}
+	if l.Templates != nil && (f == nil || f.Templates == nil) {
+		c.Templates = l.Templates
+	}
 	if s := l.States; s != nil {
 		def := DefaultStates()
+		if s.Field != "" && c.States.Field == "" {
+			if err := checkStateField("learned.states.field", s.Field); err != nil {
+				return err
+			}
+			c.States.Field = s.Field
+		}
 		if s.Open != nil && slices.Equal(c.States.Open, def.Open) {
 			c.States.Open = s.Open
 		}

@@ -2,6 +2,8 @@ package config
 
 import (
 	"errors"
+	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -11,6 +13,10 @@ import (
 // and blocked report it (ADR-0040). An open item in a Blocked state is
 // blocked whether or not anything it waits for is recorded.
 type States struct {
+	// Field is the frontmatter field a work item's state is read from
+	// before state and status (emberjs/rfcs: stage); "" for none. It
+	// shapes the index (IndexHash).
+	Field   string   `yaml:"field" json:"field,omitempty"`
 	Open    []string `yaml:"open" json:"open"`
 	Done    []string `yaml:"done" json:"done"`
 	Blocked []string `yaml:"blocked" json:"blocked"`
@@ -27,6 +33,12 @@ func DefaultStates() States {
 }
 
 func (s *States) merge(f *States) error {
+	if f.Field != "" {
+		if err := checkStateField("states.field", f.Field); err != nil {
+			return err
+		}
+		s.Field = f.Field
+	}
 	if f.Open != nil {
 		s.Open = f.Open
 	}
@@ -40,6 +52,16 @@ func (s *States) merge(f *States) error {
 		if s.IsDone(o) {
 			return errors.New("states: " + o + " is listed as both open and done")
 		}
+	}
+	return nil
+}
+
+// stateFieldRE is a frontmatter field's name as states.field takes it.
+var stateFieldRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`)
+
+func checkStateField(key, f string) error {
+	if !stateFieldRE.MatchString(f) {
+		return fmt.Errorf("%s: %q is not a frontmatter field's name; write one such as stage", key, f)
 	}
 	return nil
 }

@@ -41,11 +41,14 @@ func Write(w io.Writer, v *index.DocView) error {
 		}
 	}
 	fmt.Fprintln(w, "\noutgoing")
-	if len(v.Outgoing) == 0 {
+	if len(v.Outgoing) == 0 && v.SelfLinks == 0 {
 		fmt.Fprintln(w, "  (none)")
 	}
 	for _, ed := range v.Outgoing {
 		fmt.Fprintf(w, "  %-12s %s\n", human.Quote(ed.Type), describeOut(ed))
+	}
+	if v.SelfLinks > 0 {
+		fmt.Fprintf(w, "  (and %s to this document's own sections)\n", plural(v.SelfLinks, "link"))
 	}
 	fmt.Fprintln(w, "\nincoming")
 	if len(v.Incoming) == 0 {
@@ -66,6 +69,9 @@ func Write(w io.Writer, v *index.DocView) error {
 				fmt.Fprintf(w, "    │ %s\n", line)
 			}
 		}
+	}
+	if v.TextLeftOut > 0 {
+		fmt.Fprintf(w, "  … about %d tokens of section text left out by the budget (--budget sets it)\n", v.TextLeftOut)
 	}
 	if len(v.Problems) > 0 {
 		fmt.Fprintln(w, "\nproblems")
@@ -180,3 +186,10 @@ func scalar(tok json.Token) string {
 // idTitle is a document's id and title on one line: the title once when it
 // says the same as the id (a page named after its file), none when empty.
 func idTitle(id, title string) string { return human.Named(id, title, "  ") }
+
+func plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %ss", n, one)
+}

@@ -188,7 +188,10 @@ var ErrNoSeries = errors.New("no id series")
 // namespace ("" for every document) that no document has in the working
 // tree (docs), on any other ref (refs, when given) or in reserved (ids
 // handed out already in the same run). Under a random or time scheme
-// (ids.scheme) the id is minted, drawn again while it is taken.
+// (ids.scheme) the id is minted, drawn again while it is taken. The id a
+// file name carries is taken too (resolve.FileID: Backlog.md's archived
+// "task-35 - Fix-x.md" without frontmatter holds task-35): docs may hold
+// documents without an id for their file names alone.
 func NextFree(ctx context.Context, docs []Doc, cfg *config.Config, kind, namespace string, refs RefIDs, reserved ...string) (string, error) {
 	in := func(p string) bool {
 		if namespace == "" {
@@ -203,6 +206,9 @@ func NextFree(ctx context.Context, docs []Doc, cfg *config.Config, kind, namespa
 		if in(d.Path) {
 			mine = append(mine, d)
 			taken = append(taken, d.Ident)
+			if n := resolve.FileID(d.Path); n != "" {
+				taken = append(taken, n)
+			}
 		}
 	}
 	prefix, ok := prefixOf(mine, kind, cfg.IDs)

@@ -1,6 +1,7 @@
 package ids
 
 import (
+	"context"
 	"testing"
 
 	"github.com/canon-md/canon/index/config"
@@ -43,5 +44,26 @@ func TestNextID(t *testing.T) {
 	}
 	if _, n, w, ok := Split("ADR-0099"); !ok || n != 99 || w != 4 {
 		t.Errorf("Split(ADR-0099) = %d, %d, %v", n, w, ok)
+	}
+}
+
+// The number a file name carries is taken, whatever its frontmatter:
+// Backlog.md's archived "task-35 - Old.md" without an id holds task-35,
+// and so does a task whose file kept its old name.
+func TestNextFreeCountsFileNames(t *testing.T) {
+	cfg := config.Default()
+	docs := []Doc{
+		{Path: "backlog/tasks/task-33 - Start.md", Ident: "task-33", Kind: "task"},
+		{Path: "backlog/tasks/task-34 - First.md", Ident: "task-34", Kind: "task"},
+		{Path: "backlog/archive/tasks/task-35 - Old.md", Kind: "doc"},
+		{Path: "backlog/tasks/task-38 - Renumbered.md", Ident: "task-30", Kind: "task"},
+		{Path: "notes/task-list.md", Kind: "doc"},
+	}
+	id, err := NextFree(context.Background(), docs[:3], cfg, "task", "", nil)
+	if err != nil || id != "task-36" {
+		t.Fatalf("NextFree = %q, %v; want task-36 (task-35's file holds 35)", id, err)
+	}
+	if id, _ := NextFree(context.Background(), docs, cfg, "task", "", nil); id != "task-39" {
+		t.Fatalf("NextFree = %q; want task-39 (a file named task-38 holds 38)", id)
 	}
 }

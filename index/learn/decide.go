@@ -44,8 +44,10 @@ func decide(f *facts) *Result {
 		l.RepoURLs = f.repoURLs
 		r.Evidence["repo_urls"] = strings.Join(f.repoURLWhy, "; ")
 	}
+	decideTemplates(f, r)
 	decideEdges(f, r)
 	decideStates(f, r)
+	decideStateField(f, r)
 	decideParents(f, config.DefaultCheck().Parents, r)
 	decideSchemas(f, r)
 	decideDates(f, config.DefaultCheck().Dates, r)

@@ -68,6 +68,9 @@ type facts struct {
 	scheme           config.IDs                // how ids are minted: a minted id matches as its prefix and a number
 	schemaPriorities map[string]map[string]int // kind → priority → documents the schema checks
 	schemaStates     map[string]map[string]int
+	templates        []templateNote            // files to copy, not documents (templates.go)
+	stateFields      map[string]map[string]int // a candidate state field → value → documents (statefield.go)
+	stateDocs        int                       // documents that write state: or status:
 }
 
 // Learn reads the index q of the repository at root, built with cfg.
@@ -167,8 +170,13 @@ func (f *facts) readDoc(g *gathered, cfg *config.Config, d docRow) {
 	f.noteNames(g, cfg, d)
 	var m map[string]json.RawMessage
 	if d.fm != "" && json.Unmarshal([]byte(d.fm), &m) != nil {
+		f.noteTemplate(d, nil) // by its name alone
 		return
 	}
+	if f.noteTemplate(d, m) {
+		return // its values are placeholders: no evidence of the repository's conventions
+	}
+	f.noteStateFields(m)
 	for field, raw := range m {
 		if s, ok := text(raw); ok {
 			dt := f.dates[field]

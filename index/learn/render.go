@@ -46,6 +46,9 @@ func (r *Result) Block() string {
 	if len(l.RepoURLs) > 0 {
 		w.entry(1, r.Evidence["repo_urls"], "repo_urls: "+flow(l.RepoURLs))
 	}
+	if len(l.Templates) > 0 {
+		w.entry(1, r.Evidence["templates"], "templates: "+flow(l.Templates))
+	}
 	if len(l.Edges) > 0 {
 		w.line(1, "edges:")
 		for _, f := range sorted(l.Edges) {
@@ -55,6 +58,9 @@ func (r *Result) Block() string {
 	if s := l.States; s != nil {
 		w.comment(1, r.Evidence["states"])
 		w.line(1, "states:")
+		if s.Field != "" {
+			w.line(2, "field: "+scalar(s.Field))
+		}
 		w.line(2, "open: "+flow(s.Open))
 		w.line(2, "done: "+flow(s.Done))
 	}
@@ -171,7 +177,7 @@ func flow(xs []string) string {
 
 // Keys are the dotted keys of the learned values, in the block's order.
 func (r *Result) Keys() []string {
-	order := []string{"tool", "frontmatter.text_fields", "prefixes", "bare_numbers", "repo_urls"}
+	order := []string{"tool", "frontmatter.text_fields", "prefixes", "bare_numbers", "repo_urls", "templates"}
 	for _, f := range sorted(r.Learned.Edges) {
 		order = append(order, "edges."+f)
 	}

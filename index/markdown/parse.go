@@ -58,6 +58,10 @@ type Options struct {
 	// before YAML parses them, as Backlog.md reads `assignee: @MrLesk`
 	// (QuoteTextFields).
 	TextFields []string
+	// StateField is the frontmatter field the work's state is read from
+	// before state and status (emberjs/rfcs' stage: states.field); ""
+	// for none.
+	StateField string
 }
 
 // Ref is an edge declared in frontmatter: field: target.
@@ -86,6 +90,7 @@ type Document struct {
 	Body        Body
 	Problems    []Problem
 	Disables    []Disable // inline opt-outs (see Disable)
+	stateField  string    // Options.StateField
 }
 
 // FieldPositions is where each top-level frontmatter value is written, as
@@ -123,7 +128,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // separated) is used only for the kind convention.
 func Parse(filePath string, src []byte, opt *Options) *Document {
 	src = bytes.TrimPrefix(src, utf8BOM)
-	d := &Document{Frontmatter: &Value{Kind: Map}}
+	d := &Document{Frontmatter: &Value{Kind: Map}, stateField: opt.StateField}
 	body, bodyLine, res, unclosed := splitFrontmatter(src, opt.TextFields)
 	d.BodyLine = bodyLine
 	if unclosed {
@@ -180,6 +185,9 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 				break
 			}
 		}
+		if GenericHeading(d.Title) {
+			d.Title = FileTitle(filePath) // an RFC's "# Summary": its file names it
+		}
 	}
 	d.Kind, d.State = d.At(filePath, opt.Kinds)
 	d.Disables = parseDisables(src)
@@ -203,8 +211,14 @@ func (d *Document) At(filePath string, kinds map[string]string) (kind, state str
 	return kind, state
 }
 
-// frontmatterState is the frontmatter's state, or status.
+// frontmatterState is the frontmatter's state: the configured field's
+// (Options.StateField), else state, else status.
 func (d *Document) frontmatterState() string {
+	if d.stateField != "" {
+		if s := scalarText(d.Frontmatter.Get(d.stateField)); s != "" {
+			return s
+		}
+	}
 	if s := scalarText(d.Frontmatter.Get("state")); s != "" {
 		return s
 	}
@@ -460,14 +474,14 @@ func IsDecisionFolder(name string) bool { return decisionFolders[strings.ToLower
 // its name is template(s), template-X, or what it templates and template
 // (adr-template.md, PULL_REQUEST_TEMPLATE.md, issue_template.md), or a
 // folder it is in is named template (MADR's template/) or is GitHub's
-// .github/ISSUE_TEMPLATE/ or DISCUSSION_TEMPLATE/. Its links and values
+// .github/ISSUE_TEMPLATE/, PULL_REQUEST_TEMPLATE/ or DISCUSSION_TEMPLATE/. Its links and values
 // are placeholders (yyyymmdd-xxx.md, {YYYY-MM-DD}). A page about templates
 // is none: use-issue-templates.md, render-email-template.md, Hugo's
 // templates/ and functions/go-template/.
 func IsTemplate(filePath string) bool {
 	segs := strings.Split(strings.ToLower(filePath), "/")
 	for _, dir := range segs[:len(segs)-1] {
-		if dir == "template" || dir == "issue_template" || dir == "discussion_template" {
+		if dir == "template" || dir == "issue_template" || dir == "discussion_template" || dir == "pull_request_template" {
 			return true
 		}
 	}

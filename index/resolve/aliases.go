@@ -186,6 +186,27 @@ func nameOfFile(d Identity) string {
 	return headName(d.Path)
 }
 
+// FileID is the numbered id a file name carries, whatever the document's
+// frontmatter says, lower-cased: a decision record's name (adr-004 of
+// adr-004-module-loading.md), the id before " - " and a title (task-35 of
+// Backlog.md's "task-35 - Fix-x.md"), or a stem that is an id (task-35.md);
+// "" for any other name. canon id next counts it as taken: an archived
+// file without frontmatter still holds its number.
+func FileID(p string) string {
+	if n := RecordName(p); n != "" {
+		return n
+	}
+	if n := headName(p); n != "" {
+		return n
+	}
+	if stem := markdown.Stem(p); stem != "" {
+		if _, _, ok := PrefixNumber(stem); ok {
+			return strings.ToLower(stem)
+		}
+	}
+	return ""
+}
+
 // headName is the id a file name starts with before " - " and its title
 // (Backlog.md: "task-97 - Fix-missing-edges.md", whose frontmatter, when
 // it has one, says id: task-97), lower-cased; "" for any other name.

@@ -280,3 +280,18 @@ func TestOldPrefixIDs(t *testing.T) {
 		t.Errorf("bare numbers name no prefixed reference: %q", got)
 	}
 }
+
+func TestFileID(t *testing.T) {
+	for p, want := range map[string]string{
+		"backlog/archive/tasks/task-35 - Old.md": "task-35",
+		"docs/adr/adr-004-module-loading.md":     "adr-004",
+		"notes/TASK-7.md":                        "task-7",
+		"docs/0007-use-x.md":                     "",
+		"notes/task-list.md":                     "",
+		"backlog/tasks/KB-TSK-0002_left.md":      "",
+	} {
+		if got := FileID(p); got != want {
+			t.Errorf("FileID(%q) = %q, want %q", p, got, want)
+		}
+	}
+}

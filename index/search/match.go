@@ -25,7 +25,10 @@ type Ranked struct {
 	Matches []ChunkMatch // without their Terms: MatchedTerms reads them
 	Total   int          // how many sections matched
 	Read    Reading      // how RankDocuments read the text
-	query   string       // as FTSQuery made it
+	// Named are the documents the text names (ADR-0073), first among the
+	// matches, with the edges the words next to each name ask for.
+	Named []Named
+	query string // as FTSQuery made it
 }
 
 // RankSections returns the best limit sections for text (as FTSQuery

@@ -31,8 +31,9 @@ type candidate = index.RankedSection
 // (narrowed by the search's filter) and the store whose word-vectors
 // sidecar bridges its vocabulary.
 type ranker struct {
-	st *index.Store
-	t  *index.FullText
+	st   *index.Store
+	t    *index.FullText
+	text string // the query as typed: the names it holds (namedDocs)
 }
 
 // docRank is a document a natural reading found: its sections among the
@@ -43,6 +44,7 @@ type docRank struct {
 	title    uint64 // the words its title holds
 	near     uint64 // the query's neighbouring phrases its sections hold together
 	sections []candidate
+	named    bool // the query names it (namedDocs): it comes first
 }
 
 // Candidate sections a natural reading ranks documents from: for all the
@@ -323,7 +325,7 @@ func written(docs []docRank) int {
 // when each holds every word, else any.
 func matchOf(docs []docRank, full uint64) string {
 	for _, d := range docs {
-		if d.mask&full != full {
+		if d.mask&full != full && !(d.named && d.mask == 0) {
 			return MatchAny // a document shown holds only some words
 		}
 	}
@@ -547,8 +549,15 @@ func (r *Reading) wordsOf(mask uint64) []string {
 // documents, each shown by its best section.
 func (k *ranker) searchNatural(ctx context.Context, r *Reading, limit int) ([]Hit, error) {
 	docs, also, q, total, err := k.rankNatural(ctx, r, limit)
-	if err != nil || len(docs) == 0 {
+	if err != nil {
 		return nil, err
+	}
+	named, _, err := k.namedDocs(ctx, k.text)
+	if err != nil {
+		return nil, err
+	}
+	if docs, also = namedFirst(named, docs, also, limit); len(docs) == 0 {
+		return nil, nil
 	}
 	r.Match = matchOf(docs, full(r)) // of the documents shown, after the move
 	ids := make([]index.ChunkID, len(docs))
@@ -566,7 +575,7 @@ func (k *ranker) searchNatural(ctx context.Context, r *Reading, limit int) ([]Hi
 			h = hitOf(sh)
 		}
 		h.Score, h.Also = d.score, also[i]
-		if d.mask&full(r) != full(r) {
+		if d.mask&full(r) != full(r) && !(d.named && d.mask == 0) {
 			h.Words, h.Added = r.wordsOf(d.mask), r.addedOf(d.mask)
 		}
 		out = append(out, h)
@@ -589,11 +598,17 @@ func RankDocuments(ctx context.Context, st *index.Store, text string, n int) (*R
 		return out, nil
 	}
 	err = st.ReadFullText(ctx, text, index.DocFilter{}, func(t *index.FullText) error {
-		k := &ranker{st: st, t: t}
-		docs, _, q, total, err := k.rankNatural(ctx, &out.Read, n)
+		k := &ranker{st: st, t: t, text: text}
+		docs, also, q, total, err := k.rankNatural(ctx, &out.Read, n)
 		if err != nil {
 			return err
 		}
+		named, edges, err := k.namedDocs(ctx, text)
+		if err != nil {
+			return err
+		}
+		docs, _ = namedFirst(named, docs, also, n)
+		out.Named = edges
 		out.query, out.Total = q, total
 		for _, d := range docs {
 			// 4 per document: a long document matching in many sections

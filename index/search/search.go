@@ -67,7 +67,7 @@ func Search(ctx context.Context, st *index.Store, text string, opt Options) (*Fo
 	err = st.ReadFullText(ctx, text, filter, func(t *index.FullText) error {
 		var err error
 		if r.natural() {
-			k := &ranker{st: st, t: t}
+			k := &ranker{st: st, t: t, text: text}
 			out, err = k.searchNatural(ctx, &r, opt.Limit)
 		} else {
 			out, err = searchExact(ctx, t, r.all, opt.Limit)

@@ -28,8 +28,13 @@ type Query struct {
 // Parts and kinds, in report order.
 var (
 	parts = []string{"tune", "holdout"}
-	kinds = []string{"question", "keyword", "paraphrase"}
+	kinds = []string{"question", "keyword", "paraphrase", kindName}
 )
+
+// kindName is the kind of a query that names a document: its id, file
+// name or exact title, alone or in a sentence ("what blocks KABSD-TSK-0155").
+// It comes last in kinds; not every repository has such queries.
+const kindName = "name"
 
 // tsvRows reads a tab-separated file: '#' lines and blank lines are
 // comments, a row whose first field is firstHeader is the header.

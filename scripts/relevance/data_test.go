@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// The committed data parses, and each repository has both parts and every
-// kind of query.
+// The committed data parses, each repository has both parts and every
+// kind of query but names, and at least 40 name queries over at least two
+// repositories have both parts (issue 43).
 func TestCommittedData(t *testing.T) {
 	repos, err := loadRepos("repos.tsv")
 	if err != nil {
@@ -17,7 +18,8 @@ func TestCommittedData(t *testing.T) {
 	if len(repos) < 2 {
 		t.Fatalf("%d repositories, want at least 2", len(repos))
 	}
-	total := 0
+	total, names := 0, map[string]int{}
+	nameRepos := map[string]bool{}
 	for _, r := range repos {
 		qs, err := loadQueries(filepath.Join("queries", r.Queries))
 		if err != nil {
@@ -27,13 +29,20 @@ func TestCommittedData(t *testing.T) {
 		for _, q := range qs {
 			seen[q.Part]++
 			seen[q.Kind]++
+			if q.Kind == kindName {
+				names[q.Part]++
+				nameRepos[r.Name] = true
+			}
 		}
-		for _, want := range append(parts, kinds...) {
+		for _, want := range append(parts, kinds[:len(kinds)-1]...) {
 			if seen[want] == 0 {
 				t.Errorf("%s: no %s query", r.Name, want)
 			}
 		}
 		total += len(qs)
+	}
+	if names["tune"]+names["holdout"] < 40 || names["holdout"] == 0 || names["tune"] == 0 || len(nameRepos) < 2 {
+		t.Errorf("name queries: %v in %d repositories, want at least 40 in both parts over 2", names, len(nameRepos))
 	}
 	if total < 50 {
 		t.Errorf("%d queries, want at least 50", total)

@@ -11,7 +11,9 @@
 // The data: scripts/relevance/repos.tsv pins each repository (name, clone
 // URL, commit, queries file) and scripts/relevance/queries/*.tsv holds the
 // judged queries (id, part, kind, query, relevant paths), written by reading
-// the documents before running canon. The holdout part is never tuned on;
+// the documents before running canon. The kinds are questions, keywords,
+// paraphrases and names (an id, a file name or an exact title, alone or in
+// a sentence: "what blocks KABSD-TSK-0155"; the named document first). The holdout part is never tuned on;
 // the report shows both parts.
 //
 // For each repository it makes a fresh checkout at the pinned commit under

@@ -134,8 +134,11 @@ func markdownReport(r *Report) string {
 		}
 	}
 	fmt.Fprintf(&b, "\n**Per repository** (hit@5 per kind; the rest over all kinds):\n\n")
-	b.WriteString("| repository | part | system | n | hit@5 question | hit@5 keyword | hit@5 paraphrase | hit@5 | recall@10 | MRR | empty |\n")
-	b.WriteString("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| repository | part | system | n |")
+	for _, kind := range kinds {
+		fmt.Fprintf(&b, " hit@5 %s |", kind)
+	}
+	b.WriteString(" hit@5 | recall@10 | MRR | empty |\n|---|---|---|--:|" + strings.Repeat("--:|", len(kinds)) + "--:|--:|--:|--:|\n")
 	for _, ri := range r.Repos {
 		for _, part := range showParts {
 			for _, sys := range systems {

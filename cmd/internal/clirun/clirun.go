@@ -191,19 +191,26 @@ func unknownSubcommand(cmd *cli.Command) string {
 
 // Permute moves a command's flags in front of its arguments, so that
 // `canon search "token refresh" --limit 5` works as people type it (the
-// flag parser stops at the first argument otherwise).
+// flag parser stops at the first argument otherwise). The global -C DIR
+// may come after the command too, and a command's --json before it
+// (`canon --json status`, `canon status -C repo`): each is moved where
+// the parser reads it.
 func Permute(app *cli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
 	}
-	out := []string{args[0]}
+	var globals, lifted, names []string
 	i := 1
-	// Global flags.
+	// Global flags, and a command's --json written among them.
 	for i < len(args) && strings.HasPrefix(args[i], "-") {
-		out = append(out, args[i])
-		if (args[i] == "-C" || args[i] == "--C") && i+1 < len(args) {
+		switch a := args[i]; {
+		case isDirFlag(a) && i+1 < len(args):
+			globals = append(globals, a, args[i+1])
 			i++
-			out = append(out, args[i])
+		case isJSONFlag(a):
+			lifted = append(lifted, a)
+		default:
+			globals = append(globals, a)
 		}
 		i++
 	}
@@ -215,12 +222,23 @@ func Permute(app *cli.App, args []string) []string {
 			break
 		}
 		cmd = next
-		out = append(out, args[i])
+		names = append(names, args[i])
 		i++
 		cmds = cmd.Subcommands
 	}
+	if cmd == nil || cmd.SkipFlagParsing || !hasFlag(cmd, "json") {
+		globals, lifted = append(globals, lifted...), nil // the parser says --json is no flag here
+	}
+	join := func(tail ...[]string) []string {
+		out := append([]string{args[0]}, globals...)
+		out = append(out, names...)
+		for _, t := range tail {
+			out = append(out, t...)
+		}
+		return out
+	}
 	if cmd == nil || cmd.SkipFlagParsing {
-		return append(out, args[i:]...)
+		return join(args[i:])
 	}
 	for _, a := range args[i:] {
 		if a == "--" {
@@ -228,7 +246,7 @@ func Permute(app *cli.App, args []string) []string {
 		}
 		if a == "--help" || a == "-h" {
 			// canon search x --help: the command's help, not a help topic x.
-			return append(out, "--help")
+			return join([]string{"--help"})
 		}
 	}
 	valued := map[string]bool{}
@@ -238,12 +256,22 @@ func Permute(app *cli.App, args []string) []string {
 			valued[n] = !isBool
 		}
 	}
-	var flags, rest []string
+	flags := lifted
+	var rest []string
 	for ; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			rest = append(rest, args[i+1:]...)
 			break
+		}
+		if isDirFlag(a) && !hasFlag(cmd, "C") && i+1 < len(args) {
+			globals = append(globals, a, args[i+1]) // canon status -C repo
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-C=") && !hasFlag(cmd, "C") {
+			globals = append(globals, a)
+			continue
 		}
 		if strings.HasPrefix(a, "-") && len(a) > 1 {
 			flags = append(flags, a)
@@ -256,12 +284,31 @@ func Permute(app *cli.App, args []string) []string {
 		}
 		rest = append(rest, a)
 	}
-	out = append(out, flags...)
 	if len(rest) > 0 {
-		out = append(out, "--")
-		out = append(out, rest...)
+		rest = append([]string{"--"}, rest...)
 	}
-	return out
+	return join(flags, rest)
+}
+
+// isDirFlag is the global -C written with its value apart.
+func isDirFlag(a string) bool { return a == "-C" || a == "--C" }
+
+// isJSONFlag is --json (or -json, --json=true, --json=false).
+func isJSONFlag(a string) bool {
+	name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	return name == "json" && strings.HasPrefix(a, "-")
+}
+
+// hasFlag reports whether cmd has a flag of that name.
+func hasFlag(cmd *cli.Command, name string) bool {
+	for _, f := range cmd.Flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {

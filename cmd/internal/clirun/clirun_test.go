@@ -22,6 +22,12 @@ func TestPermute(t *testing.T) {
 		{"subcommand", "canon graph path A B --edges parent", "canon graph path --edges parent -- A B"},
 		{"hook keeps its arguments", "canon hook post-checkout a b 1", "canon hook post-checkout a b 1"},
 		{"no command", "canon --version", "canon --version"},
+		{"-C after the command", "canon search x -C dir -n 2", "canon -C dir search -n 2 -- x"},
+		{"-C= after the command", "canon search -C=dir x", "canon -C=dir search -- x"},
+		{"--json before the command", "canon --json search x", "canon search --json -- x"},
+		{"--json kept where the command has none", "canon --json -C dir graph path A", "canon -C dir --json graph path -- A"},
+		{"both swapped", "canon --json search x -C dir", "canon -C dir search --json -- x"},
+		{"--json before a command without it", "canon --json hook post-commit", "canon --json hook post-commit"},
 	} {
 		if got := strings.Join(Permute(app, strings.Fields(c.in)), " "); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)

@@ -61,7 +61,7 @@ type (
 )
 
 func (m *Server) addItemTools() {
-	add(m, &mcp.Tool{Name: "item_new", OutputSchema: outSchema("item:object", "written:array"), Description: "Create an item as the repo writes them.", Annotations: writing},
+	add(m, &mcp.Tool{Name: "item_new", OutputSchema: outSchema("item:object", "written:array"), Description: "Create an item as the repo does.", Annotations: writing},
 		func(ctx context.Context, s *gitsync.Session, in itemNewIn, out *itemNewOut) (string, error) {
 			a := usecase.NewArgs{Kind: in.Kind, Title: in.Title, Parent: in.Parent, Body: in.Body, DryRun: in.DryRun, Commit: in.Commit}
 			var err error
@@ -78,7 +78,7 @@ func (m *Server) addItemTools() {
 			out.ItemCreated = res
 			return rendered(res), nil
 		})
-	add(m, &mcp.Tool{Name: "item_set", OutputSchema: outSchema("changes:array", "written:array"), Description: "Change an item's fields; add/remove list items (field=item).", Annotations: writing},
+	add(m, &mcp.Tool{Name: "item_set", OutputSchema: outSchema("changes:array", "written:array"), Description: "Change an item's fields (add, remove: list items).", Annotations: writing},
 		func(ctx context.Context, s *gitsync.Session, in itemSetIn, out *itemOut) (string, error) {
 			a := usecase.ItemArgs{Ref: in.Item, DryRun: in.DryRun, Commit: in.Commit, Command: "canon set"}
 			var err error

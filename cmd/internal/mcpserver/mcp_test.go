@@ -16,11 +16,19 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/canon-md/canon/index/indextest"
+	"github.com/canon-md/canon/index/indextest/hang"
 )
 
 // mcpRepo makes a small backlog repository and a server on it, and
 // connects the SDK's client in process.
 func mcpRepo(t *testing.T) (string, *mcp.ClientSession) {
+	t.Helper()
+	dir := mcpDir(t)
+	return dir, connect(t, dir)
+}
+
+// mcpDir is mcpRepo's repository.
+func mcpDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
@@ -39,7 +47,15 @@ func mcpRepo(t *testing.T) (string, *mcp.ClientSession) {
 	gitIn(t, dir, "init", "-q", "-b", "main")
 	gitIn(t, dir, "add", "-A")
 	gitIn(t, dir, "commit", "-qm", "backlog")
-	return dir, connect(t, dir)
+	return dir
+}
+
+// heard waits until the server has heard of n file-system events since
+// its last answer (an edit the test made; the kernel tells of it at once,
+// the listener folds it in on its own goroutine).
+func heard(t *testing.T, srv *Server, n int) {
+	t.Helper()
+	hang.Until(t, "the server hears of the edit", func() bool { return srv.listen.Pending() >= n })
 }
 
 // connect makes a server on the repository in dir and connects the SDK's
@@ -109,7 +125,8 @@ func textOf(r *mcp.CallToolResult) string {
 }
 
 func TestMCPTools(t *testing.T) {
-	dir, cs := mcpRepo(t)
+	dir := mcpDir(t)
+	srv, cs := serve(t, dir)
 
 	var search struct {
 		Hits []struct {
@@ -171,18 +188,19 @@ func TestMCPTools(t *testing.T) {
 		t.Errorf("ready %+v, blocked %+v", ready, blocked)
 	}
 	// The tools answer in canon ready's and canon blocked's words (one
-	// use case each, graph.Ready and graph.Blocked), the limit included;
+	// use case each, graph.Ready and graph.Blocked), the limit included,
+	// their hints in the tools' words, ready's with the claim it offers;
 	// the freshness line follows.
 	var limited struct {
 		Truncated    int `json:"truncated"`
 		BlockedCount int `json:"blocked_count"`
 	}
 	res := call(t, cs, "ready", map[string]any{"limit": 1}, &limited)
-	if want := "KB-TSK-0001  P1  Ready  Issue session tokens  [task]\n1 ready, 1 blocked (canon blocked)\n"; !strings.HasPrefix(textOf(res), want) || limited.Truncated != 0 || limited.BlockedCount != 1 {
+	if want := "KB-TSK-0001  P1  Ready  Issue session tokens  [task]\n1 ready, 1 blocked (the blocked tool)\ntake one: item_claim with its item and as: your name (commit: true lets other worktrees see it)\n"; !strings.HasPrefix(textOf(res), want) || limited.Truncated != 0 || limited.BlockedCount != 1 {
 		t.Errorf("ready says %q %+v, want %q", textOf(res), limited, want)
 	}
 	res = call(t, cs, "blocked", map[string]any{"all": true}, nil)
-	if want := "KB-TSK-0002  -  Ready  Refresh tokens  [task]\n    waits for KB-TSK-0001 (Ready): Issue session tokens  [blocked_by]\n1 blocked, 1 ready (canon ready)\n"; !strings.HasPrefix(textOf(res), want) {
+	if want := "KB-TSK-0002  -  Ready  Refresh tokens  [task]\n    waits for KB-TSK-0001 (Ready): Issue session tokens  [blocked_by]\n1 blocked, 1 ready (the ready tool)\n"; !strings.HasPrefix(textOf(res), want) {
 		t.Errorf("blocked says %q, want %q", textOf(res), want)
 	}
 	if r := call(t, cs, "ready", map[string]any{"limit": 2, "all": true}, nil); !r.IsError || !strings.Contains(textOf(r), "limit and all say different things") {
@@ -209,7 +227,7 @@ func TestMCPTools(t *testing.T) {
 	}
 
 	// A commit elsewhere: the next answer catches up first and says so; an
-	// edit not synced is counted.
+	// edit not synced is taken in first, and counted.
 	if err := os.WriteFile(filepath.Join(dir, "items/KB-TSK-0003.md"), []byte("---\nid: KB-TSK-0003\ntitle: Revoke tokens\nstate: Ready\n---\n# Tokens\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -218,13 +236,19 @@ func TestMCPTools(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "items/KB-TSK-0001.md"), []byte("---\nid: KB-TSK-0001\ntitle: edited\n---\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	heard(t, srv, 1)
 	var st struct {
 		Documents int
 		Freshness Freshness
 	}
-	call(t, cs, "status", nil, &st)
-	if st.Documents != 4 || !st.Freshness.WasBehind || st.Freshness.Head == head || st.Freshness.IndexedCommit != st.Freshness.Head || st.Freshness.WorkingTreeDiffers != 1 {
-		t.Errorf("after a commit and an edit: %+v", st)
+	res = call(t, cs, "status", nil, &st)
+	if st.Documents != 4 || !st.Freshness.WasBehind || st.Freshness.Head == head || st.Freshness.IndexedCommit != st.Freshness.Head ||
+		st.Freshness.WorkingTreeDiffers != 0 || st.Freshness.EditsTaken != 1 || !strings.Contains(textOf(res), "took in 1 file edited since the last answer") {
+		t.Errorf("after a commit and an edit: %+v\n%s", st, textOf(res))
+	}
+	var edited struct{ Title string }
+	if call(t, cs, "show", map[string]any{"ref": "KB-TSK-0001"}, &edited); edited.Title != "edited" {
+		t.Errorf("the edit is not in the index: %+v", edited)
 	}
 	call(t, cs, "status", nil, &st)
 	if st.Freshness.WasBehind {
@@ -441,6 +465,7 @@ func TestMCPOutputSchemas(t *testing.T) {
 		{"check", map[string]any{"staged": true}},
 		{"check", map[string]any{"paths": []string{"items/KB-TSK-0001.md"}}},
 		{"show", map[string]any{"ref": "KB-TSK-0002", "text": true}},
+		{"show", map[string]any{"ref": "KB-TSK-0002", "text": true, "budget": 1}},
 		{"context", map[string]any{"query": "tokens", "budget": 400}},
 		{"context", map[string]any{"seeds": []string{"KB-TSK-0002"}}},
 		{"neighbors", map[string]any{"ref": "KB-TSK-0002"}},

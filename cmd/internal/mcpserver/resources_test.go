@@ -16,7 +16,12 @@ import (
 // that became such a link since it was indexed too.
 func TestResourcesReadNothingOutside(t *testing.T) {
 	t.Setenv("CANON_TEST_SECRET", "hunter2-in-the-environment")
-	dir, cs := mcpRepo(t)
+	dir := mcpDir(t)
+	srv, cs := serve(t, dir)
+	// An index that has not taken the link in yet (a server that cannot
+	// listen, or an event still on its way): the read itself refuses it.
+	_ = srv.listen.Close()
+	srv.listen = nil
 	ctx := context.Background()
 	call(t, cs, "workset_new", map[string]any{"name": "w", "seeds": []string{"KB-TSK-0002"}, "agent": "test"}, nil)
 	key := filepath.Join(t.TempDir(), "id_ed25519")

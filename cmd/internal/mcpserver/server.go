@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/gitsync/watch"
 	"github.com/canon-md/canon/hooks"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/human"
@@ -42,6 +43,15 @@ type Server struct {
 	driftTook    time.Duration // how long it took
 	driftRunning bool
 	driftGen     int // bumped when the index moves: an older background count is dropped
+
+	// listen hears the working tree's edits (file-system events) and
+	// brings them in before each answer (watch.Watcher.Flush): an agent
+	// sees its own edit at its next call, at the cost of the edited files.
+	// nil when the system cannot watch the folders (then the drift count
+	// says what an answer leaves out). looked: the first answer has
+	// reconciled what was edited before the server listened.
+	listen *watch.Watcher
+	looked bool
 }
 
 // A background count of the drift starts once the last one is driftEvery
@@ -96,6 +106,10 @@ func New(ctx context.Context, dir, version string) (*Server, error) {
 		return nil, err
 	}
 	m := &Server{s: s, turn: make(chan struct{}, 1), timeout: callTimeout}
+	if w, err := watch.New(s, watch.Options{}); err == nil {
+		w.Listen()
+		m.listen = w
+	}
 	m.server = mcp.NewServer(&mcp.Implementation{Name: "canon", Version: version}, &mcp.ServerOptions{
 		Instructions: "canon indexes this repository's Markdown (backlog items, ADRs, notes). Start with search or context; show reads one document; ready/blocked list open work. Every result says how fresh the index is.",
 	})
@@ -108,8 +122,13 @@ func New(ctx context.Context, dir, version string) (*Server, error) {
 	return m, nil
 }
 
-// Close releases the repository's index.
-func (m *Server) Close() { m.s.Close() }
+// Close stops listening and releases the repository's index.
+func (m *Server) Close() {
+	if m.listen != nil {
+		_ = m.listen.Close() // the watches go with the process anyway
+	}
+	m.s.Close()
+}
 
 // Run serves one client over stdio until it goes or ctx ends.
 func (m *Server) Run(ctx context.Context) error {
@@ -128,10 +147,15 @@ type Freshness struct {
 	Head          string `json:"head"`
 	// WasBehind: the index was behind HEAD and this call caught up first.
 	WasBehind bool `json:"was_behind"`
+	// EditsTaken counts the files edited, added or deleted in the working
+	// tree since the last answer (by hand or by another program) that
+	// this one brought in first: the server listens for edits.
+	EditsTaken int `json:"edits_taken,omitempty"`
 	// WorkingTreeDiffers counts the files edited, added or deleted since
 	// the last sync, which the answer does not reflect (canon sync or a
 	// running canon watch brings them in), as counted at
-	// WorkingTreeCheckedAt (at most a few seconds ago).
+	// WorkingTreeCheckedAt (at most a few seconds ago); 0 while the server
+	// listens for edits and brings them in before each answer.
 	WorkingTreeDiffers   int    `json:"working_tree_differs"`
 	WorkingTreeCheckedAt string `json:"working_tree_checked_at"`
 	Watcher              bool   `json:"watcher"`
@@ -142,6 +166,9 @@ func (f Freshness) text() string {
 	s := "index at " + human.Commit(f.IndexedCommit)
 	if f.WasBehind {
 		s += " (caught up with HEAD for this answer)"
+	}
+	if f.EditsTaken > 0 {
+		s += fmt.Sprintf("; took in %s edited since the last answer", human.Plural(f.EditsTaken, "file"))
 	}
 	if f.WorkingTreeDiffers > 0 {
 		s += fmt.Sprintf("; %s edited since the last sync not included", human.Plural(f.WorkingTreeDiffers, "file"))
@@ -211,6 +238,21 @@ func (m *Server) catchUp(ctx context.Context) (Freshness, error) {
 	}
 	var f Freshness
 	f.WasBehind = res.Action != gitsync.ActionNone
+	switch {
+	case m.listen != nil && !m.looked:
+		// What was edited before the server listened: one reconcile (a
+		// stat of every document), once.
+		m.listen.Flush(ctx) //nolint:errcheck // the reconcile reads it all again
+		if res, err = s.Reconcile(ctx); err != nil {
+			return f, err
+		}
+		m.looked = true
+		f.EditsTaken = res.Changes.Files()
+	case m.listen != nil:
+		if f.EditsTaken, err = m.listen.Flush(ctx); err != nil {
+			return f, err
+		}
+	}
 	meta, err := s.Store.AllMeta()
 	if err != nil {
 		return f, err
@@ -223,8 +265,15 @@ func (m *Server) catchUp(ctx context.Context) (Freshness, error) {
 		m.driftGen++
 		m.driftMu.Unlock()
 	}
+	if f.EditsTaken > 0 {
+		m.driftMu.Lock()
+		m.driftGen++ // a count begun before the edits came in is dropped
+		m.driftMu.Unlock()
+	}
 	var at time.Time
-	if f.WorkingTreeDiffers, at, err = m.workingTreeDrift(s); err != nil {
+	if m.listen != nil {
+		at = time.Now() // every edit heard is in: the listener is the count
+	} else if f.WorkingTreeDiffers, at, err = m.workingTreeDrift(s); err != nil {
 		return f, err
 	}
 	f.WorkingTreeCheckedAt = at.UTC().Format(time.RFC3339)

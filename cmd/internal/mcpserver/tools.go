@@ -67,7 +67,7 @@ func add[In, Out any, PO interface {
 			return failed(err), nil
 		}
 		if err := bound(&in); err != nil {
-			return nil, err
+			return failed(err), nil // a tool error, as every other refusal of an argument
 		}
 		var out Out
 		var txt string
@@ -78,18 +78,22 @@ func add[In, Out any, PO interface {
 		})
 		*PO(&out).fresh() = f
 		if err != nil {
-			return failed(explain(err)), nil
+			return failed(errors.New(inToolWords(t.Name, explain(err).Error()))), nil
 		}
 		data, err := json.Marshal(out)
 		if err != nil {
 			return nil, fmt.Errorf("marshaling output: %w", err)
 		}
 		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: strings.TrimRight(txt, "\n") + "\n(" + f.text() + ")"}},
+			Content:           []mcp.Content{&mcp.TextContent{Text: strings.TrimRight(inToolWords(t.Name, txt), "\n") + "\n(" + f.text() + ")"}},
 			StructuredContent: json.RawMessage(data),
 		}, nil
 	})
 }
+
+// showBudget is the tokens of section text show gives an agent unless
+// it asks for another budget.
+const showBudget = 4000
 
 // aloneTools are the read-only tools that answer in their turn: check
 // lays its change over the index under the index's writer lock, of which a
@@ -210,9 +214,10 @@ type (
 		Truncated bool `json:"truncated"` // more hits past the limit: the tool asks one more
 		Fresh
 	}
-	refIn struct {
-		Ref  string `json:"ref" jsonschema:"id, uid, key or path"`
-		Text bool   `json:"text,omitempty" jsonschema:"with section texts"`
+	showIn struct {
+		Ref    string `json:"ref" jsonschema:"id, uid, key or path"`
+		Text   bool   `json:"text,omitempty" jsonschema:"section texts"`
+		Budget int    `json:"budget,omitempty" jsonschema:"default 4000 tokens"`
 	}
 	showOut struct {
 		*graph.Versions // canon show --branches: its versions on other refs (ADR-0042)
@@ -397,11 +402,15 @@ func (m *Server) addDocumentTools() {
 		})
 
 	add(m, &mcp.Tool{Name: "show", OutputSchema: outSchema("branches:array"), Description: "One document: frontmatter, edges, sections, problems.", Annotations: readOnly},
-		func(ctx context.Context, s *gitsync.Session, in refIn, out *showOut) (string, error) {
+		func(ctx context.Context, s *gitsync.Session, in showIn, out *showOut) (string, error) {
+			if err := negative("budget", in.Budget); err != nil {
+				return "", err
+			}
 			v, err := s.Show(ctx, s.Repo.RootRef(in.Ref), in.Text)
 			if err != nil {
 				return "", err
 			}
+			usecase.ClipText(v, limitOr(in.Budget, showBudget)) // one ADR was 16,000 tokens
 			if out.Versions, err = usecase.VersionsOn(ctx, s, v); err != nil {
 				return "", err
 			}
@@ -460,7 +469,12 @@ func (m *Server) addWorkTools() {
 			if out.ReadyList, err = graph.New(s.Store).Ready(ctx, q); err != nil {
 				return "", err
 			}
-			return rendered(out.ReadyList), nil
+			txt := rendered(out.ReadyList)
+			if len(out.Ready) > 0 {
+				// The next step an agent takes: a claim other worktrees see.
+				txt += "take one: item_claim with its item and as: your name (commit: true lets other worktrees see it)\n"
+			}
+			return txt, nil
 		})
 	add(m, &mcp.Tool{Name: "blocked", OutputSchema: outSchema("blocked:array", "truncated:integer", "ready_count:integer"), Description: "Open work something blocks, with the blockers.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in workIn, out *blockedOut) (string, error) {

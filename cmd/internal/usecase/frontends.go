@@ -3,6 +3,7 @@ package usecase
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
@@ -37,7 +38,7 @@ func Context(ctx context.Context, s *gitsync.Session, a ContextArgs) (*graph.Pac
 	case a.For == "" && a.Query == "" && len(a.Seeds) == 0:
 		return nil, &gitsync.ArgsError{Msg: "context needs a query or --seed ID; for example canon context \"webhook retries\" --seed KB-TSK-0007"}
 	}
-	opt, err := graph.OptionsFrom(s.Cfg.Context).With(a.Overrides)
+	opt, err := graph.PackOptionsOf(s.Cfg).With(a.Overrides)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +60,7 @@ func Context(ctx context.Context, s *gitsync.Session, a ContextArgs) (*graph.Pac
 // from the configuration's context: unless o sets them; the caps only
 // when o sets them (no cap by default).
 func Neighbors(ctx context.Context, s *gitsync.Session, ref string, o graph.Overrides) (*graph.Neighbors, error) {
-	opt, err := graph.OptionsFrom(s.Cfg.Context).With(o)
+	opt, err := graph.PackOptionsOf(s.Cfg).With(o)
 	if err != nil {
 		return nil, err
 	}
@@ -108,4 +109,28 @@ func VersionsOn(ctx context.Context, s *gitsync.Session, v *index.DocView) (*gra
 		return nil, err
 	}
 	return graph.VersionsOf(v, over, st), nil
+}
+
+// ClipText keeps about budget tokens (4 bytes each) of a document's
+// section text, in order: the section that crosses the budget is cut at
+// a line's end, those after it keep their headings and lose their text,
+// and the view says how many tokens it left out. 0 keeps all.
+func ClipText(v *index.DocView, budget int) {
+	if budget <= 0 {
+		return
+	}
+	room, left := budget*4, 0
+	for i := range v.Sections {
+		t := v.Sections[i].Text
+		switch {
+		case len(t) <= room:
+			room -= len(t)
+		default:
+			cut := strings.LastIndexByte(t[:room], '\n') + 1
+			v.Sections[i].Text = t[:cut]
+			left += len(t) - cut
+			room = 0
+		}
+	}
+	v.TextLeftOut = (left + 3) / 4
 }

@@ -50,7 +50,11 @@ func Next(ctx context.Context, s *gitsync.Session, kind, namespace string) (Next
 	if err != nil {
 		return NextID{}, err
 	}
-	id, err := ids.NextFree(ctx, docs, s.Cfg, kind, namespace, s.RefIDs)
+	named, err := s.Store.FileIDDocs(ctx)
+	if err != nil {
+		return NextID{}, err
+	}
+	id, err := ids.NextFree(ctx, append(docs, named...), s.Cfg, kind, namespace, s.RefIDs)
 	if errors.Is(err, ids.ErrNoSeries) {
 		// Numbered records without ids (adr-tools, MADR: 0018-x.md): the
 		// next file number, over the working tree and the other refs.
@@ -169,10 +173,17 @@ func FixIDs(ctx context.Context, s *gitsync.Session, dry bool) (*IDsFixed, error
 	if err != nil {
 		return nil, err
 	}
+	named, err := s.Store.FileIDDocs(ctx)
+	if err != nil {
+		return nil, err
+	}
 	r, err := newRenamer(ctx, s, dry)
 	if err != nil {
 		return nil, err
 	}
+	// The numbers file names carry are taken too: a rename never lands on
+	// an archived "task-35 - Fix-x.md" that has no frontmatter id.
+	all := append(append([]ids.Doc(nil), docs...), named...)
 	out := &IDsFixed{DryRun: dry, Renames: []*IDRenamed{}}
 	var reserved []string
 	var renames []IDRenameArgs
@@ -185,7 +196,7 @@ func FixIDs(ctx context.Context, s *gitsync.Session, dry bool) (*IDsFixed, error
 				continue
 			}
 			ns, _ := s.Cfg.Namespaces.Of(d.Path)
-			next, err := ids.NextFree(ctx, docs, s.Cfg, prefix, ns, s.RefIDs, reserved...)
+			next, err := ids.NextFree(ctx, all, s.Cfg, prefix, ns, s.RefIDs, reserved...)
 			if err != nil {
 				return nil, err
 			}

@@ -18,7 +18,7 @@ import (
 // depth, budget, node cap; wrapSeeds, when set, turns a workset error into
 // the front end's own.
 func TemplateRun(ctx context.Context, s *gitsync.Session, t *graph.Template, ro graph.RunOptions, wrapSeeds func(error) error) (*graph.Pack, error) {
-	ro.Base = graph.OptionsFrom(s.Cfg.Context)
+	ro.Base = graph.PackOptionsOf(s.Cfg)
 	ro.Now = func() time.Time { return s.Repo.HeadTime(ctx) }
 	ro.WorksetSeeds = func(ctx context.Context, name string) ([]string, error) {
 		keys, err := workset.SeedKeys(ctx, &workset.Env{Root: s.Repo.Root, Tracked: s.Repo.TrackedInWorksetDir}, name)

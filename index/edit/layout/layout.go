@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
@@ -176,7 +178,34 @@ func (l *Layout) Path(id, title string) string {
 	if l.bucket > 0 {
 		dir = path.Join(dir, pad(strconv.Itoa(numberOf(id)/l.bucket*l.bucket), l.width))
 	}
-	return path.Join(dir, stem+l.ext)
+	return path.Join(dir, fileSafe(stem)+l.ext)
+}
+
+// maxStem bounds a file name's stem in bytes (file systems take 255).
+const maxStem = 200
+
+// fileSafe makes a stem one file name: no separator, control character
+// or leading dot (a title written verbatim may hold any of them; each
+// becomes a dash), no dash, dot or space at its end (a title that
+// renders empty leaves "task-4"), at most maxStem bytes.
+func fileSafe(stem string) string {
+	var b strings.Builder
+	for _, r := range stem {
+		switch {
+		case r == '/' || r == '\\' || r == 0 || unicode.IsControl(r) || r == ':' || r == '*' || r == '?' || r == '"' || r == '<' || r == '>' || r == '|':
+			b.WriteByte('-')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	s := strings.TrimRight(strings.TrimLeft(b.String(), ". "), "-_ .")
+	for len(s) > maxStem {
+		s = s[:len(s)-1]
+		for len(s) > 0 && !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+	}
+	return s
 }
 
 // Compose writes the new document: its frontmatter, its title heading

@@ -206,3 +206,27 @@ func TestNameOfOneFile(t *testing.T) {
 		}
 	}
 }
+
+// TestFileSafe: a title written verbatim into a file name makes one file
+// name: no folder, no control character, no leading dot.
+func TestFileSafe(t *testing.T) {
+	for in, want := range map[string]string{
+		"T-1 - ../../etc/passwd":     "T-1 - ..-..-etc-passwd",
+		"T-2 - a/b\\c":               "T-2 - a-b-c",
+		"..hidden":                   "hidden",
+		"T-3 - tab\there":            "T-3 - tab-here",
+		"task-4 - ":                  "task-4",
+		"T-5 - what? \"quoted\" <x>": "T-5 - what- -quoted- -x",
+	} {
+		if got := fileSafe(in); got != want {
+			t.Errorf("fileSafe(%q) = %q, want %q", in, got, want)
+		}
+	}
+	l, err := Learn([]Sample{sampleOf("b/task-1 - One two.md", "task-1", "---\nid: task-1\ntitle: One two\n---\n")}, notDone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Path("task-2", "a/../../b: c"); got != "b/task-2 - a-..-..-b- c.md" {
+		t.Errorf("verbatim title path %q", got)
+	}
+}

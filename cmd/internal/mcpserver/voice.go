@@ -1,0 +1,53 @@
+package mcpserver
+
+import "strings"
+
+// An agent talks to canon through tools, not a shell: the hints canon's
+// answers share with the command line ("--limit N or --all", "canon
+// ready --here lists them") are said in the tools' words here. Only
+// canon's own lines are changed: the lines of a tool whose answer quotes
+// no document, and a pack's summary lines (a document may say anything).
+
+// toolWords are the command line's hints and the tools' words for them.
+var toolWords = strings.NewReplacer(
+	": --limit N or --all)", ": limit: N or all: true)",
+	"(canon ready --here lists them)", "(ready with here: true lists them)",
+	"(canon blocked)", "(the blocked tool)",
+	"(canon ready)", "(the ready tool)",
+	"(--json lists them)", "(the structured content lists them)",
+	"(see --json)", "(see the structured content)",
+	"(--depth reaches further)", "(neighbors reaches further)",
+	"(--commit commits it alone)", "(commit: true commits it alone)",
+	"no worksets; canon workset new NAME --seed ID creates one", "no worksets; workset_new with a name and seeds creates one",
+	"(canon workset show)", "(workset_show)",
+	"canon query list shows them", "prompts/list names them (each template is a prompt)",
+	"canon problems counts again", "check with all: true counts again",
+	"(canon problems lists them)", "(check with all: true lists them)",
+	"see canon problems", "see check with all: true",
+	"stopped at --max-nodes", "stopped at its node limit",
+	"left out by the budget (--budget sets it)", "left out by the budget (budget sets it)",
+)
+
+// quotingTools answer with documents' text: only their summary lines are
+// canon's.
+var quotingTools = map[string]bool{"context": true, "workset_context": true, "show": true, "search": true, "promote": true, "workset_resume": true}
+
+// summaryPrefixes start a pack's own lines.
+var summaryPrefixes = []string{"About ", "Left out: ", "Stopped", "Budget", "  … about "}
+
+// inToolWords says a tool's answer in the tools' words.
+func inToolWords(tool, txt string) string {
+	if !quotingTools[tool] {
+		return toolWords.Replace(txt)
+	}
+	lines := strings.SplitAfter(txt, "\n")
+	for i, l := range lines {
+		for _, p := range summaryPrefixes {
+			if strings.HasPrefix(l, p) {
+				lines[i] = toolWords.Replace(l)
+				break
+			}
+		}
+	}
+	return strings.Join(lines, "")
+}

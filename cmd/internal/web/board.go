@@ -1,0 +1,320 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/graph"
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/config"
+)
+
+// The board: a column per state the repository's work items are in, in
+// the order its configuration lists them (open states, then done ones;
+// states it does not list come last, by name), a card per item. Each card
+// says whether the item is ready or blocked (graph.Work, what canon ready
+// and blocked answer), and what other branches and worktrees do with it
+// (graph.Claims over the overlays, what canon ready leaves out).
+
+// columnCap is the most cards a column shows; a filter narrows the rest.
+const columnCap = 200
+
+// Card is one work item on the board.
+type Card struct {
+	Key, ID, Title, Kind, State, Assignee, Path string
+	Parent, ParentKey                           string
+	// Status is ready, blocked, done or "" (a state neither open nor
+	// done); Blockers name what it waits for.
+	Status   string
+	Blockers []string
+	Claims   []ClaimNote
+}
+
+// ClaimNote is what another ref does with an item: "In Progress on
+// agent-a, 3 min ago".
+type ClaimNote struct {
+	How, State, Assignee, Ref, Author, Ago string
+}
+
+// Column is one state and its cards.
+type Column struct {
+	State string
+	Cards []Card
+	More  int // cards past columnCap
+	Total int
+}
+
+// Filter narrows the board.
+type Filter struct {
+	Kind, Assignee, Parent, Text string
+}
+
+func (f Filter) keeps(c *Card) bool {
+	fold := strings.ToLower
+	switch {
+	case f.Kind != "" && !strings.EqualFold(c.Kind, f.Kind):
+		return false
+	case f.Assignee != "" && !strings.Contains(fold(c.Assignee), fold(f.Assignee)):
+		return false
+	case f.Parent != "" && !strings.EqualFold(c.Parent, f.Parent) && !strings.EqualFold(c.ParentKey, f.Parent):
+		return false
+	case f.Text != "" && !strings.Contains(fold(c.ID+" "+c.Title), fold(f.Text)):
+		return false
+	}
+	return true
+}
+
+// Board is the board page's data.
+type Board struct {
+	Columns   []Column
+	Filter    Filter
+	Kinds     []string // the kinds on the board, for the filter
+	Assignees []string
+	Items     int
+	Overlay   string // the overlays' freshness line
+}
+
+// boardBase is what the board reads of the index: every card, with its
+// status and parent, before the claims and the filter. It is kept until
+// the index syncs again (Server.base), so that filtering, and a page that
+// refreshes for a move on another ref, read the index once.
+type boardBase struct {
+	mark      string // the sync it was read at: sync id, indexed commit
+	cards     []Card
+	kinds     []string
+	assignees []string
+}
+
+// readBase reads every work item of the work kinds, outside the archive,
+// with a state.
+func readBase(ctx context.Context, s *gitsync.Session) (*boardBase, error) {
+	cfg := s.Cfg
+	var items []index.WorkItem
+	if err := s.Store.EachWorkItem(ctx, func(it index.WorkItem) error { items = append(items, it); return nil }); err != nil {
+		return nil, err
+	}
+	var edges []index.DocEdge
+	parent := map[index.DocID]index.DocID{} // each document's first parent
+	err := s.Store.EachEdge(ctx, []string{graph.EdgeBlocks, graph.EdgeBlockedBy, graph.EdgeDependsOn, graph.EdgeParent}, func(e index.DocEdge) error {
+		edges = append(edges, e)
+		if _, ok := parent[e.Src]; !ok && e.Type == graph.EdgeParent {
+			parent[e.Src] = e.Dst
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	status := statusOf(graph.WorkOf(items, edges, graph.WorkOptionsOf(cfg, nil)))
+	byID := make(map[index.DocID]*index.WorkItem, len(items))
+	for i := range items {
+		byID[items[i].Doc] = &items[i]
+	}
+	b := &boardBase{}
+	kinds, who := map[string]bool{}, map[string]bool{}
+	for _, it := range items {
+		if it.State == "" || !cfg.Work.IsWork(it.Kind) || cfg.Work.Archived(it.Path) {
+			continue
+		}
+		c := Card{Key: it.Key, ID: it.ID, Title: it.Title, Kind: it.Kind, State: it.State, Assignee: it.Assignee, Path: it.Path}
+		if p := byID[parent[it.Doc]]; p != nil {
+			c.Parent, c.ParentKey = p.ID, p.Key
+		}
+		switch st := status[it.Key]; {
+		case st != nil:
+			c.Status, c.Blockers = st.Status, st.Blockers
+		case cfg.States.IsDone(it.State):
+			c.Status = "done"
+		}
+		kinds[it.Kind] = true
+		if it.Assignee != "" {
+			who[it.Assignee] = true
+		}
+		b.cards = append(b.cards, c)
+	}
+	b.kinds, b.assignees = sortedSet(kinds), sortedSet(who)
+	return b, nil
+}
+
+// statusOf is each open item's status, by key: ready, or blocked and by
+// what (graph.Work's, what canon ready and blocked answer).
+func statusOf(work *graph.Work) map[string]*Card {
+	status := map[string]*Card{}
+	for _, it := range work.Ready {
+		status[it.Key] = &Card{Status: "ready"}
+	}
+	for _, it := range work.Blocked {
+		c := &Card{Status: "blocked"}
+		for _, b := range it.Blockers {
+			c.Blockers = append(c.Blockers, b.ID)
+		}
+		if it.StateBlocked && len(c.Blockers) == 0 {
+			c.Blockers = []string{"its state"}
+		}
+		status[it.Key] = c
+	}
+	return status
+}
+
+// base is the board's base at the sync f names: the kept one, or read
+// again.
+func (m *Server) base(ctx context.Context, s *gitsync.Session, f Fresh) (*boardBase, error) {
+	mark := f.SyncID + " " + f.Indexed
+	if b := m.kept; b != nil && b.mark == mark && f.SyncID != "" {
+		return b, nil
+	}
+	b, err := readBase(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	b.mark, m.kept = mark, b
+	return b, nil
+}
+
+// boardOf is the board: the base, the claims of other refs, the filter.
+func boardOf(ctx context.Context, s *gitsync.Session, base *boardBase, f Filter) (*Board, error) {
+	claims, fresh, err := claimsByKey(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	b := &Board{Filter: f, Overlay: fresh, Kinds: base.kinds, Assignees: base.assignees, Items: len(base.cards)}
+	cols := map[string]*Column{}
+	for i := range base.cards {
+		c := base.cards[i]
+		c.Claims = claims[c.Key]
+		if !f.keeps(&c) {
+			continue
+		}
+		col := cols[c.State]
+		if col == nil {
+			col = &Column{State: c.State}
+			cols[c.State] = col
+		}
+		col.Total++
+		col.Cards = append(col.Cards, c)
+	}
+	b.Columns = orderColumns(cols, s.Cfg.States)
+	return b, nil
+}
+
+// orderColumns puts the columns in the configuration's order of states,
+// the unlisted ones last by name, and each column's cards by id.
+func orderColumns(cols map[string]*Column, states config.States) []Column {
+	order := append(append([]string{}, states.Open...), states.Done...)
+	rank := func(st string) int {
+		for i, o := range order {
+			if strings.EqualFold(o, st) {
+				return i
+			}
+		}
+		return len(order)
+	}
+	out := make([]Column, 0, len(cols))
+	for _, c := range cols {
+		sort.Slice(c.Cards, func(i, j int) bool {
+			if c.Cards[i].ID != c.Cards[j].ID {
+				return c.Cards[i].ID < c.Cards[j].ID
+			}
+			return c.Cards[i].Key < c.Cards[j].Key
+		})
+		if len(c.Cards) > columnCap {
+			c.More, c.Cards = len(c.Cards)-columnCap, c.Cards[:columnCap]
+		}
+		out = append(out, *c)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		ri, rj := rank(out[i].State), rank(out[j].State)
+		if ri != rj {
+			return ri < rj
+		}
+		return out[i].State < out[j].State
+	})
+	return out
+}
+
+// claimsByKey is what other refs do with HEAD's items, by item key, and
+// the overlays' freshness line.
+func claimsByKey(ctx context.Context, s *gitsync.Session) (map[string][]ClaimNote, string, error) {
+	over, st, err := s.OverlayOfHere(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	refs, err := s.Store.Refs(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	when := map[string]int64{}
+	for _, r := range refs {
+		when[r.Name] = r.Committed
+	}
+	out := map[string][]ClaimNote{}
+	for _, c := range graph.Claims(over, s.Cfg.States) {
+		out[c.Key] = append(out[c.Key], ClaimNote{How: c.How, State: c.State, Assignee: c.Assignee, Ref: shortRef(c.Ref), Author: c.Author, Ago: ago(when[c.Ref])})
+	}
+	return out, st.Text(), nil
+}
+
+// shortRef drops refs/heads/ and refs/remotes/ from a ref's name.
+func shortRef(ref string) string {
+	for _, p := range []string{"refs/heads/", "refs/remotes/", "refs/"} {
+		if r, ok := strings.CutPrefix(ref, p); ok {
+			return r
+		}
+	}
+	return ref
+}
+
+// ago says how long ago a unix time was, roughly.
+func ago(unix int64) string {
+	if unix <= 0 {
+		return ""
+	}
+	d := time.Since(time.Unix(unix, 0))
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return plural(int(d.Minutes()), "min") + " ago"
+	case d < 48*time.Hour:
+		return plural(int(d.Hours()), "hour") + " ago"
+	}
+	return plural(int(d.Hours()/24), "day") + " ago"
+}
+
+func plural(n int, unit string) string {
+	if n != 1 && unit != "min" {
+		unit += "s"
+	}
+	return fmt.Sprintf("%d %s", n, unit)
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// board answers GET /: the board, filtered by the query's kind, assignee,
+// parent and q.
+func (m *Server) board(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := Filter{Kind: q.Get("kind"), Assignee: q.Get("assignee"), Parent: q.Get("parent"), Text: q.Get("q")}
+	var b *Board
+	fr, err := m.call(r.Context(), func(ctx context.Context, s *gitsync.Session, fr Fresh) error {
+		base, err := m.base(ctx, s, fr)
+		if err != nil {
+			return err
+		}
+		b, err = boardOf(ctx, s, base, f)
+		return err
+	})
+	m.page(w, r, "board", "Board", fr, b, err)
+}
