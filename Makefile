@@ -45,11 +45,14 @@ lint:
 demo: build
 	./scripts/demo.sh
 
+# bench_items.sh: canon's writes beside Backlog.md's on its own backlog and
+# at 1k (LARGE=1: 100k) documents (issue 47).
 # bench_team.sh: 0, 200 and 1,000 remote refs on the 10k corpus and
 # rust-lang/rfcs (issue 46); TEAM_ARGS="-large" adds 100k.
 bench: build
 	./scripts/bench.sh
 	./scripts/bench_agents.sh
+	./scripts/bench_items.sh $(ITEMS_ARGS)
 	./scripts/bench_team.sh $(TEAM_ARGS)
 	$(MAKE) --no-print-directory bench-relevance
 

@@ -56,10 +56,15 @@ func (s *Store) StatesOf(ctx context.Context, kind, field string) ([]StateUse, e
 	return kept, nil
 }
 
+// fieldUseSample is how many documents FieldUse counts over.
+const fieldUseSample = 2000
+
 // FieldUse counts, for each of fields, the documents of kind (every
 // kind's with kind "") whose frontmatter has it at the top level: which
 // spelling a repository uses of a field tools name differently (state or
-// status, assignee or owner). One pass over the kind's documents.
+// status, assignee or owner). It counts over the kind's last
+// fieldUseSample documents indexed, so that a claim costs the same at 1k
+// documents and at 100k (a full pass took 180 ms there).
 func (s *Store) FieldUse(ctx context.Context, kind string, fields ...string) (map[string]int, error) {
 	out := make(map[string]int, len(fields))
 	if len(fields) == 0 {
@@ -77,8 +82,9 @@ func (s *Store) FieldUse(ctx context.Context, kind string, fields ...string) (ma
 	for i := range counts {
 		dest[i] = &counts[i]
 	}
-	err := s.db.QueryRowContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM docs
-		WHERE (? = '' OR kind = ?) AND fm <> '' AND json_valid(fm)`, args...).Scan(dest...)
+	args = append(args, fieldUseSample)
+	err := s.db.QueryRowContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM (SELECT fm FROM docs
+		WHERE (? = '' OR kind = ?) AND fm <> '' ORDER BY rowid DESC LIMIT ?) WHERE json_valid(fm)`, args...).Scan(dest...)
 	for i, f := range fields {
 		out[f] = counts[i]
 	}

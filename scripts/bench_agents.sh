@@ -5,13 +5,17 @@
 # item under a shared feature, log it in the feature's worklog, mark the
 # previous item done, add a blocks edge, commit), merged into main in a
 # random order, some through a rebase; once with plain git and once with
-# canon (hooks, merge driver, canon id next). It prints a Markdown table:
-# duplicate ids on main, merges that needed a human, lines lost, canon
-# verify.
+# canon (hooks, merge driver, canon id next); then a third time with the
+# agents acting through canon alone (items: canon ready, then claim, log,
+# done and new, each --commit; a claim another agent made first is
+# refused). It prints a Markdown table: duplicate ids on main, merges that
+# needed a human, lines lost, canon verify, claims refused, stories taken
+# twice.
 #
 #   ./scripts/bench_agents.sh                         8 agents x 50 rounds, seed 1
 #   AGENTS=3 ROUNDS=5 ./scripts/bench_agents.sh       a quick look
 #   SEED=7 MODES=canon ./scripts/bench_agents.sh
+#   MODES=items ./scripts/bench_agents.sh             canon's write path alone
 #
 # Work goes to scripts/out/agents (emptied first).
 set -eu
@@ -21,4 +25,4 @@ if [ ! -x bin/canon ]; then
 	exit 1
 fi
 exec go run ./scripts/benchagents -canon bin/canon -work scripts/out/agents \
-	-agents "${AGENTS:-8}" -rounds "${ROUNDS:-50}" -seed "${SEED:-1}" -modes "${MODES:-git,canon}"
+	-agents "${AGENTS:-8}" -rounds "${ROUNDS:-50}" -seed "${SEED:-1}" -modes "${MODES:-git,canon,items}"

@@ -68,11 +68,14 @@ func claimCommand(e *env) *cli.Command {
 		ArgsUsage: "ITEM",
 		Description: "Sets the item's assignee field (assignee, owner or assignees: the one the item or its kind uses;\n" +
 			"a list holds the name alone) to --as, and its state to the in-progress state the repository's\n" +
-			"documents of that kind use (In Progress, InProgress, Doing ...). With --commit the claim is a\n" +
+			"documents of that kind use (In Progress, InProgress, Doing ...). An item that is done, in progress\n" +
+			"under another name, or taken on another branch or worktree (what canon ready leaves out) is\n" +
+			"refused with where it was taken; --force takes it anyway. With --commit the claim is a\n" +
 			"commit: other worktrees and, once pushed, other clones see it at their next command.\n" +
 			itemWrites,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "as", Usage: "who claims it: `NAME`", EnvVars: []string{"CANON_AGENT"}, DefaultText: "git config user.name"},
+			&cli.BoolFlag{Name: "force", Usage: "take it though it is taken: done, in progress under another name, or taken on another branch or worktree"},
 			itemDryRunFlag, itemCommitFlag, jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -85,7 +88,7 @@ func claimCommand(e *env) *cli.Command {
 					name, _ := s.Repo.GitText(ctx, "config", "user.name")
 					as = strings.TrimSpace(name)
 				}
-				return usecase.Claim(ctx, s, c.Args().First(), as, usecase.ItemArgs{DryRun: c.Bool("dry-run"), Commit: c.Bool("commit")})
+				return usecase.Claim(ctx, s, c.Args().First(), as, usecase.ItemArgs{DryRun: c.Bool("dry-run"), Commit: c.Bool("commit"), Force: c.Bool("force")})
 			})
 		},
 	}

@@ -82,9 +82,22 @@ func (r *Result) work() *config.LearnedWork {
 	return r.Learned.Work
 }
 
+// toolEdges are the edge fields a tool writes and reads, learned in its
+// repositories from the first value on: Backlog.md's parent_task_id and
+// dependencies (a new backlog has fewer than MinCount of them).
+var toolEdges = map[string][]string{"backlog.md": {"dependencies", "parent_task_id"}}
+
 func decideEdges(f *facts, r *Result) {
 	for _, field := range sortedKeys2(f.edgeFields) {
 		c := f.edgeFields[field]
+		if c[1] < MinCount && slices.Contains(toolEdges[f.tool], field) && c[0] == c[1] {
+			if r.Learned.Edges == nil {
+				r.Learned.Edges = map[string]string{}
+			}
+			r.Learned.Edges[field] = edgeCandidates[field]
+			r.Evidence["edges."+field] = fmt.Sprintf("%s writes its %s there; %d of %d values name an item that exists", toolName(f.tool), edgeCandidates[field], c[0], c[1])
+			continue
+		}
 		if c[1] < MinCount {
 			continue
 		}

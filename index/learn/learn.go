@@ -48,6 +48,7 @@ type Result struct {
 type facts struct {
 	tool, toolWhy    string
 	toolStatuses     []string                  // the tool's own list of statuses, in order
+	toolPrefix       string                    // the tool's own task id prefix (Backlog.md's task_prefix), lower case
 	atDocs           int                       // documents YAML refuses at a text field's @ value
 	parents          map[string]map[string]int // kind → parent kind → documents
 	states           map[string]int            // state → live work items
@@ -290,6 +291,7 @@ func (f *facts) learnReferences(ctx context.Context, q index.Querier, g *gathere
 		}
 	}
 	f.learnPrefixes(unnamed, g.numbers, g.folders)
+	f.toolTaskPrefix()
 	var bareVals []string
 	for _, ev := range g.edgeVals {
 		bareVals = append(bareVals, ev.v)
@@ -485,15 +487,36 @@ func (f *facts) detectTool(root string) error {
 				return nil // named, without its statuses
 			}
 			var c struct {
-				Statuses []string `yaml:"statuses"`
+				Statuses   []string `yaml:"statuses"`
+				TaskPrefix string   `yaml:"task_prefix"`
 			}
 			if yaml.Unmarshal(data, &c) == nil {
 				f.toolStatuses = c.Statuses
+				if p := strings.ToLower(strings.TrimSpace(c.TaskPrefix)); taskPrefixRE.MatchString(p) {
+					f.toolPrefix = p
+				}
 			}
 		}
 		return nil
 	}
 	return nil
+}
+
+// taskPrefixRE is a task_prefix Backlog.md takes: letters only.
+var taskPrefixRE = lazyre.MustCompile(`^[a-z]{1,32}$`)
+
+// toolTaskPrefix maps task to Backlog.md's task_prefix (back: its tasks
+// are BACK-12) when no reference under task- says so yet: its tasks are
+// tasks from the first one, and it reads task-12 as BACK-12.
+func (f *facts) toolTaskPrefix() {
+	if f.tool != "backlog.md" || f.toolPrefix == "" || f.toolPrefix == "task" || f.prefixes["task"] != "" {
+		return
+	}
+	if f.prefixes == nil {
+		f.prefixes, f.prefixWhy = map[string]string{}, map[string]string{}
+	}
+	f.prefixes["task"] = f.toolPrefix
+	f.prefixWhy["task"] = fmt.Sprintf("%s's task_prefix is %s: Backlog.md writes its tasks as %s-NUMBER", f.toolWhy, f.toolPrefix, strings.ToUpper(f.toolPrefix))
 }
 
 // doneWords are states that say the work is over, in any tool.

@@ -186,3 +186,27 @@ func TestSchemesIDsAreThePattern(t *testing.T) {
 		t.Fatalf("bug schema = %+v, want APP's pattern", s["bug"])
 	}
 }
+
+// TestBacklogMdOwnFields: in a new Backlog.md backlog its task_prefix
+// makes its tasks tasks, and its parent_task_id and dependencies are
+// edges from the first value that names an item; one that names nothing
+// is not taken on the tool's word.
+func TestBacklogMdOwnFields(t *testing.T) {
+	f := newFacts()
+	f.tool, f.toolWhy, f.toolPrefix = "backlog.md", "backlog/config.yml", "back"
+	f.edgeFields = map[string][2]int{"parent_task_id": {1, 1}, "dependencies": {0, 1}}
+	f.toolTaskPrefix()
+	r := decide(f)
+	if r.Learned.Prefixes["task"] != "back" || !strings.Contains(r.Evidence["prefixes"], "task_prefix is back") {
+		t.Errorf("prefixes = %v (%s)", r.Learned.Prefixes, r.Evidence["prefixes"])
+	}
+	if r.Learned.Edges["parent_task_id"] != "parent" || r.Learned.Edges["dependencies"] != "" {
+		t.Errorf("edges = %v", r.Learned.Edges)
+	}
+	g := newFacts()
+	g.tool, g.toolPrefix = "backlog.md", "task"
+	g.toolTaskPrefix()
+	if len(g.prefixes) != 0 {
+		t.Errorf("task_prefix task mapped: %v", g.prefixes)
+	}
+}

@@ -1,4 +1,5 @@
-// Command benchagents is the parallel-agents replay of issue 25: N agents,
+// Command benchagents is the parallel-agents replay of issue 25 (and, in
+// its items mode, issue 47: items.go): N agents,
 // each in its own worktree and branch, loop R rounds of what agents do to
 // a backlog (take an id, create an item under a shared feature, append to
 // the feature's worklog, move their previous item's status, add a blocks
@@ -46,7 +47,7 @@ var (
 	agents  = flag.Int("agents", 8, "agents, each in its own worktree and branch")
 	rounds  = flag.Int("rounds", 50, "rounds each agent makes")
 	seed    = flag.Int64("seed", 1, "the seed of the merge orders and of which merges rebase")
-	modes   = flag.String("modes", "git,canon", "the modes to run, comma separated: git, canon")
+	modes   = flag.String("modes", "git,canon", "the modes to run, comma separated: git, canon, items")
 	rebaseP = flag.Float64("rebase", 0.3, "the share of merges made through a rebase")
 	verbose = flag.Bool("v", false, "print what git said at each merge it stopped on")
 )
@@ -70,10 +71,10 @@ func run() error {
 	}
 	var results []*result
 	for _, m := range strings.Split(*modes, ",") {
-		if m != "git" && m != "canon" {
-			return fmt.Errorf("unknown mode %q: use git or canon", m)
+		if m != "git" && m != "canon" && m != "items" {
+			return fmt.Errorf("unknown mode %q: use git, canon or items", m)
 		}
-		r := &replay{mode: m, bin: bin, rng: rand.New(rand.NewSource(*seed)), dir: filepath.Join(*work, m)}
+		r := &replay{mode: m, bin: bin, rng: rand.New(rand.NewSource(*seed)), dir: filepath.Join(*work, m), claims: map[string][]string{}}
 		res, err := r.run()
 		if err != nil {
 			return fmt.Errorf("%s: %w", m, err)
@@ -82,10 +83,15 @@ func run() error {
 	}
 	fmt.Printf("## Parallel-agents replay (%d agents x %d rounds, seed %d, %.0f%% of merges through a rebase; %s, %d cores)\n\n",
 		*agents, *rounds, *seed, *rebaseP*100, time.Now().UTC().Format("2006-01-02"), numCPU())
-	fmt.Println("| mode | duplicate ids on main | merges that needed a human | lines lost (of written) | canon verify | collisions reported by the hooks | time |")
-	fmt.Println("|---|--:|--:|--:|---|--:|--:|")
+	fmt.Println("| mode | duplicate ids on main | merges that needed a human | lines lost (of written) | canon verify | collisions reported by the hooks | claims refused | stories taken twice | time |")
+	fmt.Println("|---|--:|--:|--:|---|--:|--:|--:|--:|")
 	for _, r := range results {
-		fmt.Printf("| %s | %d | %d of %d | %d of %d | %s | %s | %s |\n", r.label, r.dups, r.humans, r.merges, r.lost, r.written, r.verify, r.reported, r.took.Round(time.Second))
+		fmt.Printf("| %s | %d | %d of %d | %d of %d | %s | %s | %s | %s | %s |\n", r.label, r.dups, r.humans, r.merges, r.lost, r.written, r.verify, r.reported, r.refused, r.twice, r.took.Round(time.Second))
+	}
+	for _, r := range results {
+		if r.refusal != "" {
+			fmt.Printf("\nA refusal (%s): `%s`\n", r.label, r.refusal)
+		}
 	}
 	return nil
 }
@@ -99,6 +105,8 @@ type result struct {
 	dups, humans, merges int
 	lost, written        int
 	verify, reported     string
+	refused, twice       string
+	refusal              string
 	took                 time.Duration
 }
 
@@ -111,6 +119,11 @@ type replay struct {
 	humans, merges int
 	reported       int
 	clock          time.Time
+	// The items mode's: who claimed each story, the claims refused, the
+	// first refusal's words.
+	claims  map[string][]string
+	refused int
+	refusal string
 }
 
 type agent struct {
@@ -130,7 +143,15 @@ func (r *replay) run() (*result, error) {
 		return nil, err
 	}
 	for round := 1; round <= *rounds; round++ {
+		if r.mode == "items" {
+			if err := r.itemsRound(round); err != nil {
+				return nil, fmt.Errorf("round %d, %w", round, err)
+			}
+		}
 		for _, i := range r.rng.Perm(len(r.agents)) {
+			if r.mode == "items" {
+				break
+			}
 			if err := r.step(r.agents[i], round); err != nil {
 				return nil, fmt.Errorf("round %d, agent %d: %w", round, i, err)
 			}
@@ -142,10 +163,15 @@ func (r *replay) run() (*result, error) {
 			}
 		}
 	}
-	res := &result{label: "plain git", humans: r.humans, merges: r.merges, written: len(r.want), reported: "-"}
-	if r.mode == "canon" {
+	res := &result{label: "plain git", humans: r.humans, merges: r.merges, written: len(r.want), reported: "-", refused: "-", twice: "-"}
+	switch r.mode {
+	case "canon":
 		res.label = "canon (hooks, driver, id next)"
 		res.reported = strconv.Itoa(r.reported)
+	case "items":
+		res.label = "canon new/claim/log/done --commit"
+		res.reported, res.refused, res.twice = strconv.Itoa(r.reported), strconv.Itoa(r.refused), strconv.Itoa(r.takenTwice())
+		res.refusal = r.refusal
 	}
 	var err error
 	if res.dups, err = duplicateIDs(r.main); err != nil {
@@ -176,6 +202,11 @@ func (r *replay) setup() error {
 		feature:                               "---\nid: KB-FTR-0001\ntype: feature\nstate: InProgress\ntitle: The shared feature\n---\n# The shared feature\n\nEvery agent's items are under it.\n\n## Worklog\n\n2030-01-01 07:00 [agent=lead] opened.\n",
 		"backlog/stories/KB-USR-0001_seed.md": "---\nid: KB-USR-0001\ntype: story\nstate: Done\ntitle: The first story\nparent: KB-FTR-0001\n---\n# The first story\n",
 	}
+	if r.mode == "items" {
+		for p, text := range seedStories() {
+			files[p] = text
+		}
+	}
 	for p, text := range files {
 		abs := filepath.Join(r.main, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
@@ -194,7 +225,7 @@ func (r *replay) setup() error {
 		{"git", "add", "-A"},
 		{"git", "commit", "-q", "-m", "the shared feature"},
 	}
-	if r.mode == "canon" {
+	if r.mode != "git" {
 		cmds = append(cmds, []string{r.bin, "hooks", "install"}, []string{"git", "add", ".gitattributes"},
 			[]string{"git", "commit", "-q", "-m", "canon's merge driver"})
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/check"
+	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/lazyre"
@@ -58,6 +60,9 @@ type ItemArgs struct {
 	// DryRun prints the diff and writes nothing; Commit commits the item
 	// alone once written.
 	DryRun, Commit bool
+	// Force makes a claim take an item that is taken (done, in progress
+	// under another name, or taken on another ref).
+	Force bool
 	// Command is what a person typed (canon claim), for the journal and
 	// the commit message.
 	Command string
@@ -196,7 +201,7 @@ func (e *itemEditor) state(ctx context.Context, value string) (string, error) {
 	for _, u := range uses {
 		names = append(names, u.State)
 	}
-	for _, st := range e.s.Cfg.Check.Schemas[e.doc.Kind].States {
+	for _, st := range schemaStates(e.s.Cfg, e.doc.Kind, e.doc.ID) {
 		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, st) }) {
 			names = append(names, st)
 		}
@@ -214,6 +219,17 @@ func (e *itemEditor) state(ctx context.Context, value string) (string, error) {
 	}
 	return "", fmt.Errorf("%w: %s is not a state the repository's %s documents are in or their schema lists (%s); use one of them, or set it by hand if the repository means to start using it",
 		ErrItem, human.Quote(value), e.doc.Kind, strings.Join(names, ", "))
+}
+
+// schemaStates are the states the schema of kind lists, when it holds
+// for an item of that id as canon check holds it: one the configuration
+// sets, or Kano's default for a Kano-shaped id. Backlog.md's BACK-12 is
+// not held to Kano's states (To Do is its first state, not Proposed).
+func schemaStates(cfg *config.Config, kind, id string) []string {
+	if !cfg.Check.SchemasSet[kind] && (id == "" || !check.KanoShaped(cfg.IDs, id)) {
+		return nil
+	}
+	return cfg.Check.Schemas[kind].States
 }
 
 // setField sets one field, the way canon set does: the state checked
@@ -367,7 +383,7 @@ func (e *itemEditor) finish(ctx context.Context, a ItemArgs) (*ItemEdited, error
 	if len(files) == 0 {
 		return e.out, nil // every field already held its value
 	}
-	if e.has(edit.UpdatedField(e.md.Frontmatter)) { // updated, updated_date: never added
+	if e.has(edit.UpdatedField(e.md.Frontmatter)) || toolAddsUpdated[e.s.Cfg.Tool] && e.has("created_date") { // updated, updated_date: added only as the tool adds it
 		e.set.Touch(e.now)
 		e.out.Updated = files[0].Updated
 	}
@@ -398,6 +414,12 @@ func (e *itemEditor) finish(ctx context.Context, a ItemArgs) (*ItemEdited, error
 	}
 	return e.out, nil
 }
+
+// toolAddsUpdated are the tools whose edits add the date of the last
+// change where an item has none: Backlog.md's task edit writes
+// updated_date, in its created_date's layout, at an item's first edit
+// (canon new leaves it out, as task create does).
+var toolAddsUpdated = map[string]bool{"backlog.md": true}
 
 // introduced are the findings an edit brings, errors and warnings, as
 // canon check prints them.
@@ -461,7 +483,8 @@ func commitItem(ctx context.Context, s *gitsync.Session, rel, msg string) (strin
 }
 
 // Claim is canon claim: the item's assignee set to as, and its state to
-// the first in-progress state the repository uses.
+// the first in-progress state the repository uses; refused when the item
+// is taken here or on another ref (taken), unless a.Force.
 func Claim(ctx context.Context, s *gitsync.Session, ref, as string, a ItemArgs) (*ItemEdited, error) {
 	if strings.TrimSpace(as) == "" {
 		return nil, fmt.Errorf("%w: say who claims it with --as NAME", ErrItem)
@@ -482,6 +505,11 @@ func Claim(ctx context.Context, s *gitsync.Session, ref, as string, a ItemArgs) 
 	af, err := e.spelling(ctx, "assignee", "owner", "assignees")
 	if err != nil {
 		return nil, err
+	}
+	if !a.Force {
+		if err := e.taken(ctx, af, as); err != nil {
+			return nil, err
+		}
 	}
 	a.Ref, a.Command = ref, "canon claim"
 	a.Set = append([]FieldValue{{Field: af, Value: as}, {Field: sf, Value: st}}, a.Set...)

@@ -113,7 +113,7 @@ func (l *Layout) frontmatter(it Item) (string, error) {
 		}
 		sets[k] = append(sets[k], f.Value)
 	}
-	pf, after := l.parentField(it.ParentFields)
+	pf, after := l.parentField(it.ParentFields, it.ParentField)
 	var b strings.Builder
 	parentDone := it.Parent == ""
 	writeParent := func() error {
@@ -163,9 +163,9 @@ func (l *Layout) frontmatter(it Item) (string, error) {
 }
 
 // parentField is the field the samples write their parent in (one of
-// names, "parent" when none has one), and the field it follows in the
-// newest sample that has it.
-func (l *Layout) parentField(names map[string]bool) (field, after string) {
+// names; dflt, else "parent", when none has one), and the field it
+// follows in the newest sample that has it.
+func (l *Layout) parentField(names map[string]bool, dflt string) (field, after string) {
 	count := map[string]int{}
 	for _, s := range l.all {
 		for _, f := range s.doc.Frontmatter.Fields {
@@ -176,6 +176,9 @@ func (l *Layout) parentField(names map[string]bool) (field, after string) {
 				}
 			}
 		}
+	}
+	if field == "" && dflt != "" {
+		return dflt, ""
 	}
 	if field == "" {
 		return "parent", ""
@@ -217,13 +220,17 @@ func (l *Layout) writeField(b *strings.Builder, f *markdown.Field, it Item) erro
 		return keyed(b, key, it.Title, l.quoteFor(f.Key, tok))
 	case (name == "state" || name == "status") && scalar && it.State != "":
 		return keyed(b, key, it.State, quoteOf(tok))
+	case name == "updated_date" && it.NoUpdated:
+		return nil
 	case (createdNames[name] || updatedNames[name]) && scalar && f.Value != nil && datedRE.MatchString(f.Value.Text):
 		return keyed(b, key, edit.Stamp(f.Value.Text, it.Now), quoteOf(tok))
 	case kindNames[name] && scalar:
 		b.WriteString(key + ": " + tok + "\n")
 		return nil
 	}
-	l.writeEmpty(b, newest.lines, f, it.Refs[name] || it.ParentFields[name] || peopleNames[name] || name == "parent", []string{f.Key})
+	// A reference, a person and a state are never copied from another
+	// item (a state left empty is one the kind has none of in use).
+	l.writeEmpty(b, newest.lines, f, it.Refs[name] || it.ParentFields[name] || peopleNames[name] || name == "parent" || name == "state" || name == "status", []string{f.Key})
 	return nil
 }
 

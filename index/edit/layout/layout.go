@@ -63,6 +63,12 @@ type Item struct {
 	// ParentFields are the fields of the parent edge (parent,
 	// parent_task_id): the parent goes in the one the samples use.
 	ParentFields map[string]bool
+	// ParentField is the field the parent goes in when no sample writes
+	// one (Backlog.md reads parent_task_id alone); "" is parent.
+	ParentField string
+	// NoUpdated leaves updated_date out: the tool writes it at the first
+	// edit, not at creation (Backlog.md; a Kano item's updated: stays).
+	NoUpdated bool
 }
 
 // Field is one FIELD=VALUE.
@@ -109,6 +115,11 @@ func Learn(samples []Sample, isDone func(state string) bool) (*Layout, error) {
 		stem := strings.TrimSuffix(path.Base(s.Path), path.Ext(s.Path))
 		return learnName(stem, s.ID, strconv.Itoa(s.num), s.title, []titleForm{slugLower, slugUnderscore, slugCase, verbatim})
 	})
+	if l.name != nil && !l.name.has(partTitle) && !sharedName(l.group, l.name) {
+		// KB-USR-0007_seed-6.md, whose name says something other than
+		// its title: seed-6 is that file's, not a pattern to copy.
+		l.name = nil
+	}
 	l.name = l.limitTitle(l.name)
 	l.heading, l.level = titleHeading(l.group)
 	return l, nil
@@ -245,6 +256,22 @@ func numberOf(id string) int {
 
 // vote is the pattern most samples agree on, as the newest of them
 // writes it (nil when none gives one).
+// sharedName reports whether a name pattern with no title in it names
+// at least two samples of the group, or the only one: literal text
+// beside the id that one file of several has is that file's own.
+func sharedName(ss []*sample, p pattern) bool {
+	if len(ss) < 2 {
+		return true
+	}
+	n := 0
+	for _, s := range ss {
+		if strings.TrimSuffix(path.Base(s.Path), path.Ext(s.Path)) == p.write(s.ID, strconv.Itoa(s.num), s.title) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
 func vote(ss []*sample, learn func(*sample) (pattern, bool)) pattern {
 	count := map[string]int{}
 	first := map[string]pattern{}

@@ -156,6 +156,57 @@ func TestFromTemplate(t *testing.T) {
 	}
 }
 
+// TestParentFieldAndState: with no sample writing a parent, the parent
+// goes in the field the tool reads (Backlog.md's parent_task_id), a state
+// left empty is never copied from the samples, though all share it, and
+// with NoUpdated the date of the last change is left out (Backlog.md
+// writes it at the first edit).
+func TestParentFieldAndState(t *testing.T) {
+	mk := func(n string) Sample {
+		return sampleOf("backlog/tasks/back-"+n+" - Seed-"+n+".md", "BACK-"+n, "---\nid: BACK-"+n+"\ntitle: Seed "+n+"\nstatus: Done\nassignee: []\ncreated_date: '2026-11-01 10:00'\nupdated_date: '2026-11-02 10:00'\nlabels: []\n---\n")
+	}
+	l, err := Learn([]Sample{mk("1"), mk("2"), mk("3")}, notDone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ field, want string }{{"parent_task_id", "parent_task_id: BACK-1\n"}, {"", "parent: BACK-1\n"}} {
+		b, err := l.Compose(Item{ID: "BACK-4", Title: "New", Parent: "BACK-1", Now: now, ParentField: c.field, NoUpdated: c.field != ""})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "\n"+c.want) || strings.Contains(string(b), "status: Done") ||
+			!strings.Contains(string(b), "created_date: '2026-11-28 12:00'\n") || strings.Contains(string(b), "updated_date") != (c.field == "") {
+			t.Errorf("ParentField %q: want %q and no copied status:\n%s", c.field, c.want, b)
+		}
+	}
+}
+
+// TestNameOfOneFile: a name with the id and text that is not the title,
+// different in each sample, is not copied to the new item; one the
+// samples share (KB-USR-0001.md, ADR-0001-decision.md) is.
+func TestNameOfOneFile(t *testing.T) {
+	mk := func(n, name string) Sample {
+		return sampleOf("stories/"+name+".md", "S-"+n, "---\nid: S-"+n+"\ntitle: Story "+n+"\n---\n")
+	}
+	for _, c := range []struct {
+		samples []Sample
+		want    string
+	}{
+		{[]Sample{mk("1", "S-1_seed-1"), mk("2", "S-2_seed-2"), mk("3", "S-3_seed-3")}, "stories/S-9.md"},
+		{[]Sample{mk("1", "S-1"), mk("2", "S-2")}, "stories/S-9.md"},
+		{[]Sample{mk("1", "S-1_decision"), mk("2", "S-2_decision")}, "stories/S-9_decision.md"},
+		{[]Sample{mk("1", "S-1_story-1"), mk("2", "S-2_story-2")}, "stories/S-9_new-one.md"},
+	} {
+		l, err := Learn(c.samples, notDone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := l.Path("S-9", "New one"); got != c.want {
+			t.Errorf("%s ...: %s, want %s", c.samples[0].Path, got, c.want)
+		}
+	}
+}
+
 // TestFileSafe: a title written verbatim into a file name makes one file
 // name: no folder, no control character, no leading dot.
 func TestFileSafe(t *testing.T) {
