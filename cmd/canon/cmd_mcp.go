@@ -11,6 +11,11 @@ import (
 	"github.com/canon-md/canon/cmd/internal/mcpserver"
 )
 
+// repoFlag names the repository a server serves (canon mcp, canon
+// serve): it starts from anywhere, as an agent's or an editor's
+// configuration starts it.
+var repoFlag = &cli.StringFlag{Name: "repo", Usage: "the repository `DIR` (default: CANON_REPO, else the working folder)"}
+
 func mcpCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "mcp",
@@ -21,7 +26,7 @@ func mcpCommand(e *env) *cli.Command {
 			"commit, HEAD, whether the index was behind, how many working-tree files differ from it, and\n" +
 			"when it last synced. The repository: --repo, else CANON_REPO, else the working folder.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "repo", Usage: "the repository `DIR` (default: CANON_REPO, else the working folder)"},
+			repoFlag,
 			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on `ADDR`: a loopback address such as 127.0.0.1:7777 (every request carries the bearer token printed at start), or unix:PATH (a socket only you can open)"},
 			&cli.StringFlag{Name: "token-file", Usage: "with --http: the bearer token is the one line of `FILE`, which only you can read (chmod 600), instead of a new one printed at start"},
 			&cli.StringSliceFlag{Name: "allow-origin", Usage: "with --http: accept requests a browser sends from `ORIGIN` (scheme://host:port) besides the server's own address"},

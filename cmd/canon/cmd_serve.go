@@ -26,7 +26,7 @@ func serveCommand(e *env) *cli.Command {
 			"this machine only and prints a URL with a token: open it; the token becomes a cookie. The repository:\n" +
 			"--repo, else CANON_REPO, else the working folder. --json prints the start line as JSON: {url, addr, token}.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "repo", Usage: "the repository `DIR` (default: CANON_REPO, else the working folder)"},
+			repoFlag,
 			&cli.StringFlag{Name: "http", Value: defaultServeAddr, Usage: "listen on `ADDR`: a loopback address (127.0.0.1:PORT, localhost:PORT, [::1]:PORT; port 0 picks one) or unix:PATH"},
 			jsonFlag,
 		},
