@@ -124,16 +124,19 @@ else
   echo "skipped: husky@9.1.7 is not in npm's cache (scripts/hookmanagers.sh installs it)"
 fi
 step "go install from a module proxy (a file-based one holding this commit)"
-# The proxy holds the committed tree (git archive) as canon v0.0.0-test;
-# the dependencies come from the module cache, as make build left them.
-# canon --version then prints the module's version, as go install
-# module@version builds say.
-mv_=v0.0.0-test
+# The proxy holds the committed tree (git archive) as a pseudo-version of
+# this commit; the dependencies come from the module cache, as make build
+# left them. canon --version then prints the module's version, as go
+# install module@version builds say. A version names one content for good:
+# the go command indexes what it unpacked by module and version
+# (GOCACHE/modindex), so another commit under the same version would be
+# built from the first one's file list.
+mv_=v0.0.0-$(TZ=UTC git -C "$here" log -1 --format=%cd --date=format-local:%Y%m%d%H%M%S)-$(git -C "$here" rev-parse --short=12 HEAD)
 proxy=$tmp/proxy/github.com/canon-md/canon/@v
 mkdir -p "$proxy" "$tmp/gobin"
 git -C "$here" archive --format=zip --prefix="github.com/canon-md/canon@$mv_/" -o "$proxy/$mv_.zip" HEAD
 git -C "$here" show HEAD:go.mod >"$proxy/$mv_.mod"
-printf '{"Version":"%s","Time":"2026-01-01T00:00:00Z"}\n' "$mv_" >"$proxy/$mv_.info"
+printf '{"Version":"%s","Time":"%s"}\n' "$mv_" "$(TZ=UTC git -C "$here" log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ)" >"$proxy/$mv_.info"
 echo "$mv_" >"$proxy/list"
 modcache=$(go env GOMODCACHE)
 forget() { # the module cache keeps what it unpacked: drop this test's version
