@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
@@ -24,17 +25,23 @@ import (
 // escaping is written for correct output, a sanitiser's allow-list for
 // hostile input (ADR-0077).
 
+// The renderer and the policy are made at the first page that needs
+// them, not when the process starts: every canon command (a hook too)
+// links this package, and building the policy compiles its regular
+// expressions.
 var (
-	md = goldmark.New(
-		goldmark.WithExtensions(extension.GFM),
-		goldmark.WithRendererOptions(html.WithUnsafe()), // raw HTML reaches the sanitiser, which keeps what is safe
-	)
-	policy = func() *bluemonday.Policy {
+	markdownRenderer = sync.OnceValue(func() goldmark.Markdown {
+		return goldmark.New(
+			goldmark.WithExtensions(extension.GFM),
+			goldmark.WithRendererOptions(html.WithUnsafe()), // raw HTML reaches the sanitiser, which keeps what is safe
+		)
+	})
+	sanitiser = sync.OnceValue(func() *bluemonday.Policy {
 		p := bluemonday.UGCPolicy()
 		p.RequireNoReferrerOnLinks(true)
 		p.AddTargetBlankToFullyQualifiedLinks(true)
 		return p
-	}()
+	})
 )
 
 // maxBody is the most of a document's text the page renders.
@@ -48,6 +55,7 @@ func renderMarkdown(src []byte, docPath string) template.HTML {
 		src = src[:maxBody]
 	}
 	body := stripFrontmatter(src)
+	md := markdownRenderer()
 	doc := md.Parser().Parse(text.NewReader(body))
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if l, ok := n.(*ast.Link); ok && entering {
@@ -59,7 +67,7 @@ func renderMarkdown(src []byte, docPath string) template.HTML {
 	if err := md.Renderer().Render(&b, body, doc); err != nil {
 		return template.HTML(template.HTMLEscapeString(string(body))) //nolint:gosec // escaped
 	}
-	return template.HTML(policy.SanitizeBytes(b.Bytes())) //nolint:gosec // sanitised by the policy above
+	return template.HTML(sanitiser().SanitizeBytes(b.Bytes())) //nolint:gosec // sanitised by the policy above
 }
 
 // localLink turns a relative link to a Markdown file inside the

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/graph"
@@ -25,15 +26,16 @@ var templateFS embed.FS
 //go:embed static
 var staticFS embed.FS
 
-// pages are the templates, parsed once: a layout and a body per page.
-var pages = func() map[string]*template.Template {
+// pages are the templates, parsed once, at the first page served (not
+// when any canon command starts): a layout and a body per page.
+var pages = sync.OnceValue(func() map[string]*template.Template {
 	funcs := template.FuncMap{"itemURL": itemURL, "short": short, "marks": marks}
 	out := map[string]*template.Template{}
 	for _, p := range []string{"board", "item", "branches", "problems", "search", "context"} {
 		out[p] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+p+".html"))
 	}
 	return out
-}()
+})
 
 // itemURL is the page of a document (its key, id or path).
 func itemURL(ref string) string { return "/item?ref=" + url.QueryEscape(ref) }
@@ -70,7 +72,7 @@ func (m *Server) page(w http.ResponseWriter, r *http.Request, name, title string
 		v.Err, v.Data = gitsync.Explain(err, ""), nil
 	}
 	var b bytes.Buffer
-	if err := pages[name].Execute(&b, v); err != nil {
+	if err := pages()[name].Execute(&b, v); err != nil {
 		http.Error(w, "canon serve: the page could not be drawn", http.StatusInternalServerError)
 		return
 	}
