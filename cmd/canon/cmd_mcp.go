@@ -16,6 +16,18 @@ import (
 // configuration starts it.
 var repoFlag = &cli.StringFlag{Name: "repo", Usage: "the repository `DIR` (default: CANON_REPO, else the working folder)"}
 
+// serverRepo points a server at the repository it serves: --repo, else
+// CANON_REPO, else the working folder.
+func (e *env) serverRepo(c *cli.Context) {
+	dir := c.String("repo")
+	if dir == "" {
+		dir = os.Getenv("CANON_REPO")
+	}
+	if dir != "" {
+		e.dir = dir
+	}
+}
+
 func mcpCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "mcp",
@@ -33,13 +45,7 @@ func mcpCommand(e *env) *cli.Command {
 			&cli.DurationFlag{Name: "idle-timeout", Value: 30 * time.Minute, Usage: "with --http: end a session silent for `DURATION`"},
 		},
 		Action: func(c *cli.Context) error {
-			dir := c.String("repo")
-			if dir == "" {
-				dir = os.Getenv("CANON_REPO")
-			}
-			if dir != "" {
-				e.dir = dir
-			}
+			e.serverRepo(c)
 			addr := c.String("http")
 			if addr == "" {
 				for _, f := range []string{"token-file", "allow-origin", "idle-timeout"} {

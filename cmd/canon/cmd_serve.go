@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -31,13 +30,7 @@ func serveCommand(e *env) *cli.Command {
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
-			dir := c.String("repo")
-			if dir == "" {
-				dir = os.Getenv("CANON_REPO")
-			}
-			if dir != "" {
-				e.dir = dir
-			}
+			e.serverRepo(c)
 			addr := c.String("http")
 			if err := web.CheckAddr(addr); err != nil { // refused before the repository opens
 				return fail(2, "%v", err)

@@ -332,9 +332,9 @@ func (n *newItem) learn(ctx context.Context) (*layout.Layout, int, error) {
 	}
 	// Each id's number once (a regexp each: sorting 60,000 ids called it
 	// a million times at 100k documents).
-	nums := make(map[string]int, len(keep))
+	nums := make(map[string]int64, len(keep))
 	for _, d := range keep {
-		nums[d.Ident] = idNumber(d.Ident)
+		_, nums[d.Ident] = series(d.Ident)
 	}
 	sort.SliceStable(keep, func(i, j int) bool { return nums[keep[i].Ident] > nums[keep[j].Ident] })
 	var samples []layout.Sample
@@ -531,9 +531,22 @@ func refFields(cfg *config.Config, typ string) map[string]bool {
 	return out
 }
 
-// idPrefix is an id without its number (and a child's): KB-TSK-0012 and
-// BACK-12.1 are KB-TSK- and BACK-.
-func idPrefix(id string) string { return strings.TrimRight(parentOf(id), "0123456789") }
+// series is an id's prefix and number as ids.Split reads them, a
+// child's its parent's: KB-TSK-0012 is KB-TSK- and 12, BACK-12.1 is
+// BACK- and 12. An id of no series is its letters and 0.
+func series(id string) (string, int64) {
+	id = parentOf(id)
+	if prefix, n, _, ok := ids.Split(id); ok {
+		return prefix, n
+	}
+	return strings.TrimRight(id, "0123456789"), 0
+}
+
+// idPrefix is series' prefix.
+func idPrefix(id string) string {
+	p, _ := series(id)
+	return p
+}
 
 // parentOf is a child id's parent (BACK-12 of BACK-12.1), else the id.
 func parentOf(id string) string {
@@ -541,19 +554,6 @@ func parentOf(id string) string {
 		return m[1]
 	}
 	return id
-}
-
-// idNumber is an id's number (its parent's, for a child): KB-TSK-0012
-// is 12.
-func idNumber(id string) int {
-	n := 0
-	for _, c := range strings.TrimPrefix(parentOf(id), idPrefix(id)) {
-		if n > 1e12 {
-			break
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n
 }
 
 // uuidV7 is a new RFC 9562 version 7 UUID at now (as Kano writes uid:).
