@@ -116,7 +116,11 @@ func VersionsOn(ctx context.Context, s *gitsync.Session, v *index.DocView) (*gra
 // a line's end, those after it keep their headings and lose their text,
 // and the view says how many tokens it left out. 0 keeps all.
 func ClipText(v *index.DocView, budget int) {
-	if budget <= 0 {
+	total := 0
+	for _, sec := range v.Sections {
+		total += len(sec.Text)
+	}
+	if budget <= 0 || budget > total/4 { // compared before multiplying: a budget of 2^61 must not wrap
 		return
 	}
 	room, left := budget*4, 0

@@ -14,8 +14,10 @@ func TestClipText(t *testing.T) {
 	if v.Sections[0].Text != "aaaa\nbbbb\n" || v.Sections[1].Text != "" || v.Sections[2].Text != "" || v.TextLeftOut != 4 {
 		t.Errorf("clipped to %+v", v)
 	}
-	w := &index.DocView{Sections: []index.Section{{Text: "aaaa\nbbbb\n"}}}
-	if ClipText(w, 0); w.Sections[0].Text != "aaaa\nbbbb\n" || w.TextLeftOut != 0 {
-		t.Errorf("budget 0 clipped %+v", w)
+	for _, budget := range []int{0, 3, 1 << 61, int(^uint(0) >> 1)} { // 3 tokens hold all 10 bytes; the others must not wrap
+		w := &index.DocView{Sections: []index.Section{{Text: "aaaa\nbbbb\n"}}}
+		if ClipText(w, budget); w.Sections[0].Text != "aaaa\nbbbb\n" || w.TextLeftOut != 0 {
+			t.Errorf("budget %d clipped %+v", budget, w)
+		}
 	}
 }
