@@ -481,6 +481,12 @@ func (n *newItem) write(ctx context.Context, content []byte) (*ItemCreated, erro
 	if !n.record && d.ID != n.id {
 		return nil, fmt.Errorf("%w: the item written would not read as %s (its layout has no id field canon can fill); write a template in %s/templates/%s.md", ErrItem, n.id, config.Dir, n.kind)
 	}
+	if title := strings.Join(strings.Fields(n.a.Title), " "); !strings.Contains(strings.Join(strings.Fields(d.Title), " "), title) {
+		// The kind's items keep their title where canon could not learn
+		// it (a heading that writes the number its own way): an item with
+		// no title is no item.
+		return nil, fmt.Errorf("%w: the item written would not read as titled %s (canon cannot tell where the %s items keep their titles); write a template in %s/templates/%s.md", ErrItem, human.Quote(title), n.kind, config.Dir, n.kind)
+	}
 	preview, err := n.s.CheckPlanned(ctx, map[string][]byte{n.path: content})
 	if err != nil {
 		return nil, err

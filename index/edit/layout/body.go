@@ -127,6 +127,9 @@ func (l *Layout) body(it Item) string {
 		b.WriteString(text + "\n")
 	}
 	out := strings.TrimPrefix(b.String(), "\n")
+	if out == "" {
+		return "" // no body: no blank line after the frontmatter either
+	}
 	if newest.doc.Format != "" && newest.doc.BodyLine >= 1 && newest.doc.BodyLine <= len(newest.lines) && strings.TrimSpace(newest.lines[newest.doc.BodyLine-1]) == "" {
 		out = "\n" + out // a blank line under the frontmatter, as the sample has
 	}

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/canon-md/canon/index/edit"
@@ -108,7 +109,7 @@ func (l *Layout) frontmatter(it Item) (string, error) {
 	var extra []string
 	for _, f := range it.Set {
 		k := strings.ToLower(f.Name)
-		if _, ok := sets[k]; !ok && newest.doc.Frontmatter.Field(f.Name) == nil {
+		if _, ok := sets[k]; !ok && !slices.ContainsFunc(newest.doc.Frontmatter.Fields, func(g markdown.Field) bool { return strings.EqualFold(g.Key, f.Name) }) {
 			extra = append(extra, f.Name)
 		}
 		sets[k] = append(sets[k], f.Value)

@@ -230,3 +230,19 @@ func TestFileSafe(t *testing.T) {
 		t.Errorf("verbatim title path %q", got)
 	}
 }
+
+// TestSetMatchesFieldsWithoutCase: --set Area=x on items that write
+// area: sets that field, not a second one.
+func TestSetMatchesFieldsWithoutCase(t *testing.T) {
+	l, err := Learn([]Sample{sampleOf("b/T-1.md", "T-1", "---\nid: T-1\ntitle: One\narea: y\n---\n")}, notDone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := l.Compose(Item{ID: "T-2", Title: "Two", Now: now, Set: []Field{{"Area", "x"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "---\nid: T-2\ntitle: Two\narea: x\n---\n"; string(got) != want {
+		t.Errorf("composed %q, want %q", got, want)
+	}
+}
