@@ -229,11 +229,10 @@ func (w *Watcher) Flush(ctx context.Context) (int, error) {
 	}
 	ctx = context.WithoutCancel(ctx) // a step begun is finished
 	if p.full != "" {
-		w.mu.Lock()
-		w.tree.resync()
-		w.mu.Unlock()
+		w.rescope()
 		res, err := w.s.Reconcile(ctx)
 		if err != nil {
+			w.requeue(p)
 			return 0, err
 		}
 		return res.Changes.Files(), nil
@@ -248,6 +247,18 @@ func (w *Watcher) Flush(ctx context.Context) (int, error) {
 		w.s.Synced(ctx, &gitsync.Result{Action: gitsync.ActionReconcile, To: head, Changes: ch})
 	}
 	return ch.Files(), nil
+}
+
+// rescope rereads every .gitignore and info/exclude, and watches what is
+// now in scope (and only that): what a full reconcile needs first.
+func (w *Watcher) rescope() {
+	s := w.s
+	s.Scope = scan.NewScope(s.Repo.Root, s.Cfg, s.Repo.InfoExclude())
+	w.mu.Lock()
+	w.tree.setConfig(s.Cfg)
+	w.tree.resync()
+	w.tree.watchGit()
+	w.mu.Unlock()
 }
 
 // Close stops the watches (of a watcher that Listens; Run closes its
@@ -406,16 +417,8 @@ func (w *Watcher) sync(ctx context.Context, p *pending) (*gitsync.Result, int, e
 	}
 	ctx = context.WithoutCancel(ctx) // a step begun is finished
 	if p.full != "" || p.config {
-		// Reread every .gitignore and info/exclude, and watch what is now
-		// in scope (and only that).
-		s := w.s
-		s.Scope = scan.NewScope(s.Repo.Root, s.Cfg, s.Repo.InfoExclude())
-		w.mu.Lock()
-		w.tree.setConfig(s.Cfg)
-		w.tree.resync()
-		w.tree.watchGit()
-		w.mu.Unlock()
-		res, err := s.Reconcile(ctx)
+		w.rescope()
+		res, err := w.s.Reconcile(ctx)
 		return res, 0, err
 	}
 	res := &gitsync.Result{Action: gitsync.ActionNone}

@@ -553,3 +553,38 @@ func TestNewWaitEndsWithContext(t *testing.T) {
 		return err
 	})
 }
+
+// TestMCPListenerRescopes: a .gitignore that stops ignoring a folder
+// brings its documents into the next answer (the ignore rules read
+// again), and later edits to them too.
+func TestMCPListenerRescopes(t *testing.T) {
+	dir := mcpDir(t)
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("drafts/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "drafts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "drafts", "N-9.md"), []byte("---\nid: N-9\ntitle: Draft\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, cs := serve(t, dir)
+	if res := call(t, cs, "show", map[string]any{"ref": "N-9"}, nil); !res.IsError {
+		t.Fatalf("an ignored draft was shown: %s", textOf(res))
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	heard(t, srv, 1)
+	var shown struct{ Title string }
+	if res := call(t, cs, "show", map[string]any{"ref": "N-9"}, &shown); res.IsError || shown.Title != "Draft" {
+		t.Fatalf("after the .gitignore let it in: %s %+v", textOf(res), shown)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "drafts", "N-9.md"), []byte("---\nid: N-9\ntitle: Draft two\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	heard(t, srv, 1)
+	if call(t, cs, "show", map[string]any{"ref": "N-9"}, &shown); shown.Title != "Draft two" {
+		t.Errorf("an edit of it afterwards: %+v", shown)
+	}
+}

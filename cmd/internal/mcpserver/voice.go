@@ -1,6 +1,13 @@
 package mcpserver
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/canon-md/canon/index/lazyre"
+)
+
+// workCountRE is ready's and blocked's count line: "31 ready (…)".
+var workCountRE = lazyre.MustCompile(`^[0-9]+ (ready|blocked)\b`)
 
 // An agent talks to canon through tools, not a shell: the hints canon's
 // answers share with the command line ("--limit N or --all", "canon
@@ -35,18 +42,23 @@ var quotingTools = map[string]bool{"context": true, "workset_context": true, "sh
 // summaryPrefixes start a pack's own lines.
 var summaryPrefixes = []string{"About ", "Left out: ", "Stopped", "Budget", "  … about "}
 
-// inToolWords says a tool's answer in the tools' words.
+// inToolWords says a tool's answer in the tools' words: its last line
+// (where every answer puts canon's own summary: "31 ready (…)", "wrote
+// X; nothing is committed (…)") and a pack's summary lines; the lines
+// before quote documents (a title may say anything).
 func inToolWords(tool, txt string) string {
-	if !quotingTools[tool] {
-		return toolWords.Replace(txt)
-	}
 	lines := strings.SplitAfter(txt, "\n")
+	last := len(lines) - 1
+	for last > 0 && strings.TrimSpace(lines[last]) == "" {
+		last--
+	}
 	for i, l := range lines {
+		own := (i == last || workCountRE.MatchString(l)) && !quotingTools[tool]
 		for _, p := range summaryPrefixes {
-			if strings.HasPrefix(l, p) {
-				lines[i] = toolWords.Replace(l)
-				break
-			}
+			own = own || quotingTools[tool] && strings.HasPrefix(l, p)
+		}
+		if own {
+			lines[i] = toolWords.Replace(l)
 		}
 	}
 	return strings.Join(lines, "")

@@ -13,6 +13,9 @@ func TestInToolWords(t *testing.T) {
 		{"context", "## Notes\nrun it (canon ready) then --limit N or --all)\nAbout 641 tokens of the budget unused: every section in reach is quoted (--depth reaches further).\n",
 			"## Notes\nrun it (canon ready) then --limit N or --all)\nAbout 641 tokens of the budget unused: every section in reach is quoted (neighbors reaches further).\n"},
 		{"search", "a (see --json) b\n", "a (see --json) b\n"},
+		// A title in ready's list is a document's words.
+		{"ready", "T-1  P1  Ready  Document (canon blocked) output  [task]\n1 ready, 0 blocked (canon blocked)\n",
+			"T-1  P1  Ready  Document (canon blocked) output  [task]\n1 ready, 0 blocked (the blocked tool)\n"},
 	} {
 		if got := inToolWords(c.tool, c.in); got != c.want {
 			t.Errorf("%s: %q\nwant %q", c.tool, got, c.want)
