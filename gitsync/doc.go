@@ -6,7 +6,7 @@
 // It owns a Session (one repository, its configuration, its index), the
 // O(1) HEAD check and the catch-up (a tree diff between the indexed commit
 // and HEAD: a merkle walk over the trees, read from the packs by canon's
-// own reader, for small changes, git diff-tree for large ones, ADR-0005,
+// own reader, gitfile, for small changes, git diff-tree for large ones, ADR-0005,
 // ADR-0011 and ADR-0021), the stat walk of canon
 // sync, full rebuilds and canon verify, and the staged and --new-from checks
 // (CheckStaged, CheckNewFrom: the index with a change laid over it in a

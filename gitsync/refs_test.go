@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/canon-md/canon/index/config"
 )
 
@@ -206,57 +204,6 @@ func TestOverlaysStepLikeARebuild(t *testing.T) {
 	if refs, _ := s.Store.Refs(ctx); len(refs) != 1 {
 		t.Fatalf("refs after the deletion: %+v", refs)
 	}
-}
-
-// TestObjectSizeWithoutReading: a blob's size comes from the loose
-// object's header, the pack's object header, or the head of a delta, and
-// is git's.
-func TestObjectSizeWithoutReading(t *testing.T) {
-	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	big := strings.Repeat("lorem ipsum dolor sit amet\n", 40000)
-	write(t, dir, "a.md", big)
-	write(t, dir, "small.md", "# small\n")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "one")
-	r, err := Discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	check := func(when string, paths ...string) {
-		t.Helper()
-		objs := OpenObjects(r)
-		defer objs.Close()
-		for _, p := range paths {
-			oid := git(t, dir, "rev-parse", "HEAD:"+p)
-			want := git(t, dir, "cat-file", "-s", oid)
-			got, err := objs.size(plumbing.NewHash(oid))
-			if err != nil || fmt.Sprint(got) != want {
-				t.Errorf("%s: size of %s = %d, %v; git says %s", when, p, got, err, want)
-			}
-		}
-	}
-	check("loose", "a.md", "small.md")
-	write(t, dir, "b.md", big+"one more line\n")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "two")
-	git(t, dir, "gc", "-q", "--aggressive")
-	objs := OpenObjects(r)
-	defer objs.Close()
-	delta := false
-	for _, p := range []string{"a.md", "b.md"} {
-		off, err := objs.packs.packs[0].idx.FindOffset(plumbing.NewHash(git(t, dir, "rev-parse", "HEAD:"+p)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, _ := objs.packs.packs[0].packData()
-		h, _ := d.header(off)
-		delta = delta || h.typ == packOfsDelta || h.typ == packRefDelta
-	}
-	if !delta {
-		t.Fatal("git stored neither copy as a delta: the test does not try the delta's size")
-	}
-	check("packed", "a.md", "b.md", "small.md")
 }
 
 // TestReftableRefs: a repository that keeps its refs in a reftable is not

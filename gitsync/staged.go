@@ -2,15 +2,12 @@ package gitsync
 
 import (
 	"bytes"
-	"compress/zlib"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
+	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/index/scan"
@@ -544,11 +542,11 @@ type revTrees struct {
 	opened bool
 	objs   *Objects // nil once opened: nothing is answered in process
 	roots  map[string]plumbing.Hash
-	trees  map[plumbing.Hash]*lazyTree
+	trees  map[plumbing.Hash]*gitfile.Tree
 }
 
 func newRevTrees(r *Repo) *revTrees {
-	return &revTrees{repo: r, roots: map[string]plumbing.Hash{}, trees: map[plumbing.Hash]*lazyTree{}}
+	return &revTrees{repo: r, roots: map[string]plumbing.Hash{}, trees: map[plumbing.Hash]*gitfile.Tree{}}
 }
 
 // open opens the objects, once; false for a repository whose ids go-git's
@@ -590,7 +588,7 @@ func (rt *revTrees) root(rev string) (plumbing.Hash, bool) {
 	}
 	var h plumbing.Hash
 	if len(commit) == 40 && plumbing.IsHash(commit) {
-		if t, data, err := rt.objs.packs.raw(plumbing.NewHash(commit)); err == nil && t == plumbing.CommitObject {
+		if t, data, err := rt.objs.packs.Read(plumbing.NewHash(commit)); err == nil && t == plumbing.CommitObject {
 			if hex, ok := bytes.CutPrefix(data, []byte("tree ")); ok && len(hex) >= 41 && hex[40] == '\n' && plumbing.IsHash(string(hex[:40])) {
 				h = plumbing.NewHash(string(hex[:40]))
 			}
@@ -600,130 +598,16 @@ func (rt *revTrees) root(rev string) (plumbing.Hash, bool) {
 	return h, !h.IsZero()
 }
 
-// lazyTree is a tree's entries, inflated as far as the lookups in it went:
-// a folder of 2,000 decision records is a tree of 165 KB, and inflating
-// all of it to find one name cost about 1 ms.
-type lazyTree struct {
-	data   []byte    // the entries inflated so far
-	rest   io.Reader // the rest of its zlib stream (nil once read or broken)
-	left   int64     // how many bytes of entries the stream still holds
-	broken bool      // the stream ended early or could not be read
-}
-
-// more inflates more of the tree; false when it holds no more or cannot be
-// read further.
-func (lt *lazyTree) more() bool {
-	if lt.rest == nil || lt.left <= 0 {
-		return false
-	}
-	n := int(min(lt.left, int64(max(4096, len(lt.data)))))
-	old := len(lt.data)
-	lt.data = slices.Grow(lt.data, n)[:old+n]
-	got, err := io.ReadFull(lt.rest, lt.data[old:])
-	lt.data, lt.left = lt.data[:old+got], lt.left-int64(got)
-	if err != nil {
-		lt.rest, lt.broken = nil, true
-	} else if lt.left == 0 {
-		lt.rest = nil
-	}
-	return got > 0
-}
-
-// find looks name (the rest of a path) up as git's find_tree_entry does:
-// in git's order, stopping at the first entry past it. hit is the entry
-// that is name itself or the folder name continues into; ok is false when
-// the tree cannot be read far enough to tell.
-func (lt *lazyTree) find(name string) (e treeEntry, hit, ok bool) {
-	for pos := 0; ; {
-		if pos == len(lt.data) && !lt.more() {
-			return e, false, lt.left == 0 && !lt.broken
-		}
-		var rest []byte
-		var err error
-		if e, rest, err = nextEntry(lt.data[pos:]); err != nil {
-			if lt.more() {
-				continue // the entry goes on in what is not inflated yet
-			}
-			return e, false, false
-		}
-		pos = len(lt.data) - len(rest)
-		n := len(e.name)
-		if n > len(name) {
-			continue
-		}
-		switch c := compareName(name[:n], e.name); {
-		case c > 0:
-			continue
-		case c < 0:
-			return e, false, true // past where it would be
-		case n == len(name):
-			return e, true, true
-		case name[n] == '/':
-			return e, true, true
-		}
-	}
-}
-
-// compareName compares as memcmp does, without copying either side.
-func compareName(s string, b []byte) int {
-	for i := range min(len(s), len(b)) {
-		if s[i] != b[i] {
-			return int(s[i]) - int(b[i])
-		}
-	}
-	return len(s) - len(b)
-}
-
-// streamTreeOver is the size past which a tree is inflated as lookups need
-// it: a stream of its own costs a decompressor with a window of 32 KB,
-// which it fills at every step, so a smaller tree is read whole through
-// the packs' shared one.
-const streamTreeOver = 64 << 10
-
-// tree opens a tree's entries, once: a large whole tree in a mapped pack
-// is inflated as lookups need it, any other read whole. nil when the
-// objects read in process do not hold it.
-func (rt *revTrees) tree(h plumbing.Hash) *lazyTree {
+// tree opens a tree's entries, once (gitfile.Store.Tree: a large tree is
+// inflated as lookups need it). nil when the objects read in process do
+// not hold it.
+func (rt *revTrees) tree(h plumbing.Hash) *gitfile.Tree {
 	if lt, ok := rt.trees[h]; ok {
 		return lt
 	}
-	lt := rt.openTree(h)
+	lt := rt.objs.packs.Tree(h)
 	rt.trees[h] = lt
 	return lt
-}
-
-func (rt *revTrees) openTree(h plumbing.Hash) *lazyTree {
-	for _, p := range rt.objs.packs.packs {
-		off, err := p.idx.FindOffset(h)
-		if err != nil {
-			continue
-		}
-		d, err := p.packData()
-		if err != nil {
-			return nil
-		}
-		hd, err := d.header(off)
-		if err != nil {
-			return nil
-		}
-		if d.mapped == nil || hd.typ != packTree || hd.size <= streamTreeOver || hd.size > maxObjectSize {
-			break // read whole, below
-		}
-		r, err := d.at(hd.data)
-		if err != nil {
-			return nil
-		}
-		zr, err := zlib.NewReader(r)
-		if err != nil {
-			return nil
-		}
-		return &lazyTree{rest: zr, left: hd.size}
-	}
-	t, data, err := rt.objs.packs.raw(h)
-	if err != nil || t != plumbing.TreeObject {
-		return nil
-	}
-	return &lazyTree{data: data}
 }
 
 // Modes as git reads them (canon_mode): a folder, a file, a symbolic
@@ -758,24 +642,24 @@ func (rt *revTrees) has(rev, p string) (found, ok bool) {
 		if lt == nil {
 			return false, false
 		}
-		e, hit, ok := lt.find(name)
+		e, hit, ok := lt.Find(name)
 		if !ok || !hit {
 			return false, ok
 		}
-		if len(e.name) == len(name) {
-			if isGitlinkMode(e.mode) {
+		if len(e.Name) == len(name) {
+			if isGitlinkMode(e.Mode) {
 				return false, false // git looks for the commit itself
 			}
 			// The entry is there; so is its object, unless it is kept
 			// where only git looks.
-			if _, err := rt.objs.packs.size(plumbing.Hash(e.hash)); err != nil {
+			if _, err := rt.objs.packs.Size(plumbing.Hash(e.Hash)); err != nil {
 				return false, false
 			}
 			return true, true
 		}
-		if !isTreeMode(e.mode) {
+		if !isTreeMode(e.Mode) {
 			return false, true // a file where the path wants a folder
 		}
-		h, name = plumbing.Hash(e.hash), name[len(e.name)+1:]
+		h, name = plumbing.Hash(e.Hash), name[len(e.Name)+1:]
 	}
 }

@@ -21,7 +21,7 @@ func TestRevTreesAnswerAsGit(t *testing.T) {
 	for _, p := range []string{"a.md", "a-b.md", "a/x.md", "b/c/d.md", "é/ü.md", "Docs/A.md"} {
 		write(t, dir, p, "# "+p+"\n")
 	}
-	// A folder whose tree is read in parts (it is past streamTreeOver).
+	// A folder whose tree is read in parts (past gitfile's streamTreeOver).
 	for i := range 3000 {
 		write(t, dir, fmt.Sprintf("big/n%04d.md", i), "n\n")
 	}
@@ -72,20 +72,6 @@ func TestRevTreesAnswerAsGit(t *testing.T) {
 				t.Errorf("%s:%s: found = %v, git says %q", rev, p, found, lines[i])
 			}
 		}
-	}
-	// A name near the start of a large folder inflates only the start of
-	// its tree.
-	early := newRevTrees(r)
-	defer early.Close()
-	if found, ok := early.has(packed, "big/n0001.md"); !found || !ok {
-		t.Fatalf("big/n0001.md: found %v, ok %v", found, ok)
-	}
-	partial := false
-	for _, lt := range early.trees {
-		partial = partial || lt != nil && lt.left > 0
-	}
-	if !partial {
-		t.Error("every tree on the way was inflated whole")
 	}
 	// Lookup gives the same answers with and without the objects read in
 	// process.

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
@@ -40,7 +41,7 @@ func (r *Repo) stagedInProcess(rt *revTrees) (changes []StagedChange, ok bool) {
 	if !ok {
 		return nil, false
 	}
-	data, unmap, err := mapFile(indexFile(r))
+	data, unmap, err := gitfile.MapFile(indexFile(r))
 	if err != nil {
 		return nil, false
 	}
@@ -87,16 +88,16 @@ func (w *stagedWalk) dir(prefix []byte, lo, hi int, node *cacheTree, head plumbi
 		return false
 	}
 	i := lo
-	var te treeEntry
+	var te gitfile.TreeEntry
 	haveT := len(tree) > 0
 	if haveT {
 		var err error
-		if te, tree, err = nextEntry(tree); err != nil {
+		if te, tree, err = gitfile.NextEntry(tree); err != nil {
 			return false
 		}
 	}
 	for i < hi || haveT {
-		var ie treeEntry // the index's next name in this folder
+		var ie gitfile.TreeEntry // the index's next name in this folder
 		j := i
 		if i < hi {
 			j, ie = w.child(prefix, i, hi)
@@ -108,7 +109,7 @@ func (w *stagedWalk) dir(prefix []byte, lo, hi int, node *cacheTree, head plumbi
 		case !haveT:
 			c = -1
 		default:
-			c = compareEntries(&ie, &te)
+			c = gitfile.CompareEntries(&ie, &te)
 		}
 		if !w.pair(prefix, c, i, j, node, &ie, &te) {
 			return false
@@ -120,7 +121,7 @@ func (w *stagedWalk) dir(prefix []byte, lo, hi int, node *cacheTree, head plumbi
 			haveT = len(tree) > 0
 			if haveT {
 				var err error
-				if te, tree, err = nextEntry(tree); err != nil {
+				if te, tree, err = gitfile.NextEntry(tree); err != nil {
 					return false
 				}
 			}
@@ -131,29 +132,29 @@ func (w *stagedWalk) dir(prefix []byte, lo, hi int, node *cacheTree, head plumbi
 
 // child is the index's next name in the folder prefix from entry i: a
 // file (entry i) or a folder (entries i to j, found by binary search).
-func (w *stagedWalk) child(prefix []byte, i, hi int) (int, treeEntry) {
+func (w *stagedWalk) child(prefix []byte, i, hi int) (int, gitfile.TreeEntry) {
 	p := w.ix.path(i)
 	rest := p[len(prefix):]
 	k := bytes.IndexByte(rest, '/')
 	if k < 0 {
-		return i + 1, treeEntry{name: rest, mode: filemode.FileMode(w.ix.mode(i))}
+		return i + 1, gitfile.TreeEntry{Name: rest, Mode: filemode.FileMode(w.ix.mode(i))}
 	}
 	dir := p[:len(prefix)+k+1]
 	j := i + sort.Search(hi-i, func(n int) bool { return !bytes.HasPrefix(w.ix.path(i+n), dir) })
-	return j, treeEntry{name: rest[:k], mode: filemode.Dir}
+	return j, gitfile.TreeEntry{Name: rest[:k], Mode: filemode.Dir}
 }
 
 // pair handles one name of the folder: c < 0 the index's only (entries
 // i to j), c > 0 HEAD's only (te), else both.
-func (w *stagedWalk) pair(prefix []byte, c, i, j int, node *cacheTree, ie, te *treeEntry) bool {
+func (w *stagedWalk) pair(prefix []byte, c, i, j int, node *cacheTree, ie, te *gitfile.TreeEntry) bool {
 	if c > 0 {
-		if !canonMode(te.mode) {
+		if !canonMode(te.Mode) {
 			return false
 		}
-		if te.mode == filemode.Dir {
-			return w.deleted(append(join(prefix, te.name), '/'), plumbing.Hash(te.hash))
+		if te.Mode == filemode.Dir {
+			return w.deleted(append(join(prefix, te.Name), '/'), plumbing.Hash(te.Hash))
 		}
-		w.emit(join(prefix, te.name), uint32(te.mode), 0, te.hash, nil)
+		w.emit(join(prefix, te.Name), uint32(te.Mode), 0, te.Hash, nil)
 		return true
 	}
 	if c < 0 {
@@ -162,14 +163,14 @@ func (w *stagedWalk) pair(prefix []byte, c, i, j int, node *cacheTree, ie, te *t
 		}
 		return true
 	}
-	if !canonMode(te.mode) {
+	if !canonMode(te.Mode) {
 		return false
 	}
-	if ie.mode == filemode.Dir {
-		return w.dir(append(join(prefix, ie.name), '/'), i, j, node.child(ie.name), plumbing.Hash(te.hash))
+	if ie.Mode == filemode.Dir {
+		return w.dir(append(join(prefix, ie.Name), '/'), i, j, node.child(ie.Name), plumbing.Hash(te.Hash))
 	}
-	if uint32(te.mode) != w.ix.mode(i) || !bytes.Equal(te.hash, w.ix.oid(i)) {
-		w.emit(w.ix.path(i), uint32(te.mode), w.ix.mode(i), te.hash, w.ix.oid(i))
+	if uint32(te.Mode) != w.ix.mode(i) || !bytes.Equal(te.Hash, w.ix.oid(i)) {
+		w.emit(w.ix.path(i), uint32(te.Mode), w.ix.mode(i), te.Hash, w.ix.oid(i))
 	}
 	return true
 }
@@ -178,16 +179,16 @@ func (w *stagedWalk) pair(prefix []byte, c, i, j int, node *cacheTree, ie, te *t
 func (w *stagedWalk) deleted(p []byte, h plumbing.Hash) bool {
 	tree, ok := w.tree(h)
 	for ok && len(tree) > 0 {
-		var e treeEntry
+		var e gitfile.TreeEntry
 		var err error
-		if e, tree, err = nextEntry(tree); err != nil || !canonMode(e.mode) {
+		if e, tree, err = gitfile.NextEntry(tree); err != nil || !canonMode(e.Mode) {
 			return false
 		}
-		if e.mode == filemode.Dir {
-			ok = w.deleted(append(join(p, e.name), '/'), plumbing.Hash(e.hash))
+		if e.Mode == filemode.Dir {
+			ok = w.deleted(append(join(p, e.Name), '/'), plumbing.Hash(e.Hash))
 			continue
 		}
-		w.emit(join(p, e.name), uint32(e.mode), 0, e.hash, nil)
+		w.emit(join(p, e.Name), uint32(e.Mode), 0, e.Hash, nil)
 	}
 	return ok
 }
@@ -205,12 +206,7 @@ func (w *stagedWalk) tree(h plumbing.Hash) ([]byte, bool) {
 	if lt == nil {
 		return nil, false
 	}
-	for lt.more() {
-	}
-	if lt.broken || lt.left > 0 {
-		return nil, false
-	}
-	return lt.data, true
+	return lt.All()
 }
 
 // emit adds a change as parseRaw makes it from git's line (a zero mode or

@@ -3,7 +3,6 @@ package gitsync
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/hex"
@@ -20,6 +19,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
+	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/canon-md/canon/index"
 )
 
@@ -32,13 +32,13 @@ var ErrMissingCommit = errors.New("commit not in the repository")
 var ErrNotObjectID = errors.New("not an object id")
 
 // Objects reads commits and trees from the object database only (packs and
-// loose objects through packObjects, anything else through go-git's object
+// loose objects through gitfile.Store, anything else through go-git's object
 // storage): no worktree, no index file, no config, so none of go-git's gaps
 // around worktreeConfig, skipHash or sparse indexes apply.
 type Objects struct {
 	// packs reads the packs and loose objects without go-git's open cost
-	// (packindex.go); gogit is go-git's storage, opened only if needed.
-	packs *packObjects
+	// (gitfile.Store); gogit is go-git's storage, opened only if needed.
+	packs *gitfile.Store
 	gogit *filesystem.Storage
 	dir   string
 	// MaxTrees, when above zero, stops a walk that has read that many
@@ -66,12 +66,12 @@ var ErrLargeDiff = errors.New("the trees differ in many folders")
 // open until Close.
 func OpenObjects(r *Repo) *Objects {
 	o := &Objects{dir: r.CommonDir}
-	o.packs = openPackObjects(filepath.Join(r.CommonDir, "objects"), o.goGit)
+	o.packs = gitfile.OpenStore(filepath.Join(r.CommonDir, "objects"))
 	return o
 }
 
 // goGit opens go-git's object storage on first use: alternates, and packs
-// whose index packObjects does not read.
+// whose index gitfile does not read.
 func (o *Objects) goGit() storer.EncodedObjectStorer {
 	if o.gogit == nil {
 		o.gogit = filesystem.NewStorageWithOptions(osfs.New(o.dir), cache.NewObjectLRU(32*cache.MiByte),
@@ -115,11 +115,11 @@ func (o *Objects) CommitTree(commit string) (plumbing.Hash, error) {
 }
 
 // raw reads an object's type and content, which the caller must not
-// change: from the packs and loose objects through packObjects, else
+// change: from the packs and loose objects through gitfile.Store, else
 // through go-git's storage.
 func (o *Objects) raw(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	if o.packs != nil {
-		t, data, err := o.packs.raw(h)
+		t, data, err := o.packs.Read(h)
 		if !errors.Is(err, plumbing.ErrObjectNotFound) {
 			return t, data, err
 		}
@@ -142,7 +142,7 @@ func (o *Objects) raw(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 // what a caller checks before it reads a blob another ref holds.
 func (o *Objects) size(h plumbing.Hash) (int64, error) {
 	if o.packs != nil {
-		n, err := o.packs.size(h)
+		n, err := o.packs.Size(h)
 		if !errors.Is(err, plumbing.ErrObjectNotFound) {
 			return n, err
 		}
@@ -189,39 +189,6 @@ func (o *Objects) DiffTreesEach(a, b plumbing.Hash, f Filter, fn func(TreeChange
 	return o.diff("", a, b, f, fn)
 }
 
-// treeEntry is one entry of a tree as git stores it ("MODE NAME\0" and
-// the 20 bytes of the id), read in place: a walk compares thousands of
-// entries that are the same on both sides, and needs names and ids only
-// of the few that differ.
-type treeEntry struct {
-	name []byte
-	mode filemode.FileMode
-	hash []byte
-}
-
-// nextEntry reads the entry at the start of data, as go-git's Tree.Decode
-// would (an octal mode of at most 32 bits), and returns the rest.
-func nextEntry(data []byte) (treeEntry, []byte, error) {
-	sp := bytes.IndexByte(data, ' ')
-	if sp <= 0 {
-		return treeEntry{}, nil, errors.New("a tree entry without a mode")
-	}
-	var mode uint64
-	for _, c := range data[:sp] {
-		if c < '0' || c > '7' || mode > 0xffffffff>>3 {
-			return treeEntry{}, nil, fmt.Errorf("a tree entry's mode %q is not a file mode", data[:sp])
-		}
-		mode = mode<<3 | uint64(c-'0')
-	}
-	data = data[sp+1:]
-	nul := bytes.IndexByte(data, 0)
-	if nul < 0 || len(data) < nul+1+20 {
-		return treeEntry{}, nil, errors.New("a tree entry ends early")
-	}
-	e := treeEntry{name: data[:nul], mode: filemode.FileMode(mode), hash: data[nul+1 : nul+1+20]}
-	return e, data[nul+1+20:], nil
-}
-
 // readTree reads a tree's entries as stored.
 func (o *Objects) readTree(h plumbing.Hash) ([]byte, error) {
 	if h.IsZero() {
@@ -246,27 +213,27 @@ func (o *Objects) readTree(h plumbing.Hash) ([]byte, error) {
 // from starts (len(data) if none), atTail that entry.
 type checked struct {
 	head, tail         int
-	beforeHead, atTail treeEntry
+	beforeHead, atTail gitfile.TreeEntry
 	hasBefore, hasAt   bool
 }
 
 // checkTree checks that the entries of data are well formed and in git's
 // order (the walk below merges two trees in that order), after prev and
 // before next when they are set.
-func checkTree(h plumbing.Hash, data []byte, prev, next *treeEntry, keep, from int) (checked, error) {
+func checkTree(h plumbing.Hash, data []byte, prev, next *gitfile.TreeEntry, keep, from int) (checked, error) {
 	c := checked{tail: len(data)}
 	at := 0
-	var last treeEntry
+	var last gitfile.TreeEntry
 	have := prev != nil
 	if have {
 		last = *prev
 	}
 	for rest := data; len(rest) > 0; {
-		e, more, err := nextEntry(rest)
+		e, more, err := gitfile.NextEntry(rest)
 		if err != nil {
 			return c, fmt.Errorf("read tree %s: %w", h, err)
 		}
-		if have && compareEntries(&last, &e) >= 0 {
+		if have && gitfile.CompareEntries(&last, &e) >= 0 {
 			return c, fmt.Errorf("tree %s is not sorted as git sorts trees", h)
 		}
 		end := len(data) - len(more)
@@ -278,7 +245,7 @@ func checkTree(h plumbing.Hash, data []byte, prev, next *treeEntry, keep, from i
 		}
 		last, have, rest, at = e, true, more, end
 	}
-	if next != nil && have && compareEntries(&last, next) >= 0 {
+	if next != nil && have && gitfile.CompareEntries(&last, next) >= 0 {
 		return c, fmt.Errorf("tree %s is not sorted as git sorts trees", h)
 	}
 	return c, nil
@@ -309,34 +276,14 @@ func commonSuffix(a, b []byte, limit int) int {
 	return i
 }
 
-// compareEntries orders tree entries as git does: by name, a folder's name
-// compared as if it ended in a slash.
-func compareEntries(a, b *treeEntry) int {
-	n := min(len(a.name), len(b.name))
-	if c := bytes.Compare(a.name[:n], b.name[:n]); c != 0 {
-		return c
-	}
-	return cmp.Compare(nameByte(a, n), nameByte(b, n))
-}
-
-func nameByte(e *treeEntry, i int) byte {
-	switch {
-	case i < len(e.name):
-		return e.name[i]
-	case e.mode == filemode.Dir:
-		return '/'
-	}
-	return 0
-}
-
 // treeCursor steps through entries that checkTree has checked.
 type treeCursor struct{ rest []byte }
 
-func (c *treeCursor) next() (treeEntry, bool) {
+func (c *treeCursor) next() (gitfile.TreeEntry, bool) {
 	if len(c.rest) == 0 {
-		return treeEntry{}, false
+		return gitfile.TreeEntry{}, false
 	}
-	e, rest, _ := nextEntry(c.rest) // checked by entries
+	e, rest, _ := gitfile.NextEntry(c.rest) // checked by entries
 	c.rest = rest
 	return e, true
 }
@@ -371,7 +318,7 @@ func (o *Objects) diff(dir string, a, b plumbing.Hash, f Filter, emit func(TreeC
 	}
 	head, tail := ca.head, ca.tail
 	midB := tb[head : len(tb)-(len(ta)-tail)]
-	var before, after *treeEntry
+	var before, after *gitfile.TreeEntry
 	if ca.hasBefore {
 		before = &ca.beforeHead
 	}
@@ -402,9 +349,9 @@ func (o *Objects) merge(dir string, ta, tb []byte, f Filter, emit func(TreeChang
 		case !okA:
 			c = 1
 		default:
-			c = compareEntries(&ea, &eb)
+			c = gitfile.CompareEntries(&ea, &eb)
 		}
-		var x, y *treeEntry
+		var x, y *gitfile.TreeEntry
 		xa, yb := ea, eb
 		if c <= 0 {
 			x = &xa
@@ -423,37 +370,37 @@ func (o *Objects) merge(dir string, ta, tb []byte, f Filter, emit func(TreeChang
 
 // change handles one name of a merged pair of trees; x or y is nil when the
 // name is on one side only.
-func (o *Objects) change(dir string, x, y *treeEntry, f Filter, emit func(TreeChange)) error {
-	if x != nil && y != nil && x.mode == y.mode && bytes.Equal(x.hash, y.hash) {
+func (o *Objects) change(dir string, x, y *gitfile.TreeEntry, f Filter, emit func(TreeChange)) error {
+	if x != nil && y != nil && x.Mode == y.Mode && bytes.Equal(x.Hash, y.Hash) {
 		return nil
 	}
 	var name []byte
 	if x != nil {
-		name = x.name
+		name = x.Name
 	} else {
-		name = y.name
+		name = y.Name
 	}
 	p := string(name)
 	if dir != "" {
 		p = dir + "/" + p
 	}
-	xTree := x != nil && x.mode == filemode.Dir
-	yTree := y != nil && y.mode == filemode.Dir
+	xTree := x != nil && x.Mode == filemode.Dir
+	yTree := y != nil && y.Mode == filemode.Dir
 	if xTree || yTree {
 		if f.Dir != nil && !f.Dir(p) {
 			return nil
 		}
 		var ha, hb plumbing.Hash
 		if xTree {
-			copy(ha[:], x.hash)
+			copy(ha[:], x.Hash)
 		}
 		if yTree {
-			copy(hb[:], y.hash)
+			copy(hb[:], y.Hash)
 		}
 		return o.diff(p, ha, hb, f, emit)
 	}
-	xFile := x != nil && isFile(x.mode)
-	yFile := y != nil && isFile(y.mode)
+	xFile := x != nil && isFile(x.Mode)
+	yFile := y != nil && isFile(y.Mode)
 	if !xFile && !yFile {
 		return nil // submodules
 	}
@@ -462,10 +409,10 @@ func (o *Objects) change(dir string, x, y *treeEntry, f Filter, emit func(TreeCh
 	}
 	c := TreeChange{Path: p}
 	if xFile {
-		c.From = hex.EncodeToString(x.hash)
+		c.From = hex.EncodeToString(x.Hash)
 	}
 	if yFile {
-		c.To = hex.EncodeToString(y.hash)
+		c.To = hex.EncodeToString(y.Hash)
 	}
 	if c.From != c.To {
 		emit(c)

@@ -5,7 +5,6 @@ import (
 	"compress/zlib"
 	"crypto/sha1"
 	"fmt"
-	"github.com/canon-md/canon/index/indextest/must"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -13,6 +12,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/canon-md/canon/gitsync/gitfile"
+	"github.com/canon-md/canon/index/indextest/must"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -46,9 +48,9 @@ type rawEntry struct {
 // treeBytes writes entries in git's order.
 func treeBytes(es []rawEntry) []byte {
 	sort.Slice(es, func(i, j int) bool {
-		a := treeEntry{name: []byte(es[i].name), mode: modeOf(es[i].mode)}
-		b := treeEntry{name: []byte(es[j].name), mode: modeOf(es[j].mode)}
-		return compareEntries(&a, &b) < 0
+		a := gitfile.TreeEntry{Name: []byte(es[i].name), Mode: modeOf(es[i].mode)}
+		b := gitfile.TreeEntry{Name: []byte(es[j].name), Mode: modeOf(es[j].mode)}
+		return gitfile.CompareEntries(&a, &b) < 0
 	})
 	var b bytes.Buffer
 	for _, e := range es {
@@ -59,8 +61,8 @@ func treeBytes(es []rawEntry) []byte {
 }
 
 func modeOf(m string) filemode.FileMode {
-	e, _, _ := nextEntry([]byte(m + " x\x00" + strings.Repeat("0", 20)))
-	return e.mode
+	e, _, _ := gitfile.NextEntry([]byte(m + " x\x00" + strings.Repeat("0", 20)))
+	return e.Mode
 }
 
 // TestDiffSkipsSharedEntries: the walk that skips the entries two trees
@@ -70,7 +72,7 @@ func modeOf(m string) filemode.FileMode {
 // the same malformed trees.
 func TestDiffSkipsSharedEntries(t *testing.T) {
 	objects := filepath.Join(t.TempDir(), "objects")
-	o := &Objects{packs: &packObjects{dir: objects}}
+	o := &Objects{packs: gitfile.OpenStore(objects)}
 	sub1 := writeLoose(t, objects, treeBytes([]rawEntry{{"100644", "x.md", plumbing.Hash{1}}}))
 	sub2 := writeLoose(t, objects, treeBytes([]rawEntry{{"100644", "x.md", plumbing.Hash{2}}}))
 	rng := rand.New(rand.NewSource(1))

@@ -1,13 +1,14 @@
-package gitsync
+package gitfile
 
 import (
 	"bytes"
 	"compress/zlib"
-	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/canon-md/canon/index/indextest/must"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -45,9 +46,9 @@ func TestPackReaderAgreesWithGoGit(t *testing.T) {
 				git(t, dir, "-c", "repack.useDeltaBaseOffset=false", "repack", "-adfq", "--depth=50")
 			}
 			gg := filesystem.NewStorage(osfs.New(filepath.Join(dir, ".git")), cache.NewObjectLRUDefault())
-			po := openPackObjects(filepath.Join(dir, ".git", "objects"), func() storerFallback { return gg })
+			po := OpenStore(filepath.Join(dir, ".git", "objects"))
 			if po == nil || len(po.packs) != 1 {
-				t.Fatal("openPackObjects refused the pack")
+				t.Fatal("OpenStore refused the pack")
 			}
 			defer po.Close()
 			if !tc.mapped {
@@ -60,7 +61,7 @@ func TestPackReaderAgreesWithGoGit(t *testing.T) {
 			}
 			deltas := 0
 			for _, h := range everyObject(t, dir, commits) {
-				typ, got, err := po.raw(h)
+				typ, got, err := po.Read(h)
 				if err != nil {
 					t.Fatalf("%s: %v", h, err)
 				}
@@ -119,9 +120,9 @@ func TestPackReaderDamagedPack(t *testing.T) {
 		if err := os.WriteFile(packs[0], damaged, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		po := openPackObjects(filepath.Join(dir, ".git", "objects"), func() storerFallback { return gg })
+		po := OpenStore(filepath.Join(dir, ".git", "objects"))
 		for _, h := range ids {
-			_, got, err := po.raw(h)
+			_, got, err := po.Read(h)
 			if err == nil && string(got) != want[h] {
 				// zlib's checksum catches a changed stream; a changed
 				// header must not yield another object silently.

@@ -1,14 +1,14 @@
 //go:build !unix
 
-package gitsync
+package gitfile
 
 import (
 	"errors"
 	"os"
 )
 
-// mapFile reads the file at path (no mapping on this system).
-func mapFile(path string) ([]byte, func(), error) {
+// MapFile reads the file at path (no mapping on this system).
+func MapFile(path string) ([]byte, func(), error) {
 	data, err := os.ReadFile(path)
 	return data, func() {}, err
 }
