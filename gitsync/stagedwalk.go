@@ -26,7 +26,7 @@ const maxStagedTrees = 256
 // with HEAD's. git took 15 ms for it at 100k documents, nearly all of it
 // reading the index into memory; this reads it in place. ok is false when
 // it leaves the diff to git: no HEAD, an index it does not read
-// (errIndexUnread), a tree not in the packs canon reads, a mode git would
+// (gitfile.ErrIndexUnread), a tree not in the packs canon reads, a mode git would
 // read its own way, or more trees than maxStagedTrees. A file where HEAD
 // has a folder of that name sorts before it (git's order: "b" before
 // "b/"), so it is an addition and the folder's files deletions, as git
@@ -41,17 +41,13 @@ func (r *Repo) stagedInProcess(rt *revTrees) (changes []StagedChange, ok bool) {
 	if !ok {
 		return nil, false
 	}
-	data, unmap, err := gitfile.MapFile(indexFile(r))
+	ix, err := gitfile.ReadIndex(indexFile(r))
 	if err != nil {
 		return nil, false
 	}
-	defer unmap()
-	ix, err := parseGitIndex(data)
-	if err != nil {
-		return nil, false
-	}
+	defer ix.Close()
 	w := &stagedWalk{ix: ix, rt: rt}
-	if !w.dir(nil, 0, len(ix.ent), ix.tree, root) {
+	if !w.dir(nil, 0, ix.Len(), ix.Tree(), root) {
 		return nil, false
 	}
 	return w.out, true
@@ -70,7 +66,7 @@ func indexFile(r *Repo) string {
 
 // stagedWalk merges the index's entries with HEAD's trees.
 type stagedWalk struct {
-	ix    *gitIndex
+	ix    *gitfile.Index
 	rt    *revTrees
 	trees int
 	out   []StagedChange
@@ -79,8 +75,8 @@ type stagedWalk struct {
 // dir merges the entries [lo, hi), those under the folder prefix (empty,
 // or ending in a slash), with HEAD's tree there (zero: none); node is the
 // folder's cache tree, nil if none.
-func (w *stagedWalk) dir(prefix []byte, lo, hi int, node *cacheTree, head plumbing.Hash) bool {
-	if node != nil && node.count >= 0 && node.count == hi-lo && !head.IsZero() && bytes.Equal(node.oid, head[:]) {
+func (w *stagedWalk) dir(prefix []byte, lo, hi int, node *gitfile.CacheTree, head plumbing.Hash) bool {
+	if node.Covers(hi-lo, head) {
 		return true // git's cache tree: these entries make HEAD's tree
 	}
 	tree, ok := w.tree(head)
@@ -133,20 +129,20 @@ func (w *stagedWalk) dir(prefix []byte, lo, hi int, node *cacheTree, head plumbi
 // child is the index's next name in the folder prefix from entry i: a
 // file (entry i) or a folder (entries i to j, found by binary search).
 func (w *stagedWalk) child(prefix []byte, i, hi int) (int, gitfile.TreeEntry) {
-	p := w.ix.path(i)
+	p := w.ix.Path(i)
 	rest := p[len(prefix):]
 	k := bytes.IndexByte(rest, '/')
 	if k < 0 {
-		return i + 1, gitfile.TreeEntry{Name: rest, Mode: filemode.FileMode(w.ix.mode(i))}
+		return i + 1, gitfile.TreeEntry{Name: rest, Mode: filemode.FileMode(w.ix.Mode(i))}
 	}
 	dir := p[:len(prefix)+k+1]
-	j := i + sort.Search(hi-i, func(n int) bool { return !bytes.HasPrefix(w.ix.path(i+n), dir) })
+	j := i + sort.Search(hi-i, func(n int) bool { return !bytes.HasPrefix(w.ix.Path(i+n), dir) })
 	return j, gitfile.TreeEntry{Name: rest[:k], Mode: filemode.Dir}
 }
 
 // pair handles one name of the folder: c < 0 the index's only (entries
 // i to j), c > 0 HEAD's only (te), else both.
-func (w *stagedWalk) pair(prefix []byte, c, i, j int, node *cacheTree, ie, te *gitfile.TreeEntry) bool {
+func (w *stagedWalk) pair(prefix []byte, c, i, j int, node *gitfile.CacheTree, ie, te *gitfile.TreeEntry) bool {
 	if c > 0 {
 		if !canonMode(te.Mode) {
 			return false
@@ -159,7 +155,7 @@ func (w *stagedWalk) pair(prefix []byte, c, i, j int, node *cacheTree, ie, te *g
 	}
 	if c < 0 {
 		for n := i; n < j; n++ {
-			w.emit(w.ix.path(n), 0, w.ix.mode(n), nil, w.ix.oid(n))
+			w.emit(w.ix.Path(n), 0, w.ix.Mode(n), nil, w.ix.OID(n))
 		}
 		return true
 	}
@@ -167,10 +163,10 @@ func (w *stagedWalk) pair(prefix []byte, c, i, j int, node *cacheTree, ie, te *g
 		return false
 	}
 	if ie.Mode == filemode.Dir {
-		return w.dir(append(join(prefix, ie.Name), '/'), i, j, node.child(ie.Name), plumbing.Hash(te.Hash))
+		return w.dir(append(join(prefix, ie.Name), '/'), i, j, node.Child(ie.Name), plumbing.Hash(te.Hash))
 	}
-	if uint32(te.Mode) != w.ix.mode(i) || !bytes.Equal(te.Hash, w.ix.oid(i)) {
-		w.emit(w.ix.path(i), uint32(te.Mode), w.ix.mode(i), te.Hash, w.ix.oid(i))
+	if uint32(te.Mode) != w.ix.Mode(i) || !bytes.Equal(te.Hash, w.ix.OID(i)) {
+		w.emit(w.ix.Path(i), uint32(te.Mode), w.ix.Mode(i), te.Hash, w.ix.OID(i))
 	}
 	return true
 }
@@ -236,7 +232,7 @@ func (w *stagedWalk) emit(p []byte, fromMode, toMode uint32, from, to []byte) {
 // canonMode is a mode git's diff reads as it is: a folder, a file, an
 // executable, a symbolic link, a submodule's commit.
 func canonMode(m filemode.FileMode) bool {
-	return m == filemode.Dir || indexMode(uint32(m))
+	return m == filemode.Dir || gitfile.IndexMode(uint32(m))
 }
 
 func join(prefix, name []byte) []byte {

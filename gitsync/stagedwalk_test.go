@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/canon-md/canon/gitsync/gitfile"
 )
 
 // TestStagedInProcessAnswersAsGit stages one kind of change at a time and
@@ -186,7 +188,7 @@ func TestStagedIndexDamaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := parseGitIndex(data); err != nil {
+	if _, err := gitfile.ParseIndex(data); err != nil {
 		t.Fatalf("the index does not read: %v", err)
 	}
 	seed := uint32(1)
@@ -207,13 +209,13 @@ func TestStagedIndexDamaged(t *testing.T) {
 					t.Fatalf("damaged index %d: panic %v", i, r)
 				}
 			}()
-			if ix, err := parseGitIndex(bad); err == nil {
+			if ix, err := gitfile.ParseIndex(bad); err == nil {
 				r, _ := Discover(dir)
 				rt := newRevTrees(r)
 				defer rt.Close()
 				root, _ := rt.root("HEAD")
 				w := &stagedWalk{ix: ix, rt: rt}
-				w.dir(nil, 0, len(ix.ent), ix.tree, root)
+				w.dir(nil, 0, ix.Len(), ix.Tree(), root)
 			}
 		}()
 	}

@@ -2,9 +2,10 @@
 // without running git and without a repository: an objects folder's pack
 // indexes (.idx and .rev, searched where they are mapped, ADR-0013), its
 // packs (object headers, zlib streams and delta chains decoded straight
-// from the mapped file, ADR-0021) and loose objects (Store), and the
-// entries of a tree object (TreeEntry, Tree: a large tree inflated only as
-// far as a lookup needs).
+// from the mapped file, ADR-0021) and loose objects (Store); the entries
+// of a tree object (TreeEntry, Tree: a large tree inflated only as far as
+// a lookup needs); and the index file, .git/index, with its cache tree
+// (Index, ADR-0071).
 //
 // Everything it reads comes from a repository a stranger may have made:
 // every size, offset, count and chain is bounded and checked, and a file

@@ -7,8 +7,8 @@ import (
 	"os"
 )
 
-// MapFile reads the file at path (no mapping on this system).
-func MapFile(path string) ([]byte, func(), error) {
+// mapFile reads the file at path (no mapping on this system).
+func mapFile(path string) ([]byte, func(), error) {
 	data, err := os.ReadFile(path)
 	return data, func() {}, err
 }

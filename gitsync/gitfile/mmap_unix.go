@@ -7,12 +7,12 @@ import (
 	"syscall"
 )
 
-// MapFile maps the file at path read-only: a pack index is searched, not
+// mapFile maps the file at path read-only: a pack index is searched, not
 // read, so only the pages a binary search touches are ever loaded. The
 // mapping lives as long as the process (a hook's, or a watcher's, which
 // reopens objects at each sync and unmaps through unmap). A file system
 // that cannot map gets the file read instead.
-func MapFile(path string) ([]byte, func(), error) {
+func mapFile(path string) ([]byte, func(), error) {
 	data, unmap, err := mmapReadOnly(path)
 	if err != nil { // a file that cannot be opened fails here too
 		data, err := os.ReadFile(path)
@@ -21,7 +21,7 @@ func MapFile(path string) ([]byte, func(), error) {
 	return data, unmap, nil
 }
 
-// mapPack maps a pack file. Unlike MapFile it never falls back to reading
+// mapPack maps a pack file. Unlike mapFile it never falls back to reading
 // the file whole (a pack can be gigabytes): the caller reads it through the
 // file instead.
 func mapPack(path string) ([]byte, func(), error) {

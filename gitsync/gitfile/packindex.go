@@ -46,7 +46,7 @@ var errPackIndex = errors.New("not a version 2 pack index")
 // readPackIndex reads the .idx at path and, when it is there and sound, the
 // .rev beside it.
 func readPackIndex(path string) (*packIndex, error) {
-	data, unmap, err := MapFile(path)
+	data, unmap, err := mapFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func readPackIndex(path string) (*packIndex, error) {
 		x.close()
 		return nil, fmt.Errorf("%s: truncated pack index", path)
 	}
-	if rev, unmap, err := MapFile(strings.TrimSuffix(path, ".idx") + ".rev"); err == nil {
+	if rev, unmap, err := mapFile(strings.TrimSuffix(path, ".idx") + ".rev"); err == nil {
 		x.unmaps = append(x.unmaps, unmap)
 		if len(rev) == 12+4*x.n+40 && bytes.Equal(rev[:8], []byte{'R', 'I', 'D', 'X', 0, 0, 0, 1}) &&
 			binary.BigEndian.Uint32(rev[8:]) == 1 { // SHA-1
