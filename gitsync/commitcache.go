@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/canon-md/canon/index/safepath"
 )
 
@@ -49,14 +50,14 @@ const (
 type commitCache struct {
 	path    string
 	root    string
-	commits map[plumbing.Hash]commitInfo
+	commits map[plumbing.Hash]gitfile.Commit
 	fresh   int
 }
 
 // loadCommitCache reads the cache name of the canon folder dir; a
 // missing, damaged or foreign file gives an empty cache.
 func loadCommitCache(dir, name string) *commitCache {
-	c := &commitCache{path: filepath.Join(dir, name), root: dir, commits: map[plumbing.Hash]commitInfo{}}
+	c := &commitCache{path: filepath.Join(dir, name), root: dir, commits: map[plumbing.Hash]gitfile.Commit{}}
 	data, err := safepath.ReadFile(c.path, commitCacheMax*(20+8+1+2*20)+int64(len(commitCacheMagic))+sha1.Size, dir)
 	if err != nil {
 		return c
@@ -72,7 +73,7 @@ var errCommitCache = errors.New("not a commit cache canon wrote")
 // decodeCommits reads the file's records: magic, then per commit its id,
 // its time (int64), the number of its parents and their ids; a SHA-1 of
 // all of it last.
-func decodeCommits(data []byte) (map[plumbing.Hash]commitInfo, error) {
+func decodeCommits(data []byte) (map[plumbing.Hash]gitfile.Commit, error) {
 	if len(data) < len(commitCacheMagic)+sha1.Size || !bytes.HasPrefix(data, commitCacheMagic) {
 		return nil, errCommitCache
 	}
@@ -81,22 +82,22 @@ func decodeCommits(data []byte) (map[plumbing.Hash]commitInfo, error) {
 		return nil, errCommitCache
 	}
 	rest := body[len(commitCacheMagic):]
-	m := map[plumbing.Hash]commitInfo{}
+	m := map[plumbing.Hash]gitfile.Commit{}
 	for len(rest) > 0 {
 		if len(rest) < 20+8+1 {
 			return nil, errCommitCache
 		}
 		var h plumbing.Hash
 		copy(h[:], rest[:20])
-		ci := commitInfo{when: int64(binary.BigEndian.Uint64(rest[20:28]))}
+		ci := gitfile.Commit{When: int64(binary.BigEndian.Uint64(rest[20:28]))}
 		n := int(rest[28])
 		rest = rest[29:]
 		if n > commitCacheParents || len(rest) < 20*n || len(m) >= commitCacheMax {
 			return nil, errCommitCache
 		}
-		ci.parents = make([]plumbing.Hash, n)
+		ci.Parents = make([]plumbing.Hash, n)
 		for i := range n {
-			copy(ci.parents[i][:], rest[20*i:])
+			copy(ci.Parents[i][:], rest[20*i:])
 		}
 		rest = rest[20*n:]
 		m[h] = ci
@@ -106,7 +107,7 @@ func decodeCommits(data []byte) (map[plumbing.Hash]commitInfo, error) {
 
 // encodeCommits is decodeCommits's inverse, in id order so that the same
 // commits give the same bytes.
-func encodeCommits(m map[plumbing.Hash]commitInfo) []byte {
+func encodeCommits(m map[plumbing.Hash]gitfile.Commit) []byte {
 	ids := make([]plumbing.Hash, 0, len(m))
 	for h := range m {
 		ids = append(ids, h)
@@ -116,9 +117,9 @@ func encodeCommits(m map[plumbing.Hash]commitInfo) []byte {
 	for _, h := range ids {
 		ci := m[h]
 		out = append(out, h[:]...)
-		out = binary.BigEndian.AppendUint64(out, uint64(ci.when))
-		out = append(out, byte(len(ci.parents)))
-		for _, p := range ci.parents {
+		out = binary.BigEndian.AppendUint64(out, uint64(ci.When))
+		out = append(out, byte(len(ci.Parents)))
+		for _, p := range ci.Parents {
 			out = append(out, p[:]...)
 		}
 	}
@@ -128,19 +129,19 @@ func encodeCommits(m map[plumbing.Hash]commitInfo) []byte {
 
 // get returns a commit's parents and time, from the cache or else read
 // (and kept). ok is false for a commit the repository does not have.
-func (c *commitCache) get(o *Objects, h plumbing.Hash) (commitInfo, bool, error) {
+func (c *commitCache) get(o *Objects, h plumbing.Hash) (gitfile.Commit, bool, error) {
 	if ci, ok := c.commits[h]; ok {
 		return ci, true, nil
 	}
 	ci, err := o.commit(h)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		return commitInfo{}, false, nil
+		return gitfile.Commit{}, false, nil
 	}
 	if err != nil {
-		return commitInfo{}, false, err
+		return gitfile.Commit{}, false, err
 	}
-	ci.author = ""
-	if len(ci.parents) <= commitCacheParents && len(c.commits) < commitCacheMax {
+	ci.Author = ""
+	if len(ci.Parents) <= commitCacheParents && len(c.commits) < commitCacheMax {
 		c.commits[h] = ci
 		c.fresh++
 	}

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"sort"
 
+	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -101,7 +102,7 @@ func (b bitset) each(c bitset, fn func(int)) {
 // walkNode is one commit of the walk.
 type walkNode struct {
 	h      plumbing.Hash
-	info   commitInfo
+	info   gitfile.Commit
 	head   bool   // HEAD reaches it
 	refs   bitset // the refs that reach it
 	stale  bitset // the refs for which it lies below a common ancestor
@@ -128,8 +129,8 @@ type walkQueue []*walkNode
 
 func (q walkQueue) Len() int { return len(q) }
 func (q walkQueue) Less(i, j int) bool {
-	if q[i].info.when != q[j].info.when {
-		return q[i].info.when > q[j].info.when
+	if q[i].info.When != q[j].info.When {
+		return q[i].info.When > q[j].info.When
 	}
 	return q[i].h.String() < q[j].h.String()
 }
@@ -164,7 +165,7 @@ func (w *baseWalk) node(h plumbing.Hash) (*walkNode, bool, error) {
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	if w.edges += len(ci.parents); w.edges > mergeBaseEdges {
+	if w.edges += len(ci.Parents); w.edges > mergeBaseEdges {
 		return nil, false, errBaseEdges
 	}
 	n := &walkNode{h: h, info: ci, refs: newBitset(w.n), stale: newBitset(w.n)}
@@ -175,13 +176,13 @@ func (w *baseWalk) node(h plumbing.Hash) (*walkNode, bool, error) {
 // walkCommit reads a commit's parents and time for a walk: from the
 // commit cache when the walk has one (commitcache.go). ok is false for a
 // commit the repository does not have (a shallow clone's edge).
-func (o *Objects) walkCommit(h plumbing.Hash) (commitInfo, bool, error) {
+func (o *Objects) walkCommit(h plumbing.Hash) (gitfile.Commit, bool, error) {
 	if o.commits != nil {
 		return o.commits.get(o, h)
 	}
 	ci, err := o.commit(h)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		return commitInfo{}, false, nil
+		return gitfile.Commit{}, false, nil
 	}
 	return ci, err == nil, err
 }
@@ -263,7 +264,7 @@ func (o *Objects) mergeBasesBudget(head string, tips []string, budget int) ([]st
 			})
 			n.stale.or(fresh)
 		}
-		for _, p := range n.info.parents {
+		for _, p := range n.info.Parents {
 			pn, ok, err := w.node(p)
 			if err != nil {
 				return nil, err
@@ -300,7 +301,7 @@ func (w *baseWalk) best(cands []*walkNode) (string, error) {
 	if len(cands) == 1 {
 		return cands[0].h.String(), nil
 	}
-	infos := map[plumbing.Hash]commitInfo{}
+	infos := map[plumbing.Hash]gitfile.Commit{}
 	for h, n := range w.nodes {
 		infos[h] = n.info
 	}
@@ -325,8 +326,8 @@ func (w *baseWalk) best(cands []*walkNode) (string, error) {
 		}
 	}
 	sort.Slice(keep, func(i, j int) bool {
-		if keep[i].info.when != keep[j].info.when {
-			return keep[i].info.when > keep[j].info.when
+		if keep[i].info.When != keep[j].info.When {
+			return keep[i].info.When > keep[j].info.When
 		}
 		return keep[i].h.String() < keep[j].h.String()
 	})
@@ -335,7 +336,7 @@ func (w *baseWalk) best(cands []*walkNode) (string, error) {
 
 // reaches reports whether commit to is an ancestor of commit from, walking
 // parents at most mergeBaseBudget commits.
-func (o *Objects) reaches(from, to plumbing.Hash, infos map[plumbing.Hash]commitInfo) (bool, error) {
+func (o *Objects) reaches(from, to plumbing.Hash, infos map[plumbing.Hash]gitfile.Commit) (bool, error) {
 	seen := map[plumbing.Hash]bool{from: true}
 	stack := []plumbing.Hash{from}
 	for len(stack) > 0 {
@@ -355,7 +356,7 @@ func (o *Objects) reaches(from, to plumbing.Hash, infos map[plumbing.Hash]commit
 			}
 			infos[h] = ci
 		}
-		for _, p := range ci.parents {
+		for _, p := range ci.Parents {
 			if p == to {
 				return true, nil
 			}
@@ -406,10 +407,10 @@ func (o *Objects) grewFrom(to, from string) (grew bool, n int) {
 			o.commits = o.loadCommits()
 		}
 		ci, ok, err := o.walkCommit(h)
-		if err != nil || !ok || len(ci.parents) == 0 {
+		if err != nil || !ok || len(ci.Parents) == 0 {
 			return false, len(seen)
 		}
-		for _, p := range ci.parents {
+		for _, p := range ci.Parents {
 			if p != target {
 				stack = append(stack, p)
 			}

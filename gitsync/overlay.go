@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/scan"
@@ -356,7 +357,7 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 type overlayJob struct {
 	tip  RefTip
 	old  *index.RefState
-	ci   commitInfo
+	ci   gitfile.Commit
 	skip string // the tip is no commit
 	base string
 }
@@ -390,7 +391,7 @@ func (s *Session) overlayJobs(ctx context.Context, objs *Objects, plan *overlayP
 		if ok && p.OID == t.OID && (p.Skip == "" || p.Summarised) {
 			// The tip stands: its author and time are the row's, and
 			// only its merge base may have moved with HEAD.
-			j.ci = commitInfo{author: p.Author, when: p.Committed}
+			j.ci = gitfile.Commit{Author: p.Author, When: p.Committed}
 			g, seen := grew[p.BaseHead]
 			if !seen && p.BaseHead != "" {
 				var n int
@@ -437,7 +438,7 @@ func (s *Session) overlayJobs(ctx context.Context, objs *Objects, plan *overlayP
 // tipCommit reads a ref's commit; skip says why the ref is not followed
 // when it points at no commit (a hostile server's ref at a blob, a tree
 // or a tag, or at an object this clone lacks).
-func tipCommit(objs *Objects, t RefTip) (commitInfo, string, error) {
+func tipCommit(objs *Objects, t RefTip) (gitfile.Commit, string, error) {
 	ci, err := objs.commit(plumbing.NewHash(t.OID))
 	switch {
 	case errors.Is(err, errNotCommit):
@@ -471,13 +472,13 @@ func (s *Session) overlayJob(ctx context.Context, objs *Objects, head string, j 
 // overlayRef brings one ref's overlay up to date for its merge base with
 // head; old is its row, nil for a ref seen for the first time (or an
 // overlay rebuilt from nothing).
-func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t RefTip, ci commitInfo, base string, old *index.RefState, budget *readBudget) (index.RefUpdate, error) {
+func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t RefTip, ci gitfile.Commit, base string, old *index.RefState, budget *readBudget) (index.RefUpdate, error) {
 	u := index.RefUpdate{State: index.RefState{Name: t.Name, OID: t.OID, Base: base, BaseHead: head,
-		Author: ci.author, Committed: ci.when, Updated: time.Now().UnixNano()}}
+		Author: ci.Author, Committed: ci.When, Updated: time.Now().UnixNano()}}
 	if old != nil && old.Base == base && !old.Summarised && old.Skip == "" {
 		// its trunk's rows stand (a step writes rows of its own over them)
 		u.State.Trunk, u.State.Seq, u.State.TrunkCommit, u.State.TrunkAuthor = old.Trunk, old.Seq, old.TrunkCommit, old.TrunkAuthor
-		ok, err := s.overlayStep(ctx, objs, old, &u, ci.author, budget)
+		ok, err := s.overlayStep(ctx, objs, old, &u, ci.Author, budget)
 		if err != nil || ok {
 			return u, err
 		}
@@ -511,7 +512,7 @@ func (s *Session) overlayRef(ctx context.Context, objs *Objects, head string, t 
 			u.Upserts, u.State.Summarised, u.State.Skip = nil, true, tooMuchYAML
 			return u, nil
 		}
-		d.Commit, d.Author = t.OID, ci.author
+		d.Commit, d.Author = t.OID, ci.Author
 		u.Upserts = append(u.Upserts, d)
 	}
 	return u, ctx.Err()

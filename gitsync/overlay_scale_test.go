@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/canon-md/canon/graph"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
@@ -345,10 +346,10 @@ func TestDecoysDoNotPushOutOwnWork(t *testing.T) {
 // TestCommitCache: the cache gives back what it was given, in the same
 // bytes for the same commits, and a damaged or foreign file is no cache.
 func TestCommitCache(t *testing.T) {
-	m := map[plumbing.Hash]commitInfo{
-		plumbing.NewHash(strings.Repeat("1", 40)): {when: 1700000000, parents: []plumbing.Hash{plumbing.NewHash(strings.Repeat("2", 40))}},
-		plumbing.NewHash(strings.Repeat("2", 40)): {when: -5, parents: []plumbing.Hash{}},
-		plumbing.NewHash(strings.Repeat("3", 40)): {when: 1, parents: []plumbing.Hash{plumbing.NewHash(strings.Repeat("1", 40)), plumbing.NewHash(strings.Repeat("2", 40))}},
+	m := map[plumbing.Hash]gitfile.Commit{
+		plumbing.NewHash(strings.Repeat("1", 40)): {When: 1700000000, Parents: []plumbing.Hash{plumbing.NewHash(strings.Repeat("2", 40))}},
+		plumbing.NewHash(strings.Repeat("2", 40)): {When: -5, Parents: []plumbing.Hash{}},
+		plumbing.NewHash(strings.Repeat("3", 40)): {When: 1, Parents: []plumbing.Hash{plumbing.NewHash(strings.Repeat("1", 40)), plumbing.NewHash(strings.Repeat("2", 40))}},
 	}
 	data := encodeCommits(m)
 	got, err := decodeCommits(data)
@@ -373,7 +374,7 @@ func TestCommitCache(t *testing.T) {
 // FuzzDecodeCommits: whatever the file holds, decoding neither panics nor
 // takes what canon did not write.
 func FuzzDecodeCommits(f *testing.F) {
-	f.Add(encodeCommits(map[plumbing.Hash]commitInfo{plumbing.NewHash(strings.Repeat("1", 40)): {when: 3}}))
+	f.Add(encodeCommits(map[plumbing.Hash]gitfile.Commit{plumbing.NewHash(strings.Repeat("1", 40)): {When: 3}}))
 	f.Add([]byte("canon commits 1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := decodeCommits(data)

@@ -126,8 +126,8 @@ func firstParents(objs *Objects, tip, base plumbing.Hash, up map[plumbing.Hash]p
 				return nil
 			}
 			ci, found, err := objs.walkCommit(h)
-			if err == nil && found && len(ci.parents) > 0 {
-				p = ci.parents[0]
+			if err == nil && found && len(ci.Parents) > 0 {
+				p = ci.Parents[0]
 			}
 			up[h] = p
 		}
@@ -352,7 +352,7 @@ func (s *Session) trunkRef(ctx context.Context, objs *Objects, head string, j *o
 	}
 	t, ci := j.tip, j.ci
 	u := index.RefUpdate{Replace: true, Trunk: tr.rows, State: index.RefState{Name: t.Name, OID: t.OID, Base: j.base, BaseHead: head,
-		Author: ci.author, Committed: ci.when, Updated: time.Now().UnixNano(), Seq: seq}}
+		Author: ci.Author, Committed: ci.When, Updated: time.Now().UnixNano(), Seq: seq}}
 	changes, err := s.overlayDiff(objs, tr.anchors[seq], t.OID)
 	if err != nil {
 		return index.RefUpdate{}, false, err
@@ -373,7 +373,7 @@ func (s *Session) trunkRef(ctx context.Context, objs *Objects, head string, j *o
 		}
 		if c.To == base {
 			if held {
-				u.Upserts = append(u.Upserts, index.RefDoc{Path: c.Path, Change: index.RefSame, Edges: "[]", Commit: t.OID, Author: ci.author})
+				u.Upserts = append(u.Upserts, index.RefDoc{Path: c.Path, Change: index.RefSame, Edges: "[]", Commit: t.OID, Author: ci.Author})
 			}
 			continue
 		}
@@ -407,7 +407,7 @@ func (s *Session) trunkRef(ctx context.Context, objs *Objects, head string, j *o
 		if fm += d.FMBytes; fm > OverlayRefFrontmatter {
 			return index.RefUpdate{}, false, nil
 		}
-		d.Commit, d.Author = t.OID, ci.author
+		d.Commit, d.Author = t.OID, ci.Author
 		u.Upserts = append(u.Upserts, d)
 	}
 	u.State.Changed = count

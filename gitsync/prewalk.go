@@ -1,10 +1,10 @@
 package gitsync
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 
+	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -100,15 +100,8 @@ func (o *Objects) firstParent(commit string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("read commit %s: %w", short(commit), err)
 	}
-	for len(data) > 0 {
-		line, rest, _ := bytes.Cut(data, []byte("\n"))
-		if len(line) == 0 {
-			break // the end of the header
-		}
-		if hex, ok := bytes.CutPrefix(line, []byte("parent ")); ok && plumbing.IsHash(string(hex)) {
-			return string(hex), nil
-		}
-		data = rest
+	if c := gitfile.ParseCommit(data); len(c.Parents) > 0 {
+		return c.Parents[0].String(), nil
 	}
 	return "", nil
 }

@@ -1,22 +1,18 @@
 package gitsync
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
-	"github.com/canon-md/canon/index/safepath"
 )
 
 // RefTip is a ref the overlays follow and the commit it points at.
@@ -46,16 +42,8 @@ func (r *Repo) FollowedRefs(b config.Branches, known []index.RefState) (tips []R
 			return nil, 0, "", err
 		}
 		note = "refs read from a reftable through git; the detached HEADs of linked worktrees are not followed"
-	} else {
-		if err := r.packedRefs(seen); err != nil {
-			return nil, 0, "", err
-		}
-		for _, top := range []string{"refs/heads", "refs/remotes"} {
-			if err := r.looseRefs(top, seen); err != nil {
-				return nil, 0, "", err
-			}
-		}
-		r.worktreeHeads(seen)
+	} else if seen, err = gitfile.Refs(r.CommonDir); err != nil {
+		return nil, 0, "", err
 	}
 	ownWorktree := ""
 	if r.GitDir != r.CommonDir {
@@ -103,11 +91,11 @@ func (r *Repo) newestRefs(tips []RefTip, keep int, known []index.RefState) []Ref
 		defer objs.Close()
 		cache := loadCommitCache(r.CanonDir(), tipCacheName)
 		objs.commits = cache
-		kept := make(map[plumbing.Hash]commitInfo, len(unknown))
+		kept := make(map[plumbing.Hash]gitfile.Commit, len(unknown))
 		for _, t := range unknown {
 			h := plumbing.NewHash(t.OID)
 			if ci, ok, err := objs.walkCommit(h); ok && err == nil {
-				when[t.Name] = ci.when
+				when[t.Name] = ci.When
 				kept[h] = ci
 			}
 		}
@@ -176,132 +164,18 @@ func validRefName(name string) bool {
 	return true
 }
 
-// refFileLimit bounds the read of a loose ref or a worktree's HEAD: an
-// object id or "ref: NAME", a line.
-const refFileLimit = 4096
-
-// packedRefs reads packed-refs into seen (loose refs, read after, win).
-func (r *Repo) packedRefs(seen map[string]string) error {
-	f, err := os.Open(filepath.Join(r.CommonDir, "packed-refs"))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		oid, name, ok := strings.Cut(sc.Text(), " ")
-		if ok && !strings.HasPrefix(oid, "#") && !strings.HasPrefix(oid, "^") {
-			seen[name] = oid
-		}
-	}
-	return sc.Err()
-}
-
-// looseRefs reads the ref files under top into seen; symbolic refs (such
-// as refs/remotes/origin/HEAD) are left out.
-func (r *Repo) looseRefs(top string, seen map[string]string) error {
-	root := filepath.Join(r.CommonDir, filepath.FromSlash(top))
-	if err := safepath.Inside(root, r.CommonDir); err != nil {
-		return nil // a link that leads out: nothing there is read
-	}
-	return filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if d.IsDir() || !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := safepath.ReadListed(p, refFileLimit)
-		if err != nil {
-			return nil // gone since listed, or being written: packed-refs or the next look has it
-		}
-		rel, _ := filepath.Rel(r.CommonDir, p)
-		name := filepath.ToSlash(rel)
-		line := strings.TrimSpace(string(data))
-		if strings.HasPrefix(line, "ref:") {
-			delete(seen, name)
-			return nil
-		}
-		seen[name] = line
-		return nil
-	})
-}
-
-// worktreeHeads adds the detached HEAD of each linked worktree as
-// worktrees/NAME/HEAD (a worktree on a branch is followed as that branch).
-func (r *Repo) worktreeHeads(seen map[string]string) {
-	entries, err := os.ReadDir(filepath.Join(r.CommonDir, "worktrees"))
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		data, err := safepath.ReadFile(filepath.Join(r.CommonDir, "worktrees", e.Name(), "HEAD"), refFileLimit, r.CommonDir)
-		if err != nil {
-			continue
-		}
-		line := strings.TrimSpace(string(data))
-		if !strings.HasPrefix(line, "ref:") {
-			seen["worktrees/"+e.Name()+"/HEAD"] = line
-		}
-	}
-}
-
-// commitInfo is what the overlays read of a commit.
-type commitInfo struct {
-	parents []plumbing.Hash
-	author  string // name
-	when    int64  // committer time, unix seconds
-}
-
 // errNotCommit is an object that is not a commit where one should be: a
 // ref a hostile server pointed at a blob, a tree or a tag.
 var errNotCommit = errors.New("not a commit")
 
 // commit reads a commit's parents, author and time.
-func (o *Objects) commit(h plumbing.Hash) (commitInfo, error) {
+func (o *Objects) commit(h plumbing.Hash) (gitfile.Commit, error) {
 	t, data, err := o.raw(h)
 	if err == nil && t != plumbing.CommitObject {
 		err = fmt.Errorf("%s is a %s: %w", short(h.String()), t, errNotCommit)
 	}
 	if err != nil {
-		return commitInfo{}, err
+		return gitfile.Commit{}, err
 	}
-	var ci commitInfo
-	for len(data) > 0 {
-		line := data
-		if nl := bytes.IndexByte(data, '\n'); nl >= 0 {
-			line, data = data[:nl], data[nl+1:]
-		} else {
-			data = nil
-		}
-		if len(line) == 0 {
-			break // the message starts
-		}
-		k, v, _ := bytes.Cut(line, []byte{' '})
-		switch string(k) {
-		case "parent":
-			if plumbing.IsHash(string(v)) {
-				ci.parents = append(ci.parents, plumbing.NewHash(string(v)))
-			}
-		case "author":
-			if lt := bytes.IndexByte(v, '<'); lt > 0 {
-				ci.author = strings.TrimSpace(string(v[:lt]))
-			}
-		case "committer":
-			if gt := bytes.LastIndexByte(v, '>'); gt >= 0 {
-				f := strings.Fields(string(v[gt+1:]))
-				if len(f) > 0 {
-					ci.when, _ = strconv.ParseInt(f[0], 10, 64)
-				}
-			}
-		}
-	}
-	return ci, nil
+	return gitfile.ParseCommit(data), nil
 }

@@ -589,9 +589,7 @@ func (rt *revTrees) root(rev string) (plumbing.Hash, bool) {
 	var h plumbing.Hash
 	if len(commit) == 40 && plumbing.IsHash(commit) {
 		if t, data, err := rt.objs.packs.Read(plumbing.NewHash(commit)); err == nil && t == plumbing.CommitObject {
-			if hex, ok := bytes.CutPrefix(data, []byte("tree ")); ok && len(hex) >= 41 && hex[40] == '\n' && plumbing.IsHash(string(hex[:40])) {
-				h = plumbing.NewHash(string(hex[:40]))
-			}
+			h, _ = gitfile.CommitTree(data) // zero when it does not start with its tree
 		}
 	}
 	rt.roots[rev] = h

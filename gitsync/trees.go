@@ -106,12 +106,11 @@ func (o *Objects) CommitTree(commit string) (plumbing.Hash, error) {
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("read commit %s: %w", short(commit), err)
 	}
-	// A commit starts with its tree: "tree HEX\n".
-	hex, ok := bytes.CutPrefix(data, []byte("tree "))
-	if !ok || len(hex) < 41 || hex[40] != '\n' || !plumbing.IsHash(string(hex[:40])) {
+	tree, ok := gitfile.CommitTree(data)
+	if !ok {
 		return plumbing.ZeroHash, fmt.Errorf("read commit %s: it does not start with its tree", short(commit))
 	}
-	return plumbing.NewHash(string(hex[:40])), nil
+	return tree, nil
 }
 
 // raw reads an object's type and content, which the caller must not
