@@ -174,17 +174,27 @@ func (w *baseWalk) node(h plumbing.Hash) (*walkNode, bool, error) {
 }
 
 // walkCommit reads a commit's parents and time for a walk: from the
-// commit cache when the walk has one (commitcache.go). ok is false for a
-// commit the repository does not have (a shallow clone's edge).
+// commit cache when the walk has one (gitcache.Commits), which keeps what
+// was read (without the author). ok is false for a commit the repository
+// does not have (a shallow clone's edge).
 func (o *Objects) walkCommit(h plumbing.Hash) (gitfile.Commit, bool, error) {
 	if o.commits != nil {
-		return o.commits.get(o, h)
+		if ci, ok := o.commits.Get(h); ok {
+			return ci, true, nil
+		}
 	}
 	ci, err := o.commit(h)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		return gitfile.Commit{}, false, nil
 	}
-	return ci, err == nil, err
+	if err != nil {
+		return gitfile.Commit{}, false, err
+	}
+	if o.commits != nil {
+		ci.Author = "" // as a kept commit comes back
+		o.commits.Put(h, ci)
+	}
+	return ci, true, nil
 }
 
 // isLive reports whether n may still be a common ancestor of HEAD and a

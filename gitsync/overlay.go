@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/canon-md/canon/gitsync/gitcache"
 	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/human"
@@ -301,10 +302,10 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 	// The trunks' first-parent walks (anchors) read commits after the
 	// merge-base walk saved the cache: kept too, or every switch reads
 	// them again.
-	defer func() { objs.commits.save() }()
+	defer func() { objs.commits.Save() }()
 	if budget.store != nil { // not verify's rebuild, which diffs everything itself
-		objs.diffs = newDiffCache(s.Repo.CanonDir(), s.Cfg.Roots)
-		defer func() { objs.diffs.save() }()
+		objs.diffs = gitcache.NewDiffs(s.Repo.CanonDir(), s.Cfg.Roots)
+		defer func() { objs.diffs.Save() }()
 	}
 	plan := &overlayPlan{head: head}
 	jobs, gone, err := s.overlayJobs(ctx, objs, plan, tips, prior)
@@ -376,7 +377,9 @@ func (s *Session) overlayJobs(ctx context.Context, objs *Objects, plan *overlayP
 	// A long grewFrom walk (HEAD moved to another line) reads the
 	// commits the merge-base walks kept; a short one (a commit) does not
 	// load them.
-	objs.loadCommits = func() *commitCache { return loadCommitCache(s.Repo.CanonDir(), commitCacheName) }
+	objs.loadCommits = func() *gitcache.Commits {
+		return gitcache.LoadCommits(s.Repo.CanonDir(), gitcache.CommitsFile, mergeBaseBudget)
+	}
 	for _, t := range tips {
 		p, ok := was[t.Name]
 		delete(was, t.Name)
@@ -628,7 +631,7 @@ func (s *Session) overlayStep(ctx context.Context, objs *Objects, old *index.Ref
 // "": the empty tree), with no limit on the trees read: only refs that
 // moved get here.
 func (s *Session) overlayDiff(objs *Objects, from, to string) ([]TreeChange, error) {
-	if changes, ok := objs.diffs.get(from, to); ok {
+	if changes, ok := keptDiff(objs.diffs, from, to); ok {
 		return filtered(changes, s.filter()), nil // both commits were read when it was kept
 	}
 	a, err := objs.CommitTree(from)
@@ -640,7 +643,7 @@ func (s *Session) overlayDiff(objs *Objects, from, to string) ([]TreeChange, err
 		return nil, err
 	}
 	if d := objs.ahead.take(from, to); d != nil && d.err == nil {
-		objs.diffs.put(from, to, d.changes)
+		keepDiff(objs.diffs, from, to, d.changes)
 		return filtered(d.changes, s.filter()), nil
 	}
 	objs.MaxTrees = 0
@@ -651,8 +654,34 @@ func (s *Session) overlayDiff(objs *Objects, from, to string) ([]TreeChange, err
 	if err != nil {
 		return nil, err
 	}
-	objs.diffs.put(from, to, changes)
+	keepDiff(objs.diffs, from, to, changes)
 	return filtered(changes, s.filter()), nil
+}
+
+// keptDiff is the diff from → to that d keeps (false when d is nil or
+// keeps none), and keepDiff keeps one: gitcache.Change is TreeChange's
+// twin, converted one for one.
+func keptDiff(d *gitcache.Diffs, from, to string) ([]TreeChange, bool) {
+	kept, ok := d.Get(from, to)
+	if !ok {
+		return nil, false
+	}
+	changes := make([]TreeChange, len(kept))
+	for i, c := range kept {
+		changes[i] = TreeChange(c)
+	}
+	return changes, true
+}
+
+func keepDiff(d *gitcache.Diffs, from, to string, changes []TreeChange) {
+	if d == nil {
+		return
+	}
+	kept := make([]gitcache.Change, len(changes))
+	for i, c := range changes {
+		kept[i] = gitcache.Change(c)
+	}
+	d.Put(from, to, kept)
 }
 
 // rootFilter is the part of the filter that holds for any working tree:
@@ -665,7 +694,7 @@ func (s *Session) rootFilter() Filter {
 // wantDiff tells the ahead worker of a diff the call will ask for, unless
 // it is kept.
 func (o *Objects) wantDiff(from, to string) {
-	if o.newAhead == nil || o.diffs.has(from, to) {
+	if o.newAhead == nil || o.diffs.Has(from, to) {
 		return
 	}
 	if o.ahead == nil {

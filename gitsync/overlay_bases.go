@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/canon-md/canon/gitsync/gitcache"
 	"github.com/canon-md/canon/index"
 )
 
@@ -24,9 +25,9 @@ func (s *Session) mergeBases(ctx context.Context, objs *Objects, head string, ti
 		return nil, skips, nil
 	}
 	if objs.commits == nil {
-		objs.commits = loadCommitCache(s.Repo.CanonDir(), commitCacheName)
+		objs.commits = gitcache.LoadCommits(s.Repo.CanonDir(), gitcache.CommitsFile, mergeBaseBudget)
 	}
-	defer objs.commits.save()
+	defer objs.commits.Save()
 	bases, err = objs.mergeBases(head, tips)
 	if !errors.Is(err, errBaseBudget) {
 		return bases, skips, err

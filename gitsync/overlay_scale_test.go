@@ -9,9 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
-	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/canon-md/canon/graph"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
@@ -341,47 +338,6 @@ func TestDecoysDoNotPushOutOwnWork(t *testing.T) {
 	if len(tips) != 7 || tips[6].Name != "refs/remotes/origin/real" {
 		t.Fatalf("followed %v; want the decoys, mine and real", tips)
 	}
-}
-
-// TestCommitCache: the cache gives back what it was given, in the same
-// bytes for the same commits, and a damaged or foreign file is no cache.
-func TestCommitCache(t *testing.T) {
-	m := map[plumbing.Hash]gitfile.Commit{
-		plumbing.NewHash(strings.Repeat("1", 40)): {When: 1700000000, Parents: []plumbing.Hash{plumbing.NewHash(strings.Repeat("2", 40))}},
-		plumbing.NewHash(strings.Repeat("2", 40)): {When: -5, Parents: []plumbing.Hash{}},
-		plumbing.NewHash(strings.Repeat("3", 40)): {When: 1, Parents: []plumbing.Hash{plumbing.NewHash(strings.Repeat("1", 40)), plumbing.NewHash(strings.Repeat("2", 40))}},
-	}
-	data := encodeCommits(m)
-	got, err := decodeCommits(data)
-	if err != nil || fmt.Sprint(got) != fmt.Sprint(m) {
-		t.Fatalf("decode: %v, %v", got, err)
-	}
-	if !bytes.Equal(encodeCommits(got), data) {
-		t.Fatal("the same commits gave other bytes")
-	}
-	for i := range data {
-		bad := append([]byte{}, data...)
-		bad[i] ^= 0x40
-		if _, err := decodeCommits(bad); err == nil {
-			t.Fatalf("a flipped byte at %d was taken", i)
-		}
-	}
-	if _, err := decodeCommits(data[:len(data)-1]); err == nil {
-		t.Fatal("a cut file was taken")
-	}
-}
-
-// FuzzDecodeCommits: whatever the file holds, decoding neither panics nor
-// takes what canon did not write.
-func FuzzDecodeCommits(f *testing.F) {
-	f.Add(encodeCommits(map[plumbing.Hash]gitfile.Commit{plumbing.NewHash(strings.Repeat("1", 40)): {When: 3}}))
-	f.Add([]byte("canon commits 1\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := decodeCommits(data)
-		if err == nil && !bytes.Equal(encodeCommits(m), data) {
-			t.Fatalf("decoded %d commits from bytes canon would not write", len(m))
-		}
-	})
 }
 
 // TestOverlayOfHereIsTheOverlaysClaims: the overlay of HEAD's documents

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/canon-md/canon/gitsync/gitcache"
 	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
@@ -71,7 +72,7 @@ func (r *Repo) FollowedRefs(b config.Branches, known []index.RefState) (tips []R
 // there are too many to follow, it reads the time of each ref's commit:
 // from known (the refs table's rows) where a row has the ref's commit,
 // else from git's objects, through a cache of the tips' times
-// (commitcache.go).
+// (gitcache.TipsFile).
 func (r *Repo) newestRefs(tips []RefTip, keep int, known []index.RefState) []RefTip {
 	when := make(map[string]int64, len(tips))
 	had := make(map[string]index.RefState, len(known))
@@ -89,20 +90,18 @@ func (r *Repo) newestRefs(tips []RefTip, keep int, known []index.RefState) []Ref
 	if len(unknown) > 0 {
 		objs := OpenObjects(r)
 		defer objs.Close()
-		cache := loadCommitCache(r.CanonDir(), tipCacheName)
+		cache := gitcache.LoadCommits(r.CanonDir(), gitcache.TipsFile, mergeBaseBudget)
 		objs.commits = cache
-		kept := make(map[plumbing.Hash]gitfile.Commit, len(unknown))
+		read := make([]plumbing.Hash, 0, len(unknown))
 		for _, t := range unknown {
 			h := plumbing.NewHash(t.OID)
 			if ci, ok, err := objs.walkCommit(h); ok && err == nil {
 				when[t.Name] = ci.When
-				kept[h] = ci
+				read = append(read, h)
 			}
 		}
-		if len(kept) != len(cache.commits) { // tips that moved on are forgotten
-			cache.commits, cache.fresh = kept, cache.fresh+1
-		}
-		cache.save()
+		cache.KeepOnly(read) // tips that moved on are forgotten
+		cache.Save()
 	}
 	own := func(name string) bool {
 		return strings.HasPrefix(name, "refs/heads/") || strings.HasPrefix(name, "worktrees/")

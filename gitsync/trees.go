@@ -19,6 +19,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
+	"github.com/canon-md/canon/gitsync/gitcache"
 	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/canon-md/canon/index"
 )
@@ -46,17 +47,17 @@ type Objects struct {
 	MaxTrees int
 	trees    int
 	// commits, when set, keeps the parents and times merge-base walks
-	// read (commitcache.go).
-	commits *commitCache
+	// read (gitcache.Commits).
+	commits *gitcache.Commits
 	// loadCommits, when set, loads commits once a walk that began
 	// without them grows long (grewFrom).
-	loadCommits func() *commitCache
+	loadCommits func() *gitcache.Commits
 	// ahead, when set, diffs on a second core what Overlays asks next
 	// (overlay_ahead.go), started by newAhead at the first diff wanted;
-	// diffs keeps the overlays' diffs (diffcache.go).
+	// diffs keeps the overlays' diffs (gitcache.Diffs).
 	ahead    *diffAhead
 	newAhead func() *diffAhead
-	diffs    *diffCache
+	diffs    *gitcache.Diffs
 }
 
 // ErrLargeDiff stops a walk that passed Objects.MaxTrees.

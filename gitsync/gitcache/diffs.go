@@ -1,4 +1,4 @@
-package gitsync
+package gitcache
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 // after a checkout of a branch that forked long ago, from the same commit
 // as its anchor, and after the way back from it again. So the diffs the
 // overlays work out are kept in a small file beside the index
-// (.git/canon/diffs), as the commits the walks read are (commitcache.go):
+// (.git/canon/diffs), as the commits the walks read are (commits.go):
 // derived (deleting it loses nothing), written whole and atomically,
 // bounded, checked when read. A diff is kept as the tree walk gives it
 // within the configured roots (Markdown files only), so the file holds for
@@ -29,7 +29,8 @@ import (
 // live in the working tree, are applied each time it is read. verify's
 // rebuild neither reads nor writes it.
 
-const diffCacheName = "diffs"
+// DiffsFile is the file's name in the canon folder.
+const DiffsFile = "diffs"
 
 var diffCacheMagic = []byte("canon diffs 1\n")
 
@@ -42,40 +43,47 @@ const (
 
 type diffKey [2]plumbing.Hash
 
-// diffCache holds diffs by their two commits, read from the file on
-// first use; used numbers them by when they were last used, and fresh
-// says whether this call added one.
-type diffCache struct {
+// Change is one file that differs between two commits' trees: its blob
+// ids, hex, "" when absent on that side (gitsync's Change).
+type Change struct {
+	Path     string
+	From, To string
+}
+
+// Diffs holds diffs by their two commits, read from the file on first
+// use; used numbers them by when they were last used, and fresh says
+// whether this call added one. A nil *Diffs keeps nothing.
+type Diffs struct {
 	path, root string
 	roots      [sha1.Size]byte
 	loaded     bool
-	diffs      map[diffKey][]TreeChange
+	diffs      map[diffKey][]Change
 	order      []diffKey // as read, then as added
 	used       map[diffKey]int
 	clock      int
 	fresh      bool
 }
 
-// newDiffCache is the cache of the canon folder dir for roots, read when
+// NewDiffs is the cache of the canon folder dir for roots, read when
 // first asked.
-func newDiffCache(dir string, roots []string) *diffCache {
-	return &diffCache{path: filepath.Join(dir, diffCacheName), root: dir, roots: sha1.Sum([]byte(strings.Join(roots, "\x00")))}
+func NewDiffs(dir string, roots []string) *Diffs {
+	return &Diffs{path: filepath.Join(dir, DiffsFile), root: dir, roots: sha1.Sum([]byte(strings.Join(roots, "\x00")))}
 }
 
 // load reads the file once; a missing, damaged or foreign file, or one of
 // other roots, gives an empty cache.
-func (c *diffCache) load() {
+func (c *Diffs) load() {
 	if c.loaded {
 		return
 	}
 	c.loaded = true
-	c.diffs, c.used = map[diffKey][]TreeChange{}, map[diffKey]int{}
+	c.diffs, c.used = map[diffKey][]Change{}, map[diffKey]int{}
 	data, err := safepath.ReadFile(c.path, diffCacheBytes+1<<20, c.root)
 	if err != nil {
 		return
 	}
 	if err := c.decode(data); err != nil {
-		c.diffs, c.order = map[diffKey][]TreeChange{}, nil
+		c.diffs, c.order = map[diffKey][]Change{}, nil
 	}
 	for i, k := range c.order {
 		c.used[k] = i
@@ -88,7 +96,7 @@ var errDiffCache = errors.New("not a diff cache canon wrote for these roots")
 // decode reads the file: magic, the roots' fingerprint, then per pair its
 // two commits, its count of changes, and each change's path (its length
 // first), which sides it has and their blobs; a SHA-1 of all of it last.
-func (c *diffCache) decode(data []byte) error {
+func (c *Diffs) decode(data []byte) error {
 	head := len(diffCacheMagic) + sha1.Size
 	if len(data) < head+sha1.Size || !bytes.HasPrefix(data, diffCacheMagic) || !bytes.Equal(data[len(diffCacheMagic):head], c.roots[:]) {
 		return errDiffCache
@@ -110,9 +118,9 @@ func (c *diffCache) decode(data []byte) error {
 			return errDiffCache
 		}
 		rest = rest[40+w:]
-		changes := make([]TreeChange, 0, n)
+		changes := make([]Change, 0, n)
 		for range n {
-			var ch TreeChange
+			var ch Change
 			var err error
 			if ch, rest, err = decodeChange(rest); err != nil {
 				return err
@@ -128,17 +136,17 @@ func (c *diffCache) decode(data []byte) error {
 	return nil
 }
 
-func decodeChange(b []byte) (TreeChange, []byte, error) {
+func decodeChange(b []byte) (Change, []byte, error) {
 	n, w := binary.Uvarint(b)
 	if w <= 0 || n == 0 || n > 4096 || uint64(len(b)-w) < n+1 {
-		return TreeChange{}, nil, errDiffCache
+		return Change{}, nil, errDiffCache
 	}
-	ch := TreeChange{Path: string(b[w : w+int(n)])}
+	ch := Change{Path: string(b[w : w+int(n)])}
 	b = b[w+int(n):]
 	sides := b[0]
 	b = b[1:]
 	if sides == 0 || sides > 3 || len(b) < 20*(int(sides&1)+int(sides>>1)) {
-		return TreeChange{}, nil, errDiffCache
+		return Change{}, nil, errDiffCache
 	}
 	if sides&1 != 0 {
 		ch.From, b = hex.EncodeToString(b[:20]), b[20:]
@@ -150,7 +158,7 @@ func decodeChange(b []byte) (TreeChange, []byte, error) {
 }
 
 // encode is decode's inverse, the pairs in c.order.
-func (c *diffCache) encode() []byte {
+func (c *Diffs) encode() []byte {
 	out := append(append([]byte{}, diffCacheMagic...), c.roots[:]...)
 	for _, k := range c.order {
 		changes := c.diffs[k]
@@ -188,8 +196,8 @@ func diffKeyOf(from, to string) (diffKey, bool) {
 	return k, true
 }
 
-// get is the kept diff from → to, and marks it used.
-func (c *diffCache) get(from, to string) ([]TreeChange, bool) {
+// Get is the kept diff from → to, and marks it used.
+func (c *Diffs) Get(from, to string) ([]Change, bool) {
 	k, ok := diffKeyOf(from, to)
 	if c == nil || !ok {
 		return nil, false
@@ -203,8 +211,8 @@ func (c *diffCache) get(from, to string) ([]TreeChange, bool) {
 	return changes, ok
 }
 
-// has says whether the diff from → to is kept.
-func (c *diffCache) has(from, to string) bool {
+// Has says whether the diff from → to is kept.
+func (c *Diffs) Has(from, to string) bool {
 	k, ok := diffKeyOf(from, to)
 	if c == nil || !ok {
 		return false
@@ -214,8 +222,8 @@ func (c *diffCache) has(from, to string) bool {
 	return ok
 }
 
-// put keeps a diff (one of more than diffCacheChanges changes is not kept).
-func (c *diffCache) put(from, to string, changes []TreeChange) {
+// Put keeps a diff (one of more than diffCacheChanges changes is not kept).
+func (c *Diffs) Put(from, to string, changes []Change) {
 	k, ok := diffKeyOf(from, to)
 	if c == nil || !ok || len(changes) > diffCacheChanges {
 		return
@@ -234,10 +242,10 @@ func (c *diffCache) put(from, to string, changes []TreeChange) {
 	c.used[k], c.fresh = c.clock, true
 }
 
-// save writes the cache when this call added a diff, least recently
+// Save writes the cache when this call added a diff, least recently
 // used first, and those left out past the bounds. A failure only means
 // the next call diffs again.
-func (c *diffCache) save() {
+func (c *Diffs) Save() {
 	if c == nil || !c.fresh {
 		return
 	}
