@@ -22,6 +22,13 @@
 // the CLI, the MCP server, the hooks and the watcher hand them to the
 // worksets), so that no sync path can forget them.
 //
+// git's own files (packs, loose objects, trees, commits, the index file,
+// the ref files) are read by gitsync/gitfile, and what it works out from
+// them and keeps beside the index (commits' parents and times, the
+// overlays' diffs) by gitsync/gitcache; both sit under it (ADR-0079).
+// It decides what to read, asks git for what they leave to it, and holds
+// the Repo and the Session they never see.
+//
 // On the ladder cmd → usecase → hooks → gitsync, workset → graph →
 // index, it sits beside workset, above index.
 package gitsync
