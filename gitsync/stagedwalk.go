@@ -26,8 +26,8 @@ const maxStagedTrees = 256
 // with HEAD's. git took 15 ms for it at 100k documents, nearly all of it
 // reading the index into memory; this reads it in place. ok is false when
 // it leaves the diff to git: no HEAD, an index it does not read
-// (gitfile.ErrIndexUnread), a tree not in the packs canon reads, a mode git would
-// read its own way, or more trees than maxStagedTrees. A file where HEAD
+// (gitfile.ReadIndex refuses it), a tree not in the packs canon reads, a
+// mode git would read its own way, or more trees than maxStagedTrees. A file where HEAD
 // has a folder of that name sorts before it (git's order: "b" before
 // "b/"), so it is an addition and the folder's files deletions, as git
 // lists them.

@@ -34,11 +34,11 @@ type CacheTree struct {
 	byName   map[string]*CacheTree // made on the first lookup in a large folder
 }
 
-// ErrIndexUnread is an index this package leaves to git: another object
+// errIndexUnread is an index this package leaves to git: another object
 // format, a split or sparse index, an extension it must understand and
 // does not, an entry with a conflict or added with intent, or a file that
 // does not read as an index.
-var ErrIndexUnread = errors.New("the index is left to git")
+var errIndexUnread = errors.New("the index is left to git")
 
 const (
 	indexHashLen   = 20 // sha1; other formats are left to git
@@ -51,7 +51,9 @@ const (
 )
 
 // ReadIndex maps the index file at path and reads it (ParseIndex); Close
-// unmaps it.
+// unmaps it. An index it leaves to git (another object format, a split
+// or sparse index, an extension it must understand and does not, a
+// conflict, an entry added with intent, a damaged file) is an error.
 func ReadIndex(path string) (*Index, error) {
 	data, unmap, err := mapFile(path)
 	if err != nil {
@@ -79,12 +81,12 @@ func (ix *Index) Close() {
 // place: the Index points into data.
 func ParseIndex(data []byte) (*Index, error) {
 	if len(data) < 12+indexHashLen || string(data[:4]) != "DIRC" {
-		return nil, ErrIndexUnread
+		return nil, errIndexUnread
 	}
 	version := binary.BigEndian.Uint32(data[4:])
 	n := binary.BigEndian.Uint32(data[8:])
 	if version < 2 || version > 4 || uint64(n) > uint64(len(data))/indexEntryBase || uint64(len(data)) > 1<<32-1 {
-		return nil, ErrIndexUnread
+		return nil, errIndexUnread
 	}
 	// Version 4's paths, each the one before changed, are bounded: a
 	// damaged file could make them grow with the square of its entries.
@@ -108,13 +110,13 @@ func ParseIndex(data []byte) (*Index, error) {
 		if version == 4 {
 			keep := len(ix.names) - prev - strip
 			if keep < 0 || i == 0 && strip != 0 {
-				return nil, ErrIndexUnread
+				return nil, errIndexUnread
 			}
 			start := len(ix.names)
 			ix.names = append(append(ix.names, ix.names[prev:prev+keep]...), p...)
 			ix.name[i], ix.nlen[i], prev = uint32(start), uint32(len(ix.names)-start), start
 			if len(ix.names) > maxNames || len(ix.names)-start > indexMaxPath {
-				return nil, ErrIndexUnread
+				return nil, errIndexUnread
 			}
 		} else {
 			ix.name[i], ix.nlen[i] = uint32(at), uint32(len(p))
@@ -130,28 +132,28 @@ func ParseIndex(data []byte) (*Index, error) {
 func (ix *Index) entry(off, end int, version uint32) (next, at, strip int, p []byte, err error) {
 	d := ix.data
 	if off+indexEntryBase > end {
-		return 0, 0, 0, nil, ErrIndexUnread
+		return 0, 0, 0, nil, errIndexUnread
 	}
 	mode := binary.BigEndian.Uint32(d[off+24:])
 	flags := binary.BigEndian.Uint16(d[off+40+indexHashLen:])
 	if flags&indexFlagStage != 0 || !IndexMode(mode) {
-		return 0, 0, 0, nil, ErrIndexUnread // a conflict, or a sparse index's folder
+		return 0, 0, 0, nil, errIndexUnread // a conflict, or a sparse index's folder
 	}
 	at = off + indexEntryBase
 	if flags&indexFlagExt != 0 {
 		if version < 3 || at+2 > end || binary.BigEndian.Uint16(d[at:])&indexExtITA != 0 {
-			return 0, 0, 0, nil, ErrIndexUnread
+			return 0, 0, 0, nil, errIndexUnread
 		}
 		at += 2
 	}
 	if version == 4 {
 		v, n := indexVarint(d[at:end])
 		if n == 0 || v > 1<<31 {
-			return 0, 0, 0, nil, ErrIndexUnread
+			return 0, 0, 0, nil, errIndexUnread
 		}
 		nul := bytes.IndexByte(d[at+n:end], 0)
 		if nul < 0 {
-			return 0, 0, 0, nil, ErrIndexUnread
+			return 0, 0, 0, nil, errIndexUnread
 		}
 		return at + n + nul + 1, at, int(v), d[at+n : at+n+nul], nil
 	}
@@ -159,13 +161,13 @@ func (ix *Index) entry(off, end int, version uint32) (next, at, strip int, p []b
 	if nlen == indexNameMask {
 		nul := bytes.IndexByte(d[at:end], 0)
 		if nul < 0 {
-			return 0, 0, 0, nil, ErrIndexUnread
+			return 0, 0, 0, nil, errIndexUnread
 		}
 		nlen = nul
 	}
 	next = off + (at-off+nlen+8)&^7 // NULs pad an entry to 8 bytes, at least one
 	if at+nlen >= end || next > end || d[at+nlen] != 0 {
-		return 0, 0, 0, nil, ErrIndexUnread
+		return 0, 0, 0, nil, errIndexUnread
 	}
 	return next, at, 0, d[at : at+nlen], nil
 }
@@ -208,23 +210,23 @@ func indexVarint(b []byte) (uint64, int) {
 func (ix *Index) extensions(off, end int) error {
 	for off < end {
 		if off+8 > end {
-			return ErrIndexUnread
+			return errIndexUnread
 		}
 		sig := ix.data[off : off+4]
 		size := binary.BigEndian.Uint32(ix.data[off+4:])
 		if uint64(size) > uint64(end-off-8) {
-			return ErrIndexUnread
+			return errIndexUnread
 		}
 		body := ix.data[off+8 : off+8+int(size)]
 		switch {
 		case string(sig) == "TREE":
 			t, rest, err := parseCacheTree(body, 0)
 			if err != nil || len(rest) != 0 {
-				return ErrIndexUnread
+				return errIndexUnread
 			}
 			ix.tree = t
 		case sig[0] < 'A' || sig[0] > 'Z':
-			return ErrIndexUnread
+			return errIndexUnread
 		}
 		off += 8 + int(size)
 	}
@@ -234,28 +236,28 @@ func (ix *Index) extensions(off, end int) error {
 // parseCacheTree reads one folder of the cache tree and those under it.
 func parseCacheTree(b []byte, depth int) (*CacheTree, []byte, error) {
 	if depth > 4096 {
-		return nil, nil, ErrIndexUnread
+		return nil, nil, errIndexUnread
 	}
 	nul := bytes.IndexByte(b, 0)
 	if nul < 0 {
-		return nil, nil, ErrIndexUnread
+		return nil, nil, errIndexUnread
 	}
 	t := &CacheTree{name: b[:nul]}
 	b = b[nul+1:]
 	sp := bytes.IndexByte(b, ' ')
 	nl := bytes.IndexByte(b, '\n')
 	if sp < 0 || nl < sp {
-		return nil, nil, ErrIndexUnread
+		return nil, nil, errIndexUnread
 	}
 	count, err1 := strconv.Atoi(string(b[:sp]))
 	subs, err2 := strconv.Atoi(string(b[sp+1 : nl]))
 	if err1 != nil || err2 != nil || count < -1 || subs < 0 || subs > len(b) {
-		return nil, nil, ErrIndexUnread
+		return nil, nil, errIndexUnread
 	}
 	t.count, b = count, b[nl+1:]
 	if count >= 0 {
 		if len(b) < indexHashLen {
-			return nil, nil, ErrIndexUnread
+			return nil, nil, errIndexUnread
 		}
 		t.oid, b = b[:indexHashLen], b[indexHashLen:]
 	}
