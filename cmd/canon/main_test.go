@@ -14,6 +14,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index/indextest"
+	"github.com/canon-md/canon/index/indextest/gitenv"
 	"github.com/canon-md/canon/index/indextest/hang"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -21,11 +22,17 @@ import (
 var update = flag.Bool("update", false, "rewrite the expected output in the scripts")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	commands := map[string]func(){
 		"canon":          func() { os.Exit(run(os.Args, os.Stdout, os.Stderr)) },
 		"canon-holdlock": func() { os.Exit(holdLock(os.Args[1:])) },
 		"canon-craft":    func() { os.Exit(craft(os.Args[1:])) },
-	})
+	}
+	// The test process leaves a calling git's repository alone; canon run
+	// by a script's git as a hook keeps the variables git gave it.
+	if commands[filepath.Base(os.Args[0])] == nil {
+		gitenv.Clear()
+	}
+	testscript.Main(m, commands)
 }
 
 // craft is the scripts' hostile database writer: canon-craft DB SQL...
