@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/resolve"
 )
 
@@ -16,12 +17,12 @@ import (
 
 // Read hands fn the database as it is, for reads that also run over a
 // preview (the check's functions below, index/check's Run).
-func (s *Store) Read(fn func(q Querier) error) error { return fn(Querier{s.db}) }
+func (s *Store) Read(fn func(q Querier) error) error { return fn(sqlstore.QuerierOf(s.h.DB)) }
 
 // DocIDsOfPaths finds the documents at the given paths: path → row id.
 func DocIDsOfPaths(ctx context.Context, q Querier, paths []string) (map[string]DocID, error) {
 	out := make(map[string]DocID, len(paths))
-	err := eachIn(ctx, q.db, `SELECT id, path FROM docs WHERE path IN (%s)`, nil, anys(paths), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT id, path FROM docs WHERE path IN (%s)`, nil, sqlstore.Anys(paths), nil, func(r *sql.Rows) error {
 		var id DocID
 		var p string
 		if err := r.Scan(&id, &p); err != nil {
@@ -36,20 +37,20 @@ func DocIDsOfPaths(ctx context.Context, q Querier, paths []string) (map[string]D
 // SkippedAmong lists which of the paths are files the index skipped, in
 // path order.
 func SkippedAmong(ctx context.Context, q Querier, paths []string) ([]string, error) {
-	return pathsIn(ctx, q.db, `SELECT path FROM skipped WHERE path IN (%s) ORDER BY path`, paths)
+	return pathsIn(ctx, sqlstore.Reads(q), `SELECT path FROM skipped WHERE path IN (%s) ORDER BY path`, paths)
 }
 
 // PathsOfKeys lists the paths of the documents with the given node keys
 // (a duplicated key has several).
 func PathsOfKeys(ctx context.Context, q Querier, keys []string) ([]string, error) {
-	return pathsIn(ctx, q.db, `SELECT path FROM docs WHERE key IN (%s)`, keys)
+	return pathsIn(ctx, sqlstore.Reads(q), `SELECT path FROM docs WHERE key IN (%s)`, keys)
 }
 
 // pathsIn runs a query whose %s is an IN list of vals and returns its
 // one column of paths.
-func pathsIn(ctx context.Context, q querier, query string, vals []string) ([]string, error) {
+func pathsIn(ctx context.Context, q sqlstore.Q, query string, vals []string) ([]string, error) {
 	var out []string
-	err := eachIn(ctx, q, query, nil, anys(vals), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, q, query, nil, sqlstore.Anys(vals), nil, func(r *sql.Rows) error {
 		var p string
 		if err := r.Scan(&p); err != nil {
 			return err
@@ -63,11 +64,11 @@ func pathsIn(ctx context.Context, q querier, query string, vals []string) ([]str
 // AllPaths lists every document and skipped file, in path order: what
 // check --all looked at.
 func AllPaths(ctx context.Context, q Querier) ([]string, error) {
-	rows, err := q.db.QueryContext(ctx, `SELECT path FROM docs UNION SELECT path FROM skipped ORDER BY 1`)
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT path FROM docs UNION SELECT path FROM skipped ORDER BY 1`)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (string, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (string, error) {
 		var p string
 		err := r.Scan(&p)
 		return p, err
@@ -88,9 +89,9 @@ type DependsOn struct {
 // lookup per source (links_src), never a pass over every link.
 func DependsOnFrom(ctx context.Context, q Querier, srcs []DocID) ([]DependsOn, error) {
 	var out []DependsOn
-	err := eachIn(ctx, q.db, `SELECT l.src, l.dst, l.line, l.col, l.raw, d.ident, d.path, d.kind
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT l.src, l.dst, l.line, l.col, l.raw, d.ident, d.path, d.kind
 		FROM links l JOIN docs d ON d.id = l.dst
-		WHERE l.src IN (%s) AND l.type = 'depends_on' AND l.status = 'ok' ORDER BY l.src, l.seq`, nil, anys(srcs), nil, func(r *sql.Rows) error {
+		WHERE l.src IN (%s) AND l.type = 'depends_on' AND l.status = 'ok' ORDER BY l.src, l.seq`, nil, sqlstore.Anys(srcs), nil, func(r *sql.Rows) error {
 		var e DependsOn
 		if err := r.Scan(&e.Src, &e.Dst, &e.Line, &e.Col, &e.Raw, &e.DstIdent, &e.DstPath, &e.DstKind); err != nil {
 			return err
@@ -106,7 +107,7 @@ func DependsOnFrom(ctx context.Context, q Querier, srcs []DocID) ([]DependsOn, e
 // targets' index (links_dst), never a pass over every link.
 func NamedByGroupField(ctx context.Context, q Querier, ids []DocID) (map[DocID]bool, error) {
 	out := map[DocID]bool{}
-	err := eachIn(ctx, q.db, `SELECT DISTINCT dst FROM links WHERE dst IN (%s) AND type = 'group' AND status = 'ok'`, nil, anys(ids), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT DISTINCT dst FROM links WHERE dst IN (%s) AND type = 'group' AND status = 'ok'`, nil, sqlstore.Anys(ids), nil, func(r *sql.Rows) error {
 		var id DocID
 		if err := r.Scan(&id); err != nil {
 			return err
@@ -143,7 +144,7 @@ func scanCheckDoc(r *sql.Rows) (CheckDoc, error) {
 // CheckDocs reads the documents with the given row ids, in path order.
 func CheckDocs(ctx context.Context, q Querier, ids []DocID) ([]CheckDoc, error) {
 	var out []CheckDoc
-	err := eachIn(ctx, q.db, `SELECT `+checkDocCols+` FROM docs WHERE id IN (%s)`, nil, idArgs(distinct(ids)), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT `+checkDocCols+` FROM docs WHERE id IN (%s)`, nil, sqlstore.IDArgs(sqlstore.Distinct(ids)), nil, func(r *sql.Rows) error {
 		d, err := scanCheckDoc(r)
 		out = append(out, d)
 		return err
@@ -155,11 +156,11 @@ func CheckDocs(ctx context.Context, q Querier, ids []DocID) ([]CheckDoc, error) 
 // EachCheckDoc calls fn with every document, in path order (check
 // --all: a stream, not a slice of every row).
 func EachCheckDoc(ctx context.Context, q Querier, fn func(CheckDoc) error) error {
-	rows, err := q.db.QueryContext(ctx, `SELECT `+checkDocCols+` FROM docs ORDER BY path`)
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT `+checkDocCols+` FROM docs ORDER BY path`)
 	if err != nil {
 		return err
 	}
-	return eachRow(rows, func(r *sql.Rows) error {
+	return sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		d, err := scanCheckDoc(r)
 		if err != nil {
 			return err
@@ -174,21 +175,21 @@ func EachCheckDoc(ctx context.Context, q Querier, fn func(CheckDoc) error) error
 func StoredProblems(ctx context.Context, q Querier, docs []DocID, skipped []string) ([]Problem, error) {
 	var out []Problem
 	scan := problemScanner(&out)
-	if err := eachIn(ctx, q.db, `SELECT `+problemCols+` FROM problems WHERE doc IN (%s)`, nil, idArgs(distinct(docs)), nil, scan); err != nil {
+	if err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT `+problemCols+` FROM problems WHERE doc IN (%s)`, nil, sqlstore.IDArgs(sqlstore.Distinct(docs)), nil, scan); err != nil {
 		return nil, err
 	}
-	err := eachIn(ctx, q.db, `SELECT `+problemCols+` FROM problems WHERE doc IS NULL AND path IN (%s)`, nil, anys(distinct(skipped)), nil, scan)
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT `+problemCols+` FROM problems WHERE doc IS NULL AND path IN (%s)`, nil, sqlstore.Anys(sqlstore.Distinct(skipped)), nil, scan)
 	return out, err
 }
 
 // AllStoredProblems reads every problem the parser stored (check --all).
 func AllStoredProblems(ctx context.Context, q Querier) ([]Problem, error) {
-	rows, err := q.db.QueryContext(ctx, `SELECT `+problemCols+` FROM problems`)
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT `+problemCols+` FROM problems`)
 	if err != nil {
 		return nil, err
 	}
 	var out []Problem
-	return out, eachRow(rows, problemScanner(&out))
+	return out, sqlstore.EachRow(rows, problemScanner(&out))
 }
 
 const problemCols = `path, line, col, rule, message`
@@ -209,7 +210,7 @@ func AnyIdentLike(ctx context.Context, q Querier, patterns []string, match func(
 	if len(patterns) == 0 {
 		return false, nil
 	}
-	rows, err := q.db.QueryContext(ctx, `SELECT ident FROM docs WHERE `+strings.TrimSuffix(strings.Repeat("ident LIKE ? OR ", len(patterns)), " OR "), anys(patterns)...)
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT ident FROM docs WHERE `+strings.TrimSuffix(strings.Repeat("ident LIKE ? OR ", len(patterns)), " OR "), sqlstore.Anys(patterns)...)
 	if err != nil {
 		return false, err
 	}
@@ -228,19 +229,19 @@ func AnyIdentLike(ctx context.Context, q Querier, patterns []string, match func(
 
 // SharedIdents lists which of the ids more than one document carries.
 func SharedIdents(ctx context.Context, q Querier, idents []string) ([]string, error) {
-	return shared(ctx, q.db, "ident", idents)
+	return shared(ctx, sqlstore.Reads(q), "ident", idents)
 }
 
 // SharedUIDs lists which of the uids more than one document carries.
 func SharedUIDs(ctx context.Context, q Querier, uids []string) ([]string, error) {
-	return shared(ctx, q.db, "uid", uids)
+	return shared(ctx, sqlstore.Reads(q), "uid", uids)
 }
 
 // shared runs the grouped lookup of SharedIdents and SharedUIDs over the
 // column's index, sorted within each batch.
-func shared(ctx context.Context, q querier, col string, vals []string) ([]string, error) {
+func shared(ctx context.Context, q sqlstore.Q, col string, vals []string) ([]string, error) {
 	var out []string
-	err := eachIn(ctx, q, `SELECT `+col+` FROM docs WHERE `+col+` IN (%s) GROUP BY `+col+` HAVING count(*) > 1 ORDER BY 1`, nil, anys(vals), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, q, `SELECT `+col+` FROM docs WHERE `+col+` IN (%s) GROUP BY `+col+` HAVING count(*) > 1 ORDER BY 1`, nil, sqlstore.Anys(vals), nil, func(r *sql.Rows) error {
 		var v string
 		err := r.Scan(&v)
 		out = append(out, v)
@@ -259,20 +260,20 @@ type Holder struct {
 
 // IdentHolders lists the documents whose id is ident, by path.
 func IdentHolders(ctx context.Context, q Querier, ident string) ([]Holder, error) {
-	return holders(ctx, q.db, `SELECT path, ident_line, fm_pos, uid FROM docs WHERE ident = ? ORDER BY path`, ident)
+	return holders(ctx, sqlstore.Reads(q), `SELECT path, ident_line, fm_pos, uid FROM docs WHERE ident = ? ORDER BY path`, ident)
 }
 
 // UIDHolders lists the documents whose uid is uid, by path.
 func UIDHolders(ctx context.Context, q Querier, uid string) ([]Holder, error) {
-	return holders(ctx, q.db, `SELECT path, uid_line, fm_pos, uid FROM docs WHERE uid = ? ORDER BY path`, uid)
+	return holders(ctx, sqlstore.Reads(q), `SELECT path, uid_line, fm_pos, uid FROM docs WHERE uid = ? ORDER BY path`, uid)
 }
 
-func holders(ctx context.Context, q querier, query, val string) ([]Holder, error) {
+func holders(ctx context.Context, q sqlstore.Q, query, val string) ([]Holder, error) {
 	rows, err := q.QueryContext(ctx, query, val)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (Holder, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (Holder, error) {
 		var h Holder
 		return h, r.Scan(&h.Path, &h.Line, &h.FieldPos, &h.UID)
 	})
@@ -282,7 +283,7 @@ func holders(ctx context.Context, q querier, query, val string) ([]Holder, error
 // path → key (a path no document has is left out).
 func KeysOfPaths(ctx context.Context, q Querier, paths []string) (map[string]string, error) {
 	out := make(map[string]string, len(paths))
-	err := eachIn(ctx, q.db, `SELECT path, key FROM docs WHERE path IN (%s)`, nil, anys(paths), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT path, key FROM docs WHERE path IN (%s)`, nil, sqlstore.Anys(paths), nil, func(r *sql.Rows) error {
 		var p, k string
 		err := r.Scan(&p, &k)
 		out[p] = k
@@ -295,7 +296,7 @@ func KeysOfPaths(ctx context.Context, q Querier, paths []string) (map[string]str
 // CheckDoc holds them ("" for none, or no document there).
 func DisablesAt(ctx context.Context, q Querier, path string) (string, error) {
 	var dis string
-	err := q.db.QueryRowContext(ctx, `SELECT disables FROM docs WHERE path = ?`, path).Scan(&dis)
+	err := sqlstore.Reads(q).QueryRowContext(ctx, `SELECT disables FROM docs WHERE path = ?`, path).Scan(&dis)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -316,17 +317,17 @@ type CheckLink struct {
 // (in row id order) and in the order they are written.
 func EachCheckLink(ctx context.Context, q Querier, srcs []DocID, fn func(CheckLink) error) error {
 	// Batches in id order keep the order across batches.
-	return eachIn(ctx, q.db, `SELECT `+checkLinkCols+` FROM links WHERE src IN (%s) ORDER BY src, seq`, nil, idArgs(distinct(srcs)), nil, checkLinkScanner(fn))
+	return sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT `+checkLinkCols+` FROM links WHERE src IN (%s) ORDER BY src, seq`, nil, sqlstore.IDArgs(sqlstore.Distinct(srcs)), nil, checkLinkScanner(fn))
 }
 
 // EachLinkToCheck calls fn with every link, as EachCheckLink orders them
 // (check --all).
 func EachLinkToCheck(ctx context.Context, q Querier, fn func(CheckLink) error) error {
-	rows, err := q.db.QueryContext(ctx, `SELECT `+checkLinkCols+` FROM links ORDER BY src, seq`)
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT `+checkLinkCols+` FROM links ORDER BY src, seq`)
 	if err != nil {
 		return err
 	}
-	return eachRow(rows, checkLinkScanner(fn))
+	return sqlstore.EachRow(rows, checkLinkScanner(fn))
 }
 
 const checkLinkCols = `src, type, field, form, raw, anchor, status, line, col, coalesce(dst, 0)`
@@ -364,7 +365,7 @@ func FragmentsOf(ctx context.Context, q Querier, ids []DocID) (map[DocID]map[str
 	}
 	var id DocID
 	var s string
-	err := eachIn(ctx, q.db, `SELECT doc, slug FROM chunks WHERE doc IN (%s) AND slug <> ''`, nil, idArgs(ids), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT doc, slug FROM chunks WHERE doc IN (%s) AND slug <> ''`, nil, sqlstore.IDArgs(ids), nil, func(r *sql.Rows) error {
 		if err := r.Scan(&id, &s); err != nil {
 			return err
 		}
@@ -374,7 +375,7 @@ func FragmentsOf(ctx context.Context, q Querier, ids []DocID) (map[DocID]map[str
 	if err != nil {
 		return nil, err
 	}
-	err = eachIn(ctx, q.db, `SELECT id, anchors FROM docs WHERE id IN (%s) AND anchors <> ''`, nil, idArgs(ids), nil, func(r *sql.Rows) error {
+	err = sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT id, anchors FROM docs WHERE id IN (%s) AND anchors <> ''`, nil, sqlstore.IDArgs(ids), nil, func(r *sql.Rows) error {
 		if err := r.Scan(&id, &s); err != nil {
 			return err
 		}
@@ -389,7 +390,7 @@ func FragmentsOf(ctx context.Context, q Querier, ids []DocID) (map[DocID]map[str
 // FrontmatterOf reads a document's frontmatter as CheckDoc holds it (ok
 // false when no document has the id).
 func FrontmatterOf(ctx context.Context, q Querier, id DocID) (fm string, ok bool, err error) {
-	err = q.db.QueryRowContext(ctx, `SELECT fm FROM docs WHERE id = ?`, id).Scan(&fm)
+	err = sqlstore.Reads(q).QueryRowContext(ctx, `SELECT fm FROM docs WHERE id = ?`, id).Scan(&fm)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -399,7 +400,7 @@ func FrontmatterOf(ctx context.Context, q Querier, id DocID) (fm string, ok bool
 // HasEdge reports whether src names dst in a resolved link of the type.
 func HasEdge(ctx context.Context, q Querier, src, dst DocID, typ string) (bool, error) {
 	var n int
-	err := q.db.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM links WHERE src = ? AND dst = ? AND type = ? AND status = 'ok')`, src, dst, typ).Scan(&n)
+	err := sqlstore.Reads(q).QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM links WHERE src = ? AND dst = ? AND type = ? AND status = 'ok')`, src, dst, typ).Scan(&n)
 	return n == 1, err
 }
 
@@ -407,11 +408,11 @@ func HasEdge(ctx context.Context, q Querier, src, dst DocID, typ string) (bool, 
 // order) and in the order they are written (check --all: a document's
 // first parent is its parent).
 func ParentEdges(ctx context.Context, q Querier) ([]DocEdge, error) {
-	rows, err := q.db.QueryContext(ctx, `SELECT src, dst FROM links WHERE type = 'parent' AND status = 'ok' ORDER BY src, seq`)
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT src, dst FROM links WHERE type = 'parent' AND status = 'ok' ORDER BY src, seq`)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (DocEdge, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (DocEdge, error) {
 		e := DocEdge{Type: "parent"}
 		return e, r.Scan(&e.Src, &e.Dst)
 	})
@@ -420,9 +421,9 @@ func ParentEdges(ctx context.Context, q Querier) ([]DocEdge, error) {
 // FirstParent reads the first resolved parent of a document (ok false for
 // none).
 func FirstParent(ctx context.Context, q Querier, id DocID) (parent Node, ok bool, err error) {
-	row := q.db.QueryRowContext(ctx, `SELECT `+docRefCols+`, l.dst FROM links l JOIN docs d ON d.id = l.dst
+	row := sqlstore.Reads(q).QueryRowContext(ctx, `SELECT `+sqlstore.DocRefCols+`, l.dst FROM links l JOIN docs d ON d.id = l.dst
 		WHERE l.src = ? AND l.type = 'parent' AND l.status = 'ok' ORDER BY l.seq LIMIT 1`, id)
-	parent.DocRef, err = scanDocRef(row, &parent.Doc)
+	parent.DocRef, err = sqlstore.ScanDocRef(row, &parent.Doc)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Node{}, false, nil
 	}
@@ -437,7 +438,7 @@ func TitledCount(ctx context.Context, q Querier, title string) (int, error) {
 		return 0, nil
 	}
 	var n int
-	err := q.db.QueryRowContext(ctx, `SELECT count(*) FROM aliases WHERE term = ?`, "title:"+key).Scan(&n)
+	err := sqlstore.Reads(q).QueryRowContext(ctx, `SELECT count(*) FROM aliases WHERE term = ?`, "title:"+key).Scan(&n)
 	return n, err
 }
 
@@ -452,12 +453,12 @@ func HasTitle(ctx context.Context, q Querier, title string) (bool, error) {
 		return false, nil
 	}
 	found := false
-	rows, err := q.db.QueryContext(ctx, `SELECT d.title FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN docs d ON d.id = c.doc
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT d.title FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN docs d ON d.id = c.doc
 		WHERE chunks_fts MATCH ? ORDER BY length(d.title) LIMIT 20`, `title : "`+words+`"`)
 	if err != nil {
 		return false, err
 	}
-	err = eachRow(rows, func(r *sql.Rows) error {
+	err = sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var t string
 		if err := r.Scan(&t); err != nil {
 			return err

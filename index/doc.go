@@ -12,16 +12,21 @@
 // index/filter compiles (select.go). A workset's database is an index
 // too, with the workset's own tables beside it (Slice, slice.go).
 //
-// It owns the schema: it is the only package that imports database/sql or
-// writes SQL against its tables. index/check reads them through a
+// It owns the schema. Its tables are split by family (ADR-0080): the
+// overlays' tables are index/overlay, which Store embeds (st.ApplyRefs,
+// st.Overlay); the families share index/internal/sqlstore (the handle on
+// the database, the row loop, the batching, the values they all read,
+// which index names by aliases: DocID, DocRef, Problem, Querier). index,
+// its families and sqlstore are the only packages that import
+// database/sql or write SQL against its tables. index/check reads them through a
 // Querier, which the live database (Store.Read) and a preview
 // (Store.Preview) hand out, and which other packages only pass back to
 // index's typed reads (checkreads.go, ADR-0049; learnreads.go for
 // index/learn): a Querier has no method, and no *sql.DB, *sql.Tx or
 // *sql.Rows leaves the package. Every IN list goes
-// through one batching helper (batch.go), within SQLite's limit on
+// through one batching helper (sqlstore.Batches), within SQLite's limit on
 // parameters. Row ids (DocID, ChunkID) may leave it to join within one call and
-// are never shown. Every row loop ends with rows.Err (rows.go). It knows
+// are never shown. Every row loop ends with rows.Err (sqlstore.EachRow). It knows
 // nothing of git (paths and blob ids come in, rows go out), of hooks or of
 // the CLI; one writer at a time holds its lock file, readers never wait
 // for it.

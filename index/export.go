@@ -46,7 +46,7 @@ func (s *Store) copyFrom(ctx context.Context, srcPath string, keys []string, opt
 		}
 		return 0, err
 	}
-	conn, err := s.db.Conn(ctx)
+	conn, err := s.h.DB.Conn(ctx)
 	if err != nil {
 		return 0, friendly(err, s.path)
 	}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/canon-md/canon/index/indextest/must"
 
 	"github.com/canon-md/canon/index/config"
 )
@@ -81,7 +82,7 @@ func keysOf(t *testing.T, st *Store, paths ...string) []string {
 	var out []string
 	for _, p := range paths {
 		var k string
-		if err := st.db.QueryRow(`SELECT key FROM docs WHERE path = ?`, p).Scan(&k); err != nil {
+		if err := st.h.DB.QueryRow(`SELECT key FROM docs WHERE path = ?`, p).Scan(&k); err != nil {
 			t.Fatal(p, err)
 		}
 		out = append(out, k)

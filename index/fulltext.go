@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // The full-text reads index/search ranks by: the search engine (query
@@ -121,7 +123,7 @@ func (s *Store) Unmatched(ctx context.Context, f DocFilter) error {
 func (s *Store) hasNamespace(ctx context.Context, name string) bool {
 	for _, f := range s.Namespaces.Folders(name) {
 		var one int
-		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM docs WHERE path LIKE ? ESCAPE '\' LIMIT 1`, likePrefix(f+"/")).Scan(&one)
+		err := s.h.DB.QueryRowContext(ctx, `SELECT 1 FROM docs WHERE path LIKE ? ESCAPE '\' LIMIT 1`, likePrefix(f+"/")).Scan(&one)
 		if err == nil {
 			return true
 		}
@@ -164,7 +166,7 @@ func (s *Store) ReadFullText(ctx context.Context, text string, f DocFilter, fn f
 // lock, so reads never wait for one another, nor hold up a sync, however
 // long one takes (canon mcp answers its read-only calls side by side).
 func (s *Store) read(ctx context.Context, fn func(c *sql.Conn) error) error {
-	c, err := s.db.Conn(ctx)
+	c, err := s.h.DB.Conn(ctx)
 	if err != nil {
 		return friendly(err, s.path)
 	}
@@ -265,14 +267,14 @@ func (t *FullText) Exact(ctx context.Context, q string, limit int) ([]SectionHit
 	if err != nil {
 		return nil, 0, t.s.matchError(err, t.text)
 	}
-	query := `SELECT ` + docRefCols + `, c.line, c.heading, c.slug, c.id, ` + rank + ` AS score, 0
+	query := `SELECT ` + sqlstore.DocRefCols + `, c.line, c.heading, c.slug, c.id, ` + rank + ` AS score, 0
 		FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
 		WHERE chunks_fts MATCH ?` + t.where + `
 		ORDER BY score, d.path, c.seq LIMIT ?`
 	total := 0 // the sections that matched in all, 0 when not counted
 	if t.where == "" {
 		query = rankedCTE(rank) + `
-			SELECT ` + docRefCols + `, c.line, c.heading, c.slug, c.id, kept.score, ` + matchedCount + `
+			SELECT ` + sqlstore.DocRefCols + `, c.line, c.heading, c.slug, c.id, kept.score, ` + matchedCount + `
 			FROM kept JOIN chunks c ON c.id = kept.rid JOIN docs d ON d.id = c.doc
 			ORDER BY kept.score, d.path, c.seq LIMIT ?3`
 		args = []any{q, limit - 1, limit}
@@ -281,10 +283,10 @@ func (t *FullText) Exact(ctx context.Context, q string, limit int) ([]SectionHit
 	if err != nil {
 		return nil, 0, t.s.matchError(err, t.text)
 	}
-	out, err := scanAll(rows, func(rows *sql.Rows) (SectionHit, error) {
+	out, err := sqlstore.ScanAll(rows, func(rows *sql.Rows) (SectionHit, error) {
 		var h SectionHit
 		var id int64
-		ref, err := scanDocRef(rows, &h.Line, &h.Heading, &h.Slug, &id, &h.Score, &total)
+		ref, err := sqlstore.ScanDocRef(rows, &h.Line, &h.Heading, &h.Slug, &id, &h.Score, &total)
 		h.DocRef, h.Chunk = ref, ChunkID(id)
 		return h, err
 	})
@@ -308,7 +310,7 @@ func (t *FullText) Best(ctx context.Context, q string, limit int) ([]RankedSecti
 		return nil, 0, t.s.matchError(err, t.text)
 	}
 	total := 0
-	out, err := scanAll(rows, func(rs *sql.Rows) (RankedSection, error) {
+	out, err := sqlstore.ScanAll(rows, func(rs *sql.Rows) (RankedSection, error) {
 		var m RankedSection
 		var id, doc int64
 		err := rs.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.Score, &total)
@@ -357,7 +359,7 @@ func (t *FullText) Candidates(ctx context.Context, q string, masks bool, keep in
 		return nil, 0, t.s.matchError(err, t.text)
 	}
 	total := 0
-	out, err := scanAll(rows, func(rs *sql.Rows) (RankedSection, error) {
+	out, err := sqlstore.ScanAll(rows, func(rs *sql.Rows) (RankedSection, error) {
 		var c RankedSection
 		var id, doc, mask, title, near int64
 		err := rs.Scan(&id, &doc, &c.Seq, &c.Slug, &c.Key, &c.Generated, &c.Score, &mask, &title, &near, &total)
@@ -412,7 +414,7 @@ func (t *FullText) PhraseHits(ctx context.Context, phrase string) ([]PhraseHit, 
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(rs *sql.Rows) (PhraseHit, error) {
+	return sqlstore.ScanAll(rows, func(rs *sql.Rows) (PhraseHit, error) {
 		var h PhraseHit
 		var id, doc int64
 		err := rs.Scan(&id, &doc, &h.Seq, &h.Slug, &h.Key, &h.Generated, &h.Size, &h.Hits)
@@ -425,7 +427,7 @@ func (t *FullText) PhraseHits(ctx context.Context, phrase string) ([]PhraseHit, 
 // body, and the title in a document's first section), by row id.
 func (t *FullText) Hashes(ctx context.Context, ids []ChunkID) (map[ChunkID]int64, error) {
 	hashes := make(map[ChunkID]int64, len(ids))
-	err := eachIn(ctx, t.c, `SELECT id, hash FROM chunks WHERE id IN (%s)`, nil, idArgs(ids), nil, func(rows *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, t.c, `SELECT id, hash FROM chunks WHERE id IN (%s)`, nil, sqlstore.IDArgs(ids), nil, func(rows *sql.Rows) error {
 		var id, h int64
 		err := rows.Scan(&id, &h)
 		hashes[ChunkID(id)] = h
@@ -452,7 +454,7 @@ func (t *FullText) Texts(ctx context.Context, phrase string, n int) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(rs *sql.Rows) (string, error) {
+	return sqlstore.ScanAll(rows, func(rs *sql.Rows) (string, error) {
 		var text string
 		return text, rs.Scan(&text)
 	})
@@ -462,10 +464,10 @@ func (t *FullText) Texts(ctx context.Context, phrase string, n int) ([]string, e
 // no section has is left out).
 func (t *FullText) SectionHits(ctx context.Context, ids []ChunkID) (map[ChunkID]SectionHit, error) {
 	out := make(map[ChunkID]SectionHit, len(ids))
-	err := eachIn(ctx, t.c, `SELECT `+docRefCols+`, c.line, c.heading, c.slug, c.id FROM chunks c JOIN docs d ON d.id = c.doc WHERE c.id IN (%s)`, nil, idArgs(ids), nil, func(rows *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, t.c, `SELECT `+sqlstore.DocRefCols+`, c.line, c.heading, c.slug, c.id FROM chunks c JOIN docs d ON d.id = c.doc WHERE c.id IN (%s)`, nil, sqlstore.IDArgs(ids), nil, func(rows *sql.Rows) error {
 		var h SectionHit
 		var id int64
-		ref, err := scanDocRef(rows, &h.Line, &h.Heading, &h.Slug, &id)
+		ref, err := sqlstore.ScanDocRef(rows, &h.Line, &h.Heading, &h.Slug, &id)
 		h.DocRef, h.Chunk = ref, ChunkID(id)
 		out[h.Chunk] = h
 		return err
@@ -478,7 +480,7 @@ func (t *FullText) SectionHits(ctx context.Context, ids []ChunkID) (map[ChunkID]
 // text, the matched words between ** **, by row id.
 func (t *FullText) Snippets(ctx context.Context, q string, ids []ChunkID, total int) (map[ChunkID]string, error) {
 	snips := make(map[ChunkID]string, len(ids))
-	err := eachHighlight(ctx, t.c, q, idArgs(ids), total, snippetCol, func(rows *sql.Rows) error {
+	err := eachHighlight(ctx, t.c, q, sqlstore.IDArgs(ids), total, snippetCol, func(rows *sql.Rows) error {
 		var id int64
 		var sn string
 		if err := rows.Scan(&id, &sn); err != nil {
@@ -504,12 +506,12 @@ func (s *Store) MatchedTerms(ctx context.Context, q string, total int, ids []Chu
 	}
 	// One connection, no transaction: a transaction here begins IMMEDIATE
 	// (the index's DSN) and would wait on, and hold up, a writer.
-	conn, err := s.db.Conn(ctx)
+	conn, err := s.h.DB.Conn(ctx)
 	if err != nil {
 		return nil, friendly(fmt.Errorf("highlight: %w", err), s.path)
 	}
 	defer conn.Close()
-	err = eachHighlight(ctx, conn, q, idArgs(ids), total, markCols, func(rs *sql.Rows) error {
+	err = eachHighlight(ctx, conn, q, sqlstore.IDArgs(ids), total, markCols, func(rs *sql.Rows) error {
 		var id int64
 		var title, heading, body string
 		if err := rs.Scan(&id, &title, &heading, &body); err != nil {

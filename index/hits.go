@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // A read highlights the few sections it shows (a search's snippets, a
@@ -59,7 +61,7 @@ func snippetCol(t string) string {
 // functions, over whichever full-text table it reads them from.
 func eachHighlight(ctx context.Context, tx oneConn, q string, ids []any, total int, cols func(table string) string, fn func(*sql.Rows) error) error {
 	if n := fullTextSegments(ctx, tx); n >= 0 && n < scratchFromSegments {
-		return eachIn(ctx, tx, `SELECT rowid, `+cols("chunks_fts")+` FROM chunks_fts WHERE chunks_fts MATCH ? AND `+someOfMatches(total, len(ids)), []any{q}, ids, nil, fn)
+		return sqlstore.EachIn(ctx, tx, `SELECT rowid, `+cols("chunks_fts")+` FROM chunks_fts WHERE chunks_fts MATCH ? AND `+someOfMatches(total, len(ids)), []any{q}, ids, nil, fn)
 	}
 	return eachHit(ctx, tx, q, ids, cols("canon_hits"), fn)
 }
@@ -68,7 +70,7 @@ func eachHighlight(ctx context.Context, tx oneConn, q string, ids []any, total i
 // from the pool (sql.Conn): the scratch table lives in a connection's
 // temporary database, so filling and asking it must use the same one.
 type oneConn interface {
-	querier
+	sqlstore.Q
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
@@ -96,8 +98,8 @@ func someOfMatches(total, wanted int) string {
 // front of the list).
 func eachHit(ctx context.Context, tx oneConn, q string, ids []any, cols string, fn func(*sql.Rows) error) error {
 	fill := clearHits
-	_ = batches(ids, 1, 0, func(part []any) error {
-		fill += inList(`INSERT INTO canon_hit_text SELECT rowid, title, heading, body FROM chunks_fts WHERE rowid IN (%s);`, len(part))
+	_ = sqlstore.Batches(ids, 1, 0, func(part []any) error {
+		fill += sqlstore.InList(`INSERT INTO canon_hit_text SELECT rowid, title, heading, body FROM chunks_fts WHERE rowid IN (%s);`, len(part))
 		return nil
 	})
 	fill += `INSERT INTO canon_hits(canon_hits) VALUES('rebuild');`
@@ -114,14 +116,14 @@ func eachHit(ctx context.Context, tx oneConn, q string, ids []any, cols string, 
 	if err != nil {
 		return err
 	}
-	return eachRow(rows, fn)
+	return sqlstore.EachRow(rows, fn)
 }
 
 // fullTextSegments is the number of segments of chunks_fts, read from
 // FTS5's structure record (a 4-byte cookie, FTS5's 4-byte marker of its
 // second form if present, then the number of levels and of segments as
 // SQLite varints), or -1 when it cannot be read.
-func fullTextSegments(ctx context.Context, x querier) int {
+func fullTextSegments(ctx context.Context, x sqlstore.Q) int {
 	var b []byte
 	if err := x.QueryRowContext(ctx, `SELECT block FROM chunks_fts_data WHERE id = 10`).Scan(&b); err != nil || len(b) < 4 {
 		return -1

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 
+	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/resolve"
 )
 
@@ -17,11 +18,11 @@ type LearnDoc struct{ Path, Kind, Type, Ident, FM string }
 
 // EachLearnDoc hands fn every document, by path.
 func EachLearnDoc(ctx context.Context, q Querier, fn func(LearnDoc) error) error {
-	rows, err := q.db.QueryContext(ctx, `SELECT path, kind, type, ident, fm FROM docs ORDER BY path`)
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT path, kind, type, ident, fm FROM docs ORDER BY path`)
 	if err != nil {
 		return err
 	}
-	return eachRow(rows, func(r *sql.Rows) error {
+	return sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var d LearnDoc
 		if err := r.Scan(&d.Path, &d.Kind, &d.Type, &d.Ident, &d.FM); err != nil {
 			return err
@@ -39,13 +40,13 @@ type KindPair struct {
 // ParentKinds counts, for each pair of kinds, the documents of the first
 // whose resolved parent is of the second.
 func ParentKinds(ctx context.Context, q Querier) ([]KindPair, error) {
-	rows, err := q.db.QueryContext(ctx, `SELECT d.kind, p.kind, count(DISTINCT d.id) FROM links l
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT d.kind, p.kind, count(DISTINCT d.id) FROM links l
 		JOIN docs d ON d.id = l.src JOIN docs p ON p.id = l.dst
 		WHERE l.type = 'parent' AND l.status = 'ok' GROUP BY 1, 2`)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (KindPair, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (KindPair, error) {
 		var k KindPair
 		return k, r.Scan(&k.Kind, &k.Parent, &k.N)
 	})
@@ -54,11 +55,11 @@ func ParentKinds(ctx context.Context, q Querier) ([]KindPair, error) {
 // PathsWithProblem lists the paths of the documents with a problem of
 // rule (markdown.RuleYAMLSyntax: what YAML refused).
 func PathsWithProblem(ctx context.Context, q Querier, rule string) ([]string, error) {
-	rows, err := q.db.QueryContext(ctx, `SELECT DISTINCT path FROM problems WHERE rule = ?`, rule)
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT DISTINCT path FROM problems WHERE rule = ?`, rule)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (string, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (string, error) {
 		var p string
 		return p, r.Scan(&p)
 	})
@@ -67,11 +68,11 @@ func PathsWithProblem(ctx context.Context, q Querier, rule string) ([]string, er
 // EachFrontmatterRef hands fn the field and raw text of every frontmatter
 // reference that resolved or dangles, in the order they were stored.
 func EachFrontmatterRef(ctx context.Context, q Querier, fn func(field, raw string) error) error {
-	rows, err := q.db.QueryContext(ctx, `SELECT field, raw FROM links WHERE form = ? AND status IN (?, ?) ORDER BY id`, resolve.FormRef, resolve.StatusDangling, resolve.StatusOK)
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT field, raw FROM links WHERE form = ? AND status IN (?, ?) ORDER BY id`, resolve.FormRef, resolve.StatusDangling, resolve.StatusOK)
 	if err != nil {
 		return err
 	}
-	return eachRow(rows, func(r *sql.Rows) error {
+	return sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var field, raw string
 		if err := r.Scan(&field, &raw); err != nil {
 			return err
@@ -84,12 +85,12 @@ func EachFrontmatterRef(ctx context.Context, q Querier, fn func(field, raw strin
 // address may be (a Markdown link, an autolink, a frontmatter reference),
 // whatever its status, in the order they were stored.
 func EachAddressRaw(ctx context.Context, q Querier, fn func(raw string) error) error {
-	rows, err := q.db.QueryContext(ctx, `SELECT raw FROM links WHERE form IN (?, ?, ?) ORDER BY id`,
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT raw FROM links WHERE form IN (?, ?, ?) ORDER BY id`,
 		resolve.FormMD, resolve.FormURL, resolve.FormRef)
 	if err != nil {
 		return err
 	}
-	return eachRow(rows, func(r *sql.Rows) error {
+	return sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var raw string
 		if err := r.Scan(&raw); err != nil {
 			return err

@@ -3,6 +3,8 @@ package index
 import (
 	"context"
 	"database/sql"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // NamedSections returns the first sections (at most perDoc each, in
@@ -24,7 +26,7 @@ func (t *FullText) NamedSections(ctx context.Context, term string, maxDocs, perD
 	if err != nil {
 		return nil, friendly(err, t.s.path)
 	}
-	all, err := scanAll(rows, func(rs *sql.Rows) (RankedSection, error) {
+	all, err := sqlstore.ScanAll(rows, func(rs *sql.Rows) (RankedSection, error) {
 		var c RankedSection
 		var id, doc int64
 		err := rs.Scan(&id, &doc, &c.Seq, &c.Slug, &c.Key, &c.Generated)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // phraseCounts remembers, for the full-text index as it was when its
@@ -49,7 +51,7 @@ const maxCountedPhrases = 4096
 // are bm25's, to the last bit (TestCanonBM25IsBM25). keep > 0 makes the
 // score NULL for a section that cannot be among the keep best (see
 // canon_bm25).
-func (s *Store) rankExpr(ctx context.Context, x querier, q string, keep int) (string, error) {
+func (s *Store) rankExpr(ctx context.Context, x sqlstore.Q, q string, keep int) (string, error) {
 	return s.rankBy(ctx, x, exactRank, q, keep)
 }
 
@@ -64,7 +66,7 @@ const (
 )
 
 // rankBy is rankExpr with the ranking fn (exactRank, naturalRank).
-func (s *Store) rankBy(ctx context.Context, x querier, fn, q string, keep int) (string, error) {
+func (s *Store) rankBy(ctx context.Context, x sqlstore.Q, fn, q string, keep int) (string, error) {
 	phrases := FTSPhrases(q)
 	if s.pageCache != keptPages || len(phrases) > maxRankedPhrases {
 		// A one-shot command would count once either way, and a count of
@@ -79,7 +81,7 @@ func (s *Store) rankBy(ctx context.Context, x querier, fn, q string, keep int) (
 	if err != nil {
 		return "", err
 	}
-	if err := eachRow(rows, func(rs *sql.Rows) error {
+	if err := sqlstore.EachRow(rows, func(rs *sql.Rows) error {
 		var b []byte
 		err := rs.Scan(&b)
 		gen = append(append(gen, b...), 0xff)
@@ -130,7 +132,7 @@ type Merged struct {
 func (s *Store) MergeFullText(ctx context.Context) (*Merged, error) {
 	start := time.Now()
 	m := &Merged{}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.h.InTx(ctx, func(tx *sql.Tx) error {
 		count := func(n *int) error {
 			return tx.QueryRowContext(ctx, `SELECT count(DISTINCT segid) FROM chunks_fts_idx`).Scan(n)
 		}

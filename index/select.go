@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index/filter"
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // Reads that choose documents with compiled filters (query templates:
@@ -81,11 +82,11 @@ func (s *Store) SelectDocs(ctx context.Context, sel DocSelect) ([]DocID, error) 
 		args = append(append(args, xa...), xa...)
 	}
 	args = append(args, sel.Limit)
-	rows, err := s.db.QueryContext(ctx, `SELECT d.id FROM docs d WHERE `+where+fsql+` ORDER BY `+order+`d.key LIMIT ?`, args...)
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT d.id FROM docs d WHERE `+where+fsql+` ORDER BY `+order+`d.key LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("select anchors: %w", err)
 	}
-	return scanAll(rows, func(r *sql.Rows) (DocID, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (DocID, error) {
 		var id int64
 		err := r.Scan(&id)
 		return DocID(id), err
@@ -108,14 +109,14 @@ func filterSQL(filters []*filter.Filter) (string, []any) {
 func (s *Store) DocsPassing(ctx context.Context, ids []DocID, filters []*filter.Filter, excludeKinds []string) (map[DocID]bool, error) {
 	cond, args := filterSQL(filters)
 	if len(excludeKinds) > 0 {
-		cond += ` AND lower(d.kind) NOT IN (` + marks(len(excludeKinds)) + `)`
+		cond += ` AND lower(d.kind) NOT IN (` + sqlstore.Marks(len(excludeKinds)) + `)`
 		for _, k := range excludeKinds {
 			args = append(args, strings.ToLower(k))
 		}
 	}
 	out := make(map[DocID]bool, len(ids))
 	var id int64
-	err := eachIn(ctx, s.db, `SELECT d.id FROM docs d WHERE d.id IN (%s)`+cond, nil, idArgs(ids), args, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT d.id FROM docs d WHERE d.id IN (%s)`+cond, nil, sqlstore.IDArgs(ids), args, func(r *sql.Rows) error {
 		if err := r.Scan(&id); err != nil {
 			return err
 		}
@@ -133,7 +134,7 @@ func (s *Store) DocsPassing(ctx context.Context, ids []DocID, filters []*filter.
 func (s *Store) FieldValues(ctx context.Context, ids []DocID, name string) (map[DocID]any, error) {
 	expr, xargs := filter.NameExpr(name)
 	out := map[DocID]any{}
-	err := eachIn(ctx, s.db, `SELECT d.id, `+expr+` FROM docs d WHERE d.id IN (%s)`, xargs, idArgs(ids), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT d.id, `+expr+` FROM docs d WHERE d.id IN (%s)`, xargs, sqlstore.IDArgs(ids), nil, func(r *sql.Rows) error {
 		var id int64
 		var v any
 		if err := r.Scan(&id, &v); err != nil {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // A workset's database (docs/worksets.md) is an index holding some documents
@@ -89,7 +91,7 @@ func OpenSlice(ctx context.Context, path string) (sl *Slice, migrated bool, err 
 	if err != nil {
 		return nil, false, err
 	}
-	if _, err := st.db.ExecContext(ctx, sliceDDL); err != nil {
+	if _, err := st.h.DB.ExecContext(ctx, sliceDDL); err != nil {
 		st.Close()
 		return nil, false, err
 	}
@@ -199,7 +201,7 @@ func addMember(ctx context.Context, tx *sql.Tx, m SliceMember) error {
 // each with the document the slice holds for it (a member whose document
 // is gone is left out).
 func (sl *Slice) EachMember(ctx context.Context, fn func(SliceMember) error) error {
-	rows, err := sl.db.QueryContext(ctx, `SELECT `+docRefCols+`, m.oid, m.seed, m.source, m.distance,
+	rows, err := sl.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+`, m.oid, m.seed, m.source, m.distance,
 			m.via_from, m.via_id, m.via_edge, m.via_dir, m.matched, m.added_at, m.added_by
 		FROM workset_members m JOIN docs d ON d.key = m.key ORDER BY m.pos, m.key`)
 	if err != nil {
@@ -209,8 +211,8 @@ func (sl *Slice) EachMember(ctx context.Context, fn func(SliceMember) error) err
 	// Scan targets live across rows: one allocation a query, not a row.
 	var m SliceMember
 	var matched, added string
-	return eachRow(rows, func(r *sql.Rows) error {
-		ref, err := scanDocRef(r, &m.OID, &m.Seed, &m.Source, &m.Distance,
+	return sqlstore.EachRow(rows, func(r *sql.Rows) error {
+		ref, err := sqlstore.ScanDocRef(r, &m.OID, &m.Seed, &m.Source, &m.Distance,
 			&m.ViaFrom, &m.ViaID, &m.ViaEdge, &m.ViaDir, &matched, &added, &m.AddedBy)
 		if err != nil {
 			return err
@@ -228,16 +230,16 @@ func (sl *Slice) EachMember(ctx context.Context, fn func(SliceMember) error) err
 
 // Manifest reads every manifest key.
 func (sl *Slice) Manifest(ctx context.Context) (map[string]string, error) {
-	rows, err := sl.db.QueryContext(ctx, `SELECT key, value FROM workset_manifest`)
+	rows, err := sl.h.DB.QueryContext(ctx, `SELECT key, value FROM workset_manifest`)
 	if err != nil {
 		return nil, err
 	}
-	return keyValues(rows)
+	return sqlstore.KeyValues(rows)
 }
 
 // SetManifest sets manifest keys, keeping the others.
 func (sl *Slice) SetManifest(ctx context.Context, kv map[string]string) error {
-	return setManifest(ctx, sl.db, kv)
+	return setManifest(ctx, sl.h.DB, kv)
 }
 
 type execer interface {
@@ -257,7 +259,7 @@ func setManifest(ctx context.Context, x execer, kv map[string]string) error {
 // AddStale records reasons, in one transaction; a reason already recorded
 // (same key, how, detail and commit) is not recorded twice.
 func (sl *Slice) AddStale(ctx context.Context, reasons []SliceStale) error {
-	return sl.inTx(ctx, func(tx *sql.Tx) error {
+	return sl.h.InTx(ctx, func(tx *sql.Tx) error {
 		for _, r := range reasons {
 			_, err := tx.ExecContext(ctx, `INSERT INTO workset_stale(key, path, how, detail, sync, from_commit, to_commit, at)
 				SELECT ?, ?, ?, ?, ?, ?, ?, ?
@@ -273,12 +275,12 @@ func (sl *Slice) AddStale(ctx context.Context, reasons []SliceStale) error {
 
 // Stale reads the recorded reasons, oldest first.
 func (sl *Slice) Stale(ctx context.Context) ([]SliceStale, error) {
-	rows, err := sl.db.QueryContext(ctx, `SELECT s.key, coalesce(d.ident, ''), s.path, s.how, s.detail, s.sync, s.from_commit, s.to_commit, s.at
+	rows, err := sl.h.DB.QueryContext(ctx, `SELECT s.key, coalesce(d.ident, ''), s.path, s.how, s.detail, s.sync, s.from_commit, s.to_commit, s.at
 		FROM workset_stale s LEFT JOIN docs d ON d.key = s.key ORDER BY s.seq`)
 	if err != nil {
 		return nil, err
 	}
-	out, err := scanAll(rows, func(r *sql.Rows) (SliceStale, error) {
+	out, err := sqlstore.ScanAll(rows, func(r *sql.Rows) (SliceStale, error) {
 		var s SliceStale
 		var at string
 		err := r.Scan(&s.Key, &s.Ident, &s.Path, &s.How, &s.Detail, &s.Sync, &s.From, &s.To, &at)
@@ -294,7 +296,7 @@ func (sl *Slice) Stale(ctx context.Context) ([]SliceStale, error) {
 // AddPromoted records promoted findings, in one transaction; a finding
 // recorded before keeps its first record.
 func (sl *Slice) AddPromoted(ctx context.Context, ps []SlicePromoted) error {
-	return sl.inTx(ctx, func(tx *sql.Tx) error {
+	return sl.h.InTx(ctx, func(tx *sql.Tx) error {
 		for _, p := range ps {
 			_, err := tx.ExecContext(ctx, `INSERT INTO workset_promoted(hash, target, kind, text, dest_key, dest_path, promoted_at, agent)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(hash) DO NOTHING`,
@@ -311,7 +313,7 @@ func (sl *Slice) AddPromoted(ctx context.Context, ps []SlicePromoted) error {
 // false when it was never promoted.
 func (sl *Slice) Promoted(ctx context.Context, hash string) (p SlicePromoted, ok bool, err error) {
 	var at string
-	err = sl.db.QueryRowContext(ctx, `SELECT target, kind, text, dest_key, dest_path, promoted_at, agent FROM workset_promoted WHERE hash = ?`, hash).
+	err = sl.h.DB.QueryRowContext(ctx, `SELECT target, kind, text, dest_key, dest_path, promoted_at, agent FROM workset_promoted WHERE hash = ?`, hash).
 		Scan(&p.Target, &p.Kind, &p.Text, &p.DestKey, &p.DestPath, &at, &p.Agent)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, false, nil
@@ -326,24 +328,24 @@ func (sl *Slice) Promoted(ctx context.Context, hash string) (p SlicePromoted, ok
 // NextCheckpoint is the number the next checkpoint takes.
 func (sl *Slice) NextCheckpoint(ctx context.Context) (int, error) {
 	var seq int
-	err := sl.db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM workset_checkpoints`).Scan(&seq)
+	err := sl.h.DB.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM workset_checkpoints`).Scan(&seq)
 	return seq, err
 }
 
 // AddCheckpoint records a checkpoint (data is its JSON) under its number.
 func (sl *Slice) AddCheckpoint(ctx context.Context, seq int, at time.Time, head, data string) error {
-	_, err := sl.db.ExecContext(ctx, `INSERT INTO workset_checkpoints (seq, at, head, data) VALUES (?, ?, ?, ?)`,
+	_, err := sl.h.DB.ExecContext(ctx, `INSERT INTO workset_checkpoints (seq, at, head, data) VALUES (?, ?, ?, ?)`,
 		seq, sliceTime(at), head, data)
 	return err
 }
 
 // Checkpoints reads the checkpoints' JSON, oldest first.
 func (sl *Slice) Checkpoints(ctx context.Context) ([]string, error) {
-	rows, err := sl.db.QueryContext(ctx, `SELECT data FROM workset_checkpoints ORDER BY seq`)
+	rows, err := sl.h.DB.QueryContext(ctx, `SELECT data FROM workset_checkpoints ORDER BY seq`)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (string, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (string, error) {
 		var data string
 		return data, r.Scan(&data)
 	})

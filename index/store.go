@@ -2,7 +2,9 @@ package index
 
 import (
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/lazyre"
+	"github.com/canon-md/canon/index/overlay"
 	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/index/sqliteconn"
 
@@ -24,7 +26,7 @@ import (
 
 // Store is the index database of one worktree.
 type Store struct {
-	db     *sql.DB
+	h      *sqlstore.Handle // the database, shared with the table families
 	path   string
 	driver string // driverName, or keepWALDriver for OpenIndex
 	lock   *flock.Flock
@@ -50,6 +52,9 @@ type Store struct {
 	pageCache  int // KiB of page cache a connection keeps (KeepPages); 0: SQLite's 2 MB
 	counts     phraseCounts
 	vectors    *vectorSidecar // a vocabulary bridge's (UseVectors), nil: none
+	// Overlays is the overlays' tables (index/overlay): st.ApplyRefs,
+	// st.Overlay and the rest are its methods.
+	overlay.Overlays
 }
 
 // Meta keys.
@@ -214,13 +219,14 @@ func open(ctx context.Context, path, driver string, vet bool) (s *Store, needsBu
 			return nil, false, err
 		}
 	}
-	s = &Store{path: path, lock: safepath.NewLock(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
+	h := &sqlstore.Handle{Path: path}
+	s = &Store{path: path, h: h, Overlays: overlay.New(h), lock: safepath.NewLock(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
 	if err := s.connect(); err != nil {
 		return nil, false, err
 	}
 	needsBuild, err = s.migrate(ctx)
 	if err != nil {
-		s.db.Close()
+		s.h.DB.Close()
 		return nil, false, err
 	}
 	return s, needsBuild, nil
@@ -249,7 +255,7 @@ func (s *Store) connect() error {
 		}
 		return fmt.Errorf("open index: %w", friendly(err, s.path))
 	}
-	s.db = db
+	s.h.DB = db
 	s.file, _ = os.Stat(s.path)
 	return nil
 }
@@ -268,10 +274,10 @@ const keptPages = 16384
 // (rankExpr). Call it before the store is used by anything else: it
 // reconnects.
 func (s *Store) KeepPages() error {
-	old, was := s.db, s.pageCache
+	old, was := s.h.DB, s.pageCache
 	s.pageCache = keptPages
 	if err := s.connect(); err != nil {
-		s.db, s.pageCache = old, was
+		s.h.DB, s.pageCache = old, was
 		return err
 	}
 	return old.Close()
@@ -297,8 +303,8 @@ func (s *Store) Refresh() error {
 	}
 	// The *sql.DB stays the same for everyone holding it; only its
 	// connections, which point at the old file, are dropped.
-	s.db.SetMaxIdleConns(0)
-	s.db.SetMaxIdleConns(2)
+	s.h.DB.SetMaxIdleConns(0)
+	s.h.DB.SetMaxIdleConns(2)
 	s.file = now
 	s.counts.forget()
 	return nil
@@ -312,7 +318,7 @@ func (s *Store) Close() error {
 	if s.driver == keepWALDriver {
 		s.trimWAL()
 	}
-	return s.db.Close()
+	return s.h.DB.Close()
 }
 
 // walTrimBytes is how large a WAL OpenIndex's Close lets pass before it
@@ -335,7 +341,7 @@ func (s *Store) trimWAL() {
 		return
 	}
 	ctx := context.Background()
-	c, err := s.db.Conn(ctx)
+	c, err := s.h.DB.Conn(ctx)
 	if err != nil {
 		return
 	}
@@ -355,7 +361,7 @@ var migrationWait = 30 * time.Second
 
 func (s *Store) migrate(ctx context.Context) (bool, error) {
 	var version int
-	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+	if err := s.h.DB.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
 		return false, fmt.Errorf("read index schema version: %w", friendly(err, s.path))
 	}
 	if version == SchemaVersion {
@@ -371,13 +377,13 @@ func (s *Store) migrate(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("wait to migrate the index schema: %w", err)
 	}
 	defer unlock()
-	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+	if err := s.h.DB.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
 		return false, err
 	}
 	if version == SchemaVersion {
 		return false, nil
 	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.h.InTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.Exec(metaDDL); err != nil {
 			return err
 		}
@@ -407,29 +413,6 @@ func recreateContent(tx *sql.Tx) error {
 	}
 	_, err := tx.Exec(tableDDL)
 	return err
-}
-
-// inTx runs fn in one write transaction (BEGIN IMMEDIATE) and commits it; a
-// failed commit is returned, never lost.
-func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return friendly(err, s.path)
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			tx.Rollback()
-			panic(p)
-		}
-	}()
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit index transaction: %w", friendly(err, s.path))
-	}
-	return nil
 }
 
 // Lock takes the writer lock, waiting up to wait for another writer to finish.
@@ -498,7 +481,7 @@ func (s *Store) Holder() string {
 // Meta returns the value of a meta key ("" when unset).
 func (s *Store) Meta(key string) (string, error) {
 	var v string
-	err := s.db.QueryRow(`SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	err := s.h.DB.QueryRow(`SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -510,16 +493,16 @@ func (s *Store) Meta(key string) (string, error) {
 
 // AllMeta returns every meta key.
 func (s *Store) AllMeta() (map[string]string, error) {
-	rows, err := s.db.Query(`SELECT key, value FROM meta`)
+	rows, err := s.h.DB.Query(`SELECT key, value FROM meta`)
 	if err != nil {
 		return nil, friendly(err, s.path)
 	}
-	return keyValues(rows)
+	return sqlstore.KeyValues(rows)
 }
 
 // SetMeta writes meta keys in a transaction of their own.
 func (s *Store) SetMeta(ctx context.Context, kv map[string]string) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error { return setMeta(tx, kv) })
+	return s.h.InTx(ctx, func(tx *sql.Tx) error { return setMeta(tx, kv) })
 }
 
 func setMeta(tx *sql.Tx, kv map[string]string) error {

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // ErrForeignSchema is a database holding schema objects canon did not
@@ -92,7 +94,7 @@ func schemaObjects(db *sql.DB) ([]schemaObject, error) {
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (schemaObject, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (schemaObject, error) {
 		var o schemaObject
 		return o, r.Scan(&o.typ, &o.name, &o.table, &o.sql)
 	})
