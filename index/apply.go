@@ -124,6 +124,10 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 	return ch, nil
 }
 
+// Read hands fn the database as it is, for reads that also run over a
+// preview (index/checkreads, index/check's Run).
+func (s *Store) Read(fn func(q Querier) error) error { return fn(sqlstore.QuerierOf(s.h.DB)) }
+
 // Preview applies b inside a transaction, hands fn the database as it would
 // then be and what would change, and rolls everything back: canon check
 // looks at the repository as the commit will make it without writing a row.

@@ -14,17 +14,18 @@
 //
 // It owns the schema. Its tables are split by family (ADR-0080): the
 // overlays' tables are index/overlay, which Store embeds (st.ApplyRefs,
-// st.Overlay); the families share index/internal/sqlstore (the handle on
-// the database, the row loop, the batching, the values they all read,
-// which index names by aliases: DocID, DocRef, Problem, Querier). index,
-// its families and sqlstore are the only packages that import
-// database/sql or write SQL against its tables. index/check reads them through a
-// Querier, which the live database (Store.Read) and a preview
-// (Store.Preview) hand out, and which other packages only pass back to
-// index's typed reads (checkreads.go, ADR-0049; learnreads.go for
-// index/learn): a Querier has no method, and no *sql.DB, *sql.Tx or
-// *sql.Rows leaves the package. Every IN list goes
-// through one batching helper (sqlstore.Batches), within SQLite's limit on
+// st.Overlay); the reads of canon check and canon learn are
+// index/checkreads; the full-text index's words are index/fulltext. The
+// families share index/internal/sqlstore (the handle on the database,
+// the row loop, the batching, the values they all read, which index
+// names by aliases: DocID, DocRef, Problem, Querier). index, its families
+// and sqlstore are the only packages that import database/sql or write
+// SQL against its tables. index/check and index/learn read them through
+// a Querier, which the live database (Store.Read) and a preview
+// (Store.Preview) hand out, and which they only pass back to the
+// store's typed reads (index/checkreads, ADR-0049): a Querier has no method, and no *sql.DB,
+// *sql.Tx or *sql.Rows leaves the store. Every IN list goes through one
+// batching helper (sqlstore.Batches), within SQLite's limit on
 // parameters. Row ids (DocID, ChunkID) may leave it to join within one call and
 // are never shown. Every row loop ends with rows.Err (sqlstore.EachRow). It knows
 // nothing of git (paths and blob ids come in, rows go out), of hooks or of

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/canon-md/canon/index/fulltext"
 	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
@@ -67,7 +68,7 @@ const (
 
 // rankBy is rankExpr with the ranking fn (exactRank, naturalRank).
 func (s *Store) rankBy(ctx context.Context, x sqlstore.Q, fn, q string, keep int) (string, error) {
-	phrases := FTSPhrases(q)
+	phrases := fulltext.FTSPhrases(q)
 	if s.pageCache != keptPages || len(phrases) > maxRankedPhrases {
 		// A one-shot command would count once either way, and a count of
 		// its own costs it a statement more per phrase (canon search at 10k:

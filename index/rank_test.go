@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/canon-md/canon/index/fulltext"
 	"github.com/canon-md/canon/index/indextest/must"
 	"github.com/canon-md/canon/index/internal/sqlstore"
 
@@ -99,7 +100,7 @@ func TestCanonBM25IsBM25(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := strings.Count(rank, ","); n != 4+len(FTSPhrases(q)) {
+			if n := strings.Count(rank, ","); n != 4+len(fulltext.FTSPhrases(q)) {
 				t.Fatalf("%s: %s passes %d counts for the phrases of %s", when, rank, n-4, q)
 			}
 			want := scores(t, st.h.DB, `bm25(chunks_fts, 10.0, 4.0, 1.0)`, q)
@@ -241,7 +242,7 @@ func TestFTSPhrases(t *testing.T) {
 		`"alpha" OR "beta" NOT "gamma"`: `"alpha" | "beta" | "gamma"`,
 		`"webhook"`:                     `"webhook"`,
 	} {
-		if got := strings.Join(FTSPhrases(q), " | "); got != want {
+		if got := strings.Join(fulltext.FTSPhrases(q), " | "); got != want {
 			t.Errorf("%s: phrases %s, want %s", q, got, want)
 		}
 	}

@@ -1,6 +1,9 @@
 package index
 
 import (
+	"context"
+
+	"github.com/canon-md/canon/index/checkreads"
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/internal/sqlstore"
 )
@@ -49,3 +52,33 @@ func Explain(err error, path string) error { return sqlstore.Explain(err, path) 
 // finding in two), a double quote or a backslash, or is not UTF-8: then
 // quoted with C escapes, as git quotes such names (human.QuotePath).
 func QuotePath(p string) string { return human.QuotePath(p) }
+
+// DocIDsOfPaths, SkippedAmong, PathsOfKeys, AllPaths and WikiLinksWork are reads of
+// index/checkreads that gitsync's check makes too; index/check and
+// index/learn call checkreads itself.
+
+// DocIDsOfPaths finds the documents at the given paths: path → row id.
+func DocIDsOfPaths(ctx context.Context, q Querier, paths []string) (map[string]DocID, error) {
+	return checkreads.DocIDsOfPaths(ctx, q, paths)
+}
+
+// SkippedAmong lists which of the paths are files the index skipped, in
+// path order.
+func SkippedAmong(ctx context.Context, q Querier, paths []string) ([]string, error) {
+	return checkreads.SkippedAmong(ctx, q, paths)
+}
+
+// PathsOfKeys lists the paths of the documents with the given node keys
+// (a duplicated key has several).
+func PathsOfKeys(ctx context.Context, q Querier, keys []string) ([]string, error) {
+	return checkreads.PathsOfKeys(ctx, q, keys)
+}
+
+// AllPaths lists the path of every document (checkreads.AllPaths).
+func AllPaths(ctx context.Context, q Querier) ([]string, error) { return checkreads.AllPaths(ctx, q) }
+
+// WikiLinksWork reports whether any wiki-link or embed of the repository
+// resolves (checkreads.WikiLinksWork).
+func WikiLinksWork(ctx context.Context, q Querier) (bool, error) {
+	return checkreads.WikiLinksWork(ctx, q)
+}
