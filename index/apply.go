@@ -125,7 +125,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 }
 
 // Read hands fn the database as it is, for reads that also run over a
-// preview (index/checkreads, index/check's Run).
+// preview (index/internal/checkreads, index/check's Run).
 func (s *Store) Read(fn func(q Querier) error) error { return fn(sqlstore.QuerierOf(s.h.DB)) }
 
 // Preview applies b inside a transaction, hands fn the database as it would

@@ -13,9 +13,9 @@
 // too, with the workset's own tables beside it (Slice, slice.go).
 //
 // It owns the schema. Its tables are split by family (ADR-0080): the
-// overlays' tables are index/overlay, which Store embeds (st.ApplyRefs,
+// overlays' tables are index/internal/overlay, which Store embeds (st.ApplyRefs,
 // st.Overlay); the reads of canon check and canon learn are
-// index/checkreads; the full-text index's words are index/fulltext. The
+// index/internal/checkreads; the full-text index's words are index/internal/fulltext. The
 // families share index/internal/sqlstore (the handle on the database,
 // the row loop, the batching, the values they all read, which index
 // names by aliases: DocID, DocRef, Problem, Querier). index, its families
@@ -23,7 +23,7 @@
 // SQL against its tables. index/check and index/learn read them through
 // a Querier, which the live database (Store.Read) and a preview
 // (Store.Preview) hand out, and which they only pass back to the
-// store's typed reads (index/checkreads, ADR-0049): a Querier has no method, and no *sql.DB,
+// store's typed reads (index/internal/checkreads, ADR-0049): a Querier has no method, and no *sql.DB,
 // *sql.Tx or *sql.Rows leaves the store. Every IN list goes through one
 // batching helper (sqlstore.Batches), within SQLite's limit on
 // parameters. Row ids (DocID, ChunkID) may leave it to join within one call and

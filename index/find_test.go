@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/canon-md/canon/index/checkreads"
 	"github.com/canon-md/canon/index/indextest/must"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 

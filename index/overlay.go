@@ -1,8 +1,8 @@
 package index
 
-import "github.com/canon-md/canon/index/overlay"
+import "github.com/canon-md/canon/index/internal/overlay"
 
-// The overlays' tables are the table family index/overlay (ADR-0042,
+// The overlays' tables are the table family index/internal/overlay (ADR-0042,
 // ADR-0080): Store embeds overlay.Overlays (Refs, RefDocs, ApplyRefs,
 // Overlay, OverlayOfHere, HereEdges, DumpRefs, RefBlobs), and these are
 // its values' names for the store's callers.

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/canon-md/canon/index/checkreads"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"

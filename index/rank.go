@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/canon-md/canon/index/fulltext"
+	"github.com/canon-md/canon/index/internal/fulltext"
 	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/canon-md/canon/index/fulltext"
 	"github.com/canon-md/canon/index/indextest/must"
+	"github.com/canon-md/canon/index/internal/fulltext"
 	"github.com/canon-md/canon/index/internal/sqlstore"
 
 	"github.com/canon-md/canon/index/config"

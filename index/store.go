@@ -2,9 +2,9 @@ package index
 
 import (
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/overlay"
 	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/lazyre"
-	"github.com/canon-md/canon/index/overlay"
 	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/index/sqliteconn"
 
@@ -52,7 +52,7 @@ type Store struct {
 	pageCache  int // KiB of page cache a connection keeps (KeepPages); 0: SQLite's 2 MB
 	counts     phraseCounts
 	vectors    *vectorSidecar // a vocabulary bridge's (UseVectors), nil: none
-	// Overlays is the overlays' tables (index/overlay): st.ApplyRefs,
+	// Overlays is the overlays' tables (index/internal/overlay): st.ApplyRefs,
 	// st.Overlay and the rest are its methods.
 	overlay.Overlays
 }

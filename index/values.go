@@ -3,8 +3,9 @@ package index
 import (
 	"context"
 
-	"github.com/canon-md/canon/index/checkreads"
 	"github.com/canon-md/canon/index/human"
+	"github.com/canon-md/canon/index/internal/checkreads"
+	"github.com/canon-md/canon/index/internal/fulltext"
 	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
@@ -54,7 +55,7 @@ func Explain(err error, path string) error { return sqlstore.Explain(err, path) 
 func QuotePath(p string) string { return human.QuotePath(p) }
 
 // DocIDsOfPaths, SkippedAmong, PathsOfKeys, AllPaths and WikiLinksWork are reads of
-// index/checkreads that gitsync's check makes too; index/check and
+// index/internal/checkreads that gitsync's check makes too; index/check and
 // index/learn call checkreads itself.
 
 // DocIDsOfPaths finds the documents at the given paths: path → row id.
@@ -82,3 +83,12 @@ func AllPaths(ctx context.Context, q Querier) ([]string, error) { return checkre
 func WikiLinksWork(ctx context.Context, q Querier) (bool, error) {
 	return checkreads.WikiLinksWork(ctx, q)
 }
+
+// FTSWords keeps letters, digits and inner spaces: what the unicode61
+// tokenizer of the full-text index would see as tokens anyway, the words
+// of a phrase index/search's FTSQuery writes (fulltext.FTSWords).
+func FTSWords(s string) string { return fulltext.FTSWords(s) }
+
+// FTSPhrases lists the phrases of a query as index/search's FTSQuery
+// writes it, in order (fulltext.FTSPhrases).
+func FTSPhrases(q string) []string { return fulltext.FTSPhrases(q) }

@@ -7,8 +7,8 @@ import (
 	"regexp"
 
 	"github.com/canon-md/canon/index"
-	"github.com/canon-md/canon/index/checkreads"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/scan"

@@ -3,8 +3,8 @@ package check
 import (
 	"strings"
 
-	"github.com/canon-md/canon/index/checkreads"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 )

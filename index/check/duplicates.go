@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
-	"github.com/canon-md/canon/index/checkreads"
+	"github.com/canon-md/canon/index/internal/checkreads"
 )
 
 // Duplicate ids: two documents that claim one id, reported at each, with

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
-	"github.com/canon-md/canon/index/checkreads"
+	"github.com/canon-md/canon/index/internal/checkreads"
 )
 
 // groupCycles reports a loop in the depends_on edges between groups (a

@@ -12,7 +12,7 @@ import (
 	"unicode"
 
 	"github.com/canon-md/canon/index"
-	"github.com/canon-md/canon/index/checkreads"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
 	"github.com/canon-md/canon/index/scan"

@@ -9,8 +9,8 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/canon-md/canon/index/checkreads"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 )

@@ -17,8 +17,8 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
-	"github.com/canon-md/canon/index/checkreads"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"

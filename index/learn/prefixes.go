@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
-	"github.com/canon-md/canon/index/checkreads"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/resolve"
 )
 

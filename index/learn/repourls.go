@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
-	"github.com/canon-md/canon/index/checkreads"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/resolve"
 	"github.com/canon-md/canon/index/scan"
 )

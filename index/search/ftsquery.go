@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
-	"github.com/canon-md/canon/index/fulltext"
 )
 
 // ErrLongQuery is index.ErrBadQuery for a text past MaxQueryBytes or
@@ -45,7 +44,7 @@ func FTSQuery(text string) (string, error) {
 			} else {
 				rest = ""
 			}
-			if t := fulltext.FTSWords(phrase); t != "" {
+			if t := index.FTSWords(phrase); t != "" {
 				parts = append(parts, `"`+t+`"`)
 			}
 			rest = strings.TrimSpace(rest)
@@ -63,7 +62,7 @@ func FTSQuery(text string) (string, error) {
 			continue
 		}
 		prefix := strings.HasSuffix(word, "*")
-		t := fulltext.FTSWords(strings.TrimRight(word, "*"))
+		t := index.FTSWords(strings.TrimRight(word, "*"))
 		if t == "" {
 			continue
 		}

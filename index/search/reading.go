@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/canon-md/canon/index/fulltext"
+	"github.com/canon-md/canon/index"
 )
 
 // How a search read its text (Reading.Match).
@@ -53,13 +53,13 @@ func ReadQuery(text string) (Reading, error) {
 		return Reading{}, err
 	}
 	if hasOperator(text) {
-		return Reading{Words: ftsUnquoted(fulltext.FTSPhrases(q)), Ignored: []string{}, Match: MatchExact, all: q}, nil
+		return Reading{Words: ftsUnquoted(index.FTSPhrases(q)), Ignored: []string{}, Match: MatchExact, all: q}, nil
 	}
 	r := Reading{Words: []string{}, Ignored: []string{}}
 	seen := map[string]bool{}
 	var stop []string
 	for _, w := range strings.Fields(text) {
-		t := strings.ToLower(fulltext.FTSWords(w))
+		t := strings.ToLower(index.FTSWords(w))
 		if t == "" || seen[t] {
 			continue
 		}
@@ -104,7 +104,7 @@ func hasOperator(text string) bool {
 		switch {
 		case w == "AND", w == "OR", w == "NOT":
 			return true
-		case strings.HasSuffix(w, "*") && fulltext.FTSWords(w) != "":
+		case strings.HasSuffix(w, "*") && index.FTSWords(w) != "":
 			return true
 		}
 	}

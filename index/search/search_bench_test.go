@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/canon-md/canon/index"
-	"github.com/canon-md/canon/index/fulltext"
 	"github.com/canon-md/canon/index/indextest/rounds"
 )
 
@@ -60,7 +59,7 @@ func BenchmarkSearchFloor(b *testing.B) {
 	// The counts canon_bm25 is told, as a store that keeps its pages
 	// remembers them between queries.
 	counts := []string{}
-	for _, p := range fulltext.FTSPhrases(q) {
+	for _, p := range index.FTSPhrases(q) {
 		err := st.Read(func(db index.Querier) error {
 			n, err := index.CountForTest(ctx, db, `SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, p)
 			counts = append(counts, strconv.FormatInt(n, 10))

@@ -7,7 +7,7 @@
 // Node, DocEdge, Problem; index names them by aliases).
 //
 // It is internal to index: only the store (index and its table families,
-// index/overlay, index/checkreads, ...) imports it, so a *sql.DB, *sql.Tx
+// index/internal/overlay, index/internal/checkreads, ...) imports it, so a *sql.DB, *sql.Tx
 // or *sql.Rows reaches no other package. It runs no statement of its own
 // against the index's tables.
 package sqlstore

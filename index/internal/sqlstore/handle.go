@@ -43,7 +43,7 @@ func (h *Handle) InTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 
 // Querier is a read of the index: the live database (index.Store.Read)
 // or a previewed one (index.Store.Preview). Other packages only hand it
-// back to the store's typed reads (index/checkreads, ADR-0049); it has no
+// back to the store's typed reads (index/internal/checkreads, ADR-0049); it has no
 // method, and only the store, which imports this package, reaches what
 // it reads through (Reads).
 type Querier struct{ q Q }

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/canon-md/canon/index/fulltext"
+	"github.com/canon-md/canon/index/internal/fulltext"
 	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/resolve"
 )
