@@ -220,7 +220,7 @@ func (s *Store) swapIn(tmp string) error {
 	}
 	s.h.DB.SetMaxIdleConns(2)
 	s.file, _ = os.Stat(s.path)
-	s.counts.forget()
+	s.fts.ForgetCounts()
 	return err
 }
 

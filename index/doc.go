@@ -15,7 +15,8 @@
 // It owns the schema. Its tables are split by family (ADR-0080): the
 // overlays' tables are index/internal/overlay, which Store embeds (st.ApplyRefs,
 // st.Overlay); the reads of canon check and canon learn are
-// index/internal/checkreads; the full-text index's words are index/internal/fulltext. The
+// index/internal/checkreads; the full-text index's reads, ranking and
+// highlights are index/internal/fulltext. The
 // families share index/internal/sqlstore (the handle on the database,
 // the row loop, the batching, the values they all read, which index
 // names by aliases: DocID, DocRef, Problem, Querier). index, its families

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/canon-md/canon/index/indextest/must"
+	"github.com/canon-md/canon/index/internal/fulltext"
 	"github.com/canon-md/canon/index/internal/sqlstore"
 
 	"github.com/canon-md/canon/index/config"
@@ -139,7 +140,7 @@ func matchesEqualFullRanking(t *testing.T, st *Store) {
 			if err := rows.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.Score, &title, &heading, &body); err != nil {
 				t.Fatal(err)
 			}
-			m.Chunk, m.Doc, m.Terms = ChunkID(id), DocID(doc), highlighted(title, heading, body)
+			m.Chunk, m.Doc, m.Terms = ChunkID(id), DocID(doc), fulltext.Highlighted(title, heading, body)
 			out = append(out, m)
 		}
 		if err := rows.Err(); err != nil {
@@ -252,8 +253,8 @@ func TestKeepPages(t *testing.T) {
 	if err := st.KeepPages(); err != nil {
 		t.Fatal(err)
 	}
-	if n := size(); n != -keptPages || st.cacheSizePragma() != fmt.Sprintf("PRAGMA cache_size = -%d", keptPages) {
-		t.Errorf("cache_size %d (%s), want -%d", n, st.cacheSizePragma(), keptPages)
+	if n := size(); n != -sqlstore.KeptPages || st.cacheSizePragma() != fmt.Sprintf("PRAGMA cache_size = -%d", sqlstore.KeptPages) {
+		t.Errorf("cache_size %d (%s), want -%d", n, st.cacheSizePragma(), sqlstore.KeptPages)
 	}
 }
 
@@ -335,7 +336,7 @@ func TestReadTakesNoWriteLock(t *testing.T) {
 	t.Parallel()
 	st := tokensIndex(t, 1, false)
 	ctx := context.Background()
-	err := st.read(ctx, func(c *sql.Conn) error {
+	err := st.fts.ReadConn(ctx, func(c *sql.Conn) error {
 		var n int
 		if err := c.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&n); err != nil {
 			return err

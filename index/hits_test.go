@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/canon-md/canon/index/internal/fulltext"
 	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
@@ -52,11 +53,11 @@ func TestHitsHighlightAsChunksFTS(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := fullTextSegments(ctx, st.h.DB); n < 8 {
+	if n := fulltext.Segments(ctx, st.h.DB); n < 8 {
 		t.Fatalf("the test needs an index of many segments, got %d", n)
 	}
-	own := markCols("chunks_fts") + ", " + snippetCol("chunks_fts")
-	scratch := markCols("canon_hits") + ", " + snippetCol("canon_hits")
+	own := fulltext.MarkCols("chunks_fts") + ", " + fulltext.SnippetCol("chunks_fts")
+	scratch := fulltext.MarkCols("canon_hits") + ", " + fulltext.SnippetCol("canon_hits")
 	type marks [4]string
 	for _, q := range []string{`"tokens"`, `"refresh" "tokens"`, `"cafe"`, `"naive" OR "uber"`, `"refresh" NOT "running"`, `tok*`, `"session expire"`, `NEAR("keys" "rotation", 3)`, `title:"refresh"`, `{heading title}:"session"`, `"nothingmatches"`} {
 		want := map[int64]marks{}
@@ -86,8 +87,8 @@ func TestHitsHighlightAsChunksFTS(t *testing.T) {
 				asked = append(asked, 1_000_000+int64(i))
 			}
 			got := map[int64]marks{}
-			err := st.read(ctx, func(tx *sql.Conn) error {
-				return eachHit(ctx, tx, q, sqlstore.IDArgs(asked), scratch, func(r *sql.Rows) error {
+			err := st.fts.ReadConn(ctx, func(tx *sql.Conn) error {
+				return fulltext.EachHit(ctx, tx, q, sqlstore.IDArgs(asked), scratch, func(r *sql.Rows) error {
 					var id int64
 					var m marks
 					if err := r.Scan(&id, &m[0], &m[1], &m[2], &m[3]); err != nil {
@@ -126,12 +127,12 @@ func TestHitsHighlightAsChunksFTS(t *testing.T) {
 func segmented(t *testing.T, st *Store, n int) *Store {
 	t.Helper()
 	ctx := context.Background()
-	for id := int64(1); fullTextSegments(ctx, st.h.DB) < n; id++ {
+	for id := int64(1); fulltext.Segments(ctx, st.h.DB) < n; id++ {
 		if _, err := st.h.DB.ExecContext(ctx, `UPDATE chunks_fts SET body = body WHERE rowid = ?`, id); err != nil {
 			t.Fatal(err)
 		}
 		if id > 100 {
-			t.Fatalf("%d updates made %d segments, not %d", id, fullTextSegments(ctx, st.h.DB), n)
+			t.Fatalf("%d updates made %d segments, not %d", id, fulltext.Segments(ctx, st.h.DB), n)
 		}
 	}
 	return st
@@ -144,7 +145,7 @@ func TestFullTextSegments(t *testing.T) {
 	ctx := context.Background()
 	st := tokensIndex(t, 1, false)
 	for i := range 5 {
-		if got := fullTextSegments(ctx, st.h.DB); got != 1+i {
+		if got := fulltext.Segments(ctx, st.h.DB); got != 1+i {
 			t.Fatalf("after %d writes: %d segments, want %d", i, got, 1+i)
 		}
 		if _, err := st.h.DB.ExecContext(ctx, `UPDATE chunks_fts SET body = body WHERE rowid = ?`, 1+i); err != nil {
@@ -154,16 +155,7 @@ func TestFullTextSegments(t *testing.T) {
 	if _, err := st.h.DB.ExecContext(ctx, `INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')`); err != nil {
 		t.Fatal(err)
 	}
-	if got := fullTextSegments(ctx, st.h.DB); got != 1 {
+	if got := fulltext.Segments(ctx, st.h.DB); got != 1 {
 		t.Fatalf("after optimize: %d segments, want 1", got)
-	}
-	for _, c := range []struct {
-		b    []byte
-		want uint64
-		n    int
-	}{{[]byte{5}, 5, 1}, {[]byte{0x81, 0}, 128, 2}, {[]byte{0x81, 0x80, 0x01}, 1<<14 + 1, 3}, {[]byte{0x80}, 0, 0}, {nil, 0, 0}} {
-		if v, n := sqliteVarint(c.b); v != c.want || n != c.n {
-			t.Errorf("sqliteVarint(%x) = %d, %d; want %d, %d", c.b, v, n, c.want, c.n)
-		}
 	}
 }

@@ -96,7 +96,7 @@ func TestCanonBM25IsBM25(t *testing.T) {
 	compare := func(when string) {
 		t.Helper()
 		for _, q := range queries {
-			rank, err := st.rankExpr(ctx, st.h.DB, q, 0)
+			rank, err := st.fts.RankExpr(ctx, st.h.DB, q, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +128,7 @@ func TestCanonBM25IsBM25(t *testing.T) {
 	// cannot be among them: what rankedCTE keeps is what it keeps from
 	// bm25's full scores, ties with the K-th included.
 	kept := func(rank, q string, k int) string {
-		rows, err := st.h.DB.QueryContext(ctx, rankedCTE(rank)+` SELECT rid, score FROM kept ORDER BY score, rid`, q, k-1)
+		rows, err := st.h.DB.QueryContext(ctx, fulltext.RankedCTE(rank)+` SELECT rid, score FROM kept ORDER BY score, rid`, q, k-1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,12 +146,12 @@ func TestCanonBM25IsBM25(t *testing.T) {
 	}
 	for _, q := range queries {
 		for _, k := range []int{1, 2, 3, 10, 50, 1000} {
-			rank, err := st.rankExpr(ctx, st.h.DB, q, k)
+			rank, err := st.fts.RankExpr(ctx, st.h.DB, q, k)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := kept(`bm25(chunks_fts, 10.0, 4.0, 1.0)`, q, k)
-			for _, rank := range []string{rank, rankWithout(k)} { // with the counts and without (a one-shot command)
+			for _, rank := range []string{rank, fulltext.RankWithout(k)} { // with the counts and without (a one-shot command)
 				if got := kept(rank, q, k); got != want {
 					t.Fatalf("%s, the %d best: %s keeps\n%s\nbm25 keeps\n%s", q, k, rank, got, want)
 				}
@@ -210,7 +210,7 @@ func TestCanonBM25ManyPhrases(t *testing.T) {
 	}
 	ctx := context.Background()
 	q := strings.TrimSpace(strings.Repeat(`"session" "tokens" `, 600))
-	rank, err := st.rankExpr(ctx, st.h.DB, q, 0)
+	rank, err := st.fts.RankExpr(ctx, st.h.DB, q, 0)
 	if err != nil || strings.Count(rank, ",") != 4 {
 		t.Fatalf("rank %s, %v: want canon_bm25 counting for itself", rank, err)
 	}

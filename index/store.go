@@ -2,6 +2,7 @@ package index
 
 import (
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/fulltext"
 	"github.com/canon-md/canon/index/internal/overlay"
 	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/lazyre"
@@ -48,10 +49,9 @@ type Store struct {
 	// A field, not a global, so that a test can make its own store apply
 	// in several transactions while other tests run beside it.
 	SliceFiles int
-	spillAt    int // see defaultSpillAt; tests make a build spill early
-	pageCache  int // KiB of page cache a connection keeps (KeepPages); 0: SQLite's 2 MB
-	counts     phraseCounts
-	vectors    *vectorSidecar // a vocabulary bridge's (UseVectors), nil: none
+	spillAt    int             // see defaultSpillAt; tests make a build spill early
+	fts        *fulltext.Index // the full-text index's reads (index/internal/fulltext)
+	vectors    *vectorSidecar  // a vocabulary bridge's (UseVectors), nil: none
 	// Overlays is the overlays' tables (index/internal/overlay): st.ApplyRefs,
 	// st.Overlay and the rest are its methods.
 	overlay.Overlays
@@ -220,7 +220,7 @@ func open(ctx context.Context, path, driver string, vet bool) (s *Store, needsBu
 		}
 	}
 	h := &sqlstore.Handle{Path: path}
-	s = &Store{path: path, h: h, Overlays: overlay.New(h), lock: safepath.NewLock(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
+	s = &Store{path: path, h: h, Overlays: overlay.New(h), fts: fulltext.New(h), lock: safepath.NewLock(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
 	if err := s.connect(); err != nil {
 		return nil, false, err
 	}
@@ -234,8 +234,8 @@ func open(ctx context.Context, path, driver string, vet bool) (s *Store, needsBu
 
 func (s *Store) connect() error {
 	dsn := "file:" + s.path + "?_busy_timeout=10000&_journal_mode=WAL&_foreign_keys=on&_synchronous=NORMAL&_txlock=immediate&cache=private"
-	if s.pageCache > 0 {
-		dsn += "&_cache_size=-" + strconv.Itoa(s.pageCache)
+	if s.h.PageCache > 0 {
+		dsn += "&_cache_size=-" + strconv.Itoa(s.h.PageCache)
 	}
 	drv := s.driver
 	if TestDriver != nil {
@@ -260,9 +260,6 @@ func (s *Store) connect() error {
 	return nil
 }
 
-// keptPages is the page cache KeepPages gives each connection, in KiB.
-const keptPages = 16384
-
 // KeepPages gives each connection a page cache of 16 MB instead of
 // SQLite's 2 MB, for a process that asks many questions (canon mcp): a
 // search at 100k documents reads the sizes of thousands of sections from
@@ -271,13 +268,13 @@ const keptPages = 16384
 // without: it reads most pages once, and a larger cache only made it
 // fault in fresh memory for each (canon search at 100k: +0.7 ms). Such a
 // store also remembers how many sections each searched phrase matches
-// (rankExpr). Call it before the store is used by anything else: it
+// (fulltext.Index.RankExpr). Call it before the store is used by anything else: it
 // reconnects.
 func (s *Store) KeepPages() error {
-	old, was := s.h.DB, s.pageCache
-	s.pageCache = keptPages
+	old, was := s.h.DB, s.h.PageCache
+	s.h.PageCache = sqlstore.KeptPages
 	if err := s.connect(); err != nil {
-		s.h.DB, s.pageCache = old, was
+		s.h.DB, s.h.PageCache = old, was
 		return err
 	}
 	return old.Close()
@@ -286,7 +283,7 @@ func (s *Store) KeepPages() error {
 // cacheSizePragma sets a connection's page cache back to what the store
 // gives its connections, after a write that raised it.
 func (s *Store) cacheSizePragma() string {
-	kib := s.pageCache
+	kib := s.h.PageCache
 	if kib == 0 {
 		kib = 2000 // SQLite's default
 	}
@@ -306,7 +303,7 @@ func (s *Store) Refresh() error {
 	s.h.DB.SetMaxIdleConns(0)
 	s.h.DB.SetMaxIdleConns(2)
 	s.file = now
-	s.counts.forget()
+	s.fts.ForgetCounts()
 	return nil
 }
 

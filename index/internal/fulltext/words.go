@@ -28,7 +28,7 @@ func FTSWords(s string) string {
 // FTSPhrases lists the phrases of a query as index/search's FTSQuery
 // writes it, in order: each "..." (with its * when it is a prefix), not
 // the operators between them. FTS5 numbers a query's phrases in that
-// order (canon_bm25's counts, rankExpr). A phrase never holds a quote:
+// order (canon_bm25's counts, RankExpr). A phrase never holds a quote:
 // FTSQuery keeps letters, digits and spaces (FTSWords).
 func FTSPhrases(q string) []string {
 	var out []string

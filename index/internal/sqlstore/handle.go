@@ -12,7 +12,14 @@ import (
 type Handle struct {
 	DB   *sql.DB
 	Path string
+	// PageCache is the KiB of page cache a connection keeps
+	// (index.Store.KeepPages sets KeptPages); 0: SQLite's 2 MB.
+	PageCache int
 }
+
+// KeptPages is the page cache index.Store.KeepPages gives each
+// connection, in KiB: a process that asks many questions (canon mcp).
+const KeptPages = 16384
 
 // Friendly turns SQLite's terse errors into sentences that say what to do
 // (Explain, with this database's path).
