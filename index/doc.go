@@ -14,7 +14,9 @@
 //
 // It owns the schema. Its tables are split by family (ADR-0080): the
 // overlays' tables are index/internal/overlay, which Store embeds (st.ApplyRefs,
-// st.Overlay); the reads of canon check and canon learn are
+// st.Overlay); the reads of the documents' tables for the packages
+// above are index/internal/docs, embedded too (st.LinksOf, st.EachNode);
+// the reads of canon check and canon learn are
 // index/internal/checkreads; the full-text index's reads, ranking and
 // highlights are index/internal/fulltext. The
 // families share index/internal/sqlstore (the handle on the database,

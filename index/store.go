@@ -2,6 +2,7 @@ package index
 
 import (
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/docs"
 	"github.com/canon-md/canon/index/internal/fulltext"
 	"github.com/canon-md/canon/index/internal/overlay"
 	"github.com/canon-md/canon/index/internal/sqlstore"
@@ -55,6 +56,9 @@ type Store struct {
 	// Overlays is the overlays' tables (index/internal/overlay): st.ApplyRefs,
 	// st.Overlay and the rest are its methods.
 	overlay.Overlays
+	// Docs is the documents' tables' reads (index/internal/docs):
+	// st.LinksOf, st.EachNode and the rest are its methods.
+	docs.Docs
 }
 
 // Meta keys.
@@ -220,7 +224,7 @@ func open(ctx context.Context, path, driver string, vet bool) (s *Store, needsBu
 		}
 	}
 	h := &sqlstore.Handle{Path: path}
-	s = &Store{path: path, h: h, Overlays: overlay.New(h), fts: fulltext.New(h), lock: safepath.NewLock(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
+	s = &Store{path: path, h: h, Overlays: overlay.New(h), Docs: docs.New(h), fts: fulltext.New(h), lock: safepath.NewLock(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
 	if err := s.connect(); err != nil {
 		return nil, false, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/internal/checkreads"
+	"github.com/canon-md/canon/index/internal/docs"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
 	"github.com/canon-md/canon/index/scan"
@@ -134,7 +135,7 @@ func (c *checker) refs(ids []int64) (ref func(int64) (index.DocRef, bool), err e
 	var more map[index.DocID]index.DocRef
 	if len(ask) > 0 {
 		slices.Sort(ask) // many links may name one document
-		more, err = index.DocRefsOf(c.ctx, c.q, slices.Compact(ask))
+		more, err = docs.DocRefsOf(c.ctx, c.q, slices.Compact(ask))
 	}
 	return func(id int64) (index.DocRef, bool) {
 		if d := c.byID[id]; d != nil {
@@ -652,7 +653,7 @@ func (c *checker) reverseEdge(l *lnk, inverse string) *index.Fix {
 func (c *checker) hasEdge(src, dst int64, typ string) bool {
 	if len(c.docs) >= 200 && c.inverse == nil {
 		c.inverse = map[index.DocEdge]bool{}
-		err := index.EachEdgeOf(c.ctx, c.q, []string{"blocks", "blocked_by"}, func(e index.DocEdge) error {
+		err := docs.EachEdgeOf(c.ctx, c.q, []string{"blocks", "blocked_by"}, func(e index.DocEdge) error {
 			c.inverse[e] = true
 			return nil
 		})

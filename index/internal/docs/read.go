@@ -1,4 +1,4 @@
-package index
+package docs
 
 import (
 	"context"
@@ -15,15 +15,10 @@ import (
 	"github.com/canon-md/canon/index/resolve"
 )
 
-// Typed reads for the packages above the index (graph, workset,
-// gitsync/watch). Each returns plain values named for what they hold, so
-// that the schema stays here: no other package writes SQL against the
-// index's tables.
-
 // Link is a resolved link between two different documents, seen from At:
 // Other is the document at its other end.
 type Link struct {
-	At, Other DocID
+	At, Other sqlstore.DocID
 	OtherKey  string // Other's node key
 	Type      string
 	Field     string // frontmatter field; '' for a body link
@@ -41,7 +36,7 @@ type KeyedLink struct {
 
 // Chunk is a section's place in its document.
 type Chunk struct {
-	ID      ChunkID
+	ID      sqlstore.ChunkID
 	Seq     int
 	Slug    string // '' for the text before the first heading
 	Heading string
@@ -52,7 +47,7 @@ type Chunk struct {
 
 // WorkItem is a document as the ready/blocked view reads it.
 type WorkItem struct {
-	Node
+	sqlstore.Node
 	Priority string // the frontmatter's priority as text ("" when absent)
 	// Assignee is who the frontmatter says has it: assignee, else owner,
 	// else assignees (a list's names joined by ", "; "" when none).
@@ -91,7 +86,7 @@ func typeCond(col string, types []string) (string, []any) {
 
 // DocIDOfKey is the row id of the document of key (the first by path
 // when the key is shared); ok is false when there is none.
-func (s *Store) DocIDOfKey(ctx context.Context, key string) (id DocID, ok bool, err error) {
+func (s *Docs) DocIDOfKey(ctx context.Context, key string) (id sqlstore.DocID, ok bool, err error) {
 	var n int64
 	err = s.h.DB.QueryRowContext(ctx, `SELECT id FROM docs WHERE key = ? ORDER BY path LIMIT 1`, key).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -100,12 +95,12 @@ func (s *Store) DocIDOfKey(ctx context.Context, key string) (id DocID, ok bool, 
 	if err != nil {
 		return 0, false, err
 	}
-	return DocID(n), true, nil
+	return sqlstore.DocID(n), true, nil
 }
 
 // DocByKey is the document of key as the index holds it (the first by
 // path when a key is shared), with its blob id; nil when there is none.
-func (s *Store) DocByKey(ctx context.Context, key string) (*DocRef, string, error) {
+func (s *Docs) DocByKey(ctx context.Context, key string) (*sqlstore.DocRef, string, error) {
 	row := s.h.DB.QueryRowContext(ctx, `SELECT `+sqlstore.DocRefCols+`, d.oid FROM docs d WHERE d.key = ? ORDER BY d.path LIMIT 1`, key)
 	var oid string
 	ref, err := sqlstore.ScanDocRef(row, &oid)
@@ -119,21 +114,21 @@ func (s *Store) DocByKey(ctx context.Context, key string) (*DocRef, string, erro
 }
 
 // DocRefs reads the DocRefs of some documents by row id.
-func (s *Store) DocRefs(ctx context.Context, ids []DocID) (map[DocID]DocRef, error) {
+func (s *Docs) DocRefs(ctx context.Context, ids []sqlstore.DocID) (map[sqlstore.DocID]sqlstore.DocRef, error) {
 	return DocRefsOf(ctx, sqlstore.QuerierOf(s.h.DB), ids)
 }
 
 // DocRefsOf reads the DocRefs of some documents by row id, on the live
 // database or a preview (an id no document has is left out).
-func DocRefsOf(ctx context.Context, q Querier, ids []DocID) (map[DocID]DocRef, error) {
-	out := make(map[DocID]DocRef, len(ids))
+func DocRefsOf(ctx context.Context, q sqlstore.Querier, ids []sqlstore.DocID) (map[sqlstore.DocID]sqlstore.DocRef, error) {
+	out := make(map[sqlstore.DocID]sqlstore.DocRef, len(ids))
 	var id int64
 	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT `+sqlstore.DocRefCols+`, d.id FROM docs d WHERE d.id IN (%s)`, nil, sqlstore.IDArgs(ids), nil, func(r *sql.Rows) error {
 		ref, err := sqlstore.ScanDocRef(r, &id)
 		if err != nil {
 			return err
 		}
-		out[DocID(id)] = ref
+		out[sqlstore.DocID(id)] = ref
 		return nil
 	})
 	if err != nil {
@@ -146,8 +141,8 @@ func DocRefsOf(ctx context.Context, q Querier, ids []DocID) (map[DocID]DocRef, e
 // (none: every type), by the document they were read for: the links it
 // writes when out is set, those that point at it when in is set. A
 // document's links come in no particular order.
-func (s *Store) LinksOf(ctx context.Context, ids []DocID, types []string, out, in bool) (map[DocID][]Link, error) {
-	m := make(map[DocID][]Link, len(ids))
+func (s *Docs) LinksOf(ctx context.Context, ids []sqlstore.DocID, types []string, out, in bool) (map[sqlstore.DocID][]Link, error) {
+	m := make(map[sqlstore.DocID][]Link, len(ids))
 	if out {
 		if err := s.links(ctx, m, ids, types, false); err != nil {
 			return nil, err
@@ -163,7 +158,7 @@ func (s *Store) LinksOf(ctx context.Context, ids []DocID, types []string, out, i
 
 // links adds to m the links whose source (or, incoming, target) is one of
 // ids.
-func (s *Store) links(ctx context.Context, m map[DocID][]Link, ids []DocID, types []string, incoming bool) error {
+func (s *Docs) links(ctx context.Context, m map[sqlstore.DocID][]Link, ids []sqlstore.DocID, types []string, incoming bool) error {
 	at, other := "l.src", "l.dst"
 	if incoming {
 		at, other = "l.dst", "l.src"
@@ -180,7 +175,7 @@ func (s *Store) links(ctx context.Context, m map[DocID][]Link, ids []DocID, type
 			return err
 		}
 		if a != o {
-			l.At, l.Other, l.Incoming = DocID(a), DocID(o), incoming
+			l.At, l.Other, l.Incoming = sqlstore.DocID(a), sqlstore.DocID(o), incoming
 			m[l.At] = append(m[l.At], l)
 		}
 		return nil
@@ -193,16 +188,16 @@ func (s *Store) links(ctx context.Context, m map[DocID][]Link, ids []DocID, type
 
 // ChunksOf reads the sections of some documents, by document, each
 // document's in no particular order.
-func (s *Store) ChunksOf(ctx context.Context, docs []DocID) (map[DocID][]Chunk, error) {
-	out := make(map[DocID][]Chunk, len(docs))
+func (s *Docs) ChunksOf(ctx context.Context, docs []sqlstore.DocID) (map[sqlstore.DocID][]Chunk, error) {
+	out := make(map[sqlstore.DocID][]Chunk, len(docs))
 	var c Chunk
 	var doc, id int64
 	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT doc, id, seq, slug, heading, level, line, end_line FROM chunks WHERE doc IN (%s)`, nil, sqlstore.IDArgs(docs), nil, func(r *sql.Rows) error {
 		if err := r.Scan(&doc, &id, &c.Seq, &c.Slug, &c.Heading, &c.Level, &c.Line, &c.EndLine); err != nil {
 			return err
 		}
-		c.ID = ChunkID(id)
-		out[DocID(doc)] = append(out[DocID(doc)], c)
+		c.ID = sqlstore.ChunkID(id)
+		out[sqlstore.DocID(doc)] = append(out[sqlstore.DocID(doc)], c)
 		return nil
 	})
 	if err != nil {
@@ -212,16 +207,16 @@ func (s *Store) ChunksOf(ctx context.Context, docs []DocID) (map[DocID][]Chunk, 
 }
 
 // ChunkTexts reads the text of some sections.
-func (s *Store) ChunkTexts(ctx context.Context, ids []ChunkID) (map[ChunkID]string, error) {
+func (s *Docs) ChunkTexts(ctx context.Context, ids []sqlstore.ChunkID) (map[sqlstore.ChunkID]string, error) {
 	args := sqlstore.IDArgs(ids)
-	out := make(map[ChunkID]string, len(ids))
+	out := make(map[sqlstore.ChunkID]string, len(ids))
 	var id int64
 	var body string
 	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT rowid, body FROM chunks_fts WHERE rowid IN (%s)`, nil, args, nil, func(r *sql.Rows) error {
 		if err := r.Scan(&id, &body); err != nil {
 			return err
 		}
-		out[ChunkID(id)] = body
+		out[sqlstore.ChunkID(id)] = body
 		return nil
 	})
 	if err != nil {
@@ -235,7 +230,7 @@ func (s *Store) ChunkTexts(ctx context.Context, ids []ChunkID) (map[ChunkID]stri
 // keeps of them.
 
 // EachNode calls fn for every document, in node key order.
-func (s *Store) EachNode(ctx context.Context, fn func(Node) error) error {
+func (s *Docs) EachNode(ctx context.Context, fn func(sqlstore.Node) error) error {
 	rows, err := s.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+`, d.id FROM docs d ORDER BY d.key`)
 	if err != nil {
 		return fmt.Errorf("read documents: %w", err)
@@ -246,13 +241,13 @@ func (s *Store) EachNode(ctx context.Context, fn func(Node) error) error {
 		if err != nil {
 			return err
 		}
-		return fn(Node{Doc: DocID(id), DocRef: ref})
+		return fn(sqlstore.Node{Doc: sqlstore.DocID(id), DocRef: ref})
 	})
 }
 
 // EachWorkItem calls fn for every document with its priority, in no
 // particular order.
-func (s *Store) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error {
+func (s *Docs) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error {
 	rows, err := s.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+`, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), ''),
 		coalesce(json_extract(d.fm, '$.assignee', '$.owner', '$.assignees'), '[]'), d.type = '' AND d.ident = ''
 		FROM docs d`)
@@ -267,7 +262,7 @@ func (s *Store) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error
 		if err != nil {
 			return err
 		}
-		return fn(WorkItem{Node: Node{Doc: DocID(id), DocRef: ref}, Priority: prio, Assignee: assignee(who), Untyped: untyped})
+		return fn(WorkItem{Node: sqlstore.Node{Doc: sqlstore.DocID(id), DocRef: ref}, Priority: prio, Assignee: assignee(who), Untyped: untyped})
 	})
 }
 
@@ -303,12 +298,12 @@ func assignee(fields string) string {
 // EachEdge calls fn for every resolved link between two different
 // documents of the given types (none: every type), in no particular
 // order. Each type name is one string however many edges have it.
-func (s *Store) EachEdge(ctx context.Context, types []string, fn func(DocEdge) error) error {
+func (s *Docs) EachEdge(ctx context.Context, types []string, fn func(sqlstore.DocEdge) error) error {
 	return EachEdgeOf(ctx, sqlstore.QuerierOf(s.h.DB), types, fn)
 }
 
 // EachEdgeOf is EachEdge on the live database or a preview.
-func EachEdgeOf(ctx context.Context, q Querier, types []string, fn func(DocEdge) error) error {
+func EachEdgeOf(ctx context.Context, q sqlstore.Querier, types []string, fn func(sqlstore.DocEdge) error) error {
 	cond, args := typeCond("type", types)
 	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src`+cond, args...)
 	if err != nil {
@@ -326,12 +321,12 @@ func EachEdgeOf(ctx context.Context, q Querier, types []string, fn func(DocEdge)
 			typ = string(raw)
 			names[typ] = typ
 		}
-		return fn(DocEdge{Src: DocID(src), Dst: DocID(dst), Type: typ})
+		return fn(sqlstore.DocEdge{Src: sqlstore.DocID(src), Dst: sqlstore.DocID(dst), Type: typ})
 	})
 }
 
 // UnresolvedCounts counts the dangling and the ambiguous links by type.
-func (s *Store) UnresolvedCounts(ctx context.Context) ([]UnresolvedCount, error) {
+func (s *Docs) UnresolvedCounts(ctx context.Context) ([]UnresolvedCount, error) {
 	rows, err := s.h.DB.QueryContext(ctx, `SELECT type, status, count(*) FROM links WHERE status IN (?, ?) GROUP BY type, status`,
 		resolve.StatusDangling, resolve.StatusAmbiguous)
 	if err != nil {
@@ -345,7 +340,7 @@ func (s *Store) UnresolvedCounts(ctx context.Context) ([]UnresolvedCount, error)
 
 // EachDoc calls fn for every document in node key order. It streams, so
 // its memory stays flat however many documents there are.
-func (s *Store) EachDoc(ctx context.Context, fn func(DocRef) error) error {
+func (s *Docs) EachDoc(ctx context.Context, fn func(sqlstore.DocRef) error) error {
 	rows, err := s.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+` FROM docs d ORDER BY d.key`)
 	if err != nil {
 		return fmt.Errorf("read documents: %w", err)
@@ -362,7 +357,7 @@ func (s *Store) EachDoc(ctx context.Context, fn func(DocRef) error) error {
 // EachLink calls fn for every resolved link between two different
 // documents of the given types (none: every type), in (source key, target
 // key, type, source position) order. It streams, as EachDoc does.
-func (s *Store) EachLink(ctx context.Context, types []string, fn func(KeyedLink) error) error {
+func (s *Docs) EachLink(ctx context.Context, types []string, fn func(KeyedLink) error) error {
 	cond, args := typeCond("l.type", types)
 	rows, err := s.h.DB.QueryContext(ctx, `SELECT s.key, o.key, l.type, l.field, l.line
 		FROM links l JOIN docs s ON s.id = l.src JOIN docs o ON o.id = l.dst
@@ -381,7 +376,7 @@ func (s *Store) EachLink(ctx context.Context, types []string, fn func(KeyedLink)
 }
 
 // HasKeys says which of the node keys the index holds.
-func (s *Store) HasKeys(ctx context.Context, keys []string) (map[string]bool, error) {
+func (s *Docs) HasKeys(ctx context.Context, keys []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	for _, k := range keys {
 		var one int
@@ -400,7 +395,7 @@ func (s *Store) HasKeys(ctx context.Context, keys []string) (map[string]bool, er
 // FilesOfKeys says where the index holds the document of each key (the
 // first by path when a key is shared), in the order of keys: the zero
 // DocFile for a key it does not hold.
-func (s *Store) FilesOfKeys(ctx context.Context, keys []string) ([]DocFile, error) {
+func (s *Docs) FilesOfKeys(ctx context.Context, keys []string) ([]DocFile, error) {
 	const q = `SELECT path, oid FROM docs WHERE key = ? ORDER BY path LIMIT 1`
 	row := func(k string) *sql.Row { return s.h.DB.QueryRowContext(ctx, q, k) }
 	if len(keys) > 1 {
@@ -423,7 +418,7 @@ func (s *Store) FilesOfKeys(ctx context.Context, keys []string) ([]DocFile, erro
 
 // KeyOfBlob is the node key of the one document whose content is the blob
 // oid: "" when no document, or more than one, has it.
-func (s *Store) KeyOfBlob(ctx context.Context, oid string) (string, error) {
+func (s *Docs) KeyOfBlob(ctx context.Context, oid string) (string, error) {
 	var key string
 	err := s.h.DB.QueryRowContext(ctx, `SELECT key FROM docs WHERE oid = ? GROUP BY oid HAVING count(*) = 1`, oid).Scan(&key)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -434,7 +429,7 @@ func (s *Store) KeyOfBlob(ctx context.Context, oid string) (string, error) {
 
 // IdentsOfKind lists the documents of a kind by path, with their ids as
 // written.
-func (s *Store) IdentsOfKind(ctx context.Context, kind string) ([]IdentPath, error) {
+func (s *Docs) IdentsOfKind(ctx context.Context, kind string) ([]IdentPath, error) {
 	rows, err := s.h.DB.QueryContext(ctx, `SELECT ident, path FROM docs WHERE kind = ? ORDER BY path`, kind)
 	if err != nil {
 		return nil, err
@@ -449,7 +444,7 @@ func (s *Store) IdentsOfKind(ctx context.Context, kind string) ([]IdentPath, err
 // last segment says they hold decisions (markdown.IsDecisionFolder:
 // decisions, adr, adrs, decision-records, ...): where a repository with no
 // ADR yet keeps them (Backlog.md's backlog/decisions, docs/adr).
-func (s *Store) DecisionFolders(ctx context.Context) ([]string, error) {
+func (s *Docs) DecisionFolders(ctx context.Context) ([]string, error) {
 	rows, err := s.h.DB.QueryContext(ctx, `SELECT path FROM docs WHERE path LIKE '%decisions/%' OR path LIKE '%adr/%' OR path LIKE '%adrs/%' OR path LIKE '%decision-records/%'`)
 	if err != nil {
 		return nil, err
@@ -475,7 +470,7 @@ func (s *Store) DecisionFolders(ctx context.Context) ([]string, error) {
 
 // KeyLinkingTo is the node key of the first document (by path) of a kind
 // and title that links to the document of key to; "" when there is none.
-func (s *Store) KeyLinkingTo(ctx context.Context, to, kind, title string) (string, error) {
+func (s *Docs) KeyLinkingTo(ctx context.Context, to, kind, title string) (string, error) {
 	var key string
 	err := s.h.DB.QueryRowContext(ctx, `SELECT d.key FROM docs d JOIN links l ON l.src = d.id
 		JOIN docs t ON t.id = l.dst WHERE d.kind = ? AND d.title = ? AND t.key = ? ORDER BY d.path LIMIT 1`, kind, title, to).Scan(&key)
@@ -488,7 +483,7 @@ func (s *Store) KeyLinkingTo(ctx context.Context, to, kind, title string) (strin
 // PathsUnder lists the paths the index holds under a folder, documents
 // and skipped files alike: a range scan of the path index ("dir/" up to
 // "dir0", '0' following '/').
-func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
+func (s *Docs) PathsUnder(ctx context.Context, dir string) ([]string, error) {
 	lo, hi := dir+"/", dir+"0"
 	rows, err := s.h.DB.QueryContext(ctx, `SELECT path FROM docs WHERE path >= ?1 AND path < ?2
 		UNION ALL SELECT path FROM skipped WHERE path >= ?1 AND path < ?2`, lo, hi)
@@ -503,7 +498,7 @@ func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
 
 // SectionBodies reads the sections of the documents of key, in order,
 // with their text.
-func (s *Store) SectionBodies(ctx context.Context, key string) ([]SectionBody, error) {
+func (s *Docs) SectionBodies(ctx context.Context, key string) ([]SectionBody, error) {
 	rows, err := s.h.DB.QueryContext(ctx, `SELECT c.heading, f.body FROM chunks c JOIN docs d ON d.id = c.doc
 		JOIN chunks_fts f ON f.rowid = c.id WHERE d.key = ? ORDER BY c.seq`, key)
 	if err != nil {
@@ -517,15 +512,15 @@ func (s *Store) SectionBodies(ctx context.Context, key string) ([]SectionBody, e
 
 // Generated reads, of the given documents, those that count as generated
 // and why.
-func (s *Store) Generated(ctx context.Context, ids []DocID) (map[DocID]string, error) {
-	out := map[DocID]string{}
+func (s *Docs) Generated(ctx context.Context, ids []sqlstore.DocID) (map[sqlstore.DocID]string, error) {
+	out := map[sqlstore.DocID]string{}
 	var id int64
 	var why string
 	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT d.id, d.generated FROM docs d WHERE d.generated <> '' AND d.id IN (%s)`, nil, sqlstore.IDArgs(ids), nil, func(r *sql.Rows) error {
 		if err := r.Scan(&id, &why); err != nil {
 			return err
 		}
-		out[DocID(id)] = why
+		out[sqlstore.DocID(id)] = why
 		return nil
 	})
 	if err != nil {
