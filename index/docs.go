@@ -5,7 +5,8 @@ import "github.com/canon-md/canon/index/internal/docs"
 // The documents' tables' reads are the family index/internal/docs
 // (ADR-0080): Store embeds docs.Docs (DocIDOfKey, DocByKey, DocRefs,
 // LinksOf, ChunksOf, ChunkTexts, EachNode, EachWorkItem, EachEdge, EachDoc,
-// EachLink, HasKeys, FilesOfKeys, ...), and these are its values' names
+// EachLink, HasKeys, FilesOfKeys, ...; and the documents query-template
+// filters choose: SelectDocs, DocsPassing, FieldValues), and these are its values' names
 // for the store's callers.
 type (
 	Link            = docs.Link
@@ -16,4 +17,7 @@ type (
 	DocFile         = docs.DocFile
 	IdentPath       = docs.IdentPath
 	SectionBody     = docs.SectionBody
+	// DocSelect chooses documents (SelectDocs): every condition that is
+	// set must hold.
+	DocSelect = docs.DocSelect
 )

@@ -2,7 +2,9 @@
 // links, chunks; ADR-0080): for the packages above the index (graph,
 // workset, gitsync/watch), documents by key, path, blob or row id, their
 // links by type and direction, their sections and text, the work items
-// and their assignees, every node and edge of the graph. Each returns
+// and their assignees, every node and edge of the graph; and the
+// documents query-template filters choose (select.go: SelectDocs,
+// DocsPassing, FieldValues, running what index/filter compiles). Each returns
 // plain values named for what they hold, so that no package outside the
 // store writes SQL against the index's tables.
 //

@@ -1,4 +1,4 @@
-package index
+package docs
 
 import (
 	"context"
@@ -15,10 +15,10 @@ import (
 
 // DocSelect chooses documents: every condition that is set must hold.
 type DocSelect struct {
-	Type  string // kind or frontmatter type, without case
-	Doc   *DocID // this document only
-	Tag   string // one of its tags, without case
-	State string // without case
+	Type  string          // kind or frontmatter type, without case
+	Doc   *sqlstore.DocID // this document only
+	Tag   string          // one of its tags, without case
+	State string          // without case
 	// Since keeps the documents dated (updated, else date, else created)
 	// on or after this YYYY-MM-DD, newest first.
 	Since   string
@@ -36,7 +36,7 @@ const dateExpr = `coalesce(json_extract(d.fm, '$.updated'), json_extract(d.fm, '
 
 // SelectDocs lists the documents sel chooses, in its order, then by node
 // key, at most sel.Limit of them.
-func (s *Store) SelectDocs(ctx context.Context, sel DocSelect) ([]DocID, error) {
+func (s *Docs) SelectDocs(ctx context.Context, sel DocSelect) ([]sqlstore.DocID, error) {
 	var conds []string
 	var args []any
 	if sel.Type != "" {
@@ -86,10 +86,10 @@ func (s *Store) SelectDocs(ctx context.Context, sel DocSelect) ([]DocID, error) 
 	if err != nil {
 		return nil, fmt.Errorf("select anchors: %w", err)
 	}
-	return sqlstore.ScanAll(rows, func(r *sql.Rows) (DocID, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (sqlstore.DocID, error) {
 		var id int64
 		err := r.Scan(&id)
-		return DocID(id), err
+		return sqlstore.DocID(id), err
 	})
 }
 
@@ -106,7 +106,7 @@ func filterSQL(filters []*filter.Filter) (string, []any) {
 
 // DocsPassing says which of some documents pass every filter and are of
 // none of the excluded kinds (compared without case).
-func (s *Store) DocsPassing(ctx context.Context, ids []DocID, filters []*filter.Filter, excludeKinds []string) (map[DocID]bool, error) {
+func (s *Docs) DocsPassing(ctx context.Context, ids []sqlstore.DocID, filters []*filter.Filter, excludeKinds []string) (map[sqlstore.DocID]bool, error) {
 	cond, args := filterSQL(filters)
 	if len(excludeKinds) > 0 {
 		cond += ` AND lower(d.kind) NOT IN (` + sqlstore.Marks(len(excludeKinds)) + `)`
@@ -114,13 +114,13 @@ func (s *Store) DocsPassing(ctx context.Context, ids []DocID, filters []*filter.
 			args = append(args, strings.ToLower(k))
 		}
 	}
-	out := make(map[DocID]bool, len(ids))
+	out := make(map[sqlstore.DocID]bool, len(ids))
 	var id int64
 	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT d.id FROM docs d WHERE d.id IN (%s)`+cond, nil, sqlstore.IDArgs(ids), args, func(r *sql.Rows) error {
 		if err := r.Scan(&id); err != nil {
 			return err
 		}
-		out[DocID(id)] = true
+		out[sqlstore.DocID(id)] = true
 		return nil
 	})
 	if err != nil {
@@ -131,9 +131,9 @@ func (s *Store) DocsPassing(ctx context.Context, ids []DocID, filters []*filter.
 
 // FieldValues reads a column or frontmatter field (named as filters name
 // them) of some documents: text, a number, a boolean, or nil when absent.
-func (s *Store) FieldValues(ctx context.Context, ids []DocID, name string) (map[DocID]any, error) {
+func (s *Docs) FieldValues(ctx context.Context, ids []sqlstore.DocID, name string) (map[sqlstore.DocID]any, error) {
 	expr, xargs := filter.NameExpr(name)
-	out := map[DocID]any{}
+	out := map[sqlstore.DocID]any{}
 	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT d.id, `+expr+` FROM docs d WHERE d.id IN (%s)`, xargs, sqlstore.IDArgs(ids), nil, func(r *sql.Rows) error {
 		var id int64
 		var v any
@@ -143,7 +143,7 @@ func (s *Store) FieldValues(ctx context.Context, ids []DocID, name string) (map[
 		if b, ok := v.([]byte); ok {
 			v = string(b)
 		}
-		out[DocID(id)] = v
+		out[sqlstore.DocID(id)] = v
 		return nil
 	})
 	if err != nil {
