@@ -5,6 +5,7 @@ import (
 	"github.com/canon-md/canon/index/internal/docs"
 	"github.com/canon-md/canon/index/internal/fulltext"
 	"github.com/canon-md/canon/index/internal/overlay"
+	"github.com/canon-md/canon/index/internal/scoped"
 	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/safepath"
@@ -59,6 +60,9 @@ type Store struct {
 	// Docs is the documents' tables' reads (index/internal/docs):
 	// st.LinksOf, st.EachNode and the rest are its methods.
 	docs.Docs
+	// Scopes is the reads of scoped packs (index/internal/scoped):
+	// st.ScopeData, st.ScopeOverview.
+	scoped.Scopes
 }
 
 // Meta keys.
@@ -224,7 +228,7 @@ func open(ctx context.Context, path, driver string, vet bool) (s *Store, needsBu
 		}
 	}
 	h := &sqlstore.Handle{Path: path}
-	s = &Store{path: path, h: h, Overlays: overlay.New(h), Docs: docs.New(h), fts: fulltext.New(h), lock: safepath.NewLock(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
+	s = &Store{path: path, h: h, Overlays: overlay.New(h), Docs: docs.New(h), Scopes: scoped.New(h), fts: fulltext.New(h), lock: safepath.NewLock(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
 	if err := s.connect(); err != nil {
 		return nil, false, err
 	}

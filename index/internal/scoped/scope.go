@@ -1,4 +1,4 @@
-package index
+package scoped
 
 import (
 	"context"
@@ -26,7 +26,7 @@ const EdgeGroup = "group"
 // ScopedDoc is a document that declares a scope, with what scoped context
 // needs of it.
 type ScopedDoc struct {
-	DocRef
+	sqlstore.DocRef
 	Scope    string   `json:"scope"`
 	Group    string   `json:"group,omitempty"`    // key of the document its group: names
 	Paths    []string `json:"paths,omitempty"`    // conditions.paths
@@ -36,7 +36,7 @@ type ScopedDoc struct {
 
 // ScopedTask is the task a scoped pack is built for.
 type ScopedTask struct {
-	DocRef
+	sqlstore.DocRef
 	id    int64
 	Group string   // key of its group ("" for none)
 	Paths []string // its paths: field
@@ -52,8 +52,8 @@ type GroupEdge struct{ From, To string }
 // the graph package's (graph.SelectScoped).
 type ScopeData struct {
 	Task   ScopedTask
-	Groups map[string]DocRef // reachable groups by key, the task's own included
-	Edges  []GroupEdge       // depends_on among those groups
+	Groups map[string]sqlstore.DocRef // reachable groups by key, the task's own included
+	Edges  []GroupEdge                // depends_on among those groups
 	// Docs: scope global and path everywhere; group for the reachable
 	// groups; task for documents linked to the task (either way).
 	Docs []ScopedDoc
@@ -62,8 +62,8 @@ type ScopeData struct {
 // ScopeData reads what a scoped pack for the document key needs. Queries go
 // through indexes: the task's links, the group edges of the reachable
 // groups, and docs_scope for global and path knowledge.
-func (s *Store) ScopeData(ctx context.Context, key string) (*ScopeData, error) {
-	d := &ScopeData{Groups: map[string]DocRef{}}
+func (s *Scopes) ScopeData(ctx context.Context, key string) (*ScopeData, error) {
+	d := &ScopeData{Groups: map[string]sqlstore.DocRef{}}
 	var fm string
 	err := s.h.DB.QueryRowContext(ctx, `SELECT `+sqlstore.DocRefCols+`, d.id, d.fm FROM docs d WHERE d.key = ?`, key).Scan(
 		&d.Task.Key, &d.Task.ID, &d.Task.Path, &d.Task.Kind, &d.Task.Title, &d.Task.State, &d.Task.id, &fm)
@@ -90,7 +90,7 @@ func (s *Store) ScopeData(ctx context.Context, key string) (*ScopeData, error) {
 				continue
 			}
 			var id int64
-			var ref DocRef
+			var ref sqlstore.DocRef
 			row := s.h.DB.QueryRowContext(ctx, `SELECT `+sqlstore.DocRefCols+`, d.id FROM docs d WHERE d.key = ?`, g)
 			if ref, err = sqlstore.ScanDocRef(row, &id); err != nil {
 				return nil, fmt.Errorf("read group %s: %w", g, err)
@@ -142,7 +142,7 @@ func (s *Store) ScopeData(ctx context.Context, key string) (*ScopeData, error) {
 
 // scopedDocs reads the scoped documents a condition on docs d selects, with
 // their group (the target of their group edge).
-func (s *Store) scopedDocs(ctx context.Context, where string, args ...any) ([]ScopedDoc, error) {
+func (s *Scopes) scopedDocs(ctx context.Context, where string, args ...any) ([]ScopedDoc, error) {
 	rows, err := s.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+`, d.id, coalesce(json_extract(d.fm, '$.scope'), ''),
 			coalesce(json_extract(d.fm, '$.conditions'), '{}'),
 			coalesce((SELECT g.key FROM links l JOIN docs g ON g.id = l.dst WHERE l.src = d.id AND l.type = 'group' AND l.status = 'ok' ORDER BY l.seq LIMIT 1), '')
@@ -167,7 +167,7 @@ func (s *Store) scopedDocs(ctx context.Context, where string, args ...any) ([]Sc
 
 // edgeTarget is the key of the first resolved edge of a type from a
 // document ("" when there is none).
-func (s *Store) edgeTarget(ctx context.Context, id int64, typ string) (string, error) {
+func (s *Scopes) edgeTarget(ctx context.Context, id int64, typ string) (string, error) {
 	var key string
 	err := s.h.DB.QueryRowContext(ctx, `SELECT g.key FROM links l JOIN docs g ON g.id = l.dst
 		WHERE l.src = ? AND l.type = ? AND l.status = 'ok' ORDER BY l.seq LIMIT 1`, id, typ).Scan(&key)
@@ -179,7 +179,7 @@ func (s *Store) edgeTarget(ctx context.Context, id int64, typ string) (string, e
 
 // edgeTargets are the keys of the resolved edges of a type from a document,
 // in source order.
-func (s *Store) edgeTargets(ctx context.Context, id int64, typ string) ([]string, error) {
+func (s *Scopes) edgeTargets(ctx context.Context, id int64, typ string) ([]string, error) {
 	rows, err := s.h.DB.QueryContext(ctx, `SELECT g.key FROM links l JOIN docs g ON g.id = l.dst
 		WHERE l.src = ? AND l.type = ? AND l.status = 'ok' ORDER BY l.seq`, id, typ)
 	if err != nil {
@@ -192,7 +192,7 @@ func (s *Store) edgeTargets(ctx context.Context, id int64, typ string) ([]string
 }
 
 // docText is a document's section text, in order.
-func (s *Store) docText(ctx context.Context, id int64) (string, error) {
+func (s *Scopes) docText(ctx context.Context, id int64) (string, error) {
 	rows, err := s.h.DB.QueryContext(ctx, `SELECT f.body FROM chunks c JOIN chunks_fts f ON f.rowid = c.id WHERE c.doc = ? ORDER BY c.seq`, id)
 	if err != nil {
 		return "", err
@@ -236,16 +236,16 @@ func stringList(obj, field string) []string {
 // depends_on edges, the task and group knowledge, the documents linked with
 // each piece of task knowledge, and the group of each linked document.
 type ScopeOverview struct {
-	Groups    map[string]DocRef   // every group (kind group, or named by a group: field)
-	Edges     []GroupEdge         // depends_on between groups
-	Knowledge []ScopedDoc         // scope: task and scope: group documents
-	Linked    map[string][]DocRef // task knowledge key → documents linked with it, either way
-	GroupOf   map[string]string   // linked document key → its group's key
+	Groups    map[string]sqlstore.DocRef   // every group (kind group, or named by a group: field)
+	Edges     []GroupEdge                  // depends_on between groups
+	Knowledge []ScopedDoc                  // scope: task and scope: group documents
+	Linked    map[string][]sqlstore.DocRef // task knowledge key → documents linked with it, either way
+	GroupOf   map[string]string            // linked document key → its group's key
 }
 
 // ScopeOverview reads the scope overview of the whole repository.
-func (s *Store) ScopeOverview(ctx context.Context) (*ScopeOverview, error) {
-	o := &ScopeOverview{Groups: map[string]DocRef{}, Linked: map[string][]DocRef{}, GroupOf: map[string]string{}}
+func (s *Scopes) ScopeOverview(ctx context.Context) (*ScopeOverview, error) {
+	o := &ScopeOverview{Groups: map[string]sqlstore.DocRef{}, Linked: map[string][]sqlstore.DocRef{}, GroupOf: map[string]string{}}
 	rows, err := s.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+` FROM docs d WHERE d.kind = 'group'
 		OR d.id IN (SELECT dst FROM links WHERE type = 'group' AND status = 'ok') ORDER BY d.key`)
 	if err != nil {
