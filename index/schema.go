@@ -7,10 +7,6 @@ import "github.com/canon-md/canon/index/internal/fulltext"
 // far is "drop and rebuild".
 const SchemaVersion = 24
 
-// contentTables are the derived tables, dropped and recreated by a full
-// build. meta survives.
-var contentTables = []string{"ref_blobs", "trunk_docs", "ref_docs", "refs", "links", "aliases", "chunks", "chunks_fts", "problems", "skipped", "docs"}
-
 const metaDDL = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`
 
 // tableDDL creates the content tables without their secondary indexes; a full

@@ -13,7 +13,6 @@ import (
 
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -357,7 +356,7 @@ func (s *Store) trimWAL() {
 	// A checkpoint that fails (a reader) is tried again at a later Close.
 	_, _ = c.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 	if _, err := c.ExecContext(ctx, `PRAGMA busy_timeout = 10000`); err != nil {
-		discardConn(c) // it would go back to the pool without its timeout
+		sqlstore.DiscardConn(c) // it would go back to the pool without its timeout
 	}
 }
 
@@ -411,7 +410,7 @@ func (s *Store) migrate(ctx context.Context) (bool, error) {
 }
 
 func recreateContent(tx *sql.Tx) error {
-	for _, t := range contentTables {
+	for _, t := range sqlstore.ContentTables {
 		if _, err := tx.Exec(`DROP TABLE IF EXISTS ` + t); err != nil {
 			return err
 		}
@@ -525,9 +524,3 @@ func friendly(err error, path string) error { return Explain(err, path) }
 
 // newSyncID is a MetaSyncID: unique to this sync.
 func newSyncID() string { return strconv.FormatInt(time.Now().UnixNano(), 36) }
-
-// discardConn makes the pool close a connection instead of reusing it: one
-// whose state (a pragma, an attached database) could not be put back.
-func discardConn(c *sql.Conn) {
-	_ = c.Raw(func(any) error { return driver.ErrBadConn })
-}

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 )
 
@@ -67,3 +68,9 @@ func QuerierOf(q Q) Querier { return Querier{q} }
 
 // Reads is what q reads through.
 func Reads(q Querier) Q { return q.q }
+
+// DiscardConn makes the pool close a connection instead of reusing it: one
+// whose state (a pragma, an attached database) could not be put back.
+func DiscardConn(c *sql.Conn) {
+	_ = c.Raw(func(any) error { return driver.ErrBadConn })
+}

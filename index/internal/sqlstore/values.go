@@ -106,3 +106,7 @@ func (p Problem) String() string {
 
 // lineBreaks keeps a message on its line (a path in it may hold one).
 var lineBreaks = strings.NewReplacer("\n", `\n`, "\r", `\r`)
+
+// ContentTables are the derived tables, dropped and recreated by a full
+// build. meta survives.
+var ContentTables = []string{"ref_blobs", "trunk_docs", "ref_docs", "refs", "links", "aliases", "chunks", "chunks_fts", "problems", "skipped", "docs"}
