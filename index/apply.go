@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
 	"github.com/canon-md/canon/index/scan"
@@ -98,7 +99,7 @@ type storedDoc struct {
 // Apply writes an incremental update in one transaction and says what changed.
 func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 	ch := &Changes{}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.h.InTx(ctx, func(tx *sql.Tx) error {
 		// A large update (a branch switch) keeps its pages in memory rather
 		// than spilling them to the WAL and reading them back.
 		if len(b.Upserts)+len(b.Deletes) > 100 {
@@ -123,25 +124,16 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 	return ch, nil
 }
 
-// Querier is a read of the index: the live database (Store.Read) or a
-// previewed one (Store.Preview). Other packages only hand it back to
-// index's typed reads (checkreads.go, ADR-0049); it hands out no rows and
-// no transaction.
-type Querier struct{ db querier }
-
-// querier is what read-only code needs of the database: *sql.DB and
-// *sql.Tx both are one.
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
+// Read hands fn the database as it is, for reads that also run over a
+// preview (index/internal/checkreads, index/check's Run).
+func (s *Store) Read(fn func(q Querier) error) error { return fn(sqlstore.QuerierOf(s.h.DB)) }
 
 // Preview applies b inside a transaction, hands fn the database as it would
 // then be and what would change, and rolls everything back: canon check
 // looks at the repository as the commit will make it without writing a row.
 // The caller holds the writer lock.
 func (s *Store) Preview(ctx context.Context, b *Batch, fn func(q Querier, ch *Changes) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.h.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return friendly(err, s.path)
 	}
@@ -156,7 +148,7 @@ func (s *Store) Preview(ctx context.Context, b *Batch, fn func(q Querier, ch *Ch
 	if err := w.apply(b, ch); err != nil {
 		return err
 	}
-	return fn(Querier{tx}, ch)
+	return fn(sqlstore.QuerierOf(tx), ch)
 }
 
 // moveTitleAliases moves the title alias (TitleKey) of the documents
@@ -184,7 +176,7 @@ func (w *writer) moveTitleAliases(ups []inPlace) error {
 // storedAll reads what the index holds of the given paths.
 func (w *writer) storedAll(paths []string) (map[string]*storedDoc, error) {
 	out := map[string]*storedDoc{}
-	err := w.queryIn(`SELECT id, path, ident, uid, key, natural_key, oid, title, links_sig FROM docs WHERE path IN (%s)`, anys(paths), func(rows *sql.Rows) error {
+	err := w.queryIn(`SELECT id, path, ident, uid, key, natural_key, oid, title, links_sig FROM docs WHERE path IN (%s)`, sqlstore.Anys(paths), func(rows *sql.Rows) error {
 		d := &storedDoc{}
 		if err := rows.Scan(&d.id, &d.path, &d.ident, &d.uid, &d.key, &d.natural, &d.oid, &d.title, &d.linksSig); err != nil {
 			return err
@@ -448,7 +440,7 @@ func (w *writer) insertUpserts(b *Batch, p *batchPlan, ch *Changes) ([]int64, er
 // key, and every link of the new documents (already pending); and gives
 // the documents whose natural key a twin shares their keys again.
 func (w *writer) relink(p *batchPlan) error {
-	if err := w.execIn(`UPDATE links SET dst = NULL, status = '' WHERE match IN (%s) AND status <> ''`, anys(p.matchList)); err != nil {
+	if err := w.execIn(`UPDATE links SET dst = NULL, status = '' WHERE match IN (%s) AND status <> ''`, sqlstore.Anys(p.matchList)); err != nil {
 		return err
 	}
 	if err := w.finish(w); err != nil {
@@ -497,7 +489,7 @@ func (w *writer) report(p *batchPlan, newIDs []int64, ch *Changes) error {
 		changedKeys[k] = true
 	}
 	// Documents whose key changed because a twin came or went.
-	err = w.queryIn(`SELECT key FROM docs WHERE natural_key IN (%s)`, anys(sortedKeys(p.affectedNatural)), func(rows *sql.Rows) error {
+	err = w.queryIn(`SELECT key FROM docs WHERE natural_key IN (%s)`, sqlstore.Anys(sortedKeys(p.affectedNatural)), func(rows *sql.Rows) error {
 		var k string
 		if err := rows.Scan(&k); err != nil {
 			return err
@@ -519,7 +511,7 @@ func (w *writer) report(p *batchPlan, newIDs []int64, ch *Changes) error {
 // linkSources lists the documents holding a link with one of the match keys.
 func (w *writer) linkSources(matches []string) ([]int64, error) {
 	var out []int64
-	err := w.queryIn(`SELECT DISTINCT src FROM links WHERE match IN (%s)`, anys(matches), func(rows *sql.Rows) error {
+	err := w.queryIn(`SELECT DISTINCT src FROM links WHERE match IN (%s)`, sqlstore.Anys(matches), func(rows *sql.Rows) error {
 		var id int64
 		err := rows.Scan(&id)
 		out = append(out, id)
@@ -546,7 +538,7 @@ func (w *writer) edgeSnapshot(ids []int64) (map[edge]int, error) {
 	}
 	out := map[edge]int{}
 	err := w.queryIn(`SELECT s.key, l.type, d.key FROM links l JOIN docs s ON s.id = l.src
-		JOIN docs d ON d.id = l.dst WHERE l.src IN (%s) AND l.status = 'ok'`, anys(uniq), func(rows *sql.Rows) error {
+		JOIN docs d ON d.id = l.dst WHERE l.src IN (%s) AND l.status = 'ok'`, sqlstore.Anys(uniq), func(rows *sql.Rows) error {
 		var e edge
 		if err := rows.Scan(&e.src, &e.typ, &e.dst); err != nil {
 			return err
@@ -559,7 +551,7 @@ func (w *writer) edgeSnapshot(ids []int64) (map[edge]int, error) {
 
 func (w *writer) keysOf(ids []int64) ([]string, error) {
 	var out []string
-	err := w.queryIn(`SELECT key FROM docs WHERE id IN (%s)`, anys(ids), func(rows *sql.Rows) error {
+	err := w.queryIn(`SELECT key FROM docs WHERE id IN (%s)`, sqlstore.Anys(ids), func(rows *sql.Rows) error {
 		var k string
 		err := rows.Scan(&k)
 		out = append(out, k)

@@ -201,11 +201,11 @@ func (s *Store) swapIn(tmp string) error {
 		removeDB(tmp)
 		return fmt.Errorf("flush the new index to disk: %w", err)
 	}
-	s.db.SetMaxIdleConns(0) // close this process's connections to the old file
+	s.h.DB.SetMaxIdleConns(0) // close this process's connections to the old file
 	for _, side := range []string{s.path + "-wal", s.path + "-shm"} {
 		// An old WAL met by the new file would be replayed into it.
 		if err := os.Remove(side); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			s.db.SetMaxIdleConns(2)
+			s.h.DB.SetMaxIdleConns(2)
 			removeDB(tmp)
 			return fmt.Errorf("remove the old index's %s: %w", filepath.Base(side), err)
 		}
@@ -218,9 +218,9 @@ func (s *Store) swapIn(tmp string) error {
 			err = fmt.Errorf("the new index is in place, but its folder could not be flushed to disk, so a crash now may bring back the old one: %w", derr)
 		}
 	}
-	s.db.SetMaxIdleConns(2)
+	s.h.DB.SetMaxIdleConns(2)
 	s.file, _ = os.Stat(s.path)
-	s.counts.forget()
+	s.fts.ForgetCounts()
 	return err
 }
 

@@ -16,7 +16,7 @@ import (
 func (s *Store) Dump(ctx context.Context) ([]string, error) {
 	var out []string
 	q := func(prefix, query string, n int) error {
-		rows, err := s.db.QueryContext(ctx, query)
+		rows, err := s.h.DB.QueryContext(ctx, query)
 		if err != nil {
 			return fmt.Errorf("dump %s: %w", prefix, err)
 		}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/canon-md/canon/index/indextest/must"
+	"github.com/canon-md/canon/index/internal/slice"
 
 	"github.com/canon-md/canon/index/config"
 )
@@ -81,7 +83,7 @@ func keysOf(t *testing.T, st *Store, paths ...string) []string {
 	var out []string
 	for _, p := range paths {
 		var k string
-		if err := st.db.QueryRow(`SELECT key FROM docs WHERE path = ?`, p).Scan(&k); err != nil {
+		if err := st.h.DB.QueryRow(`SELECT key FROM docs WHERE path = ?`, p).Scan(&k); err != nil {
 			t.Fatal(p, err)
 		}
 		out = append(out, k)
@@ -118,7 +120,7 @@ func TestCopySubset(t *testing.T) {
 
 	// At once.
 	once := open()
-	n, err := once.copyFrom(ctx, srcPath, keysOf(t, src, "items/a.md", "items/b.md", "items/d.md", "items/d2.md"), SubsetOptions{}, nil)
+	n, err := slice.CopyFrom(ctx, once.h, srcPath, keysOf(t, src, "items/a.md", "items/b.md", "items/d.md", "items/d2.md"), SubsetOptions{}, nil)
 	if err != nil || n != 4 {
 		t.Fatalf("copied %d, %v", n, err)
 	}
@@ -126,11 +128,11 @@ func TestCopySubset(t *testing.T) {
 
 	// In two steps: the second brings c, and a's link to c finds it.
 	steps := open()
-	if _, err := steps.copyFrom(ctx, srcPath, keysOf(t, src, "items/a.md", "items/b.md"), SubsetOptions{}, nil); err != nil {
+	if _, err := slice.CopyFrom(ctx, steps.h, srcPath, keysOf(t, src, "items/a.md", "items/b.md"), SubsetOptions{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	check(steps, "items/a.md", "items/b.md")
-	n, err = steps.copyFrom(ctx, srcPath, append(keysOf(t, src, "items/c.md", "items/a.md"), "no-such-key"), SubsetOptions{}, nil)
+	n, err = slice.CopyFrom(ctx, steps.h, srcPath, append(keysOf(t, src, "items/c.md", "items/a.md"), "no-such-key"), SubsetOptions{}, nil)
 	if err != nil || n != 1 {
 		t.Fatalf("second step copied %d, %v", n, err)
 	}
@@ -147,7 +149,7 @@ func TestCopySubset(t *testing.T) {
 
 	// Replace: the copy becomes the whole content; then runs in the
 	// transaction, and its failure undoes the copy.
-	n, err = steps.copyFrom(ctx, srcPath, keysOf(t, src, "items/d.md"), SubsetOptions{Replace: true}, func(tx *sql.Tx) error {
+	n, err = slice.CopyFrom(ctx, steps.h, srcPath, keysOf(t, src, "items/d.md"), SubsetOptions{Replace: true}, func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT INTO meta(key, value) VALUES ('subset', 'd')`)
 		return err
 	})
@@ -158,7 +160,7 @@ func TestCopySubset(t *testing.T) {
 	if v, _ := steps.Meta("subset"); v != "d" {
 		t.Fatalf("then did not run in the copy: meta subset = %q", v)
 	}
-	_, err = steps.copyFrom(ctx, srcPath, keysOf(t, src, "items/a.md"), SubsetOptions{Replace: true}, func(*sql.Tx) error {
+	_, err = slice.CopyFrom(ctx, steps.h, srcPath, keysOf(t, src, "items/a.md"), SubsetOptions{Replace: true}, func(*sql.Tx) error {
 		return errors.New("no")
 	})
 	if err == nil {
@@ -166,7 +168,7 @@ func TestCopySubset(t *testing.T) {
 	}
 	check(steps, "items/d.md")
 
-	if _, err := steps.copyFrom(ctx, filepath.Join(t.TempDir(), "missing.db"), nil, SubsetOptions{}, nil); err == nil {
+	if _, err := slice.CopyFrom(ctx, steps.h, filepath.Join(t.TempDir(), "missing.db"), nil, SubsetOptions{}, nil); err == nil {
 		t.Fatal("a missing source was accepted")
 	}
 }

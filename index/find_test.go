@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/canon-md/canon/index/indextest/must"
+	"github.com/canon-md/canon/index/internal/checkreads"
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // TestFindPathNoDocumentIsAt: a path no document is at names the one
@@ -39,10 +41,10 @@ func TestHasTitleAmongMany(t *testing.T) {
 	}
 	st, _ := corpusIndex(t, files)
 	for title, want := range map[string]bool{"guides": true, "Guides for topic 7": true, "Guide": false, "Topics": false} {
-		got, err := HasTitle(context.Background(), Querier{st.db}, title)
+		got, err := checkreads.HasTitle(context.Background(), sqlstore.QuerierOf(st.h.DB), title)
 		must.OK(t, err)
 		if got != want {
-			t.Errorf("HasTitle(%q) = %v, want %v", title, got, want)
+			t.Errorf("checkreads.HasTitle(%q) = %v, want %v", title, got, want)
 		}
 	}
 }

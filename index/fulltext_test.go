@@ -4,12 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/canon-md/canon/index/indextest/must"
+	"github.com/canon-md/canon/index/internal/fulltext"
+	"github.com/canon-md/canon/index/internal/sqlstore"
 
 	"github.com/canon-md/canon/index/config"
 )
@@ -67,7 +70,7 @@ func onSegments(t *testing.T, test func(t *testing.T, segments int)) {
 func exactEqualsFullRanking(t *testing.T, st *Store) {
 	ctx := context.Background()
 	full := func(q string, limit int) []shownHit {
-		rows, err := st.db.QueryContext(ctx, `SELECT `+docRefCols+`, c.id, c.line, c.heading, c.slug,
+		rows, err := st.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+`, c.id, c.line, c.heading, c.slug,
 				snippet(chunks_fts, 2, '**', '**', '…', 16), bm25(chunks_fts, 10.0, 4.0, 1.0) AS score
 			FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
 			WHERE chunks_fts MATCH ? ORDER BY score, d.path, c.seq LIMIT ?`, q, limit)
@@ -79,7 +82,7 @@ func exactEqualsFullRanking(t *testing.T, st *Store) {
 		for rows.Next() {
 			var h shownHit
 			var id int64
-			ref, err := scanDocRef(rows, &id, &h.Line, &h.Heading, &h.Slug, &h.Snippet, &h.Score)
+			ref, err := sqlstore.ScanDocRef(rows, &id, &h.Line, &h.Heading, &h.Slug, &h.Snippet, &h.Score)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +125,7 @@ func TestMatchesEqualFullRanking(t *testing.T) {
 func matchesEqualFullRanking(t *testing.T, st *Store) {
 	ctx := context.Background()
 	full := func(q string, limit int) []rankedTerms {
-		rows, err := st.db.QueryContext(ctx, `SELECT c.id, c.doc, c.seq, c.slug, d.key, bm25(chunks_fts, 10.0, 4.0, 1.0) AS s, highlight(chunks_fts, 0, char(2), char(3)), highlight(chunks_fts, 1, char(2), char(3)), snippet(chunks_fts, 2, char(2), char(3), '', 64)
+		rows, err := st.h.DB.QueryContext(ctx, `SELECT c.id, c.doc, c.seq, c.slug, d.key, bm25(chunks_fts, 10.0, 4.0, 1.0) AS s, highlight(chunks_fts, 0, char(2), char(3)), highlight(chunks_fts, 1, char(2), char(3)), snippet(chunks_fts, 2, char(2), char(3), '', 64)
 			FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN docs d ON d.id = c.doc
 			WHERE chunks_fts MATCH ? ORDER BY s, d.key, c.seq LIMIT ?`, q, limit)
 		if err != nil {
@@ -137,7 +140,7 @@ func matchesEqualFullRanking(t *testing.T, st *Store) {
 			if err := rows.Scan(&id, &doc, &m.Seq, &m.Slug, &m.Key, &m.Score, &title, &heading, &body); err != nil {
 				t.Fatal(err)
 			}
-			m.Chunk, m.Doc, m.Terms = ChunkID(id), DocID(doc), highlighted(title, heading, body)
+			m.Chunk, m.Doc, m.Terms = ChunkID(id), DocID(doc), fulltext.Highlighted(title, heading, body)
 			out = append(out, m)
 		}
 		if err := rows.Err(); err != nil {
@@ -186,18 +189,18 @@ func TestBuildMergesFullText(t *testing.T) {
 	if _, err := st.Rebuild(ctx, NewLoader(root, cfg), mustWalk(t, root, cfg), nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.db.Exec(`INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')`); err != nil {
+	if _, err := st.h.DB.Exec(`INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')`); err != nil {
 		t.Fatalf("integrity-check: %v", err)
 	}
 	var rows, chunks int
-	if err := st.db.QueryRow(`SELECT (SELECT count(*) FROM chunks_fts), (SELECT count(*) FROM chunks)`).Scan(&rows, &chunks); err != nil {
+	if err := st.h.DB.QueryRow(`SELECT (SELECT count(*) FROM chunks_fts), (SELECT count(*) FROM chunks)`).Scan(&rows, &chunks); err != nil {
 		t.Fatal(err)
 	}
 	if rows != chunks || rows < ftsHold {
 		t.Errorf("%d full-text rows for %d sections (want equal, above %d)", rows, chunks, ftsHold)
 	}
 	settings := map[string]int{}
-	cfgRows, err := st.db.Query(`SELECT k, v FROM chunks_fts_config WHERE k IN ('automerge', 'crisismerge')`)
+	cfgRows, err := st.h.DB.Query(`SELECT k, v FROM chunks_fts_config WHERE k IN ('automerge', 'crisismerge')`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +219,7 @@ func TestBuildMergesFullText(t *testing.T) {
 	// The structure record (FTS5's %_data row 10): a 4-byte cookie, then
 	// the number of levels and of segments (varints, one byte here).
 	var structure []byte
-	if err := st.db.QueryRow(`SELECT block FROM chunks_fts_data WHERE id = 10`).Scan(&structure); err != nil {
+	if err := st.h.DB.QueryRow(`SELECT block FROM chunks_fts_data WHERE id = 10`).Scan(&structure); err != nil {
 		t.Fatal(err)
 	}
 	if len(structure) < 6 || structure[5] != 1 {
@@ -239,7 +242,7 @@ func TestKeepPages(t *testing.T) {
 	defer st.Close()
 	size := func() int {
 		var n int
-		if err := st.db.QueryRow(`PRAGMA cache_size`).Scan(&n); err != nil {
+		if err := st.h.DB.QueryRow(`PRAGMA cache_size`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -250,8 +253,8 @@ func TestKeepPages(t *testing.T) {
 	if err := st.KeepPages(); err != nil {
 		t.Fatal(err)
 	}
-	if n := size(); n != -keptPages || st.cacheSizePragma() != fmt.Sprintf("PRAGMA cache_size = -%d", keptPages) {
-		t.Errorf("cache_size %d (%s), want -%d", n, st.cacheSizePragma(), keptPages)
+	if n := size(); n != -sqlstore.KeptPages || st.cacheSizePragma() != fmt.Sprintf("PRAGMA cache_size = -%d", sqlstore.KeptPages) {
+		t.Errorf("cache_size %d (%s), want -%d", n, st.cacheSizePragma(), sqlstore.KeptPages)
 	}
 }
 
@@ -333,7 +336,7 @@ func TestReadTakesNoWriteLock(t *testing.T) {
 	t.Parallel()
 	st := tokensIndex(t, 1, false)
 	ctx := context.Background()
-	err := st.read(ctx, func(c *sql.Conn) error {
+	err := st.fts.ReadConn(ctx, func(c *sql.Conn) error {
 		var n int
 		if err := c.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&n); err != nil {
 			return err

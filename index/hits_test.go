@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/canon-md/canon/index/internal/fulltext"
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // TestHitsHighlightAsChunksFTS: the scratch table (eachHit) marks the same
@@ -31,11 +34,11 @@ func TestHitsHighlightAsChunksFTS(t *testing.T) {
 		return b.String()
 	}
 	var ids []int64
-	rows, err := st.db.QueryContext(ctx, `SELECT rowid FROM chunks_fts ORDER BY rowid`)
+	rows, err := st.h.DB.QueryContext(ctx, `SELECT rowid FROM chunks_fts ORDER BY rowid`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := eachRow(rows, func(r *sql.Rows) error {
+	if err := sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var id int64
 		ids = append(ids, id)
 		return r.Scan(&ids[len(ids)-1])
@@ -46,23 +49,23 @@ func TestHitsHighlightAsChunksFTS(t *testing.T) {
 		if i%2 == 1 {
 			continue
 		}
-		if _, err := st.db.ExecContext(ctx, `UPDATE chunks_fts SET title = ?, heading = ?, body = ? WHERE rowid = ?`, text(4), text(3), text(40+rnd.IntN(400)), id); err != nil {
+		if _, err := st.h.DB.ExecContext(ctx, `UPDATE chunks_fts SET title = ?, heading = ?, body = ? WHERE rowid = ?`, text(4), text(3), text(40+rnd.IntN(400)), id); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n := fullTextSegments(ctx, st.db); n < 8 {
+	if n := fulltext.Segments(ctx, st.h.DB); n < 8 {
 		t.Fatalf("the test needs an index of many segments, got %d", n)
 	}
-	own := markCols("chunks_fts") + ", " + snippetCol("chunks_fts")
-	scratch := markCols("canon_hits") + ", " + snippetCol("canon_hits")
+	own := fulltext.MarkCols("chunks_fts") + ", " + fulltext.SnippetCol("chunks_fts")
+	scratch := fulltext.MarkCols("canon_hits") + ", " + fulltext.SnippetCol("canon_hits")
 	type marks [4]string
 	for _, q := range []string{`"tokens"`, `"refresh" "tokens"`, `"cafe"`, `"naive" OR "uber"`, `"refresh" NOT "running"`, `tok*`, `"session expire"`, `NEAR("keys" "rotation", 3)`, `title:"refresh"`, `{heading title}:"session"`, `"nothingmatches"`} {
 		want := map[int64]marks{}
-		rows, err := st.db.QueryContext(ctx, `SELECT rowid, `+own+` FROM chunks_fts WHERE chunks_fts MATCH ?`, q)
+		rows, err := st.h.DB.QueryContext(ctx, `SELECT rowid, `+own+` FROM chunks_fts WHERE chunks_fts MATCH ?`, q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := eachRow(rows, func(r *sql.Rows) error {
+		if err := sqlstore.EachRow(rows, func(r *sql.Rows) error {
 			var id int64
 			var m marks
 			if err := r.Scan(&id, &m[0], &m[1], &m[2], &m[3]); err != nil {
@@ -84,8 +87,8 @@ func TestHitsHighlightAsChunksFTS(t *testing.T) {
 				asked = append(asked, 1_000_000+int64(i))
 			}
 			got := map[int64]marks{}
-			err := st.read(ctx, func(tx *sql.Conn) error {
-				return eachHit(ctx, tx, q, idArgs(asked), scratch, func(r *sql.Rows) error {
+			err := st.fts.ReadConn(ctx, func(tx *sql.Conn) error {
+				return fulltext.EachHit(ctx, tx, q, sqlstore.IDArgs(asked), scratch, func(r *sql.Rows) error {
 					var id int64
 					var m marks
 					if err := r.Scan(&id, &m[0], &m[1], &m[2], &m[3]); err != nil {
@@ -124,12 +127,12 @@ func TestHitsHighlightAsChunksFTS(t *testing.T) {
 func segmented(t *testing.T, st *Store, n int) *Store {
 	t.Helper()
 	ctx := context.Background()
-	for id := int64(1); fullTextSegments(ctx, st.db) < n; id++ {
-		if _, err := st.db.ExecContext(ctx, `UPDATE chunks_fts SET body = body WHERE rowid = ?`, id); err != nil {
+	for id := int64(1); fulltext.Segments(ctx, st.h.DB) < n; id++ {
+		if _, err := st.h.DB.ExecContext(ctx, `UPDATE chunks_fts SET body = body WHERE rowid = ?`, id); err != nil {
 			t.Fatal(err)
 		}
 		if id > 100 {
-			t.Fatalf("%d updates made %d segments, not %d", id, fullTextSegments(ctx, st.db), n)
+			t.Fatalf("%d updates made %d segments, not %d", id, fulltext.Segments(ctx, st.h.DB), n)
 		}
 	}
 	return st
@@ -142,26 +145,17 @@ func TestFullTextSegments(t *testing.T) {
 	ctx := context.Background()
 	st := tokensIndex(t, 1, false)
 	for i := range 5 {
-		if got := fullTextSegments(ctx, st.db); got != 1+i {
+		if got := fulltext.Segments(ctx, st.h.DB); got != 1+i {
 			t.Fatalf("after %d writes: %d segments, want %d", i, got, 1+i)
 		}
-		if _, err := st.db.ExecContext(ctx, `UPDATE chunks_fts SET body = body WHERE rowid = ?`, 1+i); err != nil {
+		if _, err := st.h.DB.ExecContext(ctx, `UPDATE chunks_fts SET body = body WHERE rowid = ?`, 1+i); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := st.db.ExecContext(ctx, `INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')`); err != nil {
+	if _, err := st.h.DB.ExecContext(ctx, `INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')`); err != nil {
 		t.Fatal(err)
 	}
-	if got := fullTextSegments(ctx, st.db); got != 1 {
+	if got := fulltext.Segments(ctx, st.h.DB); got != 1 {
 		t.Fatalf("after optimize: %d segments, want 1", got)
-	}
-	for _, c := range []struct {
-		b    []byte
-		want uint64
-		n    int
-	}{{[]byte{5}, 5, 1}, {[]byte{0x81, 0}, 128, 2}, {[]byte{0x81, 0x80, 0x01}, 1<<14 + 1, 3}, {[]byte{0x80}, 0, 0}, {nil, 0, 0}} {
-		if v, n := sqliteVarint(c.b); v != c.want || n != c.n {
-			t.Errorf("sqliteVarint(%x) = %d, %d; want %d, %d", c.b, v, n, c.want, c.n)
-		}
 	}
 }

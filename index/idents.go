@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/canon-md/canon/index/ids"
+	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/resolve"
 )
 
@@ -14,11 +15,11 @@ import (
 
 // IdentDocs lists every document that has an id, by path.
 func (s *Store) IdentDocs(ctx context.Context) ([]ids.Doc, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT key, path, ident, uid, kind, ident_line FROM docs WHERE ident <> '' ORDER BY path`)
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT key, path, ident, uid, kind, ident_line FROM docs WHERE ident <> '' ORDER BY path`)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (ids.Doc, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (ids.Doc, error) {
 		var d ids.Doc
 		return d, r.Scan(&d.Key, &d.Path, &d.Ident, &d.UID, &d.Kind, &d.IdentLine)
 	})
@@ -29,11 +30,11 @@ func (s *Store) IdentDocs(ctx context.Context) ([]ids.Doc, error) {
 // without frontmatter): canon id next and id fix count those names as
 // taken.
 func (s *Store) FileIDDocs(ctx context.Context) ([]ids.Doc, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT key, path, kind FROM docs WHERE ident = '' ORDER BY path`)
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT key, path, kind FROM docs WHERE ident = '' ORDER BY path`)
 	if err != nil {
 		return nil, err
 	}
-	all, err := scanAll(rows, func(r *sql.Rows) (ids.Doc, error) {
+	all, err := sqlstore.ScanAll(rows, func(r *sql.Rows) (ids.Doc, error) {
 		var d ids.Doc
 		return d, r.Scan(&d.Key, &d.Path, &d.Kind)
 	})
@@ -52,8 +53,8 @@ func (s *Store) FileIDDocs(ctx context.Context) ([]ids.Doc, error) {
 // than every document.
 func (s *Store) IdentDocsSharing(ctx context.Context, paths []string) ([]ids.Doc, error) {
 	var out []ids.Doc
-	err := eachIn(ctx, s.db, `SELECT key, path, ident, uid, kind, ident_line FROM docs
-		WHERE ident IN (SELECT ident FROM docs WHERE path IN (%s) AND ident <> '')`, nil, anys(paths), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT key, path, ident, uid, kind, ident_line FROM docs
+		WHERE ident IN (SELECT ident FROM docs WHERE path IN (%s) AND ident <> '')`, nil, sqlstore.Anys(paths), nil, func(r *sql.Rows) error {
 		var d ids.Doc
 		err := r.Scan(&d.Key, &d.Path, &d.Ident, &d.UID, &d.Kind, &d.IdentLine)
 		out = append(out, d)
@@ -70,11 +71,11 @@ func (s *Store) IdentDocsSharing(ctx context.Context, paths []string) ([]ids.Doc
 // (numbered records: 0007-use-x.md, as adr-tools and MADR name them), for
 // canon id next when no document of kind has a numbered id.
 func (s *Store) RecordPaths(ctx context.Context, kind string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path FROM docs WHERE ident = '' AND kind = ? ORDER BY path`, kind)
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT path FROM docs WHERE ident = '' AND kind = ? ORDER BY path`, kind)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (string, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (string, error) {
 		var p string
 		return p, r.Scan(&p)
 	})

@@ -57,7 +57,7 @@ func TestInPlaceEdits(t *testing.T) {
 	rowID := func() int64 {
 		t.Helper()
 		var id int64
-		if err := st.db.QueryRow(`SELECT id FROM docs WHERE path = 'items/a.md'`).Scan(&id); err != nil {
+		if err := st.h.DB.QueryRow(`SELECT id FROM docs WHERE path = 'items/a.md'`).Scan(&id); err != nil {
 			t.Fatal(err)
 		}
 		return id
@@ -65,7 +65,7 @@ func TestInPlaceEdits(t *testing.T) {
 	hits := func(q string) int {
 		t.Helper()
 		var n int
-		if err := st.db.QueryRow(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, q).Scan(&n); err != nil {
+		if err := st.h.DB.QueryRow(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, q).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -117,7 +117,7 @@ func TestInPlaceEdits(t *testing.T) {
 			t.Errorf("%s: changed keys %v miss A-1", s.name, ch.Keys)
 		}
 		var probs int
-		if err := st.db.QueryRow(`SELECT count(*) FROM problems WHERE path = 'items/a.md'`).Scan(&probs); err != nil {
+		if err := st.h.DB.QueryRow(`SELECT count(*) FROM problems WHERE path = 'items/a.md'`).Scan(&probs); err != nil {
 			t.Fatal(err)
 		}
 		if probs != s.problems {
@@ -133,7 +133,7 @@ func TestInPlaceEdits(t *testing.T) {
 				t.Errorf("%s: %q still found %d times", s.name, w, n)
 			}
 		}
-		if _, err := st.db.Exec(`INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')`); err != nil {
+		if _, err := st.h.DB.Exec(`INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')`); err != nil {
 			t.Errorf("%s: full-text index: %v", s.name, err)
 		}
 		if diff := diffFromRebuild(t, st, ld, root, cfg); len(diff) > 0 {

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // What the write path (canon set, claim, done, log) reads of the
@@ -29,12 +31,12 @@ func (s *Store) StatesOf(ctx context.Context, kind, field string) ([]StateUse, e
 	if kind != "" {
 		where, args = `kind = ? AND state <> ''`, []any{kind}
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT state, count(*) FROM docs WHERE `+where+`
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT state, count(*) FROM docs WHERE `+where+`
 		GROUP BY state ORDER BY count(*) DESC, state`, args...)
 	if err != nil {
 		return nil, err
 	}
-	uses, err := scanAll(rows, func(r *sql.Rows) (StateUse, error) {
+	uses, err := sqlstore.ScanAll(rows, func(r *sql.Rows) (StateUse, error) {
 		var u StateUse
 		return u, r.Scan(&u.State, &u.Docs)
 	})
@@ -44,7 +46,7 @@ func (s *Store) StatesOf(ctx context.Context, kind, field string) ([]StateUse, e
 	kept := uses[:0]
 	for _, u := range uses {
 		var one int
-		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM docs WHERE `+where+` AND state = ?
+		err := s.h.DB.QueryRowContext(ctx, `SELECT 1 FROM docs WHERE `+where+` AND state = ?
 			AND json_valid(fm) AND json_type(fm, '$."' || ? || '"') IS NOT NULL LIMIT 1`, append(args, u.State, field)...).Scan(&one)
 		switch {
 		case err == nil:
@@ -83,7 +85,7 @@ func (s *Store) FieldUse(ctx context.Context, kind string, fields ...string) (ma
 		dest[i] = &counts[i]
 	}
 	args = append(args, fieldUseSample)
-	err := s.db.QueryRowContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM (SELECT fm FROM docs
+	err := s.h.DB.QueryRowContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM (SELECT fm FROM docs
 		WHERE (? = '' OR kind = ?) AND fm <> '' ORDER BY rowid DESC LIMIT ?) WHERE json_valid(fm)`, args...).Scan(dest...)
 	for i, f := range fields {
 		out[f] = counts[i]

@@ -9,41 +9,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/canon-md/canon/index/internal/checkreads"
+	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
 	"github.com/canon-md/canon/index/scan"
 )
-
-// DocRef names a document the way every output does.
-type DocRef struct {
-	Key   string `json:"key"`   // canonical node key
-	ID    string `json:"id"`    // display id: the id, else the file stem
-	Path  string `json:"path"`  // repo-relative
-	Kind  string `json:"kind"`  // epic, task, adr, doc, ...
-	Title string `json:"title"` // title, else the file stem
-	State string `json:"state,omitempty"`
-}
-
-func docRef(key, ident, path, kind, title, state string) DocRef {
-	if ident == "" {
-		ident = markdown.DisplayStem(path)
-	}
-	if title == "" {
-		title = markdown.DisplayStem(path)
-	}
-	return DocRef{Key: key, ID: ident, Path: path, Kind: kind, Title: title, State: state}
-}
-
-const docRefCols = `d.key, d.ident, d.path, d.kind, d.title, d.state`
-
-func scanDocRef(sc interface{ Scan(...any) error }, extra ...any) (DocRef, error) {
-	var key, ident, path, kind, title, state string
-	dest := append([]any{&key, &ident, &path, &kind, &title, &state}, extra...)
-	if err := sc.Scan(dest...); err != nil {
-		return DocRef{}, err
-	}
-	return docRef(key, ident, path, kind, title, state), nil
-}
 
 // Status sums up what the index holds.
 type Status struct {
@@ -71,14 +42,14 @@ type LinkCounts struct {
 // Counts reads the index's counts.
 func (s *Store) Counts(ctx context.Context) (*Status, error) {
 	st := &Status{Kinds: map[string]int{}}
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM docs`).Scan(&st.Documents); err != nil {
+	if err := s.h.DB.QueryRowContext(ctx, `SELECT count(*) FROM docs`).Scan(&st.Documents); err != nil {
 		return nil, friendly(err, s.path)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT kind, count(*) FROM docs GROUP BY kind ORDER BY kind`)
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT kind, count(*) FROM docs GROUP BY kind ORDER BY kind`)
 	if err != nil {
 		return nil, err
 	}
-	err = eachRow(rows, func(r *sql.Rows) error {
+	err = sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var k string
 		var n int
 		if err := r.Scan(&k, &n); err != nil {
@@ -90,11 +61,11 @@ func (s *Store) Counts(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT status, count(*) FROM links GROUP BY status`)
+	rows, err = s.h.DB.QueryContext(ctx, `SELECT status, count(*) FROM links GROUP BY status`)
 	if err != nil {
 		return nil, err
 	}
-	err = eachRow(rows, func(r *sql.Rows) error {
+	err = sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var k string
 		var n int
 		if err := r.Scan(&k, &n); err != nil {
@@ -119,18 +90,18 @@ func (s *Store) Counts(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&st.Chunks); err != nil {
+	if err := s.h.DB.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&st.Chunks); err != nil {
 		return nil, err
 	}
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM skipped`).Scan(&st.Skipped); err != nil {
+	if err := s.h.DB.QueryRowContext(ctx, `SELECT count(*) FROM skipped`).Scan(&st.Skipped); err != nil {
 		return nil, err
 	}
 	var targets []string
-	rows, err = s.db.QueryContext(ctx, `SELECT reason FROM skipped WHERE reason LIKE ?`, "%"+scan.LinkedSuffix)
+	rows, err = s.h.DB.QueryContext(ctx, `SELECT reason FROM skipped WHERE reason LIKE ?`, "%"+scan.LinkedSuffix)
 	if err != nil {
 		return nil, err
 	}
-	err = eachRow(rows, func(r *sql.Rows) error {
+	err = sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var reason string
 		err := r.Scan(&reason)
 		if t, ok := scan.LinkedTarget(reason); ok {
@@ -141,7 +112,7 @@ func (s *Store) Counts(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	indexed, err := DocIDsOfPaths(ctx, Querier{s.db}, targets)
+	indexed, err := checkreads.DocIDsOfPaths(ctx, sqlstore.QuerierOf(s.h.DB), targets)
 	for _, t := range targets {
 		if _, ok := indexed[t]; ok {
 			st.Linked++
@@ -183,7 +154,7 @@ func (s *Store) NoEdgeType(ctx context.Context, types ...string) error {
 // document to another one, either way.
 func (s *Store) Linked(ctx context.Context, doc DocID) (bool, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM links WHERE src = ?1 AND status = 'ok' AND dst <> ?1)
+	err := s.h.DB.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM links WHERE src = ?1 AND status = 'ok' AND dst <> ?1)
 		OR EXISTS (SELECT 1 FROM links WHERE dst = ?1 AND src <> ?1 AND status = 'ok')`, int64(doc)).Scan(&n)
 	return n == 1, err
 }
@@ -204,7 +175,7 @@ func unknownOf(known map[string]bool, vals []string) []string {
 func (s *Store) noneOf(ctx context.Context, flag, table, column, msg string, vals []string) error {
 	for _, v := range vals {
 		var one int
-		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM `+table+` WHERE `+column+` = ? LIMIT 1`, v).Scan(&one)
+		err := s.h.DB.QueryRowContext(ctx, `SELECT 1 FROM `+table+` WHERE `+column+` = ? LIMIT 1`, v).Scan(&one)
 		if err == nil {
 			continue
 		}
@@ -212,11 +183,11 @@ func (s *Store) noneOf(ctx context.Context, flag, table, column, msg string, val
 			return err
 		}
 		var have []string
-		rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT `+column+` FROM `+table+` ORDER BY 1`)
+		rows, err := s.h.DB.QueryContext(ctx, `SELECT DISTINCT `+column+` FROM `+table+` ORDER BY 1`)
 		if err != nil {
 			return err
 		}
-		if err := eachRow(rows, func(r *sql.Rows) error {
+		if err := sqlstore.EachRow(rows, func(r *sql.Rows) error {
 			var h string
 			err := r.Scan(&h)
 			have = append(have, h)
@@ -235,12 +206,12 @@ func (s *Store) noneOf(ctx context.Context, flag, table, column, msg string, val
 func (s *Store) namespaceList() string {
 	seen := map[string]bool{}
 	var names []string
-	rows, err := s.db.Query(`SELECT path FROM docs ORDER BY path`)
+	rows, err := s.h.DB.Query(`SELECT path FROM docs ORDER BY path`)
 	if err != nil {
 		return ""
 	}
 	// It decorates an error message: a failed read lists what was read.
-	_ = eachRow(rows, func(r *sql.Rows) error {
+	_ = sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var p string
 		if err := r.Scan(&p); err != nil {
 			return err
@@ -288,14 +259,14 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 	}
 	type lookup struct{ sql, arg string }
 	byAlias := func(term string) lookup {
-		return lookup{`SELECT ` + docRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, term}
+		return lookup{`SELECT ` + sqlstore.DocRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, term}
 	}
 	queries := []lookup{
-		{`SELECT ` + docRefCols + ` FROM docs d WHERE d.key = ?`, ref},
+		{`SELECT ` + sqlstore.DocRefCols + ` FROM docs d WHERE d.key = ?`, ref},
 		byAlias("uid:" + strings.ToLower(ref)),
 		byAlias("id:" + strings.ToLower(ref)),
-		{`SELECT ` + docRefCols + ` FROM docs d WHERE d.path = ?`, ref},
-		{`SELECT ` + docRefCols + ` FROM docs d WHERE lower(d.path) = ?`, strings.ToLower(resolve.TrimMD(ref)) + ".md"},
+		{`SELECT ` + sqlstore.DocRefCols + ` FROM docs d WHERE d.path = ?`, ref},
+		{`SELECT ` + sqlstore.DocRefCols + ` FROM docs d WHERE lower(d.path) = ?`, strings.ToLower(resolve.TrimMD(ref)) + ".md"},
 		byAlias("stem:" + strings.ToLower(markdown.Stem(ref))),
 	}
 	stemQuery, mdQuery := len(queries)-1, len(queries)-2
@@ -316,7 +287,7 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		candidates = append(candidates, ref[:at], strings.ToLower(ref[at+1:]))
 	}
 	if len(candidates) == 2 {
-		rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+` FROM docs d WHERE lower(d.ident) = ? AND lower(d.uid) LIKE ? ESCAPE '\' ORDER BY d.path`,
+		rows, err := s.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+` FROM docs d WHERE lower(d.ident) = ? AND lower(d.uid) LIKE ? ESCAPE '\' ORDER BY d.path`,
 			strings.ToLower(candidates[0]), likePrefix(candidates[1]))
 		if err != nil {
 			return nil, err
@@ -327,7 +298,7 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		}
 	}
 	for i, q := range queries {
-		rows, err := s.db.QueryContext(ctx, q.sql+` ORDER BY d.path`, q.arg)
+		rows, err := s.h.DB.QueryContext(ctx, q.sql+` ORDER BY d.path`, q.arg)
 		if err != nil {
 			return nil, friendly(err, s.path)
 		}
@@ -343,7 +314,7 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		if (i == stemQuery || i == mdQuery) && len(refs) > 0 && dirQuery >= 0 {
 			// swap.md and a folder swap/ with a README are both shown as
 			// swap: the name names both.
-			rows, err := s.db.QueryContext(ctx, queries[dirQuery].sql+` ORDER BY d.path`, queries[dirQuery].arg)
+			rows, err := s.h.DB.QueryContext(ctx, queries[dirQuery].sql+` ORDER BY d.path`, queries[dirQuery].arg)
 			if err != nil {
 				return nil, friendly(err, s.path)
 			}
@@ -367,7 +338,7 @@ func likePrefix(s string) string {
 }
 
 func collectRefs(rows *sql.Rows) ([]DocRef, error) {
-	return scanAll(rows, func(r *sql.Rows) (DocRef, error) { return scanDocRef(r) })
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (DocRef, error) { return sqlstore.ScanDocRef(r) })
 }
 
 // Edge is one link of a document, seen from it.
@@ -393,38 +364,6 @@ type Section struct {
 	Line    int    `json:"line"`
 	EndLine int    `json:"end_line"`
 	Text    string `json:"text,omitempty"`
-}
-
-// Problem is one stored or derived problem.
-type Problem struct {
-	Path     string `json:"path"`
-	Line     int    `json:"line"`
-	Col      int    `json:"col"`
-	Severity string `json:"severity"`
-	Rule     string `json:"rule"`
-	Message  string `json:"message"`
-	// Target is what the problem is about within its document (a field, a
-	// link as written, an id), and Doc the document's key: with Rule they
-	// say whether two states of a repository have the same problem, however
-	// its line or message moved (canon check's new-only mode).
-	Target string `json:"-"`
-	Doc    string `json:"-"`
-	// Fix, when set, is the edit that resolves the problem: mechanical and
-	// with exactly one answer (canon check --fix).
-	Fix *Fix `json:"fix,omitempty"`
-}
-
-// Fix is a minimal edit of one file: on Line, the first Old at or after
-// column Col becomes New; or Item is appended to the frontmatter list
-// Field (dotted for nesting, e.g. links.blocked_by).
-type Fix struct {
-	Path  string `json:"path"`
-	Line  int    `json:"line,omitempty"`
-	Col   int    `json:"col,omitempty"`
-	Old   string `json:"old,omitempty"`
-	New   string `json:"new,omitempty"`
-	Field string `json:"field,omitempty"`
-	Item  string `json:"item,omitempty"`
 }
 
 // DocView is everything the index knows of one document.
@@ -453,8 +392,8 @@ func (s *Store) Show(ctx context.Context, key string, withText bool) (*DocView, 
 	var v DocView
 	var id int64
 	var fm string
-	row := s.db.QueryRowContext(ctx, `SELECT `+docRefCols+`, d.id, d.uid, d.type, d.oid, d.fm FROM docs d WHERE d.key = ? ORDER BY d.path LIMIT 1`, key)
-	ref, err := scanDocRef(row, &id, &v.UID, &v.Type, &v.OID, &fm)
+	row := s.h.DB.QueryRowContext(ctx, `SELECT `+sqlstore.DocRefCols+`, d.id, d.uid, d.type, d.oid, d.fm FROM docs d WHERE d.key = ? ORDER BY d.path LIMIT 1`, key)
+	ref, err := sqlstore.ScanDocRef(row, &id, &v.UID, &v.Type, &v.OID, &fm)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("no document has the key %q", key)
 	}
@@ -482,12 +421,12 @@ func (s *Store) Show(ctx context.Context, key string, withText bool) (*DocView, 
 	if withText {
 		textCol = `f.body`
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.slug, c.heading, c.level, c.line, c.end_line, `+textCol+`
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT c.slug, c.heading, c.level, c.line, c.end_line, `+textCol+`
 		FROM chunks c JOIN chunks_fts f ON f.rowid = c.id WHERE c.doc = ? ORDER BY c.seq`, id)
 	if err != nil {
 		return nil, err
 	}
-	v.Sections, err = scanAll(rows, func(r *sql.Rows) (Section, error) {
+	v.Sections, err = sqlstore.ScanAll(rows, func(r *sql.Rows) (Section, error) {
 		var sec Section
 		err := r.Scan(&sec.Slug, &sec.Heading, &sec.Level, &sec.Line, &sec.EndLine, &sec.Text)
 		sec.Chunk = v.Key + "#" + sec.Slug
@@ -502,14 +441,14 @@ func (s *Store) Show(ctx context.Context, key string, withText bool) (*DocView, 
 
 // edges lists links matching cond; other names the column of the other end.
 func (s *Store) edges(ctx context.Context, cond, other string, id int64) ([]Edge, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT l.type, l.field, l.form, l.raw, l.anchor, sd.path, l.line, l.col, l.status,
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT l.type, l.field, l.form, l.raw, l.anchor, sd.path, l.line, l.col, l.status,
 			d.key, d.ident, d.path, d.kind, d.title, d.state
 		FROM links l JOIN docs sd ON sd.id = l.src LEFT JOIN docs d ON d.id = `+other+`
 		WHERE `+cond+` ORDER BY sd.path, l.seq`, id)
 	if err != nil {
 		return nil, err
 	}
-	out, err := scanAll(rows, func(r *sql.Rows) (Edge, error) {
+	out, err := sqlstore.ScanAll(rows, func(r *sql.Rows) (Edge, error) {
 		var e Edge
 		var key, ident, path, kind, title, state sql.NullString
 		if err := r.Scan(&e.Type, &e.Field, &e.Form, &e.Raw, &e.Anchor, &e.Path, &e.Line, &e.Col, &e.Status,
@@ -517,7 +456,7 @@ func (s *Store) edges(ctx context.Context, cond, other string, id int64) ([]Edge
 			return e, err
 		}
 		if key.Valid {
-			r := docRef(key.String, ident.String, path.String, kind.String, title.String, state.String)
+			r := sqlstore.NewDocRef(key.String, ident.String, path.String, kind.String, title.String, state.String)
 			e.Other = &r
 		}
 		return e, nil
@@ -546,90 +485,4 @@ func SortProblems(ps []Problem) {
 		}
 		return a.Message < b.Message
 	})
-}
-
-// UnresolvedProblem is the problem of a link that resolved to no document
-// (dangling) or to several (ambiguous): dangling-ref or ambiguous-ref in
-// frontmatter, wiki-link, or broken-link for a Markdown link.
-func UnresolvedProblem(ctx context.Context, q Querier, srcPath, field, form, raw, anchor, status string, line, col int) (Problem, error) {
-	p := Problem{Path: srcPath, Line: line, Col: col, Severity: string(markdown.Error)}
-	ambiguous := status == resolve.StatusAmbiguous
-	var names string
-	if ambiguous {
-		paths, err := CandidatePaths(ctx, q, srcPath, form, raw)
-		if err != nil {
-			return p, err
-		}
-		names = strings.Join(paths, ", ")
-	}
-	wiki := "[[" + raw
-	if anchor != "" {
-		wiki += "#" + anchor
-	}
-	wiki += "]]"
-	switch {
-	case form == resolve.FormRef && ambiguous:
-		p.Rule = markdown.RuleAmbiguousRef
-		p.Message = fmt.Sprintf("%s: %s names more than one document (%s); write ID@uidprefix or a path", field, raw, names)
-	case form == resolve.FormRef:
-		p.Rule = markdown.RuleDanglingRef
-		p.Message = fmt.Sprintf("%s: %s names no document; fix the reference or remove it", field, raw)
-	case (form == resolve.FormWiki || form == resolve.FormEmbed) && ambiguous:
-		p.Rule = markdown.RuleWikiLink
-		p.Message = fmt.Sprintf("%s matches more than one document (%s); write the path to say which", wiki, names)
-	case form == resolve.FormWiki || form == resolve.FormEmbed:
-		p.Rule = markdown.RuleWikiLink
-		p.Message = fmt.Sprintf("%s matches no document; fix the name or create the note", wiki)
-	default:
-		p.Rule = markdown.RuleBrokenLink
-		p.Message = fmt.Sprintf("link target %s does not exist; fix the path", raw)
-	}
-	return p, nil
-}
-
-// CandidatePaths lists, sorted, the documents an ambiguous link could mean:
-// those named by the first term of its plan that names two or more
-// (resolve.Link.Candidates).
-func CandidatePaths(ctx context.Context, q Querier, srcPath, form, raw string) ([]string, error) {
-	l := resolve.Link{Form: form, Raw: raw}
-	l.Plan(srcPath, resolve.Planner{})
-	docs, err := l.Candidates(aliasesIn{ctx: ctx, q: q.db})
-	if err != nil {
-		return nil, err
-	}
-	var paths []string
-	for _, d := range docs {
-		paths = append(paths, d.Path)
-	}
-	return paths, nil
-}
-
-// aliasesIn is the alias table of q as a resolve.Aliases: the documents
-// under a term by path, with their uids (no row ids: what CandidatePaths
-// reads).
-type aliasesIn struct {
-	ctx context.Context
-	q   querier
-}
-
-func (a aliasesIn) Lookup(alias string) ([]resolve.Doc, error) {
-	rows, err := a.q.QueryContext(a.ctx, `SELECT d.path, d.uid FROM aliases a JOIN docs d ON d.id = a.doc WHERE a.term = ? ORDER BY d.path`, alias)
-	if err != nil {
-		return nil, err
-	}
-	return scanAll(rows, func(r *sql.Rows) (resolve.Doc, error) {
-		var d resolve.Doc
-		return d, r.Scan(&d.Path, &d.UID)
-	})
-}
-
-// WikiLinksWork reports whether any wiki-link or embed of the repository
-// resolves: whether the repository uses them at all. The partial index
-// links_wiki answers it (its values are written out: a bound parameter
-// cannot select a partial index); without it, every check of a repository
-// with no working wiki-link read every link (ADR-0034).
-func WikiLinksWork(ctx context.Context, q Querier) (bool, error) {
-	var n int
-	err := q.db.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM links WHERE form IN ('`+resolve.FormWiki+`', '`+resolve.FormEmbed+`') AND status IN ('`+resolve.StatusOK+`', '`+resolve.StatusSelf+`'))`).Scan(&n)
-	return n == 1, err
 }

@@ -4,12 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/canon-md/canon/index/indextest/must"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/canon-md/canon/index/indextest/must"
+	"github.com/canon-md/canon/index/internal/fulltext"
+	"github.com/canon-md/canon/index/internal/sqlstore"
 
 	"github.com/canon-md/canon/index/config"
 )
@@ -45,14 +48,14 @@ func rankCorpus(t *testing.T, root string, n int, seed int64) {
 }
 
 // scores returns every matching section's score under rank, by row id.
-func scores(t *testing.T, q querier, rank, match string) map[int64]float64 {
+func scores(t *testing.T, q sqlstore.Q, rank, match string) map[int64]float64 {
 	t.Helper()
 	rows, err := q.QueryContext(context.Background(), `SELECT rowid, `+rank+` FROM chunks_fts WHERE chunks_fts MATCH ?`, match)
 	if err != nil {
 		t.Fatalf("%s: %v", rank, err)
 	}
 	out := map[int64]float64{}
-	if err := eachRow(rows, func(rs *sql.Rows) error {
+	if err := sqlstore.EachRow(rows, func(rs *sql.Rows) error {
 		var id int64
 		var s float64
 		err := rs.Scan(&id, &s)
@@ -93,20 +96,20 @@ func TestCanonBM25IsBM25(t *testing.T) {
 	compare := func(when string) {
 		t.Helper()
 		for _, q := range queries {
-			rank, err := st.rankExpr(ctx, st.db, q, 0)
+			rank, err := st.fts.RankExpr(ctx, st.h.DB, q, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := strings.Count(rank, ","); n != 4+len(FTSPhrases(q)) {
+			if n := strings.Count(rank, ","); n != 4+len(fulltext.FTSPhrases(q)) {
 				t.Fatalf("%s: %s passes %d counts for the phrases of %s", when, rank, n-4, q)
 			}
-			want := scores(t, st.db, `bm25(chunks_fts, 10.0, 4.0, 1.0)`, q)
+			want := scores(t, st.h.DB, `bm25(chunks_fts, 10.0, 4.0, 1.0)`, q)
 			if len(want) == 0 && q != `"nothingmatches"` {
 				t.Fatalf("%s: %s matches nothing: the test proves nothing", when, q)
 			}
 			for name, got := range map[string]map[int64]float64{
-				rank:                             scores(t, st.db, rank, q),
-				"canon_bm25 counting for itself": scores(t, st.db, `canon_bm25(chunks_fts, 10.0, 4.0, 1.0)`, q),
+				rank:                             scores(t, st.h.DB, rank, q),
+				"canon_bm25 counting for itself": scores(t, st.h.DB, `canon_bm25(chunks_fts, 10.0, 4.0, 1.0)`, q),
 			} {
 				if len(got) != len(want) {
 					t.Fatalf("%s: %s: %s scored %d sections, bm25 %d", when, q, name, len(got), len(want))
@@ -125,12 +128,12 @@ func TestCanonBM25IsBM25(t *testing.T) {
 	// cannot be among them: what rankedCTE keeps is what it keeps from
 	// bm25's full scores, ties with the K-th included.
 	kept := func(rank, q string, k int) string {
-		rows, err := st.db.QueryContext(ctx, rankedCTE(rank)+` SELECT rid, score FROM kept ORDER BY score, rid`, q, k-1)
+		rows, err := st.h.DB.QueryContext(ctx, fulltext.RankedCTE(rank)+` SELECT rid, score FROM kept ORDER BY score, rid`, q, k-1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var b strings.Builder
-		if err := eachRow(rows, func(rs *sql.Rows) error {
+		if err := sqlstore.EachRow(rows, func(rs *sql.Rows) error {
 			var id int64
 			var sc float64
 			err := rs.Scan(&id, &sc)
@@ -143,19 +146,19 @@ func TestCanonBM25IsBM25(t *testing.T) {
 	}
 	for _, q := range queries {
 		for _, k := range []int{1, 2, 3, 10, 50, 1000} {
-			rank, err := st.rankExpr(ctx, st.db, q, k)
+			rank, err := st.fts.RankExpr(ctx, st.h.DB, q, k)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := kept(`bm25(chunks_fts, 10.0, 4.0, 1.0)`, q, k)
-			for _, rank := range []string{rank, rankWithout(k)} { // with the counts and without (a one-shot command)
+			for _, rank := range []string{rank, fulltext.RankWithout(k)} { // with the counts and without (a one-shot command)
 				if got := kept(rank, q, k); got != want {
 					t.Fatalf("%s, the %d best: %s keeps\n%s\nbm25 keeps\n%s", q, k, rank, got, want)
 				}
 			}
 			// How many matched in all, though r holds the candidates only.
 			var n int
-			if err := st.db.QueryRow(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, q).Scan(&n); err != nil {
+			if err := st.h.DB.QueryRow(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, q).Scan(&n); err != nil {
 				t.Fatal(err)
 			}
 			var total int
@@ -207,12 +210,12 @@ func TestCanonBM25ManyPhrases(t *testing.T) {
 	}
 	ctx := context.Background()
 	q := strings.TrimSpace(strings.Repeat(`"session" "tokens" `, 600))
-	rank, err := st.rankExpr(ctx, st.db, q, 0)
+	rank, err := st.fts.RankExpr(ctx, st.h.DB, q, 0)
 	if err != nil || strings.Count(rank, ",") != 4 {
 		t.Fatalf("rank %s, %v: want canon_bm25 counting for itself", rank, err)
 	}
-	want := scores(t, st.db, `bm25(chunks_fts, 10.0, 4.0, 1.0)`, q)
-	for id, got := range scores(t, st.db, rank, q) {
+	want := scores(t, st.h.DB, `bm25(chunks_fts, 10.0, 4.0, 1.0)`, q)
+	for id, got := range scores(t, st.h.DB, rank, q) {
 		if got != want[id] {
 			t.Fatalf("section %d: %v, bm25 %v", id, got, want[id])
 		}
@@ -239,7 +242,7 @@ func TestFTSPhrases(t *testing.T) {
 		`"alpha" OR "beta" NOT "gamma"`: `"alpha" | "beta" | "gamma"`,
 		`"webhook"`:                     `"webhook"`,
 	} {
-		if got := strings.Join(FTSPhrases(q), " | "); got != want {
+		if got := strings.Join(fulltext.FTSPhrases(q), " | "); got != want {
 			t.Errorf("%s: phrases %s, want %s", q, got, want)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/scan"
 )
 
@@ -22,7 +23,7 @@ type fileStat struct {
 }
 
 func (s *Store) fileStats() (map[string]fileStat, error) {
-	rows, err := s.db.Query(`SELECT path, oid, size, mtime, 1 FROM docs UNION ALL SELECT path, oid, size, mtime, 0 FROM skipped`)
+	rows, err := s.h.DB.Query(`SELECT path, oid, size, mtime, 1 FROM docs UNION ALL SELECT path, oid, size, mtime, 0 FROM skipped`)
 	if err != nil {
 		return nil, friendly(err, s.path)
 	}
@@ -207,8 +208,8 @@ func (s *Store) WorktreeChanged(scope *scan.Scope) (int, error) {
 	}
 	paths := strings.Split(list, "\n")
 	stored := make(map[string]fileStat, len(paths))
-	err = eachIn(context.Background(), s.db, `SELECT path, size, mtime FROM docs WHERE path IN (%s)
-		UNION ALL SELECT path, size, mtime FROM skipped WHERE path IN (%s)`, nil, anys(paths), nil, func(r *sql.Rows) error {
+	err = sqlstore.EachIn(context.Background(), s.h.DB, `SELECT path, size, mtime FROM docs WHERE path IN (%s)
+		UNION ALL SELECT path, size, mtime FROM skipped WHERE path IN (%s)`, nil, sqlstore.Anys(paths), nil, func(r *sql.Rows) error {
 		var p string
 		var f fileStat
 		err := r.Scan(&p, &f.size, &f.mtime)

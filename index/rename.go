@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/canon-md/canon/index/generated"
+	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
 	"github.com/canon-md/canon/index/scan"
@@ -50,7 +51,7 @@ func (w *writer) renameDoc(d *storedDoc, to scan.FileInfo) error {
 		id        int64
 		form, raw string
 	}
-	all, err := scanAll(rows, func(rs *sql.Rows) (row, error) {
+	all, err := sqlstore.ScanAll(rows, func(rs *sql.Rows) (row, error) {
 		var r row
 		return r, rs.Scan(&r.id, &r.form, &r.raw)
 	})

@@ -1,19 +1,13 @@
 package index
 
+import "github.com/canon-md/canon/index/internal/fulltext"
+
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
 const SchemaVersion = 24
 
-// contentTables are the derived tables, dropped and recreated by a full
-// build. meta survives.
-var contentTables = []string{"ref_blobs", "trunk_docs", "ref_docs", "refs", "links", "aliases", "chunks", "chunks_fts", "problems", "skipped", "docs"}
-
 const metaDDL = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`
-
-// ftsColumns are chunks_fts's columns and tokenizer, which the scratch
-// table that highlights a read's hits repeats (hits.go).
-const ftsColumns = `title, heading, body, tokenize = 'porter unicode61 remove_diacritics 2'`
 
 // tableDDL creates the content tables without their secondary indexes; a full
 // build creates those after loading, which is much faster than maintaining
@@ -81,7 +75,7 @@ CREATE TABLE chunks (
 	end_line INTEGER NOT NULL,
 	hash     INTEGER NOT NULL           -- hash of its chunks_fts row (see inplace.go)
 );
-CREATE VIRTUAL TABLE chunks_fts USING fts5(` + ftsColumns + `);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(` + fulltext.FTSColumns + `);
 CREATE TABLE refs (
 	name       TEXT PRIMARY KEY,        -- refs/heads/x, refs/remotes/o/x, worktrees/NAME/HEAD
 	oid        TEXT NOT NULL,           -- the commit it points at

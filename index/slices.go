@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"sort"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // StoredFile is what the index holds of one path.
@@ -16,8 +18,8 @@ type StoredFile struct {
 // (documents and skipped files), a batch of paths a query.
 func (s *Store) StoredFiles(ctx context.Context, paths []string) (map[string]StoredFile, error) {
 	out := make(map[string]StoredFile, len(paths))
-	err := eachIn(ctx, s.db, `SELECT path, oid, 1 FROM docs WHERE path IN (%s)
-		UNION ALL SELECT path, oid, 0 FROM skipped WHERE path IN (%s)`, nil, anys(paths), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT path, oid, 1 FROM docs WHERE path IN (%s)
+		UNION ALL SELECT path, oid, 0 FROM skipped WHERE path IN (%s)`, nil, sqlstore.Anys(paths), nil, func(r *sql.Rows) error {
 		var p string
 		var f StoredFile
 		err := r.Scan(&p, &f.OID, &f.Doc)

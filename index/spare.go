@@ -54,7 +54,7 @@ func (s *Store) keepSpare(ctx context.Context, except string) error {
 	// read without write access (spareFits) needs no files beside it.
 	spare, tmp := s.sparePath(hash), s.path+buildSuffix
 	removeDB(tmp)
-	_, err = s.db.ExecContext(ctx, `VACUUM INTO ?`, tmp)
+	_, err = s.h.DB.ExecContext(ctx, `VACUUM INTO ?`, tmp)
 	if err == nil {
 		err = syncFile(tmp)
 	}

@@ -2,13 +2,17 @@ package index
 
 import (
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/docs"
+	"github.com/canon-md/canon/index/internal/fulltext"
+	"github.com/canon-md/canon/index/internal/overlay"
+	"github.com/canon-md/canon/index/internal/scoped"
+	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/index/sqliteconn"
 
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +28,7 @@ import (
 
 // Store is the index database of one worktree.
 type Store struct {
-	db     *sql.DB
+	h      *sqlstore.Handle // the database, shared with the table families
 	path   string
 	driver string // driverName, or keepWALDriver for OpenIndex
 	lock   *flock.Flock
@@ -46,10 +50,18 @@ type Store struct {
 	// A field, not a global, so that a test can make its own store apply
 	// in several transactions while other tests run beside it.
 	SliceFiles int
-	spillAt    int // see defaultSpillAt; tests make a build spill early
-	pageCache  int // KiB of page cache a connection keeps (KeepPages); 0: SQLite's 2 MB
-	counts     phraseCounts
-	vectors    *vectorSidecar // a vocabulary bridge's (UseVectors), nil: none
+	spillAt    int             // see defaultSpillAt; tests make a build spill early
+	fts        *fulltext.Index // the full-text index's reads (index/internal/fulltext)
+	vectors    *vectorSidecar  // a vocabulary bridge's (UseVectors), nil: none
+	// Overlays is the overlays' tables (index/internal/overlay): st.ApplyRefs,
+	// st.Overlay and the rest are its methods.
+	overlay.Overlays
+	// Docs is the documents' tables' reads (index/internal/docs):
+	// st.LinksOf, st.EachNode and the rest are its methods.
+	docs.Docs
+	// Scopes is the reads of scoped packs (index/internal/scoped):
+	// st.ScopeData, st.ScopeOverview.
+	scoped.Scopes
 }
 
 // Meta keys.
@@ -214,13 +226,14 @@ func open(ctx context.Context, path, driver string, vet bool) (s *Store, needsBu
 			return nil, false, err
 		}
 	}
-	s = &Store{path: path, lock: safepath.NewLock(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
+	h := &sqlstore.Handle{Path: path}
+	s = &Store{path: path, h: h, Overlays: overlay.New(h), Docs: docs.New(h), Scopes: scoped.New(h), fts: fulltext.New(h), lock: safepath.NewLock(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
 	if err := s.connect(); err != nil {
 		return nil, false, err
 	}
 	needsBuild, err = s.migrate(ctx)
 	if err != nil {
-		s.db.Close()
+		s.h.DB.Close()
 		return nil, false, err
 	}
 	return s, needsBuild, nil
@@ -228,8 +241,8 @@ func open(ctx context.Context, path, driver string, vet bool) (s *Store, needsBu
 
 func (s *Store) connect() error {
 	dsn := "file:" + s.path + "?_busy_timeout=10000&_journal_mode=WAL&_foreign_keys=on&_synchronous=NORMAL&_txlock=immediate&cache=private"
-	if s.pageCache > 0 {
-		dsn += "&_cache_size=-" + strconv.Itoa(s.pageCache)
+	if s.h.PageCache > 0 {
+		dsn += "&_cache_size=-" + strconv.Itoa(s.h.PageCache)
 	}
 	drv := s.driver
 	if TestDriver != nil {
@@ -249,13 +262,10 @@ func (s *Store) connect() error {
 		}
 		return fmt.Errorf("open index: %w", friendly(err, s.path))
 	}
-	s.db = db
+	s.h.DB = db
 	s.file, _ = os.Stat(s.path)
 	return nil
 }
-
-// keptPages is the page cache KeepPages gives each connection, in KiB.
-const keptPages = 16384
 
 // KeepPages gives each connection a page cache of 16 MB instead of
 // SQLite's 2 MB, for a process that asks many questions (canon mcp): a
@@ -265,13 +275,13 @@ const keptPages = 16384
 // without: it reads most pages once, and a larger cache only made it
 // fault in fresh memory for each (canon search at 100k: +0.7 ms). Such a
 // store also remembers how many sections each searched phrase matches
-// (rankExpr). Call it before the store is used by anything else: it
+// (fulltext.Index.RankExpr). Call it before the store is used by anything else: it
 // reconnects.
 func (s *Store) KeepPages() error {
-	old, was := s.db, s.pageCache
-	s.pageCache = keptPages
+	old, was := s.h.DB, s.h.PageCache
+	s.h.PageCache = sqlstore.KeptPages
 	if err := s.connect(); err != nil {
-		s.db, s.pageCache = old, was
+		s.h.DB, s.h.PageCache = old, was
 		return err
 	}
 	return old.Close()
@@ -280,7 +290,7 @@ func (s *Store) KeepPages() error {
 // cacheSizePragma sets a connection's page cache back to what the store
 // gives its connections, after a write that raised it.
 func (s *Store) cacheSizePragma() string {
-	kib := s.pageCache
+	kib := s.h.PageCache
 	if kib == 0 {
 		kib = 2000 // SQLite's default
 	}
@@ -297,10 +307,10 @@ func (s *Store) Refresh() error {
 	}
 	// The *sql.DB stays the same for everyone holding it; only its
 	// connections, which point at the old file, are dropped.
-	s.db.SetMaxIdleConns(0)
-	s.db.SetMaxIdleConns(2)
+	s.h.DB.SetMaxIdleConns(0)
+	s.h.DB.SetMaxIdleConns(2)
 	s.file = now
-	s.counts.forget()
+	s.fts.ForgetCounts()
 	return nil
 }
 
@@ -312,7 +322,7 @@ func (s *Store) Close() error {
 	if s.driver == keepWALDriver {
 		s.trimWAL()
 	}
-	return s.db.Close()
+	return s.h.DB.Close()
 }
 
 // walTrimBytes is how large a WAL OpenIndex's Close lets pass before it
@@ -335,7 +345,7 @@ func (s *Store) trimWAL() {
 		return
 	}
 	ctx := context.Background()
-	c, err := s.db.Conn(ctx)
+	c, err := s.h.DB.Conn(ctx)
 	if err != nil {
 		return
 	}
@@ -346,7 +356,7 @@ func (s *Store) trimWAL() {
 	// A checkpoint that fails (a reader) is tried again at a later Close.
 	_, _ = c.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 	if _, err := c.ExecContext(ctx, `PRAGMA busy_timeout = 10000`); err != nil {
-		discardConn(c) // it would go back to the pool without its timeout
+		sqlstore.DiscardConn(c) // it would go back to the pool without its timeout
 	}
 }
 
@@ -355,7 +365,7 @@ var migrationWait = 30 * time.Second
 
 func (s *Store) migrate(ctx context.Context) (bool, error) {
 	var version int
-	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+	if err := s.h.DB.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
 		return false, fmt.Errorf("read index schema version: %w", friendly(err, s.path))
 	}
 	if version == SchemaVersion {
@@ -371,13 +381,13 @@ func (s *Store) migrate(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("wait to migrate the index schema: %w", err)
 	}
 	defer unlock()
-	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
+	if err := s.h.DB.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil {
 		return false, err
 	}
 	if version == SchemaVersion {
 		return false, nil
 	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.h.InTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.Exec(metaDDL); err != nil {
 			return err
 		}
@@ -400,36 +410,13 @@ func (s *Store) migrate(ctx context.Context) (bool, error) {
 }
 
 func recreateContent(tx *sql.Tx) error {
-	for _, t := range contentTables {
+	for _, t := range sqlstore.ContentTables {
 		if _, err := tx.Exec(`DROP TABLE IF EXISTS ` + t); err != nil {
 			return err
 		}
 	}
 	_, err := tx.Exec(tableDDL)
 	return err
-}
-
-// inTx runs fn in one write transaction (BEGIN IMMEDIATE) and commits it; a
-// failed commit is returned, never lost.
-func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return friendly(err, s.path)
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			tx.Rollback()
-			panic(p)
-		}
-	}()
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit index transaction: %w", friendly(err, s.path))
-	}
-	return nil
 }
 
 // Lock takes the writer lock, waiting up to wait for another writer to finish.
@@ -498,7 +485,7 @@ func (s *Store) Holder() string {
 // Meta returns the value of a meta key ("" when unset).
 func (s *Store) Meta(key string) (string, error) {
 	var v string
-	err := s.db.QueryRow(`SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	err := s.h.DB.QueryRow(`SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -510,16 +497,16 @@ func (s *Store) Meta(key string) (string, error) {
 
 // AllMeta returns every meta key.
 func (s *Store) AllMeta() (map[string]string, error) {
-	rows, err := s.db.Query(`SELECT key, value FROM meta`)
+	rows, err := s.h.DB.Query(`SELECT key, value FROM meta`)
 	if err != nil {
 		return nil, friendly(err, s.path)
 	}
-	return keyValues(rows)
+	return sqlstore.KeyValues(rows)
 }
 
 // SetMeta writes meta keys in a transaction of their own.
 func (s *Store) SetMeta(ctx context.Context, kv map[string]string) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error { return setMeta(tx, kv) })
+	return s.h.InTx(ctx, func(tx *sql.Tx) error { return setMeta(tx, kv) })
 }
 
 func setMeta(tx *sql.Tx, kv map[string]string) error {
@@ -537,9 +524,3 @@ func friendly(err error, path string) error { return Explain(err, path) }
 
 // newSyncID is a MetaSyncID: unique to this sync.
 func newSyncID() string { return strconv.FormatInt(time.Now().UnixNano(), 36) }
-
-// discardConn makes the pool close a connection instead of reusing it: one
-// whose state (a pragma, an attached database) could not be put back.
-func discardConn(c *sql.Conn) {
-	_ = c.Raw(func(any) error { return driver.ErrBadConn })
-}

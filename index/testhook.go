@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"sync/atomic"
 	"time"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // TestDriver, when set, names the database/sql driver a store connects
@@ -49,12 +51,12 @@ func waitForMigration() time.Duration {
 // benchmarks, index/planguard). Canon itself reads through typed
 // functions; this hands out no rows.
 func RunForTest(ctx context.Context, q Querier, query string, args ...any) (int, error) {
-	rows, err := q.db.QueryContext(ctx, query, args...)
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, query, args...)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	err = eachRow(rows, func(*sql.Rows) error { n++; return nil })
+	err = sqlstore.EachRow(rows, func(*sql.Rows) error { n++; return nil })
 	return n, err
 }
 
@@ -62,6 +64,6 @@ func RunForTest(ctx context.Context, q Querier, query string, args ...any) (int,
 // the tests of other packages, as RunForTest.
 func CountForTest(ctx context.Context, q Querier, query string, args ...any) (int64, error) {
 	var n int64
-	err := q.db.QueryRowContext(ctx, query, args...).Scan(&n)
+	err := sqlstore.Reads(q).QueryRowContext(ctx, query, args...).Scan(&n)
 	return n, err
 }

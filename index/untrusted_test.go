@@ -64,17 +64,17 @@ func TestConnectionsDistrustTheSchema(t *testing.T) {
 			t.Fatal(err)
 		}
 		var n int
-		if err := st.db.QueryRow(`SELECT count(*) FROM fired`).Scan(&n); err != nil || n != 0 {
+		if err := st.h.DB.QueryRow(`SELECT count(*) FROM fired`).Scan(&n); err != nil || n != 0 {
 			t.Errorf("the database's trigger ran %d times (%v): SQLITE_DBCONFIG_ENABLE_TRIGGER is on", n, err)
 		}
-		if _, err := st.db.Exec(`SELECT * FROM peek`); err == nil || !strings.Contains(err.Error(), "prohibited") {
+		if _, err := st.h.DB.Exec(`SELECT * FROM peek`); err == nil || !strings.Contains(err.Error(), "prohibited") {
 			t.Errorf("the database's view was read (%v): SQLITE_DBCONFIG_ENABLE_VIEW is on", err)
 		}
 		var trusted, writable int
-		if err := st.db.QueryRow(`PRAGMA trusted_schema`).Scan(&trusted); err != nil || trusted != 0 {
+		if err := st.h.DB.QueryRow(`PRAGMA trusted_schema`).Scan(&trusted); err != nil || trusted != 0 {
 			t.Errorf("PRAGMA trusted_schema = %d (%v), want 0", trusted, err)
 		}
-		c, err := st.db.Conn(ctx)
+		c, err := st.h.DB.Conn(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func TestSlicesCheckCellSizes(t *testing.T) {
 		want int
 	}{{"workset", sl.Store, 1}, {"index", st, 0}} {
 		var on int
-		if err := c.st.db.QueryRowContext(ctx, `PRAGMA cell_size_check`).Scan(&on); err != nil || on != c.want {
+		if err := c.st.h.DB.QueryRowContext(ctx, `PRAGMA cell_size_check`).Scan(&on); err != nil || on != c.want {
 			t.Errorf("%s: PRAGMA cell_size_check = %d (%v), want %d", c.name, on, err, c.want)
 		}
 	}

@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/canon-md/canon/index/internal/slice"
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // ErrForeignSchema is a database holding schema objects canon did not
@@ -68,7 +71,7 @@ func sliceSchema() (map[[2]string]schemaObject, error) {
 		}
 		defer db.Close()
 		db.SetMaxOpenConns(1)
-		for _, q := range []string{metaDDL, tableDDL, indexDDL, sliceDDL} {
+		for _, q := range []string{metaDDL, tableDDL, indexDDL, slice.DDL} {
 			if _, err := db.Exec(q); err != nil {
 				canonSchemaErr = fmt.Errorf("create canon's schema in memory: %w", err)
 				return
@@ -92,7 +95,7 @@ func schemaObjects(db *sql.DB) ([]schemaObject, error) {
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (schemaObject, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (schemaObject, error) {
 		var o schemaObject
 		return o, r.Scan(&o.typ, &o.name, &o.table, &o.sql)
 	})
@@ -101,7 +104,7 @@ func schemaObjects(db *sql.DB) ([]schemaObject, error) {
 // isContent says whether a schema object belongs to a content table (its
 // indexes, FTS5's shadow tables): a schema migration drops those unread.
 func isContent(o schemaObject) bool {
-	for _, t := range contentTables {
+	for _, t := range sqlstore.ContentTables {
 		if o.table == t || strings.HasPrefix(o.table, t+"_") {
 			return true
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
 )
@@ -438,10 +439,10 @@ func (w *writer) finish(src resolve.Aliases) error {
 // deleteDocs removes documents and everything derived from them. Incoming
 // links keep their rows; the caller re-resolves them.
 func (w *writer) deleteDocs(ids []int64) error {
-	if err := w.execIn(`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc IN (%s))`, anys(ids)); err != nil {
+	if err := w.execIn(`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc IN (%s))`, sqlstore.Anys(ids)); err != nil {
 		return err
 	}
-	return w.execIn(`DELETE FROM docs WHERE id IN (%s)`, anys(ids))
+	return w.execIn(`DELETE FROM docs WHERE id IN (%s)`, sqlstore.Anys(ids))
 }
 
 // resolveMarked resolves again every stored link marked pending (status
@@ -508,14 +509,14 @@ func (w *writer) rekey(naturalKeys []string) error {
 		return w.execIn(`UPDATE docs SET key = CASE
 		WHEN (SELECT count(*) FROM docs d2 WHERE d2.natural_key = docs.natural_key) > 1 THEN path
 		ELSE natural_key END
-		WHERE natural_key IN (%s)`, anys(naturalKeys))
+		WHERE natural_key IN (%s)`, sqlstore.Anys(naturalKeys))
 	}
 	type row struct {
 		id            int64
 		path, nk, key string
 	}
 	groups := map[string][]row{}
-	err := w.queryIn(`SELECT id, path, natural_key, key FROM docs WHERE natural_key IN (%s)`, anys(naturalKeys), func(rows *sql.Rows) error {
+	err := w.queryIn(`SELECT id, path, natural_key, key FROM docs WHERE natural_key IN (%s)`, sqlstore.Anys(naturalKeys), func(rows *sql.Rows) error {
 		var r row
 		if err := rows.Scan(&r.id, &r.path, &r.nk, &r.key); err != nil {
 			return err

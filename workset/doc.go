@@ -20,7 +20,7 @@
 // templates and context packs as canon context), and the rows are copied
 // by index.Slice.Copy, so everything that reads an index reads a workset.
 // The database's schema, the workset's tables included, belongs to the
-// index package (index/slice.go): this one writes no SQL.
+// store (index/internal/slice): this one writes no SQL.
 //
 // It knows nothing of git, hooks or the CLI: the caller of a sync hands
 // the changed node keys to Invalidate, which marks each workset holding

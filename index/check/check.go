@@ -8,6 +8,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/scan"
@@ -117,7 +118,7 @@ func (c *checker) load() error {
 	for _, id := range c.in.Docs {
 		delete(linksOnly, id)
 	}
-	add := func(r index.CheckDoc) error {
+	add := func(r checkreads.CheckDoc) error {
 		d := &doc{id: int64(r.ID), path: r.Path, key: r.Key, ident: r.Ident, identLine: r.IdentLine, uid: r.UID, uidLine: r.UIDLine, kind: r.Kind, typ: r.Type, title: r.Title, state: r.State}
 		// One document whose stored data cannot be read is an error on
 		// that document, never a failure of the whole check: a pre-commit
@@ -148,9 +149,9 @@ func (c *checker) load() error {
 		return nil
 	}
 	if c.in.Docs == nil && c.in.LinksOnly == nil {
-		return index.EachCheckDoc(c.ctx, c.q, add)
+		return checkreads.EachCheckDoc(c.ctx, c.q, add)
 	}
-	docs, err := index.CheckDocs(c.ctx, c.q, docIDs(append(append([]int64{}, c.in.Docs...), c.in.LinksOnly...)))
+	docs, err := checkreads.CheckDocs(c.ctx, c.q, docIDs(append(append([]int64{}, c.in.Docs...), c.in.LinksOnly...)))
 	for _, r := range docs {
 		_ = add(r)
 	}
@@ -221,13 +222,13 @@ func (c *checker) storedProblems() error {
 	var ps []index.Problem
 	var err error
 	if c.in.Docs == nil {
-		ps, err = index.AllStoredProblems(c.ctx, c.q)
+		ps, err = checkreads.AllStoredProblems(c.ctx, c.q)
 	} else {
 		var ids []int64
 		for _, d := range c.full() {
 			ids = append(ids, d.id)
 		}
-		ps, err = index.StoredProblems(c.ctx, c.q, docIDs(ids), c.in.Skipped)
+		ps, err = checkreads.StoredProblems(c.ctx, c.q, docIDs(ids), c.in.Skipped)
 	}
 	if err != nil {
 		return err
@@ -264,7 +265,7 @@ func (c *checker) linkedDocuments(ps []index.Problem) (map[string]bool, error) {
 	if len(targets) == 0 {
 		return out, nil
 	}
-	ids, err := index.DocIDsOfPaths(c.ctx, c.q, targets)
+	ids, err := checkreads.DocIDsOfPaths(c.ctx, c.q, targets)
 	for p := range ids {
 		out[p] = true
 	}
@@ -339,7 +340,7 @@ func (c *checker) docKeys(fs []Finding, keys map[string]string) error {
 			ask = append(ask, f.Path)
 		}
 	}
-	found, err := index.KeysOfPaths(c.ctx, c.q, ask)
+	found, err := checkreads.KeysOfPaths(c.ctx, c.q, ask)
 	if err != nil {
 		return err
 	}
@@ -355,7 +356,7 @@ func (c *checker) docKeys(fs []Finding, keys map[string]string) error {
 // disablesOf reads the inline opt-outs of a document that was not
 // checked (a duplicate id is reported at every location).
 func (c *checker) disablesOf(path string) ([]markdown.Disable, error) {
-	dis, err := index.DisablesAt(c.ctx, c.q, path)
+	dis, err := checkreads.DisablesAt(c.ctx, c.q, path)
 	if err != nil || dis == "" {
 		return nil, err
 	}

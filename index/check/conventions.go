@@ -3,8 +3,8 @@ package check
 import (
 	"strings"
 
-	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 )
@@ -59,7 +59,7 @@ func (c *checker) softened(f Finding) (string, error) {
 		// read; two files or ids of one name stay an error.
 		_, name, _ := strings.Cut(f.Target, " ")
 		if value, _, _ := strings.Cut(strings.TrimSpace(name), "#"); !idShaped(value) && value != "" {
-			n, err := index.TitledCount(c.ctx, c.q, value)
+			n, err := checkreads.TitledCount(c.ctx, c.q, value)
 			if err != nil || n > 0 {
 				return "a page is titled " + value + ", and some tools name a page by its title and tell pages of one title apart by grand_parent", err
 			}
@@ -110,7 +110,7 @@ func (c *checker) titled(value string) (bool, error) {
 	if t, ok := c.titles[key]; ok {
 		return t, nil
 	}
-	t, err := index.HasTitle(c.ctx, c.q, value)
+	t, err := checkreads.HasTitle(c.ctx, c.q, value)
 	if err != nil {
 		return false, err
 	}
@@ -130,7 +130,7 @@ func (c *checker) wikiLinksWork() (bool, error) {
 			used = *c.in.WikiLinksWork
 		} else {
 			var err error
-			if used, err = index.WikiLinksWork(c.ctx, c.q); err != nil {
+			if used, err = checkreads.WikiLinksWork(c.ctx, c.q); err != nil {
 				return false, err
 			}
 		}

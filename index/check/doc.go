@@ -9,7 +9,7 @@
 // staged change is laid over it are the index's and gitsync's: check is
 // handed a Querier and never opens a database, runs git or reads files
 // other than through what it is given. It writes no SQL: it passes the
-// Querier to the index's typed reads (index/checkreads.go), which return
+// Querier to the store's typed reads (index/internal/checkreads), which return
 // structs, and decodes the JSON the index stored (stored.go).
 //
 // On the ladder cmd → hooks → gitsync, workset → graph → index, it sits

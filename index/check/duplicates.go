@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/internal/checkreads"
 )
 
 // Duplicate ids: two documents that claim one id, reported at each, with
@@ -20,10 +21,10 @@ func (c *checker) duplicates() error {
 		rule, what string
 		of         func(*doc) string
 		shared     func(context.Context, index.Querier, []string) ([]string, error)
-		holders    func(context.Context, index.Querier, string) ([]index.Holder, error)
+		holders    func(context.Context, index.Querier, string) ([]checkreads.Holder, error)
 	}{
-		{"duplicate-id", "id", func(d *doc) string { return d.ident }, index.SharedIdents, index.IdentHolders},
-		{"duplicate-uid", "uid", func(d *doc) string { return d.uid }, index.SharedUIDs, index.UIDHolders},
+		{"duplicate-id", "id", func(d *doc) string { return d.ident }, checkreads.SharedIdents, checkreads.IdentHolders},
+		{"duplicate-uid", "uid", func(d *doc) string { return d.uid }, checkreads.SharedUIDs, checkreads.UIDHolders},
 	} {
 		var vals []string
 		seen := map[string]bool{}
@@ -50,7 +51,7 @@ func (c *checker) duplicates() error {
 
 // duplicate reports each of the documents holding the same id or uid
 // (val) where it clashes with another.
-func (c *checker) duplicate(rule, what, val string, hs []index.Holder) {
+func (c *checker) duplicate(rule, what, val string, hs []checkreads.Holder) {
 	type loc struct {
 		path      string
 		line, col int

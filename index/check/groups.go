@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/internal/checkreads"
 )
 
 // groupCycles reports a loop in the depends_on edges between groups (a
@@ -97,7 +98,7 @@ func (g *groupGraph) load(ids []int64) error {
 			g.asked[id] = true
 			srcs = append(srcs, index.DocID(id))
 		}
-		edges, err := index.DependsOnFrom(g.c.ctx, g.c.q, srcs)
+		edges, err := checkreads.DependsOnFrom(g.c.ctx, g.c.q, srcs)
 		if err != nil {
 			return err
 		}
@@ -118,7 +119,7 @@ func (g *groupGraph) load(ids []int64) error {
 				}
 			}
 		}
-		named, err := index.NamedByGroupField(g.c.ctx, g.c.q, unknown)
+		named, err := checkreads.NamedByGroupField(g.c.ctx, g.c.q, unknown)
 		if err != nil {
 			return err
 		}

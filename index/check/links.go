@@ -12,6 +12,8 @@ import (
 	"unicode"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/internal/checkreads"
+	"github.com/canon-md/canon/index/internal/docs"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
 	"github.com/canon-md/canon/index/scan"
@@ -81,7 +83,7 @@ func (c *checker) links() error {
 func (c *checker) loadLinks() ([]*lnk, error) {
 	var out []*lnk
 	var dsts []int64
-	add := func(r index.CheckLink) error {
+	add := func(r checkreads.CheckLink) error {
 		if templated(r.Raw) {
 			return nil // {{< ref "x" >}}, {% link x.md %}, {SLUG}.md: a template engine writes it
 		}
@@ -97,13 +99,13 @@ func (c *checker) loadLinks() ([]*lnk, error) {
 	}
 	var err error
 	if c.in.Docs == nil && c.in.LinksOnly == nil {
-		err = index.EachLinkToCheck(c.ctx, c.q, add)
+		err = checkreads.EachLinkToCheck(c.ctx, c.q, add)
 	} else {
 		ids := make([]int64, 0, len(c.docs))
 		for _, d := range c.docs {
 			ids = append(ids, d.id)
 		}
-		err = index.EachCheckLink(c.ctx, c.q, docIDs(ids), add)
+		err = checkreads.EachCheckLink(c.ctx, c.q, docIDs(ids), add)
 	}
 	if err != nil {
 		return nil, err
@@ -133,7 +135,7 @@ func (c *checker) refs(ids []int64) (ref func(int64) (index.DocRef, bool), err e
 	var more map[index.DocID]index.DocRef
 	if len(ask) > 0 {
 		slices.Sort(ask) // many links may name one document
-		more, err = index.DocRefsOf(c.ctx, c.q, slices.Compact(ask))
+		more, err = docs.DocRefsOf(c.ctx, c.q, slices.Compact(ask))
 	}
 	return func(id int64) (index.DocRef, bool) {
 		if d := c.byID[id]; d != nil {
@@ -151,7 +153,7 @@ func (c *checker) unresolved(l *lnk) error {
 		// An id an archived document shares with a live one is the live
 		// one's (duplicate): the reference names it, as Backlog.md reads
 		// it.
-		paths, err := index.CandidatePaths(c.ctx, c.q, l.src.path, l.form, l.raw)
+		paths, err := checkreads.CandidatePaths(c.ctx, c.q, l.src.path, l.form, l.raw)
 		if err != nil {
 			return err
 		}
@@ -165,7 +167,7 @@ func (c *checker) unresolved(l *lnk) error {
 			return nil
 		}
 	}
-	p, err := index.UnresolvedProblem(c.ctx, c.q, l.src.path, l.field, l.form, l.raw, l.anchor, l.status, l.line, l.col)
+	p, err := checkreads.UnresolvedProblem(c.ctx, c.q, l.src.path, l.field, l.form, l.raw, l.anchor, l.status, l.line, l.col)
 	if err != nil {
 		return err
 	}
@@ -374,7 +376,7 @@ func (c *checker) anchors(ls []*lnk) error {
 	for id := range targets {
 		ids = append(ids, index.DocID(id))
 	}
-	slugs, err := index.FragmentsOf(c.ctx, c.q, ids)
+	slugs, err := checkreads.FragmentsOf(c.ctx, c.q, ids)
 	if err != nil {
 		return err
 	}
@@ -597,7 +599,7 @@ func (c *checker) reverseEdge(l *lnk, inverse string) *index.Fix {
 	if l.src.ident == "" || l.dstPath == "" {
 		return nil
 	}
-	fm, ok, err := index.FrontmatterOf(c.ctx, c.q, index.DocID(l.dst))
+	fm, ok, err := checkreads.FrontmatterOf(c.ctx, c.q, index.DocID(l.dst))
 	if err != nil || !ok {
 		return nil
 	}
@@ -651,7 +653,7 @@ func (c *checker) reverseEdge(l *lnk, inverse string) *index.Fix {
 func (c *checker) hasEdge(src, dst int64, typ string) bool {
 	if len(c.docs) >= 200 && c.inverse == nil {
 		c.inverse = map[index.DocEdge]bool{}
-		err := index.EachEdgeOf(c.ctx, c.q, []string{"blocks", "blocked_by"}, func(e index.DocEdge) error {
+		err := docs.EachEdgeOf(c.ctx, c.q, []string{"blocks", "blocked_by"}, func(e index.DocEdge) error {
 			c.inverse[e] = true
 			return nil
 		})
@@ -662,7 +664,7 @@ func (c *checker) hasEdge(src, dst int64, typ string) bool {
 	if c.inverse != nil {
 		return c.inverse[index.DocEdge{Src: index.DocID(src), Dst: index.DocID(dst), Type: typ}]
 	}
-	has, err := index.HasEdge(c.ctx, c.q, index.DocID(src), index.DocID(dst), typ)
+	has, err := checkreads.HasEdge(c.ctx, c.q, index.DocID(src), index.DocID(dst), typ)
 	return err != nil || has
 }
 
@@ -721,7 +723,7 @@ func (c *checker) parentMap() (*parents, error) {
 	if len(c.docs) < 200 {
 		return p, nil
 	}
-	edges, err := index.ParentEdges(c.ctx, c.q)
+	edges, err := checkreads.ParentEdges(c.ctx, c.q)
 	if err != nil {
 		return nil, err
 	}
@@ -748,7 +750,7 @@ func (p *parents) of(id int64) (parentRef, error) {
 	if p.all != nil {
 		return p.all[id], nil
 	}
-	n, ok, err := index.FirstParent(p.c.ctx, p.c.q, index.DocID(id))
+	n, ok, err := checkreads.FirstParent(p.c.ctx, p.c.q, index.DocID(id))
 	if !ok {
 		return parentRef{}, err
 	}

@@ -9,8 +9,8 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 )
@@ -103,7 +103,7 @@ func (c *checker) follows(d *doc) (bool, error) {
 	if c.kano == 0 {
 		// LIKE finds the candidates (a Kano repository's first rows are
 		// Kano's); the pattern decides.
-		kano, err := index.AnyIdentLike(c.ctx, c.q, []string{"%-TSK-%", "%-BUG-%", "%-USR-%", "%-FTR-%", "%-EPI%-%"}, func(id string) bool { return KanoShaped(c.in.Cfg.IDs, id) })
+		kano, err := checkreads.AnyIdentLike(c.ctx, c.q, []string{"%-TSK-%", "%-BUG-%", "%-USR-%", "%-FTR-%", "%-EPI%-%"}, func(id string) bool { return KanoShaped(c.in.Cfg.IDs, id) })
 		if err != nil {
 			return false, err
 		}

@@ -13,7 +13,7 @@
 // exception, never a convention.
 //
 // It reads the index through index's typed reads over an index.Querier
-// (index/learnreads.go), running no SQL of its own, and the repository's own
+// (index/internal/checkreads), running no SQL of its own, and the repository's own
 // configuration files of other tools (bounded reads inside the root), and
 // writes nothing. It sits beside check, above index and config.
 package learn

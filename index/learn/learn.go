@@ -18,6 +18,7 @@ import (
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
@@ -123,7 +124,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		return nil, err
 	}
 	g := &gathered{names: map[string]bool{}, pages: map[string]bool{}, folders: map[string]bool{}, numbers: map[string]map[string]bool{}}
-	err := index.EachLearnDoc(ctx, q, func(d index.LearnDoc) error {
+	err := checkreads.EachLearnDoc(ctx, q, func(d checkreads.LearnDoc) error {
 		f.readDoc(g, cfg, docRow{path: d.Path, kind: d.Kind, typ: d.Type, ident: d.Ident, fm: d.FM})
 		return nil
 	})
@@ -325,7 +326,7 @@ func count(m map[string]map[string]int, k, v string) {
 }
 
 func (f *facts) parentPairs(ctx context.Context, q index.Querier) error {
-	pairs, err := index.ParentKinds(ctx, q)
+	pairs, err := checkreads.ParentKinds(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -346,7 +347,7 @@ var atLine = lazyre.MustCompile(`^\s*([A-Za-z_]+):\s*\[?\s*@`)
 // (a yaml-syntax problem) and those read already with the tool's rules
 // (paths).
 func atDocuments(ctx context.Context, q index.Querier, root string, cfg *config.Config, fields, paths []string) (int, error) {
-	refused, err := index.PathsWithProblem(ctx, q, markdown.RuleYAMLSyntax)
+	refused, err := checkreads.PathsWithProblem(ctx, q, markdown.RuleYAMLSyntax)
 	if err != nil {
 		return 0, err
 	}

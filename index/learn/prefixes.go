@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/resolve"
 )
 
@@ -33,7 +34,7 @@ const oneNumberShare = 0.5
 // out (counted there).
 func oldPrefixRefs(ctx context.Context, q index.Querier, names map[string]bool) ([]string, error) {
 	var out []string
-	err := index.EachFrontmatterRef(ctx, q, func(field, raw string) error {
+	err := checkreads.EachFrontmatterRef(ctx, q, func(field, raw string) error {
 		if _, isEdge := defaultEdges[field]; !isEdge && edgeCandidates[field] != "" {
 			return nil
 		}

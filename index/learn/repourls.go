@@ -10,6 +10,7 @@ import (
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/internal/checkreads"
 	"github.com/canon-md/canon/index/resolve"
 	"github.com/canon-md/canon/index/scan"
 )
@@ -48,7 +49,7 @@ func (f *facts) learnRepoURLs(ctx context.Context, q index.Querier, pages map[st
 	// it is written in (self) or two pages (external again); learning must
 	// find the same evidence then.
 	counts := map[string][2]int{} // base → links naming a document, links naming a Markdown file or folder
-	err := index.EachAddressRaw(ctx, q, func(raw string) error {
+	err := checkreads.EachAddressRaw(ctx, q, func(raw string) error {
 		base, p, ok := resolve.RepoAddress(raw)
 		if !ok {
 			return nil

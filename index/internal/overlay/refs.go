@@ -1,4 +1,4 @@
-package index
+package overlay
 
 import (
 	"context"
@@ -8,15 +8,9 @@ import (
 	"sort"
 	"strings"
 	"time"
-)
 
-// Overlays (ADR-0042): for each ref canon follows besides HEAD (local and
-// remote-tracking branches, linked worktrees), the documents it changes
-// since its merge base with the indexed HEAD, with the fields that say who
-// does what (state, assignee, title, edges). gitsync keeps the two tables
-// in step with the refs from tree diffs (O(what differs)); the answers
-// compare them with the indexed documents (Overlay). This package knows
-// nothing of git: names, commit ids and blob ids come in, rows go out.
+	"github.com/canon-md/canon/index/internal/sqlstore"
+)
 
 // RefState is one followed ref as the overlay last saw it.
 type RefState struct {
@@ -114,13 +108,13 @@ func EdgesJSON(pairs [][2]string) string {
 }
 
 // Refs lists the followed refs by name.
-func (s *Store) Refs(ctx context.Context) ([]RefState, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT name, oid, base, base_head, changed, summarised, skip, author, committed, updated,
+func (s *Overlays) Refs(ctx context.Context) ([]RefState, error) {
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT name, oid, base, base_head, changed, summarised, skip, author, committed, updated,
 		trunk, seq, trunk_commit, trunk_author FROM refs ORDER BY name`)
 	if err != nil {
-		return nil, fmt.Errorf("read refs: %w", friendly(err, s.path))
+		return nil, fmt.Errorf("read refs: %w", s.h.Friendly(err))
 	}
-	return scanAll(rows, func(r *sql.Rows) (RefState, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (RefState, error) {
 		var st RefState
 		err := r.Scan(&st.Name, &st.OID, &st.Base, &st.BaseHead, &st.Changed, &st.Summarised, &st.Skip, &st.Author, &st.Committed, &st.Updated,
 			&st.Trunk, &st.Seq, &st.TrunkCommit, &st.TrunkAuthor)
@@ -130,7 +124,7 @@ func (s *Store) Refs(ctx context.Context) ([]RefState, error) {
 
 // RefDocs returns every row of ref, by path: its own and those it takes
 // of its trunk.
-func (s *Store) RefDocs(ctx context.Context, ref string) (map[string]RefDoc, error) {
+func (s *Overlays) RefDocs(ctx context.Context, ref string) (map[string]RefDoc, error) {
 	docs, err := s.refRows(ctx, ref, nil)
 	if err != nil {
 		return nil, fmt.Errorf("read the documents of %s: %w", ref, err)
@@ -146,7 +140,7 @@ func (s *Store) RefDocs(ctx context.Context, ref string) (map[string]RefDoc, err
 // sorted by ref and path: each ref's own rows and those of its trunk at
 // its seq where it has none; keep, when not nil, says which trunk rows
 // are wanted (asked once a row, not once a ref).
-func (s *Store) refRows(ctx context.Context, ref string, keep func(*TrunkDoc) bool) ([]RefDoc, error) {
+func (s *Overlays) refRows(ctx context.Context, ref string, keep func(*TrunkDoc) bool) ([]RefDoc, error) {
 	refs, own, trunks, err := s.refParts(ctx, ref, keep)
 	if err != nil {
 		return nil, err
@@ -156,7 +150,7 @@ func (s *Store) refRows(ctx context.Context, ref string, keep func(*TrunkDoc) bo
 
 // refParts reads the followed refs (ref, when not "", one), their own
 // rows sorted by ref and path, and their trunks' rows that keep wants.
-func (s *Store) refParts(ctx context.Context, ref string, keep func(*TrunkDoc) bool) ([]RefState, []RefDoc, map[int64][]TrunkDoc, error) {
+func (s *Overlays) refParts(ctx context.Context, ref string, keep func(*TrunkDoc) bool) ([]RefState, []RefDoc, map[int64][]TrunkDoc, error) {
 	refs, err := s.Refs(ctx)
 	if err != nil {
 		return nil, nil, nil, err
@@ -172,11 +166,11 @@ func (s *Store) refParts(ctx context.Context, ref string, keep func(*TrunkDoc) b
 		}
 		refs = kept
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.h.DB.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
+		return nil, nil, nil, fmt.Errorf("read the overlays: %w", s.h.Friendly(err))
 	}
-	own, err := scanAll(rows, func(r *sql.Rows) (RefDoc, error) { return scanRefDoc(r) })
+	own, err := sqlstore.ScanAll(rows, func(r *sql.Rows) (RefDoc, error) { return scanRefDoc(r) })
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -188,15 +182,15 @@ func (s *Store) refParts(ctx context.Context, ref string, keep func(*TrunkDoc) b
 // with head (their merge base, and so their rows, stand: the common case
 // after HEAD moved, one statement for them all), forgets the refs named in
 // gone, and keeps the fields of the blobs read, in one transaction.
-func (s *Store) ApplyRefs(ctx context.Context, ups []RefUpdate, stand []string, head string, gone []string, blobs ...RefBlob) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+func (s *Overlays) ApplyRefs(ctx context.Context, ups []RefUpdate, stand []string, head string, gone []string, blobs ...RefBlob) error {
+	return s.h.InTx(ctx, func(tx *sql.Tx) error {
 		if err := keepRefBlobs(ctx, tx, blobs); err != nil {
 			return err
 		}
 		const restamp = `UPDATE refs SET base_head = ?, updated = ? WHERE name IN (%s)`
 		now := time.Now().UnixNano()
-		err := batches(anys(stand), 1, 2, func(part []any) error {
-			_, err := tx.ExecContext(ctx, inList(restamp, len(part)), inArgs(restamp, []any{head, now}, part, nil)...)
+		err := sqlstore.Batches(sqlstore.Anys(stand), 1, 2, func(part []any) error {
+			_, err := tx.ExecContext(ctx, sqlstore.InList(restamp, len(part)), sqlstore.InArgs(restamp, []any{head, now}, part, nil)...)
 			return err
 		})
 		if err != nil {
@@ -279,7 +273,7 @@ type OverlayDoc struct {
 
 // HereDoc is the indexed HEAD's version of a document's fields.
 type HereDoc struct {
-	DocRef
+	sqlstore.DocRef
 	Assignee string `json:"assignee,omitempty"`
 	Edges    string `json:"-"` // filled by HereEdges only
 }
@@ -288,7 +282,7 @@ type HereDoc struct {
 // documents: each ref's rows whose blob is not the indexed one (a change
 // HEAD has too, merged or made twice, drops out). ref, when not "", keeps
 // one ref; path, when not "", one path. Sorted by ref and path.
-func (s *Store) Overlay(ctx context.Context, ref, path string) ([]OverlayDoc, error) {
+func (s *Overlays) Overlay(ctx context.Context, ref, path string) ([]OverlayDoc, error) {
 	return s.overlay(ctx, ref, path, false)
 }
 
@@ -297,7 +291,7 @@ func (s *Store) Overlay(ctx context.Context, ref, path string) ([]OverlayDoc, er
 // documents refs only add. A ref's additions are read only when it
 // deletes a document HEAD has (one of them may be that document moved), so
 // the answer costs what touches HEAD's items, not every row of every ref.
-func (s *Store) OverlayOfHere(ctx context.Context) ([]OverlayDoc, error) {
+func (s *Overlays) OverlayOfHere(ctx context.Context) ([]OverlayDoc, error) {
 	over, err := s.overlay(ctx, "", "", true)
 	if err != nil {
 		return nil, err
@@ -330,7 +324,7 @@ var hereAssignee = func() string {
 	return b.String()
 }()
 
-func (s *Store) overlay(ctx context.Context, ref, path string, here bool) ([]OverlayDoc, error) {
+func (s *Overlays) overlay(ctx context.Context, ref, path string, here bool) ([]OverlayDoc, error) {
 	var heads map[string]*hereRow
 	// A trunk's rows are shared by refs: what they are against HEAD is
 	// asked once a row, and only the rows that can be in the answer are
@@ -441,21 +435,21 @@ func claimsHere(r *RefDoc, d *hereRow) bool {
 // hereRows reads the indexed HEAD's documents at the paths the followed
 // refs' rows (ref's, when not "") are at, their own and their trunks', by
 // path.
-func (s *Store) hereRows(ctx context.Context, ref string) (map[string]*hereRow, error) {
+func (s *Overlays) hereRows(ctx context.Context, ref string) (map[string]*hereRow, error) {
 	in, args := `SELECT path FROM ref_docs UNION SELECT path FROM trunk_docs`, []any(nil)
 	if ref != "" {
 		in = `SELECT path FROM ref_docs WHERE ref = ? UNION SELECT t.path FROM trunk_docs t JOIN refs r ON r.trunk = t.trunk WHERE r.name = ?`
 		args = []any{ref, ref}
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT d.key, d.ident, d.path, d.kind, d.title, d.state, `+hereAssignee+`, d.oid
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT d.key, d.ident, d.path, d.kind, d.title, d.state, `+hereAssignee+`, d.oid
 		FROM docs d WHERE d.path IN (`+in+`)`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
+		return nil, fmt.Errorf("read the overlays: %w", s.h.Friendly(err))
 	}
-	all, err := scanAll(rows, func(r *sql.Rows) (*hereRow, error) {
+	all, err := sqlstore.ScanAll(rows, func(r *sql.Rows) (*hereRow, error) {
 		var key, ident, p, kind, title, state, assignee, oid string
 		err := r.Scan(&key, &ident, &p, &kind, &title, &state, &assignee, &oid)
-		return &hereRow{HereDoc: HereDoc{DocRef: docRef(key, ident, p, kind, title, state), Assignee: assignee}, oid: oid}, err
+		return &hereRow{HereDoc: HereDoc{DocRef: sqlstore.NewDocRef(key, ident, p, kind, title, state), Assignee: assignee}, oid: oid}, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the overlays: %w", err)
@@ -532,8 +526,8 @@ func pairRef(rows []OverlayDoc) []OverlayDoc {
 // HereEdges fills in HEAD's frontmatter edges of overlay documents (what
 // canon branches compares; ready and blocked do without, and so skip the
 // links they would read).
-func (s *Store) HereEdges(ctx context.Context, over []OverlayDoc) error {
-	q, err := s.db.PrepareContext(ctx, `SELECT coalesce(json_group_array(json_array(l.type, l.raw)), '[]')
+func (s *Overlays) HereEdges(ctx context.Context, over []OverlayDoc) error {
+	q, err := s.h.DB.PrepareContext(ctx, `SELECT coalesce(json_group_array(json_array(l.type, l.raw)), '[]')
 		FROM links l JOIN docs d ON d.id = l.src WHERE d.path = ? AND l.field <> ''`)
 	if err != nil {
 		return err
@@ -563,7 +557,7 @@ func (s *Store) HereEdges(ctx context.Context, over []OverlayDoc) error {
 
 // DumpRefs is the overlay as lines, for canon verify: what a rebuild from
 // nothing must give again (not when a row was written, nor by which commit).
-func (s *Store) DumpRefs(ctx context.Context) ([]string, error) {
+func (s *Overlays) DumpRefs(ctx context.Context) ([]string, error) {
 	var out []string
 	refs, err := s.Refs(ctx)
 	if err != nil {

@@ -1,4 +1,4 @@
-package index
+package slice
 
 import (
 	"context"
@@ -8,28 +8,28 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // Subsets: a workset (docs/worksets.md) keeps some documents of the index in a
 // database of its own with the same schema, so that everything that reads
 // an index (Find, Search, Show, the graph package) reads a workset too. The
-// schema stays here, next to the code that writes it: a workset database is
-// opened with Open like any index, and filled by copyFrom.
+// schema stays in the store, next to the code that writes it: a workset
+// database is opened like any index (index.OpenSlice), and filled by
+// CopyFrom.
 
-// ContentTables lists the tables a full build recreates (everything but
-// meta), children before docs: what a subset copy clears and fills.
-func ContentTables() []string { return append([]string{}, contentTables...) }
-
-// SubsetOptions adjust copyFrom.
+// SubsetOptions adjust CopyFrom.
 type SubsetOptions struct {
 	// Replace empties the content tables first: the copy becomes the
 	// database's whole content.
 	Replace bool
 }
 
-// copyFrom copies from the index database at srcPath the rows of the
+// CopyFrom copies from the index database at srcPath the rows of the
 // documents with the given node keys (docs, aliases, links, chunks with
-// their text, problems) into s, in one transaction. then, when not nil, runs
+// their text, problems) into the database h holds (s below), in one
+// transaction. then, when not nil, runs
 // inside that transaction, so that the caller's own tables change
 // atomically with the rows. Documents s already holds (by key) are kept as
 // they are; keys srcPath does not hold are ignored. It returns how many
@@ -39,16 +39,16 @@ type SubsetOptions struct {
 // target when s holds one and has no target row (dst NULL, status kept)
 // otherwise; links already in s whose target this copy adds are pointed at
 // it when their source document is unchanged in srcPath.
-func (s *Store) copyFrom(ctx context.Context, srcPath string, keys []string, opt SubsetOptions, then func(*sql.Tx) error) (int, error) {
+func CopyFrom(ctx context.Context, h *sqlstore.Handle, srcPath string, keys []string, opt SubsetOptions, then func(*sql.Tx) error) (int, error) {
 	if _, err := os.Stat(srcPath); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return 0, fmt.Errorf("copy documents: the index %s does not exist", srcPath)
 		}
 		return 0, err
 	}
-	conn, err := s.db.Conn(ctx)
+	conn, err := h.DB.Conn(ctx)
 	if err != nil {
-		return 0, friendly(err, s.path)
+		return 0, h.Friendly(err)
 	}
 	defer conn.Close()
 	// ATTACH cannot run inside a transaction; the connection is ours until
@@ -58,12 +58,12 @@ func (s *Store) copyFrom(ctx context.Context, srcPath string, keys []string, opt
 	}
 	defer func() {
 		if _, err := conn.ExecContext(context.Background(), `DETACH DATABASE src`); err != nil {
-			discardConn(conn) // still attached: the next ATTACH on it would fail
+			sqlstore.DiscardConn(conn) // still attached: the next ATTACH on it would fail
 		}
 	}()
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, friendly(err, s.path)
+		return 0, h.Friendly(err)
 	}
 	n, err := copySubset(ctx, tx, keys, opt)
 	if err == nil && then != nil {
@@ -80,7 +80,7 @@ func (s *Store) copyFrom(ctx context.Context, srcPath string, keys []string, opt
 		return 0, err
 	}
 	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("commit subset copy: %w", friendly(err, s.path))
+		return 0, fmt.Errorf("commit subset copy: %w", h.Friendly(err))
 	}
 	return n, nil
 }
@@ -128,7 +128,7 @@ func (c *subsetCopy) cols(table string, skip ...string) (string, error) {
 // does not hold, each with its new row id: how many there are.
 func (c *subsetCopy) choose(keys []string) (int, error) {
 	if c.opt.Replace {
-		for _, t := range contentTables {
+		for _, t := range sqlstore.ContentTables {
 			if err := c.exec(`DELETE FROM main.` + t); err != nil {
 				return 0, err
 			}

@@ -1,4 +1,4 @@
-package index
+package scoped
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // Scope levels a document's frontmatter may declare (scope:).
@@ -24,7 +26,7 @@ const EdgeGroup = "group"
 // ScopedDoc is a document that declares a scope, with what scoped context
 // needs of it.
 type ScopedDoc struct {
-	DocRef
+	sqlstore.DocRef
 	Scope    string   `json:"scope"`
 	Group    string   `json:"group,omitempty"`    // key of the document its group: names
 	Paths    []string `json:"paths,omitempty"`    // conditions.paths
@@ -34,7 +36,7 @@ type ScopedDoc struct {
 
 // ScopedTask is the task a scoped pack is built for.
 type ScopedTask struct {
-	DocRef
+	sqlstore.DocRef
 	id    int64
 	Group string   // key of its group ("" for none)
 	Paths []string // its paths: field
@@ -50,8 +52,8 @@ type GroupEdge struct{ From, To string }
 // the graph package's (graph.SelectScoped).
 type ScopeData struct {
 	Task   ScopedTask
-	Groups map[string]DocRef // reachable groups by key, the task's own included
-	Edges  []GroupEdge       // depends_on among those groups
+	Groups map[string]sqlstore.DocRef // reachable groups by key, the task's own included
+	Edges  []GroupEdge                // depends_on among those groups
 	// Docs: scope global and path everywhere; group for the reachable
 	// groups; task for documents linked to the task (either way).
 	Docs []ScopedDoc
@@ -60,15 +62,15 @@ type ScopeData struct {
 // ScopeData reads what a scoped pack for the document key needs. Queries go
 // through indexes: the task's links, the group edges of the reachable
 // groups, and docs_scope for global and path knowledge.
-func (s *Store) ScopeData(ctx context.Context, key string) (*ScopeData, error) {
-	d := &ScopeData{Groups: map[string]DocRef{}}
+func (s *Scopes) ScopeData(ctx context.Context, key string) (*ScopeData, error) {
+	d := &ScopeData{Groups: map[string]sqlstore.DocRef{}}
 	var fm string
-	err := s.db.QueryRowContext(ctx, `SELECT `+docRefCols+`, d.id, d.fm FROM docs d WHERE d.key = ?`, key).Scan(
+	err := s.h.DB.QueryRowContext(ctx, `SELECT `+sqlstore.DocRefCols+`, d.id, d.fm FROM docs d WHERE d.key = ?`, key).Scan(
 		&d.Task.Key, &d.Task.ID, &d.Task.Path, &d.Task.Kind, &d.Task.Title, &d.Task.State, &d.Task.id, &fm)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", key, err)
 	}
-	d.Task.DocRef = docRef(d.Task.Key, d.Task.ID, d.Task.Path, d.Task.Kind, d.Task.Title, d.Task.State)
+	d.Task.DocRef = sqlstore.NewDocRef(d.Task.Key, d.Task.ID, d.Task.Path, d.Task.Kind, d.Task.Title, d.Task.State)
 	d.Task.Paths = stringList(fm, "paths")
 	text, err := s.docText(ctx, d.Task.id)
 	if err != nil {
@@ -88,9 +90,9 @@ func (s *Store) ScopeData(ctx context.Context, key string) (*ScopeData, error) {
 				continue
 			}
 			var id int64
-			var ref DocRef
-			row := s.db.QueryRowContext(ctx, `SELECT `+docRefCols+`, d.id FROM docs d WHERE d.key = ?`, g)
-			if ref, err = scanDocRef(row, &id); err != nil {
+			var ref sqlstore.DocRef
+			row := s.h.DB.QueryRowContext(ctx, `SELECT `+sqlstore.DocRefCols+`, d.id FROM docs d WHERE d.key = ?`, g)
+			if ref, err = sqlstore.ScanDocRef(row, &id); err != nil {
 				return nil, fmt.Errorf("read group %s: %w", g, err)
 			}
 			d.Groups[g] = ref
@@ -140,18 +142,18 @@ func (s *Store) ScopeData(ctx context.Context, key string) (*ScopeData, error) {
 
 // scopedDocs reads the scoped documents a condition on docs d selects, with
 // their group (the target of their group edge).
-func (s *Store) scopedDocs(ctx context.Context, where string, args ...any) ([]ScopedDoc, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, d.id, coalesce(json_extract(d.fm, '$.scope'), ''),
+func (s *Scopes) scopedDocs(ctx context.Context, where string, args ...any) ([]ScopedDoc, error) {
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+`, d.id, coalesce(json_extract(d.fm, '$.scope'), ''),
 			coalesce(json_extract(d.fm, '$.conditions'), '{}'),
 			coalesce((SELECT g.key FROM links l JOIN docs g ON g.id = l.dst WHERE l.src = d.id AND l.type = 'group' AND l.status = 'ok' ORDER BY l.seq LIMIT 1), '')
 		FROM docs d WHERE `+where+` ORDER BY d.key`, args...)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (ScopedDoc, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (ScopedDoc, error) {
 		var sd ScopedDoc
 		var cond string
-		ref, err := scanDocRef(r, &sd.id, &sd.Scope, &cond, &sd.Group)
+		ref, err := sqlstore.ScanDocRef(r, &sd.id, &sd.Scope, &cond, &sd.Group)
 		if err != nil {
 			return sd, err
 		}
@@ -165,9 +167,9 @@ func (s *Store) scopedDocs(ctx context.Context, where string, args ...any) ([]Sc
 
 // edgeTarget is the key of the first resolved edge of a type from a
 // document ("" when there is none).
-func (s *Store) edgeTarget(ctx context.Context, id int64, typ string) (string, error) {
+func (s *Scopes) edgeTarget(ctx context.Context, id int64, typ string) (string, error) {
 	var key string
-	err := s.db.QueryRowContext(ctx, `SELECT g.key FROM links l JOIN docs g ON g.id = l.dst
+	err := s.h.DB.QueryRowContext(ctx, `SELECT g.key FROM links l JOIN docs g ON g.id = l.dst
 		WHERE l.src = ? AND l.type = ? AND l.status = 'ok' ORDER BY l.seq LIMIT 1`, id, typ).Scan(&key)
 	if err == sql.ErrNoRows {
 		return "", nil
@@ -177,26 +179,26 @@ func (s *Store) edgeTarget(ctx context.Context, id int64, typ string) (string, e
 
 // edgeTargets are the keys of the resolved edges of a type from a document,
 // in source order.
-func (s *Store) edgeTargets(ctx context.Context, id int64, typ string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT g.key FROM links l JOIN docs g ON g.id = l.dst
+func (s *Scopes) edgeTargets(ctx context.Context, id int64, typ string) ([]string, error) {
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT g.key FROM links l JOIN docs g ON g.id = l.dst
 		WHERE l.src = ? AND l.type = ? AND l.status = 'ok' ORDER BY l.seq`, id, typ)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (string, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (string, error) {
 		var k string
 		return k, r.Scan(&k)
 	})
 }
 
 // docText is a document's section text, in order.
-func (s *Store) docText(ctx context.Context, id int64) (string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT f.body FROM chunks c JOIN chunks_fts f ON f.rowid = c.id WHERE c.doc = ? ORDER BY c.seq`, id)
+func (s *Scopes) docText(ctx context.Context, id int64) (string, error) {
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT f.body FROM chunks c JOIN chunks_fts f ON f.rowid = c.id WHERE c.doc = ? ORDER BY c.seq`, id)
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
-	err = eachRow(rows, func(r *sql.Rows) error {
+	err = sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var t string
 		if err := r.Scan(&t); err != nil {
 			return err
@@ -234,23 +236,23 @@ func stringList(obj, field string) []string {
 // depends_on edges, the task and group knowledge, the documents linked with
 // each piece of task knowledge, and the group of each linked document.
 type ScopeOverview struct {
-	Groups    map[string]DocRef   // every group (kind group, or named by a group: field)
-	Edges     []GroupEdge         // depends_on between groups
-	Knowledge []ScopedDoc         // scope: task and scope: group documents
-	Linked    map[string][]DocRef // task knowledge key → documents linked with it, either way
-	GroupOf   map[string]string   // linked document key → its group's key
+	Groups    map[string]sqlstore.DocRef   // every group (kind group, or named by a group: field)
+	Edges     []GroupEdge                  // depends_on between groups
+	Knowledge []ScopedDoc                  // scope: task and scope: group documents
+	Linked    map[string][]sqlstore.DocRef // task knowledge key → documents linked with it, either way
+	GroupOf   map[string]string            // linked document key → its group's key
 }
 
 // ScopeOverview reads the scope overview of the whole repository.
-func (s *Store) ScopeOverview(ctx context.Context) (*ScopeOverview, error) {
-	o := &ScopeOverview{Groups: map[string]DocRef{}, Linked: map[string][]DocRef{}, GroupOf: map[string]string{}}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+` FROM docs d WHERE d.kind = 'group'
+func (s *Scopes) ScopeOverview(ctx context.Context) (*ScopeOverview, error) {
+	o := &ScopeOverview{Groups: map[string]sqlstore.DocRef{}, Linked: map[string][]sqlstore.DocRef{}, GroupOf: map[string]string{}}
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+` FROM docs d WHERE d.kind = 'group'
 		OR d.id IN (SELECT dst FROM links WHERE type = 'group' AND status = 'ok') ORDER BY d.key`)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
-		r, err := scanDocRef(rows)
+		r, err := sqlstore.ScanDocRef(rows)
 		if err != nil {
 			rows.Close()
 			return nil, err
@@ -261,7 +263,7 @@ func (s *Store) ScopeOverview(ctx context.Context) (*ScopeOverview, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT s.key, d.key FROM links l JOIN docs s ON s.id = l.src JOIN docs d ON d.id = l.dst
+	rows, err = s.h.DB.QueryContext(ctx, `SELECT s.key, d.key FROM links l JOIN docs s ON s.id = l.src JOIN docs d ON d.id = l.dst
 		WHERE l.type = 'depends_on' AND l.status = 'ok' ORDER BY s.key, l.seq`)
 	if err != nil {
 		return nil, err
@@ -289,7 +291,7 @@ func (s *Store) ScopeOverview(ctx context.Context) (*ScopeOverview, error) {
 		if k.Scope != ScopeTask {
 			continue
 		}
-		rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`,
+		rows, err := s.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+`,
 				coalesce((SELECT g.key FROM links gl JOIN docs g ON g.id = gl.dst WHERE gl.src = d.id AND gl.type = 'group' AND gl.status = 'ok' ORDER BY gl.seq LIMIT 1), '')
 			FROM docs d WHERE d.id IN (SELECT dst FROM links WHERE src = ? AND status = 'ok' UNION SELECT src FROM links WHERE dst = ? AND status = 'ok')
 			ORDER BY d.key`, k.id, k.id)
@@ -298,7 +300,7 @@ func (s *Store) ScopeOverview(ctx context.Context) (*ScopeOverview, error) {
 		}
 		for rows.Next() {
 			var g string
-			r, err := scanDocRef(rows, &g)
+			r, err := sqlstore.ScanDocRef(rows, &g)
 			if err != nil {
 				rows.Close()
 				return nil, err

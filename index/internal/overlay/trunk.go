@@ -1,4 +1,4 @@
-package index
+package overlay
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // Trunks and kept blob fields (ADR-0068): the rows refs of one merge base
@@ -50,17 +52,17 @@ const refBlobsKept = 50_000
 const refBlobCols = `oid, skip, doc, ident, title, assignee, edges, fm_bytes, size, type, field_id, state, section`
 
 // RefBlobs reads the kept fields of the blobs oids, by blob id.
-func (s *Store) RefBlobs(ctx context.Context, oids []string) (map[string]RefBlob, error) {
+func (s *Overlays) RefBlobs(ctx context.Context, oids []string) (map[string]RefBlob, error) {
 	out := map[string]RefBlob{}
 	if len(oids) == 0 {
 		return out, nil
 	}
 	list, _ := json.Marshal(oids) // strings only: cannot fail
-	rows, err := s.db.QueryContext(ctx, `SELECT `+refBlobCols+` FROM ref_blobs WHERE oid IN (SELECT value FROM json_each(?))`, string(list))
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT `+refBlobCols+` FROM ref_blobs WHERE oid IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
-		return nil, fmt.Errorf("read the overlays' blobs: %w", friendly(err, s.path))
+		return nil, fmt.Errorf("read the overlays' blobs: %w", s.h.Friendly(err))
 	}
-	all, err := scanAll(rows, func(r *sql.Rows) (RefBlob, error) {
+	all, err := sqlstore.ScanAll(rows, func(r *sql.Rows) (RefBlob, error) {
 		var b RefBlob
 		err := r.Scan(&b.OID, &b.Skip, &b.Doc, &b.ID, &b.Title, &b.Assignee, &b.Edges, &b.FM, &b.Size, &b.Type, &b.FieldID, &b.State, &b.Section)
 		return b, err
@@ -116,7 +118,7 @@ type TrunkDoc struct {
 const trunkDocCols = `path, lo, hi, change, oid, base_oid, ident, kind, title, state, assignee, edges, skip, fm_bytes`
 
 // trunkRows reads the rows of the refs' trunks that keep wants, by trunk.
-func (s *Store) trunkRows(ctx context.Context, refs []RefState, keep func(*TrunkDoc) bool) (map[int64][]TrunkDoc, error) {
+func (s *Overlays) trunkRows(ctx context.Context, refs []RefState, keep func(*TrunkDoc) bool) (map[int64][]TrunkDoc, error) {
 	out := map[int64][]TrunkDoc{}
 	for _, r := range refs {
 		if r.Trunk == 0 {
@@ -125,11 +127,11 @@ func (s *Store) trunkRows(ctx context.Context, refs []RefState, keep func(*Trunk
 		if _, ok := out[r.Trunk]; ok {
 			continue
 		}
-		rows, err := s.db.QueryContext(ctx, `SELECT `+trunkDocCols+` FROM trunk_docs WHERE trunk = ?`, r.Trunk)
+		rows, err := s.h.DB.QueryContext(ctx, `SELECT `+trunkDocCols+` FROM trunk_docs WHERE trunk = ?`, r.Trunk)
 		if err != nil {
-			return nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
+			return nil, fmt.Errorf("read the overlays: %w", s.h.Friendly(err))
 		}
-		all, err := scanAll(rows, func(r *sql.Rows) (TrunkDoc, error) {
+		all, err := sqlstore.ScanAll(rows, func(r *sql.Rows) (TrunkDoc, error) {
 			var d TrunkDoc
 			err := r.Scan(&d.Path, &d.Lo, &d.Hi, &d.Change, &d.OID, &d.BaseOID, &d.ID, &d.Kind, &d.Title, &d.State,
 				&d.Assignee, &d.Edges, &d.Skip, &d.FMBytes)
@@ -238,13 +240,13 @@ func writeTrunks(ctx context.Context, tx *sql.Tx, ups []RefUpdate) (map[*Trunk]i
 
 // movable says which additions may be a move of one of HEAD's documents
 // a ref deletes (pairRef): the blob it had, or its id.
-func (s *Store) movable(ctx context.Context, heads map[string]*hereRow) (func(*TrunkDoc) bool, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path, base_oid FROM ref_docs WHERE oid = '' AND change = 'deleted'
+func (s *Overlays) movable(ctx context.Context, heads map[string]*hereRow) (func(*TrunkDoc) bool, error) {
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT path, base_oid FROM ref_docs WHERE oid = '' AND change = 'deleted'
 		UNION SELECT path, base_oid FROM trunk_docs WHERE oid = ''`)
 	if err != nil {
-		return nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
+		return nil, fmt.Errorf("read the overlays: %w", s.h.Friendly(err))
 	}
-	gone, err := scanAll(rows, func(r *sql.Rows) ([2]string, error) {
+	gone, err := sqlstore.ScanAll(rows, func(r *sql.Rows) ([2]string, error) {
 		var g [2]string
 		return g, r.Scan(&g[0], &g[1])
 	})

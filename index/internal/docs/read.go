@@ -1,4 +1,4 @@
-package index
+package docs
 
 import (
 	"context"
@@ -10,45 +10,21 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/resolve"
 )
 
-// Typed reads for the packages above the index (graph, workset,
-// gitsync/watch). Each returns plain values named for what they hold, so
-// that the schema stays here: no other package writes SQL against the
-// index's tables.
-
-// DocID is a document's row id. It joins rows within one read of one
-// database and is never shown: outputs name documents by node key.
-type DocID int64
-
-// ChunkID is a section's row id (its chunks_fts rowid), under DocID's rules.
-type ChunkID int64
-
-// Node is a document with its row id.
-type Node struct {
-	Doc DocID
-	DocRef
-}
-
 // Link is a resolved link between two different documents, seen from At:
 // Other is the document at its other end.
 type Link struct {
-	At, Other DocID
+	At, Other sqlstore.DocID
 	OtherKey  string // Other's node key
 	Type      string
 	Field     string // frontmatter field; '' for a body link
 	Seq       int    // position among its source document's links
 	Line      int    // where it is written in its source document
 	Incoming  bool   // Other → At; else At → Other
-}
-
-// DocEdge is a resolved link between two different documents: Src names
-// Dst.
-type DocEdge struct {
-	Src, Dst DocID
-	Type     string
 }
 
 // KeyedLink is a resolved link between two different documents, named by
@@ -60,7 +36,7 @@ type KeyedLink struct {
 
 // Chunk is a section's place in its document.
 type Chunk struct {
-	ID      ChunkID
+	ID      sqlstore.ChunkID
 	Seq     int
 	Slug    string // '' for the text before the first heading
 	Heading string
@@ -71,7 +47,7 @@ type Chunk struct {
 
 // WorkItem is a document as the ready/blocked view reads it.
 type WorkItem struct {
-	Node
+	sqlstore.Node
 	Priority string // the frontmatter's priority as text ("" when absent)
 	// Assignee is who the frontmatter says has it: assignee, else owner,
 	// else assignees (a list's names joined by ", "; "" when none).
@@ -99,45 +75,35 @@ type IdentPath struct{ Ident, Path string }
 // SectionBody is a section's heading and text.
 type SectionBody struct{ Heading, Body string }
 
-// idArgs turns row ids (documents, sections) into query arguments (plain
-// int64s, which the driver takes without reflection).
-func idArgs[T ~int64](ids []T) []any {
-	out := make([]any, len(ids))
-	for i, id := range ids {
-		out[i] = int64(id)
-	}
-	return out
-}
-
 // typeCond is " AND col IN (?, ...)" for some edge types, with their
 // arguments; nothing for none (every type).
 func typeCond(col string, types []string) (string, []any) {
 	if len(types) == 0 {
 		return "", nil
 	}
-	return ` AND ` + col + ` IN (` + marks(len(types)) + `)`, anys(types)
+	return ` AND ` + col + ` IN (` + sqlstore.Marks(len(types)) + `)`, sqlstore.Anys(types)
 }
 
 // DocIDOfKey is the row id of the document of key (the first by path
 // when the key is shared); ok is false when there is none.
-func (s *Store) DocIDOfKey(ctx context.Context, key string) (id DocID, ok bool, err error) {
+func (s *Docs) DocIDOfKey(ctx context.Context, key string) (id sqlstore.DocID, ok bool, err error) {
 	var n int64
-	err = s.db.QueryRowContext(ctx, `SELECT id FROM docs WHERE key = ? ORDER BY path LIMIT 1`, key).Scan(&n)
+	err = s.h.DB.QueryRowContext(ctx, `SELECT id FROM docs WHERE key = ? ORDER BY path LIMIT 1`, key).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
 	if err != nil {
 		return 0, false, err
 	}
-	return DocID(n), true, nil
+	return sqlstore.DocID(n), true, nil
 }
 
 // DocByKey is the document of key as the index holds it (the first by
 // path when a key is shared), with its blob id; nil when there is none.
-func (s *Store) DocByKey(ctx context.Context, key string) (*DocRef, string, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT `+docRefCols+`, d.oid FROM docs d WHERE d.key = ? ORDER BY d.path LIMIT 1`, key)
+func (s *Docs) DocByKey(ctx context.Context, key string) (*sqlstore.DocRef, string, error) {
+	row := s.h.DB.QueryRowContext(ctx, `SELECT `+sqlstore.DocRefCols+`, d.oid FROM docs d WHERE d.key = ? ORDER BY d.path LIMIT 1`, key)
 	var oid string
-	ref, err := scanDocRef(row, &oid)
+	ref, err := sqlstore.ScanDocRef(row, &oid)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, "", nil
 	}
@@ -148,21 +114,21 @@ func (s *Store) DocByKey(ctx context.Context, key string) (*DocRef, string, erro
 }
 
 // DocRefs reads the DocRefs of some documents by row id.
-func (s *Store) DocRefs(ctx context.Context, ids []DocID) (map[DocID]DocRef, error) {
-	return DocRefsOf(ctx, Querier{s.db}, ids)
+func (s *Docs) DocRefs(ctx context.Context, ids []sqlstore.DocID) (map[sqlstore.DocID]sqlstore.DocRef, error) {
+	return DocRefsOf(ctx, sqlstore.QuerierOf(s.h.DB), ids)
 }
 
 // DocRefsOf reads the DocRefs of some documents by row id, on the live
 // database or a preview (an id no document has is left out).
-func DocRefsOf(ctx context.Context, q Querier, ids []DocID) (map[DocID]DocRef, error) {
-	out := make(map[DocID]DocRef, len(ids))
+func DocRefsOf(ctx context.Context, q sqlstore.Querier, ids []sqlstore.DocID) (map[sqlstore.DocID]sqlstore.DocRef, error) {
+	out := make(map[sqlstore.DocID]sqlstore.DocRef, len(ids))
 	var id int64
-	err := eachIn(ctx, q.db, `SELECT `+docRefCols+`, d.id FROM docs d WHERE d.id IN (%s)`, nil, idArgs(ids), nil, func(r *sql.Rows) error {
-		ref, err := scanDocRef(r, &id)
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT `+sqlstore.DocRefCols+`, d.id FROM docs d WHERE d.id IN (%s)`, nil, sqlstore.IDArgs(ids), nil, func(r *sql.Rows) error {
+		ref, err := sqlstore.ScanDocRef(r, &id)
 		if err != nil {
 			return err
 		}
-		out[DocID(id)] = ref
+		out[sqlstore.DocID(id)] = ref
 		return nil
 	})
 	if err != nil {
@@ -175,8 +141,8 @@ func DocRefsOf(ctx context.Context, q Querier, ids []DocID) (map[DocID]DocRef, e
 // (none: every type), by the document they were read for: the links it
 // writes when out is set, those that point at it when in is set. A
 // document's links come in no particular order.
-func (s *Store) LinksOf(ctx context.Context, ids []DocID, types []string, out, in bool) (map[DocID][]Link, error) {
-	m := make(map[DocID][]Link, len(ids))
+func (s *Docs) LinksOf(ctx context.Context, ids []sqlstore.DocID, types []string, out, in bool) (map[sqlstore.DocID][]Link, error) {
+	m := make(map[sqlstore.DocID][]Link, len(ids))
 	if out {
 		if err := s.links(ctx, m, ids, types, false); err != nil {
 			return nil, err
@@ -192,7 +158,7 @@ func (s *Store) LinksOf(ctx context.Context, ids []DocID, types []string, out, i
 
 // links adds to m the links whose source (or, incoming, target) is one of
 // ids.
-func (s *Store) links(ctx context.Context, m map[DocID][]Link, ids []DocID, types []string, incoming bool) error {
+func (s *Docs) links(ctx context.Context, m map[sqlstore.DocID][]Link, ids []sqlstore.DocID, types []string, incoming bool) error {
 	at, other := "l.src", "l.dst"
 	if incoming {
 		at, other = "l.dst", "l.src"
@@ -204,12 +170,12 @@ func (s *Store) links(ctx context.Context, m map[DocID][]Link, ids []DocID, type
 	// Scan targets live across rows: one allocation a query, not a row.
 	var l Link
 	var a, o int64
-	err := eachIn(ctx, s.db, q, nil, idArgs(ids), typeArgs, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, s.h.DB, q, nil, sqlstore.IDArgs(ids), typeArgs, func(r *sql.Rows) error {
 		if err := r.Scan(&a, &o, &l.OtherKey, &l.Type, &l.Field, &l.Seq, &l.Line); err != nil {
 			return err
 		}
 		if a != o {
-			l.At, l.Other, l.Incoming = DocID(a), DocID(o), incoming
+			l.At, l.Other, l.Incoming = sqlstore.DocID(a), sqlstore.DocID(o), incoming
 			m[l.At] = append(m[l.At], l)
 		}
 		return nil
@@ -222,16 +188,16 @@ func (s *Store) links(ctx context.Context, m map[DocID][]Link, ids []DocID, type
 
 // ChunksOf reads the sections of some documents, by document, each
 // document's in no particular order.
-func (s *Store) ChunksOf(ctx context.Context, docs []DocID) (map[DocID][]Chunk, error) {
-	out := make(map[DocID][]Chunk, len(docs))
+func (s *Docs) ChunksOf(ctx context.Context, docs []sqlstore.DocID) (map[sqlstore.DocID][]Chunk, error) {
+	out := make(map[sqlstore.DocID][]Chunk, len(docs))
 	var c Chunk
 	var doc, id int64
-	err := eachIn(ctx, s.db, `SELECT doc, id, seq, slug, heading, level, line, end_line FROM chunks WHERE doc IN (%s)`, nil, idArgs(docs), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT doc, id, seq, slug, heading, level, line, end_line FROM chunks WHERE doc IN (%s)`, nil, sqlstore.IDArgs(docs), nil, func(r *sql.Rows) error {
 		if err := r.Scan(&doc, &id, &c.Seq, &c.Slug, &c.Heading, &c.Level, &c.Line, &c.EndLine); err != nil {
 			return err
 		}
-		c.ID = ChunkID(id)
-		out[DocID(doc)] = append(out[DocID(doc)], c)
+		c.ID = sqlstore.ChunkID(id)
+		out[sqlstore.DocID(doc)] = append(out[sqlstore.DocID(doc)], c)
 		return nil
 	})
 	if err != nil {
@@ -241,16 +207,16 @@ func (s *Store) ChunksOf(ctx context.Context, docs []DocID) (map[DocID][]Chunk, 
 }
 
 // ChunkTexts reads the text of some sections.
-func (s *Store) ChunkTexts(ctx context.Context, ids []ChunkID) (map[ChunkID]string, error) {
-	args := idArgs(ids)
-	out := make(map[ChunkID]string, len(ids))
+func (s *Docs) ChunkTexts(ctx context.Context, ids []sqlstore.ChunkID) (map[sqlstore.ChunkID]string, error) {
+	args := sqlstore.IDArgs(ids)
+	out := make(map[sqlstore.ChunkID]string, len(ids))
 	var id int64
 	var body string
-	err := eachIn(ctx, s.db, `SELECT rowid, body FROM chunks_fts WHERE rowid IN (%s)`, nil, args, nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT rowid, body FROM chunks_fts WHERE rowid IN (%s)`, nil, args, nil, func(r *sql.Rows) error {
 		if err := r.Scan(&id, &body); err != nil {
 			return err
 		}
-		out[ChunkID(id)] = body
+		out[sqlstore.ChunkID(id)] = body
 		return nil
 	})
 	if err != nil {
@@ -264,39 +230,39 @@ func (s *Store) ChunkTexts(ctx context.Context, ids []ChunkID) (map[ChunkID]stri
 // keeps of them.
 
 // EachNode calls fn for every document, in node key order.
-func (s *Store) EachNode(ctx context.Context, fn func(Node) error) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, d.id FROM docs d ORDER BY d.key`)
+func (s *Docs) EachNode(ctx context.Context, fn func(sqlstore.Node) error) error {
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+`, d.id FROM docs d ORDER BY d.key`)
 	if err != nil {
 		return fmt.Errorf("read documents: %w", err)
 	}
-	return eachRow(rows, func(r *sql.Rows) error {
+	return sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var id int64
-		ref, err := scanDocRef(r, &id)
+		ref, err := sqlstore.ScanDocRef(r, &id)
 		if err != nil {
 			return err
 		}
-		return fn(Node{Doc: DocID(id), DocRef: ref})
+		return fn(sqlstore.Node{Doc: sqlstore.DocID(id), DocRef: ref})
 	})
 }
 
 // EachWorkItem calls fn for every document with its priority, in no
 // particular order.
-func (s *Store) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+`, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), ''),
+func (s *Docs) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error {
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+`, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), ''),
 		coalesce(json_extract(d.fm, '$.assignee', '$.owner', '$.assignees'), '[]'), d.type = '' AND d.ident = ''
 		FROM docs d`)
 	if err != nil {
 		return fmt.Errorf("read items: %w", err)
 	}
-	return eachRow(rows, func(r *sql.Rows) error {
+	return sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var id int64
 		var prio, who string
 		var untyped bool
-		ref, err := scanDocRef(r, &id, &prio, &who, &untyped)
+		ref, err := sqlstore.ScanDocRef(r, &id, &prio, &who, &untyped)
 		if err != nil {
 			return err
 		}
-		return fn(WorkItem{Node: Node{Doc: DocID(id), DocRef: ref}, Priority: prio, Assignee: assignee(who), Untyped: untyped})
+		return fn(WorkItem{Node: sqlstore.Node{Doc: sqlstore.DocID(id), DocRef: ref}, Priority: prio, Assignee: assignee(who), Untyped: untyped})
 	})
 }
 
@@ -332,21 +298,21 @@ func assignee(fields string) string {
 // EachEdge calls fn for every resolved link between two different
 // documents of the given types (none: every type), in no particular
 // order. Each type name is one string however many edges have it.
-func (s *Store) EachEdge(ctx context.Context, types []string, fn func(DocEdge) error) error {
-	return EachEdgeOf(ctx, Querier{s.db}, types, fn)
+func (s *Docs) EachEdge(ctx context.Context, types []string, fn func(sqlstore.DocEdge) error) error {
+	return EachEdgeOf(ctx, sqlstore.QuerierOf(s.h.DB), types, fn)
 }
 
 // EachEdgeOf is EachEdge on the live database or a preview.
-func EachEdgeOf(ctx context.Context, q Querier, types []string, fn func(DocEdge) error) error {
+func EachEdgeOf(ctx context.Context, q sqlstore.Querier, types []string, fn func(sqlstore.DocEdge) error) error {
 	cond, args := typeCond("type", types)
-	rows, err := q.db.QueryContext(ctx, `SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src`+cond, args...)
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src`+cond, args...)
 	if err != nil {
 		return fmt.Errorf("read links: %w", err)
 	}
 	names := map[string]string{}
 	var src, dst int64
 	var raw sql.RawBytes // valid until the next row: copied only for a new name
-	return eachRow(rows, func(r *sql.Rows) error {
+	return sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		if err := r.Scan(&src, &dst, &raw); err != nil {
 			return err
 		}
@@ -355,18 +321,18 @@ func EachEdgeOf(ctx context.Context, q Querier, types []string, fn func(DocEdge)
 			typ = string(raw)
 			names[typ] = typ
 		}
-		return fn(DocEdge{Src: DocID(src), Dst: DocID(dst), Type: typ})
+		return fn(sqlstore.DocEdge{Src: sqlstore.DocID(src), Dst: sqlstore.DocID(dst), Type: typ})
 	})
 }
 
 // UnresolvedCounts counts the dangling and the ambiguous links by type.
-func (s *Store) UnresolvedCounts(ctx context.Context) ([]UnresolvedCount, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT type, status, count(*) FROM links WHERE status IN (?, ?) GROUP BY type, status`,
+func (s *Docs) UnresolvedCounts(ctx context.Context) ([]UnresolvedCount, error) {
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT type, status, count(*) FROM links WHERE status IN (?, ?) GROUP BY type, status`,
 		resolve.StatusDangling, resolve.StatusAmbiguous)
 	if err != nil {
 		return nil, fmt.Errorf("count links: %w", err)
 	}
-	return scanAll(rows, func(r *sql.Rows) (UnresolvedCount, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (UnresolvedCount, error) {
 		var c UnresolvedCount
 		return c, r.Scan(&c.Type, &c.Status, &c.N)
 	})
@@ -374,13 +340,13 @@ func (s *Store) UnresolvedCounts(ctx context.Context) ([]UnresolvedCount, error)
 
 // EachDoc calls fn for every document in node key order. It streams, so
 // its memory stays flat however many documents there are.
-func (s *Store) EachDoc(ctx context.Context, fn func(DocRef) error) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+docRefCols+` FROM docs d ORDER BY d.key`)
+func (s *Docs) EachDoc(ctx context.Context, fn func(sqlstore.DocRef) error) error {
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+` FROM docs d ORDER BY d.key`)
 	if err != nil {
 		return fmt.Errorf("read documents: %w", err)
 	}
-	return eachRow(rows, func(r *sql.Rows) error {
-		ref, err := scanDocRef(r)
+	return sqlstore.EachRow(rows, func(r *sql.Rows) error {
+		ref, err := sqlstore.ScanDocRef(r)
 		if err != nil {
 			return err
 		}
@@ -391,16 +357,16 @@ func (s *Store) EachDoc(ctx context.Context, fn func(DocRef) error) error {
 // EachLink calls fn for every resolved link between two different
 // documents of the given types (none: every type), in (source key, target
 // key, type, source position) order. It streams, as EachDoc does.
-func (s *Store) EachLink(ctx context.Context, types []string, fn func(KeyedLink) error) error {
+func (s *Docs) EachLink(ctx context.Context, types []string, fn func(KeyedLink) error) error {
 	cond, args := typeCond("l.type", types)
-	rows, err := s.db.QueryContext(ctx, `SELECT s.key, o.key, l.type, l.field, l.line
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT s.key, o.key, l.type, l.field, l.line
 		FROM links l JOIN docs s ON s.id = l.src JOIN docs o ON o.id = l.dst
 		WHERE l.status = 'ok' AND l.dst IS NOT NULL AND l.dst <> l.src`+cond+`
 		ORDER BY s.key, o.key, l.type, l.seq`, args...)
 	if err != nil {
 		return fmt.Errorf("read links: %w", err)
 	}
-	return eachRow(rows, func(r *sql.Rows) error {
+	return sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var l KeyedLink
 		if err := r.Scan(&l.Src, &l.Dst, &l.Type, &l.Field, &l.Line); err != nil {
 			return err
@@ -410,11 +376,11 @@ func (s *Store) EachLink(ctx context.Context, types []string, fn func(KeyedLink)
 }
 
 // HasKeys says which of the node keys the index holds.
-func (s *Store) HasKeys(ctx context.Context, keys []string) (map[string]bool, error) {
+func (s *Docs) HasKeys(ctx context.Context, keys []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	for _, k := range keys {
 		var one int
-		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM docs WHERE key = ? LIMIT 1`, k).Scan(&one)
+		err := s.h.DB.QueryRowContext(ctx, `SELECT 1 FROM docs WHERE key = ? LIMIT 1`, k).Scan(&one)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
@@ -429,11 +395,11 @@ func (s *Store) HasKeys(ctx context.Context, keys []string) (map[string]bool, er
 // FilesOfKeys says where the index holds the document of each key (the
 // first by path when a key is shared), in the order of keys: the zero
 // DocFile for a key it does not hold.
-func (s *Store) FilesOfKeys(ctx context.Context, keys []string) ([]DocFile, error) {
+func (s *Docs) FilesOfKeys(ctx context.Context, keys []string) ([]DocFile, error) {
 	const q = `SELECT path, oid FROM docs WHERE key = ? ORDER BY path LIMIT 1`
-	row := func(k string) *sql.Row { return s.db.QueryRowContext(ctx, q, k) }
+	row := func(k string) *sql.Row { return s.h.DB.QueryRowContext(ctx, q, k) }
 	if len(keys) > 1 {
-		stmt, err := s.db.PrepareContext(ctx, q)
+		stmt, err := s.h.DB.PrepareContext(ctx, q)
 		if err != nil {
 			return nil, err
 		}
@@ -452,9 +418,9 @@ func (s *Store) FilesOfKeys(ctx context.Context, keys []string) ([]DocFile, erro
 
 // KeyOfBlob is the node key of the one document whose content is the blob
 // oid: "" when no document, or more than one, has it.
-func (s *Store) KeyOfBlob(ctx context.Context, oid string) (string, error) {
+func (s *Docs) KeyOfBlob(ctx context.Context, oid string) (string, error) {
 	var key string
-	err := s.db.QueryRowContext(ctx, `SELECT key FROM docs WHERE oid = ? GROUP BY oid HAVING count(*) = 1`, oid).Scan(&key)
+	err := s.h.DB.QueryRowContext(ctx, `SELECT key FROM docs WHERE oid = ? GROUP BY oid HAVING count(*) = 1`, oid).Scan(&key)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -463,12 +429,12 @@ func (s *Store) KeyOfBlob(ctx context.Context, oid string) (string, error) {
 
 // IdentsOfKind lists the documents of a kind by path, with their ids as
 // written.
-func (s *Store) IdentsOfKind(ctx context.Context, kind string) ([]IdentPath, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT ident, path FROM docs WHERE kind = ? ORDER BY path`, kind)
+func (s *Docs) IdentsOfKind(ctx context.Context, kind string) ([]IdentPath, error) {
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT ident, path FROM docs WHERE kind = ? ORDER BY path`, kind)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (IdentPath, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (IdentPath, error) {
 		var d IdentPath
 		return d, r.Scan(&d.Ident, &d.Path)
 	})
@@ -478,13 +444,13 @@ func (s *Store) IdentsOfKind(ctx context.Context, kind string) ([]IdentPath, err
 // last segment says they hold decisions (markdown.IsDecisionFolder:
 // decisions, adr, adrs, decision-records, ...): where a repository with no
 // ADR yet keeps them (Backlog.md's backlog/decisions, docs/adr).
-func (s *Store) DecisionFolders(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path FROM docs WHERE path LIKE '%decisions/%' OR path LIKE '%adr/%' OR path LIKE '%adrs/%' OR path LIKE '%decision-records/%'`)
+func (s *Docs) DecisionFolders(ctx context.Context) ([]string, error) {
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT path FROM docs WHERE path LIKE '%decisions/%' OR path LIKE '%adr/%' OR path LIKE '%adrs/%' OR path LIKE '%decision-records/%'`)
 	if err != nil {
 		return nil, err
 	}
 	seen := map[string]bool{}
-	err = eachRow(rows, func(r *sql.Rows) error {
+	err = sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var p string
 		if err := r.Scan(&p); err != nil {
 			return err
@@ -504,9 +470,9 @@ func (s *Store) DecisionFolders(ctx context.Context) ([]string, error) {
 
 // KeyLinkingTo is the node key of the first document (by path) of a kind
 // and title that links to the document of key to; "" when there is none.
-func (s *Store) KeyLinkingTo(ctx context.Context, to, kind, title string) (string, error) {
+func (s *Docs) KeyLinkingTo(ctx context.Context, to, kind, title string) (string, error) {
 	var key string
-	err := s.db.QueryRowContext(ctx, `SELECT d.key FROM docs d JOIN links l ON l.src = d.id
+	err := s.h.DB.QueryRowContext(ctx, `SELECT d.key FROM docs d JOIN links l ON l.src = d.id
 		JOIN docs t ON t.id = l.dst WHERE d.kind = ? AND d.title = ? AND t.key = ? ORDER BY d.path LIMIT 1`, kind, title, to).Scan(&key)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
@@ -517,14 +483,14 @@ func (s *Store) KeyLinkingTo(ctx context.Context, to, kind, title string) (strin
 // PathsUnder lists the paths the index holds under a folder, documents
 // and skipped files alike: a range scan of the path index ("dir/" up to
 // "dir0", '0' following '/').
-func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
+func (s *Docs) PathsUnder(ctx context.Context, dir string) ([]string, error) {
 	lo, hi := dir+"/", dir+"0"
-	rows, err := s.db.QueryContext(ctx, `SELECT path FROM docs WHERE path >= ?1 AND path < ?2
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT path FROM docs WHERE path >= ?1 AND path < ?2
 		UNION ALL SELECT path FROM skipped WHERE path >= ?1 AND path < ?2`, lo, hi)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (string, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (string, error) {
 		var p string
 		return p, r.Scan(&p)
 	})
@@ -532,13 +498,13 @@ func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
 
 // SectionBodies reads the sections of the documents of key, in order,
 // with their text.
-func (s *Store) SectionBodies(ctx context.Context, key string) ([]SectionBody, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.heading, f.body FROM chunks c JOIN docs d ON d.id = c.doc
+func (s *Docs) SectionBodies(ctx context.Context, key string) ([]SectionBody, error) {
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT c.heading, f.body FROM chunks c JOIN docs d ON d.id = c.doc
 		JOIN chunks_fts f ON f.rowid = c.id WHERE d.key = ? ORDER BY c.seq`, key)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (SectionBody, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (SectionBody, error) {
 		var b SectionBody
 		return b, r.Scan(&b.Heading, &b.Body)
 	})
@@ -546,15 +512,15 @@ func (s *Store) SectionBodies(ctx context.Context, key string) ([]SectionBody, e
 
 // Generated reads, of the given documents, those that count as generated
 // and why.
-func (s *Store) Generated(ctx context.Context, ids []DocID) (map[DocID]string, error) {
-	out := map[DocID]string{}
+func (s *Docs) Generated(ctx context.Context, ids []sqlstore.DocID) (map[sqlstore.DocID]string, error) {
+	out := map[sqlstore.DocID]string{}
 	var id int64
 	var why string
-	err := eachIn(ctx, s.db, `SELECT d.id, d.generated FROM docs d WHERE d.generated <> '' AND d.id IN (%s)`, nil, idArgs(ids), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT d.id, d.generated FROM docs d WHERE d.generated <> '' AND d.id IN (%s)`, nil, sqlstore.IDArgs(ids), nil, func(r *sql.Rows) error {
 		if err := r.Scan(&id, &why); err != nil {
 			return err
 		}
-		out[DocID(id)] = why
+		out[sqlstore.DocID(id)] = why
 		return nil
 	})
 	if err != nil {

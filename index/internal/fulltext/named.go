@@ -1,8 +1,10 @@
-package index
+package fulltext
 
 import (
 	"context"
 	"database/sql"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // NamedSections returns the first sections (at most perDoc each, in
@@ -22,13 +24,13 @@ func (t *FullText) NamedSections(ctx context.Context, term string, maxDocs, perD
 	SELECT c.id, n.doc, c.seq, c.slug, n.key, n.gen FROM named n JOIN chunks c ON c.doc = n.doc
 	ORDER BY n.path, c.seq`, args...)
 	if err != nil {
-		return nil, friendly(err, t.s.path)
+		return nil, t.s.h.Friendly(err)
 	}
-	all, err := scanAll(rows, func(rs *sql.Rows) (RankedSection, error) {
+	all, err := sqlstore.ScanAll(rows, func(rs *sql.Rows) (RankedSection, error) {
 		var c RankedSection
 		var id, doc int64
 		err := rs.Scan(&id, &doc, &c.Seq, &c.Slug, &c.Key, &c.Generated)
-		c.Chunk, c.Doc = ChunkID(id), DocID(doc)
+		c.Chunk, c.Doc = sqlstore.ChunkID(id), sqlstore.DocID(doc)
 		return c, err
 	})
 	var out []RankedSection

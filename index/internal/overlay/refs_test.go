@@ -1,12 +1,16 @@
-package index
+package overlay
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
+)
 
 // TestPairMoves: a ref's deletion of HEAD's document and its addition of
 // the same blob, or of a document with the same id, are one move; other
 // deletions and additions stay as they are, and refs are not mixed.
 func TestPairMoves(t *testing.T) {
-	here := func(path, id string) *HereDoc { return &HereDoc{DocRef: DocRef{Path: path, ID: id}} }
+	here := func(path, id string) *HereDoc { return &HereDoc{DocRef: sqlstore.DocRef{Path: path, ID: id}} }
 	row := func(ref, path, change, oid, base, id string, h *HereDoc) OverlayDoc {
 		return OverlayDoc{RefDoc: RefDoc{Ref: ref, Path: path, Change: change, OID: oid, BaseOID: base, ID: id}, Here: h}
 	}

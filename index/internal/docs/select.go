@@ -1,4 +1,4 @@
-package index
+package docs
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/canon-md/canon/index/filter"
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // Reads that choose documents with compiled filters (query templates:
@@ -14,10 +15,10 @@ import (
 
 // DocSelect chooses documents: every condition that is set must hold.
 type DocSelect struct {
-	Type  string // kind or frontmatter type, without case
-	Doc   *DocID // this document only
-	Tag   string // one of its tags, without case
-	State string // without case
+	Type  string          // kind or frontmatter type, without case
+	Doc   *sqlstore.DocID // this document only
+	Tag   string          // one of its tags, without case
+	State string          // without case
 	// Since keeps the documents dated (updated, else date, else created)
 	// on or after this YYYY-MM-DD, newest first.
 	Since   string
@@ -35,7 +36,7 @@ const dateExpr = `coalesce(json_extract(d.fm, '$.updated'), json_extract(d.fm, '
 
 // SelectDocs lists the documents sel chooses, in its order, then by node
 // key, at most sel.Limit of them.
-func (s *Store) SelectDocs(ctx context.Context, sel DocSelect) ([]DocID, error) {
+func (s *Docs) SelectDocs(ctx context.Context, sel DocSelect) ([]sqlstore.DocID, error) {
 	var conds []string
 	var args []any
 	if sel.Type != "" {
@@ -81,14 +82,14 @@ func (s *Store) SelectDocs(ctx context.Context, sel DocSelect) ([]DocID, error) 
 		args = append(append(args, xa...), xa...)
 	}
 	args = append(args, sel.Limit)
-	rows, err := s.db.QueryContext(ctx, `SELECT d.id FROM docs d WHERE `+where+fsql+` ORDER BY `+order+`d.key LIMIT ?`, args...)
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT d.id FROM docs d WHERE `+where+fsql+` ORDER BY `+order+`d.key LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("select anchors: %w", err)
 	}
-	return scanAll(rows, func(r *sql.Rows) (DocID, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (sqlstore.DocID, error) {
 		var id int64
 		err := r.Scan(&id)
-		return DocID(id), err
+		return sqlstore.DocID(id), err
 	})
 }
 
@@ -105,21 +106,21 @@ func filterSQL(filters []*filter.Filter) (string, []any) {
 
 // DocsPassing says which of some documents pass every filter and are of
 // none of the excluded kinds (compared without case).
-func (s *Store) DocsPassing(ctx context.Context, ids []DocID, filters []*filter.Filter, excludeKinds []string) (map[DocID]bool, error) {
+func (s *Docs) DocsPassing(ctx context.Context, ids []sqlstore.DocID, filters []*filter.Filter, excludeKinds []string) (map[sqlstore.DocID]bool, error) {
 	cond, args := filterSQL(filters)
 	if len(excludeKinds) > 0 {
-		cond += ` AND lower(d.kind) NOT IN (` + marks(len(excludeKinds)) + `)`
+		cond += ` AND lower(d.kind) NOT IN (` + sqlstore.Marks(len(excludeKinds)) + `)`
 		for _, k := range excludeKinds {
 			args = append(args, strings.ToLower(k))
 		}
 	}
-	out := make(map[DocID]bool, len(ids))
+	out := make(map[sqlstore.DocID]bool, len(ids))
 	var id int64
-	err := eachIn(ctx, s.db, `SELECT d.id FROM docs d WHERE d.id IN (%s)`+cond, nil, idArgs(ids), args, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT d.id FROM docs d WHERE d.id IN (%s)`+cond, nil, sqlstore.IDArgs(ids), args, func(r *sql.Rows) error {
 		if err := r.Scan(&id); err != nil {
 			return err
 		}
-		out[DocID(id)] = true
+		out[sqlstore.DocID(id)] = true
 		return nil
 	})
 	if err != nil {
@@ -130,10 +131,10 @@ func (s *Store) DocsPassing(ctx context.Context, ids []DocID, filters []*filter.
 
 // FieldValues reads a column or frontmatter field (named as filters name
 // them) of some documents: text, a number, a boolean, or nil when absent.
-func (s *Store) FieldValues(ctx context.Context, ids []DocID, name string) (map[DocID]any, error) {
+func (s *Docs) FieldValues(ctx context.Context, ids []sqlstore.DocID, name string) (map[sqlstore.DocID]any, error) {
 	expr, xargs := filter.NameExpr(name)
-	out := map[DocID]any{}
-	err := eachIn(ctx, s.db, `SELECT d.id, `+expr+` FROM docs d WHERE d.id IN (%s)`, xargs, idArgs(ids), nil, func(r *sql.Rows) error {
+	out := map[sqlstore.DocID]any{}
+	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT d.id, `+expr+` FROM docs d WHERE d.id IN (%s)`, xargs, sqlstore.IDArgs(ids), nil, func(r *sql.Rows) error {
 		var id int64
 		var v any
 		if err := r.Scan(&id, &v); err != nil {
@@ -142,7 +143,7 @@ func (s *Store) FieldValues(ctx context.Context, ids []DocID, name string) (map[
 		if b, ok := v.([]byte); ok {
 			v = string(b)
 		}
-		out[DocID(id)] = v
+		out[sqlstore.DocID(id)] = v
 		return nil
 	})
 	if err != nil {

@@ -1,4 +1,4 @@
-package index
+package sqlstore
 
 import (
 	"errors"
@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
-
-	"github.com/canon-md/canon/index/human"
 )
 
 // ErrDamaged is an index database SQLite cannot read as canon's: corrupt,
@@ -69,17 +67,3 @@ func nonEmpty(s, or string) string {
 	}
 	return s
 }
-
-// QuotePath shows a path in text meant for a person or a line-based tool:
-// as it is, unless it holds a control character (a newline would split a
-// finding in two), a double quote or a backslash, or is not UTF-8: then
-// quoted with C escapes, as git quotes such names (human.QuotePath).
-func QuotePath(p string) string { return human.QuotePath(p) }
-
-// String is the problem as one line: path:line:col: severity rule: message.
-func (p Problem) String() string {
-	return fmt.Sprintf("%s:%d:%d: %s %s: %s", QuotePath(p.Path), p.Line, p.Col, p.Severity, p.Rule, lineBreaks.Replace(p.Message))
-}
-
-// lineBreaks keeps a message on its line (a path in it may hold one).
-var lineBreaks = strings.NewReplacer("\n", `\n`, "\r", `\r`)

@@ -1,4 +1,4 @@
-package index
+package fulltext
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
 
 // phraseCounts remembers, for the full-text index as it was when its
@@ -17,7 +19,7 @@ import (
 // ms a two-word search took at 100k documents). FTS5 rewrites its
 // structure record in every transaction that changes the index (and its
 // averages, the number of rows and of tokens, in nearly all), so a
-// different gen means counting again; a full build's new file (Refresh,
+// different gen means counting again; a full build's new file (index.Store.Refresh,
 // swapIn) forgets the counts too.
 type phraseCounts struct {
 	mu   sync.Mutex
@@ -32,7 +34,7 @@ func (c *phraseCounts) forget() {
 	c.mu.Unlock()
 }
 
-// maxRankedPhrases is the most phrases rankExpr passes counts for:
+// maxRankedPhrases is the most phrases RankExpr passes counts for:
 // SQLite takes at most 1,000 arguments to a function (a query pasted from
 // a page of text can have more words).
 const maxRankedPhrases = 900
@@ -41,15 +43,15 @@ const maxRankedPhrases = 900
 // start again from nothing.
 const maxCountedPhrases = 4096
 
-// rankExpr is the score of a section for the full-text query q (as
+// RankExpr is the score of a section for the full-text query q (as
 // FTSQuery makes it), read through x inside the transaction that runs the
 // query: canon_bm25 with the title weighing 10, the heading 4, the text 1,
-// and, in a store that keeps its pages (KeepPages: a process that asks
+// and, in a store that keeps its pages (index.Store.KeepPages: a process that asks
 // many questions), each phrase's count of matching sections. The scores
 // are bm25's, to the last bit (TestCanonBM25IsBM25). keep > 0 makes the
 // score NULL for a section that cannot be among the keep best (see
 // canon_bm25).
-func (s *Store) rankExpr(ctx context.Context, x querier, q string, keep int) (string, error) {
+func (s *Index) RankExpr(ctx context.Context, x sqlstore.Q, q string, keep int) (string, error) {
 	return s.rankBy(ctx, x, exactRank, q, keep)
 }
 
@@ -63,10 +65,10 @@ const (
 	naturalRank = `canon_bm25_pivot(chunks_fts, 1.0, 1.5, 1.0, `
 )
 
-// rankBy is rankExpr with the ranking fn (exactRank, naturalRank).
-func (s *Store) rankBy(ctx context.Context, x querier, fn, q string, keep int) (string, error) {
+// rankBy is RankExpr with the ranking fn (exactRank, naturalRank).
+func (s *Index) rankBy(ctx context.Context, x sqlstore.Q, fn, q string, keep int) (string, error) {
 	phrases := FTSPhrases(q)
-	if s.pageCache != keptPages || len(phrases) > maxRankedPhrases {
+	if s.h.PageCache != sqlstore.KeptPages || len(phrases) > maxRankedPhrases {
 		// A one-shot command would count once either way, and a count of
 		// its own costs it a statement more per phrase (canon search at 10k:
 		// +0.3 ms); past SQLite's limit of arguments to a function there is
@@ -79,7 +81,7 @@ func (s *Store) rankBy(ctx context.Context, x querier, fn, q string, keep int) (
 	if err != nil {
 		return "", err
 	}
-	if err := eachRow(rows, func(rs *sql.Rows) error {
+	if err := sqlstore.EachRow(rows, func(rs *sql.Rows) error {
 		var b []byte
 		err := rs.Scan(&b)
 		gen = append(append(gen, b...), 0xff)
@@ -110,9 +112,9 @@ func (s *Store) rankBy(ctx context.Context, x querier, fn, q string, keep int) (
 	return b.String(), nil
 }
 
-// rankWithout is canon_bm25 counting the phrases itself, asked for the
+// RankWithout is canon_bm25 counting the phrases itself, asked for the
 // keep best (0: all).
-func rankWithout(keep int) string {
+func RankWithout(keep int) string {
 	return exactRank + strconv.Itoa(max(keep, 0)) + `)`
 }
 
@@ -127,10 +129,10 @@ type Merged struct {
 // merges them four at a time; a search reads each term in each segment
 // (at 100k documents, 4.8 ms with one segment, 5.3 ms with six; ADR-0025).
 // It took 1.45 s at 100k. The caller holds the writer lock.
-func (s *Store) MergeFullText(ctx context.Context) (*Merged, error) {
+func (s *Index) MergeFullText(ctx context.Context) (*Merged, error) {
 	start := time.Now()
 	m := &Merged{}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.h.InTx(ctx, func(tx *sql.Tx) error {
 		count := func(n *int) error {
 			return tx.QueryRowContext(ctx, `SELECT count(DISTINCT segid) FROM chunks_fts_idx`).Scan(n)
 		}
@@ -145,7 +147,7 @@ func (s *Store) MergeFullText(ctx context.Context) (*Merged, error) {
 		return count(&m.After)
 	})
 	if err != nil {
-		return nil, friendly(err, s.path)
+		return nil, s.h.Friendly(err)
 	}
 	m.Elapsed = time.Since(start)
 	return m, nil

@@ -1,4 +1,4 @@
-package index
+package sqlstore
 
 import (
 	"database/sql"
@@ -7,11 +7,11 @@ import (
 // The row loop every query of the index shares. database/sql ends a
 // rows.Next loop on the last row and on a failed step alike; only rows.Err
 // tells them apart, and a loop that forgets it returns half an answer as
-// if it were whole. Loops go through eachRow, so none forgets.
+// if it were whole. Loops go through EachRow, so none forgets.
 
-// eachRow calls fn for every row, closes rows, and returns the error that
+// EachRow calls fn for every row, closes rows, and returns the error that
 // ended the iteration: fn's, or the one rows.Err reports.
-func eachRow(rows *sql.Rows, fn func(*sql.Rows) error) error {
+func EachRow(rows *sql.Rows, fn func(*sql.Rows) error) error {
 	defer rows.Close()
 	for rows.Next() {
 		if err := fn(rows); err != nil {
@@ -21,10 +21,10 @@ func eachRow(rows *sql.Rows, fn func(*sql.Rows) error) error {
 	return rows.Err()
 }
 
-// scanAll reads every row into a T with scan (see eachRow).
-func scanAll[T any](rows *sql.Rows, scan func(*sql.Rows) (T, error)) ([]T, error) {
+// ScanAll reads every row into a T with scan (see EachRow).
+func ScanAll[T any](rows *sql.Rows, scan func(*sql.Rows) (T, error)) ([]T, error) {
 	var out []T
-	err := eachRow(rows, func(r *sql.Rows) error {
+	err := EachRow(rows, func(r *sql.Rows) error {
 		v, err := scan(r)
 		if err != nil {
 			return err
@@ -35,11 +35,11 @@ func scanAll[T any](rows *sql.Rows, scan func(*sql.Rows) (T, error)) ([]T, error
 	return out, err
 }
 
-// keyValues reads a two-column key and value table (meta, a workset's
+// KeyValues reads a two-column key and value table (meta, a workset's
 // manifest) into a map.
-func keyValues(rows *sql.Rows) (map[string]string, error) {
+func KeyValues(rows *sql.Rows) (map[string]string, error) {
 	out := map[string]string{}
-	err := eachRow(rows, func(r *sql.Rows) error {
+	err := EachRow(rows, func(r *sql.Rows) error {
 		var k, v string
 		if err := r.Scan(&k, &v); err != nil {
 			return err

@@ -1,4 +1,4 @@
-package index
+package fulltext
 
 import (
 	"context"
@@ -6,7 +6,13 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
+
+// FTSColumns are chunks_fts's columns and tokenizer (index's schema), which the scratch
+// table that highlights a read's hits repeats (hits.go).
+const FTSColumns = `title, heading, body, tokenize = 'porter unicode61 remove_diacritics 2'`
 
 // A read highlights the few sections it shows (a search's snippets, a
 // context pack's matched words) with FTS5's snippet() and highlight(),
@@ -16,7 +22,7 @@ import (
 //   - ask chunks_fts for them (someOfMatches): FTS5 looks each row up in
 //     every term's list of rows in every segment, or reads every match
 //     again when there are few;
-//   - index them again on their own, in a scratch table (eachHit), and ask
+//   - index them again on their own, in a scratch table (EachHit), and ask
 //     it.
 //
 // The first costs a seek per row, term and segment, and every sync adds a
@@ -37,19 +43,19 @@ const scratchFromSegments = 3
 // the connection's temporary database, in memory, made at its first
 // scratch read; later reads empty them first (clearHits).
 const hitsDDL = `CREATE TEMP TABLE canon_hit_text (id INTEGER PRIMARY KEY, title, heading, body);
-CREATE VIRTUAL TABLE temp.canon_hits USING fts5(` + ftsColumns + `, content = 'canon_hit_text', content_rowid = 'id');`
+CREATE VIRTUAL TABLE temp.canon_hits USING fts5(` + FTSColumns + `, content = 'canon_hit_text', content_rowid = 'id');`
 
 const clearHits = `INSERT INTO canon_hits(canon_hits) VALUES('delete-all'); DELETE FROM canon_hit_text;`
 
-// markCols are the auxiliary functions over the full-text table t that
+// MarkCols are the auxiliary functions over the full-text table t that
 // mark matched words with \x02 ... \x03 in the title, the heading and a
 // window of the text.
-func markCols(t string) string {
+func MarkCols(t string) string {
 	return `highlight(` + t + `, 0, char(2), char(3)), highlight(` + t + `, 1, char(2), char(3)), snippet(` + t + `, 2, char(2), char(3), '', 64)`
 }
 
-// snippetCol is a search hit's snippet from the full-text table t.
-func snippetCol(t string) string {
+// SnippetCol is a search hit's snippet from the full-text table t.
+func SnippetCol(t string) string {
 	return `snippet(` + t + `, 2, '**', '**', '…', 16)`
 }
 
@@ -58,17 +64,17 @@ func snippetCol(t string) string {
 // when not counted), with cols(table) after its id: the auxiliary
 // functions, over whichever full-text table it reads them from.
 func eachHighlight(ctx context.Context, tx oneConn, q string, ids []any, total int, cols func(table string) string, fn func(*sql.Rows) error) error {
-	if n := fullTextSegments(ctx, tx); n >= 0 && n < scratchFromSegments {
-		return eachIn(ctx, tx, `SELECT rowid, `+cols("chunks_fts")+` FROM chunks_fts WHERE chunks_fts MATCH ? AND `+someOfMatches(total, len(ids)), []any{q}, ids, nil, fn)
+	if n := Segments(ctx, tx); n >= 0 && n < scratchFromSegments {
+		return sqlstore.EachIn(ctx, tx, `SELECT rowid, `+cols("chunks_fts")+` FROM chunks_fts WHERE chunks_fts MATCH ? AND `+someOfMatches(total, len(ids)), []any{q}, ids, nil, fn)
 	}
-	return eachHit(ctx, tx, q, ids, cols("canon_hits"), fn)
+	return EachHit(ctx, tx, q, ids, cols("canon_hits"), fn)
 }
 
 // oneConn is one connection to the index, a transaction's or one taken
 // from the pool (sql.Conn): the scratch table lives in a connection's
 // temporary database, so filling and asking it must use the same one.
 type oneConn interface {
-	querier
+	sqlstore.Q
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
@@ -89,15 +95,15 @@ func someOfMatches(total, wanted int) string {
 	return `+rowid IN (%s)`
 }
 
-// eachHit puts the sections ids in the scratch table and calls fn for each
+// EachHit puts the sections ids in the scratch table and calls fn for each
 // of them that matches q, with cols (over canon_hits) after its id.
 // Emptying, filling and indexing the table is one call (go-sqlite3 runs
 // the statements of a string in turn, each taking its arguments from the
 // front of the list).
-func eachHit(ctx context.Context, tx oneConn, q string, ids []any, cols string, fn func(*sql.Rows) error) error {
+func EachHit(ctx context.Context, tx oneConn, q string, ids []any, cols string, fn func(*sql.Rows) error) error {
 	fill := clearHits
-	_ = batches(ids, 1, 0, func(part []any) error {
-		fill += inList(`INSERT INTO canon_hit_text SELECT rowid, title, heading, body FROM chunks_fts WHERE rowid IN (%s);`, len(part))
+	_ = sqlstore.Batches(ids, 1, 0, func(part []any) error {
+		fill += sqlstore.InList(`INSERT INTO canon_hit_text SELECT rowid, title, heading, body FROM chunks_fts WHERE rowid IN (%s);`, len(part))
 		return nil
 	})
 	fill += `INSERT INTO canon_hits(canon_hits) VALUES('rebuild');`
@@ -114,14 +120,14 @@ func eachHit(ctx context.Context, tx oneConn, q string, ids []any, cols string, 
 	if err != nil {
 		return err
 	}
-	return eachRow(rows, fn)
+	return sqlstore.EachRow(rows, fn)
 }
 
-// fullTextSegments is the number of segments of chunks_fts, read from
+// Segments is the number of segments of chunks_fts, read from
 // FTS5's structure record (a 4-byte cookie, FTS5's 4-byte marker of its
 // second form if present, then the number of levels and of segments as
 // SQLite varints), or -1 when it cannot be read.
-func fullTextSegments(ctx context.Context, x querier) int {
+func Segments(ctx context.Context, x sqlstore.Q) int {
 	var b []byte
 	if err := x.QueryRowContext(ctx, `SELECT block FROM chunks_fts_data WHERE id = 10`).Scan(&b); err != nil || len(b) < 4 {
 		return -1

@@ -1,4 +1,4 @@
-package index
+package checkreads
 
 import (
 	"context"
@@ -7,22 +7,16 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/canon-md/canon/index/internal/fulltext"
+	"github.com/canon-md/canon/index/internal/sqlstore"
 	"github.com/canon-md/canon/index/resolve"
 )
 
-// Reads canon check needs of the index, on the live database or on a
-// preview of it (Store.Read, Store.Preview): both hand out a Querier, and
-// these functions are the only SQL run over it outside index/check.
-
-// Read hands fn the database as it is, for reads that also run over a
-// preview (the check's functions below, index/check's Run).
-func (s *Store) Read(fn func(q Querier) error) error { return fn(Querier{s.db}) }
-
 // DocIDsOfPaths finds the documents at the given paths: path → row id.
-func DocIDsOfPaths(ctx context.Context, q Querier, paths []string) (map[string]DocID, error) {
-	out := make(map[string]DocID, len(paths))
-	err := eachIn(ctx, q.db, `SELECT id, path FROM docs WHERE path IN (%s)`, nil, anys(paths), nil, func(r *sql.Rows) error {
-		var id DocID
+func DocIDsOfPaths(ctx context.Context, q sqlstore.Querier, paths []string) (map[string]sqlstore.DocID, error) {
+	out := make(map[string]sqlstore.DocID, len(paths))
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT id, path FROM docs WHERE path IN (%s)`, nil, sqlstore.Anys(paths), nil, func(r *sql.Rows) error {
+		var id sqlstore.DocID
 		var p string
 		if err := r.Scan(&id, &p); err != nil {
 			return err
@@ -35,21 +29,21 @@ func DocIDsOfPaths(ctx context.Context, q Querier, paths []string) (map[string]D
 
 // SkippedAmong lists which of the paths are files the index skipped, in
 // path order.
-func SkippedAmong(ctx context.Context, q Querier, paths []string) ([]string, error) {
-	return pathsIn(ctx, q.db, `SELECT path FROM skipped WHERE path IN (%s) ORDER BY path`, paths)
+func SkippedAmong(ctx context.Context, q sqlstore.Querier, paths []string) ([]string, error) {
+	return pathsIn(ctx, sqlstore.Reads(q), `SELECT path FROM skipped WHERE path IN (%s) ORDER BY path`, paths)
 }
 
 // PathsOfKeys lists the paths of the documents with the given node keys
 // (a duplicated key has several).
-func PathsOfKeys(ctx context.Context, q Querier, keys []string) ([]string, error) {
-	return pathsIn(ctx, q.db, `SELECT path FROM docs WHERE key IN (%s)`, keys)
+func PathsOfKeys(ctx context.Context, q sqlstore.Querier, keys []string) ([]string, error) {
+	return pathsIn(ctx, sqlstore.Reads(q), `SELECT path FROM docs WHERE key IN (%s)`, keys)
 }
 
 // pathsIn runs a query whose %s is an IN list of vals and returns its
 // one column of paths.
-func pathsIn(ctx context.Context, q querier, query string, vals []string) ([]string, error) {
+func pathsIn(ctx context.Context, q sqlstore.Q, query string, vals []string) ([]string, error) {
 	var out []string
-	err := eachIn(ctx, q, query, nil, anys(vals), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, q, query, nil, sqlstore.Anys(vals), nil, func(r *sql.Rows) error {
 		var p string
 		if err := r.Scan(&p); err != nil {
 			return err
@@ -62,12 +56,12 @@ func pathsIn(ctx context.Context, q querier, query string, vals []string) ([]str
 
 // AllPaths lists every document and skipped file, in path order: what
 // check --all looked at.
-func AllPaths(ctx context.Context, q Querier) ([]string, error) {
-	rows, err := q.db.QueryContext(ctx, `SELECT path FROM docs UNION SELECT path FROM skipped ORDER BY 1`)
+func AllPaths(ctx context.Context, q sqlstore.Querier) ([]string, error) {
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT path FROM docs UNION SELECT path FROM skipped ORDER BY 1`)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (string, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (string, error) {
 		var p string
 		err := r.Scan(&p)
 		return p, err
@@ -77,7 +71,7 @@ func AllPaths(ctx context.Context, q Querier) ([]string, error) {
 // DependsOn is one resolved depends_on edge, with what the rules need of
 // its target.
 type DependsOn struct {
-	Src, Dst                   DocID
+	Src, Dst                   sqlstore.DocID
 	Line, Col                  int
 	Raw                        string
 	DstIdent, DstPath, DstKind string
@@ -86,11 +80,11 @@ type DependsOn struct {
 // DependsOnFrom lists the resolved depends_on edges of the given
 // documents, by source and in the order they are written: an indexed
 // lookup per source (links_src), never a pass over every link.
-func DependsOnFrom(ctx context.Context, q Querier, srcs []DocID) ([]DependsOn, error) {
+func DependsOnFrom(ctx context.Context, q sqlstore.Querier, srcs []sqlstore.DocID) ([]DependsOn, error) {
 	var out []DependsOn
-	err := eachIn(ctx, q.db, `SELECT l.src, l.dst, l.line, l.col, l.raw, d.ident, d.path, d.kind
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT l.src, l.dst, l.line, l.col, l.raw, d.ident, d.path, d.kind
 		FROM links l JOIN docs d ON d.id = l.dst
-		WHERE l.src IN (%s) AND l.type = 'depends_on' AND l.status = 'ok' ORDER BY l.src, l.seq`, nil, anys(srcs), nil, func(r *sql.Rows) error {
+		WHERE l.src IN (%s) AND l.type = 'depends_on' AND l.status = 'ok' ORDER BY l.src, l.seq`, nil, sqlstore.Anys(srcs), nil, func(r *sql.Rows) error {
 		var e DependsOn
 		if err := r.Scan(&e.Src, &e.Dst, &e.Line, &e.Col, &e.Raw, &e.DstIdent, &e.DstPath, &e.DstKind); err != nil {
 			return err
@@ -104,10 +98,10 @@ func DependsOnFrom(ctx context.Context, q Querier, srcs []DocID) ([]DependsOn, e
 // NamedByGroupField reports which of the documents a resolved group:
 // reference names (each is then a group, whatever its kind): by the
 // targets' index (links_dst), never a pass over every link.
-func NamedByGroupField(ctx context.Context, q Querier, ids []DocID) (map[DocID]bool, error) {
-	out := map[DocID]bool{}
-	err := eachIn(ctx, q.db, `SELECT DISTINCT dst FROM links WHERE dst IN (%s) AND type = 'group' AND status = 'ok'`, nil, anys(ids), nil, func(r *sql.Rows) error {
-		var id DocID
+func NamedByGroupField(ctx context.Context, q sqlstore.Querier, ids []sqlstore.DocID) (map[sqlstore.DocID]bool, error) {
+	out := map[sqlstore.DocID]bool{}
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT DISTINCT dst FROM links WHERE dst IN (%s) AND type = 'group' AND status = 'ok'`, nil, sqlstore.Anys(ids), nil, func(r *sql.Rows) error {
+		var id sqlstore.DocID
 		if err := r.Scan(&id); err != nil {
 			return err
 		}
@@ -123,7 +117,7 @@ func NamedByGroupField(ctx context.Context, q Querier, ids []DocID) (map[DocID]b
 // index stores them, in JSON: check decodes them, and reports a document
 // whose stored data it cannot read.
 type CheckDoc struct {
-	ID                     DocID
+	ID                     sqlstore.DocID
 	Path, Key, Ident, UID  string
 	IdentLine, UIDLine     int
 	Kind, Type             string
@@ -141,9 +135,9 @@ func scanCheckDoc(r *sql.Rows) (CheckDoc, error) {
 }
 
 // CheckDocs reads the documents with the given row ids, in path order.
-func CheckDocs(ctx context.Context, q Querier, ids []DocID) ([]CheckDoc, error) {
+func CheckDocs(ctx context.Context, q sqlstore.Querier, ids []sqlstore.DocID) ([]CheckDoc, error) {
 	var out []CheckDoc
-	err := eachIn(ctx, q.db, `SELECT `+checkDocCols+` FROM docs WHERE id IN (%s)`, nil, idArgs(distinct(ids)), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT `+checkDocCols+` FROM docs WHERE id IN (%s)`, nil, sqlstore.IDArgs(sqlstore.Distinct(ids)), nil, func(r *sql.Rows) error {
 		d, err := scanCheckDoc(r)
 		out = append(out, d)
 		return err
@@ -154,12 +148,12 @@ func CheckDocs(ctx context.Context, q Querier, ids []DocID) ([]CheckDoc, error) 
 
 // EachCheckDoc calls fn with every document, in path order (check
 // --all: a stream, not a slice of every row).
-func EachCheckDoc(ctx context.Context, q Querier, fn func(CheckDoc) error) error {
-	rows, err := q.db.QueryContext(ctx, `SELECT `+checkDocCols+` FROM docs ORDER BY path`)
+func EachCheckDoc(ctx context.Context, q sqlstore.Querier, fn func(CheckDoc) error) error {
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT `+checkDocCols+` FROM docs ORDER BY path`)
 	if err != nil {
 		return err
 	}
-	return eachRow(rows, func(r *sql.Rows) error {
+	return sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		d, err := scanCheckDoc(r)
 		if err != nil {
 			return err
@@ -171,31 +165,31 @@ func EachCheckDoc(ctx context.Context, q Querier, fn func(CheckDoc) error) error
 // StoredProblems reads the problems the parser stored for the given
 // documents and skipped files (by path), in no particular order. The
 // Severity of each is left to the caller's configuration.
-func StoredProblems(ctx context.Context, q Querier, docs []DocID, skipped []string) ([]Problem, error) {
-	var out []Problem
+func StoredProblems(ctx context.Context, q sqlstore.Querier, docs []sqlstore.DocID, skipped []string) ([]sqlstore.Problem, error) {
+	var out []sqlstore.Problem
 	scan := problemScanner(&out)
-	if err := eachIn(ctx, q.db, `SELECT `+problemCols+` FROM problems WHERE doc IN (%s)`, nil, idArgs(distinct(docs)), nil, scan); err != nil {
+	if err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT `+problemCols+` FROM problems WHERE doc IN (%s)`, nil, sqlstore.IDArgs(sqlstore.Distinct(docs)), nil, scan); err != nil {
 		return nil, err
 	}
-	err := eachIn(ctx, q.db, `SELECT `+problemCols+` FROM problems WHERE doc IS NULL AND path IN (%s)`, nil, anys(distinct(skipped)), nil, scan)
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT `+problemCols+` FROM problems WHERE doc IS NULL AND path IN (%s)`, nil, sqlstore.Anys(sqlstore.Distinct(skipped)), nil, scan)
 	return out, err
 }
 
 // AllStoredProblems reads every problem the parser stored (check --all).
-func AllStoredProblems(ctx context.Context, q Querier) ([]Problem, error) {
-	rows, err := q.db.QueryContext(ctx, `SELECT `+problemCols+` FROM problems`)
+func AllStoredProblems(ctx context.Context, q sqlstore.Querier) ([]sqlstore.Problem, error) {
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT `+problemCols+` FROM problems`)
 	if err != nil {
 		return nil, err
 	}
-	var out []Problem
-	return out, eachRow(rows, problemScanner(&out))
+	var out []sqlstore.Problem
+	return out, sqlstore.EachRow(rows, problemScanner(&out))
 }
 
 const problemCols = `path, line, col, rule, message`
 
-func problemScanner(out *[]Problem) func(*sql.Rows) error {
+func problemScanner(out *[]sqlstore.Problem) func(*sql.Rows) error {
 	return func(r *sql.Rows) error {
-		var p Problem
+		var p sqlstore.Problem
 		err := r.Scan(&p.Path, &p.Line, &p.Col, &p.Rule, &p.Message)
 		*out = append(*out, p)
 		return err
@@ -205,11 +199,11 @@ func problemScanner(out *[]Problem) func(*sql.Rows) error {
 // AnyIdentLike reports whether some document's id is LIKE one of the
 // patterns and satisfies match, stopping at the first that does. An infix
 // pattern has no index: the ids are read until one matches.
-func AnyIdentLike(ctx context.Context, q Querier, patterns []string, match func(ident string) bool) (bool, error) {
+func AnyIdentLike(ctx context.Context, q sqlstore.Querier, patterns []string, match func(ident string) bool) (bool, error) {
 	if len(patterns) == 0 {
 		return false, nil
 	}
-	rows, err := q.db.QueryContext(ctx, `SELECT ident FROM docs WHERE `+strings.TrimSuffix(strings.Repeat("ident LIKE ? OR ", len(patterns)), " OR "), anys(patterns)...)
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT ident FROM docs WHERE `+strings.TrimSuffix(strings.Repeat("ident LIKE ? OR ", len(patterns)), " OR "), sqlstore.Anys(patterns)...)
 	if err != nil {
 		return false, err
 	}
@@ -227,20 +221,20 @@ func AnyIdentLike(ctx context.Context, q Querier, patterns []string, match func(
 }
 
 // SharedIdents lists which of the ids more than one document carries.
-func SharedIdents(ctx context.Context, q Querier, idents []string) ([]string, error) {
-	return shared(ctx, q.db, "ident", idents)
+func SharedIdents(ctx context.Context, q sqlstore.Querier, idents []string) ([]string, error) {
+	return shared(ctx, sqlstore.Reads(q), "ident", idents)
 }
 
 // SharedUIDs lists which of the uids more than one document carries.
-func SharedUIDs(ctx context.Context, q Querier, uids []string) ([]string, error) {
-	return shared(ctx, q.db, "uid", uids)
+func SharedUIDs(ctx context.Context, q sqlstore.Querier, uids []string) ([]string, error) {
+	return shared(ctx, sqlstore.Reads(q), "uid", uids)
 }
 
 // shared runs the grouped lookup of SharedIdents and SharedUIDs over the
 // column's index, sorted within each batch.
-func shared(ctx context.Context, q querier, col string, vals []string) ([]string, error) {
+func shared(ctx context.Context, q sqlstore.Q, col string, vals []string) ([]string, error) {
 	var out []string
-	err := eachIn(ctx, q, `SELECT `+col+` FROM docs WHERE `+col+` IN (%s) GROUP BY `+col+` HAVING count(*) > 1 ORDER BY 1`, nil, anys(vals), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, q, `SELECT `+col+` FROM docs WHERE `+col+` IN (%s) GROUP BY `+col+` HAVING count(*) > 1 ORDER BY 1`, nil, sqlstore.Anys(vals), nil, func(r *sql.Rows) error {
 		var v string
 		err := r.Scan(&v)
 		out = append(out, v)
@@ -258,21 +252,21 @@ type Holder struct {
 }
 
 // IdentHolders lists the documents whose id is ident, by path.
-func IdentHolders(ctx context.Context, q Querier, ident string) ([]Holder, error) {
-	return holders(ctx, q.db, `SELECT path, ident_line, fm_pos, uid FROM docs WHERE ident = ? ORDER BY path`, ident)
+func IdentHolders(ctx context.Context, q sqlstore.Querier, ident string) ([]Holder, error) {
+	return holders(ctx, sqlstore.Reads(q), `SELECT path, ident_line, fm_pos, uid FROM docs WHERE ident = ? ORDER BY path`, ident)
 }
 
 // UIDHolders lists the documents whose uid is uid, by path.
-func UIDHolders(ctx context.Context, q Querier, uid string) ([]Holder, error) {
-	return holders(ctx, q.db, `SELECT path, uid_line, fm_pos, uid FROM docs WHERE uid = ? ORDER BY path`, uid)
+func UIDHolders(ctx context.Context, q sqlstore.Querier, uid string) ([]Holder, error) {
+	return holders(ctx, sqlstore.Reads(q), `SELECT path, uid_line, fm_pos, uid FROM docs WHERE uid = ? ORDER BY path`, uid)
 }
 
-func holders(ctx context.Context, q querier, query, val string) ([]Holder, error) {
+func holders(ctx context.Context, q sqlstore.Q, query, val string) ([]Holder, error) {
 	rows, err := q.QueryContext(ctx, query, val)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (Holder, error) {
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (Holder, error) {
 		var h Holder
 		return h, r.Scan(&h.Path, &h.Line, &h.FieldPos, &h.UID)
 	})
@@ -280,9 +274,9 @@ func holders(ctx context.Context, q querier, query, val string) ([]Holder, error
 
 // KeysOfPaths finds the node keys of the documents at the given paths:
 // path → key (a path no document has is left out).
-func KeysOfPaths(ctx context.Context, q Querier, paths []string) (map[string]string, error) {
+func KeysOfPaths(ctx context.Context, q sqlstore.Querier, paths []string) (map[string]string, error) {
 	out := make(map[string]string, len(paths))
-	err := eachIn(ctx, q.db, `SELECT path, key FROM docs WHERE path IN (%s)`, nil, anys(paths), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT path, key FROM docs WHERE path IN (%s)`, nil, sqlstore.Anys(paths), nil, func(r *sql.Rows) error {
 		var p, k string
 		err := r.Scan(&p, &k)
 		out[p] = k
@@ -293,9 +287,9 @@ func KeysOfPaths(ctx context.Context, q Querier, paths []string) (map[string]str
 
 // DisablesAt reads the inline opt-outs of the document at path, as
 // CheckDoc holds them ("" for none, or no document there).
-func DisablesAt(ctx context.Context, q Querier, path string) (string, error) {
+func DisablesAt(ctx context.Context, q sqlstore.Querier, path string) (string, error) {
 	var dis string
-	err := q.db.QueryRowContext(ctx, `SELECT disables FROM docs WHERE path = ?`, path).Scan(&dis)
+	err := sqlstore.Reads(q).QueryRowContext(ctx, `SELECT disables FROM docs WHERE path = ?`, path).Scan(&dis)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -306,27 +300,27 @@ func DisablesAt(ctx context.Context, q Querier, path string) (string, error) {
 // is written, how it resolved, and the row id of its target (0 when it
 // names no one document); DocRefsOf names the targets.
 type CheckLink struct {
-	Src                                    DocID
+	Src                                    sqlstore.DocID
 	Type, Field, Form, Raw, Anchor, Status string
 	Line, Col                              int
-	Dst                                    DocID
+	Dst                                    sqlstore.DocID
 }
 
 // EachCheckLink calls fn with each link of the given documents, by source
 // (in row id order) and in the order they are written.
-func EachCheckLink(ctx context.Context, q Querier, srcs []DocID, fn func(CheckLink) error) error {
+func EachCheckLink(ctx context.Context, q sqlstore.Querier, srcs []sqlstore.DocID, fn func(CheckLink) error) error {
 	// Batches in id order keep the order across batches.
-	return eachIn(ctx, q.db, `SELECT `+checkLinkCols+` FROM links WHERE src IN (%s) ORDER BY src, seq`, nil, idArgs(distinct(srcs)), nil, checkLinkScanner(fn))
+	return sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT `+checkLinkCols+` FROM links WHERE src IN (%s) ORDER BY src, seq`, nil, sqlstore.IDArgs(sqlstore.Distinct(srcs)), nil, checkLinkScanner(fn))
 }
 
 // EachLinkToCheck calls fn with every link, as EachCheckLink orders them
 // (check --all).
-func EachLinkToCheck(ctx context.Context, q Querier, fn func(CheckLink) error) error {
-	rows, err := q.db.QueryContext(ctx, `SELECT `+checkLinkCols+` FROM links ORDER BY src, seq`)
+func EachLinkToCheck(ctx context.Context, q sqlstore.Querier, fn func(CheckLink) error) error {
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT `+checkLinkCols+` FROM links ORDER BY src, seq`)
 	if err != nil {
 		return err
 	}
-	return eachRow(rows, checkLinkScanner(fn))
+	return sqlstore.EachRow(rows, checkLinkScanner(fn))
 }
 
 const checkLinkCols = `src, type, field, form, raw, anchor, status, line, col, coalesce(dst, 0)`
@@ -357,14 +351,14 @@ func checkLinkScanner(fn func(CheckLink) error) func(*sql.Rows) error {
 // FragmentsOf lists the fragments a link may name in each of the given
 // documents: the slugs of its headings and the ids HTML tags in it define
 // (<a id="fn1">), which GitHub serves too. Every id asked has a set.
-func FragmentsOf(ctx context.Context, q Querier, ids []DocID) (map[DocID]map[string]bool, error) {
-	out := make(map[DocID]map[string]bool, len(ids))
+func FragmentsOf(ctx context.Context, q sqlstore.Querier, ids []sqlstore.DocID) (map[sqlstore.DocID]map[string]bool, error) {
+	out := make(map[sqlstore.DocID]map[string]bool, len(ids))
 	for _, id := range ids {
 		out[id] = map[string]bool{}
 	}
-	var id DocID
+	var id sqlstore.DocID
 	var s string
-	err := eachIn(ctx, q.db, `SELECT doc, slug FROM chunks WHERE doc IN (%s) AND slug <> ''`, nil, idArgs(ids), nil, func(r *sql.Rows) error {
+	err := sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT doc, slug FROM chunks WHERE doc IN (%s) AND slug <> ''`, nil, sqlstore.IDArgs(ids), nil, func(r *sql.Rows) error {
 		if err := r.Scan(&id, &s); err != nil {
 			return err
 		}
@@ -374,7 +368,7 @@ func FragmentsOf(ctx context.Context, q Querier, ids []DocID) (map[DocID]map[str
 	if err != nil {
 		return nil, err
 	}
-	err = eachIn(ctx, q.db, `SELECT id, anchors FROM docs WHERE id IN (%s) AND anchors <> ''`, nil, idArgs(ids), nil, func(r *sql.Rows) error {
+	err = sqlstore.EachIn(ctx, sqlstore.Reads(q), `SELECT id, anchors FROM docs WHERE id IN (%s) AND anchors <> ''`, nil, sqlstore.IDArgs(ids), nil, func(r *sql.Rows) error {
 		if err := r.Scan(&id, &s); err != nil {
 			return err
 		}
@@ -388,8 +382,8 @@ func FragmentsOf(ctx context.Context, q Querier, ids []DocID) (map[DocID]map[str
 
 // FrontmatterOf reads a document's frontmatter as CheckDoc holds it (ok
 // false when no document has the id).
-func FrontmatterOf(ctx context.Context, q Querier, id DocID) (fm string, ok bool, err error) {
-	err = q.db.QueryRowContext(ctx, `SELECT fm FROM docs WHERE id = ?`, id).Scan(&fm)
+func FrontmatterOf(ctx context.Context, q sqlstore.Querier, id sqlstore.DocID) (fm string, ok bool, err error) {
+	err = sqlstore.Reads(q).QueryRowContext(ctx, `SELECT fm FROM docs WHERE id = ?`, id).Scan(&fm)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -397,47 +391,47 @@ func FrontmatterOf(ctx context.Context, q Querier, id DocID) (fm string, ok bool
 }
 
 // HasEdge reports whether src names dst in a resolved link of the type.
-func HasEdge(ctx context.Context, q Querier, src, dst DocID, typ string) (bool, error) {
+func HasEdge(ctx context.Context, q sqlstore.Querier, src, dst sqlstore.DocID, typ string) (bool, error) {
 	var n int
-	err := q.db.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM links WHERE src = ? AND dst = ? AND type = ? AND status = 'ok')`, src, dst, typ).Scan(&n)
+	err := sqlstore.Reads(q).QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM links WHERE src = ? AND dst = ? AND type = ? AND status = 'ok')`, src, dst, typ).Scan(&n)
 	return n == 1, err
 }
 
 // ParentEdges lists every resolved parent link, by source (in row id
 // order) and in the order they are written (check --all: a document's
 // first parent is its parent).
-func ParentEdges(ctx context.Context, q Querier) ([]DocEdge, error) {
-	rows, err := q.db.QueryContext(ctx, `SELECT src, dst FROM links WHERE type = 'parent' AND status = 'ok' ORDER BY src, seq`)
+func ParentEdges(ctx context.Context, q sqlstore.Querier) ([]sqlstore.DocEdge, error) {
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT src, dst FROM links WHERE type = 'parent' AND status = 'ok' ORDER BY src, seq`)
 	if err != nil {
 		return nil, err
 	}
-	return scanAll(rows, func(r *sql.Rows) (DocEdge, error) {
-		e := DocEdge{Type: "parent"}
+	return sqlstore.ScanAll(rows, func(r *sql.Rows) (sqlstore.DocEdge, error) {
+		e := sqlstore.DocEdge{Type: "parent"}
 		return e, r.Scan(&e.Src, &e.Dst)
 	})
 }
 
 // FirstParent reads the first resolved parent of a document (ok false for
 // none).
-func FirstParent(ctx context.Context, q Querier, id DocID) (parent Node, ok bool, err error) {
-	row := q.db.QueryRowContext(ctx, `SELECT `+docRefCols+`, l.dst FROM links l JOIN docs d ON d.id = l.dst
+func FirstParent(ctx context.Context, q sqlstore.Querier, id sqlstore.DocID) (parent sqlstore.Node, ok bool, err error) {
+	row := sqlstore.Reads(q).QueryRowContext(ctx, `SELECT `+sqlstore.DocRefCols+`, l.dst FROM links l JOIN docs d ON d.id = l.dst
 		WHERE l.src = ? AND l.type = 'parent' AND l.status = 'ok' ORDER BY l.seq LIMIT 1`, id)
-	parent.DocRef, err = scanDocRef(row, &parent.Doc)
+	parent.DocRef, err = sqlstore.ScanDocRef(row, &parent.Doc)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Node{}, false, nil
+		return sqlstore.Node{}, false, nil
 	}
 	return parent, err == nil, err
 }
 
 // TitledCount counts the documents a frontmatter reference names by their
 // title (TitleKey, the resolution's title alias).
-func TitledCount(ctx context.Context, q Querier, title string) (int, error) {
+func TitledCount(ctx context.Context, q sqlstore.Querier, title string) (int, error) {
 	key := resolve.TitleKey(title)
 	if key == "" {
 		return 0, nil
 	}
 	var n int
-	err := q.db.QueryRowContext(ctx, `SELECT count(*) FROM aliases WHERE term = ?`, "title:"+key).Scan(&n)
+	err := sqlstore.Reads(q).QueryRowContext(ctx, `SELECT count(*) FROM aliases WHERE term = ?`, "title:"+key).Scan(&n)
 	return n, err
 }
 
@@ -445,19 +439,19 @@ func TitledCount(ctx context.Context, q Querier, title string) (int, error) {
 // full-text index finds the documents whose title holds its words, the
 // shortest titles first (a title holding the words is at least as long
 // as they are), and the whole title is compared (at most 20 read).
-func HasTitle(ctx context.Context, q Querier, title string) (bool, error) {
+func HasTitle(ctx context.Context, q sqlstore.Querier, title string) (bool, error) {
 	title = strings.TrimSpace(title)
-	words := FTSWords(title)
+	words := fulltext.FTSWords(title)
 	if words == "" {
 		return false, nil
 	}
 	found := false
-	rows, err := q.db.QueryContext(ctx, `SELECT d.title FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN docs d ON d.id = c.doc
+	rows, err := sqlstore.Reads(q).QueryContext(ctx, `SELECT d.title FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN docs d ON d.id = c.doc
 		WHERE chunks_fts MATCH ? ORDER BY length(d.title) LIMIT 20`, `title : "`+words+`"`)
 	if err != nil {
 		return false, err
 	}
-	err = eachRow(rows, func(r *sql.Rows) error {
+	err = sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var t string
 		if err := r.Scan(&t); err != nil {
 			return err
