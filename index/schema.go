@@ -3,7 +3,7 @@ package index
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 24
+const SchemaVersion = 25
 
 // contentTables are the derived tables, dropped and recreated by a full
 // build. meta survives.
@@ -114,6 +114,7 @@ CREATE TABLE ref_docs (
 	author    TEXT NOT NULL,            -- that commit's author
 	skip      TEXT NOT NULL,            -- why the ref's version was not read ('' when it was: max_file_size)
 	fm_bytes  INTEGER NOT NULL,         -- the size of its frontmatter (what YAML parsing costs)
+	fm        TEXT NOT NULL,            -- its frontmatter as JSON, source order ('' when not read): what branches compares
 	PRIMARY KEY (ref, path)
 ) WITHOUT ROWID;
 CREATE TABLE ref_blobs (
@@ -125,6 +126,7 @@ CREATE TABLE ref_blobs (
 	assignee  TEXT NOT NULL,
 	edges     TEXT NOT NULL,
 	fm_bytes  INTEGER NOT NULL,
+	fm        TEXT NOT NULL,
 	size      INTEGER NOT NULL,         -- the blob's
 	type      TEXT NOT NULL,            -- markdown.PathFields
 	field_id  TEXT NOT NULL,
@@ -147,6 +149,7 @@ CREATE TABLE trunk_docs (
 	edges     TEXT NOT NULL,
 	skip      TEXT NOT NULL,
 	fm_bytes  INTEGER NOT NULL,
+	fm        TEXT NOT NULL,
 	PRIMARY KEY (trunk, path, lo)
 ) WITHOUT ROWID;
 CREATE TABLE problems (
