@@ -3,7 +3,6 @@ package graph
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/canon-md/canon/index"
@@ -52,33 +51,50 @@ func fieldMoves(here, ref string) []FieldMove {
 	return out
 }
 
-// fieldsOf reads a frontmatter's top-level fields in order, each value as
-// its JSON. Anything but an object (null: no frontmatter) has none; a
-// key written twice keeps its last value, as the index reads it.
+// fieldsOf reads a frontmatter's fields in order, each value as its JSON.
+// A mapping's fields are fields of their own, named by their path
+// ("prs.released"), so a move shows what moved in it (to maxFieldDepth);
+// a list is one value. Anything but an object (null: no frontmatter) has
+// none; a key written twice keeps its last value, as the index reads it.
 func fieldsOf(fm string) ([]string, map[string]json.RawMessage) {
-	var keys []string
 	vals := map[string]json.RawMessage{}
-	dec := json.NewDecoder(strings.NewReader(fm))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, vals
+	var keys []string
+	var walk func(prefix string, raw json.RawMessage, depth int)
+	walk = func(prefix string, raw json.RawMessage, depth int) {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+			return
+		}
+		for dec.More() {
+			t, err := dec.Token()
+			if err != nil {
+				return
+			}
+			k, _ := t.(string)
+			var v json.RawMessage
+			if err := dec.Decode(&v); err != nil {
+				return
+			}
+			if prefix != "" {
+				k = prefix + "." + k
+			}
+			if depth < maxFieldDepth && len(v) > 2 && v[0] == '{' {
+				walk(k, v, depth+1)
+				continue
+			}
+			if _, seen := vals[k]; !seen {
+				keys = append(keys, k)
+			}
+			vals[k] = v
+		}
 	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			break
-		}
-		k, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			break
-		}
-		if _, seen := vals[k]; !seen {
-			keys = append(keys, k)
-		}
-		vals[k] = v
-	}
+	walk("", json.RawMessage(fm), 1)
 	return keys, vals
 }
+
+// maxFieldDepth is how deep fieldsOf names a mapping's fields: deeper
+// mappings are one value.
+const maxFieldDepth = 3
 
 // shownValue is a value as a field move shows it, cut at maxShownValue
 // characters.

@@ -15,7 +15,7 @@ func TestFieldMoves(t *testing.T) {
 	for _, m := range got {
 		lines = append(lines, m.Field+": "+shownOr(m.Here)+" → "+shownOr(m.Ref))
 	}
-	want := `sprint: (none) → 12|priority: low → high|x: {"b":1} → {"b":2}|estimate: 3 → (none)`
+	want := `sprint: (none) → 12|priority: low → high|x.b: 1 → 2|estimate: 3 → (none)`
 	if s := strings.Join(lines, "|"); s != want {
 		t.Errorf("moves %s, want %s", s, want)
 	}
@@ -27,6 +27,22 @@ func TestFieldMoves(t *testing.T) {
 	}
 	if m := fieldMoves("null", `{"a":"b"}`); len(m) != 1 || m[0].Here != nil {
 		t.Errorf("a frontmatter added: %v", m)
+	}
+}
+
+// TestFieldMovesInAMapping: a field added inside a mapping (emberjs/rfcs'
+// prs: {accepted: …, released: …}) is shown by its path, not as the whole
+// mapping twice.
+func TestFieldMovesInAMapping(t *testing.T) {
+	here := `{"stage":"accepted","prs":{"accepted":"https://x/1"},"deep":{"a":{"b":{"c":1}}},"e":{}}`
+	ref := `{"stage":"accepted","prs":{"accepted":"https://x/1","released":"https://x/2"},"deep":{"a":{"b":{"c":2}}},"e":{"f":1}}`
+	var got []string
+	for _, m := range fieldMoves(here, ref) {
+		got = append(got, m.Field+": "+shownOr(m.Here)+" → "+shownOr(m.Ref))
+	}
+	want := `prs.released: (none) → https://x/2|deep.a.b: {"c":1} → {"c":2}|e.f: (none) → 1|e: {} → (none)`
+	if s := strings.Join(got, "|"); s != want {
+		t.Errorf("moves %s, want %s", s, want)
 	}
 }
 
