@@ -42,7 +42,8 @@ CREATE TABLE docs (
 	anchors     TEXT NOT NULL,          -- id and name attributes of HTML tags, space separated
 	body_line   INTEGER NOT NULL,
 	links_sig   INTEGER NOT NULL,       -- hash of the outgoing links as written (see inplace.go)
-	generated   TEXT NOT NULL           -- why a tool wrote it (generated.go), '' when people did
+	generated   TEXT NOT NULL,          -- why a tool wrote it (generated.go), '' when people did
+	sidecar     TEXT NOT NULL           -- blob id of the sidecar whose fields it took (kep.yaml), '' for none
 );
 CREATE TABLE skipped (
 	path   TEXT PRIMARY KEY,

@@ -8,15 +8,21 @@ import (
 
 // StoredFile is what the index holds of one path.
 type StoredFile struct {
-	OID string
-	Doc bool // a document; false for a skipped file
+	OID string // its blob id, and its sidecar's after a + (Loaded.Stamp)
+	Doc bool   // a document; false for a skipped file
 }
+
+// storedStamp is what Loaded.Stamp was of a stored document. A README's
+// version beside a sidecar is the same stamp in the overlays of other
+// refs (gitsync reads their blobs so), so that HEAD's document and a
+// ref's compare by both.
+const storedStamp = `oid || CASE WHEN sidecar = '' THEN '' ELSE '+' || sidecar END`
 
 // StoredFiles returns what the index holds of each of the paths it knows
 // (documents and skipped files), a batch of paths a query.
 func (s *Store) StoredFiles(ctx context.Context, paths []string) (map[string]StoredFile, error) {
 	out := make(map[string]StoredFile, len(paths))
-	err := eachIn(ctx, s.db, `SELECT path, oid, 1 FROM docs WHERE path IN (%s)
+	err := eachIn(ctx, s.db, `SELECT path, `+storedStamp+`, 1 FROM docs WHERE path IN (%s)
 		UNION ALL SELECT path, oid, 0 FROM skipped WHERE path IN (%s)`, nil, anys(paths), nil, func(r *sql.Rows) error {
 		var p string
 		var f StoredFile
