@@ -627,6 +627,14 @@ func (s *Session) overlayStep(ctx context.Context, objs *Objects, old *index.Ref
 // "": the empty tree), with no limit on the trees read: only refs that
 // moved get here.
 func (s *Session) overlayDiff(objs *Objects, from, to string) ([]TreeChange, error) {
+	changes, err := s.overlayDiffOf(objs, from, to)
+	if err != nil {
+		return nil, err
+	}
+	return s.besideRef(objs, from, to, changes)
+}
+
+func (s *Session) overlayDiffOf(objs *Objects, from, to string) ([]TreeChange, error) {
 	if changes, ok := objs.diffs.get(from, to); ok {
 		return filtered(changes, s.filter()), nil // both commits were read when it was kept
 	}
@@ -658,7 +666,9 @@ func (s *Session) overlayDiff(objs *Objects, from, to string) ([]TreeChange, err
 // Markdown files in the configured roots (the ignore rules are the
 // working tree's). It keeps no state, so the ahead worker uses it too.
 func (s *Session) rootFilter() Filter {
-	return Filter{Dir: s.dirInRoots, File: func(p string) bool { return scan.IsMarkdown(p) && s.Scope.InRoots(p) }}
+	return Filter{Dir: s.dirInRoots, File: func(p string) bool {
+		return (scan.IsMarkdown(p) || scan.IsSidecar(s.Cfg, p)) && s.Scope.InRoots(p)
+	}}
 }
 
 // wantDiff tells the ahead worker of a diff the call will ask for, unless

@@ -70,7 +70,8 @@ func (b *readBudget) size(objs *Objects, oid string) (int64, error) {
 	if r, ok := b.blobs[oid]; ok {
 		return r.size, nil
 	}
-	return objs.size(plumbing.NewHash(oid))
+	readme, _, _ := splitVersion(oid) // a README beside a sidecar: the README's, the sidecar being bounded on its own
+	return objs.size(plumbing.NewHash(readme))
 }
 
 // readBudget bounds what one call reads of other refs' blobs, and parses
@@ -177,7 +178,8 @@ func loadRefDoc(s *Session, objs *Objects, c TreeChange, baseOID string, budget 
 // overlayFrontmatterBytes is not parsed). Its bytes count against the
 // call's budget.
 func (s *Session) readRefBlob(objs *Objects, c TreeChange, budget *readBudget) (b *refBlob, err error) {
-	size, err := objs.size(plumbing.NewHash(c.To))
+	readme, side, sideAt := splitVersion(c.To)
+	size, err := objs.size(plumbing.NewHash(readme))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", c.Path, err)
 	}
@@ -189,9 +191,15 @@ func (s *Session) readRefBlob(objs *Objects, c TreeChange, budget *readBudget) (
 	if skip := s.Loader.OverSizeCap(size); skip != "" {
 		return &refBlob{skip: skip}, nil
 	}
-	_, content, err := objs.raw(plumbing.NewHash(c.To))
+	_, content, err := objs.raw(plumbing.NewHash(readme))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", c.Path, err)
+	}
+	var sideData []byte
+	if side != "" {
+		if sideData, err = objs.sidecar(side); err != nil {
+			return nil, fmt.Errorf("read the sidecar of %s: %w", c.Path, err)
+		}
 	}
 	budget.bytes -= int64(len(content))
 	fm := int64(markdown.FrontmatterSize(content))
@@ -199,7 +207,7 @@ func (s *Session) readRefBlob(objs *Objects, c TreeChange, budget *readBudget) (
 		return &refBlob{skip: fmt.Sprintf("has a frontmatter of %s, more than the %s canon reads of another ref's document",
 			human.Bytes(fm), human.Bytes(overlayFrontmatterBytes))}, nil
 	}
-	l := s.Loader.Fields(scan.FileInfo{Path: c.Path}, content)
+	l := s.Loader.FieldsBeside(scan.FileInfo{Path: c.Path}, content, sideAt, sideData)
 	b = &refBlob{skip: l.Skip, fm: fm}
 	if l.Doc == nil {
 		return b, nil

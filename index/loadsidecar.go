@@ -58,3 +58,18 @@ func parseSidecar(c config.Sidecar, data []byte, name string) (*sidecarRead, str
 	return out, ""
 }
 
+// FieldsBeside is Fields of a README whose i-th sidecar of config.Sidecars
+// holds side (nil: none; empty: one over config.MaxSidecarBytes): the
+// overlay of another ref, read from its blobs.
+func (l *Loader) FieldsBeside(fi scan.FileInfo, content []byte, i int, side []byte) *Loaded {
+	if side == nil || i >= len(l.Cfg.Sidecars) {
+		return l.Fields(fi, content)
+	}
+	c := l.Cfg.Sidecars[i]
+	sc, problem := parseSidecar(c, side, human.Quote(c.File))
+	out := l.fields(fi, content, sc)
+	if out.Doc != nil && problem != "" {
+		out.Doc.Problems = append(out.Doc.Problems, markdown.Problem{Line: 1, Col: 1, Rule: markdown.RuleFrontmatter, Severity: markdown.Warning, Message: problem})
+	}
+	return out
+}

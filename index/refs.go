@@ -452,7 +452,7 @@ func (s *Store) hereRows(ctx context.Context, ref string) (map[string]*hereRow, 
 		in = `SELECT path FROM ref_docs WHERE ref = ? UNION SELECT t.path FROM trunk_docs t JOIN refs r ON r.trunk = t.trunk WHERE r.name = ?`
 		args = []any{ref, ref}
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT d.key, d.ident, d.path, d.kind, d.title, d.state, `+hereAssignee+`, d.oid
+	rows, err := s.db.QueryContext(ctx, `SELECT d.key, d.ident, d.path, d.kind, d.title, d.state, `+hereAssignee+`, d.`+storedStamp+`
 		FROM docs d WHERE d.path IN (`+in+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read the overlays: %w", friendly(err, s.path))
