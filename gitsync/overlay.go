@@ -302,7 +302,7 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 	// them again.
 	defer func() { objs.commits.save() }()
 	if budget.store != nil { // not verify's rebuild, which diffs everything itself
-		objs.diffs = newDiffCache(s.Repo.CanonDir(), s.Cfg.Roots)
+		objs.diffs = newDiffCache(s.Repo.CanonDir(), s.diffCacheScope())
 		defer func() { objs.diffs.save() }()
 	}
 	plan := &overlayPlan{head: head}

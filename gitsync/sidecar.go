@@ -3,6 +3,7 @@ package gitsync
 import (
 	"encoding/hex"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,6 +43,17 @@ func splitVersion(v string) (readme, side string, i int) {
 		i, _ = strconv.Atoi(n)
 	}
 	return readme, side, i
+}
+
+// diffCacheScope is what the kept diffs were filtered by (rootFilter):
+// the roots, and the sidecars' names, so that diffs kept before a sidecar
+// was learned, which do not list it, are not taken after.
+func (s *Session) diffCacheScope() []string {
+	out := slices.Clone(s.Cfg.Roots)
+	for _, sc := range s.Cfg.Sidecars {
+		out = append(out, "\x01sidecar:"+sc.File)
+	}
+	return out
 }
 
 // besideRef is besideChanges for a diff between the commits from ("":
