@@ -58,7 +58,7 @@ func startReadAhead(ld *index.Loader, scope *scan.Scope, limit int) *readAhead {
 // than one transaction's worth (limit: the store's SliceFiles) in all. It
 // never waits: a full queue only means loadInto reads that file itself.
 func (r *readAhead) add(c TreeChange) {
-	if c.To == "" || r.seen[c.Path] || len(r.seen) >= r.limit {
+	if c.To == "" || r.seen[c.Path] || len(r.seen) >= r.limit || !scan.IsMarkdown(c.Path) { // a sidecar: its README is read
 		return
 	}
 	select {

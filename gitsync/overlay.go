@@ -304,7 +304,7 @@ func (s *Session) planOverlays(ctx context.Context, head string, tips []RefTip, 
 	// them again.
 	defer func() { objs.commits.Save() }()
 	if budget.store != nil { // not verify's rebuild, which diffs everything itself
-		objs.diffs = gitcache.NewDiffs(s.Repo.CanonDir(), s.Cfg.Roots)
+		objs.diffs = gitcache.NewDiffs(s.Repo.CanonDir(), s.diffCacheScope())
 		defer func() { objs.diffs.Save() }()
 	}
 	plan := &overlayPlan{head: head}
@@ -631,6 +631,14 @@ func (s *Session) overlayStep(ctx context.Context, objs *Objects, old *index.Ref
 // "": the empty tree), with no limit on the trees read: only refs that
 // moved get here.
 func (s *Session) overlayDiff(objs *Objects, from, to string) ([]TreeChange, error) {
+	changes, err := s.overlayDiffOf(objs, from, to)
+	if err != nil {
+		return nil, err
+	}
+	return s.besideRef(objs, from, to, changes)
+}
+
+func (s *Session) overlayDiffOf(objs *Objects, from, to string) ([]TreeChange, error) {
 	if changes, ok := keptDiff(objs.diffs, from, to); ok {
 		return filtered(changes, s.filter()), nil // both commits were read when it was kept
 	}
@@ -688,7 +696,9 @@ func keepDiff(d *gitcache.Diffs, from, to string, changes []TreeChange) {
 // Markdown files in the configured roots (the ignore rules are the
 // working tree's). It keeps no state, so the ahead worker uses it too.
 func (s *Session) rootFilter() Filter {
-	return Filter{Dir: s.dirInRoots, File: func(p string) bool { return scan.IsMarkdown(p) && s.Scope.InRoots(p) }}
+	return Filter{Dir: s.dirInRoots, File: func(p string) bool {
+		return (scan.IsMarkdown(p) || scan.IsSidecar(s.Cfg, p)) && s.Scope.InRoots(p)
+	}}
 }
 
 // wantDiff tells the ahead worker of a diff the call will ask for, unless

@@ -40,7 +40,7 @@ func (b *readBudget) preload(ctx context.Context, oids []string) error {
 		return err
 	}
 	for o, k := range kept {
-		b.blobs[o] = &refBlob{skip: k.Skip, doc: k.Doc, id: k.ID, title: k.Title, assignee: k.Assignee, edge: k.Edges, fm: k.FM, size: k.Size,
+		b.blobs[o] = &refBlob{skip: k.Skip, doc: k.Doc, id: k.ID, title: k.Title, assignee: k.Assignee, edge: k.Edges, fm: k.FM, size: k.Size, fmJSON: k.FMJSON,
 			at: markdown.PathFields{Type: k.Type, ID: k.FieldID, State: k.State, Section: k.Section}}
 	}
 	return nil
@@ -52,7 +52,7 @@ func (b *readBudget) read(oid string, r *refBlob) {
 		return
 	}
 	b.fresh = append(b.fresh, index.RefBlob{OID: oid, Skip: r.skip, Doc: r.doc, ID: r.id, Title: r.title, Assignee: r.assignee,
-		Edges: r.edge, FM: r.fm, Size: r.size, Type: r.at.Type, FieldID: r.at.ID, State: r.at.State, Section: r.at.Section})
+		Edges: r.edge, FM: r.fm, Size: r.size, FMJSON: r.fmJSON, Type: r.at.Type, FieldID: r.at.ID, State: r.at.State, Section: r.at.Section})
 }
 
 // changedBlobs lists the blobs changes lead to.
@@ -70,7 +70,8 @@ func (b *readBudget) size(objs *Objects, oid string) (int64, error) {
 	if r, ok := b.blobs[oid]; ok {
 		return r.size, nil
 	}
-	return objs.size(plumbing.NewHash(oid))
+	readme, _, _ := splitVersion(oid) // a README beside a sidecar: the README's, the sidecar being bounded on its own
+	return objs.size(plumbing.NewHash(readme))
 }
 
 // readBudget bounds what one call reads of other refs' blobs, and parses
@@ -94,8 +95,9 @@ type refBlob struct {
 	doc                       bool   // it is a document (read and parsed)
 	id, title, assignee, edge string
 	at                        markdown.PathFields
-	fm                        int64 // its frontmatter's size
-	size                      int64 // its own
+	fm                        int64  // its frontmatter's size
+	size                      int64  // its own
+	fmJSON                    string // its frontmatter as JSON (RefDoc.FMJSON)
 }
 
 // yamlSum sums the frontmatter of a ref's documents, each blob once, and
@@ -165,7 +167,7 @@ func loadRefDoc(s *Session, objs *Objects, c TreeChange, baseOID string, budget 
 	if !b.doc {
 		return d, nil
 	}
-	d.ID, d.Title, d.Assignee, d.Edges, d.FMBytes = b.id, b.title, b.assignee, b.edge, b.fm
+	d.ID, d.Title, d.Assignee, d.Edges, d.FMBytes, d.FMJSON = b.id, b.title, b.assignee, b.edge, b.fm, b.fmJSON
 	d.Kind, d.State = s.Loader.At(b.at, c.Path)
 	return d, nil
 }
@@ -176,7 +178,8 @@ func loadRefDoc(s *Session, objs *Objects, c TreeChange, baseOID string, budget 
 // overlayFrontmatterBytes is not parsed). Its bytes count against the
 // call's budget.
 func (s *Session) readRefBlob(objs *Objects, c TreeChange, budget *readBudget) (b *refBlob, err error) {
-	size, err := objs.size(plumbing.NewHash(c.To))
+	readme, side, sideAt := splitVersion(c.To)
+	size, err := objs.size(plumbing.NewHash(readme))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", c.Path, err)
 	}
@@ -188,9 +191,15 @@ func (s *Session) readRefBlob(objs *Objects, c TreeChange, budget *readBudget) (
 	if skip := s.Loader.OverSizeCap(size); skip != "" {
 		return &refBlob{skip: skip}, nil
 	}
-	_, content, err := objs.raw(plumbing.NewHash(c.To))
+	_, content, err := objs.raw(plumbing.NewHash(readme))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", c.Path, err)
+	}
+	var sideData []byte
+	if side != "" {
+		if sideData, err = objs.sidecar(side); err != nil {
+			return nil, fmt.Errorf("read the sidecar of %s: %w", c.Path, err)
+		}
 	}
 	budget.bytes -= int64(len(content))
 	fm := int64(markdown.FrontmatterSize(content))
@@ -198,13 +207,13 @@ func (s *Session) readRefBlob(objs *Objects, c TreeChange, budget *readBudget) (
 		return &refBlob{skip: fmt.Sprintf("has a frontmatter of %s, more than the %s canon reads of another ref's document",
 			human.Bytes(fm), human.Bytes(overlayFrontmatterBytes))}, nil
 	}
-	l := s.Loader.Fields(scan.FileInfo{Path: c.Path}, content)
+	l := s.Loader.FieldsBeside(scan.FileInfo{Path: c.Path}, content, sideAt, sideData)
 	b = &refBlob{skip: l.Skip, fm: fm}
 	if l.Doc == nil {
 		return b, nil
 	}
 	doc := l.Doc
-	b.doc, b.id, b.title, b.at = true, doc.ID, doc.Title, doc.PathFields()
+	b.doc, b.id, b.title, b.at, b.fmJSON = true, doc.ID, doc.Title, doc.PathFields(), string(doc.FrontmatterJSON())
 	for _, f := range index.AssigneeFields {
 		if v := doc.Frontmatter.Get(f); v != nil && v.Kind != markdown.Null {
 			b.assignee = fieldText(v)

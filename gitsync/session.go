@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -449,8 +450,35 @@ func (s *Session) filter() Filter {
 		Dir: func(dir string) bool {
 			return s.dirInRoots(dir) && !s.Scope.Ignored(dir, true)
 		},
-		File: s.Scope.IsDocumentPath,
+		File: func(p string) bool {
+			return s.Scope.IsDocumentPath(p) || scan.IsSidecar(s.Cfg, p) && s.Scope.IsDocumentPath(path.Join(path.Dir(p), config.SidecarBeside))
+		},
 	}
+}
+
+// besideChanges turns a change of a sidecar (kep.yaml) into one of the
+// README.md beside it, whose fields it holds, unless the README changed
+// too: the README is read again, with the sidecar as it is now.
+func besideChanges(cfg *config.Config, changes []TreeChange) []TreeChange {
+	if len(cfg.Sidecars) == 0 {
+		return changes
+	}
+	has := map[string]bool{}
+	for _, c := range changes {
+		has[c.Path] = true
+	}
+	out := changes[:0]
+	for _, c := range changes {
+		if scan.IsMarkdown(c.Path) {
+			out = append(out, c)
+			continue
+		}
+		if p := path.Join(path.Dir(c.Path), config.SidecarBeside); !has[p] {
+			has[p] = true
+			out = append(out, TreeChange{Path: p})
+		}
+	}
+	return out
 }
 
 // dirInRoots reports whether a folder is inside a root or above one.
@@ -479,6 +507,7 @@ type batchPlan struct {
 // touched). A deletion and an addition of the same blob whose working-tree
 // content still matches is a rename: a path update.
 func (s *Session) planFor(ctx context.Context, changes []TreeChange) (*batchPlan, error) {
+	changes = besideChanges(s.Cfg, changes)
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 	paths := make([]string, 0, len(changes))
 	for _, c := range changes {
@@ -564,7 +593,7 @@ func (s *Session) loadInto(ctx context.Context, b *index.Batch, files []scan.Fil
 	for _, l := range loaded {
 		switch {
 		case l == nil:
-		case stored[l.Path].OID == l.OID && l.Doc != nil:
+		case stored[l.Path].OID == l.Stamp() && l.Doc != nil:
 			b.Touches = append(b.Touches, l.FileInfo)
 		default:
 			b.Upserts = append(b.Upserts, l)

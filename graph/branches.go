@@ -26,14 +26,16 @@ type BranchView struct {
 	index.RefState
 	// Added are documents HEAD does not have (new items, new ADRs).
 	Added []index.RefDoc `json:"added"`
-	// Moved are documents whose state, assignee, title or edges differ.
+	// Moved are documents whose state, assignee, title, edges or any
+	// other frontmatter field differ.
 	Moved []BranchMove `json:"moved"`
 	// Renamed are documents the ref moved to another path (MovedFrom),
 	// with the fields that differ too.
 	Renamed []BranchMove `json:"renamed"`
 	// Deleted are documents the ref removed.
 	Deleted []index.RefDoc `json:"deleted"`
-	// Edited counts documents whose text alone differs.
+	// Edited counts documents whose text alone differs (their
+	// frontmatter is HEAD's).
 	Edited int `json:"edited"`
 }
 
@@ -42,7 +44,10 @@ type BranchMove struct {
 	index.RefDoc
 	HereState    string   `json:"here_state"`
 	HereAssignee string   `json:"here_assignee,omitempty"`
-	Fields       []string `json:"fields"` // state, assignee, title, edges
+	Fields       []string `json:"fields"` // state, assignee, title, edges, frontmatter
+	// FieldMoves are the other frontmatter fields that differ, each with
+	// HEAD's value and the ref's (Fields says "frontmatter" when any do).
+	FieldMoves []FieldMove `json:"field_moves,omitempty"`
 }
 
 // BranchesOf groups the overlay's documents by ref.
@@ -72,6 +77,11 @@ func BranchesOf(refs []index.RefState, over []index.OverlayDoc, fresh Freshness)
 			}{{"state", o.State, o.Here.State}, {"assignee", o.Assignee, o.Here.Assignee}, {"title", o.Title, o.Here.Title}, {"edges", o.Edges, o.Here.Edges}} {
 				if f.ref != f.here && o.Skip == "" {
 					m.Fields = append(m.Fields, f.name)
+				}
+			}
+			if o.Skip == "" {
+				if m.FieldMoves = frontmatterMoves(o, m.Fields); len(m.FieldMoves) > 0 {
+					m.Fields = append(m.Fields, "frontmatter")
 				}
 			}
 			if o.Change == index.RefMoved {
@@ -135,7 +145,8 @@ func (b *Branches) WriteText(w io.Writer) error {
 }
 
 // what says how a document's fields moved: " To Do → Done assigned x
-// title", each part led by a space; "" when none did.
+// title, priority: low → high, labels: (none) → [\"ui\"]", each part led by a
+// space; "" when none did. The frontmatter's moves say what "edges" would.
 func (m BranchMove) what() string {
 	what := ""
 	for _, f := range m.Fields {
@@ -144,11 +155,33 @@ func (m BranchMove) what() string {
 			what += fmt.Sprintf(" %s → %s", human.Quote(m.HereState), human.Quote(m.State))
 		case "assignee":
 			what += " assigned " + human.Quote(m.Assignee)
+		case "frontmatter":
+			parts := make([]string, len(m.FieldMoves))
+			for i, fm := range m.FieldMoves {
+				parts[i] = fmt.Sprintf("%s: %s → %s", human.Quote(fm.Field), shownOr(fm.Here), shownOr(fm.Ref))
+			}
+			if what != "" {
+				what += ","
+			}
+			what += " " + strings.Join(parts, ", ")
+		case "edges":
+			if len(m.FieldMoves) == 0 {
+				what += " edges"
+			}
 		default:
 			what += " " + f
 		}
 	}
 	return what
+}
+
+// shownOr is a field move's value, quoted when it must be; (none) when
+// the field is not there.
+func shownOr(v *string) string {
+	if v == nil {
+		return "(none)"
+	}
+	return human.Quote(*v)
 }
 
 func idOr(d index.RefDoc) string {

@@ -53,7 +53,7 @@ func (s *Store) Dump(ctx context.Context) ([]string, error) {
 		prefix, query string
 		n             int
 	}{
-		{"doc", `SELECT path, oid, size, natural_key, key, ident, ident_line, uid, uid_line, type, kind, title, state, format, body_line, fm, fm_pos, disables, anchors, links_sig, generated FROM docs`, 21},
+		{"doc", `SELECT path, oid, size, natural_key, key, ident, ident_line, uid, uid_line, type, kind, title, state, format, body_line, fm, fm_pos, disables, anchors, links_sig, generated, sidecar FROM docs`, 22},
 		{"skipped", `SELECT path, oid, size, reason FROM skipped`, 4},
 		{"alias", `SELECT d.path, a.term FROM aliases a JOIN docs d ON d.id = a.doc`, 2},
 		{"link", `SELECT s.path, l.seq, l.type, l.field, l.form, l.raw, l.anchor, l.line, l.col, l.match, l.status, t.path

@@ -34,7 +34,7 @@ func (e *AmbiguousError) Error() string {
 }
 
 // FindOne resolves a reference (key, uid, id, path, stem, ID@uidprefix,
-// NAMESPACE:ID) to exactly one document, or says why not with a
+// NAMESPACE:ID, title) to exactly one document, or says why not with a
 // *NotFoundError or an *AmbiguousError.
 func (s *Store) FindOne(ctx context.Context, ref string) (*DocRef, error) {
 	docs, err := s.Find(ctx, ref)

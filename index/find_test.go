@@ -48,3 +48,37 @@ func TestHasTitleAmongMany(t *testing.T) {
 		}
 	}
 }
+
+// TestFindTitleWithSlash: canon show "Client/server split" names the
+// document of that title (a title with a slash was no name, issue 43);
+// a path that names a file wins over a title that reads as it, and a
+// title two documents share is ambiguous.
+func TestFindTitleWithSlash(t *testing.T) {
+	t.Parallel()
+	st, _ := corpusIndex(t, map[string]string{
+		"rfcs/0007-split.md":    "---\ntitle: Client/server split\n---\n# Client/server split\n",
+		"docs/guide.md":         "---\ntitle: docs/notes.md\n---\n# Guide\n",
+		"docs/notes.md":         "# Notes\n",
+		"a/one.md":              "---\ntitle: Read/write path\n---\n",
+		"b/two.md":              "---\ntitle: Read/write Path\n---\n",
+		"plain/title-things.md": "---\ntitle: Plain title\n---\n",
+	})
+	ctx := context.Background()
+	for ref, want := range map[string]string{
+		"Client/server split":   "rfcs/0007-split.md",
+		" client/SERVER  split": "rfcs/0007-split.md",
+		"docs/notes.md":         "docs/notes.md", // the path, not the page titled so
+		"Plain title":           "plain/title-things.md",
+	} {
+		got, err := st.Find(ctx, ref)
+		must.OK(t, err)
+		if len(got) != 1 || got[0].Path != want {
+			t.Errorf("Find(%q) = %v, want %s", ref, got, want)
+		}
+	}
+	got, err := st.Find(ctx, "read/write path")
+	must.OK(t, err)
+	if len(got) != 2 {
+		t.Errorf("a title two documents share names %v", got)
+	}
+}

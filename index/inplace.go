@@ -177,7 +177,7 @@ func (w *writer) updateInPlace(ups []inPlace) error {
 		return nil
 	}
 	upd, err := w.tx.Prepare(`UPDATE docs SET oid = ?, size = ?, mtime = ?, ident_line = ?, uid_line = ?, type = ?, kind = ?,
-		title = ?, state = ?, format = ?, fm = ?, fm_pos = ?, disables = ?, anchors = ?, body_line = ?, links_sig = ?, generated = ? WHERE id = ?`)
+		title = ?, state = ?, format = ?, fm = ?, fm_pos = ?, disables = ?, anchors = ?, body_line = ?, links_sig = ?, generated = ?, sidecar = ? WHERE id = ?`)
 	if err != nil {
 		return err
 	}
@@ -187,7 +187,7 @@ func (w *writer) updateInPlace(ups []inPlace) error {
 	for _, u := range ups {
 		d := u.ld.Doc
 		_, err := upd.Exec(u.ld.OID, u.ld.Size, u.ld.MtimeNs, d.IDLine, d.UIDLine, d.Type, d.Kind, d.Title, d.State, d.Format,
-			u.r.fm, u.r.fmPos, u.r.disables, u.r.anchors, d.BodyLine, u.r.linksSig, u.r.generated, u.d.id)
+			u.r.fm, u.r.fmPos, u.r.disables, u.r.anchors, d.BodyLine, u.r.linksSig, u.r.generated, u.ld.Sidecar, u.d.id)
 		if err != nil {
 			return fmt.Errorf("update %s: %w", u.ld.Path, err)
 		}

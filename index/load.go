@@ -14,10 +14,14 @@ import (
 // had to be skipped.
 type Loaded struct {
 	scan.FileInfo
-	OID  string             // git blob id of the content
-	Skip string             // why the file is not a document ("" when it is)
-	Doc  *markdown.Document // nil when skipped
-	rows *docRows           // Doc as stored, prepared where it was parsed
+	OID string // git blob id of the content
+	// Sidecar is the git blob id of the sidecar whose fields the
+	// document took (config.Sidecars: kep.yaml beside a README.md), ""
+	// for none: a sidecar changed is a document changed (Stamp).
+	Sidecar string
+	Skip    string             // why the file is not a document ("" when it is)
+	Doc     *markdown.Document // nil when skipped
+	rows    *docRows           // Doc as stored, prepared where it was parsed
 }
 
 // Loader reads and parses files for one configuration.
@@ -43,13 +47,35 @@ func (l *Loader) Load(fi scan.FileInfo) *Loaded {
 	case f.Skip != "":
 		return &Loaded{FileInfo: fi, OID: f.OID, Skip: f.Skip}
 	}
-	return l.FromContent(fi, f.Content)
+	side, problem := l.readSidecar(fi.Path)
+	out := l.fromContent(fi, f.Content, side)
+	if side != nil {
+		out.Sidecar = side.oid
+	}
+	if out.Doc != nil && problem != "" {
+		out.Doc.Problems = append(out.Doc.Problems, markdown.Problem{Line: 1, Col: 1, Rule: markdown.RuleFrontmatter, Severity: markdown.Warning, Message: problem})
+	}
+	return out
+}
+
+// Stamp is what tells this version of a file from another: its blob id,
+// and its sidecar's when it took one's fields (as Store's stored stamps
+// read it).
+func (l *Loaded) Stamp() string {
+	if l.Sidecar == "" {
+		return l.OID
+	}
+	return l.OID + "+" + l.Sidecar
 }
 
 // FromContent parses content given rather than read: a staged blob, which
 // canon check validates before it is committed.
 func (l *Loader) FromContent(fi scan.FileInfo, content []byte) *Loaded {
-	out := l.Fields(fi, content)
+	return l.fromContent(fi, content, nil)
+}
+
+func (l *Loader) fromContent(fi scan.FileInfo, content []byte, side *sidecarRead) *Loaded {
+	out := l.fields(fi, content, side)
 	if out.Doc != nil {
 		out.rows = prepareRows(fi.Path, out.Doc, content, resolve.PlannerOf(l.Cfg))
 	}
@@ -60,6 +86,10 @@ func (l *Loader) FromContent(fi scan.FileInfo, content []byte) *Loaded {
 // would write (chunks, links): for a caller that keeps only the
 // document's fields, such as the overlay of another ref.
 func (l *Loader) Fields(fi scan.FileInfo, content []byte) *Loaded {
+	return l.fields(fi, content, nil)
+}
+
+func (l *Loader) fields(fi scan.FileInfo, content []byte, side *sidecarRead) *Loaded {
 	out := &Loaded{FileInfo: fi}
 	out.Size = int64(len(content))
 	out.OID = scan.BlobOID(content)
@@ -71,7 +101,11 @@ func (l *Loader) Fields(fi scan.FileInfo, content []byte) *Loaded {
 		out.Skip = reason
 		return out
 	}
-	out.Doc = markdown.Parse(fi.Path, content, &l.opts)
+	var sc *markdown.Sidecar
+	if side != nil {
+		sc = &side.Sidecar
+	}
+	out.Doc = markdown.ParseWith(fi.Path, content, &l.opts, sc)
 	return out
 }
 

@@ -230,7 +230,9 @@ func (s *Store) namespaceList() string {
 
 // Find returns the documents a reference names: a node key, uid, id, path or
 // file stem, tried in that order, then the number a file name starts
-// with (0097). More than one means it is ambiguous.
+// with (0097), then a document's exact title (case and spaces aside, a
+// slash and all: "Client/server split"). More than one means it is
+// ambiguous.
 func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 	ref = strings.TrimSpace(resolve.Slashes(ref))
 	ref = strings.TrimPrefix(ref, "./")
@@ -257,32 +259,7 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		target, _ := resolve.SplitWiki(ref[2 : len(ref)-2])
 		ref = target
 	}
-	type lookup struct{ sql, arg string }
-	byAlias := func(term string) lookup {
-		return lookup{`SELECT ` + sqlstore.DocRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, term}
-	}
-	queries := []lookup{
-		{`SELECT ` + sqlstore.DocRefCols + ` FROM docs d WHERE d.key = ?`, ref},
-		byAlias("uid:" + strings.ToLower(ref)),
-		byAlias("id:" + strings.ToLower(ref)),
-		{`SELECT ` + sqlstore.DocRefCols + ` FROM docs d WHERE d.path = ?`, ref},
-		{`SELECT ` + sqlstore.DocRefCols + ` FROM docs d WHERE lower(d.path) = ?`, strings.ToLower(resolve.TrimMD(ref)) + ".md"},
-		byAlias("stem:" + strings.ToLower(markdown.Stem(ref))),
-	}
-	stemQuery, mdQuery := len(queries)-1, len(queries)-2
-	if resolve.IsNumber(ref) {
-		queries = append(queries, byAlias("num:"+ref)) // 0096: the decision whose file name starts with it
-	} else if _, _, ok := resolve.PrefixNumber(ref); ok && !strings.Contains(ref, "/") {
-		queries = append(queries, byAlias("num:"+strings.ToLower(ref))) // ADR-004: adr-004-module-loading.md (resolve.RecordName); task-97 (its headName)
-	}
-	dirQuery := -1
-	if !strings.Contains(ref, "/") && !scan.IsMarkdown(ref) {
-		dirQuery = len(queries)
-		queries = append(queries, byAlias("dir:"+strings.ToLower(ref))) // 2400-node-swap: its folder's README.md or index.md
-	}
-	if _, _, ok := resolve.PrefixNumber(ref); ok || resolve.IsNumber(ref) {
-		queries = append(queries, byAlias("was:"+strings.ToLower(ref))) // task-4: BACK-4 once task was back's prefix (config.Prefixes)
-	}
+	queries, stemQuery, mdQuery, dirQuery := findLookups(ref)
 	if at := strings.LastIndexByte(ref, '@'); at > 0 {
 		candidates = append(candidates, ref[:at], strings.ToLower(ref[at+1:]))
 	}
@@ -330,6 +307,44 @@ func (s *Store) Find(ctx context.Context, ref string) ([]DocRef, error) {
 		}
 	}
 	return nil, nil
+}
+
+// findLookup is one query Find tries, and its argument.
+type findLookup struct{ sql, arg string }
+
+// findLookups are the queries Find tries for ref, in order, and which of
+// them is the file stem's, the path's without its .md, and the folder's
+// page's (-1: none).
+func findLookups(ref string) (queries []findLookup, stemQuery, mdQuery, dirQuery int) {
+	byAlias := func(term string) findLookup {
+		return findLookup{`SELECT ` + sqlstore.DocRefCols + ` FROM docs d JOIN aliases a ON a.doc = d.id WHERE a.term = ?`, term}
+	}
+	queries = []findLookup{
+		{`SELECT ` + sqlstore.DocRefCols + ` FROM docs d WHERE d.key = ?`, ref},
+		byAlias("uid:" + strings.ToLower(ref)),
+		byAlias("id:" + strings.ToLower(ref)),
+		{`SELECT ` + sqlstore.DocRefCols + ` FROM docs d WHERE d.path = ?`, ref},
+		{`SELECT ` + sqlstore.DocRefCols + ` FROM docs d WHERE lower(d.path) = ?`, strings.ToLower(resolve.TrimMD(ref)) + ".md"},
+		byAlias("stem:" + strings.ToLower(markdown.Stem(ref))),
+	}
+	stemQuery, mdQuery = len(queries)-1, len(queries)-2
+	if resolve.IsNumber(ref) {
+		queries = append(queries, byAlias("num:"+ref)) // 0096: the decision whose file name starts with it
+	} else if _, _, ok := resolve.PrefixNumber(ref); ok && !strings.Contains(ref, "/") {
+		queries = append(queries, byAlias("num:"+strings.ToLower(ref))) // ADR-004: adr-004-module-loading.md (resolve.RecordName); task-97 (its headName)
+	}
+	dirQuery = -1
+	if !strings.Contains(ref, "/") && !scan.IsMarkdown(ref) {
+		dirQuery = len(queries)
+		queries = append(queries, byAlias("dir:"+strings.ToLower(ref))) // 2400-node-swap: its folder's README.md or index.md
+	}
+	if _, _, ok := resolve.PrefixNumber(ref); ok || resolve.IsNumber(ref) {
+		queries = append(queries, byAlias("was:"+strings.ToLower(ref))) // task-4: BACK-4 once task was back's prefix (config.Prefixes)
+	}
+	if t := resolve.TitleKey(ref); t != "" {
+		queries = append(queries, byAlias("title:"+t)) // last: a document's exact title, "Client/server split" too
+	}
+	return queries, stemQuery, mdQuery, dirQuery
 }
 
 func likePrefix(s string) string {

@@ -23,7 +23,7 @@ type fileStat struct {
 }
 
 func (s *Store) fileStats() (map[string]fileStat, error) {
-	rows, err := s.h.DB.Query(`SELECT path, oid, size, mtime, 1 FROM docs UNION ALL SELECT path, oid, size, mtime, 0 FROM skipped`)
+	rows, err := s.h.DB.Query(`SELECT path, ` + sqlstore.StoredStamp + `, size, mtime, 1 FROM docs UNION ALL SELECT path, oid, size, mtime, 0 FROM skipped`)
 	if err != nil {
 		return nil, friendly(err, s.path)
 	}
@@ -129,10 +129,10 @@ func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *scan.Scope, me
 		err := ld.LoadAll(ctx, candidates[lo:hi], func(l *Loaded) error {
 			st, known := stored[l.Path]
 			switch {
-			case known && st.oid == l.OID:
+			case known && st.oid == l.Stamp():
 				b.Touches = append(b.Touches, l.FileInfo)
-			case !known && l.Doc != nil && gone[l.OID] != "" && !renamedFrom[gone[l.OID]] && RenameKeepsKind(b.Kinds, l.Doc, gone[l.OID], l.Path):
-				from := gone[l.OID]
+			case !known && l.Doc != nil && gone[l.Stamp()] != "" && !renamedFrom[gone[l.Stamp()]] && RenameKeepsKind(b.Kinds, l.Doc, gone[l.Stamp()], l.Path):
+				from := gone[l.Stamp()]
 				renamedFrom[from] = true
 				b.Renames = append(b.Renames, Rename{From: from, To: l.FileInfo})
 				read = append(read, from, l.Path)
@@ -228,7 +228,7 @@ func (s *Store) WorktreeChanged(scope *scan.Scope) (int, error) {
 			n++
 		case err == nil && !known && scope.IsDocumentPath(p):
 			n++ // back, where a walk would list it (not a file now ignored)
-		case err == nil && known && (info.Size() != st.size || info.ModTime().UnixNano() != st.mtime):
+		case err == nil && known && (info.Size() != st.size || scope.Stamped(p, info.ModTime().UnixNano()) != st.mtime):
 			n++
 		}
 	}

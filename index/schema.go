@@ -5,7 +5,7 @@ import "github.com/canon-md/canon/index/internal/fulltext"
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 24
+const SchemaVersion = 25
 
 const metaDDL = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`
 
@@ -36,7 +36,8 @@ CREATE TABLE docs (
 	anchors     TEXT NOT NULL,          -- id and name attributes of HTML tags, space separated
 	body_line   INTEGER NOT NULL,
 	links_sig   INTEGER NOT NULL,       -- hash of the outgoing links as written (see inplace.go)
-	generated   TEXT NOT NULL           -- why a tool wrote it (generated.go), '' when people did
+	generated   TEXT NOT NULL,          -- why a tool wrote it (generated.go), '' when people did
+	sidecar     TEXT NOT NULL           -- blob id of the sidecar whose fields it took (kep.yaml), '' for none
 );
 CREATE TABLE skipped (
 	path   TEXT PRIMARY KEY,
@@ -108,6 +109,7 @@ CREATE TABLE ref_docs (
 	author    TEXT NOT NULL,            -- that commit's author
 	skip      TEXT NOT NULL,            -- why the ref's version was not read ('' when it was: max_file_size)
 	fm_bytes  INTEGER NOT NULL,         -- the size of its frontmatter (what YAML parsing costs)
+	fm        TEXT NOT NULL,            -- its frontmatter as JSON, source order ('' when not read): what branches compares
 	PRIMARY KEY (ref, path)
 ) WITHOUT ROWID;
 CREATE TABLE ref_blobs (
@@ -119,6 +121,7 @@ CREATE TABLE ref_blobs (
 	assignee  TEXT NOT NULL,
 	edges     TEXT NOT NULL,
 	fm_bytes  INTEGER NOT NULL,
+	fm        TEXT NOT NULL,
 	size      INTEGER NOT NULL,         -- the blob's
 	type      TEXT NOT NULL,            -- markdown.PathFields
 	field_id  TEXT NOT NULL,
@@ -141,6 +144,7 @@ CREATE TABLE trunk_docs (
 	edges     TEXT NOT NULL,
 	skip      TEXT NOT NULL,
 	fm_bytes  INTEGER NOT NULL,
+	fm        TEXT NOT NULL,
 	PRIMARY KEY (trunk, path, lo)
 ) WITHOUT ROWID;
 CREATE TABLE problems (

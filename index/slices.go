@@ -10,15 +10,15 @@ import (
 
 // StoredFile is what the index holds of one path.
 type StoredFile struct {
-	OID string
-	Doc bool // a document; false for a skipped file
+	OID string // its blob id, and its sidecar's after a + (Loaded.Stamp)
+	Doc bool   // a document; false for a skipped file
 }
 
 // StoredFiles returns what the index holds of each of the paths it knows
 // (documents and skipped files), a batch of paths a query.
 func (s *Store) StoredFiles(ctx context.Context, paths []string) (map[string]StoredFile, error) {
 	out := make(map[string]StoredFile, len(paths))
-	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT path, oid, 1 FROM docs WHERE path IN (%s)
+	err := sqlstore.EachIn(ctx, s.h.DB, `SELECT path, `+sqlstore.StoredStamp+`, 1 FROM docs WHERE path IN (%s)
 		UNION ALL SELECT path, oid, 0 FROM skipped WHERE path IN (%s)`, nil, sqlstore.Anys(paths), nil, func(r *sql.Rows) error {
 		var p string
 		var f StoredFile

@@ -153,7 +153,7 @@ type writer struct {
 func newWriter(tx *sql.Tx) (*writer, error) {
 	w := &writer{tx: tx}
 	w.docs = newBulk(tx, "docs", []string{"id", "path", "oid", "size", "mtime", "natural_key", "key", "ident", "ident_line",
-		"uid", "uid_line", "type", "kind", "title", "state", "format", "fm", "fm_pos", "disables", "anchors", "body_line", "links_sig", "generated"}, 32)
+		"uid", "uid_line", "type", "kind", "title", "state", "format", "fm", "fm_pos", "disables", "anchors", "body_line", "links_sig", "generated", "sidecar"}, 32)
 	w.aliases = newBulk(tx, "aliases", []string{"term", "doc"}, 100)
 	w.chunks = newBulk(tx, "chunks", []string{"id", "doc", "seq", "slug", "heading", "level", "line", "end_line", "hash"}, 64)
 	// One row per statement for FTS5: a multi-row INSERT into a virtual
@@ -250,7 +250,7 @@ func (w *writer) insertLoaded(ld *Loaded) (int64, error) {
 	w.nextDoc++
 	nk := naturalKey(ld.Path, d.ID, d.UID)
 	err := w.docs.add(id, ld.Path, ld.OID, ld.Size, ld.MtimeNs, nk, nk, d.ID, d.IDLine, d.UID, d.UIDLine, d.Type, d.Kind,
-		d.Title, d.State, d.Format, r.fm, r.fmPos, r.disables, r.anchors, d.BodyLine, r.linksSig, r.generated)
+		d.Title, d.State, d.Format, r.fm, r.fmPos, r.disables, r.anchors, d.BodyLine, r.linksSig, r.generated, ld.Sidecar)
 	if err != nil {
 		return 0, fmt.Errorf("store %s: %w", ld.Path, err)
 	}

@@ -103,6 +103,10 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	keps, err := filepath.Abs("../../testdata/keps")
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		UpdateScripts:       *update,
@@ -110,6 +114,7 @@ func TestScripts(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("HOSTILE", hostile)
 			e.Setenv("KANO", kano)
+			e.Setenv("KEPS", keps)
 			return setupGit(e, example)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -106,9 +106,9 @@ func pathBatch(ctx context.Context, s *gitsync.Session, p *pending) (*index.Batc
 	renamedFrom := map[string]bool{}
 	err = s.Loader.LoadAll(ctx, present, func(l *index.Loaded) error {
 		st, known := stored[l.Path]
-		from := gone[l.OID]
+		from := gone[l.Stamp()]
 		switch {
-		case known && st.OID == l.OID:
+		case known && st.OID == l.Stamp():
 			b.Touches = append(b.Touches, l.FileInfo)
 		case !known && l.Doc != nil && from != "" && !renamedFrom[from] && !l.Symlink && index.RenameKeepsKind(s.Cfg.Kinds, l.Doc, from, l.Path):
 			renamedFrom[from] = true

@@ -59,6 +59,9 @@ type Config struct {
 	// .github/PULL_REQUEST_TEMPLATE/*.md): indexed and searched, but left
 	// out of canon check, ready, blocked and context packs (IsTemplate).
 	Templates []string `yaml:"templates" json:"templates,omitempty"`
+	// Sidecars are YAML files beside a folder's README.md that hold its
+	// document's fields (kep.yaml); they shape the index (IndexHash).
+	Sidecars []Sidecar `yaml:"sidecars" json:"sidecars,omitempty"`
 	// States says which states count as open and which as done.
 	States States `json:"states"`
 	// Context shapes context packs (graph/context).
@@ -252,6 +255,7 @@ type fileConfig struct {
 	RepoURLs    *list             `yaml:"repo_urls"`
 	BareNumbers *list             `yaml:"bare_numbers"`
 	Templates   *list             `yaml:"templates"`
+	Sidecars    *[]Sidecar        `yaml:"sidecars"`
 	States      *States           `yaml:"states"`
 	Context     yaml.Node         `yaml:"context"`
 	Check       yaml.Node         `yaml:"check"`
@@ -475,6 +479,13 @@ func (c *Config) applyReferences(fc *fileConfig) error {
 			return err
 		}
 		c.Templates = t
+	}
+	if fc.Sidecars != nil {
+		sc, err := checkSidecars("sidecars", *fc.Sidecars)
+		if err != nil {
+			return err
+		}
+		c.Sidecars = sc
 	}
 	if fc.States != nil {
 		if err := c.States.merge(fc.States); err != nil {
@@ -717,6 +728,7 @@ func (c *Config) IndexHash() string {
 		SitePages   bool        `json:",omitempty"`
 		BareNumbers []string    `json:",omitempty"`
 		StateField  string      `json:",omitempty"`
+		Sidecars    []Sidecar   `json:",omitempty"`
 	}
 	s := shape{Roots: c.Roots, Exclude: c.Exclude, MaxFileSize: c.MaxFileSize,
 		Edges: sortedPairs(c.Edges), Kinds: sortedPairs(c.Kinds), Namespaces: c.Namespaces.hash(),
@@ -725,6 +737,7 @@ func (c *Config) IndexHash() string {
 		s.Prefixes = sortedPairs(c.Prefixes)
 	}
 	s.RepoURLs, s.SitePages, s.BareNumbers, s.StateField = c.RepoURLs, c.SitePages(), c.BareNumbers, c.States.Field
+	s.Sidecars = c.Sidecars
 	b, _ := json.Marshal(s)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])

@@ -33,6 +33,7 @@ type Learned struct {
 	RepoURLs    []string          `yaml:"repo_urls" json:"repo_urls,omitempty"`
 	BareNumbers []string          `yaml:"bare_numbers" json:"bare_numbers,omitempty"`
 	Templates   []string          `yaml:"templates" json:"templates,omitempty"`
+	Sidecars    []Sidecar         `yaml:"sidecars" json:"sidecars,omitempty"`
 	States      *States           `yaml:"states" json:"states,omitempty"`
 	Check       *LearnedCheck     `yaml:"check" json:"check,omitempty"`
 	Work        *LearnedWork      `yaml:"work" json:"work,omitempty"`
@@ -61,7 +62,7 @@ type LearnedWork struct {
 // Empty reports whether nothing was learned.
 func (l *Learned) Empty() bool {
 	return l == nil || reflect.DeepEqual(*l, Learned{}) ||
-		(l.Tool == "" && l.Frontmatter == nil && len(l.Edges) == 0 && len(l.Prefixes) == 0 && len(l.RepoURLs) == 0 && len(l.BareNumbers) == 0 && len(l.Templates) == 0 && l.States == nil && l.Check == nil && l.Work == nil)
+		(l.Tool == "" && l.Frontmatter == nil && len(l.Edges) == 0 && len(l.Prefixes) == 0 && len(l.RepoURLs) == 0 && len(l.BareNumbers) == 0 && len(l.Templates) == 0 && len(l.Sidecars) == 0 && l.States == nil && l.Check == nil && l.Work == nil)
 }
 
 // Learned block markers: canon init --observe --write replaces what lies
@@ -113,6 +114,13 @@ func decodeLearned(n *yaml.Node) (*Learned, error) {
 		}
 		l.Templates = t
 	}
+	if l.Sidecars != nil {
+		sc, err := checkSidecars("learned.sidecars", l.Sidecars)
+		if err != nil {
+			return nil, err
+		}
+		l.Sidecars = sc
+	}
 	if l.Work != nil {
 		for _, p := range l.Work.Archive {
 			if strings.TrimSpace(p) == "" {
@@ -150,6 +158,9 @@ func (c *Config) applyLearned(l *Learned, f *fileConfig) error {
 	}
 	if l.Templates != nil && (f == nil || f.Templates == nil) {
 		c.Templates = l.Templates
+	}
+	if l.Sidecars != nil && (f == nil || f.Sidecars == nil) {
+		c.Sidecars = l.Sidecars
 	}
 	if s := l.States; s != nil {
 		def := DefaultStates()

@@ -45,6 +45,7 @@ func decide(f *facts) *Result {
 		r.Evidence["repo_urls"] = strings.Join(f.repoURLWhy, "; ")
 	}
 	decideTemplates(f, r)
+	decideSidecars(f, r)
 	decideEdges(f, r)
 	decideStates(f, r)
 	decideStateField(f, r)
@@ -140,7 +141,7 @@ func decideStates(f *facts, r *Result) {
 	for _, s := range sortedKeys(all) {
 		switch {
 		case inFold(def.Open, s) || def.IsDone(s) || inFold(unknown, s):
-		case all[s] < MinCount && !inFold(f.toolStatuses, s) && !doneWords[strings.ToLower(s)] && rankOf(s) == len(stateRank):
+		case all[s] < MinCount && !inFold(f.toolStatuses, s) && !doneWords[strings.ToLower(s)] && rankOf(s) == len(stateRank) && ladderRank(s) < 0:
 			slips = append(slips, s)
 			delete(all, s)
 		default:
@@ -157,7 +158,7 @@ func decideStates(f *facts, r *Result) {
 		sort.SliceStable(extra, func(i, j int) bool { return rankOf(extra[i]) < rankOf(extra[j]) })
 		order = append(order, extra...)
 	} else {
-		order = append(append(order, def.Open...), unknown...)
+		order = append(append(order, def.Open...), ladderSlots(unknown)...)
 		sort.SliceStable(order, func(i, j int) bool { return rankOf(order[i]) < rankOf(order[j]) })
 		order = append(order, def.Done...)
 	}
@@ -166,7 +167,7 @@ func decideStates(f *facts, r *Result) {
 		if inFold(s.Open, st) || inFold(s.Done, st) {
 			continue
 		}
-		if doneWords[strings.ToLower(st)] || inFold(def.Done, st) {
+		if doneWords[strings.ToLower(st)] || inFold(def.Done, st) || shipped(st) {
 			s.Done = append(s.Done, st)
 		} else {
 			s.Open = append(s.Open, st)

@@ -72,6 +72,8 @@ type facts struct {
 	templates        []templateNote            // files to copy, not documents (templates.go)
 	stateFields      map[string]map[string]int // a candidate state field → value → documents (statefield.go)
 	stateDocs        int                       // documents that write state: or status:
+	root             string                    // the repository's, where sidecars are read (sidecars.go)
+	sidecars         map[string]*sidecarFacts  // a candidate sidecar's name → what it holds
 }
 
 // Learn reads the index q of the repository at root, built with cfg.
@@ -120,6 +122,7 @@ func gather(ctx context.Context, q index.Querier, root string, cfg *config.Confi
 		priorities: map[string]int{}, dates: map[string][2]int{}, archives: map[string]int{}, edgeFields: map[string][2]int{},
 		ids: map[string][]string{}, schemaPriorities: map[string]map[string]int{}, schemaStates: map[string]map[string]int{}}
 	f.scheme = cfg.IDs
+	f.root = root
 	if err := f.detectTool(root); err != nil {
 		return nil, err
 	}
@@ -174,6 +177,7 @@ func (f *facts) readDoc(g *gathered, cfg *config.Config, d docRow) {
 		f.noteTemplate(d, nil) // by its name alone
 		return
 	}
+	m = f.noteSidecar(d.path, m) // a README's fields may be beside it (kep.yaml)
 	if f.noteTemplate(d, m) {
 		return // its values are placeholders: no evidence of the repository's conventions
 	}

@@ -49,6 +49,7 @@ func (r *Result) Block() string {
 	if len(l.Templates) > 0 {
 		w.entry(1, r.Evidence["templates"], "templates: "+flow(l.Templates))
 	}
+	w.sidecars(r)
 	if len(l.Edges) > 0 {
 		w.line(1, "edges:")
 		for _, f := range sorted(l.Edges) {
@@ -112,6 +113,22 @@ func (r *Result) Block() string {
 }
 
 type writer struct{ strings.Builder }
+
+// sidecars writes the learned sidecars, under their evidence.
+func (w *writer) sidecars(r *Result) {
+	if len(r.Learned.Sidecars) == 0 {
+		return
+	}
+	w.comment(1, r.Evidence["sidecars"])
+	w.line(1, "sidecars:")
+	for _, s := range r.Learned.Sidecars {
+		w.line(2, "- file: "+scalar(s.File))
+		if s.ID != "" {
+			w.line(3, "id: "+scalar(s.ID))
+			w.line(3, "prefix: "+scalar(s.Prefix))
+		}
+	}
+}
 
 func (w *writer) line(depth int, s string) {
 	w.WriteString(strings.Repeat("  ", depth) + s + "\n")
@@ -177,7 +194,7 @@ func flow(xs []string) string {
 
 // Keys are the dotted keys of the learned values, in the block's order.
 func (r *Result) Keys() []string {
-	order := []string{"tool", "frontmatter.text_fields", "prefixes", "bare_numbers", "repo_urls", "templates"}
+	order := []string{"tool", "frontmatter.text_fields", "prefixes", "bare_numbers", "repo_urls", "templates", "sidecars"}
 	for _, f := range sorted(r.Learned.Edges) {
 		order = append(order, "edges."+f)
 	}

@@ -3,6 +3,7 @@ package learn
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,8 +26,14 @@ var stateFieldCandidates = []string{"stage", "phase"}
 func (f *facts) noteStateFields(m map[string]json.RawMessage) {
 	if _, ok := text(m["state"]); ok {
 		f.stateDocs++
-	} else if _, ok := text(m["status"]); ok {
+	} else if v, ok := text(m["status"]); ok {
 		f.stateDocs++
+		if v = strings.TrimSpace(v); v != "" {
+			if f.stateFields == nil {
+				f.stateFields = map[string]map[string]int{}
+			}
+			count(f.stateFields, "status", v) // a KEP's: provisional, implementable, implemented (statusLadder)
+		}
 	}
 	for _, k := range stateFieldCandidates {
 		if v, ok := text(m[k]); ok && strings.TrimSpace(v) != "" {
@@ -54,6 +61,31 @@ var stageEnds = map[string]bool{"discontinued": true, "closed": true, "rejected"
 	"superseded": true, "obsolete": true, "stagnant": true, "abandoned": true, "declined": true, "postponed": true,
 	"deferred": true, "replaced": true, "moved": true}
 
+// ladderSlots is vals with those on the ladder in its order (a KEP's
+// provisional before implementable), in the places they held; the others
+// stay where they are.
+func ladderSlots(vals []string) []string {
+	var at []int
+	var on []string
+	for i, v := range vals {
+		if ladderRank(v) >= 0 {
+			at, on = append(at, i), append(on, v)
+		}
+	}
+	sort.SliceStable(on, func(i, j int) bool { return ladderRank(on[i]) < ladderRank(on[j]) })
+	out := slices.Clone(vals)
+	for k, i := range at {
+		out[i] = on[k]
+	}
+	return out
+}
+
+// shipped reports a value of the ladder that says the work is over
+// (implemented, released, stable), or one that ends it.
+func shipped(v string) bool {
+	return ladderRank(v) >= ladderRank(shippedFrom) || stageEnds[strings.ToLower(v)]
+}
+
 func ladderRank(v string) int {
 	for i, s := range stageLadder {
 		if strings.EqualFold(s, v) {
@@ -79,9 +111,38 @@ func decideStateField(f *facts, r *Result) {
 		}
 	}
 	if best == "" || bestN < MinCount || bestN <= f.stateDocs {
+		statusLadder(f, r)
 		return
 	}
-	vals := f.stateFields[best]
+	learnLadder(f, r, best, best, bestN)
+}
+
+// statusLadder learns the order of status: values that are a lifecycle's
+// the default states do not know (a KEP's provisional, implementable,
+// implemented, withdrawn), where no state: is written: the field is read
+// already, only its values' order is learned.
+func statusLadder(f *facts, r *Result) {
+	vals := f.stateFields["status"]
+	n, def := 0, config.DefaultStates()
+	knownHere := 0
+	for v, c := range vals {
+		n += c
+		if inFold(def.Open, v) || def.IsDone(v) {
+			knownHere += c
+		}
+	}
+	if n < MinCount || knownHere*2 >= n || r.Learned.States != nil {
+		return // the default states read them, too few, or the states are learned already
+	}
+	learnLadder(f, r, "", "status", n)
+}
+
+// learnLadder learns field's values (as name writes them: "" for status,
+// read anyway) as the states in the ladder's order, when most of its n
+// values are on the ladder or end work.
+func learnLadder(f *facts, r *Result, field, name string, n int) {
+	bestN := n
+	vals := f.stateFields[name]
 	known := 0
 	for v, n := range vals {
 		if ladderRank(v) >= 0 || stageEnds[strings.ToLower(v)] {
@@ -110,7 +171,7 @@ func decideStateField(f *facts, r *Result) {
 		}
 		return used[i] < used[j]
 	})
-	s := &config.States{Field: best}
+	s := &config.States{Field: field}
 	ship := ladderRank(shippedFrom)
 	for _, v := range used {
 		if rk := ladderRank(v); rk >= ship || stageEnds[strings.ToLower(v)] {
@@ -127,6 +188,11 @@ func decideStateField(f *facts, r *Result) {
 	for _, v := range sortedKeys(vals) {
 		counts = append(counts, fmt.Sprintf("%s %d", v, vals[v]))
 	}
+	if field == "" {
+		r.Evidence["states"] = fmt.Sprintf("%s holds the work's state in %d documents in values the default states do not know (%s): open until it ships (%s), done after (%s)",
+			name, bestN, strings.Join(counts, ", "), strings.Join(s.Open, ", "), strings.Join(s.Done, ", "))
+		return
+	}
 	r.Evidence["states"] = fmt.Sprintf("%s holds the work's state in %d documents, state: or status: in %d (%s): open until it ships (%s), done after (%s)",
-		best, bestN, f.stateDocs, strings.Join(counts, ", "), strings.Join(s.Open, ", "), strings.Join(s.Done, ", "))
+		field, bestN, f.stateDocs, strings.Join(counts, ", "), strings.Join(s.Open, ", "), strings.Join(s.Done, ", "))
 }

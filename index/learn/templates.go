@@ -20,8 +20,9 @@ import (
 
 // placeholder is a frontmatter value a template leaves to be filled in:
 // a whole value in angle brackets (<URL>, <EIP number(s)>: not an address
-// such as <a@b.org>), a {{name}}, an XXXX, or YYYY-MM-DD written out.
-var placeholder = lazyre.MustCompile(`^<[^<>@]+>$|\{\{[^{}]*\}\}|(?:^|[^A-Za-z])X{3,}(?:[^A-Za-z]|$)|(?i)\byyyy-mm-dd\b`)
+// such as <a@b.org>), a {{name}}, an XXXX or NNNN (the KEP template's
+// kep-number), or YYYY-MM-DD written out.
+var placeholder = lazyre.MustCompile(`^<[^<>@]+>$|\{\{[^{}]*\}\}|(?:^|[^A-Za-z])(?:X{3,}|N{4,})(?:[^A-Za-z]|$)|(?i)\byyyy-mm-dd\b`)
 
 // minPlaceholders is how many fields must hold placeholders for a
 // document named like any other to count as a template.
@@ -67,7 +68,7 @@ func (f *facts) noteTemplate(d docRow, m map[string]json.RawMessage) bool {
 // template in its name or folder under .github/ (PULL_REQUEST_TEMPLATE/).
 func templateName(p string, hasID bool) string {
 	lower := strings.ToLower(p)
-	stem := strings.ToLower(markdown.Stem(p))
+	stem := strings.ToLower(markdown.DisplayStem(p)) // a folder's README: the folder (keps/NNNN-kep-template/)
 	switch {
 	case strings.HasPrefix(lower, ".github/") && strings.Contains(lower, "template"):
 		return "a template of GitHub's under .github/"

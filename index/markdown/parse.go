@@ -127,6 +127,12 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // Problem and the rest is still parsed. The path (repo-relative, slash
 // separated) is used only for the kind convention.
 func Parse(filePath string, src []byte, opt *Options) *Document {
+	return ParseWith(filePath, src, opt, nil)
+}
+
+// ParseWith is Parse of a document whose sidecar (nil for none) holds
+// fields its frontmatter does not set.
+func ParseWith(filePath string, src []byte, opt *Options, side *Sidecar) *Document {
 	src = bytes.TrimPrefix(src, utf8BOM)
 	d := &Document{Frontmatter: &Value{Kind: Map}, stateField: opt.StateField}
 	body, bodyLine, res, unclosed := splitFrontmatter(src, opt.TextFields)
@@ -163,6 +169,7 @@ func Parse(filePath string, src []byte, opt *Options) *Document {
 				Message: "the lines between the --- at the top are not key: value fields, so canon reads them as Markdown; write them as key: value lines if they are frontmatter"})
 		}
 	}
+	d.takeSidecar(side)
 	d.readIdentity()
 	d.readRefs(opt.Edges, src)
 	d.Body = ScanBody(body, d.BodyLine)

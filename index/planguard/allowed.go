@@ -24,7 +24,7 @@ var Allowed = map[string]string{
 	// what the index read of each file. It stats every file, so reading
 	// every row is its own size; the MCP server counts it at its first
 	// call, then in the background at most once a driftEvery.
-	"SELECT path, oid, size, mtime, 1 FROM docs UNION ALL SELECT path, oid, size, mtime, 0 FROM skipped": "the stat walk: every file's size and time",
+	"SELECT path, oid || CASE WHEN sidecar = '' THEN '' ELSE '+' || sidecar END, size, mtime, 1 FROM docs UNION ALL SELECT path, oid, size, mtime, 0 FROM skipped": "the stat walk: every file's size and time",
 	// check's follows: whether any document has a Kano-shaped id decides
 	// the schema of an item whose own id is not (a LIKE of an infix has
 	// no index). Once per check, only for such an item, and it stops at

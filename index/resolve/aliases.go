@@ -44,15 +44,15 @@ func AliasTerms(d Identity) []string {
 }
 
 // TitleKey is the name a title gives its document to a reference that
-// names a page by its title (Just the Docs' parent: Getting Started),
-// lower-cased, its spaces one; "" for a title no reference can name that
-// way (one with a slash reads as a path).
+// names a page by its title (Just the Docs' parent: Getting Started) and
+// to a name typed whole (canon show, a query that is a title),
+// lower-cased, its spaces one. A title with a slash ("Client/server
+// split") has its key too: a reference that reads as a path is planned as
+// one (refPlan tries a title only when the whole reference is its file
+// stem, which holds no slash), and Find tries a name as a path, a stem and
+// an id before it tries it as a title, so a path that names a file wins.
 func TitleKey(title string) string {
-	t := strings.ToLower(strings.Join(strings.Fields(title), " "))
-	if strings.Contains(t, "/") {
-		return ""
-	}
-	return t
+	return strings.ToLower(strings.Join(strings.Fields(title), " "))
 }
 
 // oldNames are the names an old prefix gives the document (task-4 for

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -292,6 +293,36 @@ func TestFileID(t *testing.T) {
 	} {
 		if got := FileID(p); got != want {
 			t.Errorf("FileID(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// TestTitleWithSlashIsAName: a title with a slash names its document as
+// any title does (it read as a path, and named nothing, issue 43), while
+// a reference that reads as a path is still planned as a path and never
+// by that title.
+func TestTitleWithSlashIsAName(t *testing.T) {
+	t.Parallel()
+	if got := TitleKey("  Client/server   Split "); got != "client/server split" {
+		t.Errorf("TitleKey = %q", got)
+	}
+	terms := AliasTerms(Identity{Path: "docs/0007-split.md", Title: "Client/server split"})
+	if !slices.Contains(terms, "title:client/server split") {
+		t.Errorf("alias terms %v lack the title", terms)
+	}
+	if keys := MatchKeys(Identity{Path: "docs/0007-split.md", Title: "Client/server split"}); !slices.Contains(keys, "client/server split") {
+		t.Errorf("match keys %v lack the title", keys)
+	}
+	for _, raw := range []string{"Client/server split", "docs/client.md"} {
+		l := Link{Form: FormRef, Raw: raw}
+		l.Plan("a.md", Planner{})
+		for _, term := range l.Terms {
+			if strings.HasPrefix(term, "title:") {
+				t.Errorf("the reference %q is planned by a title: %v", raw, l.Terms)
+			}
+		}
+		if !slices.ContainsFunc(l.Terms, func(s string) bool { return strings.HasPrefix(s, "path:") }) {
+			t.Errorf("the reference %q is not planned as a path: %v", raw, l.Terms)
 		}
 	}
 }

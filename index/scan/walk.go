@@ -231,7 +231,7 @@ func (s *Scope) Walk() ([]FileInfo, error) {
 			if err != nil {
 				return nil // vanished between listing and stat
 			}
-			out = append(out, FileInfo{Path: rel, Size: info.Size(), MtimeNs: info.ModTime().UnixNano(),
+			out = append(out, FileInfo{Path: rel, Size: info.Size(), MtimeNs: s.Stamped(rel, info.ModTime().UnixNano()),
 				Symlink: info.Mode()&fs.ModeSymlink != 0})
 			return nil
 		})
@@ -269,7 +269,7 @@ func (s *Scope) Stat(rel string) (FileInfo, bool) {
 	if err != nil || info.IsDir() {
 		return FileInfo{}, false
 	}
-	return FileInfo{Path: rel, Size: info.Size(), MtimeNs: info.ModTime().UnixNano(),
+	return FileInfo{Path: rel, Size: info.Size(), MtimeNs: s.Stamped(rel, info.ModTime().UnixNano()),
 		Symlink: info.Mode()&fs.ModeSymlink != 0}, true
 }
 

@@ -28,7 +28,7 @@ func TestNamesIn(t *testing.T) {
 		{"vector backend", nil},
 		{"vector-backend", []name{{-1, []string{"stem:vector-backend"}}}},
 		{"see docs/ids.md", []name{{1, []string{"stem:ids"}}}},
-		{"Implement workset init/refresh/promote automation", nil}, // a title with a slash reads as a path (resolve.TitleKey)
+		{"Implement workset init/refresh/promote automation", []name{{-1, []string{"title:implement workset init/refresh/promote automation"}}}}, // a title with a slash is a name too
 		{"Make task edit preserve unrelated file details?", []name{{-1, []string{"title:make task edit preserve unrelated file details"}}}},
 		{"uid 019ba90a-5c3d-7ad6-96f2-1c4bf2c6b8d4", []name{{1, []string{"uid:019ba90a-5c3d-7ad6-96f2-1c4bf2c6b8d4"}}}},
 		{"utf-8 sqlite-vec v2", []name{{0, terms("utf-8")}}},

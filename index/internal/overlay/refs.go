@@ -73,6 +73,10 @@ type RefDoc struct {
 	// FMBytes is the size of its frontmatter: what parsing it cost, which
 	// a ref may spend only so much of (gitsync's overlays).
 	FMBytes int64 `json:"-"`
+	// FMJSON is its frontmatter as JSON, mappings in source order
+	// (markdown.Document.FrontmatterJSON, as docs.fm holds HEAD's): what
+	// canon branches compares field by field. "" when not read.
+	FMJSON string `json:"-"`
 	// MovedFrom is the path a moved document had (Change RefMoved):
 	// never stored, Overlay pairs the rows.
 	MovedFrom string `json:"moved_from,omitempty"`
@@ -203,7 +207,7 @@ func (s *Overlays) ApplyRefs(ctx context.Context, ups []RefUpdate, stand []strin
 				}
 			}
 		}
-		upsert, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO ref_docs(`+refDocCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		upsert, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO ref_docs(`+refDocCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -239,7 +243,7 @@ func (s *Overlays) ApplyRefs(ctx context.Context, ups []RefUpdate, stand []strin
 			}
 			for _, p := range u.Drops {
 				if st.Trunk != 0 { // the trunk may have a row there: hide it
-					if _, err := upsert.ExecContext(ctx, st.Name, p, RefSame, "", "", "", "", "", "", "", "[]", st.OID, st.Author, "", 0); err != nil {
+					if _, err := upsert.ExecContext(ctx, st.Name, p, RefSame, "", "", "", "", "", "", "", "[]", st.OID, st.Author, "", 0, ""); err != nil {
 						return fmt.Errorf("write %s on %s: %w", p, st.Name, err)
 					}
 					continue
@@ -250,7 +254,7 @@ func (s *Overlays) ApplyRefs(ctx context.Context, ups []RefUpdate, stand []strin
 			}
 			for _, d := range u.Upserts {
 				if _, err := upsert.ExecContext(ctx, st.Name, d.Path, d.Change, d.OID, d.BaseOID, d.ID, d.Kind, d.Title, d.State,
-					d.Assignee, d.Edges, d.Commit, d.Author, d.Skip, d.FMBytes); err != nil {
+					d.Assignee, d.Edges, d.Commit, d.Author, d.Skip, d.FMBytes, d.FMJSON); err != nil {
 					return fmt.Errorf("write %s on %s: %w", d.Path, st.Name, err)
 				}
 			}
@@ -276,6 +280,7 @@ type HereDoc struct {
 	sqlstore.DocRef
 	Assignee string `json:"assignee,omitempty"`
 	Edges    string `json:"-"` // filled by HereEdges only
+	FMJSON   string `json:"-"` // its frontmatter as JSON (docs.fm): filled by HereEdges only
 }
 
 // Overlay lists what the followed refs change against the indexed
@@ -441,7 +446,7 @@ func (s *Overlays) hereRows(ctx context.Context, ref string) (map[string]*hereRo
 		in = `SELECT path FROM ref_docs WHERE ref = ? UNION SELECT t.path FROM trunk_docs t JOIN refs r ON r.trunk = t.trunk WHERE r.name = ?`
 		args = []any{ref, ref}
 	}
-	rows, err := s.h.DB.QueryContext(ctx, `SELECT d.key, d.ident, d.path, d.kind, d.title, d.state, `+hereAssignee+`, d.oid
+	rows, err := s.h.DB.QueryContext(ctx, `SELECT d.key, d.ident, d.path, d.kind, d.title, d.state, `+hereAssignee+`, d.`+sqlstore.StoredStamp+`
 		FROM docs d WHERE d.path IN (`+in+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read the overlays: %w", s.h.Friendly(err))
@@ -523,34 +528,34 @@ func pairRef(rows []OverlayDoc) []OverlayDoc {
 	return out
 }
 
-// HereEdges fills in HEAD's frontmatter edges of overlay documents (what
-// canon branches compares; ready and blocked do without, and so skip the
-// links they would read).
+// HereEdges fills in HEAD's frontmatter edges and frontmatter of overlay
+// documents (what canon branches compares; ready and blocked do without,
+// and so skip the links and fields they would read).
 func (s *Overlays) HereEdges(ctx context.Context, over []OverlayDoc) error {
-	q, err := s.h.DB.PrepareContext(ctx, `SELECT coalesce(json_group_array(json_array(l.type, l.raw)), '[]')
-		FROM links l JOIN docs d ON d.id = l.src WHERE d.path = ? AND l.field <> ''`)
+	q, err := s.h.DB.PrepareContext(ctx, `SELECT (SELECT coalesce(json_group_array(json_array(l.type, l.raw)), '[]')
+		FROM links l WHERE l.src = d.id AND l.field <> ''), d.fm FROM docs d WHERE d.path = ?`)
 	if err != nil {
 		return err
 	}
 	defer q.Close()
-	byPath := map[string]string{} // many refs change the same document: one read each
+	byPath := map[string][2]string{} // many refs change the same document: one read each
 	for i := range over {
 		h := over[i].Here
 		if h == nil {
 			continue
 		}
 		if e, ok := byPath[h.Path]; ok {
-			h.Edges = e
+			h.Edges, h.FMJSON = e[0], e[1]
 			continue
 		}
-		var edges string
-		if err := q.QueryRowContext(ctx, h.Path).Scan(&edges); err != nil {
+		var edges, fm string
+		if err := q.QueryRowContext(ctx, h.Path).Scan(&edges, &fm); err != nil {
 			return fmt.Errorf("read the edges of %s: %w", h.Path, err)
 		}
 		var pairs [][2]string
 		_ = json.Unmarshal([]byte(edges), &pairs) // SQLite's own JSON of text pairs
-		h.Edges = EdgesJSON(pairs)
-		byPath[h.Path] = h.Edges
+		h.Edges, h.FMJSON = EdgesJSON(pairs), fm
+		byPath[h.Path] = [2]string{h.Edges, h.FMJSON}
 	}
 	return nil
 }
@@ -580,6 +585,6 @@ func RefLine(r RefState) string {
 
 // RefDocLine: see RefLine.
 func RefDocLine(d RefDoc) string {
-	return fmt.Sprintf("ref_doc %q %q %q %q %q %q %q %q %q %q %q %q", d.Ref, d.Path, d.Change, d.OID, d.BaseOID,
-		d.ID, d.Kind, d.Title, d.State, d.Assignee, d.Edges, d.Skip)
+	return fmt.Sprintf("ref_doc %q %q %q %q %q %q %q %q %q %q %q %q %q", d.Ref, d.Path, d.Change, d.OID, d.BaseOID,
+		d.ID, d.Kind, d.Title, d.State, d.Assignee, d.Edges, d.Skip, d.FMJSON)
 }

@@ -43,13 +43,14 @@ type RefBlob struct {
 	ID, Title, Assignee, Edges    string
 	FM, Size                      int64
 	Type, FieldID, State, Section string
+	FMJSON                        string // RefDoc.FMJSON
 }
 
 // refBlobsKept is how many blobs ref_blobs keeps before it forgets those
 // no row names.
 const refBlobsKept = 50_000
 
-const refBlobCols = `oid, skip, doc, ident, title, assignee, edges, fm_bytes, size, type, field_id, state, section`
+const refBlobCols = `oid, skip, doc, ident, title, assignee, edges, fm_bytes, size, type, field_id, state, section, fm`
 
 // RefBlobs reads the kept fields of the blobs oids, by blob id.
 func (s *Overlays) RefBlobs(ctx context.Context, oids []string) (map[string]RefBlob, error) {
@@ -64,7 +65,7 @@ func (s *Overlays) RefBlobs(ctx context.Context, oids []string) (map[string]RefB
 	}
 	all, err := sqlstore.ScanAll(rows, func(r *sql.Rows) (RefBlob, error) {
 		var b RefBlob
-		err := r.Scan(&b.OID, &b.Skip, &b.Doc, &b.ID, &b.Title, &b.Assignee, &b.Edges, &b.FM, &b.Size, &b.Type, &b.FieldID, &b.State, &b.Section)
+		err := r.Scan(&b.OID, &b.Skip, &b.Doc, &b.ID, &b.Title, &b.Assignee, &b.Edges, &b.FM, &b.Size, &b.Type, &b.FieldID, &b.State, &b.Section, &b.FMJSON)
 		return b, err
 	})
 	if err != nil {
@@ -82,13 +83,13 @@ func keepRefBlobs(ctx context.Context, tx *sql.Tx, blobs []RefBlob) error {
 	if len(blobs) == 0 {
 		return nil
 	}
-	ins, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO ref_blobs(`+refBlobCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	ins, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO ref_blobs(`+refBlobCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer ins.Close()
 	for _, b := range blobs {
-		if _, err := ins.ExecContext(ctx, b.OID, b.Skip, b.Doc, b.ID, b.Title, b.Assignee, b.Edges, b.FM, b.Size, b.Type, b.FieldID, b.State, b.Section); err != nil {
+		if _, err := ins.ExecContext(ctx, b.OID, b.Skip, b.Doc, b.ID, b.Title, b.Assignee, b.Edges, b.FM, b.Size, b.Type, b.FieldID, b.State, b.Section, b.FMJSON); err != nil {
 			return fmt.Errorf("keep blob %s: %w", b.OID, err)
 		}
 	}
@@ -115,7 +116,7 @@ type TrunkDoc struct {
 	Lo, Hi int
 }
 
-const trunkDocCols = `path, lo, hi, change, oid, base_oid, ident, kind, title, state, assignee, edges, skip, fm_bytes`
+const trunkDocCols = `path, lo, hi, change, oid, base_oid, ident, kind, title, state, assignee, edges, skip, fm_bytes, fm`
 
 // trunkRows reads the rows of the refs' trunks that keep wants, by trunk.
 func (s *Overlays) trunkRows(ctx context.Context, refs []RefState, keep func(*TrunkDoc) bool) (map[int64][]TrunkDoc, error) {
@@ -134,7 +135,7 @@ func (s *Overlays) trunkRows(ctx context.Context, refs []RefState, keep func(*Tr
 		all, err := sqlstore.ScanAll(rows, func(r *sql.Rows) (TrunkDoc, error) {
 			var d TrunkDoc
 			err := r.Scan(&d.Path, &d.Lo, &d.Hi, &d.Change, &d.OID, &d.BaseOID, &d.ID, &d.Kind, &d.Title, &d.State,
-				&d.Assignee, &d.Edges, &d.Skip, &d.FMBytes)
+				&d.Assignee, &d.Edges, &d.Skip, &d.FMBytes, &d.FMJSON)
 			return d, err
 		})
 		if err != nil {
@@ -196,12 +197,12 @@ func mergeRefRows(refs []RefState, own []RefDoc, trunks map[int64][]TrunkDoc, ke
 	return out
 }
 
-const refDocCols = `ref, path, change, oid, base_oid, ident, kind, title, state, assignee, edges, commit_id, author, skip, fm_bytes`
+const refDocCols = `ref, path, change, oid, base_oid, ident, kind, title, state, assignee, edges, commit_id, author, skip, fm_bytes, fm`
 
 func scanRefDoc(sc interface{ Scan(...any) error }, extra ...any) (RefDoc, error) {
 	var d RefDoc
 	err := sc.Scan(append([]any{&d.Ref, &d.Path, &d.Change, &d.OID, &d.BaseOID, &d.ID, &d.Kind, &d.Title, &d.State,
-		&d.Assignee, &d.Edges, &d.Commit, &d.Author, &d.Skip, &d.FMBytes}, extra...)...)
+		&d.Assignee, &d.Edges, &d.Commit, &d.Author, &d.Skip, &d.FMBytes, &d.FMJSON}, extra...)...)
 	return d, err
 }
 
@@ -222,13 +223,13 @@ func writeTrunks(ctx context.Context, tx *sql.Tx, ups []RefUpdate) (map[*Trunk]i
 		}
 		next++
 		ids[t] = next
-		ins, err := tx.PrepareContext(ctx, `INSERT INTO trunk_docs(trunk, `+trunkDocCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO trunk_docs(trunk, `+trunkDocCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return nil, err
 		}
 		for _, d := range t.Rows {
 			if _, err := ins.ExecContext(ctx, next, d.Path, d.Lo, d.Hi, d.Change, d.OID, d.BaseOID, d.ID, d.Kind, d.Title, d.State,
-				d.Assignee, d.Edges, d.Skip, d.FMBytes); err != nil {
+				d.Assignee, d.Edges, d.Skip, d.FMBytes, d.FMJSON); err != nil {
 				ins.Close()
 				return nil, fmt.Errorf("write the trunk's %s: %w", d.Path, err)
 			}

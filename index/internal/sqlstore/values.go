@@ -54,6 +54,12 @@ func NewDocRef(key, ident, path, kind, title, state string) DocRef {
 	return DocRef{Key: key, ID: ident, Path: path, Kind: kind, Title: title, State: state}
 }
 
+// StoredStamp is what Loaded.Stamp was of a stored document. A README's
+// version beside a sidecar is the same stamp in the overlays of other
+// refs (gitsync reads their blobs so), so that HEAD's document and a
+// ref's compare by both.
+const StoredStamp = `oid || CASE WHEN sidecar = '' THEN '' ELSE '+' || sidecar END`
+
 // DocRefCols are the columns of docs d that ScanDocRef reads.
 const DocRefCols = `d.key, d.ident, d.path, d.kind, d.title, d.state`
 

@@ -1,0 +1,75 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strconv"
+
+	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/human"
+	"github.com/canon-md/canon/index/markdown"
+	"github.com/canon-md/canon/index/safepath"
+	"github.com/canon-md/canon/index/scan"
+)
+
+// sidecarRead is a sidecar read for a document: its fields and blob id.
+type sidecarRead struct {
+	markdown.Sidecar
+	oid string
+}
+
+// readSidecar reads the first sidecar beside the document at rel that
+// exists, within MaxSidecarBytes and the frontmatter's YAML bounds: nil
+// when there is none. A sidecar that cannot be read or parsed gives no
+// fields and a problem the document reports.
+func (l *Loader) readSidecar(rel string) (*sidecarRead, string) {
+	for i, p := range scan.SidecarsOf(l.Cfg, rel) {
+		data, err := safepath.ReadFile(filepath.Join(l.Root, filepath.FromSlash(p)), config.MaxSidecarBytes, l.Root)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		name := human.Quote(path.Base(p))
+		if err != nil {
+			return nil, fmt.Sprintf("the %s beside it is not read (%v), so its fields are not this document's", name, err)
+		}
+		sc, problem := parseSidecar(l.Cfg.Sidecars[i], data, name)
+		if i > 0 {
+			sc.oid += "#" + strconv.Itoa(i) // which of them, as the overlays write it (gitsync's sideVersion)
+		}
+		return sc, problem
+	}
+	return nil, ""
+}
+
+// parseSidecar reads a sidecar's content (data, shown as name).
+func parseSidecar(c config.Sidecar, data []byte, name string) (*sidecarRead, string) {
+	out := &sidecarRead{oid: scan.BlobOID(data), Sidecar: markdown.Sidecar{IDField: c.ID, IDPrefix: c.Prefix}}
+	if reason := scan.Unreadable(data); reason != "" {
+		return out, fmt.Sprintf("the %s beside it %s, so its fields are not this document's", name, reason)
+	}
+	v, err := markdown.ParseSidecar(data)
+	if err != nil {
+		return out, fmt.Sprintf("the %s beside it does not parse: %v; its fields are not this document's", name, err)
+	}
+	out.Fields = v
+	return out, ""
+}
+
+// FieldsBeside is Fields of a README whose i-th sidecar of config.Sidecars
+// holds side (nil: none; empty: one over config.MaxSidecarBytes): the
+// overlay of another ref, read from its blobs.
+func (l *Loader) FieldsBeside(fi scan.FileInfo, content []byte, i int, side []byte) *Loaded {
+	if side == nil || i >= len(l.Cfg.Sidecars) {
+		return l.Fields(fi, content)
+	}
+	c := l.Cfg.Sidecars[i]
+	sc, problem := parseSidecar(c, side, human.Quote(c.File))
+	out := l.fields(fi, content, sc)
+	if out.Doc != nil && problem != "" {
+		out.Doc.Problems = append(out.Doc.Problems, markdown.Problem{Line: 1, Col: 1, Rule: markdown.RuleFrontmatter, Severity: markdown.Warning, Message: problem})
+	}
+	return out
+}
