@@ -54,11 +54,12 @@ type view struct {
 	Fresh       Fresh
 	Data        any
 	Err         string
+	CSRF        string // the session's form token, for the script's POSTs
 }
 
 // page renders a page, or the error a call met.
 func (m *Server) page(w http.ResponseWriter, r *http.Request, name, title string, f Fresh, data any, err error) {
-	v := view{Page: name, Title: title, Fresh: f, Data: data}
+	v := view{Page: name, Title: title, Fresh: f, Data: data, CSRF: m.csrf}
 	code := http.StatusOK
 	if err != nil {
 		var nf *index.NotFoundError

@@ -87,6 +87,8 @@ func newSite(t *testing.T, dir string) *site {
 // req is one request and how it is sent.
 type req struct {
 	method, path, host, origin, cookie string
+	// body is a URL-encoded form; csrf goes in the X-Canon-CSRF header.
+	body, csrf string
 }
 
 // do sends r; by default a GET with the right Host and cookie.
@@ -95,7 +97,17 @@ func (s *site) do(t *testing.T, r req) *httptest.ResponseRecorder {
 	if r.method == "" {
 		r.method = http.MethodGet
 	}
-	hr := httptest.NewRequest(r.method, "http://"+testAddr+r.path, nil)
+	var body io.Reader
+	if r.body != "" {
+		body = strings.NewReader(r.body)
+	}
+	hr := httptest.NewRequest(r.method, "http://"+testAddr+r.path, body)
+	if r.body != "" {
+		hr.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if r.csrf != "" {
+		hr.Header.Set(csrfHeader, r.csrf)
+	}
 	hr.Host = testAddr
 	if r.host != "" {
 		hr.Host = r.host
