@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -33,6 +34,8 @@ type Card struct {
 	Status   string
 	Blockers []string
 	Claims   []ClaimNote
+	// Labels are its labels or tags (index.LabelFields).
+	Labels []string
 }
 
 // ClaimNote is what another ref does with an item: "In Progress on
@@ -51,8 +54,11 @@ type Column struct {
 
 // Filter narrows the board.
 type Filter struct {
-	Kind, Assignee, Parent, Text string
+	Kind, Assignee, Parent, Label, Text string
 }
+
+// any reports whether the filter narrows the board.
+func (f Filter) any() bool { return f.Kind+f.Assignee+f.Parent+f.Label+f.Text != "" }
 
 func (f Filter) keeps(c *Card) bool {
 	fold := strings.ToLower
@@ -62,6 +68,8 @@ func (f Filter) keeps(c *Card) bool {
 	case f.Assignee != "" && !strings.Contains(fold(c.Assignee), fold(f.Assignee)):
 		return false
 	case f.Parent != "" && !strings.EqualFold(c.Parent, f.Parent) && !strings.EqualFold(c.ParentKey, f.Parent):
+		return false
+	case f.Label != "" && !slices.ContainsFunc(c.Labels, func(l string) bool { return strings.EqualFold(l, f.Label) }):
 		return false
 	case f.Text != "" && !strings.Contains(fold(c.ID+" "+c.Title), fold(f.Text)):
 		return false
@@ -75,8 +83,14 @@ type Board struct {
 	Filter    Filter
 	Kinds     []string // the kinds on the board, for the filter
 	Assignees []string
-	Items     int
-	Overlay   string // the overlays' freshness line
+	Labels    []string
+	// States are where a card can move: the states on the board (all
+	// of it, not the filtered part), in the columns' order.
+	States   []string
+	Me       string // who a claim names unless the page says
+	Items    int
+	Filtered bool
+	Overlay  string // the overlays' freshness line
 }
 
 // boardBase is what the board reads of the index: every card, with its
@@ -88,6 +102,8 @@ type boardBase struct {
 	cards     []Card
 	kinds     []string
 	assignees []string
+	labels    []string
+	states    []string // in the columns' order
 }
 
 // readBase reads every work item of the work kinds, outside the archive,
@@ -110,18 +126,22 @@ func readBase(ctx context.Context, s *gitsync.Session) (*boardBase, error) {
 	if err != nil {
 		return nil, err
 	}
+	labels, err := s.Store.Labels(ctx)
+	if err != nil {
+		return nil, err
+	}
 	status := statusOf(graph.WorkOf(items, edges, graph.WorkOptionsOf(cfg, nil)))
 	byID := make(map[index.DocID]*index.WorkItem, len(items))
 	for i := range items {
 		byID[items[i].Doc] = &items[i]
 	}
 	b := &boardBase{}
-	kinds, who := map[string]bool{}, map[string]bool{}
+	kinds, who, tags, states := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]*Column{}
 	for _, it := range items {
 		if it.State == "" || !cfg.Work.IsWork(it.Kind) || cfg.Work.Archived(it.Path) {
 			continue
 		}
-		c := Card{Key: it.Key, ID: it.ID, Title: it.Title, Kind: it.Kind, State: it.State, Assignee: it.Assignee, Path: it.Path}
+		c := Card{Key: it.Key, ID: it.ID, Title: it.Title, Kind: it.Kind, State: it.State, Assignee: it.Assignee, Path: it.Path, Labels: labels[it.Doc]}
 		if p := byID[parent[it.Doc]]; p != nil {
 			c.Parent, c.ParentKey = p.ID, p.Key
 		}
@@ -135,9 +155,16 @@ func readBase(ctx context.Context, s *gitsync.Session) (*boardBase, error) {
 		if it.Assignee != "" {
 			who[it.Assignee] = true
 		}
+		for _, l := range c.Labels {
+			tags[l] = true
+		}
+		states[it.State] = &Column{State: it.State}
 		b.cards = append(b.cards, c)
 	}
-	b.kinds, b.assignees = sortedSet(kinds), sortedSet(who)
+	b.kinds, b.assignees, b.labels = sortedSet(kinds), sortedSet(who), sortedSet(tags)
+	for _, c := range orderColumns(states, cfg.States) {
+		b.states = append(b.states, c.State)
+	}
 	return b, nil
 }
 
@@ -182,7 +209,8 @@ func boardOf(ctx context.Context, s *gitsync.Session, base *boardBase, f Filter)
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{Filter: f, Overlay: fresh, Kinds: base.kinds, Assignees: base.assignees, Items: len(base.cards)}
+	b := &Board{Filter: f, Filtered: f.any(), Overlay: fresh, Kinds: base.kinds, Assignees: base.assignees, Labels: base.labels,
+		States: base.states, Items: len(base.cards)}
 	cols := map[string]*Column{}
 	for i := range base.cards {
 		c := base.cards[i]
@@ -303,10 +331,10 @@ func sortedSet(m map[string]bool) []string {
 }
 
 // board answers GET /: the board, filtered by the query's kind, assignee,
-// parent and q.
+// parent, label and q.
 func (m *Server) board(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := Filter{Kind: q.Get("kind"), Assignee: q.Get("assignee"), Parent: q.Get("parent"), Text: q.Get("q")}
+	f := Filter{Kind: q.Get("kind"), Assignee: q.Get("assignee"), Parent: q.Get("parent"), Label: q.Get("label"), Text: q.Get("q")}
 	var b *Board
 	fr, err := m.call(r.Context(), func(ctx context.Context, s *gitsync.Session, fr Fresh) error {
 		base, err := m.base(ctx, s, fr)
@@ -314,6 +342,9 @@ func (m *Server) board(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		b, err = boardOf(ctx, s, base, f)
+		if b != nil {
+			b.Me = m.me
+		}
 		return err
 	})
 	m.page(w, r, "board", "Board", fr, b, err)

@@ -24,8 +24,8 @@ const testToken = "TESTTOKEN0123456789ABCDEF"
 // dangling link.
 var testFiles = map[string]string{
 	"items/KB-FTR-0001.md": "---\nid: KB-FTR-0001\ntype: Feature\ntitle: Sessions\nstate: InProgress\n---\n# Goal\n\nLog in once.\n",
-	"items/KB-TSK-0001.md": "---\nid: KB-TSK-0001\ntype: Task\ntitle: Issue session tokens\nstate: Ready\npriority: P1\nassignee: ada\nparent: KB-FTR-0001\n---\n# Context\n\nTokens for the **login** service, for [the feature](KB-FTR-0001.md#goal).\n",
-	"items/KB-TSK-0002.md": "---\nid: KB-TSK-0002\ntype: Task\ntitle: Refresh tokens\nstate: Ready\nparent: KB-FTR-0001\ndecisions: [ADR-0001]\nlinks:\n  blocked_by: [KB-TSK-0001]\n---\n# Context\n\nRefresh before expiry.\n",
+	"items/KB-TSK-0001.md": "---\nid: KB-TSK-0001\ntype: Task\ntitle: Issue session tokens\nstate: Ready\npriority: P1\nassignee: ada\nparent: KB-FTR-0001\nlabels: [auth, api]\n---\n# Context\n\nTokens for the **login** service, for [the feature](KB-FTR-0001.md#goal).\n",
+	"items/KB-TSK-0002.md": "---\nid: KB-TSK-0002\ntype: Task\ntitle: Refresh tokens\nstate: Ready\nparent: KB-FTR-0001\ndecisions: [ADR-0001]\ntags: Backend, API\nlinks:\n  blocked_by: [KB-TSK-0001]\n---\n# Context\n\nRefresh before expiry.\n",
 	"items/KB-TSK-0003.md": "---\nid: KB-TSK-0003\ntype: Task\ntitle: Old spike\nstate: Done\n---\nDone long ago.\n",
 	"docs/ADR-0001.md":     "---\nid: ADR-0001\ntype: ADR\ntitle: Tokens are opaque\nstatus: Accepted\n---\n# Decision\n\nOpaque tokens.\n",
 	"notes/link.md":        "# Links\n\n[gone](gone.md)\n",
@@ -165,6 +165,21 @@ func TestRoutes(t *testing.T) {
 	mustContain(t, "the filtered board", filtered, "KB-TSK-0001")
 	if strings.Contains(filtered, "KB-TSK-0002") {
 		t.Error("the assignee filter kept an item of nobody")
+	}
+	// Labels, from labels (a list) or tags (one value of several), matched
+	// without case.
+	mustContain(t, "the label filter", board, `<option value="auth"`, `<option value="Backend"`, `<a class="label" href="/?label=auth">auth</a>`)
+	for label, want := range map[string]string{"auth": "KB-TSK-0001", "backend": "KB-TSK-0002", "API": "KB-TSK-0001 KB-TSK-0002"} {
+		f := s.get(t, "/?label="+label)
+		var got []string
+		for _, id := range []string{"KB-TSK-0001", "KB-TSK-0002", "KB-TSK-0003"} {
+			if strings.Contains(f, `data-id="`+id+`"`) {
+				got = append(got, id)
+			}
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("label %s keeps %v, want %s", label, got, want)
+		}
 	}
 	if f := s.get(t, "/?q=refresh&kind=task"); !strings.Contains(f, "KB-TSK-0002") || strings.Contains(f, `data-id="KB-TSK-0001"`) {
 		t.Errorf("the text filter:\n%s", f)
