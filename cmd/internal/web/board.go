@@ -111,7 +111,14 @@ type boardBase struct {
 func readBase(ctx context.Context, s *gitsync.Session) (*boardBase, error) {
 	cfg := s.Cfg
 	var items []index.WorkItem
-	if err := s.Store.EachWorkItem(ctx, func(it index.WorkItem) error { items = append(items, it); return nil }); err != nil {
+	labels := map[index.DocID][]string{}
+	if err := s.Store.EachWorkItemLabels(ctx, func(it index.WorkItem, ls []string) error {
+		items = append(items, it)
+		if len(ls) > 0 {
+			labels[it.Doc] = ls
+		}
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 	var edges []index.DocEdge
@@ -123,10 +130,6 @@ func readBase(ctx context.Context, s *gitsync.Session) (*boardBase, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	labels, err := s.Store.Labels(ctx)
 	if err != nil {
 		return nil, err
 	}
