@@ -3,9 +3,12 @@ package web
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,8 +25,12 @@ import (
 // and blocked answer), and what other branches and worktrees do with it
 // (graph.Claims over the overlays, what canon ready leaves out).
 
-// columnCap is the most cards a column shows; a filter narrows the rest.
-const columnCap = 200
+// columnCap is how many cards a column shows at first, and how many more
+// each "show more" adds (up to maxColumn); a filter narrows the rest.
+const (
+	columnCap = 100
+	maxColumn = 2000
+)
 
 // Card is one work item on the board.
 type Card struct {
@@ -48,13 +55,16 @@ type ClaimNote struct {
 type Column struct {
 	State string
 	Cards []Card
-	More  int // cards past columnCap
+	More  int // cards past the filter's limit
 	Total int
 }
 
 // Filter narrows the board.
 type Filter struct {
 	Kind, Assignee, Parent, Label, Text string
+	// Limit is how many cards a column shows (columnCap unless the
+	// query's limit says more).
+	Limit int
 }
 
 // any reports whether the filter narrows the board.
@@ -91,6 +101,9 @@ type Board struct {
 	Items    int
 	Filtered bool
 	Overlay  string // the overlays' freshness line
+	// MoreURL is the same board showing columnCap more cards a column,
+	// when some column has more and the limit allows.
+	MoreURL string
 }
 
 // boardBase is what the board reads of the index: every card, with its
@@ -164,8 +177,15 @@ func readBase(ctx context.Context, s *gitsync.Session) (*boardBase, error) {
 		states[it.State] = &Column{State: it.State}
 		b.cards = append(b.cards, c)
 	}
+	// By id once here, so that each board keeps the order as it filters.
+	sort.Slice(b.cards, func(i, j int) bool {
+		if b.cards[i].ID != b.cards[j].ID {
+			return b.cards[i].ID < b.cards[j].ID
+		}
+		return b.cards[i].Key < b.cards[j].Key
+	})
 	b.kinds, b.assignees, b.labels = sortedSet(kinds), sortedSet(who), sortedSet(tags)
-	for _, c := range orderColumns(states, cfg.States) {
+	for _, c := range orderColumns(states, cfg.States, 0) {
 		b.states = append(b.states, c.State)
 	}
 	return b, nil
@@ -229,13 +249,13 @@ func boardOf(ctx context.Context, s *gitsync.Session, base *boardBase, f Filter)
 		col.Total++
 		col.Cards = append(col.Cards, c)
 	}
-	b.Columns = orderColumns(cols, s.Cfg.States)
+	b.Columns = orderColumns(cols, s.Cfg.States, f.Limit)
 	return b, nil
 }
 
 // orderColumns puts the columns in the configuration's order of states,
-// the unlisted ones last by name, and each column's cards by id.
-func orderColumns(cols map[string]*Column, states config.States) []Column {
+// the unlisted ones last by name, each cut at limit cards (none: 0).
+func orderColumns(cols map[string]*Column, states config.States, limit int) []Column {
 	order := append(append([]string{}, states.Open...), states.Done...)
 	rank := func(st string) int {
 		for i, o := range order {
@@ -247,14 +267,8 @@ func orderColumns(cols map[string]*Column, states config.States) []Column {
 	}
 	out := make([]Column, 0, len(cols))
 	for _, c := range cols {
-		sort.Slice(c.Cards, func(i, j int) bool {
-			if c.Cards[i].ID != c.Cards[j].ID {
-				return c.Cards[i].ID < c.Cards[j].ID
-			}
-			return c.Cards[i].Key < c.Cards[j].Key
-		})
-		if len(c.Cards) > columnCap {
-			c.More, c.Cards = len(c.Cards)-columnCap, c.Cards[:columnCap]
+		if limit > 0 && len(c.Cards) > limit {
+			c.More, c.Cards = len(c.Cards)-limit, c.Cards[:limit]
 		}
 		out = append(out, *c)
 	}
@@ -324,6 +338,17 @@ func plural(n int, unit string) string {
 	return fmt.Sprintf("%d %s", n, unit)
 }
 
+// moreURL is the board of query q showing columnCap more cards a column,
+// when a column has more and the limit allows; else "".
+func moreURL(q url.Values, cols []Column, limit int) string {
+	if limit >= maxColumn || !slices.ContainsFunc(cols, func(c Column) bool { return c.More > 0 }) {
+		return ""
+	}
+	q = maps.Clone(q)
+	q.Set("limit", strconv.Itoa(min(limit+columnCap, maxColumn)))
+	return "/?" + q.Encode()
+}
+
 func sortedSet(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -337,7 +362,10 @@ func sortedSet(m map[string]bool) []string {
 // parent, label and q.
 func (m *Server) board(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := Filter{Kind: q.Get("kind"), Assignee: q.Get("assignee"), Parent: q.Get("parent"), Label: q.Get("label"), Text: q.Get("q")}
+	f := Filter{Kind: q.Get("kind"), Assignee: q.Get("assignee"), Parent: q.Get("parent"), Label: q.Get("label"), Text: q.Get("q"), Limit: columnCap}
+	if n, err := strconv.Atoi(q.Get("limit")); err == nil && n > 0 {
+		f.Limit = min(n, maxColumn)
+	}
 	var b *Board
 	fr, err := m.call(r.Context(), func(ctx context.Context, s *gitsync.Session, fr Fresh) error {
 		base, err := m.base(ctx, s, fr)
@@ -347,6 +375,7 @@ func (m *Server) board(w http.ResponseWriter, r *http.Request) {
 		b, err = boardOf(ctx, s, base, f)
 		if b != nil {
 			b.Me = m.me
+			b.MoreURL = moreURL(q, b.Columns, f.Limit)
 		}
 		return err
 	})

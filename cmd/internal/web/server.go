@@ -177,6 +177,7 @@ func (m *Server) Serve(ctx context.Context, o Options) error {
 		m.hub.close() // the event streams end, then the server
 		srv.Close()
 	}()
+	go m.warm() // the first board, read while the user opens the URL
 	if o.Ready != nil {
 		o.Ready(addr)
 	}
