@@ -151,7 +151,7 @@ func readBase(ctx context.Context, s *gitsync.Session) (*boardBase, error) {
 	for i := range items {
 		byID[items[i].Doc] = &items[i]
 	}
-	b := &boardBase{}
+	b := &boardBase{cards: make([]Card, 0, len(items))}
 	kinds, who, tags, states := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]*Column{}
 	for _, it := range items {
 		if it.State == "" || !cfg.Work.IsWork(it.Kind) || cfg.Work.Archived(it.Path) {
