@@ -159,3 +159,21 @@ func TestMoveAndClaim(t *testing.T) {
 		t.Errorf("the claim's commit: %v\n%s", err, out)
 	}
 }
+
+// TestMoveWritesTheStateField: a repository that keeps its state in
+// status: (Backlog.md's) gets its status moved, not a second field.
+func TestMoveWritesTheStateField(t *testing.T) {
+	task := "---\nid: task-1\ntitle: One\nstatus: To Do\nassignee: []\n---\nBody.\n"
+	dir := repoOf(t, map[string]string{
+		"backlog/tasks/task-1 - One.md": task,
+		"backlog/tasks/task-2 - Two.md": "---\nid: task-2\ntitle: Two\nstatus: In Progress\nassignee: []\n---\n",
+	})
+	s := newSite(t, dir)
+	w := s.do(t, req{method: http.MethodPost, path: "/move", body: "ref=task-1&state=in+progress", csrf: s.srv.csrf, origin: ownOrigin})
+	if w.Code != http.StatusOK {
+		t.Fatalf("the move: %d %s", w.Code, w.Body)
+	}
+	if got, want := readFile(t, dir, "backlog/tasks/task-1 - One.md"), strings.Replace(task, "status: To Do", "status: In Progress", 1); got != want {
+		t.Errorf("the move wrote\n%s\nwant\n%s", got, want)
+	}
+}
