@@ -25,8 +25,10 @@
     if (el) { el.textContent = text; el.className = "live " + cls; }
   }
 
-  var fetching = false, again = false;
+  var fetching = false, again = false, deferred = false;
   function refresh() {
+    var m = document.getElementById("move-menu");
+    if (m && !m.hidden) { deferred = true; return; } // not under an open menu: when it closes
     if (fetching) { again = true; return; }
     fetching = true;
     fetch(location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } })
@@ -119,6 +121,7 @@
       if (back) { opener.focus(); }
     }
     opener = null;
+    if (deferred) { deferred = false; refresh(); }
   }
   // refocus puts the focus back on the card a write moved, once the page
   // shows where it went.
