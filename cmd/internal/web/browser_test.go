@@ -110,6 +110,21 @@ func TestBrowser(t *testing.T) {
 	if !value(ctx, t, "the mark", chromedp.Evaluate[bool](`window.stayed === true`)) {
 		t.Error("the page reloaded")
 	}
+
+	// Dragging the moved card onto its first column moves it back.
+	id, from := strings.Fields(want[0])[1], strings.Fields(want[0])[0]
+	value(ctx, t, "a drag", chromedp.Evaluate[bool](fmt.Sprintf(`(function () {
+		var card = document.querySelector('li[data-id=%q]'), col = document.querySelector('.column[data-state=%q]'), dt = new DataTransfer();
+		card.dispatchEvent(new DragEvent("dragstart", {bubbles: true, dataTransfer: dt}));
+		col.dispatchEvent(new DragEvent("dragover", {bubbles: true, cancelable: true, dataTransfer: dt}));
+		col.dispatchEvent(new DragEvent("drop", {bubbles: true, cancelable: true, dataTransfer: dt}));
+		card.dispatchEvent(new DragEvent("dragend", {bubbles: true, dataTransfer: dt}));
+		return true;
+	})()`, id, from)))
+	do("the dropped card", chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`.column[data-state=%q] li[data-id=%q]`, from, id))))
+	if n := value(ctx, t, "the notice", chromedp.Text(chromedp.CSS("#notice"))); !strings.Contains(n, id+": state → "+from) {
+		t.Errorf("the notice after the drop: %q", n)
+	}
 }
 
 // moveByKeyboard moves the focused card, id in state from, to state to
