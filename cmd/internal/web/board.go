@@ -152,7 +152,8 @@ func readBase(ctx context.Context, s *gitsync.Session) (*boardBase, error) {
 		byID[items[i].Doc] = &items[i]
 	}
 	b := &boardBase{cards: make([]Card, 0, len(items))}
-	kinds, who, tags, states := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]*Column{}
+	kinds, who, states := map[string]bool{}, map[string]bool{}, map[string]*Column{}
+	tags := map[string]string{} // each label once whatever its case (the filter ignores case): its first spelling
 	for _, it := range items {
 		if it.State == "" || !cfg.Work.IsWork(it.Kind) || cfg.Work.Archived(it.Path) {
 			continue
@@ -172,7 +173,9 @@ func readBase(ctx context.Context, s *gitsync.Session) (*boardBase, error) {
 			who[it.Assignee] = true
 		}
 		for _, l := range c.Labels {
-			tags[l] = true
+			if _, ok := tags[strings.ToLower(l)]; !ok {
+				tags[strings.ToLower(l)] = l
+			}
 		}
 		states[it.State] = &Column{State: it.State}
 		b.cards = append(b.cards, c)
@@ -184,7 +187,11 @@ func readBase(ctx context.Context, s *gitsync.Session) (*boardBase, error) {
 		}
 		return b.cards[i].Key < b.cards[j].Key
 	})
-	b.kinds, b.assignees, b.labels = sortedSet(kinds), sortedSet(who), sortedSet(tags)
+	b.kinds, b.assignees = sortedSet(kinds), sortedSet(who)
+	for _, l := range tags {
+		b.labels = append(b.labels, l)
+	}
+	sort.Slice(b.labels, func(i, j int) bool { return strings.ToLower(b.labels[i]) < strings.ToLower(b.labels[j]) })
 	for _, c := range orderColumns(states, cfg.States, 0) {
 		b.states = append(b.states, c.State)
 	}

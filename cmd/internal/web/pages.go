@@ -29,7 +29,7 @@ var staticFS embed.FS
 // pages are the templates, parsed once, at the first page served (not
 // when any canon command starts): a layout and a body per page.
 var pages = sync.OnceValue(func() map[string]*template.Template {
-	funcs := template.FuncMap{"itemURL": itemURL, "short": short, "marks": marks}
+	funcs := template.FuncMap{"itemURL": itemURL, "short": short, "marks": marks, "same": strings.EqualFold}
 	out := map[string]*template.Template{}
 	for _, p := range []string{"board", "item", "branches", "problems", "search", "context"} {
 		out[p] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+p+".html"))

@@ -181,6 +181,10 @@ func TestRoutes(t *testing.T) {
 	// Labels, from labels (a list) or tags (one value of several), matched
 	// without case.
 	mustContain(t, "the label filter", board, `<option value="auth"`, `<option value="Backend"`, `<a class="label" href="/?label=auth">auth</a>`)
+	if strings.Count(board, `<option value="API"`)+strings.Count(board, `<option value="api"`) != 1 {
+		t.Error("a label spelt two ways is offered twice")
+	}
+	mustContain(t, "the chosen label", s.get(t, "/?label=backend"), `<option value="Backend" selected>`)
 	for label, want := range map[string]string{"auth": "KB-TSK-0001", "backend": "KB-TSK-0002", "API": "KB-TSK-0001 KB-TSK-0002"} {
 		f := s.get(t, "/?label="+label)
 		var got []string
