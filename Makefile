@@ -49,11 +49,14 @@ demo: build
 # at 1k (LARGE=1: 100k) documents (issue 47).
 # bench_team.sh: 0, 200 and 1,000 remote refs on the 10k corpus and
 # rust-lang/rfcs (issue 46); TEAM_ARGS="-large" adds 100k.
+# bench_serve.sh: canon serve's board and item page on the 10k corpus
+# (issue 44).
 bench: build
 	./scripts/bench.sh
 	./scripts/bench_agents.sh
 	./scripts/bench_items.sh $(ITEMS_ARGS)
 	./scripts/bench_team.sh $(TEAM_ARGS)
+	./scripts/bench_serve.sh
 	$(MAKE) --no-print-directory bench-relevance
 
 # The relevance benchmark (docs/benchmarks.md, Relevance): judged queries on

@@ -2,8 +2,9 @@
 # The README's first command (make demo): turn the example backlog in
 # testdata/example into a real git repository, install canon's hooks, make a
 # commit and a branch switch, and watch the index follow; then print a
-# context pack and the defects canon check finds. Runs in a temporary folder
-# (or DEMO_DIR) and leaves the repository there for you to explore.
+# context pack and the defects canon check finds; end with how to open the
+# board (canon serve). Runs in a temporary folder (or DEMO_DIR) and leaves
+# the repository there for you to explore.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -96,3 +97,8 @@ step "The index is derived: verify compares it with a fresh rebuild"
 run canon verify
 
 printf '\nThe demo repository stays in %s\n' "$demo"
+
+# Last, the board: the demo stays non-interactive, so it says how to start
+# canon serve rather than starting it (each start prints a new token).
+step "The board in a browser: canon serve"
+printf 'Run\n\n  %s serve --repo %s\n\nand open the URL it prints, http://127.0.0.1:7474/?token=... (the token is new at each start):\nthe board by state, each item with its graph, branches, problems and search, live; a card'"'"'s ⋯ menu\n(or m) moves or claims it as canon set and canon claim do. Ctrl-C stops it.\n' "$canon" "$demo"

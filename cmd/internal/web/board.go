@@ -3,8 +3,12 @@ package web
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
+	"net/url"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,8 +25,12 @@ import (
 // and blocked answer), and what other branches and worktrees do with it
 // (graph.Claims over the overlays, what canon ready leaves out).
 
-// columnCap is the most cards a column shows; a filter narrows the rest.
-const columnCap = 200
+// columnCap is how many cards a column shows at first, and how many more
+// each "show more" adds (up to maxColumn); a filter narrows the rest.
+const (
+	columnCap = 100
+	maxColumn = 2000
+)
 
 // Card is one work item on the board.
 type Card struct {
@@ -33,6 +41,8 @@ type Card struct {
 	Status   string
 	Blockers []string
 	Claims   []ClaimNote
+	// Labels are its labels or tags (their labels or tags field).
+	Labels []string
 }
 
 // ClaimNote is what another ref does with an item: "In Progress on
@@ -45,14 +55,20 @@ type ClaimNote struct {
 type Column struct {
 	State string
 	Cards []Card
-	More  int // cards past columnCap
+	More  int // cards past the filter's limit
 	Total int
 }
 
 // Filter narrows the board.
 type Filter struct {
-	Kind, Assignee, Parent, Text string
+	Kind, Assignee, Parent, Label, Text string
+	// Limit is how many cards a column shows (columnCap unless the
+	// query's limit says more).
+	Limit int
 }
+
+// any reports whether the filter narrows the board.
+func (f Filter) any() bool { return f.Kind+f.Assignee+f.Parent+f.Label+f.Text != "" }
 
 func (f Filter) keeps(c *Card) bool {
 	fold := strings.ToLower
@@ -62,6 +78,8 @@ func (f Filter) keeps(c *Card) bool {
 	case f.Assignee != "" && !strings.Contains(fold(c.Assignee), fold(f.Assignee)):
 		return false
 	case f.Parent != "" && !strings.EqualFold(c.Parent, f.Parent) && !strings.EqualFold(c.ParentKey, f.Parent):
+		return false
+	case f.Label != "" && !slices.ContainsFunc(c.Labels, func(l string) bool { return strings.EqualFold(l, f.Label) }):
 		return false
 	case f.Text != "" && !strings.Contains(fold(c.ID+" "+c.Title), fold(f.Text)):
 		return false
@@ -75,8 +93,17 @@ type Board struct {
 	Filter    Filter
 	Kinds     []string // the kinds on the board, for the filter
 	Assignees []string
-	Items     int
-	Overlay   string // the overlays' freshness line
+	Labels    []string
+	// States are where a card can move: the states on the board (all
+	// of it, not the filtered part), in the columns' order.
+	States   []string
+	Me       string // who a claim names unless the page says
+	Items    int
+	Filtered bool
+	Overlay  string // the overlays' freshness line
+	// MoreURL is the same board showing columnCap more cards a column,
+	// when some column has more and the limit allows.
+	MoreURL string
 }
 
 // boardBase is what the board reads of the index: every card, with its
@@ -88,6 +115,8 @@ type boardBase struct {
 	cards     []Card
 	kinds     []string
 	assignees []string
+	labels    []string
+	states    []string // in the columns' order
 }
 
 // readBase reads every work item of the work kinds, outside the archive,
@@ -95,7 +124,14 @@ type boardBase struct {
 func readBase(ctx context.Context, s *gitsync.Session) (*boardBase, error) {
 	cfg := s.Cfg
 	var items []index.WorkItem
-	if err := s.Store.EachWorkItem(ctx, func(it index.WorkItem) error { items = append(items, it); return nil }); err != nil {
+	labels := map[index.DocID][]string{}
+	if err := s.Store.EachWorkItemLabels(ctx, func(it index.WorkItem, ls []string) error {
+		items = append(items, it)
+		if len(ls) > 0 {
+			labels[it.Doc] = ls
+		}
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 	var edges []index.DocEdge
@@ -115,13 +151,14 @@ func readBase(ctx context.Context, s *gitsync.Session) (*boardBase, error) {
 	for i := range items {
 		byID[items[i].Doc] = &items[i]
 	}
-	b := &boardBase{}
-	kinds, who := map[string]bool{}, map[string]bool{}
+	b := &boardBase{cards: make([]Card, 0, len(items))}
+	kinds, who, states := map[string]bool{}, map[string]bool{}, map[string]*Column{}
+	tags := map[string]string{} // each label once whatever its case (the filter ignores case): its first spelling
 	for _, it := range items {
 		if it.State == "" || !cfg.Work.IsWork(it.Kind) || cfg.Work.Archived(it.Path) {
 			continue
 		}
-		c := Card{Key: it.Key, ID: it.ID, Title: it.Title, Kind: it.Kind, State: it.State, Assignee: it.Assignee, Path: it.Path}
+		c := Card{Key: it.Key, ID: it.ID, Title: it.Title, Kind: it.Kind, State: it.State, Assignee: it.Assignee, Path: it.Path, Labels: labels[it.Doc]}
 		if p := byID[parent[it.Doc]]; p != nil {
 			c.Parent, c.ParentKey = p.ID, p.Key
 		}
@@ -135,9 +172,29 @@ func readBase(ctx context.Context, s *gitsync.Session) (*boardBase, error) {
 		if it.Assignee != "" {
 			who[it.Assignee] = true
 		}
+		for _, l := range c.Labels {
+			if _, ok := tags[strings.ToLower(l)]; !ok {
+				tags[strings.ToLower(l)] = l
+			}
+		}
+		states[it.State] = &Column{State: it.State}
 		b.cards = append(b.cards, c)
 	}
+	// By id once here, so that each board keeps the order as it filters.
+	sort.Slice(b.cards, func(i, j int) bool {
+		if b.cards[i].ID != b.cards[j].ID {
+			return b.cards[i].ID < b.cards[j].ID
+		}
+		return b.cards[i].Key < b.cards[j].Key
+	})
 	b.kinds, b.assignees = sortedSet(kinds), sortedSet(who)
+	for _, l := range tags {
+		b.labels = append(b.labels, l)
+	}
+	sort.Slice(b.labels, func(i, j int) bool { return strings.ToLower(b.labels[i]) < strings.ToLower(b.labels[j]) })
+	for _, c := range orderColumns(states, cfg.States, 0) {
+		b.states = append(b.states, c.State)
+	}
 	return b, nil
 }
 
@@ -182,7 +239,8 @@ func boardOf(ctx context.Context, s *gitsync.Session, base *boardBase, f Filter)
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{Filter: f, Overlay: fresh, Kinds: base.kinds, Assignees: base.assignees, Items: len(base.cards)}
+	b := &Board{Filter: f, Filtered: f.any(), Overlay: fresh, Kinds: base.kinds, Assignees: base.assignees, Labels: base.labels,
+		States: base.states, Items: len(base.cards)}
 	cols := map[string]*Column{}
 	for i := range base.cards {
 		c := base.cards[i]
@@ -198,13 +256,13 @@ func boardOf(ctx context.Context, s *gitsync.Session, base *boardBase, f Filter)
 		col.Total++
 		col.Cards = append(col.Cards, c)
 	}
-	b.Columns = orderColumns(cols, s.Cfg.States)
+	b.Columns = orderColumns(cols, s.Cfg.States, f.Limit)
 	return b, nil
 }
 
 // orderColumns puts the columns in the configuration's order of states,
-// the unlisted ones last by name, and each column's cards by id.
-func orderColumns(cols map[string]*Column, states config.States) []Column {
+// the unlisted ones last by name, each cut at limit cards (none: 0).
+func orderColumns(cols map[string]*Column, states config.States, limit int) []Column {
 	order := append(append([]string{}, states.Open...), states.Done...)
 	rank := func(st string) int {
 		for i, o := range order {
@@ -216,14 +274,8 @@ func orderColumns(cols map[string]*Column, states config.States) []Column {
 	}
 	out := make([]Column, 0, len(cols))
 	for _, c := range cols {
-		sort.Slice(c.Cards, func(i, j int) bool {
-			if c.Cards[i].ID != c.Cards[j].ID {
-				return c.Cards[i].ID < c.Cards[j].ID
-			}
-			return c.Cards[i].Key < c.Cards[j].Key
-		})
-		if len(c.Cards) > columnCap {
-			c.More, c.Cards = len(c.Cards)-columnCap, c.Cards[:columnCap]
+		if limit > 0 && len(c.Cards) > limit {
+			c.More, c.Cards = len(c.Cards)-limit, c.Cards[:limit]
 		}
 		out = append(out, *c)
 	}
@@ -293,6 +345,17 @@ func plural(n int, unit string) string {
 	return fmt.Sprintf("%d %s", n, unit)
 }
 
+// moreURL is the board of query q showing columnCap more cards a column,
+// when a column has more and the limit allows; else "".
+func moreURL(q url.Values, cols []Column, limit int) string {
+	if limit >= maxColumn || !slices.ContainsFunc(cols, func(c Column) bool { return c.More > 0 }) {
+		return ""
+	}
+	q = maps.Clone(q)
+	q.Set("limit", strconv.Itoa(min(limit+columnCap, maxColumn)))
+	return "/?" + q.Encode()
+}
+
 func sortedSet(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -303,10 +366,13 @@ func sortedSet(m map[string]bool) []string {
 }
 
 // board answers GET /: the board, filtered by the query's kind, assignee,
-// parent and q.
+// parent, label and q.
 func (m *Server) board(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := Filter{Kind: q.Get("kind"), Assignee: q.Get("assignee"), Parent: q.Get("parent"), Text: q.Get("q")}
+	f := Filter{Kind: q.Get("kind"), Assignee: q.Get("assignee"), Parent: q.Get("parent"), Label: q.Get("label"), Text: q.Get("q"), Limit: columnCap}
+	if n, err := strconv.Atoi(q.Get("limit")); err == nil && n > 0 {
+		f.Limit = min(n, maxColumn)
+	}
 	var b *Board
 	fr, err := m.call(r.Context(), func(ctx context.Context, s *gitsync.Session, fr Fresh) error {
 		base, err := m.base(ctx, s, fr)
@@ -314,6 +380,10 @@ func (m *Server) board(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		b, err = boardOf(ctx, s, base, f)
+		if b != nil {
+			b.Me = m.me
+			b.MoreURL = moreURL(q, b.Columns, f.Limit)
+		}
 		return err
 	})
 	m.page(w, r, "board", "Board", fr, b, err)

@@ -6,10 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index/indextest/citool"
@@ -56,6 +58,7 @@ func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("drives a browser")
 	}
+	t.Setenv("CANON_NOW", "2026-11-28T10:00:00Z")
 	srv, dir, base := exampleServer(t, hostileTask)
 	want := boardCards(t, srv)
 	ctx := browser(t, exe)
@@ -97,6 +100,7 @@ func TestBrowser(t *testing.T) {
 	if id := value(ctx, t, "the focus", chromedp.Evaluate[string](`(document.activeElement.closest(".card") || {dataset: {}}).dataset.id || ""`)); id != strings.Fields(want[0])[1] {
 		t.Errorf("j focused %q", id)
 	}
+	moveByKeyboard(ctx, t, dir, strings.Fields(want[0])[1], strings.Fields(want[0])[0], "Review")
 	commitElsewhere(t, dir)
 	do("the live badge", chromedp.WaitVisible(chromedp.CSS(`li[data-id="KB-TSK-0011"] .badge.claim`)))
 	badge := value(ctx, t, "the badge", chromedp.Text(chromedp.CSS(`li[data-id="KB-TSK-0011"] .badge.claim`)))
@@ -105,6 +109,72 @@ func TestBrowser(t *testing.T) {
 	}
 	if !value(ctx, t, "the mark", chromedp.Evaluate[bool](`window.stayed === true`)) {
 		t.Error("the page reloaded")
+	}
+
+	// Dragging the moved card onto its first column moves it back.
+	id, from := strings.Fields(want[0])[1], strings.Fields(want[0])[0]
+	value(ctx, t, "a drag", chromedp.Evaluate[bool](fmt.Sprintf(`(function () {
+		var card = document.querySelector('li[data-id=%q]'), col = document.querySelector('.column[data-state=%q]'), dt = new DataTransfer();
+		card.dispatchEvent(new DragEvent("dragstart", {bubbles: true, dataTransfer: dt}));
+		col.dispatchEvent(new DragEvent("dragover", {bubbles: true, cancelable: true, dataTransfer: dt}));
+		col.dispatchEvent(new DragEvent("drop", {bubbles: true, cancelable: true, dataTransfer: dt}));
+		card.dispatchEvent(new DragEvent("dragend", {bubbles: true, dataTransfer: dt}));
+		return true;
+	})()`, id, from)))
+	do("the dropped card", chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`.column[data-state=%q] li[data-id=%q]`, from, id))))
+	if n := value(ctx, t, "the notice", chromedp.Text(chromedp.CSS("#notice"))); !strings.Contains(n, id+": state → "+from) {
+		t.Errorf("the notice after the drop: %q", n)
+	}
+}
+
+// moveByKeyboard moves the focused card, id in state from, to state to
+// with the keyboard alone (m opens its menu, the arrows choose, Enter
+// moves), and checks that the page follows without a reload and that the
+// item's file changed by its state line and its updated date alone.
+func moveByKeyboard(ctx context.Context, t *testing.T, dir, id, from, to string) {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dir, "_kano/backlog/products/*/items/*/*/"+id+"_*.md"))
+	if err != nil || len(m) != 1 {
+		t.Fatalf("%s: %d files: %v", id, len(m), err)
+	}
+	path := m[0]
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("m"), chromedp.WaitVisible(chromedp.CSS("#move-menu"))); err != nil {
+		t.Fatalf("the move menu: %v", err)
+	}
+	for i := 0; ; i++ {
+		st := value(ctx, t, "the menu's focus", chromedp.Evaluate[string](`document.activeElement.dataset.state || ""`))
+		if st == to {
+			break
+		}
+		if i > 20 {
+			t.Fatalf("the arrows never reach %s (at %q)", to, st)
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowDown)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	card := fmt.Sprintf(`.column[data-state=%q] li[data-id=%q]`, to, id)
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(chromedp.CSS(card)), chromedp.WaitVisible(chromedp.CSS("#notice"))); err != nil {
+		t.Fatalf("the card does not reach %s: %v", to, err)
+	}
+	if n := value(ctx, t, "the notice", chromedp.Text(chromedp.CSS("#notice"))); !strings.Contains(n, id+": state → "+to) {
+		t.Errorf("the notice: %q", n)
+	}
+	if !value(ctx, t, "the mark", chromedp.Evaluate[bool](`window.stayed === true`)) {
+		t.Error("the page reloaded")
+	}
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(string(before), "\nstate: "+from+"\n", "\nstate: "+to+"\n", 1)
+	want = regexp.MustCompile(`(?m)^updated: .*$`).ReplaceAllString(want, "updated: 2026-11-28")
+	if string(after) != want {
+		t.Errorf("the move wrote\n%s\nwant\n%s", after, want)
 	}
 }
 

@@ -96,6 +96,15 @@ func (h *hub) loop() {
 			continue // the next look tries again; the pages keep what they show
 		}
 		h.mu.Lock()
+		moved := mark != h.last
+		h.mu.Unlock()
+		if moved {
+			// The pages fetch themselves at once: the board's base is
+			// read for them first, in the same look, so that the board
+			// they fetch is a kept one.
+			h.m.warm()
+		}
+		h.mu.Lock()
 		if mark != h.last {
 			h.last = mark
 			for c := range h.subs {
@@ -108,6 +117,24 @@ func (h *hub) loop() {
 		}
 		h.mu.Unlock()
 	}
+}
+
+// warm reads the board's base for the index as it stands, unless it is
+// kept already (Server.base): after a sync, before any page asks.
+func (m *Server) warm() {
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	go func() { // a server that stops does not wait for it
+		select {
+		case <-m.hub.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	_, _ = m.call(ctx, func(ctx context.Context, s *gitsync.Session, f Fresh) error {
+		_, err := m.base(ctx, s, f)
+		return err
+	})
 }
 
 // look catches up and says where the index and the followed refs stand.

@@ -1,8 +1,11 @@
 package web
 
 import (
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"net"
 	"net/http"
 	"net/url"
@@ -21,7 +24,10 @@ import (
 //     an HttpOnly, SameSite=Strict cookie and redirects to the same page
 //     without it; afterwards in the cookie;
 //   - a request that is not a GET or HEAD comes with the server's own
-//     Origin (none does today: the board only reads);
+//     Origin; only a POST is served (a move or a claim), and it carries,
+//     beside the cookie, the session's form token (csrf) in the
+//     X-Canon-CSRF header or the csrf form field: a value the pages
+//     hold, which another site can neither read nor guess;
 //   - every answer carries a strict Content-Security-Policy (no inline
 //     script, nothing from elsewhere), nosniff, no framing, no referrer,
 //     no caching.
@@ -36,6 +42,28 @@ type guard struct {
 	hosts  []string // accepted Host values; nil: any (a Unix socket)
 	origin []string // accepted Origin values
 	cookie string   // the token cookie's name
+	csrf   string   // the session's form token
+}
+
+// csrfHeader and csrfField carry the form token of a POST.
+const (
+	csrfHeader = "X-Canon-CSRF"
+	csrfField  = "csrf"
+)
+
+// maxForm bounds the body of a POST: a move names an item and a state.
+const maxForm = 16 << 10
+
+// formToken is the session's form token: an HMAC of the token under a
+// key made at start, so that it names this start's session, tells
+// nothing of the token (which the cookie keeps from the page's script),
+// and changes at each start.
+func formToken(token string) string {
+	key := make([]byte, 32)
+	_, _ = rand.Read(key) // never fails (crypto/rand)
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(token))
+	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 }
 
 // tokenParam is the query parameter of the printed URL.
@@ -50,7 +78,7 @@ const csp = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 's
 
 func newGuard(addr, token string, next http.Handler) *guard {
 	sum := sha256.Sum256([]byte(token))
-	g := &guard{next: next, token: sum[:], cookie: "canon_serve"}
+	g := &guard{next: next, token: sum[:], cookie: "canon_serve", csrf: formToken(token)}
 	if !strings.HasPrefix(addr, unixPrefix) {
 		_, port, _ := net.SplitHostPort(addr)
 		for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {
@@ -77,15 +105,19 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusForbidden, "canon serve: this address is not the server's; open the URL canon serve printed")
 		return
 	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+	reads := r.Method == http.MethodGet || r.Method == http.MethodHead
+	if !reads {
 		if g.origin != nil && !slices.Contains(g.origin, strings.ToLower(r.Header.Get("Origin"))) {
 			refuse(w, http.StatusForbidden, "canon serve: refused a request from another origin")
 			return
 		}
-		refuse(w, http.StatusMethodNotAllowed, "canon serve: the board only reads")
-		return
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", "GET, HEAD, POST")
+			refuse(w, http.StatusMethodNotAllowed, "canon serve: the board reads with GET and writes with POST only")
+			return
+		}
 	}
-	if tok := r.URL.Query().Get(tokenParam); tok != "" {
+	if tok := r.URL.Query().Get(tokenParam); tok != "" && reads {
 		if !g.matches(tok) {
 			refuse(w, http.StatusForbidden, "canon serve: wrong token; open the URL canon serve printed")
 			return
@@ -106,7 +138,25 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusForbidden, "canon serve: no token; open the URL canon serve printed (it carries the token)")
 		return
 	}
+	if !reads && !g.formTokenOK(w, r) {
+		refuse(w, http.StatusForbidden, "canon serve: the form token is missing or stale; reload the page and try again")
+		return
+	}
 	g.next.ServeHTTP(w, r)
+}
+
+// formTokenOK reports whether a POST carries the session's form token, in
+// its header or its (bounded, URL-encoded) form.
+func (g *guard) formTokenOK(w http.ResponseWriter, r *http.Request) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+	got := r.Header.Get(csrfHeader)
+	if got == "" {
+		if r.ParseForm() != nil {
+			return false
+		}
+		got = r.PostForm.Get(csrfField)
+	}
+	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(g.csrf)) == 1
 }
 
 // matches compares a token with the server's, in constant time.

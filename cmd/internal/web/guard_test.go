@@ -27,7 +27,8 @@ func TestGuard(t *testing.T) {
 		{"no host", req{path: "/item?ref=KB-TSK-0001", host: " "}, http.StatusForbidden},
 		{"foreign origin", req{method: http.MethodPost, path: "/", origin: "http://evil.example"}, http.StatusForbidden},
 		{"no origin on a POST", req{method: http.MethodPost, path: "/"}, http.StatusForbidden},
-		{"own origin, but the board only reads", req{method: http.MethodPost, path: "/", origin: "http://127.0.0.1:7474"}, http.StatusMethodNotAllowed},
+		{"own origin, but no form token", req{method: http.MethodPost, path: "/", origin: "http://127.0.0.1:7474"}, http.StatusForbidden},
+		{"own origin, a method the board does not take", req{method: http.MethodPut, path: "/", origin: "http://127.0.0.1:7474"}, http.StatusMethodNotAllowed},
 		{"events without the token", req{path: "/events", cookie: "-"}, http.StatusForbidden},
 		{"static without the token", req{path: "/static/app.js", cookie: "-"}, http.StatusForbidden},
 	}

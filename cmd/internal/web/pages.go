@@ -29,7 +29,7 @@ var staticFS embed.FS
 // pages are the templates, parsed once, at the first page served (not
 // when any canon command starts): a layout and a body per page.
 var pages = sync.OnceValue(func() map[string]*template.Template {
-	funcs := template.FuncMap{"itemURL": itemURL, "short": short, "marks": marks}
+	funcs := template.FuncMap{"itemURL": itemURL, "short": short, "marks": marks, "same": strings.EqualFold}
 	out := map[string]*template.Template{}
 	for _, p := range []string{"board", "item", "branches", "problems", "search", "context"} {
 		out[p] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+p+".html"))
@@ -54,11 +54,12 @@ type view struct {
 	Fresh       Fresh
 	Data        any
 	Err         string
+	CSRF        string // the session's form token, for the script's POSTs
 }
 
 // page renders a page, or the error a call met.
 func (m *Server) page(w http.ResponseWriter, r *http.Request, name, title string, f Fresh, data any, err error) {
-	v := view{Page: name, Title: title, Fresh: f, Data: data}
+	v := view{Page: name, Title: title, Fresh: f, Data: data, CSRF: m.csrf}
 	code := http.StatusOK
 	if err != nil {
 		var nf *index.NotFoundError

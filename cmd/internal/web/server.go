@@ -30,6 +30,9 @@ type Server struct {
 	kept   *boardBase // the board's base at the last sync it was read (in the turn)
 	// timeout bounds a request's work after its catch-up.
 	timeout time.Duration
+	csrf    string // the session's form token (the guard's), for the pages
+	me      string // who a claim names when the page names no one
+	commit  bool   // a move or a claim is committed alone (canon serve --commit)
 }
 
 // requestTimeout bounds the work of one page.
@@ -45,7 +48,7 @@ func New(ctx context.Context, dir string) (*Server, error) {
 	s.OnSync(hooks.TellWorksets(nil, nil))
 	hooks.FinishWrites(ctx, s, func(msg string) { fmt.Fprintln(os.Stderr, "canon: "+msg) })
 	s.Store.UseVectors(s.Repo.VectorsPath(), s.Repo.GitDir) // as canon search does
-	m := &Server{s: s, turn: make(chan struct{}, 1), timeout: requestTimeout}
+	m := &Server{s: s, turn: make(chan struct{}, 1), timeout: requestTimeout, me: claimant(ctx, s)}
 	if w, err := watch.New(s, watch.Options{}); err == nil {
 		w.Listen()
 		m.listen = w
@@ -138,6 +141,9 @@ type Options struct {
 	Token string
 	// Ready, when set, hears the address once the server listens.
 	Ready func(addr string)
+	// Commit commits each move and claim made on the board alone, as
+	// canon set --commit and canon claim --commit do.
+	Commit bool
 }
 
 // unixPrefix marks an address that is a Unix socket.
@@ -164,12 +170,14 @@ func (m *Server) Serve(ctx context.Context, o Options) error {
 		addr = o.Addr
 		defer os.Remove(strings.TrimPrefix(o.Addr, unixPrefix))
 	}
+	m.commit = o.Commit
 	srv := &http.Server{Handler: m.Handler(addr, o.Token), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	go func() {
 		<-ctx.Done()
 		m.hub.close() // the event streams end, then the server
 		srv.Close()
 	}()
+	go m.warm() // the first board, read while the user opens the URL
 	if o.Ready != nil {
 		o.Ready(addr)
 	}
@@ -190,6 +198,10 @@ func (m *Server) Handler(addr, token string) http.Handler {
 	mux.HandleFunc("GET /problems", m.problems)
 	mux.HandleFunc("GET /search", m.search)
 	mux.HandleFunc("GET /events", m.events)
+	mux.HandleFunc("POST /move", m.move)
+	mux.HandleFunc("POST /claim", m.claim)
 	mux.Handle("GET /static/", staticHandler())
-	return newGuard(addr, token, mux)
+	g := newGuard(addr, token, mux)
+	m.csrf = g.csrf
+	return g
 }

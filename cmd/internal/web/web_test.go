@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/indextest/hang"
 )
 
@@ -24,8 +27,8 @@ const testToken = "TESTTOKEN0123456789ABCDEF"
 // dangling link.
 var testFiles = map[string]string{
 	"items/KB-FTR-0001.md": "---\nid: KB-FTR-0001\ntype: Feature\ntitle: Sessions\nstate: InProgress\n---\n# Goal\n\nLog in once.\n",
-	"items/KB-TSK-0001.md": "---\nid: KB-TSK-0001\ntype: Task\ntitle: Issue session tokens\nstate: Ready\npriority: P1\nassignee: ada\nparent: KB-FTR-0001\n---\n# Context\n\nTokens for the **login** service, for [the feature](KB-FTR-0001.md#goal).\n",
-	"items/KB-TSK-0002.md": "---\nid: KB-TSK-0002\ntype: Task\ntitle: Refresh tokens\nstate: Ready\nparent: KB-FTR-0001\ndecisions: [ADR-0001]\nlinks:\n  blocked_by: [KB-TSK-0001]\n---\n# Context\n\nRefresh before expiry.\n",
+	"items/KB-TSK-0001.md": "---\nid: KB-TSK-0001\ntype: Task\ntitle: Issue session tokens\nstate: Ready\npriority: P1\nassignee: ada\nparent: KB-FTR-0001\nlabels: [auth, api]\n---\n# Context\n\nTokens for the **login** service, for [the feature](KB-FTR-0001.md#goal).\n",
+	"items/KB-TSK-0002.md": "---\nid: KB-TSK-0002\ntype: Task\ntitle: Refresh tokens\nstate: Ready\nparent: KB-FTR-0001\ndecisions: [ADR-0001]\ntags: Backend, API\nlinks:\n  blocked_by: [KB-TSK-0001]\n---\n# Context\n\nRefresh before expiry.\n",
 	"items/KB-TSK-0003.md": "---\nid: KB-TSK-0003\ntype: Task\ntitle: Old spike\nstate: Done\n---\nDone long ago.\n",
 	"docs/ADR-0001.md":     "---\nid: ADR-0001\ntype: ADR\ntitle: Tokens are opaque\nstatus: Accepted\n---\n# Decision\n\nOpaque tokens.\n",
 	"notes/link.md":        "# Links\n\n[gone](gone.md)\n",
@@ -52,6 +55,15 @@ func writeFile(t *testing.T, dir, p, c string) {
 	if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
+	if err != nil {
+		t.Fatalf("git %v: %v", args, err)
+	}
+	return string(out)
 }
 
 func gitIn(t *testing.T, dir string, args ...string) {
@@ -87,6 +99,8 @@ func newSite(t *testing.T, dir string) *site {
 // req is one request and how it is sent.
 type req struct {
 	method, path, host, origin, cookie string
+	// body is a URL-encoded form; csrf goes in the X-Canon-CSRF header.
+	body, csrf string
 }
 
 // do sends r; by default a GET with the right Host and cookie.
@@ -95,7 +109,17 @@ func (s *site) do(t *testing.T, r req) *httptest.ResponseRecorder {
 	if r.method == "" {
 		r.method = http.MethodGet
 	}
-	hr := httptest.NewRequest(r.method, "http://"+testAddr+r.path, nil)
+	var body io.Reader
+	if r.body != "" {
+		body = strings.NewReader(r.body)
+	}
+	hr := httptest.NewRequest(r.method, "http://"+testAddr+r.path, body)
+	if r.body != "" {
+		hr.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if r.csrf != "" {
+		hr.Header.Set(csrfHeader, r.csrf)
+	}
 	hr.Host = testAddr
 	if r.host != "" {
 		hr.Host = r.host
@@ -153,6 +177,25 @@ func TestRoutes(t *testing.T) {
 	mustContain(t, "the filtered board", filtered, "KB-TSK-0001")
 	if strings.Contains(filtered, "KB-TSK-0002") {
 		t.Error("the assignee filter kept an item of nobody")
+	}
+	// Labels, from labels (a list) or tags (one value of several), matched
+	// without case.
+	mustContain(t, "the label filter", board, `<option value="auth"`, `<option value="Backend"`, `<a class="label" href="/?label=auth">auth</a>`)
+	if strings.Count(board, `<option value="API"`)+strings.Count(board, `<option value="api"`) != 1 {
+		t.Error("a label spelt two ways is offered twice")
+	}
+	mustContain(t, "the chosen label", s.get(t, "/?label=backend"), `<option value="Backend" selected>`)
+	for label, want := range map[string]string{"auth": "KB-TSK-0001", "backend": "KB-TSK-0002", "API": "KB-TSK-0001 KB-TSK-0002"} {
+		f := s.get(t, "/?label="+label)
+		var got []string
+		for _, id := range []string{"KB-TSK-0001", "KB-TSK-0002", "KB-TSK-0003"} {
+			if strings.Contains(f, `data-id="`+id+`"`) {
+				got = append(got, id)
+			}
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("label %s keeps %v, want %s", label, got, want)
+		}
 	}
 	if f := s.get(t, "/?q=refresh&kind=task"); !strings.Contains(f, "KB-TSK-0002") || strings.Contains(f, `data-id="KB-TSK-0001"`) {
 		t.Errorf("the text filter:\n%s", f)
@@ -219,10 +262,17 @@ func TestEventsFollowCommits(t *testing.T) {
 		t.Fatalf("events: %d %s", resp.StatusCode, ct)
 	}
 	lines := bufio.NewScanner(resp.Body)
+	var data string // the last event's
 	next := func() string {
 		t.Helper()
+		ev := ""
 		for lines.Scan() {
-			if ev, ok := strings.CutPrefix(lines.Text(), "event: "); ok {
+			line := lines.Text()
+			if e, ok := strings.CutPrefix(line, "event: "); ok {
+				ev = e
+			}
+			if d, ok := strings.CutPrefix(line, "data: "); ok && ev != "" {
+				data = d
 				return ev
 			}
 		}
@@ -233,16 +283,31 @@ func TestEventsFollowCommits(t *testing.T) {
 		t.Fatalf("first event %q, want fresh", ev)
 	}
 	// The board read before the commit is kept until the next sync.
-	if _, ready, _ := strings.Cut(httpGet(t, client, hs.URL+"/"), `data-state="Ready"`); !strings.Contains(ready, `data-id="KB-TSK-0001"`) {
+	if _, ready, _ := strings.Cut(httpGet(t, client, hs.URL+"/"), `section class="column" data-state="Ready"`); !strings.Contains(ready, `data-id="KB-TSK-0001"`) {
 		t.Fatal("KB-TSK-0001 is not ready before the commit")
 	}
 	writeFile(t, dir, "items/KB-TSK-0001.md", strings.Replace(testFiles["items/KB-TSK-0001.md"], "state: Ready", "state: Done", 1))
 	gitIn(t, dir, "commit", "-qam", "done")
-	if ev := next(); ev != "sync" {
-		t.Fatalf("after a commit: event %q, want sync", ev)
+	head := strings.TrimSpace(gitOut(t, dir, "rev-parse", "HEAD"))
+	// The page hears sync (an edit the listener took in may come first),
+	// up to the one of the commit.
+	for !strings.Contains(data, `"indexed":"`+head+`"`) {
+		if ev := next(); ev != "sync" {
+			t.Fatalf("after a commit: event %q, want sync", ev)
+		}
+	}
+	// The board's base was read at the commit before the page heard of
+	// it: the page's fetch finds it kept.
+	if _, err := srv.call(ctx, func(context.Context, *gitsync.Session, Fresh) error {
+		if srv.kept == nil || !strings.HasSuffix(srv.kept.mark, " "+head) {
+			t.Error("the base kept after the commit's sync event is not the commit's")
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 	board := httpGet(t, client, hs.URL+"/")
-	_, done, ok := strings.Cut(board, `data-state="Done"`)
+	_, done, ok := strings.Cut(board, `section class="column" data-state="Done"`)
 	if !ok || !strings.Contains(done, "KB-TSK-0001") {
 		t.Errorf("the board after the commit does not show KB-TSK-0001 done:\n%s", board)
 	}
@@ -287,5 +352,31 @@ func TestLocalLink(t *testing.T) {
 		if got := localLink(c.dest, "items/KB-TSK-0002.md"); got != c.want {
 			t.Errorf("localLink(%q) = %q, want %q", c.dest, got, c.want)
 		}
+	}
+}
+
+// TestColumnPages: a column shows columnCap cards, says how many more,
+// and links to the same board showing columnCap more, up to maxColumn.
+func TestColumnPages(t *testing.T) {
+	cols := func(n int) map[string]*Column {
+		c := &Column{State: "Ready"}
+		for i := range n {
+			c.Cards = append(c.Cards, Card{ID: fmt.Sprintf("T-%04d", i)})
+		}
+		return map[string]*Column{"Ready": c}
+	}
+	got := orderColumns(cols(columnCap+50), config.States{Open: []string{"Ready"}}, columnCap)
+	if len(got[0].Cards) != columnCap || got[0].More != 50 || got[0].Cards[0].ID != "T-0000" {
+		t.Fatalf("a column of %d: %d cards, %d more", columnCap+50, len(got[0].Cards), got[0].More)
+	}
+	q := url.Values{"label": {"a b"}}
+	if u := moreURL(q, got, columnCap); u != "/?label=a+b&limit=200" || q.Get("limit") != "" {
+		t.Errorf("show more: %q (the query became %v)", u, q)
+	}
+	if u := moreURL(q, got, maxColumn); u != "" {
+		t.Errorf("past maxColumn: %q", u)
+	}
+	if u := moreURL(q, orderColumns(cols(10), config.States{}, columnCap), columnCap); u != "" {
+		t.Errorf("nothing more to show: %q", u)
 	}
 }

@@ -3,7 +3,6 @@ package docs
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -248,21 +247,31 @@ func (s *Docs) EachNode(ctx context.Context, fn func(sqlstore.Node) error) error
 // EachWorkItem calls fn for every document with its priority, in no
 // particular order.
 func (s *Docs) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error {
+	return s.eachWorkItem(ctx, "", func(it WorkItem, _ string) error { return fn(it) })
+}
+
+// eachWorkItem is EachWorkItem with one more column, extra (", expr"),
+// read as a string beside each item ("" without one).
+func (s *Docs) eachWorkItem(ctx context.Context, extra string, fn func(WorkItem, string) error) error {
 	rows, err := s.h.DB.QueryContext(ctx, `SELECT `+sqlstore.DocRefCols+`, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), ''),
-		coalesce(json_extract(d.fm, '$.assignee', '$.owner', '$.assignees'), '[]'), d.type = '' AND d.ident = ''
+		coalesce(json_extract(d.fm, '$.assignee', '$.owner', '$.assignees'), '[]'), d.type = '' AND d.ident = ''`+extra+`
 		FROM docs d`)
 	if err != nil {
 		return fmt.Errorf("read items: %w", err)
 	}
 	return sqlstore.EachRow(rows, func(r *sql.Rows) error {
 		var id int64
-		var prio, who string
+		var prio, who, more string
 		var untyped bool
-		ref, err := sqlstore.ScanDocRef(r, &id, &prio, &who, &untyped)
+		dest := []any{&id, &prio, &who, &untyped}
+		if extra != "" {
+			dest = append(dest, &more)
+		}
+		ref, err := sqlstore.ScanDocRef(r, dest...)
 		if err != nil {
 			return err
 		}
-		return fn(WorkItem{Node: sqlstore.Node{Doc: sqlstore.DocID(id), DocRef: ref}, Priority: prio, Assignee: assignee(who), Untyped: untyped})
+		return fn(WorkItem{Node: sqlstore.Node{Doc: sqlstore.DocID(id), DocRef: ref}, Priority: prio, Assignee: assignee(who), Untyped: untyped}, more)
 	})
 }
 
@@ -270,8 +279,8 @@ func (s *Docs) EachWorkItem(ctx context.Context, fn func(WorkItem) error) error 
 // array json_extract gives of its assignee, owner and assignees fields:
 // the first that names someone, a list's names joined by ", ".
 func assignee(fields string) string {
-	var vs []any
-	if json.Unmarshal([]byte(fields), &vs) != nil {
+	vs, ok := jsonArray(fields)
+	if !ok {
 		return ""
 	}
 	for _, v := range vs {
