@@ -41,7 +41,7 @@ type Card struct {
 	Status   string
 	Blockers []string
 	Claims   []ClaimNote
-	// Labels are its labels or tags (their labels or tags field).
+	// Labels are its labels or tags fields' values.
 	Labels []string
 }
 
