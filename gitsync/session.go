@@ -46,6 +46,9 @@ type Session struct {
 	// nothing put back: git stash and reset --hard rewrite it, so while it
 	// is the same a long-lived session (canon mcp) skips the stats.
 	gitIndexSeen [2]int64
+	// current: Current took the working tree in at this command's start,
+	// so the first SyncWorkingTree after it has nothing to add.
+	current bool
 
 	// Fields rather than globals, so that a test sets them on its own
 	// session while others run beside it.
@@ -220,6 +223,34 @@ func (s *Session) Fresh(ctx context.Context) (*Result, error) {
 	}
 	s.gitIndexSeen = [2]int64{}
 	return s.Reconcile(ctx)
+}
+
+// Current is Fresh for the command line's commands: they answer from the
+// working tree as it is (ADR-0081). After the catch-up, a stat walk
+// compares every document with what the index read of it (Store.Unread,
+// reading no file); only when one differs does it take the writer lock and
+// reconcile, reading the files that changed. taken counts the files
+// edited, added or deleted in the working tree that it took in.
+func (s *Session) Current(ctx context.Context) (res *Result, taken int, err error) {
+	res, err = s.CatchUp(ctx)
+	if err != nil || res.Action == ActionRebuild {
+		s.current = err == nil
+		return res, 0, err
+	}
+	n, err := s.Store.Unread(ctx, s.Scope)
+	if err != nil || n == 0 {
+		s.current = err == nil
+		return res, 0, err
+	}
+	rec, err := s.Reconcile(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	s.current = true
+	if rec.Changes != nil {
+		taken = rec.Changes.Files()
+	}
+	return rec, taken, nil
 }
 
 // locked runs a sync under the writer lock and, once the lock is released,
