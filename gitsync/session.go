@@ -237,7 +237,10 @@ func (s *Session) Current(ctx context.Context) (res *Result, taken int, err erro
 		s.current = err == nil
 		return res, 0, err
 	}
-	n, err := s.Store.Unread(ctx, s.Scope)
+	n, racy, err := s.Store.Unread(ctx, s.Scope)
+	if err == nil && n == 0 && len(racy) > 0 {
+		n, err = s.racyEdited(ctx, racy)
+	}
 	if err != nil || n == 0 {
 		s.current = err == nil
 		return res, 0, err
@@ -251,6 +254,41 @@ func (s *Session) Current(ctx context.Context) (res *Result, taken int, err erro
 		taken = rec.Changes.Files()
 	}
 	return rec, taken, nil
+}
+
+// maxRacyReads is how many files whose stat cannot tell an edit Current
+// reads itself before it leaves them to a reconcile.
+const maxRacyReads = 64
+
+// racyEdited counts the files among racy (their stat as the index holds
+// it, but modified since the last stat walk) whose content is not what the
+// index read: each is read and hashed, nothing is written. Files written
+// by canon or taken in by a watcher stay racy until the next reconcile,
+// so that the next command reads a few files rather than walking again.
+func (s *Session) racyEdited(ctx context.Context, racy []scan.FileInfo) (int, error) {
+	if len(racy) > maxRacyReads {
+		return len(racy), nil
+	}
+	paths := make([]string, len(racy))
+	for i, fi := range racy {
+		paths[i] = fi.Path
+	}
+	stored, err := s.Store.StoredFiles(ctx, paths)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, fi := range racy {
+		f, ok := scan.Read(s.Repo.Root, s.Cfg, fi)
+		st, known := stored[fi.Path]
+		switch {
+		case !ok || !known || f.Skip != "" || !st.Doc:
+			n++ // gone since, or not a plain document: the reconcile decides
+		case scan.BlobOID(f.Content) != st.OID:
+			n++
+		}
+	}
+	return n, nil
 }
 
 // locked runs a sync under the writer lock and, once the lock is released,

@@ -98,7 +98,13 @@ type storedDoc struct {
 // Apply writes an incremental update in one transaction and says what changed.
 func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 	ch := &Changes{}
+	var before string // the sync id this write replaces, for the stat cache
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if s.hasStats() {
+			if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = ?), '')`, MetaSyncID).Scan(&before); err != nil {
+				return err
+			}
+		}
 		// A large update (a branch switch) keeps its pages in memory rather
 		// than spilling them to the WAL and reading them back.
 		if len(b.Upserts)+len(b.Deletes) > 100 {
@@ -120,6 +126,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.statsWritten(before, b)
 	return ch, nil
 }
 

@@ -66,24 +66,31 @@ func (s *Store) DriftOf(files []scan.FileInfo) (int, error) {
 	return len(changed) + len(gone), nil
 }
 
-// Unread counts the files a Reconcile would read: Drift's, and those
-// modified during or after the last stat walk (the racy timestamp rule),
-// whose stat cannot tell an edit. A stat walk, reading nothing.
-func (s *Store) Unread(ctx context.Context, scope *scan.Scope) (int, error) {
+// Unread says what a Reconcile would read, by a stat walk reading no file:
+// n counts the files whose size or time differ from what the index holds
+// of them, new ones and gone ones; racy (when n is 0) are the files whose
+// stat is the same but that were modified during or after the last stat
+// walk (git's racy timestamp rule: only their content can tell an edit in
+// the same tick).
+func (s *Store) Unread(ctx context.Context, scope *scan.Scope) (n int, racy []scan.FileInfo, err error) {
 	files, err := scope.Walk()
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	stored, err := s.storedStats(ctx)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
+	}
+	changed, gone := statChanges(files, stored, math.MaxInt64)
+	if n = len(changed) + len(gone); n > 0 {
+		return n, nil, nil
 	}
 	lastScan, err := s.lastScan()
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	changed, gone := statChanges(files, stored, lastScan)
-	return len(changed) + len(gone), nil
+	racy, _ = statChanges(files, stored, lastScan)
+	return 0, racy, nil
 }
 
 func (s *Store) lastScan() (int64, error) {

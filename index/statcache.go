@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/canon-md/canon/index/scan"
 )
 
 // statRow is what the index holds of one file for the stat walk: its
@@ -31,12 +33,88 @@ const (
 
 func (s *Store) statCachePath() string { return s.path + ".stat" }
 
+func (s *Store) hasStats() bool {
+	s.statsMu.Lock()
+	defer s.statsMu.Unlock()
+	return s.stats != nil
+}
+
+// statsWritten keeps the stat cache this process read up to date through
+// its own write b, made over the index of sync id before: the cache is
+// patched in memory and written again under the new sync id, so that the
+// next command's walk need not read every row again. A process that read
+// no stats (a hook) leaves the cache to the next reader.
+func (s *Store) statsWritten(before string, b *Batch) {
+	s.statsMu.Lock()
+	defer s.statsMu.Unlock()
+	if s.stats == nil || before == "" || before != s.statsID {
+		s.stats, s.statsID = nil, ""
+		return
+	}
+	id, err := s.Meta(MetaSyncID)
+	if err != nil || id == "" || id == before {
+		s.stats, s.statsID = nil, ""
+		return
+	}
+	s.stats, s.statsID = patchStats(s.stats, b), id
+	if err := writeStatCache(s.statCachePath(), id, s.stats); err != nil {
+		s.stats, s.statsID = nil, ""
+	}
+}
+
+// patchStats is rows (sorted) after the batch b: deleted and renamed-from
+// paths gone, upserted, renamed-to and touched paths with their new stat.
+func patchStats(rows []statRow, b *Batch) []statRow {
+	gone := map[string]bool{}
+	for _, p := range b.Deletes {
+		gone[p] = true
+	}
+	set := map[string]statRow{}
+	for _, l := range b.Upserts {
+		set[l.Path] = statRow{path: l.Path, size: l.Size, mtime: l.MtimeNs, doc: l.Skip == "" && l.Doc != nil}
+	}
+	for _, r := range b.Renames {
+		gone[r.From] = true
+		set[r.To.Path] = statRow{path: r.To.Path, size: r.To.Size, mtime: r.To.MtimeNs, doc: true}
+	}
+	touched := map[string]scan.FileInfo{}
+	for _, t := range b.Touches {
+		touched[t.Path] = t
+	}
+	out := make([]statRow, 0, len(rows)+len(set))
+	for _, r := range rows {
+		if nr, ok := set[r.path]; ok {
+			out = append(out, nr)
+			delete(set, r.path)
+			continue
+		}
+		if gone[r.path] {
+			continue
+		}
+		if t, ok := touched[r.path]; ok {
+			r.size, r.mtime = t.Size, t.MtimeNs
+		}
+		out = append(out, r)
+	}
+	for _, r := range set {
+		out = append(out, r)
+	}
+	return sortedStats(out)
+}
+
 // storedStats returns what the index holds of every file for the stat
 // walk, sorted by path: from the stat cache when it is the index's own,
 // else from the index, writing the cache again (best effort).
 func (s *Store) storedStats(ctx context.Context) ([]statRow, error) {
-	if id, err := s.Meta(MetaSyncID); err == nil && id != "" {
+	s.statsMu.Lock()
+	defer s.statsMu.Unlock()
+	id, err := s.Meta(MetaSyncID)
+	if err == nil && id != "" {
+		if id == s.statsID {
+			return s.stats, nil
+		}
 		if rows, ok := readStatCache(s.statCachePath(), id); ok {
+			s.stats, s.statsID = rows, id
 			return rows, nil
 		}
 	}
@@ -46,6 +124,7 @@ func (s *Store) storedStats(ctx context.Context) ([]statRow, error) {
 	}
 	if id != "" {
 		_ = writeStatCache(s.statCachePath(), id, rows) // a cache not written is read from the index next time
+		s.stats, s.statsID = rows, id
 	}
 	return rows, nil
 }
