@@ -226,16 +226,22 @@ func (s *Session) Fresh(ctx context.Context) (*Result, error) {
 }
 
 // Current is Fresh for the command line's commands: they answer from the
-// working tree as it is (ADR-0081). After the catch-up, a stat walk
-// compares every document with what the index read of it (Store.Unread,
-// reading no file); only when one differs does it take the writer lock and
-// reconcile, reading the files that changed. taken counts the files
-// edited, added or deleted in the working tree that it took in.
+// working tree as it is (ADR-0081). After the catch-up, a running canon
+// watch is asked whether it holds every edit made before now (a cookie it
+// answers once it synced them); without one, a stat walk compares every
+// document with what the index read of it (Store.Unread, reading no file),
+// and only when one differs does it take the writer lock and reconcile,
+// reading the files that changed. taken counts the files edited, added or
+// deleted in the working tree that it took in itself.
 func (s *Session) Current(ctx context.Context) (res *Result, taken int, err error) {
 	res, err = s.CatchUp(ctx)
 	if err != nil || res.Action == ActionRebuild {
 		s.current = err == nil
 		return res, 0, err
+	}
+	if s.watcherVouches(ctx) {
+		s.current = true // canon watch took every edit in already
+		return res, 0, nil
 	}
 	n, racy, err := s.Store.Unread(ctx, s.Scope)
 	if err == nil && n == 0 && len(racy) > 0 {

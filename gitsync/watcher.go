@@ -235,3 +235,42 @@ func (w *WatcherState) WriteText(out io.Writer) {
 	}
 	fmt.Fprintf(out, "watcher   %s\n", line)
 }
+
+// CookiePrefix starts the name of the file a command drops in the git
+// folder to ask a running canon watch whether the index holds every edit
+// made before it (ADR-0081). The watcher sees it after every event that
+// came before (one queue of events), syncs what is pending at once and
+// removes it.
+const CookiePrefix = "canon-cookie-"
+
+// cookieWait is how long a command waits for the watcher to answer before
+// it walks the working tree itself.
+const cookieWait = 2 * time.Second
+
+// watcherVouches asks the worktree's running canon watch, if any, whether
+// the index holds every edit made before now: a cookie in the git folder,
+// answered when the watcher removes it. It returns false when no watcher
+// runs or none answered within cookieWait (the command then walks).
+func (s *Session) watcherVouches(ctx context.Context) bool {
+	w, err := ObserveWatcher(s.Repo.CanonDir())
+	if err != nil || w == nil || !w.Running {
+		return false
+	}
+	name := filepath.Join(s.Repo.GitDir, fmt.Sprintf("%s%d-%d", CookiePrefix, os.Getpid(), time.Now().UnixNano()))
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	deadline := time.Now().Add(cookieWait)
+	for delay := 50 * time.Microsecond; ; delay = min(2*delay, 5*time.Millisecond) {
+		if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
+			return true
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			os.Remove(name)
+			return false
+		}
+		time.Sleep(delay) // the watcher's answer is the file's removal: a poll of one stat
+	}
+}
