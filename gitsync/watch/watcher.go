@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/index/scan"
 )
 
@@ -126,6 +129,21 @@ func (w *Watcher) Start() {
 	}
 	w.tree.resync()
 	w.tree.watchGit()
+	removeStaleCookies(w.s.Repo.GitDir)
+}
+
+// removeStaleCookies removes the cookies of commands that are gone (killed
+// while they waited for a watcher that stopped): a cookie made while this
+// watcher watches is answered by its next sync.
+func removeStaleCookies(gitDir string) {
+	entries, _ := os.ReadDir(gitDir)
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), gitsync.CookiePrefix)
+		pid, _, _ := strings.Cut(rest, "-")
+		if n, err := strconv.Atoi(pid); ok && err == nil && !safepath.PIDAlive(n) {
+			_ = os.Remove(filepath.Join(gitDir, e.Name()))
+		}
+	}
 }
 
 // Run watches until ctx is done: a first sync of whatever changed while
