@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/canon-md/canon/index/indextest/must"
 
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/scan"

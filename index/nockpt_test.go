@@ -3,12 +3,11 @@ package index
 import (
 	"context"
 	"errors"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/canon-md/canon/index/indextest/must"
 )
 
 func walSize(t *testing.T, path string) int64 {

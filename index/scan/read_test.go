@@ -2,12 +2,11 @@ package scan
 
 import (
 	"errors"
+	"github.com/canon-md/canon/index/indextest/must"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/canon-md/canon/index/indextest/must"
 
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/safepath"
