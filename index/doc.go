@@ -10,7 +10,10 @@
 // direction, sections and their text, full-text matches (read.go,
 // match.go), documents chosen by query-template filters, which
 // index/filter compiles (select.go). A workset's database is an index
-// too, with the workset's own tables beside it (Slice, slice.go).
+// too, with the workset's own tables beside it (Slice, slice.go). The
+// stat walk compares the working tree with the sizes and times it holds,
+// kept in a cache beside the database stamped with its sync id
+// (statcache.go, ADR-0081).
 //
 // It owns the schema: it is the only package that imports database/sql or
 // writes SQL against its tables. index/check reads them through a
