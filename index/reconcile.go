@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +25,10 @@ type fileStat struct {
 // file modified at or after racyAfter counts as changed whatever its stat
 // says (git's racy timestamp rule).
 func statChanges(files []scan.FileInfo, stored []statRow, racyAfter int64) (changed []scan.FileInfo, gone []string) {
+	byPath := func(a, b scan.FileInfo) int { return strings.Compare(a.Path, b.Path) }
+	if !slices.IsSortedFunc(files, byPath) { // a walk lists in order; a caller's list may not be
+		files = slices.SortedFunc(slices.Values(files), byPath)
+	}
 	i, j := 0, 0
 	for i < len(files) || j < len(stored) {
 		switch {

@@ -64,4 +64,9 @@ func TestStatChangesMerges(t *testing.T) {
 	if want := []string{"c.md"}; !slices.Equal(gone, want) {
 		t.Errorf("gone %v, want %v", gone, want)
 	}
+	slices.Reverse(files) // a list out of order is compared as well
+	changed, gone = statChanges(files, stored, 50)
+	if len(changed) != 3 || !slices.Equal(gone, []string{"c.md"}) {
+		t.Errorf("out of order: changed %v, gone %v", changed, gone)
+	}
 }
