@@ -98,12 +98,14 @@ type storedDoc struct {
 // Apply writes an incremental update in one transaction and says what changed.
 func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 	ch := &Changes{}
-	var before string // the sync id this write replaces, for the stat cache
+	var before, after string // the sync ids this write replaces and sets, for the stat cache
+	keep := s.hasStats()
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		if s.hasStats() {
-			if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = ?), '')`, MetaSyncID).Scan(&before); err != nil {
+		if keep {
+			if err := tx.QueryRowContext(ctx, syncIDQuery, MetaSyncID).Scan(&before); err != nil {
 				return err
 			}
+			defer func() { _ = tx.QueryRowContext(ctx, syncIDQuery, MetaSyncID).Scan(&after) }()
 		}
 		// A large update (a branch switch) keeps its pages in memory rather
 		// than spilling them to the WAL and reading them back.
@@ -126,7 +128,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.statsWritten(before, b)
+	s.statsWritten(before, after, b)
 	return ch, nil
 }
 

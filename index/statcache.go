@@ -39,23 +39,23 @@ func (s *Store) hasStats() bool {
 	return s.stats != nil
 }
 
+// syncIDQuery reads MetaSyncID ("" when unset) in a transaction.
+const syncIDQuery = `SELECT coalesce((SELECT value FROM meta WHERE key = ?), '')`
+
 // statsWritten keeps the stat cache this process read up to date through
-// its own write b, made over the index of sync id before: the cache is
-// patched in memory and written again under the new sync id, so that the
-// next command's walk need not read every row again. A process that read
-// no stats (a hook) leaves the cache to the next reader.
-func (s *Store) statsWritten(before string, b *Batch) {
+// its own write b, which moved the index from sync id before to after
+// (both read in its transaction): the cache is patched in memory and
+// written again under the new sync id, so that the next command's walk
+// need not read every row again. A process that read no stats (a hook)
+// leaves the cache to the next reader.
+func (s *Store) statsWritten(before, after string, b *Batch) {
 	s.statsMu.Lock()
 	defer s.statsMu.Unlock()
-	if s.stats == nil || before == "" || before != s.statsID {
+	if s.stats == nil || before == "" || before != s.statsID || after == "" || after == before {
 		s.stats, s.statsID = nil, ""
 		return
 	}
-	id, err := s.Meta(MetaSyncID)
-	if err != nil || id == "" || id == before {
-		s.stats, s.statsID = nil, ""
-		return
-	}
+	id := after
 	s.stats, s.statsID = patchStats(s.stats, b), id
 	if err := writeStatCache(s.statCachePath(), id, s.stats); err != nil {
 		s.stats, s.statsID = nil, ""
@@ -138,7 +138,7 @@ func (s *Store) readStats(ctx context.Context) (string, []statRow, error) {
 	}
 	defer tx.Rollback() //nolint:errcheck // read only
 	var id string
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = ?), '')`, MetaSyncID).Scan(&id); err != nil {
+	if err := tx.QueryRowContext(ctx, syncIDQuery, MetaSyncID).Scan(&id); err != nil {
 		return "", nil, friendly(err, s.path)
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT path, size, mtime, 1 FROM docs UNION ALL SELECT path, size, mtime, 0 FROM skipped ORDER BY 1`)
