@@ -47,6 +47,9 @@ type Session struct {
 	// nothing put back: git stash and reset --hard rewrite it, so while it
 	// is the same a long-lived session (canon mcp) skips the stats.
 	gitIndexSeen [2]int64
+	// current: Current took the working tree in at this command's start,
+	// so the first SyncWorkingTree after it has nothing to add.
+	current bool
 
 	// Fields rather than globals, so that a test sets them on its own
 	// session while others run beside it.

@@ -29,9 +29,11 @@ type Status struct {
 	// working tree (a typo, or a folder not made yet): nothing is indexed
 	// from them.
 	MissingRoots []string `json:"missing_roots"`
-	// WorktreeChanged counts the files the index read from the working
-	// tree that git has since changed without a hook (stash, reset --hard):
-	// any other command reads them again (Store.WorktreeChanged).
+	// WorktreeChanged counts the files edited, added or deleted in the
+	// working tree that the index does not hold as they are (by hand, by
+	// another program, or put back by git stash or reset --hard): a stat
+	// of every document (Store.Drift); any other command takes them in
+	// first (ADR-0081).
 	WorktreeChanged int `json:"worktree_changed"`
 	*index.Status
 	// Problems is what the last check of every document (check --all,
@@ -65,7 +67,7 @@ func (s *Session) Status(ctx context.Context) (*Status, error) {
 			missing = append(missing, r)
 		}
 	}
-	changed, err := s.Store.WorktreeChanged(s.Scope)
+	changed, err := s.Store.Drift(s.Scope)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +106,7 @@ func (s *Status) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "head      %s (%s): up to date\n", head, branch)
 	}
 	if s.WorktreeChanged > 0 {
-		fmt.Fprintf(w, "worktree  %s the index read changed since (git stash, reset --hard); any command reads them again\n", human.Plural(s.WorktreeChanged, "file"))
+		fmt.Fprintf(w, "worktree  %s edited since the last sync; any command takes them in first\n", human.Plural(s.WorktreeChanged, "file"))
 	}
 	if s.SyncedAt != "" {
 		fmt.Fprintf(w, "synced    %s\n", human.Ago(s.SyncedAt))

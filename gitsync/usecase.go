@@ -22,8 +22,16 @@ func (s *Session) SyncWritten(ctx context.Context, paths []string) error {
 }
 
 // SyncWorkingTree reconciles the index with the working tree (a writer
-// that looks targets up there, as promote does, needs it as it is).
+// that looks targets up there, as promote does, needs it as it is; the
+// edit engine, once it wrote). The first call after Current, which took
+// the working tree in as the command began, has nothing to add: the
+// writer's look-up before it writes (canon new's id next, id fix, promote).
+// Every later call reconciles.
 func (s *Session) SyncWorkingTree(ctx context.Context) error {
+	if s.current {
+		s.current = false
+		return nil
+	}
 	_, err := s.Reconcile(ctx)
 	return err
 }

@@ -99,7 +99,15 @@ type storedDoc struct {
 // Apply writes an incremental update in one transaction and says what changed.
 func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 	ch := &Changes{}
+	var before, after string // the sync ids this write replaces and sets, for the stat cache
+	keep := s.hasStats()
 	err := s.h.InTx(ctx, func(tx *sql.Tx) error {
+		if keep {
+			if err := tx.QueryRowContext(ctx, syncIDQuery, MetaSyncID).Scan(&before); err != nil {
+				return err
+			}
+			defer func() { _ = tx.QueryRowContext(ctx, syncIDQuery, MetaSyncID).Scan(&after) }()
+		}
 		// A large update (a branch switch) keeps its pages in memory rather
 		// than spilling them to the WAL and reading them back.
 		if len(b.Upserts)+len(b.Deletes) > 100 {
@@ -121,6 +129,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) (*Changes, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.statsWritten(before, after, b)
 	return ch, nil
 }
 

@@ -18,8 +18,9 @@
 // packs (scoped), a workset's copy and records (slice), and the reads of
 // canon check and canon learn over a Querier (checkreads). What index
 // keeps itself is the writer (build.go, apply.go, write.go, inplace.go,
-// reconcile.go), the document counts and lookups of query.go, and the
-// schema. The families share index/internal/sqlstore: the handle on the
+// reconcile.go), the stat walk's cache of sizes and times beside the
+// database, stamped with its sync id (statcache.go, ADR-0081), the
+// document counts and lookups of query.go, and the schema. The families share index/internal/sqlstore: the handle on the
 // database, the row loop (every loop ends with rows.Err), the batching of
 // IN lists within SQLite's limit on parameters, and the values more than
 // one family reads (DocID, DocRef, Problem, Querier).

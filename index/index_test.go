@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -128,9 +129,26 @@ func incrementalEqualsRebuild(t *testing.T, slice int) {
 		if _, err := live.Reconcile(ctx, ld, scan.NewScope(root, cfg, ""), nil); err != nil {
 			t.Fatalf("step %d: %v", step, err)
 		}
+		statCacheAsIndex(t, live, step)
 		if diff := diffFromRebuild(t, live, ld, root, cfg); len(diff) > 0 {
 			t.Fatalf("step %d: incremental index differs from a rebuild:\n%s", step, strings.Join(diff, "\n"))
 		}
+	}
+}
+
+// statCacheAsIndex checks that the stat cache a reconcile patched through
+// its own writes holds what the index does, under the index's sync id.
+func statCacheAsIndex(t *testing.T, live *Store, step int) {
+	t.Helper()
+	id, rows, err := live.readStats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if live.statsID != id || !slices.Equal(live.stats, rows) {
+		t.Fatalf("step %d: the stats kept (%s) are not the index's (%s):\n%v\n%v", step, live.statsID, id, live.stats, rows)
+	}
+	if cached, ok := readStatCache(live.statCachePath(), id); !ok || !slices.Equal(cached, rows) {
+		t.Fatalf("step %d: the stat cache is not the index's: %v", step, ok)
 	}
 }
 

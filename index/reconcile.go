@@ -6,7 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,49 +17,37 @@ import (
 
 // fileStat is what the index remembers of a file for the stat walk.
 type fileStat struct {
-	oid         string
 	size, mtime int64
-	doc         bool // a document, not a skipped file
 }
 
-func (s *Store) fileStats() (map[string]fileStat, error) {
-	rows, err := s.h.DB.Query(`SELECT path, ` + sqlstore.StoredStamp + `, size, mtime, 1 FROM docs UNION ALL SELECT path, oid, size, mtime, 0 FROM skipped`)
-	if err != nil {
-		return nil, friendly(err, s.path)
+// statChanges lists the walked files (sorted by path) whose size or mtime
+// differ from what the index stored (sorted by path too), or that it does
+// not hold, and the stored paths no longer there: one pass over both. A
+// file modified at or after racyAfter counts as changed whatever its stat
+// says (git's racy timestamp rule).
+func statChanges(files []scan.FileInfo, stored []statRow, racyAfter int64) (changed []scan.FileInfo, gone []string) {
+	byPath := func(a, b scan.FileInfo) int { return strings.Compare(a.Path, b.Path) }
+	if !slices.IsSortedFunc(files, byPath) { // a walk lists in order; a caller's list may not be
+		files = slices.SortedFunc(slices.Values(files), byPath)
 	}
-	defer rows.Close()
-	out := map[string]fileStat{}
-	for rows.Next() {
-		var p string
-		var f fileStat
-		if err := rows.Scan(&p, &f.oid, &f.size, &f.mtime, &f.doc); err != nil {
-			return nil, err
-		}
-		out[p] = f
-	}
-	return out, rows.Err()
-}
-
-// statChanges lists the walked files whose size or mtime differ from what
-// the index stored, or that it does not hold, and the stored paths no
-// longer there (sorted). A file modified at or after racyAfter counts as
-// changed whatever its stat says (git's racy timestamp rule).
-func statChanges(files []scan.FileInfo, stored map[string]fileStat, racyAfter int64) (changed []scan.FileInfo, gone []string) {
-	present := make(map[string]bool, len(files))
-	for _, fi := range files {
-		present[fi.Path] = true
-		st, ok := stored[fi.Path]
-		if ok && st.size == fi.Size && st.mtime == fi.MtimeNs && fi.MtimeNs < racyAfter {
-			continue
-		}
-		changed = append(changed, fi)
-	}
-	for p := range stored {
-		if !present[p] {
-			gone = append(gone, p)
+	i, j := 0, 0
+	for i < len(files) || j < len(stored) {
+		switch {
+		case j == len(stored) || (i < len(files) && files[i].Path < stored[j].path):
+			changed = append(changed, files[i])
+			i++
+		case i == len(files) || stored[j].path < files[i].Path:
+			gone = append(gone, stored[j].path)
+			j++
+		default:
+			fi, st := files[i], stored[j]
+			if st.size != fi.Size || st.mtime != fi.MtimeNs || fi.MtimeNs >= racyAfter {
+				changed = append(changed, fi)
+			}
+			i++
+			j++
 		}
 	}
-	sort.Strings(gone)
 	return changed, gone
 }
 
@@ -76,12 +64,48 @@ func (s *Store) Drift(scope *scan.Scope) (int, error) {
 
 // DriftOf is Drift over files a walk already listed.
 func (s *Store) DriftOf(files []scan.FileInfo) (int, error) {
-	stored, err := s.fileStats()
+	stored, err := s.storedStats(context.Background())
 	if err != nil {
 		return 0, err
 	}
 	changed, gone := statChanges(files, stored, math.MaxInt64)
 	return len(changed) + len(gone), nil
+}
+
+// Unread says what a Reconcile would read, by a stat walk reading no file:
+// n counts the files whose size or time differ from what the index holds
+// of them, new ones and gone ones; racy (when n is 0) are the files whose
+// stat is the same but that were modified during or after the last stat
+// walk (git's racy timestamp rule: only their content can tell an edit in
+// the same tick).
+func (s *Store) Unread(ctx context.Context, scope *scan.Scope) (n int, racy []scan.FileInfo, err error) {
+	files, err := scope.Walk()
+	if err != nil {
+		return 0, nil, err
+	}
+	stored, err := s.storedStats(ctx)
+	if err != nil {
+		return 0, nil, err
+	}
+	changed, gone := statChanges(files, stored, math.MaxInt64)
+	if n = len(changed) + len(gone); n > 0 {
+		return n, nil, nil
+	}
+	lastScan, err := s.lastScan()
+	if err != nil {
+		return 0, nil, err
+	}
+	racy, _ = statChanges(files, stored, lastScan)
+	return 0, racy, nil
+}
+
+func (s *Store) lastScan() (int64, error) {
+	v, err := s.Meta(MetaScanNs)
+	if err != nil {
+		return 0, err
+	}
+	n, _ := strconv.ParseInt(v, 10, 64)
+	return n, nil
 }
 
 // Reconcile brings the index in line with the working tree: a stat walk,
@@ -95,22 +119,28 @@ func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *scan.Scope, me
 		return nil, err
 	}
 	scope.RemoveDebris()
-	stored, err := s.fileStats()
+	stats, err := s.storedStats(ctx)
 	if err != nil {
 		return nil, err
 	}
-	lastScanStr, err := s.Meta(MetaScanNs)
+	lastScan, err := s.lastScan()
 	if err != nil {
 		return nil, err
 	}
-	lastScan, _ := strconv.ParseInt(lastScanStr, 10, 64)
-
-	candidates, deletes := statChanges(files, stored, lastScan)
+	candidates, deletes := statChanges(files, stats, lastScan)
+	look := make([]string, 0, len(candidates)+len(deletes))
+	for _, fi := range candidates {
+		look = append(look, fi.Path)
+	}
+	stored, err := s.StoredFiles(ctx, append(look, deletes...))
+	if err != nil {
+		return nil, err
+	}
 	gone := map[string]string{} // oid → deleted path, for rename pairing
 	for _, p := range deletes {
 		st := stored[p]
-		if _, dup := gone[st.oid]; !dup && st.doc {
-			gone[st.oid] = p
+		if _, dup := gone[st.OID]; !dup && st.Doc {
+			gone[st.OID] = p
 		}
 	}
 	// Files are read and written s.SliceFiles at a time, so that memory stays
@@ -129,7 +159,7 @@ func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *scan.Scope, me
 		err := ld.LoadAll(ctx, candidates[lo:hi], func(l *Loaded) error {
 			st, known := stored[l.Path]
 			switch {
-			case known && st.oid == l.Stamp():
+			case known && st.OID == l.Stamp():
 				b.Touches = append(b.Touches, l.FileInfo)
 			case !known && l.Doc != nil && gone[l.Stamp()] != "" && !renamedFrom[gone[l.Stamp()]] && RenameKeepsKind(b.Kinds, l.Doc, gone[l.Stamp()], l.Path):
 				from := gone[l.Stamp()]

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"sync"
+
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/internal/docs"
 	"github.com/canon-md/canon/index/internal/fulltext"
@@ -33,6 +35,11 @@ type Store struct {
 	driver string // driverName, or keepWALDriver for OpenIndex
 	lock   *flock.Flock
 	file   os.FileInfo // the database file as opened, to notice a rebuild's swap
+	// stats are the stored stats this process last read (storedStats) and
+	// the sync id they are of: Apply patches them through its own writes.
+	statsMu sync.Mutex
+	stats   []statRow // never changed in place: patchStats makes a new one
+	statsID string
 	// Waiting, when set, hears once that Lock has waited two seconds for
 	// the holder it names (a hook can say why it is slow).
 	Waiting func(holder string)

@@ -160,20 +160,24 @@ func noHelpArgument(cmds []*cli.Command) {
 	}
 }
 
-// open starts a session in the working folder and catches up with HEAD, so
-// the command answers for the commit it is on.
+// open starts a session in the working folder, catches up with HEAD and
+// takes in the working tree's edits, so that the command answers for the
+// files as they are (ADR-0081).
 func (e *env) open(c *cli.Context, who string) (*gitsync.Session, error) {
 	s, err := e.openNoSync(who)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.Fresh(c.Context)
+	res, taken, err := s.Current(c.Context)
 	if err != nil {
 		s.Close()
 		return nil, err
 	}
 	if res.Action == gitsync.ActionRebuild && res.Reason == "" && res.Stats != nil {
 		e.notef("built the index: %d documents", res.Stats.Documents)
+	}
+	if taken > 0 {
+		e.notef("took in %s edited since the last sync", human.Plural(taken, "file"))
 	}
 	return s, nil
 }

@@ -23,7 +23,14 @@ func verifyCommand(e *env) *cli.Command {
 		Usage: "rebuild the index into a temporary file and compare it with the live one (exit 1 when they differ)",
 		Flags: []cli.Flag{jsonFlag},
 		Action: func(c *cli.Context) error {
-			return e.with(c, "canon verify", func(s *gitsync.Session) (output, error) { return s.Verify(c.Context) })
+			// The index as it is, caught up with HEAD: verify says when the
+			// working tree was edited since, rather than taking it in.
+			return e.withIndex(c, "canon verify", func(s *gitsync.Session) (output, error) {
+				if _, err := s.Fresh(c.Context); err != nil {
+					return nil, err
+				}
+				return s.Verify(c.Context)
+			})
 		},
 	}
 }

@@ -18,6 +18,10 @@ type pending struct {
 	full   string          // why the whole tree must be reconciled ("" when not)
 	config bool            // .canon/config.yaml changed
 	events int             // raw events folded in
+	// cookies are the files commands dropped in the git folder to ask
+	// whether the index holds every edit made before (gitsync.CookiePrefix):
+	// each is removed once a sync of everything folded in before it is done.
+	cookies []string
 
 	first, last time.Time // the first and the latest event folded in
 }
@@ -84,6 +88,7 @@ func (p *pending) merge(q *pending) {
 	}
 	p.git = p.git || q.git
 	p.config = p.config || q.config
+	p.cookies = append(p.cookies, q.cookies...)
 	if p.full == "" {
 		p.full = q.full
 	}

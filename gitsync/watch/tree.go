@@ -225,6 +225,14 @@ func (t *tree) addRefTree(abs string) {
 
 // gitEvent reports whether an event is in a git folder this tree watches,
 // and whether it says HEAD may have moved.
+// isCookie reports a command's cookie created in the git folder
+// (gitsync.CookiePrefix).
+func (t *tree) isCookie(ev fsnotify.Event) bool {
+	name := filepath.Clean(ev.Name)
+	return ev.Has(fsnotify.Create) && filepath.Dir(name) == filepath.Clean(t.repo.GitDir) &&
+		strings.HasPrefix(filepath.Base(name), gitsync.CookiePrefix)
+}
+
 func (t *tree) gitEvent(ev fsnotify.Event) (isGit, moved bool) {
 	name := filepath.Clean(ev.Name)
 	dir := filepath.Dir(name)

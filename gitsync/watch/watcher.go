@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/index/scan"
 )
 
@@ -126,6 +129,21 @@ func (w *Watcher) Start() {
 	}
 	w.tree.resync()
 	w.tree.watchGit()
+	removeStaleCookies(w.s.Repo.GitDir)
+}
+
+// removeStaleCookies removes the cookies of commands that are gone (killed
+// while they waited for a watcher that stopped): a cookie made while this
+// watcher watches is answered by its next sync.
+func removeStaleCookies(gitDir string) {
+	entries, _ := os.ReadDir(gitDir)
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), gitsync.CookiePrefix)
+		pid, _, _ := strings.Cut(rest, "-")
+		if n, err := strconv.Atoi(pid); ok && err == nil && !safepath.PIDAlive(n) {
+			_ = os.Remove(filepath.Join(gitDir, e.Name()))
+		}
+	}
 }
 
 // Run watches until ctx is done: a first sync of whatever changed while
@@ -183,6 +201,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 		w.p = newPending()
 		w.mu.Unlock()
 		if p.empty() {
+			answer(p.cookies)
 			continue
 		}
 		if err := w.syncOne(ctx, p); err != nil {
@@ -191,6 +210,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 			backoff = min(2*backoff, 30*time.Second)
 			continue
 		}
+		answer(p.cookies)
 		backoff = time.Second
 	}
 }
@@ -306,6 +326,10 @@ func (w *Watcher) overflowed() {
 // fold classifies one event into the pending set; it reports whether the
 // event asks for a sync. The caller holds mu.
 func (w *Watcher) fold(ev fsnotify.Event, now time.Time) bool {
+	if w.tree.isCookie(ev) {
+		w.p.cookies = append(w.p.cookies, ev.Name)
+		return true
+	}
 	if isGit, moved := w.tree.gitEvent(ev); isGit {
 		if moved {
 			w.p.markGit(now)
@@ -344,7 +368,10 @@ func (w *Watcher) settle(ctx context.Context) bool {
 			quiet = min(quiet, gitQuiet)
 		}
 		ready, wait := due(first, last, time.Now(), quiet, w.opt.MaxDelay)
-		if ready || first.IsZero() {
+		w.mu.Lock()
+		asked := len(w.p.cookies) > 0
+		w.mu.Unlock()
+		if ready || first.IsZero() || asked {
 			return true
 		}
 		if w.settling != nil {
@@ -360,6 +387,15 @@ func (w *Watcher) settle(ctx context.Context) bool {
 			// A new event: a move of HEAD shortens the wait (gitQuiet).
 			t.Stop()
 		}
+	}
+}
+
+// answer tells the commands that dropped cookies that every edit made
+// before them is in the index: each cookie is removed (the command waits
+// for that, gitsync.Session.Current).
+func answer(cookies []string) {
+	for _, c := range cookies {
+		_ = os.Remove(c) // gone already: the command stopped waiting
 	}
 }
 

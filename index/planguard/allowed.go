@@ -20,11 +20,11 @@ var Allowed = map[string]string{
 	// blocking edges, read once.
 	"SELECT d.key, d.ident, d.path, d.kind, d.title, d.state, d.id, coalesce(CAST(json_extract(d.fm, '$.priority') AS TEXT), ''), coalesce(json_extract(d.fm, '$.assignee', '$.owner', '$.assignees'), '[]'), d.type = '' AND d.ident = '' FROM docs d": "ready: every item, to rank the open ones",
 	"SELECT src, dst, type FROM links WHERE status = 'ok' AND dst IS NOT NULL AND dst <> src AND type IN (?, …)":                                                                                                                                        "ready: every blocking edge between items",
-	// The stat walk (Store.Drift, Reconcile): the working tree against
-	// what the index read of each file. It stats every file, so reading
-	// every row is its own size; the MCP server counts it at its first
-	// call, then in the background at most once a driftEvery.
-	"SELECT path, oid || CASE WHEN sidecar = '' THEN '' ELSE '+' || sidecar END, size, mtime, 1 FROM docs UNION ALL SELECT path, oid, size, mtime, 0 FROM skipped": "the stat walk: every file's size and time",
+	// The stat walk (Store.Drift, Unread, Reconcile): the working tree
+	// against what the index read of each file. It stats every file, so
+	// reading every row is its own size; it is read once per write of the
+	// index, then from the stat cache beside it (ADR-0081).
+	"SELECT path, size, mtime, 1 FROM docs UNION ALL SELECT path, size, mtime, 0 FROM skipped ORDER BY 1": "the stat walk: every file's size and time",
 	// check's follows: whether any document has a Kano-shaped id decides
 	// the schema of an item whose own id is not (a LIKE of an infix has
 	// no index). Once per check, only for such an item, and it stops at

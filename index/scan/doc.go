@@ -8,6 +8,9 @@
 // .gitignore (nested ones as git reads them), never under .git or .cache,
 // nor in a nested repository; a symbolic link is listed, not followed.
 // Canon's own temporary files met on the way are debris (RemoveDebris).
+// Ignore rules are worked out once per folder (folderRules, ignore.go:
+// go-git's matcher, with one name match per rule); each folder is read
+// once and its files stat'ed by name (ADR-0081).
 //
 // Reading (Read, read.go): a file proven inside the repository, at most
 // max_file_size, with git's blob id (BlobOID); what cannot be a document

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,20 +36,21 @@ var alwaysExcluded = []string{".git", ".cache/"}
 type Scope struct {
 	root    string
 	cfg     *config.Config
-	base    []gitignore.Pattern            // info/exclude, configured excludes
-	perDir  map[string][]gitignore.Pattern // folder → its .gitignore patterns
-	matcher map[string]gitignore.Matcher   // folder → matcher of all patterns above it
-	dirIgn  map[string]bool                // folder → ignored, itself or by an ancestor
-	debris  []string                       // canon's temporary files the last Walk passed (absolute)
+	base    []ignorePattern              // info/exclude, configured excludes
+	perDir  map[string][]ignorePattern   // folder → its .gitignore patterns
+	matcher map[string]gitignore.Matcher // folder → matcher of all patterns above it
+	files   map[string]*folderRules      // folder → which files in it are ignored, by name
+	dirIgn  map[string]bool              // folder → ignored, itself or by an ancestor
+	debris  []string                     // canon's temporary files the last Walk passed (absolute)
 }
 
 // NewScope prepares a Scope for the worktree at root. infoExclude is the
 // repository's info/exclude file ("" for none).
 func NewScope(root string, cfg *config.Config, infoExclude string) *Scope {
-	s := &Scope{root: root, cfg: cfg, perDir: map[string][]gitignore.Pattern{},
-		matcher: map[string]gitignore.Matcher{}, dirIgn: map[string]bool{}}
+	s := &Scope{root: root, cfg: cfg, perDir: map[string][]ignorePattern{},
+		matcher: map[string]gitignore.Matcher{}, files: map[string]*folderRules{}, dirIgn: map[string]bool{}}
 	for _, p := range alwaysExcluded {
-		s.base = append(s.base, gitignore.ParsePattern(p, nil))
+		s.base = append(s.base, parsePattern(p, nil))
 	}
 	if infoExclude != "" {
 		// info/exclude is git's own file: it stays inside the git folder.
@@ -57,20 +59,20 @@ func NewScope(root string, cfg *config.Config, infoExclude string) *Scope {
 		}
 	}
 	for _, p := range cfg.Exclude {
-		s.base = append(s.base, gitignore.ParsePattern(p, nil))
+		s.base = append(s.base, parsePattern(p, nil))
 	}
 	return s
 }
 
-func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
-	var ps []gitignore.Pattern
+func parseIgnore(data []byte, domain []string) []ignorePattern {
+	var ps []ignorePattern
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
+		ps = append(ps, parsePattern(line, domain))
 	}
 	return ps
 }
@@ -83,7 +85,7 @@ func (s *Scope) dirMatcher(dir string) gitignore.Matcher {
 	}
 	var patterns []gitignore.Pattern
 	if dir == "" {
-		patterns = append(patterns, s.base...)
+		patterns = goGit(s.base)
 	} else {
 		parent := parentDir(dir)
 		pm := s.dirMatcher(parent)
@@ -93,15 +95,40 @@ func (s *Scope) dirMatcher(dir string) gitignore.Matcher {
 			s.matcher[dir] = pm
 			return pm
 		}
-		patterns = append(patterns, s.patternsUpTo(parent)...)
+		patterns = goGit(s.patternsUpTo(parent))
 	}
-	patterns = append(patterns, s.loadDir(dir)...)
+	patterns = append(patterns, goGit(s.loadDir(dir))...)
 	m := gitignore.NewMatcher(patterns)
 	s.matcher[dir] = m
 	return m
 }
 
-func (s *Scope) patternsUpTo(dir string) []gitignore.Pattern {
+func goGit(ps []ignorePattern) []gitignore.Pattern {
+	out := make([]gitignore.Pattern, len(ps))
+	for i, p := range ps {
+		out[i] = p.gg
+	}
+	return out
+}
+
+// fileRules returns the rules for the files directly in folder dir ("" for
+// the root), worked out once per folder.
+func (s *Scope) fileRules(dir string) *folderRules {
+	if fr, ok := s.files[dir]; ok {
+		return fr
+	}
+	patterns := s.patternsUpTo(parentDir(dir))
+	var comps []string
+	if dir != "" {
+		patterns = append(patterns, s.loadDir(dir)...)
+		comps = strings.Split(dir, "/")
+	}
+	fr := compileFolder(patterns, comps)
+	s.files[dir] = fr
+	return fr
+}
+
+func (s *Scope) patternsUpTo(dir string) []ignorePattern {
 	var chain []string
 	for d := dir; ; d = path.Dir(d) {
 		if d == "." || d == "" {
@@ -109,15 +136,15 @@ func (s *Scope) patternsUpTo(dir string) []gitignore.Pattern {
 		}
 		chain = append(chain, d)
 	}
-	out := append([]gitignore.Pattern(nil), s.base...)
-	out = append(out, s.perDir[""]...)
+	out := append([]ignorePattern(nil), s.base...)
+	out = append(out, s.loadDir("")...)
 	for i := len(chain) - 1; i >= 0; i-- {
-		out = append(out, s.perDir[chain[i]]...)
+		out = append(out, s.loadDir(chain[i])...)
 	}
 	return out
 }
 
-func (s *Scope) loadDir(dir string) []gitignore.Pattern {
+func (s *Scope) loadDir(dir string) []ignorePattern {
 	if ps, ok := s.perDir[dir]; ok {
 		return ps
 	}
@@ -128,7 +155,7 @@ func (s *Scope) loadDir(dir string) []gitignore.Pattern {
 	// One that cannot be read (a link out, a device, over the limit) is
 	// left out as git leaves out one it cannot read.
 	data, err := safepath.ReadFile(filepath.Join(s.root, filepath.FromSlash(dir), ".gitignore"), safepath.IgnoreLimit, s.root)
-	var ps []gitignore.Pattern
+	var ps []ignorePattern
 	if err == nil {
 		ps = parseIgnore(data, domain)
 	}
@@ -142,6 +169,9 @@ func (s *Scope) Ignored(rel string, isDir bool) bool {
 	dir := parentDir(rel)
 	if s.folderIgnored(dir) {
 		return true
+	}
+	if !isDir {
+		return s.fileRules(dir).ignored(dir, path.Base(rel))
 	}
 	return s.dirMatcher(dir).Match(strings.Split(rel, "/"), isDir)
 }
@@ -192,55 +222,123 @@ func IsMarkdown(rel string) bool {
 
 // Walk lists the document files under the roots, sorted by path. It never
 // follows a symbolic link; a linked Markdown file is listed with Symlink set
-// so the loader can say why it is skipped.
+// so the loader can say why it is skipped. Each folder is read once and its
+// ignore rules worked out once (fileRules): a file costs a name match per
+// rule and one stat, relative to its open folder.
 func (s *Scope) Walk() ([]FileInfo, error) {
 	var out []FileInfo
-	seen := map[string]bool{}
 	s.debris = nil
 	roots := append([]string(nil), s.cfg.Roots...)
 	sort.Strings(roots)
 	for _, r := range roots {
-		start := filepath.Join(s.root, filepath.FromSlash(r))
-		err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if p == start && errors.Is(err, fs.ErrNotExist) {
-					return nil // a configured root that does not exist yet
-				}
-				return err
-			}
-			rel, _ := filepath.Rel(s.root, p)
-			rel = filepath.ToSlash(rel)
-			if d.IsDir() {
-				if rel == "." {
-					return nil
-				}
-				if s.Ignored(rel, true) || isNestedRepo(p) {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if _, ok := safepath.IsTemp(d.Name()); ok {
-				s.debris = append(s.debris, p)
-				return nil
-			}
-			if !IsMarkdown(rel) || seen[rel] || s.Ignored(rel, false) {
-				return nil
-			}
-			seen[rel] = true
-			info, err := d.Info()
-			if err != nil {
-				return nil // vanished between listing and stat
-			}
-			out = append(out, FileInfo{Path: rel, Size: info.Size(), MtimeNs: s.Stamped(rel, info.ModTime().UnixNano()),
-				Symlink: info.Mode()&fs.ModeSymlink != 0})
-			return nil
-		})
-		if err != nil {
+		if err := s.walkRoot(r, &out); err != nil {
 			return nil, fmt.Errorf("walk %s: %w", r, err)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if len(roots) > 1 { // roots inside roots: each file once
+		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+		out = slices.CompactFunc(out, func(a, b FileInfo) bool { return a.Path == b.Path })
+	}
 	return out, nil
+}
+
+func (s *Scope) walkRoot(r string, out *[]FileInfo) error {
+	rel := path.Clean(r)
+	if rel == "." {
+		return s.walkDir("", out)
+	}
+	abs := filepath.Join(s.root, filepath.FromSlash(rel))
+	info, err := os.Lstat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil // a configured root that does not exist yet
+	case err != nil:
+		return err
+	case !info.IsDir():
+		if IsMarkdown(rel) && !s.Ignored(rel, false) {
+			*out = append(*out, s.fileInfo(rel, info))
+		}
+		return nil
+	case s.Ignored(rel, true) || isNestedRepo(abs):
+		return nil
+	}
+	return s.walkDir(rel, out)
+}
+
+// walkDir lists the documents in the folder rel (not ignored), and in its
+// folders, in path order: a folder's entries sorted as their paths sort
+// (a folder's name as if it ended in "/").
+func (s *Scope) walkDir(rel string, out *[]FileInfo) error {
+	abs := filepath.Join(s.root, filepath.FromSlash(rel))
+	f, err := os.Open(abs)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		return err
+	}
+	type entry struct {
+		key string
+		dir bool
+	}
+	list := make([]entry, 0, len(entries))
+	for _, e := range entries {
+		if e.IsDir() {
+			list = append(list, entry{e.Name() + "/", true})
+		} else {
+			list = append(list, entry{e.Name(), false})
+		}
+	}
+	slices.SortFunc(list, func(a, b entry) int { return strings.Compare(a.key, b.key) })
+	var rules *folderRules
+	dirAt := newStatAt(f, abs)
+	for _, e := range list {
+		if e.dir {
+			sub := joinRel(rel, e.key[:len(e.key)-1])
+			if s.Ignored(sub, true) || isNestedRepo(filepath.Join(abs, e.key)) {
+				continue
+			}
+			if err := s.walkDir(sub, out); err != nil {
+				return err
+			}
+			continue
+		}
+		name := e.key
+		if _, ok := safepath.IsTemp(name); ok {
+			s.debris = append(s.debris, filepath.Join(abs, name))
+			continue
+		}
+		if !IsMarkdown(name) {
+			continue
+		}
+		if rules == nil {
+			rules = s.fileRules(rel)
+		}
+		if rules.ignored(rel, name) {
+			continue
+		}
+		if fi, ok := dirAt.stat(name); ok { // else vanished between listing and stat
+			fi.Path = joinRel(rel, name)
+			fi.MtimeNs = s.Stamped(fi.Path, fi.MtimeNs)
+			*out = append(*out, fi)
+		}
+	}
+	return nil
+}
+
+func joinRel(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// fileInfo is the FileInfo of the document at rel, its time Stamped.
+func (s *Scope) fileInfo(rel string, info fs.FileInfo) FileInfo {
+	return FileInfo{Path: rel, Size: info.Size(), MtimeNs: s.Stamped(rel, info.ModTime().UnixNano()),
+		Symlink: info.Mode()&fs.ModeSymlink != 0}
 }
 
 // RemoveDebris removes the temporary files of canon processes that are
@@ -269,8 +367,7 @@ func (s *Scope) Stat(rel string) (FileInfo, bool) {
 	if err != nil || info.IsDir() {
 		return FileInfo{}, false
 	}
-	return FileInfo{Path: rel, Size: info.Size(), MtimeNs: s.Stamped(rel, info.ModTime().UnixNano()),
-		Symlink: info.Mode()&fs.ModeSymlink != 0}, true
+	return s.fileInfo(rel, info), true
 }
 
 // isNestedRepo reports a folder that is its own git repository (a submodule

@@ -1,0 +1,123 @@
+package gitsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/canon-md/canon/index/scan"
+)
+
+// Current is Fresh for the command line's commands: they answer from the
+// working tree as it is (ADR-0081). After the catch-up, a running canon
+// watch is asked whether it holds every edit made before now (a cookie it
+// answers once it synced them); without one, a stat walk compares every
+// document with what the index read of it (Store.Unread, reading no file),
+// and only when one differs does it take the writer lock and reconcile,
+// reading the files that changed. taken counts the files edited, added or
+// deleted in the working tree that it took in itself.
+func (s *Session) Current(ctx context.Context) (res *Result, taken int, err error) {
+	res, err = s.CatchUp(ctx)
+	if err != nil || res.Action == ActionRebuild {
+		s.current = err == nil
+		return res, 0, err
+	}
+	if s.watcherVouches(ctx) {
+		s.current = true // canon watch took every edit in already
+		return res, 0, nil
+	}
+	n, racy, err := s.Store.Unread(ctx, s.Scope)
+	if err == nil && n == 0 && len(racy) > 0 {
+		n, err = s.racyEdited(ctx, racy)
+	}
+	if err != nil || n == 0 {
+		s.current = err == nil
+		return res, 0, err
+	}
+	rec, err := s.Reconcile(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	s.current = true
+	if rec.Changes != nil {
+		taken = rec.Changes.Files()
+	}
+	return rec, taken, nil
+}
+
+// maxRacyReads is how many files whose stat cannot tell an edit Current
+// reads itself before it leaves them to a reconcile.
+const maxRacyReads = 64
+
+// racyEdited counts the files among racy (their stat as the index holds
+// it, but modified since the last stat walk) whose content is not what the
+// index read: each is read and hashed, nothing is written. Files written
+// by canon or taken in by a watcher stay racy until the next reconcile,
+// so that the next command reads a few files rather than walking again.
+func (s *Session) racyEdited(ctx context.Context, racy []scan.FileInfo) (int, error) {
+	if len(racy) > maxRacyReads {
+		return len(racy), nil
+	}
+	paths := make([]string, len(racy))
+	for i, fi := range racy {
+		paths[i] = fi.Path
+	}
+	stored, err := s.Store.StoredFiles(ctx, paths)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, fi := range racy {
+		f, ok := scan.Read(s.Repo.Root, s.Cfg, fi)
+		st, known := stored[fi.Path]
+		switch {
+		case !ok || !known || f.Skip != "" || !st.Doc:
+			n++ // gone since, or not a plain document: the reconcile decides
+		case scan.BlobOID(f.Content) != st.OID:
+			n++
+		}
+	}
+	return n, nil
+}
+
+// CookiePrefix starts the name of the file a command drops in the git
+// folder to ask a running canon watch whether the index holds every edit
+// made before it (ADR-0081). The watcher sees it after every event that
+// came before (one queue of events), syncs what is pending at once and
+// removes it.
+const CookiePrefix = "canon-cookie-"
+
+// cookieWait is how long a command waits for the watcher to answer before
+// it walks the working tree itself.
+const cookieWait = 2 * time.Second
+
+// watcherVouches asks the worktree's running canon watch, if any, whether
+// the index holds every edit made before now: a cookie in the git folder,
+// answered when the watcher removes it. It returns false when no watcher
+// runs or none answered within cookieWait (the command then walks).
+func (s *Session) watcherVouches(ctx context.Context) bool {
+	w, err := ObserveWatcher(s.Repo.CanonDir())
+	if err != nil || w == nil || !w.Running {
+		return false
+	}
+	name := filepath.Join(s.Repo.GitDir, fmt.Sprintf("%s%d-%d", CookiePrefix, os.Getpid(), time.Now().UnixNano()))
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	deadline := time.Now().Add(cookieWait)
+	for delay := 50 * time.Microsecond; ; delay = min(2*delay, 5*time.Millisecond) {
+		if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
+			return true
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			os.Remove(name)
+			return false
+		}
+		time.Sleep(delay) // the watcher's answer is the file's removal: a poll of one stat
+	}
+}
