@@ -33,15 +33,15 @@ func statChanges(files []scan.FileInfo, stored []statRow, racyAfter int64) (chan
 	i, j := 0, 0
 	for i < len(files) || j < len(stored) {
 		switch {
-		case j == len(stored) || (i < len(files) && files[i].Path < stored[j].path):
+		case j == len(stored) || (i < len(files) && files[i].Path < stored[j].Path):
 			changed = append(changed, files[i])
 			i++
-		case i == len(files) || stored[j].path < files[i].Path:
-			gone = append(gone, stored[j].path)
+		case i == len(files) || stored[j].Path < files[i].Path:
+			gone = append(gone, stored[j].Path)
 			j++
 		default:
 			fi, st := files[i], stored[j]
-			if st.size != fi.Size || st.mtime != fi.MtimeNs || fi.MtimeNs >= racyAfter {
+			if st.Size != fi.Size || st.Mtime != fi.MtimeNs || fi.MtimeNs >= racyAfter {
 				changed = append(changed, fi)
 			}
 			i++

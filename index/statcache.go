@@ -1,34 +1,20 @@
 package index
 
 import (
-	"bufio"
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 
+	"github.com/canon-md/canon/index/internal/statfile"
 	"github.com/canon-md/canon/index/scan"
 )
 
-// statRow is what the index holds of one file for the stat walk: its
-// size and modification time when the index last read it.
-type statRow struct {
-	path        string
-	size, mtime int64
-	doc         bool // a document, not a skipped file
-}
+// statRow is what the index holds of one file for the stat walk
+// (ADR-0081), kept in a file beside it by index/internal/statfile.
+type statRow = statfile.Row
 
-// The stat cache (ADR-0081) is a file beside the index holding every
-// stored file's path, size and time, sorted by path, stamped with the
-// MetaSyncID of the index it was read from: every write of the index
-// (Apply, a build) sets a new one, so a cache with another stamp is never
-// used. A stat walk reads it in one go instead of a row per file.
-const (
-	statCacheMagic = "canon stat cache 1\n"
-	maxStatCache   = 1 << 30
+var (
+	sortedStats    = statfile.Sorted
+	readStatCache  = statfile.Read
+	writeStatCache = statfile.Write
 )
 
 func (s *Store) statCachePath() string { return s.path + ".stat" }
@@ -71,11 +57,11 @@ func patchStats(rows []statRow, b *Batch) []statRow {
 	}
 	set := map[string]statRow{}
 	for _, l := range b.Upserts {
-		set[l.Path] = statRow{path: l.Path, size: l.Size, mtime: l.MtimeNs, doc: l.Skip == "" && l.Doc != nil}
+		set[l.Path] = statRow{Path: l.Path, Size: l.Size, Mtime: l.MtimeNs, Doc: l.Skip == "" && l.Doc != nil}
 	}
 	for _, r := range b.Renames {
 		gone[r.From] = true
-		set[r.To.Path] = statRow{path: r.To.Path, size: r.To.Size, mtime: r.To.MtimeNs, doc: true}
+		set[r.To.Path] = statRow{Path: r.To.Path, Size: r.To.Size, Mtime: r.To.MtimeNs, Doc: true}
 	}
 	touched := map[string]scan.FileInfo{}
 	for _, t := range b.Touches {
@@ -83,16 +69,16 @@ func patchStats(rows []statRow, b *Batch) []statRow {
 	}
 	out := make([]statRow, 0, len(rows)+len(set))
 	for _, r := range rows {
-		if nr, ok := set[r.path]; ok {
+		if nr, ok := set[r.Path]; ok {
 			out = append(out, nr)
-			delete(set, r.path)
+			delete(set, r.Path)
 			continue
 		}
-		if gone[r.path] {
+		if gone[r.Path] {
 			continue
 		}
-		if t, ok := touched[r.path]; ok {
-			r.size, r.mtime = t.Size, t.MtimeNs
+		if t, ok := touched[r.Path]; ok {
+			r.Size, r.Mtime = t.Size, t.MtimeNs
 		}
 		out = append(out, r)
 	}
@@ -149,7 +135,7 @@ func (s *Store) readStats(ctx context.Context) (string, []statRow, error) {
 	var out []statRow
 	for rows.Next() {
 		var r statRow
-		if err := rows.Scan(&r.path, &r.size, &r.mtime, &r.doc); err != nil {
+		if err := rows.Scan(&r.Path, &r.Size, &r.Mtime, &r.Doc); err != nil {
 			return "", nil, err
 		}
 		out = append(out, r)
@@ -158,90 +144,4 @@ func (s *Store) readStats(ctx context.Context) (string, []statRow, error) {
 		return "", nil, friendly(err, s.path)
 	}
 	return id, sortedStats(out), nil
-}
-
-// sortedStats sorts rows by path (SQLite's order is byte order already)
-// and keeps one row per path.
-func sortedStats(rows []statRow) []statRow {
-	cmp := func(a, b statRow) int { return strings.Compare(a.path, b.path) }
-	if !slices.IsSortedFunc(rows, cmp) {
-		slices.SortStableFunc(rows, cmp)
-	}
-	return slices.CompactFunc(rows, func(a, b statRow) bool { return a.path == b.path })
-}
-
-// readStatCache reads the cache at path if it was written at sync id;
-// ok is false for any other (or a damaged one).
-func readStatCache(path, id string) (rows []statRow, ok bool) {
-	info, err := os.Stat(path)
-	if err != nil || !info.Mode().IsRegular() || info.Size() > maxStatCache {
-		return nil, false
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, false
-	}
-	text := string(data)
-	head := statCacheMagic + id + "\n"
-	if !strings.HasPrefix(text, head) {
-		return nil, false
-	}
-	text = text[len(head):]
-	rows = make([]statRow, 0, strings.Count(text, "\x00")/4)
-	prev := ""
-	for text != "" {
-		var f [4]string
-		for i := range f {
-			k := strings.IndexByte(text, 0)
-			if k < 0 {
-				return nil, false
-			}
-			f[i], text = text[:k], text[k+1:]
-		}
-		size, err1 := strconv.ParseInt(f[1], 10, 64)
-		mtime, err2 := strconv.ParseInt(f[2], 10, 64)
-		if err1 != nil || err2 != nil || (f[3] != "0" && f[3] != "1") || f[0] <= prev {
-			return nil, false
-		}
-		rows = append(rows, statRow{path: f[0], size: size, mtime: mtime, doc: f[3] == "1"})
-		prev = f[0]
-	}
-	return rows, true
-}
-
-// writeStatCache writes rows (sorted) as the cache of sync id: a file
-// beside, renamed over the cache, so that a reader sees the old or the
-// new one whole.
-func writeStatCache(path, id string, rows []statRow) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // gone after the rename
-	w := bufio.NewWriterSize(tmp, 1<<16)
-	w.WriteString(statCacheMagic + id + "\n")
-	var num []byte
-	for _, r := range rows {
-		if strings.IndexByte(r.path, 0) >= 0 {
-			tmp.Close()
-			return fmt.Errorf("a stored path holds a NUL byte: %q", r.path)
-		}
-		w.WriteString(r.path)
-		num = strconv.AppendInt(append(num[:0], 0), r.size, 10)
-		num = strconv.AppendInt(append(num, 0), r.mtime, 10)
-		if r.doc {
-			num = append(num, 0, '1', 0)
-		} else {
-			num = append(num, 0, '0', 0)
-		}
-		w.Write(num)
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

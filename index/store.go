@@ -5,6 +5,7 @@ import (
 
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/internal/docs"
+	"github.com/canon-md/canon/index/internal/dump"
 	"github.com/canon-md/canon/index/internal/fulltext"
 	"github.com/canon-md/canon/index/internal/overlay"
 	"github.com/canon-md/canon/index/internal/scoped"
@@ -69,7 +70,14 @@ type Store struct {
 	// Scopes is the reads of scoped packs (index/internal/scoped):
 	// st.ScopeData, st.ScopeOverview.
 	scoped.Scopes
+	// Dumper is the index's content as lines (index/internal/dump):
+	// st.Dump, what canon verify compares.
+	dump.Dumper
 }
+
+// DiffDumps lists the lines only in a ("-") or only in b ("+"), in order:
+// what canon verify prints of two Dumps.
+func DiffDumps(a, b []string) []string { return dump.Diff(a, b) }
 
 // Meta keys.
 const (
@@ -234,7 +242,7 @@ func open(ctx context.Context, path, driver string, vet bool) (s *Store, needsBu
 		}
 	}
 	h := &sqlstore.Handle{Path: path}
-	s = &Store{path: path, h: h, Overlays: overlay.New(h), Docs: docs.New(h), Scopes: scoped.New(h), fts: fulltext.New(h), lock: safepath.NewLock(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
+	s = &Store{path: path, h: h, Overlays: overlay.New(h), Docs: docs.New(h), Scopes: scoped.New(h), Dumper: dump.New(h), fts: fulltext.New(h), lock: safepath.NewLock(path + ".lock"), SliceFiles: DefaultSliceFiles, spillAt: defaultSpillAt, driver: driver}
 	if err := s.connect(); err != nil {
 		return nil, false, err
 	}

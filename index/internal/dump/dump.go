@@ -1,4 +1,12 @@
-package index
+// Package dump writes an index's content as sorted lines, for canon
+// verify (ADR-0080's family of the whole database): rows are named by
+// path and node key, never by row id, so two indexes of the same tree dump
+// the same whatever order they were built in.
+//
+// index.Store embeds Dumper (st.Dump), and index.DiffDumps is Diff. It
+// shares the store's handle (index/internal/sqlstore) and hands out no
+// rows.
+package dump
 
 import (
 	"context"
@@ -7,13 +15,21 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/canon-md/canon/index/internal/sqlstore"
 )
+
+// Dumper dumps one index database.
+type Dumper struct{ h *sqlstore.Handle }
+
+// New is the dump of the database h holds.
+func New(h *sqlstore.Handle) Dumper { return Dumper{h} }
 
 // Dump writes the index's content as sorted lines that name rows by path and
 // node key, never by row id, so two indexes of the same tree dump the same
 // whatever order they were built in. Stat data (mtime) is left out: it is
 // not content. canon verify compares dumps.
-func (s *Store) Dump(ctx context.Context) ([]string, error) {
+func (s Dumper) Dump(ctx context.Context) ([]string, error) {
 	var out []string
 	q := func(prefix, query string, n int) error {
 		rows, err := s.h.DB.QueryContext(ctx, query)
@@ -87,8 +103,8 @@ func escapeDump(s string) string {
 // value was half of canon verify's time on tldr-pages/tldr).
 var dumpEscaper = strings.NewReplacer("\n", `\n`, "\t", `\t`)
 
-// DiffDumps lists the lines only in a ("-") or only in b ("+"), in order.
-func DiffDumps(a, b []string) []string {
+// Diff lists the lines only in a ("-") or only in b ("+"), in order.
+func Diff(a, b []string) []string {
 	var out []string
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
