@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -81,9 +82,12 @@ type ItemEdited struct {
 	Item    index.DocRef  `json:"item"`
 	Changes []FieldChange `json:"changes"`
 	Logged  string        `json:"logged,omitempty"`
-	Updated string        `json:"updated,omitempty"`
-	DryRun  bool          `json:"dry_run"`
-	Diff    string        `json:"diff,omitempty"`
+	// Section is the heading of the section the line went in (Worklog,
+	// Implementation Notes).
+	Section string `json:"section,omitempty"`
+	Updated string `json:"updated,omitempty"`
+	DryRun  bool   `json:"dry_run"`
+	Diff    string `json:"diff,omitempty"`
 	// Written are the files written: the item's, or none when nothing
 	// changed.
 	Written []string `json:"written"`
@@ -319,8 +323,9 @@ func checkItemField(field string) error {
 	return nil
 }
 
-// log appends a dated line to the item's worklog.
-func (e *itemEditor) log(text, agent string) error {
+// log appends a dated line to the item's notes: its worklog, or the
+// section the repository's items keep such lines in (edit.NoteSection).
+func (e *itemEditor) log(ctx context.Context, text, agent string) error {
 	text = strings.Join(strings.Fields(text), " ")
 	if text == "" {
 		return fmt.Errorf("%w: the worklog line is empty; say what was done", ErrItem)
@@ -329,11 +334,58 @@ func (e *itemEditor) log(text, agent string) error {
 	if agent = strings.Join(strings.Fields(agent), "-"); agent != "" {
 		line = e.now.Format("2006-01-02 15:04") + " [agent=" + agent + "] " + text
 	}
-	if _, err := e.set.AppendToSection(e.doc.Path, edit.Worklog, line, line); err != nil {
+	f, err := e.set.Open(e.doc.Path)
+	if err != nil {
 		return fmt.Errorf("%w: %w", ErrItem, err)
 	}
-	e.out.Logged = line
+	sec := edit.NoteSection(f.After, func() [][]byte { return e.samples(ctx, maxNoteSamples) }, e.s.Cfg.Merge.AppendOnly, toolNotes[e.s.Cfg.Tool])
+	put, err := e.set.AppendToSection(e.doc.Path, sec, line, line)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrItem, err)
+	}
+	e.out.Logged, e.out.Section = line, put.Heading
 	return nil
+}
+
+// maxNoteSamples is how many of the kind's newest items canon log reads
+// to learn where an item's notes go, when the item has none.
+const maxNoteSamples = 20
+
+// toolNotes are the notes sections tools write, where no item of the
+// kind has one yet: Backlog.md's Implementation Notes, between its
+// markers, where its task edit --append-notes puts them.
+var toolNotes = map[string]*edit.Section{"backlog.md": {
+	Title: "Implementation Notes", Level: 2, Begin: "<!-- SECTION:NOTES:BEGIN -->", End: "<!-- SECTION:NOTES:END -->",
+	After: []string{"Implementation Plan", "Definition of Done", "Acceptance Criteria"}, Before: []string{"Comments", "Final Summary"},
+}}
+
+// samples are the contents of the newest (highest numbered) n other
+// items of the item's kind and id prefix, read bounded; none on error.
+func (e *itemEditor) samples(ctx context.Context, n int) [][]byte {
+	docs, err := e.s.Store.IdentsOfKind(ctx, e.doc.Kind)
+	if err != nil {
+		return nil
+	}
+	want := idPrefix(e.doc.ID)
+	keep := docs[:0:0]
+	nums := map[string]int64{}
+	for _, d := range docs {
+		if d.Path != e.doc.Path && strings.EqualFold(idPrefix(d.Ident), want) {
+			keep = append(keep, d)
+			_, nums[d.Ident] = series(d.Ident)
+		}
+	}
+	sort.SliceStable(keep, func(i, j int) bool { return nums[keep[i].Ident] > nums[keep[j].Ident] })
+	var out [][]byte
+	for _, d := range keep {
+		if len(out) == n {
+			break
+		}
+		if b, err := readSample(e.s.Repo.Root, d.Path); err == nil {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // EditItem makes one call's changes to one item: canon set, claim, done
@@ -369,7 +421,7 @@ func (e *itemEditor) plan(ctx context.Context, a ItemArgs) error {
 		}
 	}
 	if a.Log != "" {
-		if err := e.log(a.Log, a.Agent); err != nil {
+		if err := e.log(ctx, a.Log, a.Agent); err != nil {
 			return err
 		}
 	}
@@ -627,7 +679,11 @@ func (r *ItemEdited) WriteText(w io.Writer) error {
 		}
 	}
 	if r.Logged != "" {
-		fmt.Fprintf(w, "%s: worklog + %s\n", name, human.Quote(r.Logged))
+		sec := r.Section
+		if sec == "" {
+			sec = "worklog"
+		}
+		fmt.Fprintf(w, "%s: %s + %s\n", name, sec, human.Quote(r.Logged))
 	}
 	var err error
 	switch {
