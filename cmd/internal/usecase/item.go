@@ -161,10 +161,16 @@ func (e *itemEditor) spelling(ctx context.Context, names ...string) (string, err
 	return best, nil
 }
 
-// stateField is the field that holds the item's state, read once.
+// stateField is the field that holds the item's state, read once: the
+// one init learned (states.field: emberjs/rfcs' stage) before state and
+// status, as the index reads the state.
 func (e *itemEditor) stateField(ctx context.Context) (string, error) {
 	if e.stateF == "" {
-		f, err := e.spelling(ctx, "state", "status")
+		names := []string{"state", "status"}
+		if lf := e.s.Cfg.States.Field; lf != "" {
+			names = []string{lf, "state", "status"}
+		}
+		f, err := e.spelling(ctx, names...)
 		if err != nil {
 			return "", err
 		}
@@ -205,7 +211,7 @@ func (e *itemEditor) state(ctx context.Context, value string) (string, error) {
 	for _, u := range uses {
 		names = append(names, u.State)
 	}
-	for _, st := range schemaStates(e.s.Cfg, e.doc.Kind, e.doc.ID) {
+	for _, st := range append(schemaStates(e.s.Cfg, e.doc.Kind, e.doc.ID), e.learnedStates()...) {
 		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, st) }) {
 			names = append(names, st)
 		}
@@ -223,6 +229,16 @@ func (e *itemEditor) state(ctx context.Context, value string) (string, error) {
 	}
 	return "", fmt.Errorf("%w: %s is not a state the repository's %s documents are in or their schema lists (%s); use one of them, or set it by hand if the repository means to start using it",
 		ErrItem, human.Quote(value), e.doc.Kind, strings.Join(names, ", "))
+}
+
+// learnedStates are the values of the learned state field (states.field)
+// in their order, open then done, when the item keeps its state there.
+func (e *itemEditor) learnedStates() []string {
+	st := e.s.Cfg.States
+	if st.Field == "" || e.stateF != st.Field {
+		return nil
+	}
+	return slices.Concat(st.Open, st.Done)
 }
 
 // schemaStates are the states the schema of kind lists, when it holds
@@ -246,6 +262,9 @@ func (e *itemEditor) setField(ctx context.Context, fv FieldValue) error {
 	sf, err := e.stateField(ctx)
 	if err != nil {
 		return err
+	}
+	if (fv.Field == "state" || fv.Field == "status") && sf == e.s.Cfg.States.Field && !e.has(fv.Field) {
+		fv.Field = sf // state= names the field the item keeps its state in (stage)
 	}
 	if (fv.Field == sf || fv.Field == "state" || fv.Field == "status") && value != e.fallback {
 		if value, err = e.state(ctx, value); err != nil {
@@ -564,7 +583,11 @@ func Claim(ctx context.Context, s *gitsync.Session, ref, as string, a ItemArgs) 
 		}
 	}
 	a.Ref, a.Command = ref, "canon claim"
-	a.Set = append([]FieldValue{{Field: af, Value: as}, {Field: sf, Value: st}}, a.Set...)
+	claim := []FieldValue{{Field: af, Value: as}}
+	if st != "" {
+		claim = append(claim, FieldValue{Field: sf, Value: st})
+	}
+	a.Set = append(claim, a.Set...)
 	return e.run(ctx, a)
 }
 
@@ -579,6 +602,9 @@ func Done(ctx context.Context, s *gitsync.Session, ref string, a ItemArgs) (*Ite
 	if err != nil {
 		return nil, err
 	}
+	if st == "" {
+		return nil, fmt.Errorf("%w: no value of %s says the work is done (states.done); set one with canon set", ErrItem, sf)
+	}
 	a.Ref, a.Command = ref, "canon done"
 	a.Set = append([]FieldValue{{Field: sf, Value: st}}, a.Set...)
 	return e.run(ctx, a)
@@ -592,12 +618,48 @@ func (e *itemEditor) workState(ctx context.Context, words []string, anyDone bool
 	if err != nil {
 		return "", "", err
 	}
+	if field, err = e.stateField(ctx); err != nil {
+		return "", "", err
+	}
+	if learned := e.learnedStates(); learned != nil {
+		return field, e.learnedState(learned, uses, words, anyDone), nil
+	}
 	if state = pickState(uses, e.s.Cfg.States.IsDone, words, anyDone); state == "" {
 		state = fallback(uses)
 		e.fallback = state
 	}
-	field, err = e.stateField(ctx)
-	return field, state, err
+	return field, state, nil
+}
+
+// learnedState is the state claim or done writes in a learned state
+// field, a value init learned and never one made up: for done the first
+// done value in the learned order (released, before recommended) that
+// words do not name first; for a claim the open value words name, else
+// none ("": the state stays, as an RFC's accepted stays while it is
+// built).
+func (e *itemEditor) learnedState(learned []string, uses []index.StateUse, words []string, anyDone bool) string {
+	st := e.s.Cfg.States
+	var pool []index.StateUse
+	for _, v := range learned {
+		if st.IsDone(v) == anyDone {
+			pool = append(pool, index.StateUse{State: v})
+		}
+	}
+	if v := pickState(pool, st.IsDone, words, false); v != "" {
+		return v
+	}
+	if anyDone {
+		// The first done value that is in use, else the first.
+		for _, p := range pool {
+			if slices.ContainsFunc(uses, func(u index.StateUse) bool { return strings.EqualFold(u.State, p.State) }) {
+				return p.State
+			}
+		}
+		if len(pool) > 0 {
+			return pool[0].State
+		}
+	}
+	return ""
 }
 
 func (e *itemEditor) run(ctx context.Context, a ItemArgs) (*ItemEdited, error) {
@@ -610,7 +672,7 @@ func (e *itemEditor) run(ctx context.Context, a ItemArgs) (*ItemEdited, error) {
 // The words of an in-progress and of a done state, by preference, as
 // stateWord folds them.
 var (
-	inProgressWords = []string{"inprogress", "doing", "active", "started", "wip", "ongoing", "working"}
+	inProgressWords = []string{"inprogress", "doing", "active", "started", "wip", "ongoing", "working", "implementing"}
 	doneWords       = []string{"done", "completed", "complete", "closed", "resolved", "finished", "accepted"}
 )
 
