@@ -8,13 +8,17 @@ import (
 	"github.com/canon-md/canon/index/markdown"
 )
 
+// ImplementationNotes is Backlog.md's notes section: the merge driver
+// merges it as it merges a Worklog, the entries both sides appended.
+var ImplementationNotes = Section{Title: "Implementation Notes"}
+
 // noteTitles are the headings of the section an item keeps its running
 // notes in, one dated line appended after another, by preference: canon's
 // and Kano's Worklog, Backlog.md's Implementation Notes, and the names
 // people give a log.
 var noteTitles = []Section{
 	Worklog,
-	{Title: "Implementation Notes"},
+	ImplementationNotes,
 	{Title: "Progress Log", Also: []string{"Progress"}},
 	{Title: "Notes"},
 	{Title: "Log", Also: []string{"Journal", "Activity"}},
