@@ -289,9 +289,74 @@ func (wg *workGraph) split() *Work {
 		work.Blocked = append(work.Blocked, BlockedItem{Item: item, Blockers: blockers, StateBlocked: stateBlocked, InCycle: inCycle[id]})
 	}
 	less := func(a, b Item) bool { return itemLess(&wg.opt.Work, a, b) }
-	sort.Slice(work.Ready, func(i, j int) bool { return less(work.Ready[i], work.Ready[j]) })
+	rank, holds := wg.readyRanks(work.Ready)
+	sort.Slice(work.Ready, func(i, j int) bool {
+		a, b := work.Ready[i], work.Ready[j]
+		if rank[a.Key] != rank[b.Key] {
+			return rank[a.Key] < rank[b.Key]
+		}
+		if a.Priority != b.Priority {
+			return less(a, b)
+		}
+		if holds[a.Kind] != holds[b.Kind] {
+			return !holds[a.Kind] // a task before a feature of its priority
+		}
+		return less(a, b)
+	})
 	sort.Slice(work.Blocked, func(i, j int) bool { return less(work.Blocked[i].Item, work.Blocked[j].Item) })
 	return work
+}
+
+// Ready work first: what no one has and nothing is under, then items
+// whose open children are the work (a feature with its tasks), then what
+// someone has (an assignee, or a state that says it is under way).
+const (
+	rankFree = iota
+	rankParent
+	rankTaken
+)
+
+// startedWords are states that say the work is under way, as stateWord
+// folds them (In Progress, in-progress and InProgress alike).
+var startedWords = map[string]bool{"inprogress": true, "doing": true, "active": true, "started": true, "wip": true,
+	"ongoing": true, "working": true, "implementing": true, "review": true, "inreview": true}
+
+// readyRanks ranks the ready items by key (rankFree, rankParent,
+// rankTaken), and says which kinds hold items of other kinds (a feature
+// its tasks): of one priority, those come after the items they hold.
+func (wg *workGraph) readyRanks(ready []Item) (map[string]int, map[string]bool) {
+	parentOfOpen, holds := map[string]bool{}, map[string]bool{}
+	for id, d := range wg.docs {
+		for _, p := range wg.parents[id] {
+			if pd := wg.docs[p]; pd != nil && pd.Kind != d.Kind {
+				holds[pd.Kind] = true
+			}
+			if d.open {
+				parentOfOpen[wg.key(p)] = true
+			}
+		}
+	}
+	rank := make(map[string]int, len(ready))
+	for _, it := range ready {
+		switch {
+		case it.Assignee != "" || startedWords[stateWord(it.State)]:
+			rank[it.Key] = rankTaken
+		case parentOfOpen[it.Key]:
+			rank[it.Key] = rankParent
+		}
+	}
+	return rank, holds
+}
+
+// stateWord folds a state to its letters in lower case.
+func stateWord(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // unknownStates counts the listed documents outside the archive whose

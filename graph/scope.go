@@ -282,6 +282,11 @@ func (g *Graph) ScopedPack(ctx context.Context, a ScopedArgs) (*Pack, error) {
 	if err != nil {
 		return nil, err
 	}
+	gov, err := g.governing(ctx, task, neighbours, opt, gen)
+	if err != nil {
+		return nil, err
+	}
+	neighbours = append(neighbours, gov...)
 	entries, err := g.scopeEntries(ctx, task, neighbours, cands, inScope, opt)
 	if err != nil {
 		return nil, err

@@ -253,7 +253,11 @@ func writeItem(out io.Writer, it Item, w widths) {
 	if prio == "" {
 		prio = "-"
 	}
-	fmt.Fprintf(out, "%-*s  %-*s  %-*s  %s  [%s]\n", w.id, human.Quote(it.ID), max(w.prio, 1), prio, w.state, human.Quote(it.State), human.Quote(it.Title), human.Quote(it.Kind))
+	who := ""
+	if it.Assignee != "" {
+		who = "  assigned to " + human.Quote(it.Assignee)
+	}
+	fmt.Fprintf(out, "%-*s  %-*s  %-*s  %s  [%s]%s\n", w.id, human.Quote(it.ID), max(w.prio, 1), prio, w.state, human.Quote(it.State), human.Quote(it.Title), human.Quote(it.Kind), who)
 }
 
 // Suggestions is canon scope suggest: knowledge used beyond its scope by

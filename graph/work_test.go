@@ -169,7 +169,7 @@ func TestSplitWork(t *testing.T) {
 			name:    "the common spellings of open and done work out of the box",
 			items:   []string{"A:doc:To Do", "B:doc:In Progress", "C:doc:Done", "D:doc:to do", "E:doc:Won't Do", "F:task:Todo"},
 			edges:   []string{"A blocked_by B", "D blocked_by C", "F blocked_by E"},
-			ready:   []string{"B", "D", "F"},
+			ready:   []string{"D", "F", "B"}, // B is under way: last
 			blocked: []string{"A: B/blocked_by"},
 		},
 		{
@@ -198,7 +198,14 @@ func TestSplitWork(t *testing.T) {
 			name:  "work.kinds names the work kinds",
 			items: []string{"ADR:adr:Proposed", "E:epic:InProgress", "K:task:Ready", "B:bug:Ready"},
 			work:  &config.Work{Kinds: []string{"task", "epic"}},
-			ready: []string{"E", "K"},
+			ready: []string{"K", "E"}, // E is under way: last
+		},
+		{
+			name: "ready work first: free items, then the kinds that hold others, then those whose open children are the work, then what is under way",
+			items: []string{"F1:feature:Ready", "T1:task:Ready", "F2:feature:Ready", "T2:task:Ready", "I:task:In Progress", "W:task:Doing",
+				"D:task:Done", "F3:feature:Ready"},
+			edges: []string{"T1 parent F1", "D parent F3"},
+			ready: []string{"T1", "T2", "F2", "F3", "F1", "I", "W"},
 		},
 		{
 			name:    "the Blocked state blocks without a recorded blocker, without case",

@@ -79,6 +79,14 @@ func TestBacklogMdOracle(t *testing.T) {
 
 	canon("log", top, "backoff drafted", "--as", "codex")
 	sameEverywhere(t, bl, dir, canon, top, want)
+	// The line is in Backlog.md's Implementation Notes, as its task edit
+	// --append-notes writes them; a second, from Backlog.md, comes after.
+	blRun(t, bl, dir, "task", "edit", top, "--append-notes", "theirs too", "--plain")
+	canon("log", top, "third line")
+	notes := blNotes(t, bl, dir, top)
+	if want := "[agent=codex] backoff drafted\n\ntheirs too\n\n"; !strings.Contains(notes, want) || !strings.HasSuffix(notes, " third line") {
+		t.Errorf("backlog task view %s --plain shows the Implementation Notes as\n%q\nwant the three lines in order", top, notes)
+	}
 	canon("done", child, "--log", "finished", "--commit")
 	wantChild.Status, wantChild.Edited = "Done", true
 	sameEverywhere(t, bl, dir, canon, child, wantChild)
@@ -151,6 +159,19 @@ func sameEverywhere(t *testing.T, bl, dir string, canon func(...string) string, 
 	if !reflect.DeepEqual(ours, want) {
 		t.Errorf("%s through canon show:\n got %+v\nwant %+v", id, ours, want)
 	}
+}
+
+// blNotes is a task's Implementation Notes as backlog task view --plain
+// shows them.
+func blNotes(t *testing.T, bl, dir, id string) string {
+	t.Helper()
+	plain := blRun(t, bl, dir, "task", "view", id, "--plain")
+	_, notes, ok := strings.Cut(plain, "Implementation Notes:\n")
+	if !ok {
+		t.Fatalf("backlog task view %s --plain shows no Implementation Notes:\n%s", id, plain)
+	}
+	notes, _, _ = strings.Cut(notes, "\n\n\n")
+	return strings.TrimSpace(strings.TrimLeft(notes, "-\n"))
 }
 
 // blView reads a task through backlog task view --json.

@@ -207,6 +207,10 @@ func TestAddToListNested(t *testing.T) {
 	}
 }
 
+// backlogNotes is Backlog.md's notes section as a tool writes it.
+var backlogNotes = Section{Title: "Implementation Notes", Level: 2, Begin: "<!-- SECTION:NOTES:BEGIN -->", End: "<!-- SECTION:NOTES:END -->",
+	After: []string{"Implementation Plan", "Definition of Done", "Acceptance Criteria", "Description"}, Before: []string{"Final Summary"}}
+
 func TestAppendToSection(t *testing.T) {
 	t.Parallel()
 	const entry = "2025-03-01 12:30 [agent=codex] the retries never reset"
@@ -223,17 +227,37 @@ func TestAppendToSection(t *testing.T) {
 		{name: "risks: a list item after the paragraph", sec: Risks, in: kano,
 			want: strings.Replace(kano, "Blocks B-1.\n", "Blocks B-1.\n\n- "+entry+"\n", 1),
 			edit: SectionEdit{Heading: "Risks / Dependencies", Line: 13}},
-		{name: "decisions: created at the level of the sections", sec: Decisions, in: kano,
-			want: kano + "\n# Decisions\n\n- " + entry + "\n",
-			edit: SectionEdit{Heading: "Decisions", Line: 20, Created: true}},
+		{name: "decisions: created at the level of the sections, before the worklog that ends the item", sec: Decisions, in: kano,
+			want: strings.Replace(kano, "# Worklog\n", "# Decisions\n\n- "+entry+"\n\n# Worklog\n", 1),
+			edit: SectionEdit{Heading: "Decisions", Line: 15, Created: true}},
+		{name: "a worklog that is not last is not passed", sec: Decisions,
+			in:   j("# Context", "", "# Worklog", "", "old", "", "# Notes", "", "n"),
+			want: j("# Context", "", "# Worklog", "", "old", "", "# Notes", "", "n", "", "# Decisions", "", "- "+entry),
+			edit: SectionEdit{Heading: "Decisions", Line: 13, Created: true}},
+		{name: "notes between a tool's markers: before the end marker, a paragraph of their own", sec: Section{Title: "Implementation Notes"},
+			in:   j("## Description", "", "d", "", "## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "first note", "<!-- SECTION:NOTES:END -->", "", "## Final Summary", "", "s"),
+			want: j("## Description", "", "d", "", "## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "first note", "", entry, "<!-- SECTION:NOTES:END -->", "", "## Final Summary", "", "s"),
+			edit: SectionEdit{Heading: "Implementation Notes", Line: 10}},
+		{name: "empty marked section", sec: Section{Title: "Implementation Notes"},
+			in:   j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "<!-- SECTION:NOTES:END -->"),
+			want: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", entry, "<!-- SECTION:NOTES:END -->"),
+			edit: SectionEdit{Heading: "Implementation Notes", Line: 4}},
+		{name: "created after the section After names, with the markers", sec: backlogNotes,
+			in:   j("---", "id: B-1", "---", "", "## Description", "", "d", "", "## Definition of Done", "<!-- DOD:BEGIN -->", "- [ ] #1 x", "<!-- DOD:END -->", "", "## Final Summary", "", "s"),
+			want: j("---", "id: B-1", "---", "", "## Description", "", "d", "", "## Definition of Done", "<!-- DOD:BEGIN -->", "- [ ] #1 x", "<!-- DOD:END -->", "", "## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", entry, "<!-- SECTION:NOTES:END -->", "", "## Final Summary", "", "s"),
+			edit: SectionEdit{Heading: "Implementation Notes", Line: 17, Created: true}},
+		{name: "created before the section Before names", sec: backlogNotes,
+			in:   j("## Final Summary", "", "s"),
+			want: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", entry, "<!-- SECTION:NOTES:END -->", "", "## Final Summary", "", "s"),
+			edit: SectionEdit{Heading: "Implementation Notes", Line: 4, Created: true}},
 		{name: "worklog created under a title", sec: Worklog,
 			in:   j("# Title", "", "## Notes", "", "text"),
 			want: j("# Title", "", "## Notes", "", "text", "", "## Worklog", "", entry),
 			edit: SectionEdit{Heading: "Worklog", Line: 9, Created: true}},
 		{name: "a lone Worklog heading is a section, not a title", sec: Risks,
 			in:   j("# Worklog", "", "old"),
-			want: j("# Worklog", "", "old", "", "# Risks", "", "- "+entry),
-			edit: SectionEdit{Heading: "Risks", Line: 7, Created: true}},
+			want: j("# Risks", "", "- "+entry, "", "# Worklog", "", "old"),
+			edit: SectionEdit{Heading: "Risks", Line: 3, Created: true}},
 		{name: "a lone heading that is not the title is a section", sec: Worklog,
 			in:   j("---", "title: Alpha", "---", "# Context", "", "text"),
 			want: j("---", "title: Alpha", "---", "# Context", "", "text", "", "# Worklog", "", entry),

@@ -23,6 +23,22 @@ type Section struct {
 	// Items says its entries are list items ("- entry"); a worklog's are
 	// lines of their own, unless the section already holds a list.
 	Items bool
+	// Begin and End are the comment lines a tool marks the section's
+	// text with (Backlog.md's <!-- SECTION:NOTES:BEGIN -->): a new
+	// section is written with them. An entry goes before the end marker
+	// of a section whose text is marked so (these or any others), after
+	// a blank line when text is there already, as Backlog.md appends its
+	// notes.
+	Begin, End string
+	// Level is the heading level a new section gets; 0 is the level of
+	// the document's top sections.
+	Level int
+	// After and Before place a new section: after the section (with its
+	// subsections) of the first heading of After the document has, else
+	// before the first of Before; failing both, at the end, but before a
+	// worklog that ends the document: an append-only section stays last,
+	// so that a line appended to the file by hand lands in it.
+	After, Before []string
 }
 
 // The sections canon writes entries under (promote's findings, id fix's
@@ -148,15 +164,7 @@ func appendToSection(content []byte, s Section, entry, present string) ([]byte, 
 	hs := d.Body.Headings
 	hi := findSection(hs, s)
 	if hi < 0 {
-		at := len(l.text)
-		add := []string{}
-		if at > 0 && !blank(l.text[at-1]) {
-			add = append(add, "")
-		}
-		line := listEntry(s, entry, "")
-		add = append(add, strings.Repeat("#", sectionLevel(hs, d.Title))+" "+s.Title, "", line)
-		l.insert(at, add...)
-		return l.bytes(), SectionEdit{Heading: s.Title, Line: at + len(add), Created: true}, line
+		return createSection(l, hs, d.Title, s, entry)
 	}
 	h := hs[hi]
 	head := h.Line - 1 // the heading's last line
@@ -164,23 +172,35 @@ func appendToSection(content []byte, s Section, entry, present string) ([]byte, 
 		// A setext heading: its text lines, then the underline.
 		head += strings.Count(h.Raw, "\n") + 1
 	}
-	end := len(l.text)
-	for _, n := range hs[hi+1:] {
-		if n.Level <= h.Level {
-			end = n.Line - 1
-			break
-		}
-	}
+	end := sectionEnd(l, hs, hi)
 	want := collapse(present)
-	last := -1
+	last, first := -1, -1
 	for i := head + 1; i < end && i < len(l.text); i++ {
 		if blank(l.text[i]) {
 			continue
+		}
+		if first < 0 {
+			first = i
 		}
 		last = i
 		if want != "" && strings.HasSuffix(collapse(l.text[i]), want) {
 			return content, SectionEdit{Heading: h.Text, Line: i + 1, Present: true}, ""
 		}
+	}
+	if last > first && first >= 0 && comment(l.text[first]) && comment(l.text[last]) {
+		// Text between a tool's markers: the entry before the end
+		// marker, a blank line after the text there is.
+		line := listEntry(s, entry, "")
+		add := []string{line}
+		at := last
+		for at-1 > first && blank(l.text[at-1]) {
+			at--
+		}
+		if at-1 > first {
+			add = []string{"", line}
+		}
+		l.insert(at, add...)
+		return l.bytes(), SectionEdit{Heading: h.Text, Line: at + len(add)}, line
 	}
 	if last < 0 {
 		line := listEntry(s, entry, "")
@@ -205,6 +225,84 @@ func appendToSection(content []byte, s Section, entry, present string) ([]byte, 
 	return l.bytes(), SectionEdit{Heading: h.Text, Line: last + 1 + len(add)}, line
 }
 
+// sectionEnd is the index of the line that ends the section of heading
+// hi, with its subsections: the next heading of its level or above, or
+// the end of the file.
+func sectionEnd(l *lines, hs []markdown.Heading, hi int) int {
+	for _, n := range hs[hi+1:] {
+		if n.Level <= hs[hi].Level {
+			return n.Line - 1
+		}
+	}
+	return len(l.text)
+}
+
+// createSection writes the section with its first entry where s places
+// it (After, Before), else at the end, before a worklog that ends the
+// document.
+func createSection(l *lines, hs []markdown.Heading, title string, s Section, entry string) ([]byte, SectionEdit, string) {
+	level := s.Level
+	if level < 1 || level > 6 {
+		level = sectionLevel(hs, title)
+	}
+	at := len(l.text)
+	if i := firstNamed(hs, s.After); i >= 0 {
+		at = sectionEnd(l, hs, i)
+	} else if i := firstNamed(hs, s.Before); i >= 0 {
+		at = hs[i].Line - 1
+	} else if !Worklog.Names(s.Title) {
+		for i := len(hs) - 1; i >= 0; i-- {
+			if hs[i].Level <= level {
+				if Worklog.Names(hs[i].Text) && hs[i].Level == level {
+					at = hs[i].Line - 1
+				}
+				break
+			}
+		}
+	}
+	line := listEntry(s, entry, "")
+	add := []string{}
+	if at > 0 && !blank(l.text[at-1]) {
+		add = append(add, "")
+	}
+	add = append(add, strings.Repeat("#", level)+" "+s.Title, "")
+	if s.Begin != "" && s.End != "" {
+		add = append(add, s.Begin, line, s.End)
+	} else {
+		add = append(add, line)
+	}
+	n := len(add) // the entry's line, counted from at, when unmarked
+	if s.Begin != "" && s.End != "" {
+		n--
+	}
+	if at < len(l.text) {
+		add = append(add, "") // a heading follows
+	}
+	l.insert(at, add...)
+	return l.bytes(), SectionEdit{Heading: s.Title, Line: at + n, Created: true}, line
+}
+
+// firstNamed is the index of the heading named by the first of names
+// the document has (any case, a trailing colon aside), or -1.
+func firstNamed(hs []markdown.Heading, names []string) int {
+	for _, n := range names {
+		for i, h := range hs {
+			if normTitle(h.Text) == normTitle(n) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func normTitle(s string) string { return strings.ToLower(strings.TrimRight(strings.TrimSpace(s), ":")) }
+
+// comment reports a line that is one HTML comment (a tool's marker).
+func comment(s string) bool {
+	s = strings.TrimSpace(s)
+	return strings.HasPrefix(s, "<!--") && strings.HasSuffix(s, "-->") && !strings.Contains(s[4:len(s)-3], "-->")
+}
+
 // sectionReads checks an append by reading the result: the frontmatter
 // reads as it did, the headings are those there were (and the one the
 // edit created, last), and the entry is on its line.
@@ -218,16 +316,20 @@ func sectionReads(before, after []byte, edit SectionEdit, written string) error 
 	if string(db.Frontmatter.AppendJSON(nil)) != string(da.Frontmatter.AppendJSON(nil)) {
 		return errors.New("the frontmatter would change")
 	}
-	want := db.Body.Headings
+	want, got := db.Body.Headings, da.Body.Headings
 	if edit.Created {
-		want = append(slices.Clone(want), markdown.Heading{Text: edit.Heading})
+		// The new heading, wherever it went, and the others as they were.
+		at := slices.IndexFunc(got, func(h markdown.Heading) bool { return h.Line >= edit.Line-4 && h.Text == edit.Heading })
+		if at < 0 {
+			return errors.New("the new heading would not read as one")
+		}
+		got = slices.Delete(slices.Clone(got), at, at+1)
 	}
-	got := da.Body.Headings
 	if len(got) != len(want) {
 		return errors.New("the headings would change")
 	}
 	for i := range got {
-		if got[i].Text != want[i].Text || (i < len(db.Body.Headings) && got[i].Level != want[i].Level) {
+		if got[i].Text != want[i].Text || got[i].Level != want[i].Level {
 			return errors.New("the headings would change")
 		}
 	}

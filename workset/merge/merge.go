@@ -322,7 +322,7 @@ func lost(o, a, t, r map[string]int) string {
 
 // appendOnly reports a heading whose section only ever grows at its end.
 func (m *merger) appendOnly(heading string) bool {
-	if edit.Worklog.Names(heading) {
+	if edit.Worklog.Names(heading) || edit.ImplementationNotes.Names(heading) {
 		return true
 	}
 	n := normHeading(heading)

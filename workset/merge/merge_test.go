@@ -63,6 +63,18 @@ func TestMerge(t *testing.T) {
 		thrs: j("# Worklog", "", "2023-01-15 15:44 [agent=a] opened.", "2023-01-15 18:00 [agent=c] theirs."),
 		want: j("# Worklog", "", "2023-01-15 15:44 [agent=a] opened.", "2023-01-15 18:00 [agent=c] theirs.", "2023-01-16 10:00 [agent=b] ours."),
 	}, {
+		name: "Backlog.md's Implementation Notes: both sides' notes, before the end marker",
+		base: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "First.", "<!-- SECTION:NOTES:END -->", "", "## Final Summary", "", "s"),
+		ours: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "First.", "", "2026-01-03 10:00 ours", "<!-- SECTION:NOTES:END -->", "", "## Final Summary", "", "s"),
+		thrs: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "First.", "", "2026-01-02 10:00 theirs", "<!-- SECTION:NOTES:END -->", "", "## Final Summary", "", "s"),
+		want: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "First.", "", "2026-01-02 10:00 theirs", "2026-01-03 10:00 ours", "<!-- SECTION:NOTES:END -->", "", "## Final Summary", "", "s"),
+	}, {
+		name: "an empty marked section filled on both sides",
+		base: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "<!-- SECTION:NOTES:END -->"),
+		ours: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "2026-01-03 10:00 ours", "<!-- SECTION:NOTES:END -->"),
+		thrs: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "2026-01-02 10:00 theirs", "<!-- SECTION:NOTES:END -->"),
+		want: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "2026-01-02 10:00 theirs", "2026-01-03 10:00 ours", "<!-- SECTION:NOTES:END -->"),
+	}, {
 		name: "an append-only section inside another is left to the line merge",
 		base: j("## Worklog", "- a", "### Log", "- b", "## End"),
 		ours: j("## Worklog", "- a", "- a2", "### Log", "- b", "## End"),

@@ -218,8 +218,62 @@ func (m *merger) sections(o, a, t *side, bodies *[3]string, head string) {
 }
 
 // section merges one append-only section; ok is false when a side did
-// more than append (then it is ordinary text for the line merge).
+// more than append (then it is ordinary text for the line merge). A
+// section whose text a tool holds between marker comments on all three
+// sides (Backlog.md's <!-- SECTION:NOTES:BEGIN --> ... END -->) is merged
+// between them: the entries grow before the end marker.
 func (m *merger) section(o, a, t []string, eol string) (string, bool) {
+	if ho, io, to, ok := peelMarkers(o); ok {
+		ha, ia, ta, okA := peelMarkers(a)
+		ht, it, tt, okT := peelMarkers(t)
+		if !okA || !okT || !sameMarker(ho, ha, ht) || !sameMarker(to[:1], ta[:1], tt[:1]) {
+			return "", false
+		}
+		text, ok := m.entriesMerge(io, ia, it, eol)
+		if !ok {
+			return "", false
+		}
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += eol
+		}
+		return strings.Join(ha, "") + text + strings.Join(ta, ""), true
+	}
+	return m.entriesMerge(o, a, t, eol)
+}
+
+// peelMarkers cuts a section's lines around the marker comments its text
+// is held between: the lines up to the opening one, those between, and
+// the closing one with what follows; ok is false when the text is not so
+// held.
+func peelMarkers(ls []string) (head, inner, tail []string, ok bool) {
+	i, j := 0, len(ls)
+	for i < j && blank(ls[i]) {
+		i++
+	}
+	for j > i && blank(ls[j-1]) {
+		j--
+	}
+	if j-i < 2 || !markerLine(ls[i]) || !markerLine(ls[j-1]) {
+		return nil, nil, nil, false
+	}
+	return ls[:i+1], ls[i+1 : j-1], ls[j-1:], true
+}
+
+// markerLine reports a line that is one HTML comment, a tool's marker.
+func markerLine(s string) bool {
+	s = strings.TrimSpace(s)
+	return len(s) >= 7 && strings.HasPrefix(s, "<!--") && strings.HasSuffix(s, "-->") && !strings.Contains(s[4:len(s)-3], "-->")
+}
+
+// sameMarker reports that the three sides' last lines of head are one
+// marker.
+func sameMarker(o, a, t []string) bool {
+	last := func(ls []string) string { return strings.TrimSpace(ls[len(ls)-1]) }
+	return last(o) == last(a) && last(a) == last(t)
+}
+
+// entriesMerge merges the entries of one append-only section's text.
+func (m *merger) entriesMerge(o, a, t []string, eol string) (string, bool) {
 	_, eo, _ := entries(o)
 	leadA, ea, tailA := entries(a)
 	_, et, _ := entries(t)

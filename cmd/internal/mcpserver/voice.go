@@ -23,7 +23,7 @@ var toolWords = strings.NewReplacer(
 	"(canon ready)", "(the ready tool)",
 	"(--json lists them)", "(the structured content lists them)",
 	"(see --json)", "(see the structured content)",
-	"(--depth reaches further)", "(neighbors reaches further)",
+	"(--depth reaches further)", "(the neighbors tool, with depth, reaches further)",
 	"(--commit commits it alone)", "(commit: true commits it alone)",
 	"no worksets; canon workset new NAME --seed ID creates one", "no worksets; workset_new with a name and seeds creates one",
 	"(canon workset show)", "(workset_show)",

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -81,9 +82,12 @@ type ItemEdited struct {
 	Item    index.DocRef  `json:"item"`
 	Changes []FieldChange `json:"changes"`
 	Logged  string        `json:"logged,omitempty"`
-	Updated string        `json:"updated,omitempty"`
-	DryRun  bool          `json:"dry_run"`
-	Diff    string        `json:"diff,omitempty"`
+	// Section is the heading of the section the line went in (Worklog,
+	// Implementation Notes).
+	Section string `json:"section,omitempty"`
+	Updated string `json:"updated,omitempty"`
+	DryRun  bool   `json:"dry_run"`
+	Diff    string `json:"diff,omitempty"`
 	// Written are the files written: the item's, or none when nothing
 	// changed.
 	Written []string `json:"written"`
@@ -157,10 +161,16 @@ func (e *itemEditor) spelling(ctx context.Context, names ...string) (string, err
 	return best, nil
 }
 
-// stateField is the field that holds the item's state, read once.
+// stateField is the field that holds the item's state, read once: the
+// one init learned (states.field: emberjs/rfcs' stage) before state and
+// status, as the index reads the state.
 func (e *itemEditor) stateField(ctx context.Context) (string, error) {
 	if e.stateF == "" {
-		f, err := e.spelling(ctx, "state", "status")
+		names := []string{"state", "status"}
+		if lf := e.s.Cfg.States.Field; lf != "" {
+			names = []string{lf, "state", "status"}
+		}
+		f, err := e.spelling(ctx, names...)
 		if err != nil {
 			return "", err
 		}
@@ -201,7 +211,7 @@ func (e *itemEditor) state(ctx context.Context, value string) (string, error) {
 	for _, u := range uses {
 		names = append(names, u.State)
 	}
-	for _, st := range schemaStates(e.s.Cfg, e.doc.Kind, e.doc.ID) {
+	for _, st := range append(schemaStates(e.s.Cfg, e.doc.Kind, e.doc.ID), e.learnedStates()...) {
 		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, st) }) {
 			names = append(names, st)
 		}
@@ -219,6 +229,16 @@ func (e *itemEditor) state(ctx context.Context, value string) (string, error) {
 	}
 	return "", fmt.Errorf("%w: %s is not a state the repository's %s documents are in or their schema lists (%s); use one of them, or set it by hand if the repository means to start using it",
 		ErrItem, human.Quote(value), e.doc.Kind, strings.Join(names, ", "))
+}
+
+// learnedStates are the values of the learned state field (states.field)
+// in their order, open then done, when the item keeps its state there.
+func (e *itemEditor) learnedStates() []string {
+	st := e.s.Cfg.States
+	if st.Field == "" || e.stateF != st.Field {
+		return nil
+	}
+	return slices.Concat(st.Open, st.Done)
 }
 
 // schemaStates are the states the schema of kind lists, when it holds
@@ -242,6 +262,9 @@ func (e *itemEditor) setField(ctx context.Context, fv FieldValue) error {
 	sf, err := e.stateField(ctx)
 	if err != nil {
 		return err
+	}
+	if (fv.Field == "state" || fv.Field == "status") && sf == e.s.Cfg.States.Field && !e.has(fv.Field) {
+		fv.Field = sf // state= names the field the item keeps its state in (stage)
 	}
 	if (fv.Field == sf || fv.Field == "state" || fv.Field == "status") && value != e.fallback {
 		if value, err = e.state(ctx, value); err != nil {
@@ -319,8 +342,9 @@ func checkItemField(field string) error {
 	return nil
 }
 
-// log appends a dated line to the item's worklog.
-func (e *itemEditor) log(text, agent string) error {
+// log appends a dated line to the item's notes: its worklog, or the
+// section the repository's items keep such lines in (edit.NoteSection).
+func (e *itemEditor) log(ctx context.Context, text, agent string) error {
 	text = strings.Join(strings.Fields(text), " ")
 	if text == "" {
 		return fmt.Errorf("%w: the worklog line is empty; say what was done", ErrItem)
@@ -329,11 +353,58 @@ func (e *itemEditor) log(text, agent string) error {
 	if agent = strings.Join(strings.Fields(agent), "-"); agent != "" {
 		line = e.now.Format("2006-01-02 15:04") + " [agent=" + agent + "] " + text
 	}
-	if _, err := e.set.AppendToSection(e.doc.Path, edit.Worklog, line, line); err != nil {
+	f, err := e.set.Open(e.doc.Path)
+	if err != nil {
 		return fmt.Errorf("%w: %w", ErrItem, err)
 	}
-	e.out.Logged = line
+	sec := edit.NoteSection(f.After, func() [][]byte { return e.samples(ctx, maxNoteSamples) }, e.s.Cfg.Merge.AppendOnly, toolNotes[e.s.Cfg.Tool])
+	put, err := e.set.AppendToSection(e.doc.Path, sec, line, line)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrItem, err)
+	}
+	e.out.Logged, e.out.Section = line, put.Heading
 	return nil
+}
+
+// maxNoteSamples is how many of the kind's newest items canon log reads
+// to learn where an item's notes go, when the item has none.
+const maxNoteSamples = 20
+
+// toolNotes are the notes sections tools write, where no item of the
+// kind has one yet: Backlog.md's Implementation Notes, between its
+// markers, where its task edit --append-notes puts them.
+var toolNotes = map[string]*edit.Section{"backlog.md": {
+	Title: "Implementation Notes", Level: 2, Begin: "<!-- SECTION:NOTES:BEGIN -->", End: "<!-- SECTION:NOTES:END -->",
+	After: []string{"Implementation Plan", "Definition of Done", "Acceptance Criteria"}, Before: []string{"Comments", "Final Summary"},
+}}
+
+// samples are the contents of the newest (highest numbered) n other
+// items of the item's kind and id prefix, read bounded; none on error.
+func (e *itemEditor) samples(ctx context.Context, n int) [][]byte {
+	docs, err := e.s.Store.IdentsOfKind(ctx, e.doc.Kind)
+	if err != nil {
+		return nil
+	}
+	want := idPrefix(e.doc.ID)
+	keep := docs[:0:0]
+	nums := map[string]int64{}
+	for _, d := range docs {
+		if d.Path != e.doc.Path && strings.EqualFold(idPrefix(d.Ident), want) {
+			keep = append(keep, d)
+			_, nums[d.Ident] = series(d.Ident)
+		}
+	}
+	sort.SliceStable(keep, func(i, j int) bool { return nums[keep[i].Ident] > nums[keep[j].Ident] })
+	var out [][]byte
+	for _, d := range keep {
+		if len(out) == n {
+			break
+		}
+		if b, err := readSample(e.s.Repo.Root, d.Path); err == nil {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // EditItem makes one call's changes to one item: canon set, claim, done
@@ -369,7 +440,7 @@ func (e *itemEditor) plan(ctx context.Context, a ItemArgs) error {
 		}
 	}
 	if a.Log != "" {
-		if err := e.log(a.Log, a.Agent); err != nil {
+		if err := e.log(ctx, a.Log, a.Agent); err != nil {
 			return err
 		}
 	}
@@ -512,7 +583,11 @@ func Claim(ctx context.Context, s *gitsync.Session, ref, as string, a ItemArgs) 
 		}
 	}
 	a.Ref, a.Command = ref, "canon claim"
-	a.Set = append([]FieldValue{{Field: af, Value: as}, {Field: sf, Value: st}}, a.Set...)
+	claim := []FieldValue{{Field: af, Value: as}}
+	if st != "" {
+		claim = append(claim, FieldValue{Field: sf, Value: st})
+	}
+	a.Set = append(claim, a.Set...)
 	return e.run(ctx, a)
 }
 
@@ -527,6 +602,9 @@ func Done(ctx context.Context, s *gitsync.Session, ref string, a ItemArgs) (*Ite
 	if err != nil {
 		return nil, err
 	}
+	if st == "" {
+		return nil, fmt.Errorf("%w: no value of %s says the work is done (states.done); set one with canon set", ErrItem, sf)
+	}
 	a.Ref, a.Command = ref, "canon done"
 	a.Set = append([]FieldValue{{Field: sf, Value: st}}, a.Set...)
 	return e.run(ctx, a)
@@ -540,12 +618,48 @@ func (e *itemEditor) workState(ctx context.Context, words []string, anyDone bool
 	if err != nil {
 		return "", "", err
 	}
+	if field, err = e.stateField(ctx); err != nil {
+		return "", "", err
+	}
+	if learned := e.learnedStates(); learned != nil {
+		return field, e.learnedState(learned, uses, words, anyDone), nil
+	}
 	if state = pickState(uses, e.s.Cfg.States.IsDone, words, anyDone); state == "" {
 		state = fallback(uses)
 		e.fallback = state
 	}
-	field, err = e.stateField(ctx)
-	return field, state, err
+	return field, state, nil
+}
+
+// learnedState is the state claim or done writes in a learned state
+// field, a value init learned and never one made up: for done the first
+// done value in the learned order (released, before recommended) that
+// words do not name first; for a claim the open value words name, else
+// none ("": the state stays, as an RFC's accepted stays while it is
+// built).
+func (e *itemEditor) learnedState(learned []string, uses []index.StateUse, words []string, anyDone bool) string {
+	st := e.s.Cfg.States
+	var pool []index.StateUse
+	for _, v := range learned {
+		if st.IsDone(v) == anyDone {
+			pool = append(pool, index.StateUse{State: v})
+		}
+	}
+	if v := pickState(pool, st.IsDone, words, false); v != "" {
+		return v
+	}
+	if anyDone {
+		// The first done value that is in use, else the first.
+		for _, p := range pool {
+			if slices.ContainsFunc(uses, func(u index.StateUse) bool { return strings.EqualFold(u.State, p.State) }) {
+				return p.State
+			}
+		}
+		if len(pool) > 0 {
+			return pool[0].State
+		}
+	}
+	return ""
 }
 
 func (e *itemEditor) run(ctx context.Context, a ItemArgs) (*ItemEdited, error) {
@@ -558,7 +672,7 @@ func (e *itemEditor) run(ctx context.Context, a ItemArgs) (*ItemEdited, error) {
 // The words of an in-progress and of a done state, by preference, as
 // stateWord folds them.
 var (
-	inProgressWords = []string{"inprogress", "doing", "active", "started", "wip", "ongoing", "working"}
+	inProgressWords = []string{"inprogress", "doing", "active", "started", "wip", "ongoing", "working", "implementing"}
 	doneWords       = []string{"done", "completed", "complete", "closed", "resolved", "finished", "accepted"}
 )
 
@@ -627,7 +741,11 @@ func (r *ItemEdited) WriteText(w io.Writer) error {
 		}
 	}
 	if r.Logged != "" {
-		fmt.Fprintf(w, "%s: worklog + %s\n", name, human.Quote(r.Logged))
+		sec := r.Section
+		if sec == "" {
+			sec = "worklog"
+		}
+		fmt.Fprintf(w, "%s: %s + %s\n", name, sec, human.Quote(r.Logged))
 	}
 	var err error
 	switch {

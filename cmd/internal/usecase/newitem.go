@@ -244,13 +244,13 @@ type newItem struct {
 func (n *newItem) compose(ctx context.Context) ([]byte, error) {
 	it := layout.Item{ID: n.id, Title: strings.TrimSpace(n.a.Title), Body: n.a.Body, Now: n.now, Parent: n.parentID,
 		Refs: refFields(n.s.Cfg, ""), ParentFields: refFields(n.s.Cfg, "parent"), ParentField: toolParentField[n.s.Cfg.Tool],
-		NoUpdated: toolAddsUpdated[n.s.Cfg.Tool]}
+		NoUpdated: toolAddsUpdated[n.s.Cfg.Tool], StateField: strings.ToLower(n.s.Cfg.States.Field)}
 	l, samples, err := n.learn(ctx)
 	if err != nil && !errors.Is(err, layout.ErrNoSample) {
 		return nil, err
 	}
 	if l != nil {
-		n.stateField = l.StateField()
+		n.stateField = l.StateField(n.s.Cfg.States.Field)
 	}
 	if it.State, err = n.initialState(ctx); err != nil {
 		return nil, err
@@ -258,7 +258,7 @@ func (n *newItem) compose(ctx context.Context) ([]byte, error) {
 	it.UID = uuidV7(n.now, n.id, it.Title)
 	for _, fv := range n.a.Set {
 		v := fv.Value
-		if sf := strings.ToLower(fv.Field); sf == "state" || sf == "status" {
+		if sf := strings.ToLower(fv.Field); sf == "state" || sf == "status" || sf == it.StateField && sf != "" {
 			if v, err = n.state(ctx, v); err != nil {
 				return nil, err
 			}
@@ -429,9 +429,15 @@ func (n *newItem) parent(ctx context.Context) (string, error) {
 // of the repository's states that says "not started" (To Do, Proposed,
 // Backlog ...), else the most used open one; "" when the kind has none.
 func (n *newItem) initialState(ctx context.Context) (string, error) {
-	uses, err := n.editor().usedStates(ctx)
+	e := n.editor()
+	uses, err := e.usedStates(ctx)
 	if err != nil {
 		return "", err
+	}
+	if open := n.s.Cfg.States.Open; e.stateF != "" && e.stateF == n.s.Cfg.States.Field && len(open) > 0 {
+		// A learned field: its first open value, in the order work moves
+		// through them (emberjs/rfcs: accepted).
+		return open[0], nil
 	}
 	if listed := schemaStates(n.s.Cfg, n.kind, n.id); len(listed) > 0 {
 		// A state the kind's schema does not list is one check reports,

@@ -219,7 +219,7 @@ func (l *Layout) writeField(b *strings.Builder, f *markdown.Field, it Item) erro
 			}
 		}
 		return keyed(b, key, it.Title, l.quoteFor(f.Key, tok))
-	case (name == "state" || name == "status") && scalar && it.State != "":
+	case (name == "state" || name == "status" || name == it.StateField) && scalar && it.State != "":
 		return keyed(b, key, it.State, quoteOf(tok))
 	case name == "updated_date" && it.NoUpdated:
 		return nil
@@ -231,7 +231,7 @@ func (l *Layout) writeField(b *strings.Builder, f *markdown.Field, it Item) erro
 	}
 	// A reference, a person and a state are never copied from another
 	// item (a state left empty is one the kind has none of in use).
-	l.writeEmpty(b, newest.lines, f, it.Refs[name] || it.ParentFields[name] || peopleNames[name] || name == "parent" || name == "state" || name == "status", []string{f.Key})
+	l.writeEmpty(b, newest.lines, f, it.Refs[name] || it.ParentFields[name] || peopleNames[name] || name == "parent" || name == "state" || name == "status" || name == it.StateField, []string{f.Key})
 	return nil
 }
 

@@ -66,6 +66,9 @@ type Item struct {
 	// ParentField is the field the parent goes in when no sample writes
 	// one (Backlog.md reads parent_task_id alone); "" is parent.
 	ParentField string
+	// StateField is the field the repository keeps the state in besides
+	// state and status (states.field: stage), lower-cased; "" for none.
+	StateField string
 	// NoUpdated leaves updated_date out: the tool writes it at the first
 	// edit, not at creation (Backlog.md; a Kano item's updated: stays).
 	NoUpdated bool

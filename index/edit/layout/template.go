@@ -88,10 +88,17 @@ func fill(line string, front bool, vals map[string]string) (string, error) {
 // Newest names the item the layout's style is read from.
 func (l *Layout) Newest() string { return path.Base(l.group[0].Path) }
 
-// StateField is the field the newest sample writes its state in: state
-// or status ("" when it has neither).
-func (l *Layout) StateField() string {
-	for _, f := range l.group[0].doc.Frontmatter.Fields {
+// StateField is the field the newest sample writes its state in: the
+// learned one (states.field: stage) when it has it, else state or status
+// ("" when it has none).
+func (l *Layout) StateField(learned string) string {
+	fs := l.group[0].doc.Frontmatter.Fields
+	for _, f := range fs {
+		if learned != "" && strings.EqualFold(f.Key, learned) {
+			return f.Key
+		}
+	}
+	for _, f := range fs {
 		if k := strings.ToLower(f.Key); k == "state" || k == "status" {
 			return f.Key
 		}

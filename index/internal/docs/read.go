@@ -292,16 +292,29 @@ func assignee(fields string) string {
 			names = []string{fmt.Sprint(x)}
 		case []any:
 			for _, it := range x {
-				if s, ok := it.(string); ok && s != "" {
+				if s, ok := it.(string); ok && s != "" && !noOne(s) {
 					names = append(names, s)
 				}
 			}
+		}
+		if len(names) == 1 && noOne(names[0]) {
+			names = nil
 		}
 		if who := strings.Join(names, ", "); strings.TrimSpace(who) != "" {
 			return who
 		}
 	}
 	return ""
+}
+
+// noOne reports a name that says no one has the item: Kano's owner: None
+// (Python's None, written as text), null, nil, unassigned, a dash.
+func noOne(name string) bool {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "", "none", "null", "nil", "~", "-", "unassigned", "nobody", "n/a":
+		return true
+	}
+	return false
 }
 
 // EachEdge calls fn for every resolved link between two different
