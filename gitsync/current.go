@@ -37,9 +37,20 @@ func (s *Session) Current(ctx context.Context) (res *Result, taken int, err erro
 		s.current = err == nil
 		return res, 0, err
 	}
+	wait := s.LockWait
+	s.LockWait = min(wait, readerLockWait)
 	rec, err := s.Reconcile(ctx)
+	s.LockWait = wait
 	if err != nil {
-		return nil, 0, err
+		if ctx.Err() != nil {
+			return nil, 0, err
+		}
+		// A reading command answers from the index as it is rather than
+		// fail: the writer lock busy past readerLockWait (a rebuild), an
+		// index it may not write. Untaken says so; a writer's own
+		// SyncWorkingTree reconciles again and fails with the cause.
+		s.untaken, s.untakenWhy = n, err
+		return res, 0, nil
 	}
 	s.current = true
 	if rec.Changes != nil {
@@ -47,6 +58,16 @@ func (s *Session) Current(ctx context.Context) (res *Result, taken int, err erro
 	}
 	return rec, taken, nil
 }
+
+// readerLockWait is how long Current waits for another writer before it
+// leaves the edits it found to the next command: a reader answers within
+// seconds, where a writer waits as long as LockWait.
+const readerLockWait = 2 * time.Second
+
+// Untaken is how many edited files Current found but could not take in,
+// and why (0, nil when it took every one in): the command's answer is
+// the index's as of the last sync.
+func (s *Session) Untaken() (int, error) { return s.untaken, s.untakenWhy }
 
 // maxRacyReads is how many files whose stat cannot tell an edit Current
 // reads itself before it leaves them to a reconcile.

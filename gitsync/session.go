@@ -50,6 +50,9 @@ type Session struct {
 	// current: Current took the working tree in at this command's start,
 	// so the first SyncWorkingTree after it has nothing to add.
 	current bool
+	// untaken, untakenWhy: the edits Current found and could not take in.
+	untaken    int
+	untakenWhy error
 
 	// Fields rather than globals, so that a test sets them on its own
 	// session while others run beside it.

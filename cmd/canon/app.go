@@ -179,6 +179,9 @@ func (e *env) open(c *cli.Context, who string) (*gitsync.Session, error) {
 	if taken > 0 {
 		e.notef("took in %s edited since the last sync", human.Plural(taken, "file"))
 	}
+	if n, why := s.Untaken(); n > 0 {
+		e.notef("this answer leaves out %s edited since the last sync, because %v; the next command takes them in when it can", human.Plural(n, "file"), why)
+	}
 	return s, nil
 }
 
