@@ -12,6 +12,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync/gitcache"
 	"github.com/canon-md/canon/gitsync/gitfile"
+	"github.com/canon-md/canon/gitsync/history"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/scan"
@@ -378,7 +379,7 @@ func (s *Session) overlayJobs(ctx context.Context, objs *Objects, plan *overlayP
 	// commits the merge-base walks kept; a short one (a commit) does not
 	// load them.
 	objs.loadCommits = func() *gitcache.Commits {
-		return gitcache.LoadCommits(s.Repo.CanonDir(), gitcache.CommitsFile, mergeBaseBudget)
+		return gitcache.LoadCommits(s.Repo.CanonDir(), gitcache.CommitsFile, history.Budget)
 	}
 	for _, t := range tips {
 		p, ok := was[t.Name]

@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/canon-md/canon/gitsync/gitcache"
+	"github.com/canon-md/canon/gitsync/history"
 	"github.com/canon-md/canon/index"
 )
 
 // mergeBases finds the merge base of head with each of tips: in one walk
 // in process (mergebase.go); past the walk's budget (more than
-// mergeBaseBudget commits, or mergeBaseEdges parents, between them) one
+// history.Budget commits, or history.MaxEdges parents, between them) one
 // ref at a time within the call's time: by its own walk, else, when that
 // too passes the commit budget, by git merge-base, whose commit-graph
 // knows generations. A ref whose walk lists too many parents (a history
@@ -25,7 +26,7 @@ func (s *Session) mergeBases(ctx context.Context, objs *Objects, head string, ti
 		return nil, skips, nil
 	}
 	if objs.commits == nil {
-		objs.commits = gitcache.LoadCommits(s.Repo.CanonDir(), gitcache.CommitsFile, mergeBaseBudget)
+		objs.commits = gitcache.LoadCommits(s.Repo.CanonDir(), gitcache.CommitsFile, history.Budget)
 	}
 	defer objs.commits.Save()
 	bases, err = objs.mergeBases(head, tips)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/canon-md/canon/gitsync/history"
 	"github.com/canon-md/canon/graph"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
@@ -491,9 +492,9 @@ func TestMergeBasesPastTheWalksBudget(t *testing.T) {
 	ctx := context.Background()
 	head := git(t, dir, "rev-parse", "HEAD")
 	side := git(t, dir, "rev-parse", "o00")
-	was := mergeBaseEdges
-	mergeBaseEdges = 8
-	defer func() { mergeBaseEdges = was }()
+	was := history.MaxEdges
+	history.MaxEdges = 8
+	defer func() { history.MaxEdges = was }()
 	objs := OpenObjects(s.Repo)
 	defer objs.Close()
 	if _, err := objs.mergeBases(head, []string{octo, side}); !errors.Is(err, errBaseEdges) {

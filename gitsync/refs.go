@@ -12,6 +12,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync/gitcache"
 	"github.com/canon-md/canon/gitsync/gitfile"
+	"github.com/canon-md/canon/gitsync/history"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
 )
@@ -90,7 +91,7 @@ func (r *Repo) newestRefs(tips []RefTip, keep int, known []index.RefState) []Ref
 	if len(unknown) > 0 {
 		objs := OpenObjects(r)
 		defer objs.Close()
-		cache := gitcache.LoadCommits(r.CanonDir(), gitcache.TipsFile, mergeBaseBudget)
+		cache := gitcache.LoadCommits(r.CanonDir(), gitcache.TipsFile, history.Budget)
 		objs.commits = cache
 		read := make([]plumbing.Hash, 0, len(unknown))
 		for _, t := range unknown {
