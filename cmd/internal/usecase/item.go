@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -343,7 +342,7 @@ func checkItemField(field string) error {
 }
 
 // log appends a dated line to the item's notes: its worklog, or the
-// section the repository's items keep such lines in (edit.NoteSection).
+// section the repository's items keep such lines in (edit.Notes).
 func (e *itemEditor) log(ctx context.Context, text, agent string) error {
 	text = strings.Join(strings.Fields(text), " ")
 	if text == "" {
@@ -357,54 +356,13 @@ func (e *itemEditor) log(ctx context.Context, text, agent string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrItem, err)
 	}
-	sec := edit.NoteSection(f.After, func() [][]byte { return e.samples(ctx, maxNoteSamples) }, e.s.Cfg.Merge.AppendOnly, toolNotes[e.s.Cfg.Tool])
+	sec := edit.Notes(ctx, e.s.Store, e.s.Repo.Root, e.s.Cfg, e.doc, f.After)
 	put, err := e.set.AppendToSection(e.doc.Path, sec, line, line)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrItem, err)
 	}
 	e.out.Logged, e.out.Section = line, put.Heading
 	return nil
-}
-
-// maxNoteSamples is how many of the kind's newest items canon log reads
-// to learn where an item's notes go, when the item has none.
-const maxNoteSamples = 20
-
-// toolNotes are the notes sections tools write, where no item of the
-// kind has one yet: Backlog.md's Implementation Notes, between its
-// markers, where its task edit --append-notes puts them.
-var toolNotes = map[string]*edit.Section{"backlog.md": {
-	Title: "Implementation Notes", Level: 2, Begin: "<!-- SECTION:NOTES:BEGIN -->", End: "<!-- SECTION:NOTES:END -->",
-	After: []string{"Implementation Plan", "Definition of Done", "Acceptance Criteria"}, Before: []string{"Comments", "Final Summary"},
-}}
-
-// samples are the contents of the newest (highest numbered) n other
-// items of the item's kind and id prefix, read bounded; none on error.
-func (e *itemEditor) samples(ctx context.Context, n int) [][]byte {
-	docs, err := e.s.Store.IdentsOfKind(ctx, e.doc.Kind)
-	if err != nil {
-		return nil
-	}
-	want := idPrefix(e.doc.ID)
-	keep := docs[:0:0]
-	nums := map[string]int64{}
-	for _, d := range docs {
-		if d.Path != e.doc.Path && strings.EqualFold(idPrefix(d.Ident), want) {
-			keep = append(keep, d)
-			_, nums[d.Ident] = series(d.Ident)
-		}
-	}
-	sort.SliceStable(keep, func(i, j int) bool { return nums[keep[i].Ident] > nums[keep[j].Ident] })
-	var out [][]byte
-	for _, d := range keep {
-		if len(out) == n {
-			break
-		}
-		if b, err := readSample(e.s.Repo.Root, d.Path); err == nil {
-			out = append(out, b)
-		}
-	}
-	return out
 }
 
 // EditItem makes one call's changes to one item: canon set, claim, done
