@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/graph"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/index/config"
@@ -522,7 +523,7 @@ func Claim(ctx context.Context, s *gitsync.Session, ref, as string, a ItemArgs) 
 	if err != nil {
 		return nil, err
 	}
-	sf, st, err := e.workState(ctx, inProgressWords, false, func(uses []index.StateUse) string {
+	sf, st, err := e.workState(ctx, graph.InProgressWords(), false, func(uses []index.StateUse) string {
 		if spaced(uses) {
 			return "In Progress"
 		}
@@ -627,19 +628,17 @@ func (e *itemEditor) run(ctx context.Context, a ItemArgs) (*ItemEdited, error) {
 	return e.finish(ctx, a)
 }
 
-// The words of an in-progress and of a done state, by preference, as
-// stateWord folds them.
-var (
-	inProgressWords = []string{"inprogress", "doing", "active", "started", "wip", "ongoing", "working", "implementing"}
-	doneWords       = []string{"done", "completed", "complete", "closed", "resolved", "finished", "accepted"}
-)
+// doneWords are the words of a done state, by preference, as
+// graph.StateWord folds them (graph.InProgressWords those of an
+// in-progress one).
+var doneWords = []string{"done", "completed", "complete", "closed", "resolved", "finished", "accepted"}
 
 // pickState is the used state that folds to the first of words that any
 // folds to; failing that, with anyDone, the most used state isDone takes.
 func pickState(uses []index.StateUse, isDone func(string) bool, words []string, anyDone bool) string {
 	for _, w := range words {
 		for _, u := range uses {
-			if stateWord(u.State) == w {
+			if graph.StateWord(u.State) == w {
 				return u.State
 			}
 		}
@@ -652,18 +651,6 @@ func pickState(uses []index.StateUse, isDone func(string) bool, words []string, 
 		}
 	}
 	return ""
-}
-
-// stateWord folds a state to its letters in lower case: In Progress,
-// in-progress and InProgress are inprogress.
-func stateWord(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // spaced reports whether the repository writes states of several words

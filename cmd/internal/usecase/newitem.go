@@ -472,7 +472,7 @@ func (n *newItem) editor() *itemEditor {
 }
 
 // initialWords are the states of work not started, by preference, as
-// stateWord folds them.
+// graph.StateWord folds them.
 var initialWords = []string{"todo", "proposed", "backlog", "new", "open", "draft", "planned", "notstarted"}
 
 // write checks the item as canon check would, and writes it (or its
