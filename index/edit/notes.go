@@ -32,7 +32,8 @@ var noteTitles = []Section{
 //   - The item's own: of the note sections it has, the one most samples
 //     have (a tie: the first by preference).
 //   - Else the one most samples have, written where they put it: its
-//     level (the item's own sections' level when it has some), the markers its text is held between (Backlog.md's
+//     level (the item's own sections' level when it has some), the
+//     markers its text is held between (Backlog.md's
 //     <!-- SECTION:NOTES:BEGIN -->), after the heading that comes before
 //     it in most of them or before the one that follows it.
 //   - Else dflt (the tool's own, Backlog.md's Implementation Notes), or
