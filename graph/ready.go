@@ -316,11 +316,6 @@ const (
 	rankTaken
 )
 
-// startedWords are states that say the work is under way, as stateWord
-// folds them (In Progress, in-progress and InProgress alike).
-var startedWords = map[string]bool{"inprogress": true, "doing": true, "active": true, "started": true, "wip": true,
-	"ongoing": true, "working": true, "implementing": true, "review": true, "inreview": true}
-
 // readyRanks ranks the ready items by key (rankFree, rankParent,
 // rankTaken), and says which kinds hold items of other kinds (a feature
 // its tasks): of one priority, those come after the items they hold.
@@ -339,24 +334,13 @@ func (wg *workGraph) readyRanks(ready []Item) (map[string]int, map[string]bool) 
 	rank := make(map[string]int, len(ready))
 	for _, it := range ready {
 		switch {
-		case it.Assignee != "" || startedWords[stateWord(it.State)]:
+		case it.Assignee != "" || UnderWay(it.State):
 			rank[it.Key] = rankTaken
 		case parentOfOpen[it.Key]:
 			rank[it.Key] = rankParent
 		}
 	}
 	return rank, holds
-}
-
-// stateWord folds a state to its letters in lower case.
-func stateWord(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // unknownStates counts the listed documents outside the archive whose

@@ -248,6 +248,9 @@ func (p *planner) promote(o *Outcome) error {
 		return p.promoteADR(o, fc, text)
 	}
 	sec := kindSection(o.Kind)
+	if o.Kind == KindWorklog {
+		sec = edit.Notes(p.ctx, p.e.Index, p.e.Root, p.e.Config, *dest, fc.After)
+	}
 	if o.SinceBuilt == SinceChanged && !edit.HasSection(fc.After, sec) && p.hadSection(dest, sec) {
 		return p.refuse(o, "%s changed since the workset was built and its %s section is gone; the append has no anchor. Put the section back, or send the finding elsewhere (--to)", dest.ID, sec.Title)
 	}
@@ -265,8 +268,9 @@ func (p *planner) promote(o *Outcome) error {
 }
 
 // kindSection is the section a finding of each kind goes under: the
-// Worklog (or "Work log"), and for the others the heading whose first
-// word names them ("## Risks / Dependencies" takes risks).
+// heading whose first word names it ("## Risks / Dependencies" takes
+// risks); a worklog line goes where the repository keeps its notes
+// (edit.Notes), a Worklog without them.
 func kindSection(kind string) edit.Section {
 	switch kind {
 	case KindDecision:

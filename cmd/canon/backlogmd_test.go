@@ -87,6 +87,16 @@ func TestBacklogMdOracle(t *testing.T) {
 	if want := "[agent=codex] backoff drafted\n\ntheirs too\n\n"; !strings.Contains(notes, want) || !strings.HasSuffix(notes, " third line") {
 		t.Errorf("backlog task view %s --plain shows the Implementation Notes as\n%q\nwant the three lines in order", top, notes)
 	}
+	// A workset's worklog line, promoted into a task without notes, goes
+	// into Implementation Notes too, where Backlog.md shows it.
+	canon("workset", "new", "w", "--seed", "BACK-4", "--depth", "0")
+	if err := os.WriteFile(filepath.Join(dir, ".cache", "worksets", "w", "notes.md"), []byte("# Notes: w\n\n- [BACK-4] promoted line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	canon("promote", "w", "--agent", "codex")
+	if notes := blNotes(t, bl, dir, "BACK-4"); !strings.HasSuffix(notes, "[agent=codex] promoted line") {
+		t.Errorf("backlog task view BACK-4 --plain shows the Implementation Notes as\n%q\nwant the promoted line", notes)
+	}
 	canon("done", child, "--log", "finished", "--commit")
 	wantChild.Status, wantChild.Edited = "Done", true
 	sameEverywhere(t, bl, dir, canon, child, wantChild)

@@ -17,7 +17,8 @@ func promoteCommand(e *env) *cli.Command {
 		Usage:     "append a workset's findings to the canonical documents: worklog lines, kind sections, new ADRs",
 		ArgsUsage: "NAME",
 		Description: "Reads the findings of .cache/worksets/NAME/notes.md and appends each one to the document it\n" +
-			"names: a worklog line (YYYY-MM-DD HH:MM [agent=NAME] text) at the end of its Worklog section, or a\n" +
+			"names: a worklog line (YYYY-MM-DD HH:MM [agent=NAME] text) where it keeps its notes, as canon log\n" +
+			"writes them (its Worklog, Backlog.md's Implementation Notes, ...), or a\n" +
 			"list item under Decisions, Risks or Findings for decision:, risk: and finding:. updated: is set to\n" +
 			"today by editing that one line. Writes are atomic and only inside the repository's canonical\n" +
 			"roots; promoted findings are recorded in the workset, so running it again adds nothing. The index\n" +

@@ -32,7 +32,8 @@ var noteTitles = []Section{
 //   - The item's own: of the note sections it has, the one most samples
 //     have (a tie: the first by preference).
 //   - Else the one most samples have, written where they put it: its
-//     level, the markers its text is held between (Backlog.md's
+//     level (the item's own sections' level when it has some), the
+//     markers its text is held between (Backlog.md's
 //     <!-- SECTION:NOTES:BEGIN -->), after the heading that comes before
 //     it in most of them or before the one that follows it.
 //   - Else dflt (the tool's own, Backlog.md's Implementation Notes), or
@@ -45,7 +46,8 @@ func NoteSection(item []byte, samples func() [][]byte, extra []string, dflt *Sec
 		}
 	}
 	cands = append(cands, noteTitles...)
-	own := parse(item).Body.Headings
+	d := parse(item)
+	own := d.Body.Headings
 	has := 0
 	for _, c := range cands {
 		if findSection(own, c) >= 0 {
@@ -84,6 +86,11 @@ func NoteSection(item []byte, samples func() [][]byte, extra []string, dflt *Sec
 	switch {
 	case best >= 0:
 		out := placedAs(cands[best], docs, bs)
+		if len(own) > 0 {
+			// An item with sections of its own puts this one beside
+			// them ("## Worklog" under its "# Title").
+			out.Level = sectionLevel(own, d.Title)
+		}
 		if dflt != nil && normTitle(dflt.Title) == normTitle(out.Title) {
 			// The tool's own places, after those learned.
 			out.After, out.Before = union(out.After, dflt.After), union(out.Before, dflt.Before)

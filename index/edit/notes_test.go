@@ -24,6 +24,13 @@ func TestNoteSection(t *testing.T) {
 		!slices.Equal(got.After, []string{"Implementation Plan", "Acceptance Criteria"}) || !slices.Equal(got.Before, []string{"Final Summary"}) {
 		t.Errorf("learned %+v", got)
 	}
+	// An item with sections of its own gets the section at their level
+	// ("## Worklog" under its "# Title"), whatever the samples' level.
+	titled := []byte(j("---", "id: B-8", "title: T", "---", "# T", "", "## Approach", "", "a"))
+	kano := []byte(j("# Context", "", "c", "", "# Worklog", "", "w"))
+	if got := NoteSection(titled, samples(kano, kano), nil, nil); got.Title != "Worklog" || got.Level != 2 {
+		t.Errorf("a titled item among level-1 Worklogs: %+v", got)
+	}
 	// The item's own section needs no sample.
 	read = 0
 	own := []byte(j("# A", "", "# Worklog", "", "x"))

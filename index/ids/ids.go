@@ -268,3 +268,30 @@ func NextRecordNumber(paths []string, cfg *config.Config, namespace string) (str
 	}
 	return fmt.Sprintf("%s%0*d", prefix, width, highest+1), found
 }
+
+// childID is a child's id: BACK-12.3.
+var childID = lazyre.MustCompile(`^(.+)\.([0-9]{1,9})$`)
+
+// Child splits a child's id (BACK-12.3) into its parent's id and its
+// number; ok is false for an id that names no child.
+func Child(id string) (parent string, n int, ok bool) {
+	m := childID.FindStringSubmatch(id)
+	if m == nil {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(m[2])
+	return m[1], n, err == nil
+}
+
+// Series is the series an id is numbered in and its number there: a
+// child's (BACK-12.1) is its parent's; else Split's prefix and number,
+// or the id without its trailing digits and 0.
+func Series(id string) (prefix string, n int64) {
+	if p, _, ok := Child(id); ok {
+		id = p
+	}
+	if prefix, n, _, ok := Split(id); ok {
+		return prefix, n
+	}
+	return strings.TrimRight(id, "0123456789"), 0
+}

@@ -67,3 +67,22 @@ func TestNextFreeCountsFileNames(t *testing.T) {
 		t.Fatalf("NextFree = %q; want task-39 (a file named task-38 holds 38)", id)
 	}
 }
+
+// A child's id is numbered in its parent's series; an id of no series is
+// its letters.
+func TestSeries(t *testing.T) {
+	for id, want := range map[string]struct {
+		prefix string
+		n      int64
+	}{"KB-TSK-0012": {"KB-TSK-", 12}, "BACK-12.1": {"BACK-", 12}, "BACK-12": {"BACK-", 12}, "notes": {"notes", 0}, "v2.x": {"v2.x", 0}} {
+		if p, n := Series(id); p != want.prefix || n != want.n {
+			t.Errorf("Series(%q) = %q, %d; want %q, %d", id, p, n, want.prefix, want.n)
+		}
+	}
+	if p, n, ok := Child("BACK-12.3"); !ok || p != "BACK-12" || n != 3 {
+		t.Errorf("Child(BACK-12.3) = %q, %d, %v", p, n, ok)
+	}
+	if _, _, ok := Child("BACK-12"); ok {
+		t.Errorf("Child(BACK-12) says it names a child")
+	}
+}

@@ -67,13 +67,25 @@ func TestMerge(t *testing.T) {
 		base: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "First.", "<!-- SECTION:NOTES:END -->", "", "## Final Summary", "", "s"),
 		ours: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "First.", "", "2026-01-03 10:00 ours", "<!-- SECTION:NOTES:END -->", "", "## Final Summary", "", "s"),
 		thrs: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "First.", "", "2026-01-02 10:00 theirs", "<!-- SECTION:NOTES:END -->", "", "## Final Summary", "", "s"),
-		want: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "First.", "", "2026-01-02 10:00 theirs", "2026-01-03 10:00 ours", "<!-- SECTION:NOTES:END -->", "", "## Final Summary", "", "s"),
+		want: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "First.", "", "2026-01-02 10:00 theirs", "", "2026-01-03 10:00 ours", "<!-- SECTION:NOTES:END -->", "", "## Final Summary", "", "s"),
+	}, {
+		name: "Backlog.md's notes keep the blank line it parts them by",
+		base: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "2026-01-01 10:00 one", "", "2026-01-01 11:00 two", "<!-- SECTION:NOTES:END -->"),
+		ours: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "2026-01-01 10:00 one", "", "2026-01-01 11:00 two", "", "2026-01-03 10:00 ours", "<!-- SECTION:NOTES:END -->"),
+		thrs: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "2026-01-01 10:00 one", "", "2026-01-01 11:00 two", "", "2026-01-02 10:00 theirs", "", "2026-01-04 10:00 theirs", "<!-- SECTION:NOTES:END -->"),
+		want: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "2026-01-01 10:00 one", "", "2026-01-01 11:00 two", "", "2026-01-02 10:00 theirs", "", "2026-01-03 10:00 ours", "", "2026-01-04 10:00 theirs", "<!-- SECTION:NOTES:END -->"),
+	}, {
+		name: "a Worklog's dated lines stay tight, both sides' last ones too",
+		base: j("## Worklog", "", "2026-01-01 10:00 one", "2026-01-01 11:00 two"),
+		ours: j("## Worklog", "", "2026-01-01 10:00 one", "2026-01-01 11:00 two", "2026-01-03 10:00 ours"),
+		thrs: j("## Worklog", "", "2026-01-01 10:00 one", "2026-01-01 11:00 two", "2026-01-02 10:00 theirs"),
+		want: j("## Worklog", "", "2026-01-01 10:00 one", "2026-01-01 11:00 two", "2026-01-02 10:00 theirs", "2026-01-03 10:00 ours"),
 	}, {
 		name: "an empty marked section filled on both sides",
 		base: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "<!-- SECTION:NOTES:END -->"),
 		ours: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "2026-01-03 10:00 ours", "<!-- SECTION:NOTES:END -->"),
 		thrs: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "2026-01-02 10:00 theirs", "<!-- SECTION:NOTES:END -->"),
-		want: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "2026-01-02 10:00 theirs", "2026-01-03 10:00 ours", "<!-- SECTION:NOTES:END -->"),
+		want: j("## Implementation Notes", "", "<!-- SECTION:NOTES:BEGIN -->", "2026-01-02 10:00 theirs", "", "2026-01-03 10:00 ours", "<!-- SECTION:NOTES:END -->"),
 	}, {
 		name: "an append-only section inside another is left to the line merge",
 		base: j("## Worklog", "- a", "### Log", "- b", "## End"),

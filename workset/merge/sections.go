@@ -52,6 +52,9 @@ type entry struct {
 	// other without a blank line.
 	tight bool
 	text  string // body joined, the entry's identity
+	// last: the side's last entry, whose gap (none) says nothing of the
+	// separator the section uses.
+	last bool
 }
 
 var (
@@ -99,6 +102,9 @@ func entries(lines []string) (lead []string, es []entry, tail []string) {
 		}
 		e.gap = lines[g:i]
 		es = append(es, e)
+	}
+	if len(es) > 0 {
+		es[len(es)-1].last = true
 	}
 	return lead, es, tail
 }
@@ -229,7 +235,7 @@ func (m *merger) section(o, a, t []string, eol string) (string, bool) {
 		if !okA || !okT || !sameMarker(ho, ha, ht) || !sameMarker(to[:1], ta[:1], tt[:1]) {
 			return "", false
 		}
-		text, ok := m.entriesMerge(io, ia, it, eol)
+		text, ok := m.entriesMerge(io, ia, it, eol, true)
 		if !ok {
 			return "", false
 		}
@@ -238,7 +244,7 @@ func (m *merger) section(o, a, t []string, eol string) (string, bool) {
 		}
 		return strings.Join(ha, "") + text + strings.Join(ta, ""), true
 	}
-	return m.entriesMerge(o, a, t, eol)
+	return m.entriesMerge(o, a, t, eol, false)
 }
 
 // peelMarkers cuts a section's lines around the marker comments its text
@@ -273,7 +279,12 @@ func sameMarker(o, a, t []string) bool {
 }
 
 // entriesMerge merges the entries of one append-only section's text.
-func (m *merger) entriesMerge(o, a, t []string, eol string) (string, bool) {
+// An entry that ended its side and is now followed by the other side's
+// is parted from it as the section parts its entries (Backlog.md's notes
+// by a blank line, a Worklog's dated lines by none); where no side shows
+// two entries, text held between markers (para) takes a paragraph each,
+// as Backlog.md and canon log write there.
+func (m *merger) entriesMerge(o, a, t []string, eol string, para bool) (string, bool) {
 	_, eo, _ := entries(o)
 	leadA, ea, tailA := entries(a)
 	_, et, _ := entries(t)
@@ -300,6 +311,10 @@ func (m *merger) entriesMerge(o, a, t []string, eol string) (string, bool) {
 		added = byTime(addA, addT)
 	}
 	all := append(append([]entry{}, ea[:len(eo)]...), added...)
+	sep, seen := separator(eo, ea, et)
+	if !seen && para {
+		sep, seen = []string{eol}, true
+	}
 	endsNL := len(a) == 0 || strings.HasSuffix(a[len(a)-1], "\n")
 	var b strings.Builder
 	b.WriteString(strings.Join(leadA, ""))
@@ -316,12 +331,28 @@ func (m *merger) entriesMerge(o, a, t []string, eol string) (string, bool) {
 		switch next := all[i+1]; {
 		case len(e.gap) > 0:
 			b.WriteString(strings.Join(e.gap, ""))
+		case e.last && seen:
+			b.WriteString(strings.Join(sep, ""))
 		case !(e.tight && next.tight):
 			b.WriteString(eol) // two paragraphs stay two
 		}
 	}
 	b.WriteString(strings.Join(tailA, ""))
 	return b.String(), true
+}
+
+// separator is what parts two entries of the section where a side has
+// two: the blank lines after the first that is not its side's last; seen
+// is false when no side has two.
+func separator(sides ...[]entry) (gap []string, seen bool) {
+	for _, es := range sides {
+		for _, e := range es {
+			if !e.last {
+				return e.gap, true
+			}
+		}
+	}
+	return nil, false
 }
 
 func timed(es []entry) bool {

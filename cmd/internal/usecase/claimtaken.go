@@ -24,7 +24,7 @@ func (e *itemEditor) taken(ctx context.Context, assigneeField, as string) error 
 		return fmt.Errorf("%w: %s is done already (%s); reopen it with canon set, or take it anyway with --force", ErrItem, e.doc.ID, human.Quote(st))
 	}
 	who := e.assignees(assigneeField)
-	if len(who) > 0 && !slices.ContainsFunc(who, func(w string) bool { return sameName(w, as) }) && slices.Contains(inProgressWords, stateWord(st)) {
+	if len(who) > 0 && !slices.ContainsFunc(who, func(w string) bool { return sameName(w, as) }) && graph.InProgress(st) {
 		return fmt.Errorf("%w: %s is taken: assigned to %s (%s) here; take it over with --force", ErrItem, e.doc.ID, human.Quote(strings.Join(who, ", ")), human.Quote(st))
 	}
 	over, _, err := e.s.OverlayOfHere(ctx)

@@ -89,12 +89,13 @@ type IDRenamePlan struct {
 
 	root    string
 	scope   *scan.Scope
-	idents  map[string][]ids.Doc // lower-cased id → its documents
-	olds    map[string]string    // config.Prefixes: task-7 and 7 name BACK-7 (ADR-0051)
-	urls    []string             // config.RepoURLs: the repository's own addresses name its files (ADR-0052)
-	bare    []string             // config.BareNumbers: 2718 names eip-2718
-	worklog string               // the worklog line of the renamed document
-	pending *edit.Set            // the working tree as the renames planned before this one leave it
+	idents  map[string][]ids.Doc      // lower-cased id → its documents
+	olds    map[string]string         // config.Prefixes: task-7 and 7 name BACK-7 (ADR-0051)
+	urls    []string                  // config.RepoURLs: the repository's own addresses name its files (ADR-0052)
+	bare    []string                  // config.BareNumbers: 2718 names eip-2718
+	worklog string                    // the worklog line of the renamed document
+	notes   func([]byte) edit.Section // the section it goes in (edit.Notes)
+	pending *edit.Set                 // the working tree as the renames planned before this one leave it
 }
 
 // newIDRE is what a repl id may be: a plain YAML scalar and a file-name
@@ -167,6 +168,8 @@ func planIDRename(ctx context.Context, e *idEnv, a IDRenameArgs, v *edit.Set) (*
 	}
 	if a.Worklog != "" {
 		p.worklog = e.Now.Format("2006-01-02 15:04") + " " + a.Worklog
+		doc := index.DocRef{Key: target.Key, ID: target.Ident, Path: target.Path, Kind: target.Kind}
+		p.notes = func(b []byte) edit.Section { return edit.Notes(ctx, e.Index, e.Root, e.Config, doc, b) }
 	}
 	files, err := a.Scope.Walk()
 	if err != nil {
@@ -289,7 +292,7 @@ func (p *IDRenamePlan) planFile(rel string, other bool, opts *markdown.Options) 
 		p.Unattributed = append(p.Unattributed, Unattributed{Path: rel, Line: s.Finding.Line, Col: s.Finding.Col, Ref: s.Finding.Fix.Old, Why: "not rewritten: " + s.Why})
 	}
 	if renamed != nil && renamed == &p.IDs[0] && p.worklog != "" {
-		if after, _, err = edit.AppendToSection(after, edit.Worklog, p.worklog, p.worklog); err != nil {
+		if after, _, err = edit.AppendToSection(after, p.notes(after), p.worklog, p.worklog); err != nil {
 			return fmt.Errorf("%s: the worklog line cannot be added: %w", rel, err)
 		}
 	}

@@ -268,3 +268,26 @@ func TestRenameIDsKilledIsFinished(t *testing.T) {
 		t.Errorf("staged %v; want %v", staged, refStaged)
 	}
 }
+
+// The line a rename logs goes where the item keeps its notes (Backlog.md's
+// Implementation Notes, before its end marker), as canon log writes it:
+// it went into a Worklog section added at the end.
+func TestRenameLogsInTheNotesSection(t *testing.T) {
+	f := newFixture(t)
+	f.write("items/N-1_a.md", "---\nid: N-1\ntitle: A\n---\n# A\n\n## Implementation Notes\n\n<!-- SECTION:NOTES:BEGIN -->\nfirst note\n<!-- SECTION:NOTES:END -->\n\n## Final Summary\n\nDone.\n")
+	f.sync()
+	p, err := planRename(context.Background(), f.env, IDRenameArgs{Old: "N-1", New: "N-2", Worklog: "renamed from N-1", Scope: idRepo{f}.Documents()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	for _, fc := range p.Files {
+		if fc.From == "items/N-1_a.md" {
+			got = string(fc.After)
+		}
+	}
+	want := "first note\n\n2025-03-01 12:00 renamed from N-1\n<!-- SECTION:NOTES:END -->\n"
+	if !strings.Contains(got, want) || strings.Contains(got, "Worklog") {
+		t.Errorf("the renamed item reads\n%s\nwant the line in its Implementation Notes, before the end marker:\n%s", got, want)
+	}
+}

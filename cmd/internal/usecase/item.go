@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/graph"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/check"
 	"github.com/canon-md/canon/index/config"
@@ -343,7 +343,7 @@ func checkItemField(field string) error {
 }
 
 // log appends a dated line to the item's notes: its worklog, or the
-// section the repository's items keep such lines in (edit.NoteSection).
+// section the repository's items keep such lines in (edit.Notes).
 func (e *itemEditor) log(ctx context.Context, text, agent string) error {
 	text = strings.Join(strings.Fields(text), " ")
 	if text == "" {
@@ -357,54 +357,13 @@ func (e *itemEditor) log(ctx context.Context, text, agent string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrItem, err)
 	}
-	sec := edit.NoteSection(f.After, func() [][]byte { return e.samples(ctx, maxNoteSamples) }, e.s.Cfg.Merge.AppendOnly, toolNotes[e.s.Cfg.Tool])
+	sec := edit.Notes(ctx, e.s.Store, e.s.Repo.Root, e.s.Cfg, e.doc, f.After)
 	put, err := e.set.AppendToSection(e.doc.Path, sec, line, line)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrItem, err)
 	}
 	e.out.Logged, e.out.Section = line, put.Heading
 	return nil
-}
-
-// maxNoteSamples is how many of the kind's newest items canon log reads
-// to learn where an item's notes go, when the item has none.
-const maxNoteSamples = 20
-
-// toolNotes are the notes sections tools write, where no item of the
-// kind has one yet: Backlog.md's Implementation Notes, between its
-// markers, where its task edit --append-notes puts them.
-var toolNotes = map[string]*edit.Section{"backlog.md": {
-	Title: "Implementation Notes", Level: 2, Begin: "<!-- SECTION:NOTES:BEGIN -->", End: "<!-- SECTION:NOTES:END -->",
-	After: []string{"Implementation Plan", "Definition of Done", "Acceptance Criteria"}, Before: []string{"Comments", "Final Summary"},
-}}
-
-// samples are the contents of the newest (highest numbered) n other
-// items of the item's kind and id prefix, read bounded; none on error.
-func (e *itemEditor) samples(ctx context.Context, n int) [][]byte {
-	docs, err := e.s.Store.IdentsOfKind(ctx, e.doc.Kind)
-	if err != nil {
-		return nil
-	}
-	want := idPrefix(e.doc.ID)
-	keep := docs[:0:0]
-	nums := map[string]int64{}
-	for _, d := range docs {
-		if d.Path != e.doc.Path && strings.EqualFold(idPrefix(d.Ident), want) {
-			keep = append(keep, d)
-			_, nums[d.Ident] = series(d.Ident)
-		}
-	}
-	sort.SliceStable(keep, func(i, j int) bool { return nums[keep[i].Ident] > nums[keep[j].Ident] })
-	var out [][]byte
-	for _, d := range keep {
-		if len(out) == n {
-			break
-		}
-		if b, err := readSample(e.s.Repo.Root, d.Path); err == nil {
-			out = append(out, b)
-		}
-	}
-	return out
 }
 
 // EditItem makes one call's changes to one item: canon set, claim, done
@@ -564,7 +523,7 @@ func Claim(ctx context.Context, s *gitsync.Session, ref, as string, a ItemArgs) 
 	if err != nil {
 		return nil, err
 	}
-	sf, st, err := e.workState(ctx, inProgressWords, false, func(uses []index.StateUse) string {
+	sf, st, err := e.workState(ctx, graph.InProgressWords(), false, func(uses []index.StateUse) string {
 		if spaced(uses) {
 			return "In Progress"
 		}
@@ -669,19 +628,17 @@ func (e *itemEditor) run(ctx context.Context, a ItemArgs) (*ItemEdited, error) {
 	return e.finish(ctx, a)
 }
 
-// The words of an in-progress and of a done state, by preference, as
-// stateWord folds them.
-var (
-	inProgressWords = []string{"inprogress", "doing", "active", "started", "wip", "ongoing", "working", "implementing"}
-	doneWords       = []string{"done", "completed", "complete", "closed", "resolved", "finished", "accepted"}
-)
+// doneWords are the words of a done state, by preference, as
+// graph.StateWord folds them (graph.InProgressWords those of an
+// in-progress one).
+var doneWords = []string{"done", "completed", "complete", "closed", "resolved", "finished", "accepted"}
 
 // pickState is the used state that folds to the first of words that any
 // folds to; failing that, with anyDone, the most used state isDone takes.
 func pickState(uses []index.StateUse, isDone func(string) bool, words []string, anyDone bool) string {
 	for _, w := range words {
 		for _, u := range uses {
-			if stateWord(u.State) == w {
+			if graph.StateWord(u.State) == w {
 				return u.State
 			}
 		}
@@ -694,18 +651,6 @@ func pickState(uses []index.StateUse, isDone func(string) bool, words []string, 
 		}
 	}
 	return ""
-}
-
-// stateWord folds a state to its letters in lower case: In Progress,
-// in-progress and InProgress are inprogress.
-func stateWord(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // spaced reports whether the repository writes states of several words

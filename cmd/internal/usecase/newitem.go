@@ -144,9 +144,6 @@ func (n *newItem) mint(ctx context.Context) error {
 // 0001-use-go.md.
 var recordNumberRE = lazyre.MustCompile(`^[0-9]{1,9}`)
 
-// childRE is a child's id: BACK-12.3.
-var childRE = lazyre.MustCompile(`^(.+)\.([0-9]{1,9})$`)
-
 // toolParentField is the field a tool reads an item's parent from, where
 // it reads no other: Backlog.md's parent_task_id (its parser ignores
 // parent:).
@@ -169,12 +166,12 @@ func (n *newItem) childID(ctx context.Context) (string, bool, error) {
 	children, top, series := 0, 0, false
 	for _, d := range docs {
 		series = series || strings.EqualFold(idPrefix(d.Ident), idPrefix(n.parentID))
-		m := childRE.FindStringSubmatch(d.Ident)
-		if m == nil || !strings.EqualFold(idPrefix(m[1]), idPrefix(n.parentID)) {
+		parent, k, ok := ids.Child(d.Ident)
+		if !ok || !strings.EqualFold(idPrefix(parent), idPrefix(n.parentID)) {
 			continue // numbered under a parent of another series
 		}
 		children++
-		if k, err := strconv.Atoi(m[2]); err == nil && strings.EqualFold(m[1], n.parentID) {
+		if strings.EqualFold(parent, n.parentID) {
 			top = max(top, k)
 		}
 	}
@@ -186,10 +183,8 @@ func (n *newItem) childID(ctx context.Context) (string, bool, error) {
 		return "", false, err
 	}
 	for _, r := range refs {
-		if m := childRE.FindStringSubmatch(r.Ident); m != nil && strings.EqualFold(m[1], n.parentID) {
-			if k, err := strconv.Atoi(m[2]); err == nil {
-				top = max(top, k)
-			}
+		if parent, k, ok := ids.Child(r.Ident); ok && strings.EqualFold(parent, n.parentID) {
+			top = max(top, k)
 		}
 	}
 	return n.parentID + "." + strconv.Itoa(top+1), true, nil
@@ -334,7 +329,7 @@ func (n *newItem) learn(ctx context.Context) (*layout.Layout, int, error) {
 	// a million times at 100k documents).
 	nums := make(map[string]int64, len(keep))
 	for _, d := range keep {
-		_, nums[d.Ident] = series(d.Ident)
+		_, nums[d.Ident] = ids.Series(d.Ident)
 	}
 	sort.SliceStable(keep, func(i, j int) bool { return nums[keep[i].Ident] > nums[keep[j].Ident] })
 	var samples []layout.Sample
@@ -477,7 +472,7 @@ func (n *newItem) editor() *itemEditor {
 }
 
 // initialWords are the states of work not started, by preference, as
-// stateWord folds them.
+// graph.StateWord folds them.
 var initialWords = []string{"todo", "proposed", "backlog", "new", "open", "draft", "planned", "notstarted"}
 
 // write checks the item as canon check would, and writes it (or its
@@ -543,29 +538,10 @@ func refFields(cfg *config.Config, typ string) map[string]bool {
 	return out
 }
 
-// series is an id's prefix and number as ids.Split reads them, a
-// child's its parent's: KB-TSK-0012 is KB-TSK- and 12, BACK-12.1 is
-// BACK- and 12. An id of no series is its letters and 0.
-func series(id string) (string, int64) {
-	id = parentOf(id)
-	if prefix, n, _, ok := ids.Split(id); ok {
-		return prefix, n
-	}
-	return strings.TrimRight(id, "0123456789"), 0
-}
-
-// idPrefix is series' prefix.
+// idPrefix is the prefix of the series an id is numbered in.
 func idPrefix(id string) string {
-	p, _ := series(id)
+	p, _ := ids.Series(id)
 	return p
-}
-
-// parentOf is a child id's parent (BACK-12 of BACK-12.1), else the id.
-func parentOf(id string) string {
-	if m := childRE.FindStringSubmatch(id); m != nil {
-		return m[1]
-	}
-	return id
 }
 
 // uuidV7 is a new RFC 9562 version 7 UUID at now (as Kano writes uid:).
