@@ -3,6 +3,8 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 
 	"github.com/canon-md/canon/index/internal/sqlstore"
 )
@@ -50,6 +52,28 @@ func (s *Store) SeriesCounts(ctx context.Context, kind string) ([]SeriesCount, e
 		c.Digits = n - len(c.Prefix)
 		return c, err
 	})
+}
+
+// OnlyPrefix is the one prefix (as written, trailing digits off) the ids
+// of the documents of kind (lower-cased, ASCII) carry with 1 to 18 digits,
+// from two ends of docs_kind_series and a lookup: ok is false when they
+// carry two or more prefixes, or none (SeriesCounts counts them).
+func (s *Store) OnlyPrefix(ctx context.Context, kind string) (prefix string, ok bool, err error) {
+	var lo, hi sql.NullString
+	const q = `SELECT %s(rtrim(ident, '0123456789')) FROM docs WHERE lower(kind) = ? AND rtrim(ident, '0123456789') > ''`
+	if err := s.h.DB.QueryRowContext(ctx, fmt.Sprintf(q, "min"), kind).Scan(&lo); err != nil || !lo.Valid {
+		return "", false, err
+	}
+	if err := s.h.DB.QueryRowContext(ctx, fmt.Sprintf(q, "max"), kind).Scan(&hi); err != nil || hi.String != lo.String {
+		return "", false, err
+	}
+	var one int
+	err = s.h.DB.QueryRowContext(ctx, `SELECT 1 FROM docs WHERE lower(kind) = ? AND rtrim(ident, '0123456789') = ? AND length(ident) BETWEEN ? AND ? LIMIT 1`,
+		kind, lo.String, len(lo.String)+1, len(lo.String)+18).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return lo.String, err == nil, err
 }
 
 // EachOfSeries calls fn with the ids (and paths and kinds) whose prefix

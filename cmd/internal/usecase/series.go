@@ -28,21 +28,9 @@ func nextOfSeries(ctx context.Context, s *gitsync.Session, kind string) (string,
 	if s.Cfg.IDs.Minted() || !isASCII(kind) {
 		return "", false, nil
 	}
-	counts, err := s.Store.SeriesCounts(ctx, strings.ToLower(kind))
+	prefix, err := kindPrefix(ctx, s, strings.ToLower(kind))
 	if err != nil {
 		return "", false, err
-	}
-	count := map[string]int{}
-	for _, c := range counts {
-		if p, _, _, ok := ids.Split(c.Prefix + "1"); ok && p == c.Prefix && c.Digits >= 1 && c.Digits <= 18 {
-			count[c.Prefix] += c.N
-		}
-	}
-	prefix := ""
-	for p, n := range count {
-		if n > count[prefix] || n == count[prefix] && p < prefix {
-			prefix = p
-		}
 	}
 	if prefix == "" || !isASCII(prefix) {
 		return "", false, nil
@@ -94,6 +82,36 @@ func nextOfSeries(ctx context.Context, s *gitsync.Session, kind string) (string,
 		taken = append(taken, r.Ident)
 	}
 	return ids.Next(prefix, taken), true, nil
+}
+
+// kindPrefix is ids.PrefixOf's answer for a kind of documents: the prefix
+// most of its numbered ids carry (ties: the first in text order), "" for
+// none. A kind whose ids carry one prefix is told by the two ends of an
+// index; another is counted.
+func kindPrefix(ctx context.Context, s *gitsync.Session, kind string) (string, error) {
+	if p, ok, err := s.Store.OnlyPrefix(ctx, kind); err != nil || ok {
+		if q, _, _, split := ids.Split(p + "1"); err != nil || !split || q != p {
+			p = "" // no numbered id's prefix: none counts
+		}
+		return p, err
+	}
+	counts, err := s.Store.SeriesCounts(ctx, kind)
+	if err != nil {
+		return "", err
+	}
+	count := map[string]int{}
+	for _, c := range counts {
+		if p, _, _, ok := ids.Split(c.Prefix + "1"); ok && p == c.Prefix && c.Digits >= 1 && c.Digits <= 18 {
+			count[c.Prefix] += c.N
+		}
+	}
+	prefix := ""
+	for p, n := range count {
+		if n > count[prefix] || n == count[prefix] && p < prefix {
+			prefix = p
+		}
+	}
+	return prefix, nil
 }
 
 // samplesBatch is how many of a series' newest items learnOfSeries reads
