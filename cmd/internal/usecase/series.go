@@ -2,6 +2,7 @@ package usecase
 
 import (
 	"context"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -70,6 +71,11 @@ func nextOfSeries(ctx context.Context, s *gitsync.Session, kind string) (string,
 		return "", false, err
 	}
 	for _, p := range named {
+		// A file name holds an id of the series only where it starts
+		// with the prefix (resolve.FileID reads the id from its start).
+		if !strings.HasPrefix(strings.ToLower(path.Base(p)), lp) {
+			continue
+		}
 		if n := resolve.FileID(p); n != "" {
 			taken = append(taken, n)
 		}
