@@ -168,6 +168,7 @@ CREATE INDEX IF NOT EXISTS docs_ident ON docs(ident);
 CREATE INDEX IF NOT EXISTS docs_uid ON docs(uid);
 CREATE INDEX IF NOT EXISTS docs_scope ON docs(json_extract(fm, '$.scope'));
 CREATE INDEX IF NOT EXISTS docs_kind_state ON docs(kind, state);
+CREATE INDEX IF NOT EXISTS docs_kind ON docs(kind);
 CREATE INDEX IF NOT EXISTS aliases_term ON aliases(term);
 CREATE INDEX IF NOT EXISTS aliases_doc ON aliases(doc);
 CREATE INDEX IF NOT EXISTS links_src ON links(src);
