@@ -78,15 +78,21 @@ func (s *Store) FieldUse(ctx context.Context, kind string, fields ...string) (ma
 		cols[i] = `count(json_type(fm, '$."' || ? || '"'))`
 		args = append(args, f)
 	}
-	args = append(args, kind, kind)
+	// kind = ? only when asked: an OR with it keeps SQLite off docs_kind,
+	// whose entries are the kind's rows newest last (docs_kind_state
+	// would read every row of the kind to sort them).
+	from := `docs WHERE fm <> ''`
+	if kind != "" {
+		from, args = `docs INDEXED BY docs_kind WHERE kind = ? AND fm <> ''`, append(args, kind)
+	}
 	counts := make([]int, len(fields))
 	dest := make([]any, len(fields))
 	for i := range counts {
 		dest[i] = &counts[i]
 	}
 	args = append(args, fieldUseSample)
-	err := s.h.DB.QueryRowContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM (SELECT fm FROM docs
-		WHERE (? = '' OR kind = ?) AND fm <> '' ORDER BY rowid DESC LIMIT ?) WHERE json_valid(fm)`, args...).Scan(dest...)
+	err := s.h.DB.QueryRowContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM (SELECT fm FROM `+from+`
+		ORDER BY rowid DESC LIMIT ?) WHERE json_valid(fm)`, args...).Scan(dest...)
 	for i, f := range fields {
 		out[f] = counts[i]
 	}

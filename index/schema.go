@@ -5,7 +5,7 @@ import "github.com/canon-md/canon/index/internal/fulltext"
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 25
+const SchemaVersion = 26
 
 const metaDDL = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`
 
@@ -168,6 +168,7 @@ CREATE INDEX IF NOT EXISTS docs_ident ON docs(ident);
 CREATE INDEX IF NOT EXISTS docs_uid ON docs(uid);
 CREATE INDEX IF NOT EXISTS docs_scope ON docs(json_extract(fm, '$.scope'));
 CREATE INDEX IF NOT EXISTS docs_kind_state ON docs(kind, state);
+CREATE INDEX IF NOT EXISTS docs_kind ON docs(kind);
 CREATE INDEX IF NOT EXISTS aliases_term ON aliases(term);
 CREATE INDEX IF NOT EXISTS aliases_doc ON aliases(doc);
 CREATE INDEX IF NOT EXISTS links_src ON links(src);
@@ -179,4 +180,8 @@ CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc);
 CREATE INDEX IF NOT EXISTS problems_doc ON problems(doc);
 CREATE INDEX IF NOT EXISTS ref_docs_ident ON ref_docs(ident);
 CREATE INDEX IF NOT EXISTS ref_docs_path ON ref_docs(path);
+CREATE INDEX IF NOT EXISTS docs_series ON docs(` + seriesPrefix + `, ` + seriesNumber + `, path);
+CREATE INDEX IF NOT EXISTS docs_series_width ON docs(` + seriesPrefix + `, length(ident));
+CREATE INDEX IF NOT EXISTS docs_kind_series ON docs(lower(kind), rtrim(ident, '0123456789'), length(ident));
+CREATE INDEX IF NOT EXISTS docs_named ON docs(path) WHERE ` + namedPath + `;
 `

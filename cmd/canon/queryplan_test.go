@@ -124,6 +124,9 @@ func TestQueryPlans(t *testing.T) {
 		{"context", "--for", "GT-1", "--budget", "4000"},
 		{"ready"},
 		{"status"},
+		// A write's reads of ids (ADR-0085): the series' rows, not every id.
+		{"id", "next", "task"},
+		{"new", "task", "A guarded item", "--dry-run"},
 	} {
 		canon(0, args...)
 		guard("canon " + strings.Join(args, " "))

@@ -46,6 +46,11 @@ func Next(ctx context.Context, s *gitsync.Session, kind, namespace string) (Next
 	if err := s.SyncWorkingTree(ctx); err != nil {
 		return NextID{}, err
 	}
+	if namespace == "" {
+		if id, ok, err := nextOfSeries(ctx, s, kind); err != nil || ok {
+			return NextID{ID: id}, err
+		}
+	}
 	docs, err := s.Store.IdentDocs(ctx)
 	if err != nil {
 		return NextID{}, err

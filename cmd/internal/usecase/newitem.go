@@ -307,11 +307,21 @@ func (n *newItem) place(l *layout.Layout, title string) error {
 // prefix (a Kano product's, not another's) and learns how they are
 // written; also how many it read.
 func (n *newItem) learn(ctx context.Context) (*layout.Layout, int, error) {
+	want := idPrefix(n.id)
+	if !n.record {
+		newest, complete, ok, err := n.newestOfSeries(ctx, want)
+		if err != nil {
+			return nil, 0, err
+		}
+		if samples := n.samplesOf(newest); ok && (complete || len(samples) == maxSamples) {
+			l, err := layout.Learn(samples, n.s.Cfg.States.IsDone)
+			return l, len(samples), err
+		}
+	}
 	docs, err := n.s.Store.IdentsOfKind(ctx, n.a.Kind)
 	if err != nil {
 		return nil, 0, err
 	}
-	want := idPrefix(n.id)
 	var keep []index.IdentPath
 	for _, d := range docs {
 		if n.record || strings.EqualFold(idPrefix(d.Ident), want) {
@@ -332,8 +342,15 @@ func (n *newItem) learn(ctx context.Context) (*layout.Layout, int, error) {
 		_, nums[d.Ident] = ids.Series(d.Ident)
 	}
 	sort.SliceStable(keep, func(i, j int) bool { return nums[keep[i].Ident] > nums[keep[j].Ident] })
+	samples := n.samplesOf(keep)
+	l, err := layout.Learn(samples, n.s.Cfg.States.IsDone)
+	return l, len(samples), err
+}
+
+// samplesOf reads the first maxSamples of docs that can be read.
+func (n *newItem) samplesOf(docs []index.IdentPath) []layout.Sample {
 	var samples []layout.Sample
-	for _, d := range keep {
+	for _, d := range docs {
 		if len(samples) == maxSamples {
 			break
 		}
@@ -347,8 +364,7 @@ func (n *newItem) learn(ctx context.Context) (*layout.Layout, int, error) {
 		}
 		samples = append(samples, layout.Sample{Path: d.Path, Content: b, ID: id})
 	}
-	l, err := layout.Learn(samples, n.s.Cfg.States.IsDone)
-	return l, len(samples), err
+	return samples
 }
 
 // ofPrefix are the items whose ids have prefix; the kind becomes
