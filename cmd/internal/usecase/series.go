@@ -146,7 +146,7 @@ func (n *newItem) newestOfSeries(ctx context.Context, want string) (docs []index
 		if kind != n.a.Kind {
 			return true, nil
 		}
-		pre, num := series(ident)
+		pre, num := ids.Series(ident)
 		if !strings.EqualFold(pre, want) {
 			return true, nil
 		}
@@ -175,7 +175,7 @@ func (n *newItem) newestOfSeries(ctx context.Context, want string) (docs []index
 		if d.Kind != n.a.Kind {
 			continue
 		}
-		if pre, num := series(d.Ident); strings.EqualFold(pre, want) {
+		if pre, num := ids.Series(d.Ident); strings.EqualFold(pre, want) {
 			top = append(top, cand{index.IdentPath{Ident: d.Ident, Path: d.Path}, num})
 		}
 	}
