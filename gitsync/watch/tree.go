@@ -36,6 +36,9 @@ type tree struct {
 
 	warn      func(string)
 	limitSaid bool
+	// missed: a folder that should be watched is not (the system's
+	// limit, an error), since the last resync.
+	missed bool
 }
 
 func newTree(repo *gitsync.Repo, cfg *config.Config, fsw *fsnotify.Watcher, warn func(string)) *tree {
@@ -102,6 +105,9 @@ func (t *tree) add(abs string) bool {
 	if err == nil {
 		return true
 	}
+	if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		t.missed = true
+	}
 	switch {
 	case errors.Is(err, syscall.ENOSPC):
 		if !t.limitSaid {
@@ -167,6 +173,7 @@ func (t *tree) dropTree(rel string) {
 // resync makes the watches match the tree as it is: folders missed (an
 // event overflow) are added, folders gone or now ignored dropped.
 func (t *tree) resync() {
+	t.missed = false
 	seen := map[string]bool{}
 	// The walk skips what it cannot read.
 	_ = filepath.WalkDir(t.repo.Root, func(p string, d fs.DirEntry, err error) error {
