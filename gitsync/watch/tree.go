@@ -329,6 +329,16 @@ func (t *tree) classify(ev fsnotify.Event, p *pending, now time.Time) bool {
 		p.addDir(rel, now)
 		return true
 	}
+	if scan.IsSidecar(t.cfg, rel) {
+		// A sidecar's fields are its README's (ADR-0084): an edit, an
+		// addition or a removal of kep.yaml is its README read again.
+		readme := path.Join(path.Dir(rel), config.SidecarBeside)
+		if !t.isDocument(readme) {
+			return false
+		}
+		p.addFile(readme, now)
+		return true
+	}
 	if !scan.IsMarkdown(rel) || !t.isDocument(rel) {
 		return false
 	}
