@@ -101,7 +101,7 @@ const cookieWait = 2 * time.Second
 // or none answered within cookieWait (the command then walks).
 func (s *Session) watcherVouches(ctx context.Context) bool {
 	w, err := ObserveWatcher(s.Repo.CanonDir())
-	if err != nil || w == nil || (!w.Running && !ListenerRunning(s.Repo.CanonDir())) {
+	if err != nil || w == nil || (!w.Running && !w.Listening) {
 		return false
 	}
 	name := filepath.Join(s.Repo.GitDir, fmt.Sprintf("%s%d-%d", CookiePrefix, os.Getpid(), time.Now().UnixNano()))
