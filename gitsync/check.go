@@ -143,12 +143,17 @@ func (s *Session) checkStagedDocs(ctx context.Context, newOnly bool, ahead *Stag
 			docs = append(docs, c)
 		}
 	}
+	sides, err := s.sidecarsOfStaged(ctx, staged, docs)
+	if err != nil {
+		return nil, fmt.Errorf("read the staged sidecars: %w", err)
+	}
+	docs = append(docs, sides.added...)
 	for _, c := range docs {
 		if c.OID == "" {
 			after.Deletes = append(after.Deletes, c.Path)
 			continue
 		}
-		l, err := s.loadStaged(ctx, ahead.catFile, c.Path, c.OID)
+		l, err := s.loadBeside(ctx, ahead.catFile, c.Path, c.OID, sides.after[c.Path], true)
 		if err != nil {
 			return nil, fmt.Errorf("read staged %s: %w", c.Path, err)
 		}
@@ -170,7 +175,7 @@ func (s *Session) checkStagedDocs(ctx context.Context, newOnly bool, ahead *Stag
 				b.Deletes = append(b.Deletes, c.Path)
 				continue
 			}
-			l, err := s.loadBlob(ctx, ahead.catFile(), c.Path, c.From, s.Loader.FromContent)
+			l, err := s.loadBeside(ctx, ahead.catFile, c.Path, c.From, sides.before[c.Path], false)
 			if err != nil {
 				return nil, fmt.Errorf("read %s as HEAD has it: %w", c.Path, err)
 			}

@@ -115,13 +115,14 @@ const CookiePrefix = "canon-cookie-"
 // it walks the working tree itself.
 const cookieWait = 2 * time.Second
 
-// watcherVouches asks the worktree's running canon watch, if any, whether
-// the index holds every edit made before now: a cookie in the git folder,
-// answered when the watcher removes it. It returns false when no watcher
-// runs or none answered within cookieWait (the command then walks).
+// watcherVouches asks the worktree's running canon watch, or a server that
+// listens for edits and holds its listener lock (ADR-0086), whether the
+// index holds every edit made before now: a cookie in the git folder,
+// answered when one of them removes it. It returns false when none runs
+// or none answered within cookieWait (the command then walks).
 func (s *Session) watcherVouches(ctx context.Context) bool {
 	w, err := ObserveWatcher(s.Repo.CanonDir())
-	if err != nil || w == nil || !w.Running {
+	if err != nil || w == nil || (!w.Running && !w.Listening) {
 		return false
 	}
 	name := filepath.Join(s.Repo.GitDir, fmt.Sprintf("%s%d-%d", CookiePrefix, os.Getpid(), time.Now().UnixNano()))

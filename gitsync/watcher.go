@@ -152,11 +152,23 @@ type WatcherState struct {
 	Status  *WatcherStatus `json:"status,omitempty"`
 	// StalePID is the pid a dead watcher's leftover status file names.
 	StalePID int `json:"stale_pid,omitempty"`
+	// Listening: a canon mcp or canon serve holds a listener lock, taking
+	// every edit in and answering the commands' cookies (ADR-0086).
+	Listening bool `json:"listening,omitempty"`
 }
 
 // ObserveWatcher looks for the worktree's watcher without disturbing it: a
 // watcher runs when the lock is held and the status file's pid is alive.
+// It says too whether a server listens (ListenerRunning).
 func ObserveWatcher(canonDir string) (*WatcherState, error) {
+	w, err := observeWatcher(canonDir)
+	if w != nil {
+		w.Listening = ListenerRunning(canonDir)
+	}
+	return w, err
+}
+
+func observeWatcher(canonDir string) (*WatcherState, error) {
 	var st *WatcherStatus
 	data, err := os.ReadFile(filepath.Join(canonDir, WatcherStatusFile))
 	switch {
@@ -212,6 +224,9 @@ func (w *WatcherState) WriteText(out io.Writer) {
 	}
 	if !w.Running {
 		line := "not running; canon watch keeps the index in step with edits and does the hooks' work"
+		if w.Listening {
+			line = "not running; a canon mcp or canon serve listening for edits answers the commands"
+		}
 		if w.StalePID > 0 {
 			line = fmt.Sprintf("not running (pid %d stopped without cleaning up; canon watch starts a new one)", w.StalePID)
 		}

@@ -73,3 +73,26 @@ func (l *Loader) FieldsBeside(fi scan.FileInfo, content []byte, i int, side []by
 	}
 	return out
 }
+
+// FromContentBeside is FromContent of a README whose i-th sidecar of
+// config.Sidecars holds side (nil: none; empty: one over
+// config.MaxSidecarBytes), with the rows the index would write and the
+// sidecar's blob id, as Load reads one from the working tree: a staged
+// README beside its staged sidecar, which canon check validates before
+// the commit.
+func (l *Loader) FromContentBeside(fi scan.FileInfo, content []byte, i int, side []byte) *Loaded {
+	if side == nil || i >= len(l.Cfg.Sidecars) {
+		return l.FromContent(fi, content)
+	}
+	c := l.Cfg.Sidecars[i]
+	sc, problem := parseSidecar(c, side, human.Quote(c.File))
+	if i > 0 {
+		sc.oid += "#" + strconv.Itoa(i)
+	}
+	out := l.fromContent(fi, content, sc)
+	out.Sidecar = sc.oid
+	if out.Doc != nil && problem != "" {
+		out.Doc.Problems = append(out.Doc.Problems, markdown.Problem{Line: 1, Col: 1, Rule: markdown.RuleFrontmatter, Severity: markdown.Warning, Message: problem})
+	}
+	return out
+}

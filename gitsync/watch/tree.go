@@ -36,6 +36,9 @@ type tree struct {
 
 	warn      func(string)
 	limitSaid bool
+	// missed: a folder that should be watched is not (the system's
+	// limit, an error), since the last resync.
+	missed bool
 }
 
 func newTree(repo *gitsync.Repo, cfg *config.Config, fsw *fsnotify.Watcher, warn func(string)) *tree {
@@ -102,6 +105,9 @@ func (t *tree) add(abs string) bool {
 	if err == nil {
 		return true
 	}
+	if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		t.missed = true
+	}
 	switch {
 	case errors.Is(err, syscall.ENOSPC):
 		if !t.limitSaid {
@@ -167,6 +173,7 @@ func (t *tree) dropTree(rel string) {
 // resync makes the watches match the tree as it is: folders missed (an
 // event overflow) are added, folders gone or now ignored dropped.
 func (t *tree) resync() {
+	t.missed = false
 	seen := map[string]bool{}
 	// The walk skips what it cannot read.
 	_ = filepath.WalkDir(t.repo.Root, func(p string, d fs.DirEntry, err error) error {
@@ -320,6 +327,16 @@ func (t *tree) classify(ev fsnotify.Event, p *pending, now time.Time) bool {
 		}
 		t.dropTree(rel)
 		p.addDir(rel, now)
+		return true
+	}
+	if scan.IsSidecar(t.cfg, rel) {
+		// A sidecar's fields are its README's (ADR-0084): an edit, an
+		// addition or a removal of kep.yaml is its README read again.
+		readme := path.Join(path.Dir(rel), config.SidecarBeside)
+		if !t.isDocument(readme) {
+			return false
+		}
+		p.addFile(readme, now)
 		return true
 	}
 	if !scan.IsMarkdown(rel) || !t.isDocument(rel) {

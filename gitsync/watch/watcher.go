@@ -88,6 +88,17 @@ type Watcher struct {
 	errMu  sync.Mutex
 	errMsg string // the last error reported, said once until it changes
 
+	// A listening server's part (vouch.go). listening: Listen was called;
+	// asked: a cookie came; flushed: the cookies a Flush passed, which
+	// its caller's Vouch answers; broken: an event was lost that no
+	// reconcile was asked for (guarded by mu); vouching: the listener
+	// lock, held while the server vouches (its turn's).
+	listening bool
+	asked     chan struct{}
+	flushed   []string
+	broken    bool
+	vouching  *gitsync.ListenerLock
+
 	// settling, when set (by a test, before Run), hears each wait settle
 	// begins and how long it is: a test waits for the wait it means to
 	// cut short, not for a sleep that guesses when it began.
@@ -105,7 +116,7 @@ func New(s *gitsync.Session, opt Options) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start watching files: %w", err)
 	}
-	w := &Watcher{s: s, opt: opt, fsw: fsw, p: newPending(), kick: make(chan struct{}, 1)}
+	w := &Watcher{s: s, opt: opt, fsw: fsw, p: newPending(), kick: make(chan struct{}, 1), asked: make(chan struct{}, 1)}
 	w.tree = newTree(s.Repo, s.Cfg, fsw, func(msg string) { w.report(errors.New(msg)) })
 	return w, nil
 }
@@ -221,6 +232,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 // listens so that an agent's next call sees its own edits at once, at the
 // cost of the edited files alone. Close stops it.
 func (w *Watcher) Listen() {
+	w.listening = true
 	w.Start()
 	go w.readEvents()
 }
@@ -242,6 +254,10 @@ func (w *Watcher) Flush(ctx context.Context) (int, error) {
 	w.mu.Lock()
 	p := w.p
 	w.p = newPending()
+	// Answered by the caller's Vouch, once its whole catch-up is done; a
+	// failed Flush requeues the paths, and the next one covers them.
+	w.flushed = append(w.flushed, p.cookies...)
+	p.cookies = nil
 	w.mu.Unlock()
 	p.git, p.config = false, false
 	if p.empty() {
@@ -282,8 +298,11 @@ func (w *Watcher) rescope() {
 }
 
 // Close stops the watches (of a watcher that Listens; Run closes its
-// own).
-func (w *Watcher) Close() error { return w.fsw.Close() }
+// own) and lets the listener lock go.
+func (w *Watcher) Close() error {
+	w.unvouch()
+	return w.fsw.Close()
+}
 
 // readEvents folds events into the pending set until the fsnotify watcher
 // is closed.
@@ -292,6 +311,7 @@ func (w *Watcher) readEvents() {
 		select {
 		case ev, ok := <-w.fsw.Events:
 			if !ok {
+				w.lost()
 				return
 			}
 			w.mu.Lock()
@@ -302,15 +322,26 @@ func (w *Watcher) readEvents() {
 			}
 		case err, ok := <-w.fsw.Errors:
 			if !ok {
+				w.lost()
 				return
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
 				w.overflowed()
 				continue
 			}
+			w.lost()
 			w.report(fmt.Errorf("watching files: %w", err))
 		}
 	}
+}
+
+// lost marks the events as no longer to be trusted (the watches closed, or
+// an error fsnotify could not say more of): a listening server no longer
+// vouches.
+func (w *Watcher) lost() {
+	w.mu.Lock()
+	w.broken = true
+	w.mu.Unlock()
 }
 
 // overflowed handles the kernel's queue overflowing: some events are lost,
@@ -328,6 +359,12 @@ func (w *Watcher) overflowed() {
 func (w *Watcher) fold(ev fsnotify.Event, now time.Time) bool {
 	if w.tree.isCookie(ev) {
 		w.p.cookies = append(w.p.cookies, ev.Name)
+		if w.listening {
+			select {
+			case w.asked <- struct{}{}:
+			default: // one ask waiting covers this one
+			}
+		}
 		return true
 	}
 	if isGit, moved := w.tree.gitEvent(ev); isGit {

@@ -15,6 +15,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/index/indextest"
 	"github.com/canon-md/canon/index/indextest/hang"
 )
@@ -543,7 +544,14 @@ func TestDriftDue(t *testing.T) {
 // schema migration of the index stops at Ctrl-C (its context), as every
 // command's open does.
 func TestNewWaitEndsWithContext(t *testing.T) {
-	dir, _ := mcpRepo(t)
+	// An index made and let go: a server would take the working tree in
+	// at once, under the index's lock.
+	dir := mcpDir(t)
+	s, err := gitsync.Open(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
 	indextest.MigrationHeld(t, filepath.Join(dir, ".git", "canon", "index.db"))
 	indextest.EndsWithContext(t, func(ctx context.Context) error {
 		srv, err := New(ctx, dir, "test")

@@ -52,6 +52,15 @@ type Server struct {
 	// reconciled what was edited before the server listened.
 	listen *watch.Watcher
 	looked bool
+	// The listener answers the commands' cookies (ADR-0086) on a
+	// goroutine of its own until stop; answered is closed when it has.
+	// unreported, behind: the edits its catch-ups took in and whether
+	// one caught up with HEAD, which the next answer's freshness says (in
+	// the turn).
+	stop       context.CancelFunc
+	answered   <-chan struct{}
+	unreported int
+	behind     bool
 }
 
 // A background count of the drift starts once the last one is driftEvery
@@ -109,6 +118,9 @@ func New(ctx context.Context, dir, version string) (*Server, error) {
 	if w, err := watch.New(s, watch.Options{}); err == nil {
 		w.Listen()
 		m.listen = w
+		var bg context.Context
+		bg, m.stop = context.WithCancel(context.WithoutCancel(ctx))
+		m.answered = w.Answer(bg, m.answer)
 	}
 	m.server = mcp.NewServer(&mcp.Implementation{Name: "canon", Version: version}, &mcp.ServerOptions{
 		Instructions: "canon indexes this repository's Markdown (backlog items, ADRs, notes). Start with search or context; show reads one document; ready/blocked list open work. Every result says how fresh the index is.",
@@ -124,6 +136,10 @@ func New(ctx context.Context, dir, version string) (*Server, error) {
 
 // Close stops listening and releases the repository's index.
 func (m *Server) Close() {
+	if m.stop != nil {
+		m.stop()
+		<-m.answered // no catch-up of its runs on the closed session
+	}
 	if m.listen != nil {
 		_ = m.listen.Close() // the watches go with the process anyway
 	}
@@ -212,6 +228,9 @@ func (m *Server) call(ctx context.Context, how turns, fn func(ctx context.Contex
 	if err != nil {
 		return f, err
 	}
+	f.EditsTaken += m.unreported
+	f.WasBehind = f.WasBehind || m.behind
+	m.unreported, m.behind = 0, false
 	if how == shared {
 		<-m.turn
 		held = false
@@ -228,9 +247,36 @@ func (m *Server) call(ctx context.Context, how turns, fn func(ctx context.Contex
 	return f, err
 }
 
+// answer is the listener's catch-up when a command asks (a cookie) or the
+// server starts: in the turn, as a call's, its edits counted by the next
+// call's answer.
+func (m *Server) answer(ctx context.Context) {
+	select {
+	case m.turn <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
+	defer func() { <-m.turn }()
+	if f, err := m.catchUp(ctx); err == nil {
+		m.unreported += f.EditsTaken
+		m.behind = m.behind || f.WasBehind
+	}
+}
+
 // catchUp brings the index to HEAD (and to what git put back) and says how
-// fresh it is; the caller holds the turn.
+// fresh it is; the caller holds the turn. A listening server vouches for
+// the index when it succeeds (watch.Watcher.Vouch) and stops when it
+// fails.
 func (m *Server) catchUp(ctx context.Context) (Freshness, error) {
+	f, err := m.takeIn(ctx)
+	if m.listen != nil {
+		m.listen.Vouch(err)
+	}
+	return f, err
+}
+
+// takeIn is catchUp's work.
+func (m *Server) takeIn(ctx context.Context) (Freshness, error) {
 	s := m.s
 	res, err := s.Fresh(ctx)
 	if err != nil {

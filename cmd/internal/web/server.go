@@ -26,8 +26,12 @@ type Server struct {
 	s      *gitsync.Session
 	listen *watch.Watcher // nil when the system cannot watch the folders
 	looked bool           // the first catch-up reconciled the working tree
-	hub    *hub
-	kept   *boardBase // the board's base at the last sync it was read (in the turn)
+	// The listener answers the commands' cookies (ADR-0086) on a
+	// goroutine of its own until stop; answered is closed when it has.
+	stop     context.CancelFunc
+	answered <-chan struct{}
+	hub      *hub
+	kept     *boardBase // the board's base at the last sync it was read (in the turn)
 	// timeout bounds a request's work after its catch-up.
 	timeout time.Duration
 	csrf    string // the session's form token (the guard's), for the pages
@@ -52,6 +56,9 @@ func New(ctx context.Context, dir string) (*Server, error) {
 	if w, err := watch.New(s, watch.Options{}); err == nil {
 		w.Listen()
 		m.listen = w
+		var bg context.Context
+		bg, m.stop = context.WithCancel(context.WithoutCancel(ctx))
+		m.answered = w.Answer(bg, func(ctx context.Context) { _, _ = m.call(ctx, nil) })
 	}
 	m.hub = newHub(m)
 	return m, nil
@@ -62,6 +69,10 @@ func New(ctx context.Context, dir string) (*Server, error) {
 // runs on the closed session (one that waits ends with its request).
 func (m *Server) Close() {
 	m.hub.close()
+	if m.stop != nil {
+		m.stop()
+		<-m.answered // before the turn: it may wait for it
+	}
 	m.turn <- struct{}{}
 	if m.listen != nil {
 		_ = m.listen.Close()
@@ -100,8 +111,18 @@ func (m *Server) call(ctx context.Context, fn func(ctx context.Context, s *gitsy
 }
 
 // catchUp brings the index to HEAD and to the edits heard; the caller
-// holds the turn.
+// holds the turn. A listening server vouches for the index when it
+// succeeds (watch.Watcher.Vouch) and stops when it fails.
 func (m *Server) catchUp(ctx context.Context) (Fresh, error) {
+	f, err := m.takeIn(ctx)
+	if m.listen != nil {
+		m.listen.Vouch(err)
+	}
+	return f, err
+}
+
+// takeIn is catchUp's work.
+func (m *Server) takeIn(ctx context.Context) (Fresh, error) {
 	s := m.s
 	if _, err := s.Fresh(ctx); err != nil {
 		return Fresh{}, err
