@@ -380,3 +380,16 @@ func TestColumnPages(t *testing.T) {
 		t.Errorf("nothing more to show: %q", u)
 	}
 }
+
+// TestBoardWithoutStates: a repository whose documents carry no state (an
+// RFC series such as rust-lang/rfcs) gets a board that says why it is
+// empty and where to look instead, not a blank page.
+func TestBoardWithoutStates(t *testing.T) {
+	s := newSite(t, repoOf(t, map[string]string{
+		"text/0001-private-fields.md": "# Private fields\n\nSome text.\n",
+		"text/0002-rfc-process.md":    "# The RFC process\n\nMore text.\n",
+	}))
+	mustContain(t, "a board of no states", s.get(t, "/"), "No work item with a state: no document here carries a state field",
+		`<a href="/branches">Branches</a> shows what each branch and worktree changes`)
+	mustContain(t, "a filter that keeps nothing", s.get(t, "/?q=zzz"), "No work item with a state matches the filter.")
+}
