@@ -37,10 +37,7 @@ func (s *Session) Current(ctx context.Context) (res *Result, taken int, err erro
 		s.current = err == nil
 		return res, 0, err
 	}
-	wait := s.LockWait
-	s.LockWait = min(wait, readerLockWait)
-	rec, err := s.Reconcile(ctx)
-	s.LockWait = wait
+	rec, err := s.lockedWithin(ctx, min(s.LockWait, readerLockWait), func() (*Result, error) { return s.reconcileLocked(ctx) })
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, 0, err

@@ -232,8 +232,13 @@ func (s *Session) Fresh(ctx context.Context) (*Result, error) {
 // locked runs a sync under the writer lock and, once the lock is released,
 // tells the OnSync listeners what it changed.
 func (s *Session) locked(ctx context.Context, sync func() (*Result, error)) (*Result, error) {
+	return s.lockedWithin(ctx, s.LockWait, sync)
+}
+
+// lockedWithin is locked, waiting at most wait for another writer.
+func (s *Session) lockedWithin(ctx context.Context, wait time.Duration, sync func() (*Result, error)) (*Result, error) {
 	res, err := func() (*Result, error) {
-		unlock, err := s.Store.Lock(ctx, s.Who, s.LockWait)
+		unlock, err := s.Store.Lock(ctx, s.Who, wait)
 		if err != nil {
 			return nil, err
 		}
