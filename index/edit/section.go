@@ -295,13 +295,22 @@ func firstNamed(hs []markdown.Heading, names []string) int {
 	return -1
 }
 
-func normTitle(s string) string { return strings.ToLower(strings.TrimRight(strings.TrimSpace(s), ":")) }
-
-// comment reports a line that is one HTML comment (a tool's marker).
-func comment(s string) bool {
-	s = strings.TrimSpace(s)
-	return strings.HasPrefix(s, "<!--") && strings.HasSuffix(s, "-->") && !strings.Contains(s[4:len(s)-3], "-->")
+// HeadingKey is a section heading as headings are compared: trimmed,
+// without a trailing colon, lower case ("Worklog:" is "worklog").
+func HeadingKey(s string) string {
+	return strings.ToLower(strings.TrimRight(strings.TrimSpace(s), ":"))
 }
+
+func normTitle(s string) string { return HeadingKey(s) }
+
+// MarkerLine reports a line that is one HTML comment, a tool's marker
+// (<!-- SECTION:NOTES:BEGIN -->); "<!-->" and "<!--->" are none.
+func MarkerLine(s string) bool {
+	s = strings.TrimSpace(s)
+	return len(s) >= 7 && strings.HasPrefix(s, "<!--") && strings.HasSuffix(s, "-->") && !strings.Contains(s[4:len(s)-3], "-->")
+}
+
+func comment(s string) bool { return MarkerLine(s) }
 
 // sectionReads checks an append by reading the result: the frontmatter
 // reads as it did, the headings are those there were (and the one the

@@ -325,17 +325,13 @@ func (m *merger) appendOnly(heading string) bool {
 	if edit.Worklog.Names(heading) || edit.ImplementationNotes.Names(heading) {
 		return true
 	}
-	n := normHeading(heading)
+	n := edit.HeadingKey(heading)
 	for _, name := range m.opt.AppendOnly {
-		if normHeading(name) == n {
+		if edit.HeadingKey(name) == n {
 			return true
 		}
 	}
 	return false
-}
-
-func normHeading(s string) string {
-	return strings.ToLower(strings.TrimRight(strings.TrimSpace(s), ":"))
 }
 
 func blank(s string) bool { return strings.TrimSpace(s) == "" }

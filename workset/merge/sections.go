@@ -1,10 +1,12 @@
 package merge
 
 import (
-	"github.com/canon-md/canon/index/lazyre"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/canon-md/canon/index/edit"
+	"github.com/canon-md/canon/index/lazyre"
 )
 
 // section is an append-only section of one side: the lines under its
@@ -29,7 +31,7 @@ func (m *merger) findSections(s *side) map[string]section {
 				break
 			}
 		}
-		name := normHeading(h.Text)
+		name := edit.HeadingKey(h.Text)
 		if _, ok := out[name]; ok {
 			twice[name] = true
 		}
@@ -259,16 +261,10 @@ func peelMarkers(ls []string) (head, inner, tail []string, ok bool) {
 	for j > i && blank(ls[j-1]) {
 		j--
 	}
-	if j-i < 2 || !markerLine(ls[i]) || !markerLine(ls[j-1]) {
+	if j-i < 2 || !edit.MarkerLine(ls[i]) || !edit.MarkerLine(ls[j-1]) {
 		return nil, nil, nil, false
 	}
 	return ls[:i+1], ls[i+1 : j-1], ls[j-1:], true
-}
-
-// markerLine reports a line that is one HTML comment, a tool's marker.
-func markerLine(s string) bool {
-	s = strings.TrimSpace(s)
-	return len(s) >= 7 && strings.HasPrefix(s, "<!--") && strings.HasSuffix(s, "-->") && !strings.Contains(s[4:len(s)-3], "-->")
 }
 
 // sameMarker reports that the three sides' last lines of head are one

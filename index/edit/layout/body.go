@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/canon-md/canon/index/edit"
 	"github.com/canon-md/canon/index/lazyre"
 	"github.com/canon-md/canon/index/markdown"
 )
@@ -244,10 +245,7 @@ func checklist(text string) bool {
 }
 
 // comment reports a line that is one HTML comment (a tool's marker).
-func comment(s string) bool {
-	s = strings.TrimSpace(s)
-	return strings.HasPrefix(s, "<!--") && strings.HasSuffix(s, "-->")
-}
+func comment(s string) bool { return edit.MarkerLine(s) }
 
 // within puts body inside a section's text: between its markers when it
 // has them, else after what it holds.
