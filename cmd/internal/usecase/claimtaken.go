@@ -17,14 +17,18 @@ import (
 // finished there: the claims canon ready leaves out, read from the same
 // overlays), saying where it was taken. --force takes it anyway.
 
-// taken refuses the claim of the item by as when it is taken.
-func (e *itemEditor) taken(ctx context.Context, assigneeField, as string) error {
+// taken refuses the claim of the item by as when it is taken: done, or
+// assigned to another name and under way (in progress or in review), or
+// assigned to another name where the claim would not move its state (a
+// learned state field with no in-progress value, ADR-0082: the assignee
+// is then all a claim says).
+func (e *itemEditor) taken(ctx context.Context, assigneeField, as string, movesState bool) error {
 	st := e.doc.State
 	if e.s.Cfg.States.IsDone(st) {
 		return fmt.Errorf("%w: %s is done already (%s); reopen it with canon set, or take it anyway with --force", ErrItem, e.doc.ID, human.Quote(st))
 	}
 	who := e.assignees(assigneeField)
-	if len(who) > 0 && !slices.ContainsFunc(who, func(w string) bool { return sameName(w, as) }) && graph.InProgress(st) {
+	if len(who) > 0 && !slices.ContainsFunc(who, func(w string) bool { return sameName(w, as) }) && (graph.UnderWay(st) || !movesState) {
 		return fmt.Errorf("%w: %s is taken: assigned to %s (%s) here; take it over with --force", ErrItem, e.doc.ID, human.Quote(strings.Join(who, ", ")), human.Quote(st))
 	}
 	over, _, err := e.s.OverlayOfHere(ctx)

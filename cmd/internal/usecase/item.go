@@ -537,7 +537,7 @@ func Claim(ctx context.Context, s *gitsync.Session, ref, as string, a ItemArgs) 
 		return nil, err
 	}
 	if !a.Force {
-		if err := e.taken(ctx, af, as); err != nil {
+		if err := e.taken(ctx, af, as, st != ""); err != nil {
 			return nil, err
 		}
 	}
