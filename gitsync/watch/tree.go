@@ -230,8 +230,6 @@ func (t *tree) addRefTree(abs string) {
 	})
 }
 
-// gitEvent reports whether an event is in a git folder this tree watches,
-// and whether it says HEAD may have moved.
 // isCookie reports a command's cookie created in the git folder
 // (gitsync.CookiePrefix).
 func (t *tree) isCookie(ev fsnotify.Event) bool {
@@ -240,6 +238,8 @@ func (t *tree) isCookie(ev fsnotify.Event) bool {
 		strings.HasPrefix(filepath.Base(name), gitsync.CookiePrefix)
 }
 
+// gitEvent reports whether an event is in a git folder this tree watches,
+// and whether it says HEAD may have moved.
 func (t *tree) gitEvent(ev fsnotify.Event) (isGit, moved bool) {
 	name := filepath.Clean(ev.Name)
 	dir := filepath.Dir(name)

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 
 	"github.com/canon-md/canon/index/config"
 )
@@ -14,7 +13,7 @@ import (
 // paths in the order they are tried: none for any other document.
 // Whether one exists is the caller's to find.
 func SidecarsOf(cfg *config.Config, rel string) []string {
-	if len(cfg.Sidecars) == 0 || !strings.EqualFold(path.Base(rel), config.SidecarBeside) {
+	if len(cfg.Sidecars) == 0 || path.Base(rel) != config.SidecarBeside {
 		return nil
 	}
 	out := make([]string, 0, len(cfg.Sidecars))

@@ -271,6 +271,9 @@ func (s *Scope) walkRoot(r string, out *[]FileInfo) error {
 func (s *Scope) walkDir(rel string, out *[]FileInfo) error {
 	abs := filepath.Join(s.root, filepath.FromSlash(rel))
 	f, err := os.Open(abs)
+	if rel != "" && errors.Is(err, fs.ErrNotExist) {
+		return nil // a folder removed between its parent's listing and now
+	}
 	if err != nil {
 		return err
 	}

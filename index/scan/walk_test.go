@@ -129,3 +129,33 @@ func TestWalkListsAsWalkDir(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkFolderGone: a folder removed between its parent's listing and
+// its own (an edit in flight while a command walks) is passed over, where
+// the root's absence is still an error.
+func TestWalkFolderGone(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	s := NewScope(root, config.Default(), "")
+	var out []FileInfo
+	if err := s.walkDir("gone/deeper", &out); err != nil || len(out) != 0 {
+		t.Fatalf("a vanished folder: %v, %v", err, out)
+	}
+	if err := NewScope(filepath.Join(root, "none"), config.Default(), "").walkDir("", &out); err == nil {
+		t.Fatal("a root that does not exist walked as empty")
+	}
+}
+
+// TestSidecarsOfReadmeOnly: the sidecar belongs to README.md exactly, the
+// name every path that maps a sidecar's change to its README writes.
+func TestSidecarsOfReadmeOnly(t *testing.T) {
+	t.Parallel()
+	cfg := config.Default()
+	cfg.Sidecars = []config.Sidecar{{File: "kep.yaml"}}
+	if got := SidecarsOf(cfg, "keps/sig-x/1-a/README.md"); !slices.Equal(got, []string{"keps/sig-x/1-a/kep.yaml"}) {
+		t.Errorf("README.md: %v", got)
+	}
+	if got := SidecarsOf(cfg, "keps/sig-x/1-a/Readme.md"); got != nil {
+		t.Errorf("Readme.md takes a sidecar whose edits would go to README.md: %v", got)
+	}
+}
