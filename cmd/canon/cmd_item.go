@@ -121,11 +121,13 @@ func doneCommand(e *env) *cli.Command {
 func logCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "log",
-		Usage:     "append a dated line to an item's worklog",
+		Usage:     "append a dated line to the section an item keeps its notes in",
 		ArgsUsage: "ITEM TEXT",
-		Description: "Appends YYYY-MM-DD HH:MM [agent=NAME] TEXT (the agent part with --as) at the end of the item's\n" +
-			"Worklog section, wherever that section is (a new one at the end when it has none), in the\n" +
-			"style of the lines already there. CANON_NOW sets the clock (RFC 3339).\n" +
+		Description: "Appends YYYY-MM-DD HH:MM [agent=NAME] TEXT (the agent part with --as) at the end of the\n" +
+			"section the item keeps its running notes in (Worklog, Backlog.md's Implementation Notes inside\n" +
+			"its markers, ...), wherever it is; an item without one gets it where the repository's items of\n" +
+			"its kind have it, else a Worklog at the end. The lines follow the style of those already there.\n" +
+			"CANON_NOW sets the clock (RFC 3339).\n" +
 			itemWrites,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "as", Usage: "the agent `NAME` in the line", EnvVars: []string{"CANON_AGENT"}},

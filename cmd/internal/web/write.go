@@ -35,7 +35,7 @@ type written struct {
 func (m *Server) move(w http.ResponseWriter, r *http.Request) {
 	ref, state := r.PostFormValue("ref"), strings.TrimSpace(r.PostFormValue("state"))
 	m.write(w, r, func(ctx context.Context, s *gitsync.Session) (*usecase.ItemEdited, error) {
-		return usecase.Move(ctx, s, ref, state, usecase.ItemArgs{Commit: m.commit, Command: "canon serve"})
+		return usecase.Move(ctx, s, ref, state, usecase.ItemArgs{Commit: m.commit, Command: "canon set"})
 	})
 }
 
