@@ -49,11 +49,31 @@ func noteSamples(ctx context.Context, st *index.Store, root string, doc index.Do
 	if st == nil {
 		return nil
 	}
+	read := func(p string) ([]byte, bool) {
+		b, err := safepath.ReadFile(filepath.Join(root, filepath.FromSlash(p)), maxNoteSampleBytes, root)
+		return b, err == nil
+	}
+	want, _ := ids.Series(doc.ID)
+	if ids.IndexedSeries(want) {
+		// The series' newest first through the index's series index, as
+		// canon new samples them (ADR-0085): n files read, not the kind.
+		var out [][]byte
+		err := st.EachOfSeries(ctx, strings.ToLower(want), func(ident, p, kind string) (bool, error) {
+			if kind == doc.Kind && p != doc.Path {
+				if b, ok := read(p); ok {
+					out = append(out, b)
+				}
+			}
+			return len(out) < n, nil
+		})
+		if err == nil && len(out) > 0 {
+			return out
+		}
+	}
 	docs, err := st.IdentsOfKind(ctx, doc.Kind)
 	if err != nil {
 		return nil
 	}
-	want, _ := ids.Series(doc.ID)
 	keep := docs[:0:0]
 	nums := map[string]int64{}
 	for _, d := range docs {
@@ -68,7 +88,7 @@ func noteSamples(ctx context.Context, st *index.Store, root string, doc index.Do
 		if len(out) == n {
 			break
 		}
-		if b, err := safepath.ReadFile(filepath.Join(root, filepath.FromSlash(d.Path)), maxNoteSampleBytes, root); err == nil {
+		if b, ok := read(d.Path); ok {
 			out = append(out, b)
 		}
 	}

@@ -295,3 +295,18 @@ func Series(id string) (prefix string, n int64) {
 	}
 	return strings.TrimRight(id, "0123456789"), 0
 }
+
+// IndexedSeries reports a prefix whose series the index's series indexes
+// answer (ADR-0085): one an id splits into with a number after it, in
+// ASCII (the index lower-cases by byte).
+func IndexedSeries(prefix string) bool {
+	if p, _, _, ok := Split(prefix + "1"); !ok || p != prefix {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if prefix[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

@@ -86,3 +86,11 @@ func TestSeries(t *testing.T) {
 		t.Errorf("Child(BACK-12) says it names a child")
 	}
 }
+
+func TestIndexedSeries(t *testing.T) {
+	for prefix, want := range map[string]bool{"BACK-": true, "task-": true, "KB-TSK-": true, "": false, "Ü-": false, "BACK": true} {
+		if got := IndexedSeries(prefix); got != want {
+			t.Errorf("IndexedSeries(%q) = %v, want %v", prefix, got, want)
+		}
+	}
+}

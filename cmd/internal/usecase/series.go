@@ -132,7 +132,7 @@ const samplesBatch = 4 * maxSamples
 // learn reads every item. complete is false when items after the last
 // are not read.
 func (n *newItem) newestOfSeries(ctx context.Context, want string) (docs []index.IdentPath, complete, ok bool, err error) {
-	if p, _, _, split := ids.Split(want + "1"); !split || p != want || !isASCII(want) {
+	if !ids.IndexedSeries(want) {
 		return nil, false, false, nil
 	}
 	lp := strings.ToLower(want)
