@@ -42,6 +42,9 @@ type Scope struct {
 	files   map[string]*folderRules      // folder → which files in it are ignored, by name
 	dirIgn  map[string]bool              // folder → ignored, itself or by an ancestor
 	debris  []string                     // canon's temporary files the last Walk passed (absolute)
+
+	portable           bool // a test's: walk with walkDir where walkTree is faster
+	direntTypesUnknown bool // a test's: walkTree stats every entry for its type
 }
 
 // NewScope prepares a Scope for the worktree at root. infoExclude is the
@@ -245,7 +248,7 @@ func (s *Scope) Walk() ([]FileInfo, error) {
 func (s *Scope) walkRoot(r string, out *[]FileInfo) error {
 	rel := path.Clean(r)
 	if rel == "." {
-		return s.walkDir("", out)
+		return s.walkFolder("", out)
 	}
 	abs := filepath.Join(s.root, filepath.FromSlash(rel))
 	info, err := os.Lstat(abs)
@@ -262,7 +265,16 @@ func (s *Scope) walkRoot(r string, out *[]FileInfo) error {
 	case s.Ignored(rel, true) || isNestedRepo(abs):
 		return nil
 	}
-	return s.walkDir(rel, out)
+	return s.walkFolder(rel, out)
+}
+
+// walkFolder is walkTree, or walkDir when a test asks for the portable
+// walk.
+func (s *Scope) walkFolder(rel string, out *[]FileInfo) error {
+	if s.portable {
+		return s.walkDir(rel, out)
+	}
+	return s.walkTree(rel, out)
 }
 
 // walkDir lists the documents in the folder rel (not ignored), and in its
