@@ -8,12 +8,16 @@ package statfile
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Row is what the index holds of one file for the stat walk: its size and
@@ -43,42 +47,87 @@ func Sorted(rows []Row) []Row {
 }
 
 // Read reads the cache at path if it was written at sync id;
-// ok is false for any other (or a damaged one).
+// ok is false for any other (or a damaged one). The file is read in one
+// go into one string that the rows' paths are parts of: no string is
+// made per row.
 func Read(path, id string) (rows []Row, ok bool) {
-	info, err := os.Stat(path)
-	if err != nil || !info.Mode().IsRegular() || info.Size() > maxBytes {
-		return nil, false
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, false
-	}
-	text := string(data)
+	text, ok := readText(path)
 	head := Magic + id + "\n"
-	if !strings.HasPrefix(text, head) {
+	if !ok || !strings.HasPrefix(text, head) {
 		return nil, false
 	}
 	text = text[len(head):]
 	rows = make([]Row, 0, strings.Count(text, "\x00")/4)
 	prev := ""
 	for text != "" {
-		var f [4]string
-		for i := range f {
-			k := strings.IndexByte(text, 0)
-			if k < 0 {
-				return nil, false
-			}
-			f[i], text = text[:k], text[k+1:]
-		}
-		size, err1 := strconv.ParseInt(f[1], 10, 64)
-		mtime, err2 := strconv.ParseInt(f[2], 10, 64)
-		if err1 != nil || err2 != nil || (f[3] != "0" && f[3] != "1") || f[0] <= prev {
+		k := strings.IndexByte(text, 0)
+		if k < 0 {
 			return nil, false
 		}
-		rows = append(rows, Row{Path: f[0], Size: size, Mtime: mtime, Doc: f[3] == "1"})
-		prev = f[0]
+		r := Row{Path: text[:k]}
+		text = text[k+1:]
+		var ok1, ok2 bool
+		r.Size, text, ok1 = number(text)
+		r.Mtime, text, ok2 = number(text)
+		if !ok1 || !ok2 || len(text) < 2 || text[1] != 0 || (text[0] != '0' && text[0] != '1') || r.Path <= prev {
+			return nil, false
+		}
+		r.Doc, text = text[0] == '1', text[2:]
+		rows = append(rows, r)
+		prev = r.Path
 	}
 	return rows, true
+}
+
+// readText reads the file at path whole, as a string that shares the
+// bytes read (nothing else holds them): one read into memory not zeroed
+// first.
+func readText(path string) (string, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxBytes || info.Size() == 0 {
+		return "", false
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(info.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxBytes)); err != nil || buf.Len() == 0 {
+		return "", false
+	}
+	data := buf.Bytes()
+	return unsafe.String(&data[0], len(data)), true
+}
+
+// number parses the decimal integer that text starts with, up to its
+// NUL, and returns what follows the NUL: strconv.ParseInt's for the
+// numbers Write writes (an optional "-" and at most 19 digits), without
+// its generality.
+func number(text string) (n int64, rest string, ok bool) {
+	neg := len(text) > 0 && text[0] == '-'
+	i := 0
+	if neg {
+		i = 1
+	}
+	start := i
+	var u uint64
+	for ; i < len(text) && text[i] != 0; i++ {
+		c := text[i] - '0'
+		if c > 9 {
+			return 0, "", false
+		}
+		u = u*10 + uint64(c)
+	}
+	if i == start || i == len(text) || i-start > 19 || u > math.MaxInt64 {
+		return 0, "", false
+	}
+	n = int64(u)
+	if neg {
+		n = -n
+	}
+	return n, text[i+1:], true
 }
 
 // Write writes rows (sorted) as the cache of sync id: a file
