@@ -55,11 +55,32 @@ func statChanges(files []scan.FileInfo, stored []statRow, racyAfter int64) (chan
 // stat walk like Reconcile's, reading nothing. Edited, new and deleted
 // files count; the index is not touched.
 func (s *Store) Drift(scope *scan.Scope) (int, error) {
-	files, err := scope.Walk()
+	files, stored, err := s.walkStats(context.Background(), scope)
 	if err != nil {
 		return 0, err
 	}
-	return s.DriftOf(files)
+	changed, gone := statChanges(files, stored, math.MaxInt64)
+	return len(changed) + len(gone), nil
+}
+
+// walkStats walks the scope and reads the stored stats at the same time:
+// the stat cache is read and parsed while the walk waits on the kernel.
+func (s *Store) walkStats(ctx context.Context, scope *scan.Scope) ([]scan.FileInfo, []statRow, error) {
+	type stats struct {
+		rows []statRow
+		err  error
+	}
+	ch := make(chan stats, 1)
+	go func() {
+		rows, err := s.storedStats(ctx)
+		ch <- stats{rows, err}
+	}()
+	files, err := scope.Walk()
+	st := <-ch
+	if err != nil {
+		return nil, nil, err
+	}
+	return files, st.rows, st.err
 }
 
 // DriftOf is Drift over files a walk already listed.
@@ -79,11 +100,7 @@ func (s *Store) DriftOf(files []scan.FileInfo) (int, error) {
 // walk (git's racy timestamp rule: only their content can tell an edit in
 // the same tick).
 func (s *Store) Unread(ctx context.Context, scope *scan.Scope) (n int, racy []scan.FileInfo, err error) {
-	files, err := scope.Walk()
-	if err != nil {
-		return 0, nil, err
-	}
-	stored, err := s.storedStats(ctx)
+	files, stored, err := s.walkStats(ctx, scope)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -114,15 +131,11 @@ func (s *Store) lastScan() (int64, error) {
 // a new path is a rename. The caller holds the writer lock.
 func (s *Store) Reconcile(ctx context.Context, ld *Loader, scope *scan.Scope, meta map[string]string) (*Changes, error) {
 	scanStart := time.Now().UnixNano()
-	files, err := scope.Walk()
+	files, stats, err := s.walkStats(ctx, scope)
 	if err != nil {
 		return nil, err
 	}
 	scope.RemoveDebris()
-	stats, err := s.storedStats(ctx)
-	if err != nil {
-		return nil, err
-	}
 	lastScan, err := s.lastScan()
 	if err != nil {
 		return nil, err
