@@ -30,23 +30,41 @@ func statChanges(files []scan.FileInfo, stored []statRow, racyAfter int64) (chan
 	if !slices.IsSortedFunc(files, byPath) { // a walk lists in order; a caller's list may not be
 		files = slices.SortedFunc(slices.Values(files), byPath)
 	}
+	return statDiff(files, stored, racyAfter, nil)
+}
+
+// statDiff is statChanges over files sorted by path; with racy set, the
+// files whose stat is what the index holds but that are racy go there
+// rather than to changed. A pair of equal paths, nearly every pair, costs
+// one comparison of equal strings.
+func statDiff(files []scan.FileInfo, stored []statRow, racyAfter int64, racy *[]scan.FileInfo) (changed []scan.FileInfo, gone []string) {
 	i, j := 0, 0
-	for i < len(files) || j < len(stored) {
+	for i < len(files) && j < len(stored) {
+		fi, st := &files[i], &stored[j]
 		switch {
-		case j == len(stored) || (i < len(files) && files[i].Path < stored[j].Path):
-			changed = append(changed, files[i])
-			i++
-		case i == len(files) || stored[j].Path < files[i].Path:
-			gone = append(gone, stored[j].Path)
-			j++
-		default:
-			fi, st := files[i], stored[j]
-			if st.Size != fi.Size || st.Mtime != fi.MtimeNs || fi.MtimeNs >= racyAfter {
-				changed = append(changed, fi)
+		case fi.Path == st.Path:
+			switch {
+			case st.Size != fi.Size || st.Mtime != fi.MtimeNs:
+				changed = append(changed, *fi)
+			case fi.MtimeNs < racyAfter:
+			case racy != nil:
+				*racy = append(*racy, *fi)
+			default:
+				changed = append(changed, *fi)
 			}
 			i++
 			j++
+		case fi.Path < st.Path:
+			changed = append(changed, *fi)
+			i++
+		default:
+			gone = append(gone, st.Path)
+			j++
 		}
+	}
+	changed = append(changed, files[i:]...)
+	for _, st := range stored[j:] {
+		gone = append(gone, st.Path)
 	}
 	return changed, gone
 }
@@ -104,15 +122,14 @@ func (s *Store) Unread(ctx context.Context, scope *scan.Scope) (n int, racy []sc
 	if err != nil {
 		return 0, nil, err
 	}
-	changed, gone := statChanges(files, stored, math.MaxInt64)
-	if n = len(changed) + len(gone); n > 0 {
-		return n, nil, nil
-	}
 	lastScan, err := s.lastScan()
 	if err != nil {
 		return 0, nil, err
 	}
-	racy, _ = statChanges(files, stored, lastScan)
+	changed, gone := statDiff(files, stored, lastScan, &racy) // a walk lists in path order
+	if n = len(changed) + len(gone); n > 0 {
+		return n, nil, nil
+	}
 	return 0, racy, nil
 }
 

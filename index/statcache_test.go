@@ -26,6 +26,11 @@ func TestStatChangesMerges(t *testing.T) {
 	if want := []string{"c.md"}; !slices.Equal(gone, want) {
 		t.Errorf("gone %v, want %v", gone, want)
 	}
+	var racy []scan.FileInfo // Unread's: the racy apart
+	changed, gone = statDiff(files, stored, 50, &racy)
+	if len(changed) != 2 || changed[0].Path != "b.md" || changed[1].Path != "d.md" || len(racy) != 1 || racy[0].Path != "e.md" || !slices.Equal(gone, []string{"c.md"}) {
+		t.Errorf("racy apart: changed %v, racy %v, gone %v", changed, racy, gone)
+	}
 	slices.Reverse(files) // a list out of order is compared as well
 	changed, gone = statChanges(files, stored, 50)
 	if len(changed) != 3 || !slices.Equal(gone, []string{"c.md"}) {

@@ -20,6 +20,10 @@
 # untimed): on a corpus with remote refs (bench_guard.sh's, made by
 # scripts/benchteam) it and branches are where a per-ref cost shows. The staged check is timed with its floor, `git diff --cached
 # --raw -z`, in the same turns, and the last column says new/floor.
+# Every row gives wall time and CPU time (user+sys of the command, from
+# the shell's times); WALKFLOOR=BIN (go build ./scripts/walkfloor) times
+# `BIN .`, the bare getdents+fstatat walk of the tree, beside the rows
+# whose commands walk the working tree (status, search, show, ready).
 set -euo pipefail
 old=$(realpath "$1") new=$(realpath "$2")
 src=$(realpath "${3:-scripts/out/corpus-10000}") runs=${4:-15}
@@ -49,13 +53,31 @@ for side in old new; do
 done
 
 want() { [[ $rows == *,$1,* ]]; }
-ms() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s%N); echo $(((t1 - t0) / 1000)); }
+# ms CMD...: "WALL_US CPU_US" of one run (CPU: user+sys of the command).
+ms() {
+	local t0 t1 c
+	t0=$(date +%s%N)
+	c=$( ("$@" >/dev/null 2>&1 || true; times) | tail -1)
+	t1=$(date +%s%N)
+	echo "$(((t1 - t0) / 1000)) $(awk '{t=0; for (i=1;i<=2;i++) {split($i,a,/[ms]/); t+=a[1]*60+a[2]} printf "%d", t*1e6}' <<<"$c")"
+}
 median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.1f", m/1000}'; }
 ratio() { echo "$1 / $2" | bc -l; }
 line() { # NAME OLD_MS NEW_MS [FLOOR_MS]
 	printf '| %s | %s ms | %s ms | %.2f |' "$1" "$2" "$3" "$(ratio "$3" "$2")"
-	if [ -n "${4:-}" ]; then printf ' %.2f (floor %s ms) |\n' "$(ratio "$3" "$4")" "$4"; else printf ' |\n'; fi
+	if [ -n "${4:-}" ]; then printf ' %.2f (floor %s ms) |' "$(ratio "$3" "$4")" "$4"; else printf ' |'; fi
+	if [ -s "$work/old.c" ]; then # the CPU times of the same runs
+		local oc nc fc
+		oc=$(median <"$work/old.c") nc=$(median <"$work/new.c") fc=$([ -s "$work/floor.c" ] && median <"$work/floor.c")
+		printf ' %s / %s ms, %.2f' "$oc" "$nc" "$(ratio "$nc" "$oc")"
+		if [ -n "$fc" ]; then printf ' (floor %s ms)' "$fc"; fi
+		printf ' |'
+	fi
+	printf '\n'
 }
+# record FILE: split "WALL CPU" lines from ms into FILE.t and FILE.c.
+record() { while read -r w c; do echo "$w" >>"$1.t"; echo "$c" >>"$1.c"; done; }
+clear() { : >"$work/old.t"; : >"$work/new.t"; : >"$work/floor.t"; : >"$work/old.c"; : >"$work/new.c"; : >"$work/floor.c"; }
 # turn I: the order of the two binaries in run I (old first in odd runs).
 turn() { if (($1 % 2)); then echo old new; else echo new old; fi; }
 
@@ -63,13 +85,13 @@ turn() { if (($1 % 2)); then echo old new; else echo new old; fi; }
 # with FLOOR set (a command), time it in the new copy after each pair too.
 row() {
 	local name=$1 side; shift
-	: >"$work/old.t"; : >"$work/new.t"; : >"$work/floor.t"
+	clear
 	for i in $(seq "$runs"); do
 		for side in $(turn "$i"); do
 			into $side
-			ms "${!side}" "$@" >>"$work/$side.t"
+			ms "${!side}" "$@" | record "$work/$side"
 		done
-		if [ -n "${FLOOR:-}" ]; then ms $FLOOR >>"$work/floor.t"; fi
+		if [ -n "${FLOOR:-}" ]; then ms $FLOOR | record "$work/floor"; fi
 	done
 	line "$name" "$(median <"$work/old.t")" "$(median <"$work/new.t")" "$([ -s "$work/floor.t" ] && median <"$work/floor.t")"
 }
@@ -78,13 +100,13 @@ row() {
 # one document each way; each run is one catch-up of one document.
 hookrow() {
 	local from=$c2 to=$c1 side # both indexes are at c2
-	: >"$work/old.t"; : >"$work/new.t"
+	clear
 	for i in $(seq "$runs"); do
 		for side in $(turn "$i"); do
 			into $side
 			git checkout -q --detach "$to"
-			if [ "$1" = post-checkout ]; then ms "${!side}" hook post-checkout "$from" "$to" 1 >>"$work/$side.t"
-			else ms "${!side}" hook "$1" >>"$work/$side.t"; fi
+			if [ "$1" = post-checkout ]; then ms "${!side}" hook post-checkout "$from" "$to" 1 | record "$work/$side"
+			else ms "${!side}" hook "$1" | record "$work/$side"; fi
 		done
 		local t=$from; from=$to; to=$t
 	done
@@ -100,13 +122,13 @@ hookrow() {
 # post-checkout hook run untimed; each run times the first canon ready.
 readyrow() {
 	local from=$c2 to=$c1 side
-	: >"$work/old.t"; : >"$work/new.t"
+	clear
 	for i in $(seq "$runs"); do
 		for side in $(turn "$i"); do
 			into $side
 			git checkout -q --detach "$to"
 			"${!side}" hook post-checkout "$from" "$to" 1 >/dev/null 2>&1 || true
-			ms "${!side}" ready >>"$work/$side.t"
+			ms "${!side}" ready | record "$work/$side"
 		done
 		local t=$from; from=$to; to=$t
 	done
@@ -119,16 +141,17 @@ readyrow() {
 }
 
 into new
-echo "| command ($(git ls-files '*.md' | wc -l) documents, $runs runs each, taking turns) | old | new | new/old | new/floor |"
-echo "|---|---|---|---|---|"
+echo "| command ($(git ls-files '*.md' | wc -l) documents, $runs runs each, taking turns) | old | new | new/old | new/floor | CPU old / new, new/old |"
+echo "|---|---|---|---|---|---|"
+walkfloor=${WALKFLOOR:+$(realpath "$WALKFLOOR") .}
 want checkout && hookrow post-checkout
 want commit && hookrow post-commit
 want version && row "--version (start-up)" --version
-want status && row "status" status
-want search && row "search \"webhook retry\"" search "webhook retry"
-want show && row "show (a document by id)" show "$(basename "$doc" .md | cut -d_ -f1)"
+want status && FLOOR=$walkfloor row "status" status
+want search && FLOOR=$walkfloor row "search \"webhook retry\"" search "webhook retry"
+want show && FLOOR=$walkfloor row "show (a document by id)" show "$(basename "$doc" .md | cut -d_ -f1)"
 want context && row "context \"webhook retry\" --budget 4000" context "webhook retry" --budget 4000
-want ready && row "ready" ready
+want ready && FLOOR=$walkfloor row "ready" ready
 want readymoved && readyrow
 want branches && row "branches" branches
 want idnext && row "id next task" id next task
