@@ -34,25 +34,22 @@ const maxWalkers = 4
 func (s *Scope) walkTree(rel string, out *[]FileInfo) error {
 	t := &treeWalk{s: s, unknownTypes: s.direntTypesUnknown}
 	t.cond = sync.NewCond(&t.qmu)
-	root := &folder{rel: rel, abs: filepath.Join(s.root, filepath.FromSlash(rel)), done: make(chan struct{})}
+	root := &folder{rel: rel, abs: filepath.Join(s.root, filepath.FromSlash(rel))}
 	t.queue, t.pending = []*folder{root}, 1
-	workers := min(maxWalkers, runtime.GOMAXPROCS(0))
+	// The caller reads folders too: one goroutine fewer to hand off to.
 	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t.work()
-		}()
+	for range min(maxWalkers, runtime.GOMAXPROCS(0)) - 1 {
+		wg.Go(t.work)
 	}
-	n, err := t.count(root)
-	if err == nil {
-		*out = slices.Grow(*out, n)
-		t.emit(root, out)
-	}
-	t.halt()
+	t.work()
 	wg.Wait()
-	return err
+	n, err := count(root)
+	if err != nil {
+		return err
+	}
+	*out = slices.Grow(*out, n)
+	t.emit(root, out)
+	return nil
 }
 
 // treeWalk is one walkTree: a queue of folders to read, shared by its
@@ -64,8 +61,7 @@ type treeWalk struct {
 	qmu     sync.Mutex
 	cond    *sync.Cond
 	queue   []*folder
-	pending int  // folders queued or being read
-	stop    bool // the walk failed or ended: read no more
+	pending int // folders queued or being read
 
 	unknownTypes bool // a test's: treat every entry as DT_UNKNOWN
 }
@@ -80,17 +76,19 @@ type folder struct {
 	subAt    []int
 	debris   []string
 	err      error
-	done     chan struct{} // closed when read
 }
 
+// work reads folders from the queue, queueing the folders in each, until
+// every folder is read. A folder that cannot be read keeps its error, for
+// count to return in path order.
 func (t *treeWalk) work() {
 	var sc scratch
 	for {
 		t.qmu.Lock()
-		for len(t.queue) == 0 && t.pending > 0 && !t.stop {
+		for len(t.queue) == 0 && t.pending > 0 {
 			t.cond.Wait()
 		}
-		if t.stop || t.pending == 0 {
+		if t.pending == 0 {
 			t.qmu.Unlock()
 			return
 		}
@@ -99,35 +97,26 @@ func (t *treeWalk) work() {
 		t.qmu.Unlock()
 
 		t.read(f, &sc)
-		close(f.done)
 
 		t.qmu.Lock()
 		t.queue = append(t.queue, f.subs...)
 		t.pending += len(f.subs) - 1
-		if len(f.subs) > 0 || t.pending == 0 {
-			t.cond.Broadcast()
+		if len(f.subs) > 1 || t.pending == 0 {
+			t.cond.Broadcast() // work for the others, or the end
 		}
 		t.qmu.Unlock()
 	}
 }
 
-func (t *treeWalk) halt() {
-	t.qmu.Lock()
-	t.stop = true
-	t.cond.Broadcast()
-	t.qmu.Unlock()
-}
-
-// count waits for every folder under f and returns how many documents
-// they hold, or the first error in path order.
-func (t *treeWalk) count(f *folder) (int, error) {
-	<-f.done
+// count returns how many documents the folders under f (all read) hold,
+// or the first error in path order.
+func count(f *folder) (int, error) {
 	if f.err != nil {
 		return 0, f.err
 	}
 	n := len(f.files)
 	for _, sub := range f.subs {
-		k, err := t.count(sub)
+		k, err := count(sub)
 		if err != nil {
 			return 0, err
 		}
@@ -235,7 +224,7 @@ func (t *treeWalk) stat(f *folder, fd int, buf []byte, kept []entry) {
 		if e.dir {
 			f.subAt = append(f.subAt, len(f.files))
 			rel := e.path[:len(e.path)-1]
-			f.subs = append(f.subs, &folder{rel: rel, abs: f.abs + "/" + rel[skip:], done: make(chan struct{})})
+			f.subs = append(f.subs, &folder{rel: rel, abs: f.abs + "/" + rel[skip:]})
 			continue
 		}
 		fi, ok := fstatat(fd, buf[e.name:])
