@@ -51,9 +51,9 @@ func Sorted(rows []Row) []Row {
 // go into one string that the rows' paths are parts of: no string is
 // made per row.
 func Read(path, id string) (rows []Row, ok bool) {
-	text, ok := readText(path)
 	head := Magic + id + "\n"
-	if !ok || !strings.HasPrefix(text, head) {
+	text, ok := readText(path, head)
+	if !ok {
 		return nil, false
 	}
 	text = text[len(head):]
@@ -79,22 +79,28 @@ func Read(path, id string) (rows []Row, ok bool) {
 	return rows, true
 }
 
-// readText reads the file at path whole, as a string that shares the
-// bytes read (nothing else holds them): one read into memory not zeroed
-// first.
-func readText(path string) (string, bool) {
+// readText reads the file at path whole if it starts with head (the
+// stamp, read first: a cache of another sync id is not read on), as a
+// string that shares the bytes read (nothing else holds them): one read
+// into memory not zeroed first.
+func readText(path, head string) (string, bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", false
 	}
 	defer f.Close()
 	info, err := f.Stat()
-	if err != nil || !info.Mode().IsRegular() || info.Size() > maxBytes || info.Size() == 0 {
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxBytes || info.Size() < int64(len(head)) {
+		return "", false
+	}
+	stamp := make([]byte, len(head))
+	if _, err := io.ReadFull(f, stamp); err != nil || string(stamp) != head {
 		return "", false
 	}
 	var buf bytes.Buffer
 	buf.Grow(int(info.Size()) + bytes.MinRead)
-	if _, err := buf.ReadFrom(io.LimitReader(f, maxBytes)); err != nil || buf.Len() == 0 {
+	buf.Write(stamp)
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxBytes)); err != nil {
 		return "", false
 	}
 	data := buf.Bytes()
