@@ -167,7 +167,7 @@ func (t *treeWalk) read(f *folder, sc *scratch) {
 	}
 	nested, hasIgnore := t.entries(f, fd, sc)
 	if nested {
-		return // its own repository: its files are not ours
+		return // its own repository, whose files are not ours, or a damaged listing (f.err)
 	}
 	t.rulesMu.Lock()
 	if _, ok := t.s.perDir[f.rel]; !ok && !hasIgnore {
@@ -240,8 +240,8 @@ func (t *treeWalk) stat(f *folder, fd int, buf []byte, kept []entry) {
 // entries parses the listing in sc.buf into sc.ents: the folders and
 // Markdown files in it, with their paths (one string for the folder).
 // canon's temporary files go to f.debris. nested is true, and the entries
-// left out, when the folder is a repository of its own; hasIgnore when a
-// .gitignore is listed.
+// left out, when the folder is a repository of its own (or its listing is
+// damaged: f.err says so); hasIgnore when a .gitignore is listed.
 func (t *treeWalk) entries(f *folder, fd int, sc *scratch) (nested, hasIgnore bool) {
 	prefix := f.rel
 	if prefix != "" {
@@ -252,9 +252,18 @@ func (t *treeWalk) entries(f *folder, fd int, sc *scratch) (nested, hasIgnore bo
 	size := 0
 	for off := 0; off+19 < len(buf); {
 		reclen := int(binary.NativeEndian.Uint16(buf[off+16:]))
+		if reclen <= 19 || off+reclen > len(buf) {
+			f.err = &fs.PathError{Op: "readdirent", Path: f.abs, Err: unix.EIO} // not a record the kernel writes
+			return true, false
+		}
 		typ := buf[off+18]
 		name := buf[off+19 : off+reclen]
-		name = name[:bytes.IndexByte(name, 0)]
+		k := bytes.IndexByte(name, 0)
+		if k <= 0 {
+			f.err = &fs.PathError{Op: "readdirent", Path: f.abs, Err: unix.EIO}
+			return true, false
+		}
+		name = name[:k]
 		e := entry{name: int32(off + 19), n: int32(len(name))}
 		off += reclen
 		if string(name) == "." || string(name) == ".." {

@@ -3,6 +3,7 @@
 package scan
 
 import (
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/canon-md/canon/index/config"
 )
@@ -121,4 +124,36 @@ func TestTreeWalkMatchesWalkDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after deletes, adds and a racy edit")
+}
+
+// TestEntriesDamagedListing: a listing whose record lengths run past it
+// or hold no name is an error of the folder, not a shorter folder (whose
+// files the index would then drop as deleted).
+func TestEntriesDamagedListing(t *testing.T) {
+	t.Parallel()
+	record := func(reclen uint16, name string) []byte {
+		r := make([]byte, 24)
+		binary.NativeEndian.PutUint16(r[16:], reclen)
+		r[18] = unix.DT_REG
+		copy(r[19:], name)
+		return r
+	}
+	for name, buf := range map[string][]byte{
+		"a length of 0":           record(0, "a.md"),
+		"a length past the end":   record(48, "a.md"),
+		"no name":                 record(24, ""),
+		"a good one, then a zero": append(record(24, "a.md"), record(0, "b.md")...),
+	} {
+		tw := &treeWalk{s: NewScope(t.TempDir(), config.Default(), "")}
+		f := &folder{rel: "x", abs: "/x"}
+		if skip, _ := tw.entries(f, -1, &scratch{buf: buf}); !skip || f.err == nil {
+			t.Errorf("%s: read as a listing (err %v)", name, f.err)
+		}
+	}
+	tw := &treeWalk{s: NewScope(t.TempDir(), config.Default(), "")}
+	f := &folder{rel: "x", abs: "/x"}
+	sc := &scratch{buf: record(24, "a.md")}
+	if skip, _ := tw.entries(f, -1, sc); skip || f.err != nil || len(sc.ents) != 1 || sc.ents[0].path != "x/a.md" {
+		t.Errorf("a good record: skip %v, err %v, entries %v", skip, f.err, sc.ents)
+	}
 }
