@@ -68,7 +68,7 @@ line() { # NAME OLD_MS NEW_MS [FLOOR_MS]
 	if [ -n "${4:-}" ]; then printf ' %.2f (floor %s ms) |' "$(ratio "$3" "$4")" "$4"; else printf ' |'; fi
 	if [ -s "$work/old.c" ]; then # the CPU times of the same runs
 		local oc nc fc
-		oc=$(median <"$work/old.c") nc=$(median <"$work/new.c") fc=$([ -s "$work/floor.c" ] && median <"$work/floor.c")
+		oc=$(median <"$work/old.c") nc=$(median <"$work/new.c") fc=$(if [ -s "$work/floor.c" ]; then median <"$work/floor.c"; fi)
 		printf ' %s / %s ms, %.2f' "$oc" "$nc" "$(ratio "$nc" "$oc")"
 		if [ -n "$fc" ]; then printf ' (floor %s ms)' "$fc"; fi
 		printf ' |'
@@ -77,7 +77,7 @@ line() { # NAME OLD_MS NEW_MS [FLOOR_MS]
 }
 # record FILE: split "WALL CPU" lines from ms into FILE.t and FILE.c.
 record() { while read -r w c; do echo "$w" >>"$1.t"; echo "$c" >>"$1.c"; done; }
-clear() { : >"$work/old.t"; : >"$work/new.t"; : >"$work/floor.t"; : >"$work/old.c"; : >"$work/new.c"; : >"$work/floor.c"; }
+reset_times() { : >"$work/old.t"; : >"$work/new.t"; : >"$work/floor.t"; : >"$work/old.c"; : >"$work/new.c"; : >"$work/floor.c"; }
 # turn I: the order of the two binaries in run I (old first in odd runs).
 turn() { if (($1 % 2)); then echo old new; else echo new old; fi; }
 
@@ -85,7 +85,7 @@ turn() { if (($1 % 2)); then echo old new; else echo new old; fi; }
 # with FLOOR set (a command), time it in the new copy after each pair too.
 row() {
 	local name=$1 side; shift
-	clear
+	reset_times
 	for i in $(seq "$runs"); do
 		for side in $(turn "$i"); do
 			into $side
@@ -100,7 +100,7 @@ row() {
 # one document each way; each run is one catch-up of one document.
 hookrow() {
 	local from=$c2 to=$c1 side # both indexes are at c2
-	clear
+	reset_times
 	for i in $(seq "$runs"); do
 		for side in $(turn "$i"); do
 			into $side
@@ -122,7 +122,7 @@ hookrow() {
 # post-checkout hook run untimed; each run times the first canon ready.
 readyrow() {
 	local from=$c2 to=$c1 side
-	clear
+	reset_times
 	for i in $(seq "$runs"); do
 		for side in $(turn "$i"); do
 			into $side
