@@ -53,6 +53,8 @@ type Session struct {
 	// untaken, untakenWhy: the edits Current found and could not take in.
 	untaken    int
 	untakenWhy error
+	// listener: what Current's look for a listener found (ListenerSeen).
+	listener ListenerSeen
 
 	// Fields rather than globals, so that a test sets them on its own
 	// session while others run beside it.
