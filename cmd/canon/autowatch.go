@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -100,7 +99,7 @@ func startWatch(repo *gitsync.Repo) error {
 }
 
 func writeNoFollow(path, text string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o600)
 	if err != nil {
 		return err
 	}
@@ -114,7 +113,7 @@ func writeNoFollow(path, text string) error {
 // openWatchLog opens the started watcher's log for appending, emptied
 // first when it has grown past autoWatchLogMax.
 func openWatchLog(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|noFollow, 0o600)
 	if err != nil {
 		return nil, err
 	}

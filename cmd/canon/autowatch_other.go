@@ -9,6 +9,8 @@ import (
 
 var errNoDetach = errors.New("starting a watcher in the background is supported on Linux and other Unix systems only")
 
+const noFollow = 0
+
 func spawnDetached(string, []string, *os.File) error { return errNoDetach }
 
 func signalStop(pid int) error {

@@ -28,5 +28,9 @@ func spawnDetached(exe string, args []string, out *os.File) error {
 	return cmd.Process.Release()
 }
 
+// noFollow opens a file of the canon folder without following a
+// symbolic link in its place.
+const noFollow = syscall.O_NOFOLLOW
+
 // signalStop asks the watcher pid to stop as Ctrl-C does.
 func signalStop(pid int) error { return syscall.Kill(pid, syscall.SIGTERM) }
