@@ -134,7 +134,9 @@ const (
 func (s *Session) Listener() ListenerSeen { return s.listener }
 
 // Vouched asks the worktree's listener, when one runs, whether the index
-// holds every edit made before now (canon status counts no edit then).
+// holds every edit made before now; canon status asks before Status,
+// which then counts no edit. Never from inside a listening server's turn:
+// the cookie would wait for the turn the caller holds.
 func (s *Session) Vouched(ctx context.Context) bool {
 	s.listener = s.watcherVouches(ctx)
 	return s.listener == ListenerVouched

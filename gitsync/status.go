@@ -67,10 +67,12 @@ func (s *Session) Status(ctx context.Context) (*Status, error) {
 			missing = append(missing, r)
 		}
 	}
-	// A listener that answers has every edit in: nothing to count. The
-	// index may still be behind HEAD (Behind says so).
+	// A listener that answered the command (Vouched, asked by the command
+	// line before Status) has every edit in: nothing to count. The index
+	// may still be behind HEAD (Behind says so). A server's own status
+	// call never asks: it would wait for its own turn.
 	changed := 0
-	if !s.Vouched(ctx) {
+	if s.listener != ListenerVouched {
 		if changed, err = s.Store.Drift(s.Scope); err != nil {
 			return nil, err
 		}
