@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -64,10 +65,13 @@ func watchCommand(e *env) *cli.Command {
 				// speaks for it from here.
 				_ = os.Remove(filepath.Join(s.Repo.CanonDir(), autoWatchMark))
 				opt.StartedBy, opt.Idle = gitsync.StartedByCommand, s.Cfg.Watch.Idle
-				e.notef("watch: started by a command (watch.auto) in %s; stops after %s with no command asking", s.Repo.Root, human.Span(opt.Idle))
 			}
 			out := &watch.Output{
 				Stdout: e.stdout, Stderr: e.stderr, JSON: c.Bool("json-events"), Quiet: c.Bool("quiet") || auto, Explain: explain,
+			}
+			if auto {
+				out.Announce = fmt.Sprintf("watch: started by a command (watch.auto) in %s, pid %d; stops after %s with no command asking",
+					s.Repo.Root, os.Getpid(), human.Span(opt.Idle))
 			}
 			err = watch.Serve(c.Context, s, opt, out)
 			switch {

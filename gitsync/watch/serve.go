@@ -78,6 +78,9 @@ type Output struct {
 	// Stopped is why the watcher stopped by itself (StopIdle, StopGone),
 	// "" when it was stopped; set when Serve returns.
 	Stopped string
+	// Announce, when set, is said at start once the lock is taken, even
+	// when Quiet (a watcher a command started says so in its log).
+	Announce string
 
 	mu    sync.Mutex
 	syncs int
@@ -99,6 +102,9 @@ func (o *Output) notef(format string, args ...any) {
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
 
 func (o *Output) start(root string, folders int, debounce, maxDelay, rescan time.Duration) {
+	if o.Announce != "" && !o.JSON {
+		o.notef("%s", o.Announce)
+	}
 	switch {
 	case o.JSON:
 		o.emit(map[string]any{"event": "start", "time": stamp(time.Now()), "pid": os.Getpid(), "root": root,
