@@ -724,7 +724,11 @@ func (s *Session) SyncPaths(ctx context.Context, paths []string) (*Result, error
 			return nil, err
 		}
 		b := index.NewBatch(s.Cfg)
+		docs := make([]string, 0, len(paths))
 		for _, p := range paths {
+			docs = append(docs, s.documentOf(p))
+		}
+		for _, p := range Distinct(docs) {
 			fi, ok := s.Scope.Stat(p)
 			if !ok {
 				continue

@@ -184,3 +184,12 @@ func (o *Objects) blobAt(t plumbing.Hash, p string) (string, error) {
 	}
 	return "", nil
 }
+
+// documentOf is the document a written path changes: the README beside
+// a sidecar (a kep.yaml canon set wrote), else the path itself.
+func (s *Session) documentOf(p string) string {
+	if s.Scope.IsSidecarPath(p) {
+		return path.Join(path.Dir(p), config.SidecarBeside)
+	}
+	return p
+}

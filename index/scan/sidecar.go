@@ -48,3 +48,14 @@ func (s *Scope) Stamped(rel string, mtime int64) int64 {
 	}
 	return mtime
 }
+
+// IsSidecarPath reports whether rel is a sidecar beside a document: a
+// file config.Sidecars names, beside a README.md that is a document
+// path. Such a file holds its README's fields, and canon writes them
+// there (edit.Set).
+func (s *Scope) IsSidecarPath(rel string) bool {
+	if !IsSidecar(s.cfg, rel) {
+		return false
+	}
+	return s.IsDocumentPath(path.Join(path.Dir(rel), config.SidecarBeside))
+}
