@@ -121,3 +121,26 @@ func (l *Loader) FromContentPlanned(fi scan.FileInfo, content []byte, planned ma
 	}
 	return out
 }
+
+// StampOf is the stamp (Loaded.Stamp) of the document at rel whose own
+// blob id is oid, beside its sidecar as the working tree has it: the
+// sidecar's blob is read and hashed, not parsed. A command that must tell
+// whether a file it did not walk is what the index read (a racy stat)
+// compares it with the stored stamp.
+func (l *Loader) StampOf(rel, oid string) string {
+	for i, p := range scan.SidecarsOf(l.Cfg, rel) {
+		data, err := safepath.ReadFile(filepath.Join(l.Root, filepath.FromSlash(p)), config.MaxSidecarBytes, l.Root)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return oid // as Load: a sidecar it cannot read gives no fields
+		}
+		side := scan.BlobOID(data)
+		if i > 0 {
+			side += "#" + strconv.Itoa(i)
+		}
+		return oid + "+" + side
+	}
+	return oid
+}
