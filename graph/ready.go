@@ -290,6 +290,7 @@ func (wg *workGraph) split() *Work {
 	}
 	less := func(a, b Item) bool { return itemLess(&wg.opt.Work, a, b) }
 	rank, holds := wg.readyRanks(work.Ready)
+	stage := lifecycle(wg.opt.States)
 	sort.Slice(work.Ready, func(i, j int) bool {
 		a, b := work.Ready[i], work.Ready[j]
 		if rank[a.Key] != rank[b.Key] {
@@ -298,6 +299,9 @@ func (wg *workGraph) split() *Work {
 		if a.Priority != b.Priority {
 			return less(a, b)
 		}
+		if sa, sb := stage[strings.ToLower(a.State)], stage[strings.ToLower(b.State)]; sa != sb {
+			return sa < sb // a KEP's provisional before its implementable
+		}
 		if holds[a.Kind] != holds[b.Kind] {
 			return !holds[a.Kind] // a task before a feature of its priority
 		}
@@ -305,6 +309,22 @@ func (wg *workGraph) split() *Work {
 	})
 	sort.Slice(work.Blocked, func(i, j int) bool { return less(work.Blocked[i].Item, work.Blocked[j].Item) })
 	return work
+}
+
+// lifecycle is the place of each open state of the repository's own
+// lifecycle (the states init learned beyond canon's defaults: a KEP's
+// provisional, implementable) in the order the configuration lists them,
+// from 1; ready lists items of one priority in that order. A state of
+// canon's defaults has none (0), and keeps the order it had.
+func lifecycle(st config.States) map[string]int {
+	def := config.DefaultStates()
+	out := map[string]int{}
+	for _, s := range st.Open {
+		if k := strings.ToLower(s); !def.IsOpen(s) && !def.IsDone(s) && out[k] == 0 {
+			out[k] = len(out) + 1
+		}
+	}
+	return out
 }
 
 // Ready work first: what no one has and nothing is under, then items
