@@ -304,6 +304,22 @@ func TestFileID(t *testing.T) {
 	}
 }
 
+// TestFolderPageNumber: a KEP's README is named by its folder's number,
+// as a numbered file is (replaces: ["6090"], canon search 1287).
+func TestFolderPageNumber(t *testing.T) {
+	t.Parallel()
+	d := Identity{Path: "keps/sig-node/1287-in-place-update/README.md", ID: "KEP-1287"}
+	if terms := AliasTerms(d); !slices.Contains(terms, "num:1287") {
+		t.Errorf("alias terms %v lack num:1287", terms)
+	}
+	if keys := MatchKeys(d); !slices.Contains(keys, "1287") {
+		t.Errorf("match keys %v lack 1287", keys)
+	}
+	if terms := AliasTerms(Identity{Path: "keps/sig-node/README.md"}); slices.ContainsFunc(terms, func(s string) bool { return strings.HasPrefix(s, "num:") }) {
+		t.Errorf("a folder without a number: %v", terms)
+	}
+}
+
 // TestTitleWithSlashIsAName: a title with a slash names its document as
 // any title does (it read as a path, and named nothing, issue 43), while
 // a reference that reads as a path is still planned as a path and never
