@@ -291,13 +291,17 @@ func (s *Set) Add(f *File) {
 // Touch sets the updated: field (SetUpdated) of every file the set edits
 // that existed before, recording the date in Updated, or in Note why the
 // frontmatter was left alone; a file without frontmatter is left without
-// one.
+// one, and a sidecar without such a field without it (touchSidecar).
 func (s *Set) Touch(now time.Time) {
 	for _, f := range s.files {
 		if f.New || f.Remove || bytes.Equal(f.Before, f.After) {
 			continue
 		}
-		after, changed, err := SetUpdated(f.After, now)
+		touch := SetUpdated
+		if isSidecar(s.scope, f.Path) {
+			touch = touchSidecar
+		}
+		after, changed, err := touch(f.After, now)
 		switch {
 		case errors.Is(err, ErrNoFrontmatter):
 		case err != nil:

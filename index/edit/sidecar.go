@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/canon-md/canon/index/markdown"
 	"github.com/canon-md/canon/index/scan"
@@ -76,6 +77,17 @@ func inSidecar(content []byte, edit func([]byte) ([]byte, bool, error)) ([]byte,
 		return content, false, fmt.Errorf("the edit would leave it unreadable: %w", err)
 	}
 	return inner, true, nil
+}
+
+// touchSidecar is SetUpdated for a sidecar that has a field of the date
+// of its last change (a KEP's last-updated): one it does not have is not
+// added (the sidecar's schema is its tool's), and changes nothing.
+func touchSidecar(content []byte, now time.Time) ([]byte, bool, error) {
+	v, err := markdown.ParseSidecar(bytes.TrimPrefix(content, utf8BOM))
+	if err != nil || v.Field(UpdatedField(v)) == nil {
+		return content, false, nil
+	}
+	return inSidecar(content, func(b []byte) ([]byte, bool, error) { return SetUpdated(b, now) })
 }
 
 // isSidecar says whether rel is a sidecar beside a document (scan.Scope's

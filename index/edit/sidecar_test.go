@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/indextest/must"
@@ -101,5 +102,34 @@ func TestSetWritesSidecar(t *testing.T) {
 	}
 	if *r.syncs != 1 {
 		t.Fatalf("%d syncs", *r.syncs)
+	}
+}
+
+// TestTouchSidecar: a sidecar's date of its last change (a KEP's
+// last-updated) takes the day of an edit; a sidecar without one is given
+// none.
+func TestTouchSidecar(t *testing.T) {
+	r := newRepo(t, map[string]string{
+		"keps/a/1-a/README.md": "# A\n",
+		"keps/a/1-a/kep.yaml":  "status: provisional\nlast-updated: 2024-02-01 # by hand\n",
+		"keps/a/2-b/README.md": "# B\n",
+		"keps/a/2-b/kep.yaml":  "status: provisional\n",
+	})
+	cfg := config.Default()
+	cfg.Sidecars = []config.Sidecar{{File: "kep.yaml"}}
+	r.cfg = cfg
+	set := NewSet(r.root, r.Documents())
+	for _, p := range []string{"keps/a/1-a/kep.yaml", "keps/a/2-b/kep.yaml"} {
+		if _, err := set.SetField(p, "status", "implementable"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set.Touch(time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC))
+	files := set.Files()
+	if got := string(files[0].After); got != "status: implementable\nlast-updated: 2026-03-04 # by hand\n" || files[0].Updated != "2026-03-04" {
+		t.Errorf("with last-updated: %q (%q)", got, files[0].Updated)
+	}
+	if got := string(files[1].After); got != "status: implementable\n" || files[1].Updated != "" {
+		t.Errorf("without: %q (%q)", got, files[1].Updated)
 	}
 }

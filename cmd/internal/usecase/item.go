@@ -426,7 +426,11 @@ func (e *itemEditor) finish(ctx context.Context, a ItemArgs) (*ItemEdited, error
 		return e.out, nil // every field already held its value
 	}
 	fm := e.md.Frontmatter
-	if fm.Get(edit.UpdatedField(fm)) != nil || toolAddsUpdated[e.s.Cfg.Tool] && fm.Get("created_date") != nil { // updated, updated_date: added only as the tool adds it
+	// updated, updated_date: added only as the tool adds it; a KEP's
+	// last-updated in its kep.yaml, when the README has no frontmatter a
+	// new updated: would go into.
+	touchSide := e.sideFields.Field(edit.UpdatedField(e.sideFields)) != nil && fieldCount(fm) == 0
+	if touchSide || fm.Get(edit.UpdatedField(fm)) != nil || toolAddsUpdated[e.s.Cfg.Tool] && fm.Get("created_date") != nil {
 		e.set.Touch(e.now)
 	}
 	planned := map[string][]byte{}
