@@ -392,9 +392,37 @@ func itemLess(w *config.Work, a, b Item) bool {
 		return w.PriorityLess(a.Priority, b.Priority)
 	}
 	if a.ID != b.ID {
-		return a.ID < b.ID
+		return idLess(a.ID, b.ID)
 	}
 	return a.Key < b.Key
+}
+
+// idLess orders display ids as people number them: an id's last run of
+// digits by its value where what comes before it is the same (KEP-115
+// before KEP-1001, T-9 before T-10), else as text.
+func idLess(a, b string) bool {
+	pa, na := splitNumber(a)
+	pb, nb := splitNumber(b)
+	if pa == pb && na != "" && nb != "" {
+		ta, tb := strings.TrimLeft(na, "0"), strings.TrimLeft(nb, "0")
+		if len(ta) != len(tb) {
+			return len(ta) < len(tb)
+		}
+		if ta != tb {
+			return ta < tb
+		}
+	}
+	return a < b
+}
+
+// splitNumber splits an id ending in digits into what comes before them
+// and the digits ("" when it does not end in one).
+func splitNumber(id string) (prefix, digits string) {
+	i := len(id)
+	for i > 0 && id[i-1] >= '0' && id[i-1] <= '9' {
+		i--
+	}
+	return id[:i], id[i:]
 }
 
 // workGraph is the documents and who waits for whom, in memory. It is
