@@ -94,8 +94,8 @@ func (s *Session) racyEdited(ctx context.Context, racy []scan.FileInfo) (int, er
 		switch {
 		case !ok || !known || f.Skip != "" || !st.Doc:
 			n++ // gone since, or not a plain document: the reconcile decides
-		case scan.BlobOID(f.Content) != st.OID:
-			n++
+		case s.Loader.StampOf(fi.Path, scan.BlobOID(f.Content)) != st.OID:
+			n++ // the stored stamp holds a README's sidecar too
 		}
 	}
 	return n, nil
