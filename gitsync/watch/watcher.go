@@ -107,13 +107,20 @@ type Watcher struct {
 	// A listening server's part (vouch.go). listening: Listen was called;
 	// asked: a cookie came; flushed: the cookies a Flush passed, which
 	// its caller's Vouch answers; broken: an event was lost that no
-	// reconcile was asked for (guarded by mu); vouching: the listener
-	// lock, held while the server vouches (its turn's).
+	// reconcile was asked for (guarded by mu). Guarded by vouchMu:
+	// vouching, the listener lock, held while the server vouches;
+	// lockLost, the last Vouch was healthy but could not take it; closed,
+	// Close has stopped the vouching for good. acquire takes the lock
+	// (gitsync.AcquireListener; a test's stand-in).
 	listening bool
 	asked     chan struct{}
 	flushed   []string
 	broken    bool
+	vouchMu   sync.Mutex
 	vouching  *gitsync.ListenerLock
+	lockLost  bool
+	closed    bool
+	acquire   func(canonDir string) (*gitsync.ListenerLock, error)
 
 	// settling, when set (by a test, before Run), hears each wait settle
 	// begins and how long it is: a test waits for the wait it means to
@@ -144,7 +151,7 @@ func New(s *gitsync.Session, opt Options) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start watching files: %w", err)
 	}
-	w := &Watcher{s: s, opt: opt, fsw: fsw, p: newPending(), kick: make(chan struct{}, 1), asked: make(chan struct{}, 1)}
+	w := &Watcher{s: s, opt: opt, fsw: fsw, p: newPending(), kick: make(chan struct{}, 1), asked: make(chan struct{}, 1), acquire: gitsync.AcquireListener}
 	w.tree = newTree(s.Repo, s.Cfg, fsw, func(msg string) { w.report(errors.New(msg)) })
 	return w, nil
 }
@@ -400,9 +407,10 @@ func (w *Watcher) rescope() {
 }
 
 // Close stops the watches (of a watcher that Listens; Run closes its
-// own) and lets the listener lock go.
+// own): first it stops answering cookies, then it lets the listener lock
+// go (stopVouching).
 func (w *Watcher) Close() error {
-	w.unvouch()
+	w.stopVouching()
 	return w.fsw.Close()
 }
 
