@@ -175,21 +175,43 @@ func (w *Watcher) Start() {
 	}
 	w.tree.resync()
 	w.tree.watchGit()
-	removeStaleCookies(w.s.Repo.GitDir)
+	removeStaleCookies(w.s.Repo.GitDir, time.Now())
 }
 
 // removeStaleCookies removes the cookies of commands that are gone (killed
 // while they waited for a watcher that stopped): a cookie made while this
-// watcher watches is answered by its next sync.
-func removeStaleCookies(gitDir string) {
+// watcher watches is answered by its next sync. A cookie is stale when its
+// command's PID is not alive, or when it is older than cookieMaxAge,
+// whatever process its PID names now (PIDs are reused).
+func removeStaleCookies(gitDir string, now time.Time) {
 	entries, _ := os.ReadDir(gitDir)
 	for _, e := range entries {
-		rest, ok := strings.CutPrefix(e.Name(), gitsync.CookiePrefix)
-		pid, _, _ := strings.Cut(rest, "-")
-		if n, err := strconv.Atoi(pid); ok && err == nil && !safepath.PIDAlive(n) {
+		if cookieStale(e, now) {
 			_ = os.Remove(filepath.Join(gitDir, e.Name()))
 		}
 	}
+}
+
+// cookieMaxAge is the age past which a cookie is stale: a command waits
+// for its answer a few seconds (gitsync's cookieWait) and then removes it
+// itself.
+const cookieMaxAge = time.Minute
+
+// cookieStale reports whether e is a command's cookie that nobody waits
+// for any more: its PID is not alive, or it was made (its modification
+// time: nothing writes a cookie after it is made) over cookieMaxAge ago.
+func cookieStale(e os.DirEntry, now time.Time) bool {
+	rest, ok := strings.CutPrefix(e.Name(), gitsync.CookiePrefix)
+	pid, _, _ := strings.Cut(rest, "-")
+	n, err := strconv.Atoi(pid)
+	if !ok || err != nil {
+		return false
+	}
+	if !safepath.PIDAlive(n) {
+		return true
+	}
+	fi, err := e.Info()
+	return err == nil && now.Sub(fi.ModTime()) > cookieMaxAge
 }
 
 // Run watches until ctx is done: a first sync of whatever changed while
