@@ -83,12 +83,7 @@ func claimCommand(e *env) *cli.Command {
 				return fail(2, "claim takes one item: canon claim T-1 --as NAME")
 			}
 			return e.itemCall(c, "canon claim", func(ctx context.Context, s *gitsync.Session) (*usecase.ItemEdited, error) {
-				as := c.String("as")
-				if as == "" {
-					name, _ := s.Repo.GitText(ctx, "config", "user.name")
-					as = strings.TrimSpace(name)
-				}
-				return usecase.Claim(ctx, s, c.Args().First(), as, usecase.ItemArgs{DryRun: c.Bool("dry-run"), Commit: c.Bool("commit"), Force: c.Bool("force")})
+				return usecase.Claim(ctx, s, c.Args().First(), usecase.Claimant(ctx, s, c.String("as")), usecase.ItemArgs{DryRun: c.Bool("dry-run"), Commit: c.Bool("commit"), Force: c.Bool("force")})
 			})
 		},
 	}

@@ -29,7 +29,7 @@ type (
 	}
 	itemClaimIn struct {
 		Item   string `json:"item"`
-		As     string `json:"as"`
+		As     string `json:"as,omitempty"`
 		DryRun bool   `json:"dry_run,omitempty"`
 		Commit bool   `json:"commit,omitempty"`
 	}
@@ -93,10 +93,10 @@ func (m *Server) addItemTools() {
 			}
 			return itemCall(out, func() (*usecase.ItemEdited, error) { return usecase.EditItem(ctx, s, a) })
 		})
-	add(m, &mcp.Tool{Name: "item_claim", OutputSchema: outSchema("changes:array", "written:array"), Description: "Take an item: assignee, in-progress state.", Annotations: writing},
+	add(m, &mcp.Tool{Name: "item_claim", OutputSchema: outSchema("changes:array", "written:array"), Description: "Take an item: assignee as (else CANON_AGENT, git user.name), in-progress state.", Annotations: writing},
 		func(ctx context.Context, s *gitsync.Session, in itemClaimIn, out *itemOut) (string, error) {
 			return itemCall(out, func() (*usecase.ItemEdited, error) {
-				return usecase.Claim(ctx, s, in.Item, in.As, usecase.ItemArgs{DryRun: in.DryRun, Commit: in.Commit})
+				return usecase.Claim(ctx, s, in.Item, usecase.Claimant(ctx, s, in.As), usecase.ItemArgs{DryRun: in.DryRun, Commit: in.Commit})
 			})
 		})
 	add(m, &mcp.Tool{Name: "item_log", OutputSchema: outSchema("logged:string", "written:array"), Description: "Append a dated worklog line (done: and close).", Annotations: writing},

@@ -544,7 +544,7 @@ func commitItem(ctx context.Context, s *gitsync.Session, rels []string, msg stri
 // is taken here or on another ref (taken), unless a.Force.
 func Claim(ctx context.Context, s *gitsync.Session, ref, as string, a ItemArgs) (*ItemEdited, error) {
 	if strings.TrimSpace(as) == "" {
-		return nil, fmt.Errorf("%w: say who claims it with --as NAME", ErrItem)
+		return nil, fmt.Errorf("%w: say who claims it: --as NAME (MCP: as), CANON_AGENT or git's user.name", ErrItem)
 	}
 	e, err := newItemEditor(ctx, s, ref)
 	if err != nil {
