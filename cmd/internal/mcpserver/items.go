@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -69,8 +68,8 @@ func (m *Server) addItemTools() {
 				return "", err
 			}
 			res, err := usecase.NewItem(ctx, s, a)
-			if errors.Is(err, usecase.ErrItem) {
-				return "", errors.New(strings.TrimPrefix(err.Error(), usecase.ErrItem.Error()+": "))
+			if msg, ok := usecase.Refusal(err); ok {
+				return "", errors.New(msg)
 			}
 			if err != nil {
 				return "", err
@@ -113,8 +112,8 @@ func (m *Server) addItemTools() {
 // itemCall makes one item edit and renders its answer.
 func itemCall(out *itemOut, call func() (*usecase.ItemEdited, error)) (string, error) {
 	res, err := call()
-	if errors.Is(err, usecase.ErrItem) {
-		return "", errors.New(strings.TrimPrefix(err.Error(), usecase.ErrItem.Error()+": "))
+	if msg, ok := usecase.Refusal(err); ok {
+		return "", errors.New(msg)
 	}
 	if err != nil {
 		return "", err

@@ -2,6 +2,7 @@ package usecase
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 
@@ -24,4 +25,13 @@ func Claimant(ctx context.Context, s *gitsync.Session, as string) string {
 	}
 	name, _ := s.Repo.GitText(ctx, "config", "user.name")
 	return strings.TrimSpace(name)
+}
+
+// Refusal is the sentence of an ErrItem refusal, without the sentinel's
+// words, and whether err is one: what every front end shows.
+func Refusal(err error) (string, bool) {
+	if !errors.Is(err, ErrItem) {
+		return "", false
+	}
+	return strings.TrimPrefix(err.Error(), ErrItem.Error()+": "), true
 }

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strings"
 
@@ -60,9 +59,10 @@ func (m *Server) write(w http.ResponseWriter, r *http.Request, edit func(context
 		return err
 	})
 	code, out := http.StatusOK, written{OK: err == nil}
+	msg, refused := usecase.Refusal(err)
 	switch {
-	case errors.Is(err, usecase.ErrItem):
-		code, out.Text = http.StatusUnprocessableEntity, strings.TrimPrefix(err.Error(), usecase.ErrItem.Error()+": ")
+	case refused:
+		code, out.Text = http.StatusUnprocessableEntity, msg
 	case err != nil:
 		code, out.Text = http.StatusInternalServerError, gitsync.Explain(err, "")
 	default:
