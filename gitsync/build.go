@@ -75,6 +75,9 @@ type Initialized struct {
 	// HooksRun says canon runs on the next commit and checkout (canon
 	// hooks status); usecase.Init sets it, from hooks.Inspect.
 	HooksRun bool `json:"hooks_run"`
+	// SuggestWatchAuto: the repository is large and watch.auto is off;
+	// init suggests it (ADR-0089) and never turns it on itself.
+	SuggestWatchAuto bool `json:"suggest_watch_auto"`
 	// Learned is what canon learned from the repository (null when it did
 	// not look: init on an existing configuration without --observe).
 	Learned *learn.Result `json:"learned"`
@@ -304,6 +307,9 @@ func (in *Initialized) WriteText(w io.Writer) error {
 	}
 	if in.Problems > 0 {
 		fmt.Fprintf(w, "%s found; list them with canon problems\n", human.Plural(in.Problems, "problem"))
+	}
+	if in.SuggestWatchAuto {
+		fmt.Fprintf(w, "%s documents: each command checks every file for edits first; watch.auto: true in %s starts canon watch in the background so that they ask it instead\n", human.Thousands(in.Documents), in.Config)
 	}
 	if in.HooksRun {
 		return nil

@@ -236,13 +236,21 @@ func (s *Session) Check(ctx context.Context, a CheckArgs) (*check.Result, error)
 // Before holds what the files have now when that had to be read.
 func (s *Session) CheckPlanned(ctx context.Context, files map[string][]byte) (*check.Result, error) {
 	b := index.NewBatch(s.Cfg)
-	paths := make([]string, 0, len(files))
+	var paths []string
 	for p := range files {
-		paths = append(paths, p)
+		paths = append(paths, s.documentOf(p))
 	}
+	paths = Distinct(paths)
 	sort.Strings(paths)
 	for _, p := range paths {
-		b.Upserts = append(b.Upserts, s.Loader.FromContent(scan.FileInfo{Path: p}, files[p]))
+		content, ok := files[p]
+		if !ok { // a README whose sidecar alone is planned
+			var err error
+			if content, err = s.Scope.ReadDocument(p); err != nil {
+				return nil, err
+			}
+		}
+		b.Upserts = append(b.Upserts, s.Loader.FromContentPlanned(scan.FileInfo{Path: p}, content, files))
 	}
 	tree := &GitTree{Repo: s.Repo}
 	now := &side{tree: tree}

@@ -25,7 +25,7 @@ func (s *Session) Current(ctx context.Context) (res *Result, taken int, err erro
 		s.current = err == nil
 		return res, 0, err
 	}
-	if s.watcherVouches(ctx) {
+	if s.listener = s.watcherVouches(ctx); s.listener == ListenerVouched {
 		s.current = true // canon watch took every edit in already
 		return res, 0, nil
 	}
@@ -94,8 +94,8 @@ func (s *Session) racyEdited(ctx context.Context, racy []scan.FileInfo) (int, er
 		switch {
 		case !ok || !known || f.Skip != "" || !st.Doc:
 			n++ // gone since, or not a plain document: the reconcile decides
-		case scan.BlobOID(f.Content) != st.OID:
-			n++
+		case s.Loader.StampOf(fi.Path, scan.BlobOID(f.Content)) != st.OID:
+			n++ // the stored stamp holds a README's sidecar too
 		}
 	}
 	return n, nil
@@ -112,30 +112,63 @@ const CookiePrefix = "canon-cookie-"
 // it walks the working tree itself.
 const cookieWait = 2 * time.Second
 
+// ListenerSeen is what a command's look for a listener found.
+type ListenerSeen int
+
+const (
+	// ListenerUnasked: the command did not look (it has not taken the
+	// working tree in, or a rebuild came first).
+	ListenerUnasked ListenerSeen = iota
+	// ListenerNone: no canon watch runs and no server listens for this
+	// worktree; the command walked.
+	ListenerNone
+	// ListenerSilent: one runs but did not answer in time; the command
+	// walked.
+	ListenerSilent
+	// ListenerVouched: one answered the cookie; the command did not walk.
+	ListenerVouched
+)
+
+// Listener says what Current's look for a listener found: a command that
+// found none may start one (watch.auto, ADR-0089).
+func (s *Session) Listener() ListenerSeen { return s.listener }
+
+// Vouched asks the worktree's listener, when one runs, whether the index
+// holds every edit made before now; canon status asks before Status,
+// which then counts no edit. Never from inside a listening server's turn:
+// the cookie would wait for the turn the caller holds.
+func (s *Session) Vouched(ctx context.Context) bool {
+	s.listener = s.watcherVouches(ctx)
+	return s.listener == ListenerVouched
+}
+
 // watcherVouches asks the worktree's running canon watch, or a server that
 // listens for edits and holds its listener lock (ADR-0086), whether the
 // index holds every edit made before now: a cookie in the git folder,
-// answered when one of them removes it. It returns false when none runs
-// or none answered within cookieWait (the command then walks).
-func (s *Session) watcherVouches(ctx context.Context) bool {
+// answered when one of them removes it. It says ListenerNone when none
+// runs, ListenerSilent when none answered within cookieWait (the command
+// then walks). The git folder and the canon folder are the worktree's own
+// (a linked worktree's are under .git/worktrees/NAME), so a listener of
+// another worktree never hears the cookie.
+func (s *Session) watcherVouches(ctx context.Context) ListenerSeen {
 	w, err := ObserveWatcher(s.Repo.CanonDir())
 	if err != nil || w == nil || (!w.Running && !w.Listening) {
-		return false
+		return ListenerNone
 	}
 	name := filepath.Join(s.Repo.GitDir, fmt.Sprintf("%s%d-%d", CookiePrefix, os.Getpid(), time.Now().UnixNano()))
 	f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
-		return false
+		return ListenerSilent
 	}
 	f.Close()
 	deadline := time.Now().Add(cookieWait)
 	for delay := 50 * time.Microsecond; ; delay = min(2*delay, 5*time.Millisecond) {
 		if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
-			return true
+			return ListenerVouched
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			os.Remove(name)
-			return false
+			return ListenerSilent
 		}
 		time.Sleep(delay) // the watcher's answer is the file's removal: a poll of one stat
 	}

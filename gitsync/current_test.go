@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -67,5 +68,48 @@ func TestCurrentTakesInEdits(t *testing.T) {
 	}
 	if d := diffFromRebuild(t, s); len(d) > 0 {
 		t.Fatalf("the index differs from a rebuild: %v", d)
+	}
+}
+
+// Status asks no listener by itself: a listening server calls it inside
+// its own turn, where a cookie would wait for that turn. Only a caller
+// that asked first (Vouched, the command line) spares the count.
+func TestStatusDropsNoCookie(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir, s := committed(t, map[string]string{"a.md": "---\nid: A-1\n---\n# A\n"})
+	l, err := AcquireListener(s.Repo.CanonDir()) // a server that never answers
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	write(t, dir, "a.md", "---\nid: A-1\n---\n# A\n\nedited\n")
+	done := make(chan *Status, 1)
+	go func() {
+		st, err := s.Status(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- st
+	}()
+	cookie := ""
+	for {
+		entries, _ := os.ReadDir(s.Repo.GitDir)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), CookiePrefix) {
+				cookie = e.Name()
+			}
+		}
+		select {
+		case st := <-done:
+			if cookie != "" {
+				t.Fatalf("Status dropped a cookie (%s) for a listener", cookie)
+			}
+			if st != nil && st.WorktreeChanged != 1 {
+				t.Fatalf("worktree_changed = %d, want 1 (counted, not vouched)", st.WorktreeChanged)
+			}
+			return
+		default:
+		}
 	}
 }

@@ -78,17 +78,30 @@ func listenerPID(name string) (int, bool) {
 // canonDir: it takes each lock shared for an instant (a command's look
 // never stops another's).
 func ListenerRunning(canonDir string) bool {
+	return len(listenerPIDs(canonDir, true)) > 0
+}
+
+// ListenerPIDs are the pids of the servers that hold a listener lock in
+// canonDir, in the order of their files' names.
+func ListenerPIDs(canonDir string) []int { return listenerPIDs(canonDir, false) }
+
+func listenerPIDs(canonDir string, first bool) []int {
 	entries, err := os.ReadDir(canonDir)
 	if err != nil {
-		return false
+		return nil
 	}
+	var pids []int
 	for _, e := range entries {
-		if _, ok := listenerPID(e.Name()); !ok || !e.Type().IsRegular() {
+		pid, ok := listenerPID(e.Name())
+		if !ok || !e.Type().IsRegular() {
 			continue
 		}
 		if watcherLockHeld(filepath.Join(canonDir, e.Name())) {
-			return true
+			pids = append(pids, pid)
+			if first {
+				break
+			}
 		}
 	}
-	return false
+	return pids
 }

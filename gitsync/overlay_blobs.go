@@ -197,8 +197,12 @@ func (s *Session) readRefBlob(objs *Objects, c TreeChange, budget *readBudget) (
 	}
 	var sideData []byte
 	if side != "" {
-		if sideData, err = objs.sidecar(side); err != nil {
+		var over int64
+		if sideData, over, err = objs.sidecar(side); err != nil {
 			return nil, fmt.Errorf("read the sidecar of %s: %w", c.Path, err)
+		}
+		if over > 0 {
+			return &refBlob{skip: s.oversizedSidecar(c.Path, sideAt, over)}, nil
 		}
 	}
 	budget.bytes -= int64(len(content))

@@ -53,6 +53,8 @@ type Session struct {
 	// untaken, untakenWhy: the edits Current found and could not take in.
 	untaken    int
 	untakenWhy error
+	// listener: what Current's look for a listener found (ListenerSeen).
+	listener ListenerSeen
 
 	// Fields rather than globals, so that a test sets them on its own
 	// session while others run beside it.
@@ -529,17 +531,20 @@ func (s *Session) planFor(ctx context.Context, changes []TreeChange) (*batchPlan
 		return nil, err
 	}
 	p := &batchPlan{stored: stored}
-	gone := map[string]string{}
+	type goneDoc struct{ path, stamp string }
+	gone := map[string]goneDoc{} // by the blob id of the document's own file
 	present := map[string]scan.FileInfo{}
 	for _, c := range changes {
 		fi, ok := s.Scope.Stat(c.Path)
 		if !ok {
 			p.deletes = append(p.deletes, c.Path)
 			// Only a document moves by a path update; a skipped file is
-			// deleted and added.
-			if c.From != "" && stored[c.Path].Doc && stored[c.Path].OID == c.From {
+			// deleted and added. A README's stored stamp holds its
+			// sidecar's blob after its own (a KEP's folder renamed).
+			st := stored[c.Path]
+			if own, _, _ := strings.Cut(st.OID, "+"); c.From != "" && st.Doc && own == c.From {
 				if _, dup := gone[c.From]; !dup {
-					gone[c.From] = c.Path
+					gone[c.From] = goneDoc{c.Path, st.OID}
 				}
 			}
 			continue
@@ -552,8 +557,10 @@ func (s *Session) planFor(ctx context.Context, changes []TreeChange) (*batchPlan
 		if !ok {
 			continue
 		}
-		if from, isRename := gone[c.To]; isRename && c.From == "" && !renamed[from] && !fi.Symlink {
+		if g, isRename := gone[c.To]; isRename && c.From == "" && !renamed[g.path] && !fi.Symlink {
+			from := g.path
 			if data, err := scan.ReadDocument(s.Repo.Root, s.Cfg, c.Path); err == nil && scan.BlobOID(data) == c.To &&
+				s.Loader.StampOf(c.Path, c.To) == g.stamp &&
 				index.RenameKeepsKind(s.Cfg.Kinds, s.Loader.Fields(fi, data).Doc, from, c.Path) {
 				renamed[from] = true
 				p.renames = append(p.renames, index.Rename{From: from, To: fi})
@@ -724,7 +731,11 @@ func (s *Session) SyncPaths(ctx context.Context, paths []string) (*Result, error
 			return nil, err
 		}
 		b := index.NewBatch(s.Cfg)
+		docs := make([]string, 0, len(paths))
 		for _, p := range paths {
+			docs = append(docs, s.documentOf(p))
+		}
+		for _, p := range Distinct(docs) {
 			fi, ok := s.Scope.Stat(p)
 			if !ok {
 				continue

@@ -2,6 +2,7 @@ package gitsync
 
 import (
 	"encoding/hex"
+	"fmt"
 	"path"
 	"slices"
 	"sort"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/canon-md/canon/index/config"
+	"github.com/canon-md/canon/index/human"
 	"github.com/canon-md/canon/index/scan"
 )
 
@@ -81,26 +83,29 @@ func (s *Session) besideRef(objs *Objects, from, to string, changes []TreeChange
 			out = append(out, TreeChange{Path: p, From: "?", To: "?"}) // blobs below
 		}
 	}
-	var a, b plumbing.Hash
-	var err error
+	var a, b *treeFolders
 	if from != "" {
-		if a, err = objs.CommitTree(from); err != nil {
+		t, err := objs.CommitTree(from)
+		if err != nil {
 			return nil, err
 		}
+		a = newTreeFolders(objs, t)
 	}
-	if b, err = objs.CommitTree(to); err != nil {
+	t, err := objs.CommitTree(to)
+	if err != nil {
 		return nil, err
 	}
+	b = newTreeFolders(objs, t)
 	kept := out[:0]
 	for _, c := range out {
 		if !readmes[c.Path] {
 			kept = append(kept, c)
 			continue
 		}
-		if c.From, err = s.readmeVersion(objs, a, c.Path, c.From); err != nil {
+		if c.From, err = s.readmeVersion(a, c.Path, c.From); err != nil {
 			return nil, err
 		}
-		if c.To, err = s.readmeVersion(objs, b, c.Path, c.To); err != nil {
+		if c.To, err = s.readmeVersion(b, c.Path, c.To); err != nil {
 			return nil, err
 		}
 		if c.From != c.To {
@@ -111,15 +116,15 @@ func (s *Session) besideRef(objs *Objects, from, to string, changes []TreeChange
 	return kept, nil
 }
 
-// readmeVersion is the version of the README at p in tree t: its blob
-// (known, unless "?") and its first sidecar's.
-func (s *Session) readmeVersion(objs *Objects, t plumbing.Hash, p, known string) (string, error) {
-	if t.IsZero() {
+// readmeVersion is the version of the README at p in the tree f reads
+// (nil: none): its blob (known, unless "?") and its first sidecar's.
+func (s *Session) readmeVersion(f *treeFolders, p, known string) (string, error) {
+	if f == nil {
 		return "", nil
 	}
 	var err error
 	if known == "?" {
-		if known, err = objs.blobAt(t, p); err != nil {
+		if known, err = f.blob(p); err != nil {
 			return "", err
 		}
 	}
@@ -127,7 +132,7 @@ func (s *Session) readmeVersion(objs *Objects, t plumbing.Hash, p, known string)
 		return "", nil
 	}
 	for i, sp := range scan.SidecarsOf(s.Cfg, p) {
-		side, err := objs.blobAt(t, sp)
+		side, err := f.blob(sp)
 		if err != nil || side != "" {
 			return sideVersion(known, side, i), err
 		}
@@ -135,52 +140,120 @@ func (s *Session) readmeVersion(objs *Objects, t plumbing.Hash, p, known string)
 	return known, nil
 }
 
-// sidecar reads a sidecar's blob, within config.MaxSidecarBytes: a larger
-// one is read as empty, and its document says so (index.Loader).
-func (o *Objects) sidecar(oid string) ([]byte, error) {
-	h := plumbing.NewHash(oid)
-	n, err := o.size(h)
-	if err != nil || n > config.MaxSidecarBytes {
-		return nil, err
-	}
-	_, data, err := o.raw(h)
-	return data, err
+// treeFolders reads the folders of one commit's tree, each at most once:
+// a README and its sidecars are in one folder, and the READMEs of a
+// diff share the folders above them.
+type treeFolders struct {
+	objs *Objects
+	root plumbing.Hash
+	dirs map[string][]byte // a folder's entries by its path ("" the root); nil: no such folder
 }
 
-// blobAt is the blob id of the file at p in tree t: "" when there is
-// none (or it is not a file).
-func (o *Objects) blobAt(t plumbing.Hash, p string) (string, error) {
-	parts := strings.Split(p, "/")
-	for i, name := range parts {
-		data, err := o.readTree(t)
-		if err != nil {
-			return "", err
-		}
-		next := plumbing.ZeroHash
-		for len(data) > 0 {
-			e, rest, err := gitfile.NextEntry(data)
-			if err != nil {
-				return "", err
-			}
-			data = rest
-			if string(e.Name) != name {
-				continue
-			}
-			if i == len(parts)-1 {
-				if isFile(e.Mode) {
-					return hex.EncodeToString(e.Hash), nil
-				}
-				return "", nil
-			}
-			if e.Mode == filemode.Dir {
-				copy(next[:], e.Hash)
-			}
-			break
-		}
-		if next.IsZero() {
-			return "", nil
-		}
-		t = next
+func newTreeFolders(objs *Objects, root plumbing.Hash) *treeFolders {
+	return &treeFolders{objs: objs, root: root, dirs: map[string][]byte{}}
+}
+
+// folder is the entries of the folder at dir ("" the root), nil when the
+// tree has no such folder.
+func (f *treeFolders) folder(dir string) ([]byte, error) {
+	if data, ok := f.dirs[dir]; ok {
+		return data, nil
 	}
-	return "", nil
+	var data []byte
+	var err error
+	if dir == "" {
+		data, err = f.objs.readTree(f.root)
+	} else {
+		parent, name := "", dir
+		if i := strings.LastIndexByte(dir, '/'); i >= 0 {
+			parent, name = dir[:i], dir[i+1:]
+		}
+		var up []byte
+		if up, err = f.folder(parent); err != nil {
+			return nil, err
+		}
+		e, found, ferr := findEntry(up, name)
+		if err = ferr; err == nil && found && e.Mode == filemode.Dir {
+			var h plumbing.Hash
+			copy(h[:], e.Hash)
+			data, err = f.objs.readTree(h)
+			if data == nil && err == nil {
+				data = []byte{}
+			}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.dirs[dir] = data
+	return data, nil
+}
+
+// blob is the blob id of the file at p: "" when there is none (or it is
+// not a file).
+func (f *treeFolders) blob(p string) (string, error) {
+	dir, name := "", p
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		dir, name = p[:i], p[i+1:]
+	}
+	data, err := f.folder(dir)
+	if err != nil || data == nil {
+		return "", err
+	}
+	e, found, err := findEntry(data, name)
+	if err != nil || !found || !isFile(e.Mode) {
+		return "", err
+	}
+	return hex.EncodeToString(e.Hash), nil
+}
+
+// findEntry is the entry named name among a tree's entries.
+func findEntry(data []byte, name string) (gitfile.TreeEntry, bool, error) {
+	for len(data) > 0 {
+		e, rest, err := gitfile.NextEntry(data)
+		if err != nil {
+			return gitfile.TreeEntry{}, false, err
+		}
+		if string(e.Name) == name {
+			return e, true, nil
+		}
+		data = rest
+	}
+	return gitfile.TreeEntry{}, false, nil
+}
+
+// sidecar reads a sidecar's blob, within config.MaxSidecarBytes: a larger
+// one is not read, and over is its size.
+func (o *Objects) sidecar(oid string) (data []byte, over int64, err error) {
+	h := plumbing.NewHash(oid)
+	n, err := o.size(h)
+	if err != nil {
+		return nil, 0, err
+	}
+	if n > config.MaxSidecarBytes {
+		return nil, n, nil
+	}
+	_, data, err = o.raw(h)
+	return data, 0, err
+}
+
+// oversizedSidecar is why a document of another ref is not read: the
+// sidecar beside it, whose fields are its own, is over
+// config.MaxSidecarBytes (size), as the working tree's would not be read.
+func (s *Session) oversizedSidecar(p string, i int, size int64) string {
+	name := "its sidecar"
+	if sc := scan.SidecarsOf(s.Cfg, p); i < len(sc) {
+		name = human.Quote(path.Base(sc[i]))
+	}
+	return fmt.Sprintf("has a %s beside it of %s, more than the %s canon reads of one, so its fields are not read",
+		name, human.Bytes(size), human.Bytes(config.MaxSidecarBytes))
+}
+
+// documentOf is the document a written path changes: the README beside
+// a sidecar (a kep.yaml canon set wrote), else the path itself.
+func (s *Session) documentOf(p string) string {
+	if s.Scope.IsSidecarPath(p) {
+		return path.Join(path.Dir(p), config.SidecarBeside)
+	}
+	return p
 }

@@ -2,12 +2,15 @@ package gitsync
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
+	"github.com/canon-md/canon/gitsync/gitfile"
 	"github.com/canon-md/canon/index"
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/safepath"
@@ -98,8 +101,47 @@ func (s *Session) sidecarsOfStaged(ctx context.Context, changes, docs []StagedCh
 }
 
 // indexBlobs is the blob id of each of paths in the index file git uses
-// (GIT_INDEX_FILE in a hook): absent when it has none.
+// (GIT_INDEX_FILE in a hook): absent when it has none. The index file is
+// read in place (gitfile.ReadIndex), as the staged diff reads it; one it
+// leaves to git (a conflict, a split or sparse index) is asked of git
+// ls-files.
 func (r *Repo) indexBlobs(ctx context.Context, paths []string) (map[string]string, error) {
+	if len(paths) == 0 {
+		return map[string]string{}, nil
+	}
+	if out, ok := indexBlobsInPlace(indexFile(r), paths); ok {
+		return out, nil
+	}
+	return r.indexBlobsOfGit(ctx, paths)
+}
+
+// indexBlobsInPlace is indexBlobs from the index file at file, read in
+// place: ok false when gitfile does not read it.
+func indexBlobsInPlace(file string, paths []string) (out map[string]string, ok bool) {
+	defer func() {
+		if recover() != nil { // a file this reads wrongly is git's to read, never a failed commit
+			out, ok = nil, false
+		}
+	}()
+	ix, err := gitfile.ReadIndex(file)
+	if err != nil {
+		return nil, false
+	}
+	defer ix.Close()
+	out = map[string]string{}
+	n := ix.Len()
+	for _, p := range paths {
+		// The entries are in git's order: by their paths' bytes.
+		i := sort.Search(n, func(i int) bool { return string(ix.Path(i)) >= p })
+		if i < n && string(ix.Path(i)) == p && ix.Mode(i) != 0o160000 {
+			out[p] = hex.EncodeToString(ix.OID(i))
+		}
+	}
+	return out, true
+}
+
+// indexBlobsOfGit is indexBlobs asked of git ls-files.
+func (r *Repo) indexBlobsOfGit(ctx context.Context, paths []string) (map[string]string, error) {
 	out := map[string]string{}
 	for len(paths) > 0 {
 		n := min(len(paths), 500)

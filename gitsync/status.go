@@ -67,9 +67,15 @@ func (s *Session) Status(ctx context.Context) (*Status, error) {
 			missing = append(missing, r)
 		}
 	}
-	changed, err := s.Store.Drift(s.Scope)
-	if err != nil {
-		return nil, err
+	// A listener that answered the command (Vouched, asked by the command
+	// line before Status) has every edit in: nothing to count. The index
+	// may still be behind HEAD (Behind says so). A server's own status
+	// call never asks: it would wait for its own turn.
+	changed := 0
+	if s.listener != ListenerVouched {
+		if changed, err = s.Store.Drift(s.Scope); err != nil {
+			return nil, err
+		}
 	}
 	rel, _ := filepath.Rel(s.Repo.Root, s.Store.Path())
 	st := &Status{

@@ -44,7 +44,24 @@ type WatcherStatus struct {
 	LastSyncMs    int64      `json:"last_sync_ms"`
 	LastError     string     `json:"last_error,omitempty"`
 	UpdatedAt     time.Time  `json:"updated_at"`
+	// StartedBy says who started the watcher: "hand" (canon watch run
+	// by a person or a script) or "command" (a command that found none,
+	// with watch.auto on: ADR-0089).
+	StartedBy string `json:"started_by,omitempty"`
+	// IdleMs is how long the watcher runs unasked before it stops by
+	// itself; 0 when it runs until it is stopped.
+	IdleMs int64 `json:"idle_ms,omitempty"`
+	// Answered counts the commands' cookies it answered (each a command
+	// that did not walk the working tree), LastAskedAt the latest.
+	Answered    int        `json:"answered"`
+	LastAskedAt *time.Time `json:"last_asked_at,omitempty"`
 }
+
+// Who started a watcher (WatcherStatus.StartedBy).
+const (
+	StartedByHand    = "hand"
+	StartedByCommand = "command"
+)
 
 // WatcherBusyError says another watcher already runs for the worktree.
 type WatcherBusyError struct {
@@ -153,8 +170,10 @@ type WatcherState struct {
 	// StalePID is the pid a dead watcher's leftover status file names.
 	StalePID int `json:"stale_pid,omitempty"`
 	// Listening: a canon mcp or canon serve holds a listener lock, taking
-	// every edit in and answering the commands' cookies (ADR-0086).
-	Listening bool `json:"listening,omitempty"`
+	// every edit in and answering the commands' cookies (ADR-0086);
+	// ListenerPIDs are their pids.
+	Listening    bool  `json:"listening,omitempty"`
+	ListenerPIDs []int `json:"listener_pids,omitempty"`
 }
 
 // ObserveWatcher looks for the worktree's watcher without disturbing it: a
@@ -163,7 +182,8 @@ type WatcherState struct {
 func ObserveWatcher(canonDir string) (*WatcherState, error) {
 	w, err := observeWatcher(canonDir)
 	if w != nil {
-		w.Listening = ListenerRunning(canonDir)
+		w.ListenerPIDs = ListenerPIDs(canonDir)
+		w.Listening = len(w.ListenerPIDs) > 0
 	}
 	return w, err
 }
@@ -225,7 +245,7 @@ func (w *WatcherState) WriteText(out io.Writer) {
 	if !w.Running {
 		line := "not running; canon watch keeps the index in step with edits and does the hooks' work"
 		if w.Listening {
-			line = "not running; a canon mcp or canon serve listening for edits answers the commands"
+			line = fmt.Sprintf("not running; a canon mcp or canon serve listening for edits (pid %s) answers the commands", joinPIDs(w.ListenerPIDs))
 		}
 		if w.StalePID > 0 {
 			line = fmt.Sprintf("not running (pid %d stopped without cleaning up; canon watch starts a new one)", w.StalePID)
@@ -235,8 +255,14 @@ func (w *WatcherState) WriteText(out io.Writer) {
 	}
 	st := w.Status
 	line := fmt.Sprintf("pid %d", st.PID)
+	if st.StartedBy == StartedByCommand {
+		line += ", started by a command (watch.auto)"
+	}
 	if !st.StartedAt.IsZero() {
 		line += " since " + human.Ago(st.StartedAt.Format(time.RFC3339))
+	}
+	if st.IdleMs > 0 {
+		line += fmt.Sprintf(", stops after %s unasked", human.Span(time.Duration(st.IdleMs)*time.Millisecond))
 	}
 	switch {
 	case st.LastError != "":
@@ -249,4 +275,12 @@ func (w *WatcherState) WriteText(out io.Writer) {
 		line += "; starting"
 	}
 	fmt.Fprintf(out, "watcher   %s\n", line)
+}
+
+func joinPIDs(pids []int) string {
+	s := make([]string, len(pids))
+	for i, p := range pids {
+		s[i] = strconv.Itoa(p)
+	}
+	return strings.Join(s, ", ")
 }

@@ -83,6 +83,9 @@ func BranchesOf(refs []index.RefState, over []index.OverlayDoc, fresh Freshness)
 				if m.FieldMoves = frontmatterMoves(o, m.Fields); len(m.FieldMoves) > 0 {
 					m.Fields = append(m.Fields, "frontmatter")
 				}
+			} else {
+				// Not read there (over a bound): said, never a text-only edit.
+				m.Fields = append(m.Fields, "not read: it "+o.Skip)
 			}
 			if o.Change == index.RefMoved {
 				v.Renamed = append(v.Renamed, m)

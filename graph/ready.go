@@ -290,6 +290,7 @@ func (wg *workGraph) split() *Work {
 	}
 	less := func(a, b Item) bool { return itemLess(&wg.opt.Work, a, b) }
 	rank, holds := wg.readyRanks(work.Ready)
+	stage := lifecycle(wg.opt.States)
 	sort.Slice(work.Ready, func(i, j int) bool {
 		a, b := work.Ready[i], work.Ready[j]
 		if rank[a.Key] != rank[b.Key] {
@@ -298,6 +299,9 @@ func (wg *workGraph) split() *Work {
 		if a.Priority != b.Priority {
 			return less(a, b)
 		}
+		if sa, sb := stage[strings.ToLower(a.State)], stage[strings.ToLower(b.State)]; sa != sb {
+			return sa < sb // a KEP's provisional before its implementable
+		}
 		if holds[a.Kind] != holds[b.Kind] {
 			return !holds[a.Kind] // a task before a feature of its priority
 		}
@@ -305,6 +309,22 @@ func (wg *workGraph) split() *Work {
 	})
 	sort.Slice(work.Blocked, func(i, j int) bool { return less(work.Blocked[i].Item, work.Blocked[j].Item) })
 	return work
+}
+
+// lifecycle is the place of each open state of the repository's own
+// lifecycle (the states init learned beyond canon's defaults: a KEP's
+// provisional, implementable) in the order the configuration lists them,
+// from 1; ready lists items of one priority in that order. A state of
+// canon's defaults has none (0), and keeps the order it had.
+func lifecycle(st config.States) map[string]int {
+	def := config.DefaultStates()
+	out := map[string]int{}
+	for _, s := range st.Open {
+		if k := strings.ToLower(s); !def.IsOpen(s) && !def.IsDone(s) && out[k] == 0 {
+			out[k] = len(out) + 1
+		}
+	}
+	return out
 }
 
 // Ready work first: what no one has and nothing is under, then items
@@ -372,9 +392,37 @@ func itemLess(w *config.Work, a, b Item) bool {
 		return w.PriorityLess(a.Priority, b.Priority)
 	}
 	if a.ID != b.ID {
-		return a.ID < b.ID
+		return idLess(a.ID, b.ID)
 	}
 	return a.Key < b.Key
+}
+
+// idLess orders display ids as people number them: an id's last run of
+// digits by its value where what comes before it is the same (KEP-115
+// before KEP-1001, T-9 before T-10), else as text.
+func idLess(a, b string) bool {
+	pa, na := splitNumber(a)
+	pb, nb := splitNumber(b)
+	if pa == pb && na != "" && nb != "" {
+		ta, tb := strings.TrimLeft(na, "0"), strings.TrimLeft(nb, "0")
+		if len(ta) != len(tb) {
+			return len(ta) < len(tb)
+		}
+		if ta != tb {
+			return ta < tb
+		}
+	}
+	return a < b
+}
+
+// splitNumber splits an id ending in digits into what comes before them
+// and the digits ("" when it does not end in one).
+func splitNumber(id string) (prefix, digits string) {
+	i := len(id)
+	for i > 0 && id[i-1] >= '0' && id[i-1] <= '9' {
+		i--
+	}
+	return id[:i], id[i:]
 }
 
 // workGraph is the documents and who waits for whom, in memory. It is

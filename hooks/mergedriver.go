@@ -122,8 +122,8 @@ func MergeDriver(ctx context.Context, dir string, a MergeArgs) (*MergeOutcome, e
 		// git merges it as it would without the driver.
 		return out, gitMergeInPlace(ctx, r, files, out, "it is larger than max_file_size, more than the driver reads")
 	}
-	// A configuration canon cannot read leaves the defaults (the Worklog
-	// alone is append-only): canon check reports the error, and a merge
+	// A configuration canon cannot read leaves the defaults (only the
+	// note sections canon log writes in are append-only): canon check reports the error, and a merge
 	// is no place to stop for it.
 	res, err := merge.Merge(texts[0], texts[1], texts[2], opt)
 	if err != nil {

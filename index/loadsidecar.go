@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -95,4 +96,51 @@ func (l *Loader) FromContentBeside(fi scan.FileInfo, content []byte, i int, side
 		out.Doc.Problems = append(out.Doc.Problems, markdown.Problem{Line: 1, Col: 1, Rule: markdown.RuleFrontmatter, Severity: markdown.Warning, Message: problem})
 	}
 	return out
+}
+
+// FromContentPlanned is FromContent of a document as a write plans it
+// (content), beside its sidecar as planned (planned, by path) or else as
+// the working tree has it, as Load reads one: canon set's check of a
+// README or a kep.yaml it is about to write.
+func (l *Loader) FromContentPlanned(fi scan.FileInfo, content []byte, planned map[string][]byte) *Loaded {
+	for i, p := range scan.SidecarsOf(l.Cfg, fi.Path) {
+		if side, ok := planned[p]; ok {
+			return l.FromContentBeside(fi, content, i, side)
+		}
+		if _, err := os.Lstat(filepath.Join(l.Root, filepath.FromSlash(p))); err == nil {
+			break
+		}
+	}
+	side, problem := l.readSidecar(fi.Path)
+	out := l.fromContent(fi, content, side)
+	if side != nil {
+		out.Sidecar = side.oid
+	}
+	if out.Doc != nil && problem != "" {
+		out.Doc.Problems = append(out.Doc.Problems, markdown.Problem{Line: 1, Col: 1, Rule: markdown.RuleFrontmatter, Severity: markdown.Warning, Message: problem})
+	}
+	return out
+}
+
+// StampOf is the stamp (Loaded.Stamp) of the document at rel whose own
+// blob id is oid, beside its sidecar as the working tree has it: the
+// sidecar's blob is read and hashed, not parsed. A command that must tell
+// whether a file it did not walk is what the index read (a racy stat)
+// compares it with the stored stamp.
+func (l *Loader) StampOf(rel, oid string) string {
+	for i, p := range scan.SidecarsOf(l.Cfg, rel) {
+		data, err := safepath.ReadFile(filepath.Join(l.Root, filepath.FromSlash(p)), config.MaxSidecarBytes, l.Root)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return oid // as Load: a sidecar it cannot read gives no fields
+		}
+		side := scan.BlobOID(data)
+		if i > 0 {
+			side += "#" + strconv.Itoa(i)
+		}
+		return oid + "+" + side
+	}
+	return oid
 }

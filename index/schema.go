@@ -5,7 +5,7 @@ import "github.com/canon-md/canon/index/internal/fulltext"
 // SchemaVersion is stored in PRAGMA user_version. A database with another
 // version is migrated; the content tables are derived, so every migration so
 // far is "drop and rebuild".
-const SchemaVersion = 26
+const SchemaVersion = 28
 
 const metaDDL = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`
 
@@ -183,5 +183,5 @@ CREATE INDEX IF NOT EXISTS ref_docs_path ON ref_docs(path);
 CREATE INDEX IF NOT EXISTS docs_series ON docs(` + seriesPrefix + `, ` + seriesNumber + `, path);
 CREATE INDEX IF NOT EXISTS docs_series_width ON docs(` + seriesPrefix + `, length(ident));
 CREATE INDEX IF NOT EXISTS docs_kind_series ON docs(lower(kind), rtrim(ident, '0123456789'), length(ident));
-CREATE INDEX IF NOT EXISTS docs_named ON docs(path) WHERE ` + namedPath + `;
+CREATE INDEX IF NOT EXISTS docs_named ON docs(` + fileName + `) WHERE ` + namedPath + `;
 `

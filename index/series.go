@@ -29,6 +29,14 @@ const seriesNumber = `CAST(substr(ident, length(rtrim(ident, '0123456789')) + 1)
 // a digit (task-35.md); more, never fewer.
 const namedPath = `(path LIKE '% - %' OR path LIKE '%adr-%' OR substr(path, -4, 1) GLOB '[0-9]' OR substr(path, -1, 1) GLOB '[0-9]')`
 
+// fileName is a path's file name (what follows its last slash),
+// lower-cased (ASCII): the key of docs_named, so that the names that
+// start with one series' prefix are a range of it.
+const fileName = `lower(substr(path, length(rtrim(path, replace(path, '/', ''))) + 1))`
+
+// namedOfSeries is NamedPathsOf's statement: a range of docs_named.
+const namedOfSeries = `SELECT path FROM docs WHERE ` + namedPath + ` AND ` + fileName + ` >= ? AND ` + fileName + ` < ?`
+
 // SeriesCount is how many documents of a kind carry ids that, without
 // their trailing digits, read Prefix (as written), with Digits digits.
 type SeriesCount struct {
@@ -125,11 +133,14 @@ func (s *Store) IdentsUnder(ctx context.Context, prefix string) ([]IdentKind, er
 // IdentKind is a document's id, path and kind.
 type IdentKind struct{ Ident, Path, Kind string }
 
-// NamedPaths lists the paths whose file names may carry an id (namedPath:
-// a superset of those resolve.FileID reads one from), from the partial
-// index docs_named.
-func (s *Store) NamedPaths(ctx context.Context) ([]string, error) {
-	rows, err := s.h.DB.QueryContext(ctx, `SELECT path FROM docs WHERE `+namedPath)
+// NamedPathsOf lists the paths whose file names may carry an id (namedPath:
+// a superset of those resolve.FileID reads one from) and start with prefix
+// (lower-cased, ASCII, not empty), from a range of the partial index
+// docs_named: the few that can hold an id of one series, however many
+// documents the repository has.
+func (s *Store) NamedPathsOf(ctx context.Context, prefix string) ([]string, error) {
+	end := prefix[:len(prefix)-1] + string(rune(prefix[len(prefix)-1]+1))
+	rows, err := s.h.DB.QueryContext(ctx, namedOfSeries, prefix, end)
 	if err != nil {
 		return nil, err
 	}

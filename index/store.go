@@ -263,15 +263,24 @@ func (s *Store) connect() error {
 	if TestDriver != nil {
 		drv = TestDriver(drv)
 	}
-	db, err := sql.Open(drv, dsn)
-	if err != nil {
-		return fmt.Errorf("open index: %w", err)
-	}
-	db.SetMaxOpenConns(4)
-	db.SetMaxIdleConns(2)
-	db.SetConnMaxIdleTime(time.Minute)
-	if err := db.Ping(); err != nil {
+	var db *sql.DB
+	for try := 1; ; try++ {
+		var err error
+		if db, err = sql.Open(drv, dsn); err != nil {
+			return fmt.Errorf("open index: %w", err)
+		}
+		db.SetMaxOpenConns(4)
+		db.SetMaxIdleConns(2)
+		db.SetConnMaxIdleTime(time.Minute)
+		err = db.Ping()
+		if err == nil {
+			break
+		}
 		db.Close()
+		if try < swapTries && swapRaced(err) {
+			time.Sleep(time.Duration(try) * time.Millisecond)
+			continue
+		}
 		if err := friendly(err, s.path); errors.Is(err, ErrDamaged) {
 			return err
 		}
@@ -280,6 +289,23 @@ func (s *Store) connect() error {
 	s.h.DB = db
 	s.file, _ = os.Stat(s.path)
 	return nil
+}
+
+// swapTries is how many times connect opens the index when the open met
+// another process's full build putting its new file in place (swapRaced).
+const swapTries = 5
+
+// swapRaced reports an open that met a full build's swapIn in another
+// process (or another session of this one): swapIn removes the live
+// file's WAL and shared-memory files and then renames the new file over
+// it, so an open in between finds the old shared memory saying the WAL
+// holds frames and a WAL it created afresh, empty (a short read), or
+// finds a WAL it then cannot remove (SQLite removes the WAL of an empty
+// file, and so did the other opener). A moment later the new file is in
+// place, whole: the open is tried again.
+func swapRaced(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.ExtendedCode == sqlite3.ErrIoErrShortRead || se.ExtendedCode == sqlite3.ErrIoErrDeleteNoent)
 }
 
 // KeepPages gives each connection a page cache of 16 MB instead of

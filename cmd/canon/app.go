@@ -280,7 +280,9 @@ func (e *env) printed(c *cli.Context, call func(s *gitsync.Session) (output, err
 		if err != nil || v == nil { // nil: the call wrote its own output
 			return err
 		}
-		return e.print(c, v)
+		err = e.print(c, v)
+		e.autoWatch(s) // after the answer: the command does not wait for it
+		return err
 	}
 }
 

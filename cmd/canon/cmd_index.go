@@ -66,7 +66,10 @@ func statusCommand(e *env) *cli.Command {
 		Usage: "show where the index is, the commit it reflects, its counts and whether it is behind",
 		Flags: []cli.Flag{jsonFlag},
 		Action: func(c *cli.Context) error {
-			return e.withIndex(c, "canon status", func(s *gitsync.Session) (output, error) { return s.Status(c.Context) })
+			return e.withIndex(c, "canon status", func(s *gitsync.Session) (output, error) {
+				s.Vouched(c.Context) // a listener that answers spares the count of edited files
+				return s.Status(c.Context)
+			})
 		},
 	}
 }

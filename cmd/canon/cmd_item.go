@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -83,12 +82,7 @@ func claimCommand(e *env) *cli.Command {
 				return fail(2, "claim takes one item: canon claim T-1 --as NAME")
 			}
 			return e.itemCall(c, "canon claim", func(ctx context.Context, s *gitsync.Session) (*usecase.ItemEdited, error) {
-				as := c.String("as")
-				if as == "" {
-					name, _ := s.Repo.GitText(ctx, "config", "user.name")
-					as = strings.TrimSpace(name)
-				}
-				return usecase.Claim(ctx, s, c.Args().First(), as, usecase.ItemArgs{DryRun: c.Bool("dry-run"), Commit: c.Bool("commit"), Force: c.Bool("force")})
+				return usecase.Claim(ctx, s, c.Args().First(), usecase.Claimant(ctx, s, c.String("as")), usecase.ItemArgs{DryRun: c.Bool("dry-run"), Commit: c.Bool("commit"), Force: c.Bool("force")})
 			})
 		},
 	}
@@ -151,8 +145,8 @@ func logCommand(e *env) *cli.Command {
 func (e *env) itemCall(c *cli.Context, who string, call func(context.Context, *gitsync.Session) (*usecase.ItemEdited, error)) error {
 	return e.with(c, who, func(s *gitsync.Session) (output, error) {
 		res, err := call(c.Context, s)
-		if errors.Is(err, usecase.ErrItem) {
-			return nil, fail(2, "%s", beyond(err, usecase.ErrItem))
+		if msg, ok := usecase.Refusal(err); ok {
+			return nil, fail(2, "%s", msg)
 		}
 		if err != nil {
 			return nil, worksetError(err)
@@ -166,8 +160,10 @@ func fieldValues(args []string) ([]usecase.FieldValue, error) {
 	out := make([]usecase.FieldValue, 0, len(args))
 	for _, a := range args {
 		fv, err := usecase.ParseFieldValue(a)
-		if err != nil {
-			return nil, fail(2, "%s", beyond(err, usecase.ErrItem))
+		if msg, ok := usecase.Refusal(err); ok {
+			return nil, fail(2, "%s", msg)
+		} else if err != nil {
+			return nil, err
 		}
 		out = append(out, fv)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -51,8 +50,8 @@ func newCommand(e *env) *cli.Command {
 			}
 			return e.with(c, "canon new", func(s *gitsync.Session) (output, error) {
 				res, err := usecase.NewItem(c.Context, s, a)
-				if errors.Is(err, usecase.ErrItem) {
-					return nil, fail(2, "%s", beyond(err, usecase.ErrItem))
+				if msg, ok := usecase.Refusal(err); ok {
+					return nil, fail(2, "%s", msg)
 				}
 				if err != nil {
 					return nil, worksetError(err)

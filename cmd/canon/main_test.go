@@ -115,6 +115,11 @@ func TestScripts(t *testing.T) {
 			e.Setenv("HOSTILE", hostile)
 			e.Setenv("KANO", kano)
 			e.Setenv("KEPS", keps)
+			// No script starts a watcher by itself (watch.auto) unless it
+			// says so (autowatch_*.txtar); whatever watcher one leaves is
+			// stopped when it ends, pass or fail.
+			e.Setenv("CANON_NO_AUTOWATCH", "1")
+			e.Defer(func() { stopWatchers(e.T(), e.WorkDir) })
 			return setupGit(e, example)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -16,31 +16,43 @@ import (
 	"github.com/canon-md/canon/index/human"
 )
 
+// ServeOptions are canon watch's flags. Debounce, when not nil, replaces
+// the configured quiet time; Idle, when not 0, stops the watcher after
+// that long with no command asking; StartedBy is who started it
+// (gitsync.StartedByHand, StartedByCommand).
+type ServeOptions struct {
+	Debounce  *time.Duration
+	Idle      time.Duration
+	StartedBy string
+}
+
 // Serve is canon watch: it takes the worktree's watcher lock, watches
-// until ctx ends and closes the session. debounce, when not nil, replaces
-// the configured quiet time. What happens goes to out.
-func Serve(ctx context.Context, s *gitsync.Session, debounce *time.Duration, out *Output) error {
+// until ctx ends (or it stops by itself: ServeOptions.Idle, the worktree
+// gone) and closes the session. What happens goes to out; why it stopped
+// by itself is out.Stopped.
+func Serve(ctx context.Context, s *gitsync.Session, opt ServeOptions, out *Output) error {
 	s.Progress = nil // a rebuild inside the watcher reports as one line
 	lock, err := gitsync.AcquireWatcher(s.Repo.CanonDir())
 	if err != nil {
 		s.Close()
 		var busy *gitsync.WatcherBusyError
 		if errors.As(err, &busy) {
-			return fmt.Errorf("%w; stop it first (kill %d), or leave it running: canon status shows it", busy, busy.PID)
+			return fmt.Errorf("%w; stop it first (canon watch --stop), or leave it running: canon status shows it", busy)
 		}
 		return err
 	}
 	defer lock.Release()
 	cfg := s.Cfg.Watch
 	wait := cfg.Debounce
-	if debounce != nil {
-		wait = *debounce
+	if opt.Debounce != nil {
+		wait = *opt.Debounce
 	}
 	s.Note = out.Note
 	w, err := New(s, Options{
 		Debounce: wait, MaxDelay: max(cfg.MaxDelay, wait), Rescan: cfg.Rescan, Lock: lock,
 		OnSync:  out.Sync, // the session told the worksets (OnSync)
 		OnError: out.Error,
+		Idle:    opt.Idle, StartedBy: opt.StartedBy,
 	})
 	if err != nil {
 		s.Close()
@@ -50,6 +62,7 @@ func Serve(ctx context.Context, s *gitsync.Session, debounce *time.Duration, out
 	out.start(s.Repo.Root, w.Folders(), wait, max(cfg.MaxDelay, wait), cfg.Rescan)
 	err = w.Run(ctx)
 	w.Session().Close()
+	out.Stopped = w.Stopped()
 	out.stop()
 	return err
 }
@@ -62,6 +75,12 @@ type Output struct {
 	Stdout, Stderr io.Writer
 	JSON, Quiet    bool
 	Explain        func(error) string
+	// Stopped is why the watcher stopped by itself (StopIdle, StopGone),
+	// "" when it was stopped; set when Serve returns.
+	Stopped string
+	// Announce, when set, is said at start once the lock is taken, even
+	// when Quiet (a watcher a command started says so in its log).
+	Announce string
 
 	mu    sync.Mutex
 	syncs int
@@ -83,6 +102,9 @@ func (o *Output) notef(format string, args ...any) {
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
 
 func (o *Output) start(root string, folders int, debounce, maxDelay, rescan time.Duration) {
+	if o.Announce != "" && !o.JSON {
+		o.notef("%s", o.Announce)
+	}
 	switch {
 	case o.JSON:
 		o.emit(map[string]any{"event": "start", "time": stamp(time.Now()), "pid": os.Getpid(), "root": root,
@@ -98,11 +120,16 @@ func (o *Output) start(root string, folders int, debounce, maxDelay, rescan time
 }
 
 func (o *Output) stop() {
+	why := map[string]string{StopIdle: "; no command asked for its idle time", StopGone: "; the worktree or its git folder is gone"}[o.Stopped]
 	switch {
 	case o.JSON:
-		o.emit(map[string]any{"event": "stop", "time": stamp(time.Now()), "syncs": o.syncs})
-	case !o.Quiet:
-		o.notef("stopped after %d syncs", o.syncs)
+		ev := map[string]any{"event": "stop", "time": stamp(time.Now()), "syncs": o.syncs}
+		if o.Stopped != "" {
+			ev["reason"] = o.Stopped
+		}
+		o.emit(ev)
+	case !o.Quiet || o.Stopped != "":
+		o.notef("stopped after %d syncs%s", o.syncs, why)
 	}
 }
 

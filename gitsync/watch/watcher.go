@@ -45,7 +45,23 @@ type Options struct {
 	// OnError hears about a failed sync (retried with a growing pause)
 	// and about folders that cannot be watched.
 	OnError func(error)
+	// Idle, when not 0, stops Run after that long with no command's
+	// cookie (a watcher a command started, ADR-0089).
+	Idle time.Duration
+	// StartedBy is written in the status (gitsync.StartedByHand or
+	// StartedByCommand).
+	StartedBy string
 }
+
+// Why Run stopped by itself (Watcher.Stopped); "" when its context ended.
+const (
+	StopIdle = "idle" // Options.Idle passed with no cookie
+	StopGone = "gone" // the working tree or the git folder went away
+)
+
+// goneCheck is how often Run looks whether the working tree and the git
+// folder are still there.
+const goneCheck = 5 * time.Second
 
 // Report says what one sync did.
 type Report struct {
@@ -91,19 +107,38 @@ type Watcher struct {
 	// A listening server's part (vouch.go). listening: Listen was called;
 	// asked: a cookie came; flushed: the cookies a Flush passed, which
 	// its caller's Vouch answers; broken: an event was lost that no
-	// reconcile was asked for (guarded by mu); vouching: the listener
-	// lock, held while the server vouches (its turn's).
+	// reconcile was asked for (guarded by mu). Guarded by vouchMu:
+	// vouching, the listener lock, held while the server vouches;
+	// lockLost, the last Vouch was healthy but could not take it; closed,
+	// Close has stopped the vouching for good. acquire takes the lock
+	// (gitsync.AcquireListener; a test's stand-in).
 	listening bool
 	asked     chan struct{}
 	flushed   []string
 	broken    bool
+	vouchMu   sync.Mutex
 	vouching  *gitsync.ListenerLock
+	lockLost  bool
+	closed    bool
+	acquire   func(canonDir string) (*gitsync.ListenerLock, error)
 
 	// settling, when set (by a test, before Run), hears each wait settle
 	// begins and how long it is: a test waits for the wait it means to
 	// cut short, not for a sleep that guesses when it began.
 	settling func(wait time.Duration)
+
+	// askedAt is when the latest cookie came (guarded by mu), the start
+	// before one did: Options.Idle counts from it. stopped is why Run
+	// stopped by itself.
+	askedAt time.Time
+	stopped string
+	// goneEvery, when set (by a test), replaces goneCheck.
+	goneEvery time.Duration
 }
+
+// Stopped says why Run returned by itself (StopIdle, StopGone), or ""
+// when its context ended.
+func (w *Watcher) Stopped() string { return w.stopped }
 
 // New prepares a watcher over the session's worktree. The session must
 // stay open while the watcher runs; Run may swap in a new one when the
@@ -116,7 +151,7 @@ func New(s *gitsync.Session, opt Options) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start watching files: %w", err)
 	}
-	w := &Watcher{s: s, opt: opt, fsw: fsw, p: newPending(), kick: make(chan struct{}, 1), asked: make(chan struct{}, 1)}
+	w := &Watcher{s: s, opt: opt, fsw: fsw, p: newPending(), kick: make(chan struct{}, 1), asked: make(chan struct{}, 1), acquire: gitsync.AcquireListener}
 	w.tree = newTree(s.Repo, s.Cfg, fsw, func(msg string) { w.report(errors.New(msg)) })
 	return w, nil
 }
@@ -140,21 +175,43 @@ func (w *Watcher) Start() {
 	}
 	w.tree.resync()
 	w.tree.watchGit()
-	removeStaleCookies(w.s.Repo.GitDir)
+	removeStaleCookies(w.s.Repo.GitDir, time.Now())
 }
 
 // removeStaleCookies removes the cookies of commands that are gone (killed
 // while they waited for a watcher that stopped): a cookie made while this
-// watcher watches is answered by its next sync.
-func removeStaleCookies(gitDir string) {
+// watcher watches is answered by its next sync. A cookie is stale when its
+// command's PID is not alive, or when it is older than cookieMaxAge,
+// whatever process its PID names now (PIDs are reused).
+func removeStaleCookies(gitDir string, now time.Time) {
 	entries, _ := os.ReadDir(gitDir)
 	for _, e := range entries {
-		rest, ok := strings.CutPrefix(e.Name(), gitsync.CookiePrefix)
-		pid, _, _ := strings.Cut(rest, "-")
-		if n, err := strconv.Atoi(pid); ok && err == nil && !safepath.PIDAlive(n) {
+		if cookieStale(e, now) {
 			_ = os.Remove(filepath.Join(gitDir, e.Name()))
 		}
 	}
+}
+
+// cookieMaxAge is the age past which a cookie is stale: a command waits
+// for its answer a few seconds (gitsync's cookieWait) and then removes it
+// itself.
+const cookieMaxAge = time.Minute
+
+// cookieStale reports whether e is a command's cookie that nobody waits
+// for any more: its PID is not alive, or it was made (its modification
+// time: nothing writes a cookie after it is made) over cookieMaxAge ago.
+func cookieStale(e os.DirEntry, now time.Time) bool {
+	rest, ok := strings.CutPrefix(e.Name(), gitsync.CookiePrefix)
+	pid, _, _ := strings.Cut(rest, "-")
+	n, err := strconv.Atoi(pid)
+	if !ok || err != nil {
+		return false
+	}
+	if !safepath.PIDAlive(n) {
+		return true
+	}
+	fi, err := e.Info()
+	return err == nil && now.Sub(fi.ModTime()) > cookieMaxAge
 }
 
 // Run watches until ctx is done: a first sync of whatever changed while
@@ -166,10 +223,14 @@ func removeStaleCookies(gitDir string) {
 func (w *Watcher) Run(ctx context.Context) error {
 	defer w.fsw.Close()
 	w.Start()
-	w.status = gitsync.WatcherStatus{PID: os.Getpid(), StartedAt: time.Now().UTC(), Folders: w.Folders(), Debounce: w.opt.Debounce.Milliseconds()}
+	w.status = gitsync.WatcherStatus{PID: os.Getpid(), StartedAt: time.Now().UTC(), Folders: w.Folders(), Debounce: w.opt.Debounce.Milliseconds(),
+		StartedBy: w.opt.StartedBy, IdleMs: w.opt.Idle.Milliseconds()}
 	if w.opt.Lock != nil {
 		w.status.StartedAt = w.opt.Lock.StartedAt().UTC()
 	}
+	w.mu.Lock()
+	w.askedAt = time.Now()
+	w.mu.Unlock()
 	w.writeStatus()
 
 	go w.readEvents()
@@ -191,6 +252,8 @@ func (w *Watcher) Run(ctx context.Context) error {
 		defer t.Stop()
 		rescan = t.C
 	}
+	stop := w.stopTimers()
+	defer stop.close()
 	for {
 		select {
 		case <-ctx.Done():
@@ -202,6 +265,17 @@ func (w *Watcher) Run(ctx context.Context) error {
 			w.mu.Lock()
 			w.p.requestFull(TriggerRescan, now)
 			w.mu.Unlock()
+		case <-stop.idle:
+			if w.idleFor(stop) {
+				return nil
+			}
+			continue
+		case <-stop.gone:
+			if w.gone() {
+				w.stopped = StopGone
+				return nil
+			}
+			continue
 		}
 		w.notePending()
 		if !w.settle(ctx) {
@@ -212,7 +286,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 		w.p = newPending()
 		w.mu.Unlock()
 		if p.empty() {
-			answer(p.cookies)
+			w.answer(p.cookies)
 			continue
 		}
 		if err := w.syncOne(ctx, p); err != nil {
@@ -221,9 +295,66 @@ func (w *Watcher) Run(ctx context.Context) error {
 			backoff = min(2*backoff, 30*time.Second)
 			continue
 		}
-		answer(p.cookies)
+		w.answer(p.cookies)
 		backoff = time.Second
 	}
+}
+
+// stopTimers are Run's clocks for stopping by itself: the idle timer
+// (nil channel without Options.Idle) and the look for a vanished
+// worktree.
+type stopTimers struct {
+	idleT *time.Timer
+	goneT *time.Ticker
+	idle  <-chan time.Time
+	gone  <-chan time.Time
+}
+
+func (w *Watcher) stopTimers() *stopTimers {
+	every := goneCheck
+	if w.goneEvery > 0 {
+		every = w.goneEvery
+	}
+	st := &stopTimers{goneT: time.NewTicker(every)}
+	st.gone = st.goneT.C
+	if w.opt.Idle > 0 {
+		st.idleT = time.NewTimer(w.opt.Idle)
+		st.idle = st.idleT.C
+	}
+	return st
+}
+
+func (st *stopTimers) close() {
+	st.goneT.Stop()
+	if st.idleT != nil {
+		st.idleT.Stop()
+	}
+}
+
+// idleFor reports whether Options.Idle passed since the last cookie (Run
+// then stops); otherwise it sets the timer for the rest.
+func (w *Watcher) idleFor(st *stopTimers) bool {
+	w.mu.Lock()
+	since := time.Since(w.askedAt)
+	w.mu.Unlock()
+	if since >= w.opt.Idle {
+		w.stopped = StopIdle
+		return true
+	}
+	st.idleT.Reset(w.opt.Idle - since)
+	return false
+}
+
+// gone reports that the working tree or the git folder is no longer
+// there (the worktree removed, the clone deleted): nothing is left to
+// watch.
+func (w *Watcher) gone() bool {
+	for _, d := range []string{w.s.Repo.Root, w.s.Repo.GitDir} {
+		if info, err := os.Stat(d); err != nil || !info.IsDir() {
+			return true
+		}
+	}
+	return false
 }
 
 // Listen sets up the watches and folds events into the pending set
@@ -298,9 +429,10 @@ func (w *Watcher) rescope() {
 }
 
 // Close stops the watches (of a watcher that Listens; Run closes its
-// own) and lets the listener lock go.
+// own): first it stops answering cookies, then it lets the listener lock
+// go (stopVouching).
 func (w *Watcher) Close() error {
-	w.unvouch()
+	w.stopVouching()
 	return w.fsw.Close()
 }
 
@@ -359,6 +491,7 @@ func (w *Watcher) overflowed() {
 func (w *Watcher) fold(ev fsnotify.Event, now time.Time) bool {
 	if w.tree.isCookie(ev) {
 		w.p.cookies = append(w.p.cookies, ev.Name)
+		w.askedAt = now
 		if w.listening {
 			select {
 			case w.asked <- struct{}{}:
@@ -429,7 +562,21 @@ func (w *Watcher) settle(ctx context.Context) bool {
 
 // answer tells the commands that dropped cookies that every edit made
 // before them is in the index: each cookie is removed (the command waits
-// for that, gitsync.Session.Current).
+// for that, gitsync.Session.Current). The status counts them afterwards,
+// so that no command waits for the write.
+func (w *Watcher) answer(cookies []string) {
+	if len(cookies) == 0 {
+		return
+	}
+	answer(cookies)
+	w.mu.Lock()
+	at := w.askedAt
+	w.mu.Unlock()
+	w.status.Answered += len(cookies)
+	w.status.LastAskedAt = timePtr(at)
+	w.writeStatus()
+}
+
 func answer(cookies []string) {
 	for _, c := range cookies {
 		_ = os.Remove(c) // gone already: the command stopped waiting

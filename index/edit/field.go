@@ -139,9 +139,9 @@ func Stamp(old string, now time.Time) string {
 }
 
 // updatedFields are the names a repository may give the date of a
-// document's last change; SetUpdated sets the first one the document has
+// document's last change (a KEP's kep.yaml: last-updated); SetUpdated sets the first one the document has
 // with a date in it.
-var updatedFields = []string{"updated", "updated_date", "updated_at", "last_updated", "lastmod", "last_modified_at", "modified", "date_modified"}
+var updatedFields = []string{"updated", "updated_date", "updated_at", "last_updated", "last-updated", "lastmod", "last_modified_at", "modified", "date_modified"}
 
 // UpdatedField is the name of the frontmatter field that holds the date of
 // a document's last change: the first of updatedFields the frontmatter has

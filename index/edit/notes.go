@@ -8,8 +8,7 @@ import (
 	"github.com/canon-md/canon/index/markdown"
 )
 
-// ImplementationNotes is Backlog.md's notes section: the merge driver
-// merges it as it merges a Worklog, the entries both sides appended.
+// ImplementationNotes is Backlog.md's notes section.
 var ImplementationNotes = Section{Title: "Implementation Notes"}
 
 // noteTitles are the headings of the section an item keeps its running
@@ -22,6 +21,24 @@ var noteTitles = []Section{
 	{Title: "Progress Log", Also: []string{"Progress"}},
 	{Title: "Notes"},
 	{Title: "Log", Also: []string{"Journal", "Activity"}},
+}
+
+// looseNotes are the note titles that head prose people rewrite as often
+// as a log: such a section is append-only only while every entry of it is
+// a dated line.
+var looseNotes = []string{"Notes"}
+
+// NoteHeading reports whether heading names a section NoteSection may
+// choose besides the configuration's (merge.append_only): the merge
+// driver merges those as append-only, the entries both sides appended.
+// datedOnly says it is one only while every entry is a dated line.
+func NoteHeading(heading string) (ok, datedOnly bool) {
+	for _, s := range noteTitles {
+		if s.Names(heading) {
+			return true, slices.Contains(looseNotes, s.Title)
+		}
+	}
+	return false, false
 }
 
 // NoteSection is the section canon log writes an item's dated lines in,

@@ -13,6 +13,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
+	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/safepath"
 	"github.com/canon-md/canon/index/scan"
 )
@@ -78,7 +79,7 @@ func (s *Set) Read(rel string) ([]byte, error) {
 	if s.gone[rel] {
 		return nil, fmt.Errorf("%s: %w", rel, os.ErrNotExist)
 	}
-	return s.scope.ReadDocument(rel)
+	return s.read(rel)
 }
 
 // Exists says whether rel is a file once the set is written.
@@ -128,7 +129,7 @@ func (s *Set) Open(rel string) (*File, error) {
 	if _, err := Writable(s.root, rel, s.scope, true, false); err != nil {
 		return nil, err
 	}
-	data, err := s.scope.ReadDocument(rel)
+	data, err := s.read(rel)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
@@ -154,21 +155,43 @@ func (s *Set) Edit(rel string, edit func([]byte) ([]byte, bool, error)) (changed
 	return true, nil
 }
 
-// SetField sets a frontmatter field of the document at rel (SetField).
+// SetField sets a frontmatter field of the document at rel (SetField),
+// or a field of the sidecar at rel (SetSidecarField).
 func (s *Set) SetField(rel, field, value string) (bool, error) {
-	return s.Edit(rel, func(b []byte) ([]byte, bool, error) { return SetField(b, field, value) })
+	fn := SetField
+	if isSidecar(s.scope, rel) {
+		fn = SetSidecarField
+	}
+	return s.Edit(rel, func(b []byte) ([]byte, bool, error) { return fn(b, field, value) })
 }
 
-// AddToList adds an item to a list field of the document at rel
-// (AddToList).
+// AddToList adds an item to a list field of the document or sidecar at
+// rel (AddToList, AddToSidecarList).
 func (s *Set) AddToList(rel, field, item string) (bool, error) {
-	return s.Edit(rel, func(b []byte) ([]byte, bool, error) { return AddToList(b, field, item) })
+	fn := AddToList
+	if isSidecar(s.scope, rel) {
+		fn = AddToSidecarList
+	}
+	return s.Edit(rel, func(b []byte) ([]byte, bool, error) { return fn(b, field, item) })
 }
 
-// RemoveFromList takes an item out of a list field of the document at
-// rel (RemoveFromList).
+// RemoveFromList takes an item out of a list field of the document or
+// sidecar at rel (RemoveFromList, RemoveFromSidecarList).
 func (s *Set) RemoveFromList(rel, field, item string) (bool, error) {
-	return s.Edit(rel, func(b []byte) ([]byte, bool, error) { return RemoveFromList(b, field, item) })
+	fn := RemoveFromList
+	if isSidecar(s.scope, rel) {
+		fn = RemoveFromSidecarList
+	}
+	return s.Edit(rel, func(b []byte) ([]byte, bool, error) { return fn(b, field, item) })
+}
+
+// read is rel's content in the working tree, read within a document's
+// bounds, or a sidecar's (config.MaxSidecarBytes).
+func (s *Set) read(rel string) ([]byte, error) {
+	if isSidecar(s.scope, rel) {
+		return safepath.ReadFile(filepath.Join(s.root, filepath.FromSlash(rel)), config.MaxSidecarBytes, s.root)
+	}
+	return s.scope.ReadDocument(rel)
 }
 
 // AppendToSection appends an entry to a section of the document at rel
@@ -268,13 +291,17 @@ func (s *Set) Add(f *File) {
 // Touch sets the updated: field (SetUpdated) of every file the set edits
 // that existed before, recording the date in Updated, or in Note why the
 // frontmatter was left alone; a file without frontmatter is left without
-// one.
+// one, and a sidecar without such a field without it (touchSidecar).
 func (s *Set) Touch(now time.Time) {
 	for _, f := range s.files {
 		if f.New || f.Remove || bytes.Equal(f.Before, f.After) {
 			continue
 		}
-		after, changed, err := SetUpdated(f.After, now)
+		touch := SetUpdated
+		if isSidecar(s.scope, f.Path) {
+			touch = touchSidecar
+		}
+		after, changed, err := touch(f.After, now)
 		switch {
 		case errors.Is(err, ErrNoFrontmatter):
 		case err != nil:
@@ -356,10 +383,11 @@ func Writable(root, rel string, scope *scan.Scope, mustExist, markdown bool) (st
 	if c, err := safepath.CleanRel(rel); err != nil || c != rel {
 		return "", fmt.Errorf("%s is not a path inside the repository", rel)
 	}
-	if markdown && !scan.IsMarkdown(rel) {
+	side := scope.IsSidecarPath(rel) // kep.yaml beside a document: its fields
+	if markdown && !side && !scan.IsMarkdown(rel) {
 		return "", fmt.Errorf("%s is not a Markdown file", rel)
 	}
-	if !markdown && !scope.IsDocumentPath(rel) {
+	if !markdown && !side && !scope.IsDocumentPath(rel) {
 		return "", fmt.Errorf("%s is outside the canonical roots (not a .md file under the configured roots, or excluded); promote writes only documents", rel)
 	}
 	abs := filepath.Join(root, filepath.FromSlash(rel))

@@ -94,6 +94,7 @@ type repo struct {
 	staged    *[]string
 	syncs     *int
 	write     func(path string, data []byte, perm os.FileMode, roots ...string) error
+	cfg       *config.Config // nil: the defaults
 }
 
 func newRepo(t *testing.T, files map[string]string) repo {
@@ -109,8 +110,13 @@ func newRepo(t *testing.T, files map[string]string) repo {
 	return r
 }
 
-func (r repo) JournalDir() string     { return filepath.Join(r.git, "canon", "journal") }
-func (r repo) Documents() *scan.Scope { return scan.NewScope(r.root, config.Default(), "") }
+func (r repo) JournalDir() string { return filepath.Join(r.git, "canon", "journal") }
+func (r repo) Documents() *scan.Scope {
+	if r.cfg != nil {
+		return scan.NewScope(r.root, r.cfg, "")
+	}
+	return scan.NewScope(r.root, config.Default(), "")
+}
 func (r repo) StageRename(_ context.Context, from, to string) error {
 	*r.staged = append(*r.staged, from+" -> "+to)
 	return nil

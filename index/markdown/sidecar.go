@@ -75,7 +75,14 @@ func (d *Document) takeSidecar(s *Sidecar) {
 	if s.IDField == "" || fm.Field("id") != nil {
 		return
 	}
-	if n, ok := s.Fields.Get(s.IDField).Scalar(); ok && strings.TrimSpace(n) != "" {
+	if n, ok := s.Fields.Get(s.IDField).Scalar(); ok && !placeholderNumber(n) {
 		fm.Fields = append(fm.Fields, Field{Key: "id", Value: &Value{Kind: String, Text: s.IDPrefix + strings.TrimSpace(n)}})
 	}
+}
+
+// placeholderNumber reports a sidecar's id value that names no document:
+// empty, or a number of zeros (kep-number: 0000, which several KEPs of
+// Kubernetes' process keep before one is given, and its templates).
+func placeholderNumber(n string) bool {
+	return strings.Trim(strings.TrimSpace(n), "0") == ""
 }

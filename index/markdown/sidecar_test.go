@@ -53,6 +53,13 @@ func TestSidecarBounds(t *testing.T) {
 			t.Errorf("%s: read as %s", name, v.AppendJSON(nil))
 		}
 	}
+	zeros, err := ParseSidecar([]byte("title: Process\nkep-number: 0000\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := ParseWith("keps/sig-a/0000-kep-process/README.md", []byte("# P\n"), &Options{}, &Sidecar{Fields: zeros, IDField: "kep-number", IDPrefix: "KEP-"}); d.ID != "" {
+		t.Errorf("kep-number 0000 gave id %q; it is a placeholder", d.ID)
+	}
 	if d := ParseWith("a/README.md", []byte("# A\n"), &Options{}, &Sidecar{IDField: "n"}); d.ID != "" || d.Title != "A" {
 		t.Errorf("no fields gave id %q, title %q", d.ID, d.Title)
 	}

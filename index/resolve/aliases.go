@@ -33,6 +33,9 @@ func AliasTerms(d Identity) []string {
 	}
 	if name := markdown.DisplayStem(d.Path); name != markdown.Stem(d.Path) {
 		terms = append(terms, "dir:"+strings.ToLower(name)) // canon show 2400-node-swap: its folder's page
+		if n := FileNumber(name); n != "" {
+			terms = append(terms, "num:"+n) // replaces: ["6090"], canon search 2400: a KEP's folder's number
+		}
 	}
 	for _, k := range d.oldNames() {
 		terms = append(terms, "was:"+k)
@@ -235,6 +238,9 @@ func MatchKeys(d Identity) []string {
 	}
 	if dir := path.Dir(d.Path); (keys[0] == "index" || keys[0] == folderKey) && dir != "." {
 		keys = append(keys, strings.ToLower(path.Base(dir))) // a link to the folder without its slash (mdPlan)
+		if n := FileNumber(path.Base(dir)); n != "" {
+			keys = append(keys, n) // a ref that is its folder's number (AliasTerms' num:)
+		}
 	}
 	if n := nameOfFile(d); n != "" {
 		keys = append(keys, n) // a ref that is its file's name (refPlan's num:)

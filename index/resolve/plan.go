@@ -87,16 +87,37 @@ func refPlan(l *Link, srcPath, raw string) {
 		return
 	}
 	l.Terms = []string{"uid:" + strings.ToLower(target), "id:" + strings.ToLower(target)}
+	stem := strings.ToLower(markdown.Stem(target))
+	folderPage := false // keps/sig-x/2400-node-swap/README.md: its folder's page
 	if strings.Contains(target, "/") || isMarkdown(target) {
+		// A path without .md may name a folder, whose page is its README
+		// as GitHub shows it (replaces: /keps/sig-x/583-coscheduling, in a
+		// KEP's kep.yaml).
+		folder := strings.Contains(target, "/") && !isMarkdown(target)
 		if p, ok := joinRepo("", target); ok {
 			l.Terms = append(l.Terms, "path:"+p)
+			if folder {
+				l.Terms = append(l.Terms, "path:"+p+"/README.md")
+			}
 		}
 		if p, ok := joinRepo(path.Dir(srcPath), target); ok {
 			l.Terms = append(l.Terms, "path:"+p)
+			if folder {
+				l.Terms = append(l.Terms, "path:"+p+"/README.md")
+			}
+		}
+		// A folder's page named by a path elsewhere (another repository's,
+		// a folder since renamed) is its folder's, not every README's.
+		if dir := path.Base(path.Dir(target)); strings.Contains(target, "/") && (stem == folderKey || stem == "index") && dir != "." && dir != "/" && dir != ".." {
+			stem, folderPage = strings.ToLower(dir), true
 		}
 	}
-	l.Terms = append(l.Terms, "stem:"+strings.ToLower(markdown.Stem(target)))
-	l.Match = strings.ToLower(markdown.Stem(target))
+	if folderPage {
+		l.Terms = append(l.Terms, "dir:"+stem)
+	} else {
+		l.Terms = append(l.Terms, "stem:"+stem)
+	}
+	l.Match = stem
 	if IsNumber(target) {
 		l.Terms = append(l.Terms, "num:"+target) // 0097: the file 0097-….md
 	}

@@ -62,7 +62,14 @@ func TestPlan(t *testing.T) {
 		{name: "folder ref", form: FormRef, raw: "../references/", src: "docs/a.md", status: StatusFile},
 		{name: "file ref", form: FormRef, raw: "../reports/run.json", src: "docs/a.md", status: StatusFile},
 		{name: "dotted name ref", form: FormRef, raw: "backlog/task-1.2", src: "a.md",
-			plan: "uid:backlog/task-1.2 | id:backlog/task-1.2 | path:backlog/task-1.2 | path:backlog/task-1.2 | stem:task-1.2", match: "task-1.2"},
+			plan: "uid:backlog/task-1.2 | id:backlog/task-1.2 | path:backlog/task-1.2 | path:backlog/task-1.2/README.md | path:backlog/task-1.2 | path:backlog/task-1.2/README.md | stem:task-1.2", match: "task-1.2"},
+		// A KEP's replaces: names another KEP's folder, whose page is its
+		// README; a README.md by a path elsewhere is its folder's page, not
+		// any README.
+		{name: "kep folder ref", form: FormRef, raw: "/keps/sig-x/583-cosched", src: "keps/sig-y/1-a/README.md",
+			plan: "uid:/keps/sig-x/583-cosched | id:/keps/sig-x/583-cosched | path:keps/sig-x/583-cosched | path:keps/sig-x/583-cosched/README.md | path:keps/sig-y/1-a/keps/sig-x/583-cosched | path:keps/sig-y/1-a/keps/sig-x/583-cosched/README.md | stem:583-cosched", match: "583-cosched"},
+		{name: "folder page ref", form: FormRef, raw: "kubernetes/enhancements/keps/sig-node/375-cpumanager/README.md", src: "keps/sig-node/3570-c/README.md",
+			plan: "uid:kubernetes/enhancements/keps/sig-node/375-cpumanager/readme.md | id:kubernetes/enhancements/keps/sig-node/375-cpumanager/readme.md | path:kubernetes/enhancements/keps/sig-node/375-cpumanager/README.md | path:keps/sig-node/3570-c/kubernetes/enhancements/keps/sig-node/375-cpumanager/README.md | dir:375-cpumanager", match: "375-cpumanager"},
 		{name: "record name ref", form: FormRef, raw: "ADR-004", src: "a.md",
 			plan: "uid:adr-004 | id:adr-004 | stem:adr-004 | num:adr-004 | was:adr-004", match: "adr-004"},
 		{name: "versioned id ref", form: FormRef, raw: "ADR-0013.1", src: "a.md",
@@ -294,6 +301,22 @@ func TestFileID(t *testing.T) {
 		if got := FileID(p); got != want {
 			t.Errorf("FileID(%q) = %q, want %q", p, got, want)
 		}
+	}
+}
+
+// TestFolderPageNumber: a KEP's README is named by its folder's number,
+// as a numbered file is (replaces: ["6090"], canon search 1287).
+func TestFolderPageNumber(t *testing.T) {
+	t.Parallel()
+	d := Identity{Path: "keps/sig-node/1287-in-place-update/README.md", ID: "KEP-1287"}
+	if terms := AliasTerms(d); !slices.Contains(terms, "num:1287") {
+		t.Errorf("alias terms %v lack num:1287", terms)
+	}
+	if keys := MatchKeys(d); !slices.Contains(keys, "1287") {
+		t.Errorf("match keys %v lack 1287", keys)
+	}
+	if terms := AliasTerms(Identity{Path: "keps/sig-node/README.md"}); slices.ContainsFunc(terms, func(s string) bool { return strings.HasPrefix(s, "num:") }) {
+		t.Errorf("a folder without a number: %v", terms)
 	}
 }
 

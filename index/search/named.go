@@ -100,6 +100,11 @@ func nameTerms(w string) []string {
 	case strings.HasSuffix(w, ".md") && len(w) > 3:
 		return []string{"stem:" + strings.ToLower(markdown.Stem(w))}
 	}
+	if resolve.IsNumber(w) {
+		// 1287: the file or folder numbered so (a KEP's, an RFC's), or
+		// the id a renamed prefix gave that number.
+		return []string{"num:" + w, "was:" + w}
+	}
 	if _, _, ok := resolve.PrefixNumber(w); !ok {
 		return nil
 	}

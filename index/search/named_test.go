@@ -32,6 +32,7 @@ func TestNamesIn(t *testing.T) {
 		{"Make task edit preserve unrelated file details?", []name{{-1, []string{"title:make task edit preserve unrelated file details"}}}},
 		{"uid 019ba90a-5c3d-7ad6-96f2-1c4bf2c6b8d4", []name{{1, []string{"uid:019ba90a-5c3d-7ad6-96f2-1c4bf2c6b8d4"}}}},
 		{"utf-8 sqlite-vec v2", []name{{0, terms("utf-8")}}},
+		{"1287", []name{{0, []string{"num:1287", "was:1287"}}}}, // a KEP's, an RFC's number
 	} {
 		got := namesIn(c.text)
 		if len(got) == 0 && len(c.want) == 0 {

@@ -189,6 +189,37 @@ func TestWholeDocumentMasksAreWords(t *testing.T) {
 	must.OK(t, err)
 }
 
+// TestWholeDocumentCountsTheTitleOnce: the whole-document bm25 counts a
+// title where no heading repeats it (a title in the front matter, as
+// Backlog.md keeps it) and not twice where the first heading does; the
+// front-matter task must not count for nothing (ADR-0091).
+func TestWholeDocumentCountsTheTitleOnce(t *testing.T) {
+	t.Parallel()
+	st := corpusIndex(t, map[string]string{
+		"items/A-1.md": "---\nid: A-1\ntitle: Webhook retry\n---\n# Webhook retry\n## Context\nNothing else.\n",
+		"items/B-1.md": "---\nid: B-1\ntitle: Webhook retry\n---\n## Description\nNothing else.\n",
+		"items/C-1.md": "---\nid: C-1\ntitle: Signing\n---\n## Description\nEach webhook is signed.\n",
+		"items/D-1.md": "---\nid: D-1\ntitle: Webhook inbox\n---\n## Description\nEach webhook is stored.\n",
+	})
+	ctx := context.Background()
+	err := st.ReadFullText(ctx, "webhook", index.DocFilter{}, func(ft *index.FullText) error {
+		hits, err := ft.PhraseHits(ctx, `"webhook"`)
+		if err != nil {
+			return err
+		}
+		got := map[string]int64{}
+		for _, h := range hits {
+			got[h.Key] += h.Hits
+		}
+		want := map[string]int64{"A-1": 1, "B-1": 1, "C-1": 1, "D-1": 2}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("instances of webhook by document %v, want %v", got, want)
+		}
+		return nil
+	})
+	must.OK(t, err)
+}
+
 // TestWordsTogetherRankFirst: of a dozen sections holding every word, the
 // one where they stand together ("webhook retry") comes before those where
 // they are apart, the rest alike (canon_near).

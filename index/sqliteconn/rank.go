@@ -306,19 +306,40 @@ static void canonNear(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_c
 	sqlite3_result_int64(pCtx, mask);
 }
 
-// canon_hits(tbl) is how many times the query's phrases occur in the row's
-// headings and text, not its title (column 0): a natural reading adds them
-// up over a document's sections for a document-level bm25 (docBM25), where
-// a title counted again beside the heading that repeats it let a stub
-// outrank the document that decides.
+// canon_hits(tbl) is how many times the query's phrases occur in the row,
+// its title counted once: a natural reading adds them up over a document's
+// sections for a document-level bm25 (docBM25). The title (column 0, in a
+// document's first section only) usually comes back as that section's
+// heading (column 1, "# Title"): of the two, only the larger count of each
+// phrase counts, for a title counted again beside the heading that repeats
+// it let a stub outrank the document that decides (ADR-0047). A title held
+// only in the front matter, where most backlogs keep it ("## Description"
+// the first heading), counts as the document's words (ADR-0091). Phrases
+// past the 64th count in the heading and the text only.
+#define canonHitsPhrases 64
 static void canonHits(const Fts5ExtensionApi *pApi, Fts5Context *pFts, sqlite3_context *pCtx, int nVal, sqlite3_value **apVal) {
 	int nInst = 0;
 	sqlite3_int64 n = 0;
+	int nPhrase = pApi->xPhraseCount(pFts);
+	if (nPhrase > canonHitsPhrases) nPhrase = canonHitsPhrases;
+	int title[canonHitsPhrases], heading[canonHitsPhrases];
+	memset(title, 0, sizeof title);
+	memset(heading, 0, sizeof heading);
 	int rc = pApi->xInstCount(pFts, &nInst);
 	for (int i = 0; rc == 0 && i < nInst; i++) {
 		int ip, ic, io;
 		rc = pApi->xInst(pFts, i, &ip, &ic, &io);
-		if (rc == 0 && ic > 0) n++;
+		if (rc != 0) break;
+		if (ip < 0 || ip >= nPhrase || ic > 1) {
+			if (ic > 0) n++; // the text, or a phrase past the 64th
+		} else if (ic == 1) {
+			heading[ip]++;
+		} else {
+			title[ip]++;
+		}
+	}
+	for (int i = 0; i < nPhrase; i++) {
+		n += title[i] > heading[i] ? title[i] : heading[i];
 	}
 	if (rc != 0) {
 		sqlite3_result_error_code(pCtx, rc);

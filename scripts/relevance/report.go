@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -133,6 +134,7 @@ func markdownReport(r *Report) string {
 			}
 		}
 	}
+	b.WriteString(goalTable(r, showParts))
 	fmt.Fprintf(&b, "\n**Per repository** (hit@5 per kind; the rest over all kinds):\n\n")
 	b.WriteString("| repository | part | system | n |")
 	for _, kind := range kinds {
@@ -173,3 +175,35 @@ func partTitle(part string) string {
 	}
 	return "Both parts"
 }
+
+// goalTable sets canon search beside the baseline per part and kind (all
+// repositories): hit@5, recall@10 and MRR, each search / baseline, and
+// which of hit@5 and recall@10 are below the baseline's (issue 43: hit@5
+// over all kinds and recall@10 on every kind at least the baseline's).
+func goalTable(r *Report, showParts []string) string {
+	var b strings.Builder
+	b.WriteString("\n**canon search against the baseline** (search / baseline, all repositories):\n\n")
+	b.WriteString("| part | kind | n | hit@5 | recall@10 | MRR | below the baseline |\n|---|---|--:|--:|--:|--:|---|\n")
+	for _, part := range showParts {
+		for _, kind := range append(kinds, "all") {
+			s, ok := r.cell("all", part, kind, sysSearch)
+			base, ok2 := r.cell("all", part, kind, sysBM25)
+			if !ok || !ok2 {
+				continue
+			}
+			var below []string
+			if below2(s.Hit5, base.Hit5) {
+				below = append(below, "hit@5")
+			}
+			if below2(s.Recall10, base.Recall10) {
+				below = append(below, "recall@10")
+			}
+			fmt.Fprintf(&b, "| %s | %s | %d | %s / %s | %s / %s | %s / %s | %s |\n", part, kind, s.N, f2(s.Hit5), f2(base.Hit5), f2(s.Recall10), f2(base.Recall10), f2(s.MRR), f2(base.MRR), strings.Join(below, ", "))
+		}
+	}
+	return b.String()
+}
+
+// below2 reports whether a is below b as the report shows them (two
+// decimals): a difference the table cannot show is no shortfall.
+func below2(a, b float64) bool { return math.Round(a*100) < math.Round(b*100) }

@@ -18,8 +18,9 @@ type LineMerge func(base, ours, theirs []byte) (merged []byte, conflict bool, er
 
 // Options shape Merge.
 type Options struct {
-	// AppendOnly are section headings, besides the Worklog, whose entries
-	// are only ever appended (compared without case and a trailing colon).
+	// AppendOnly are section headings, besides the note sections canon
+	// log writes in (edit.NoteHeading), whose entries are only ever
+	// appended (compared without case and a trailing colon).
 	AppendOnly []string
 	// Lines merges what is not frontmatter or an append-only section, and
 	// everything when the document cannot be read.
@@ -320,10 +321,13 @@ func lost(o, a, t, r map[string]int) string {
 	return out[0]
 }
 
-// appendOnly reports a heading whose section only ever grows at its end.
-func (m *merger) appendOnly(heading string) bool {
-	if edit.Worklog.Names(heading) || edit.ImplementationNotes.Names(heading) {
-		return true
+// appendOnly reports a heading whose section only ever grows at its end,
+// lines its text: the sections canon log may write in (edit.NoteHeading;
+// a loose one, "Notes", while its entries are dated lines) and those the
+// configuration names.
+func (m *merger) appendOnly(heading string, lines []string) bool {
+	if ok, datedOnly := edit.NoteHeading(heading); ok {
+		return !datedOnly || datedLines(lines)
 	}
 	n := edit.HeadingKey(heading)
 	for _, name := range m.opt.AppendOnly {

@@ -21,7 +21,7 @@ func (m *merger) findSections(s *side) map[string]section {
 	twice := map[string]bool{}
 	for i, h := range hs {
 		at := h.Line - 1
-		if at <= s.fmEnd || at >= len(s.lines) || !strings.HasPrefix(strings.TrimLeft(s.lines[at], " "), "#") || !m.appendOnly(h.Text) {
+		if at <= s.fmEnd || at >= len(s.lines) || !strings.HasPrefix(strings.TrimLeft(s.lines[at], " "), "#") {
 			continue
 		}
 		end := len(s.lines)
@@ -30,6 +30,9 @@ func (m *merger) findSections(s *side) map[string]section {
 				end = n.Line - 1
 				break
 			}
+		}
+		if end <= at || !m.appendOnly(h.Text, s.lines[at+1:end]) {
+			continue
 		}
 		name := edit.HeadingKey(h.Text)
 		if _, ok := out[name]; ok {
@@ -155,6 +158,22 @@ func entryEnd(lines []string, i, end int) int {
 		}
 	}
 	return end
+}
+
+// datedLines reports a section's text whose entries (between markers,
+// when a tool holds it so) each start with a date: a log, however it is
+// titled. An empty one is a log yet to be written.
+func datedLines(lines []string) bool {
+	if _, inner, _, ok := peelMarkers(lines); ok {
+		lines = inner
+	}
+	_, es, _ := entries(lines)
+	for _, e := range es {
+		if _, ok := stampOf(e); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // stampOf is an entry's timestamp, when its first line starts with one.

@@ -25,7 +25,7 @@ type (
 )
 
 func (m *Server) addClaimsTool() {
-	add(m, &mcp.Tool{Name: "claims", OutputSchema: outSchema("claims:array", "overlay:object"), Description: "Items other branches or worktrees took: check before you start.", Annotations: readOnly},
+	add(m, &mcp.Tool{Name: "claims", OutputSchema: outSchema("claims:array", "overlay:object"), Description: "Items other refs took: check first.", Annotations: readOnly},
 		func(ctx context.Context, s *gitsync.Session, in noIn, out *claimsOut) (string, error) {
 			over, st, err := s.OverlayOfHere(ctx)
 			if err != nil {

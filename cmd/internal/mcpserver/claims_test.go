@@ -59,3 +59,24 @@ func TestMCPClaims(t *testing.T) {
 		t.Fatalf("show branches: %+v", show.Branches)
 	}
 }
+
+// TestMCPClaimAsWho: item_claim without as names whoever canon claim
+// would (CANON_AGENT, else git's user.name), as its tools/list entry says.
+func TestMCPClaimAsWho(t *testing.T) {
+	t.Setenv("CANON_AGENT", "")
+	dir, cs := mcpRepo(t)
+	gitIn(t, dir, "config", "user.name", "Grace")
+	res := call(t, cs, "item_claim", map[string]any{"item": "KB-TSK-0001", "dry_run": true}, nil)
+	if res.IsError || !strings.Contains(textOf(res), "Grace") {
+		t.Errorf("item_claim without as, git's user.name Grace: %v %s", res.IsError, textOf(res))
+	}
+	t.Setenv("CANON_AGENT", "agent-7")
+	res = call(t, cs, "item_claim", map[string]any{"item": "KB-TSK-0001", "dry_run": true}, nil)
+	if res.IsError || !strings.Contains(textOf(res), "agent-7") {
+		t.Errorf("item_claim without as, CANON_AGENT=agent-7: %v %s", res.IsError, textOf(res))
+	}
+	res = call(t, cs, "item_claim", map[string]any{"item": "KB-TSK-0001", "as": "bob", "dry_run": true}, nil)
+	if res.IsError || !strings.Contains(textOf(res), "bob") {
+		t.Errorf("item_claim as bob: %v %s", res.IsError, textOf(res))
+	}
+}

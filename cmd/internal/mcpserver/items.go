@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -29,7 +28,7 @@ type (
 	}
 	itemClaimIn struct {
 		Item   string `json:"item"`
-		As     string `json:"as"`
+		As     string `json:"as,omitempty"`
 		DryRun bool   `json:"dry_run,omitempty"`
 		Commit bool   `json:"commit,omitempty"`
 	}
@@ -69,8 +68,8 @@ func (m *Server) addItemTools() {
 				return "", err
 			}
 			res, err := usecase.NewItem(ctx, s, a)
-			if errors.Is(err, usecase.ErrItem) {
-				return "", errors.New(strings.TrimPrefix(err.Error(), usecase.ErrItem.Error()+": "))
+			if msg, ok := usecase.Refusal(err); ok {
+				return "", errors.New(msg)
 			}
 			if err != nil {
 				return "", err
@@ -93,10 +92,10 @@ func (m *Server) addItemTools() {
 			}
 			return itemCall(out, func() (*usecase.ItemEdited, error) { return usecase.EditItem(ctx, s, a) })
 		})
-	add(m, &mcp.Tool{Name: "item_claim", OutputSchema: outSchema("changes:array", "written:array"), Description: "Take an item: assignee, in-progress state.", Annotations: writing},
+	add(m, &mcp.Tool{Name: "item_claim", OutputSchema: outSchema("changes:array", "written:array"), Description: "Take an item: assignee as (else CANON_AGENT, git user.name), in-progress state.", Annotations: writing},
 		func(ctx context.Context, s *gitsync.Session, in itemClaimIn, out *itemOut) (string, error) {
 			return itemCall(out, func() (*usecase.ItemEdited, error) {
-				return usecase.Claim(ctx, s, in.Item, in.As, usecase.ItemArgs{DryRun: in.DryRun, Commit: in.Commit})
+				return usecase.Claim(ctx, s, in.Item, usecase.Claimant(ctx, s, in.As), usecase.ItemArgs{DryRun: in.DryRun, Commit: in.Commit})
 			})
 		})
 	add(m, &mcp.Tool{Name: "item_log", OutputSchema: outSchema("logged:string", "written:array"), Description: "Append a dated worklog line (done: and close).", Annotations: writing},
@@ -113,8 +112,8 @@ func (m *Server) addItemTools() {
 // itemCall makes one item edit and renders its answer.
 func itemCall(out *itemOut, call func() (*usecase.ItemEdited, error)) (string, error) {
 	res, err := call()
-	if errors.Is(err, usecase.ErrItem) {
-		return "", errors.New(strings.TrimPrefix(err.Error(), usecase.ErrItem.Error()+": "))
+	if msg, ok := usecase.Refusal(err); ok {
+		return "", errors.New(msg)
 	}
 	if err != nil {
 		return "", err

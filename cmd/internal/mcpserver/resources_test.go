@@ -20,6 +20,9 @@ func TestResourcesReadNothingOutside(t *testing.T) {
 	srv, cs := serve(t, dir)
 	// An index that has not taken the link in yet (a server that cannot
 	// listen, or an event still on its way): the read itself refuses it.
+	// The listener's own catch-ups stop first: they read srv.listen.
+	srv.stop()
+	<-srv.answered
 	_ = srv.listen.Close()
 	srv.listen = nil
 	ctx := context.Background()

@@ -61,6 +61,15 @@ type Server struct {
 	answered   <-chan struct{}
 	unreported int
 	behind     bool
+
+	// Close waits for the calls in flight and the background counts
+	// (inflight) before it closes the session; closed, once set, turns
+	// new ones away (guarded by closeMu). closing, when set (by a test),
+	// hears that Close has begun.
+	closeMu  sync.Mutex
+	closed   bool
+	inflight sync.WaitGroup
+	closing  func()
 }
 
 // A background count of the drift starts once the last one is driftEvery
@@ -134,16 +143,47 @@ func New(ctx context.Context, dir, version string) (*Server, error) {
 	return m, nil
 }
 
-// Close stops listening and releases the repository's index.
+// Close stops listening and releases the repository's index, in this
+// order: no new call, the calls in flight and the listener's catch-ups
+// end (none runs on the closed session, none Vouches after), the
+// listener stops answering cookies and lets its lock go, the session
+// closes.
 func (m *Server) Close() {
+	m.closeMu.Lock()
+	was := m.closed
+	m.closed = true
+	m.closeMu.Unlock()
+	if was {
+		return
+	}
+	if m.closing != nil {
+		m.closing()
+	}
 	if m.stop != nil {
 		m.stop()
-		<-m.answered // no catch-up of its runs on the closed session
+		<-m.answered
 	}
+	m.inflight.Wait()
 	if m.listen != nil {
 		_ = m.listen.Close() // the watches go with the process anyway
 	}
 	m.s.Close()
+}
+
+// errClosed answers a call that comes after Close.
+var errClosed = errors.New("the server is stopping")
+
+// enter counts a call or a background count in flight, which Close waits
+// for; false once Close has begun (then nothing may run on the session).
+// The caller calls m.inflight.Done when it ends.
+func (m *Server) enter() bool {
+	m.closeMu.Lock()
+	defer m.closeMu.Unlock()
+	if m.closed {
+		return false
+	}
+	m.inflight.Add(1)
+	return true
 }
 
 // Run serves one client over stdio until it goes or ctx ends.
@@ -213,6 +253,10 @@ const (
 // call runs fn on the session once the index has caught up with HEAD, and
 // returns the freshness of its answer. ctx ends the wait for the turn.
 func (m *Server) call(ctx context.Context, how turns, fn func(ctx context.Context, s *gitsync.Session) error) (Freshness, error) {
+	if !m.enter() {
+		return Freshness{}, errClosed
+	}
+	defer m.inflight.Done()
 	select {
 	case m.turn <- struct{}{}:
 	case <-ctx.Done():
@@ -356,10 +400,11 @@ func (m *Server) workingTreeDrift(s *gitsync.Session) (int, time.Time, error) {
 		m.drift, m.driftAt, m.driftTook = n, time.Now(), took
 		return n, m.driftAt, nil
 	}
-	if m.driftDue() && !m.driftRunning {
+	if m.driftDue() && !m.driftRunning && m.enter() {
 		m.driftRunning = true
 		gen := m.driftGen
 		go func() {
+			defer m.inflight.Done()
 			n, took, err := count()
 			m.driftMu.Lock()
 			defer m.driftMu.Unlock()

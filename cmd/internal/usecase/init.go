@@ -18,5 +18,11 @@ func Init(ctx context.Context, s *gitsync.Session, opt gitsync.InitOptions) (*gi
 	if rep, err := hooks.Inspect(ctx, s.Repo); err == nil {
 		in.HooksRun = rep.Commit && rep.Checkout
 	}
+	in.SuggestWatchAuto = in.Documents >= SuggestWatchAutoAt && !s.Cfg.Watch.Auto
 	return in, nil
 }
+
+// SuggestWatchAutoAt is the number of documents from which canon init
+// suggests watch.auto (ADR-0089): from there every command's stat walk
+// costs about 70 ms of CPU or more, a delay a person notices.
+const SuggestWatchAutoAt = 20000

@@ -112,6 +112,12 @@ type itemEditor struct {
 	// lists.
 	fallback string
 	stateF   string // stateField's answer
+	// side is the sidecar beside the item whose fields it takes
+	// (config.Sidecars: a KEP's kep.yaml), "" for none; sideFields are
+	// its fields, nil when they do not parse (sideErr says why).
+	side       string
+	sideFields *markdown.Value
+	sideErr    error
 }
 
 func newItemEditor(ctx context.Context, s *gitsync.Session, ref string) (*itemEditor, error) {
@@ -133,11 +139,9 @@ func newItemEditor(ctx context.Context, s *gitsync.Session, ref string) (*itemEd
 	}
 	md := markdown.Parse(doc.Path, f.Before, &markdown.Options{})
 	e := &itemEditor{s: s, doc: *doc, md: md, set: set, now: now, out: &ItemEdited{Item: *doc, Changes: []FieldChange{}, Written: []string{}}}
+	e.findSidecar()
 	return e, nil
 }
-
-// has reports whether the item's frontmatter has field at the top level.
-func (e *itemEditor) has(field string) bool { return e.md.Frontmatter.Get(field) != nil }
 
 // spelling is the field of names the item uses, else the one the
 // documents of its kind use most, else the first: state or status,
@@ -271,12 +275,16 @@ func (e *itemEditor) setField(ctx context.Context, fv FieldValue) error {
 			return err
 		}
 	}
-	if v := e.md.Frontmatter.Get(fv.Field); v != nil && v.Kind == markdown.List {
-		return e.replaceList(fv.Field, v, value)
-	}
-	changed, err := e.set.SetField(e.doc.Path, fv.Field, value)
+	file, err := e.fileOf(fv.Field)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %s: %w", ErrItem, e.doc.Path, fv.Field, err)
+		return err
+	}
+	if v := e.value(fv.Field, file); v != nil && v.Kind == markdown.List {
+		return e.replaceList(file, fv.Field, v, value)
+	}
+	changed, err := e.set.SetField(file, fv.Field, value)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %s: %w", ErrItem, file, fv.Field, err)
 	}
 	if changed {
 		e.out.Changes = append(e.out.Changes, FieldChange{Field: fv.Field, Op: "set", Value: value})
@@ -286,11 +294,11 @@ func (e *itemEditor) setField(ctx context.Context, fv FieldValue) error {
 
 // replaceList makes a list field hold value alone (Backlog.md's
 // assignee: [@bob]).
-func (e *itemEditor) replaceList(field string, v *markdown.Value, value string) error {
+func (e *itemEditor) replaceList(file, field string, v *markdown.Value, value string) error {
 	changed := false
 	for _, it := range v.Items {
 		if s, ok := it.Scalar(); ok && s != value {
-			c, err := e.set.RemoveFromList(e.doc.Path, field, s)
+			c, err := e.set.RemoveFromList(file, field, s)
 			if err != nil {
 				return fmt.Errorf("%w: %s: %w", ErrItem, field, err)
 			}
@@ -298,7 +306,7 @@ func (e *itemEditor) replaceList(field string, v *markdown.Value, value string) 
 		}
 	}
 	if value != "" {
-		c, err := e.set.AddToList(e.doc.Path, field, value)
+		c, err := e.set.AddToList(file, field, value)
 		if err != nil {
 			return fmt.Errorf("%w: %s: %w", ErrItem, field, err)
 		}
@@ -319,7 +327,11 @@ func (e *itemEditor) listEdit(fv FieldValue, add bool) error {
 	if add {
 		op, fn = "add", e.set.AddToList
 	}
-	changed, err := fn(e.doc.Path, fv.Field, fv.Value)
+	file, err := e.fileOf(fv.Field)
+	if err != nil {
+		return err
+	}
+	changed, err := fn(file, fv.Field, fv.Value)
 	if err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrItem, fv.Field, err)
 	}
@@ -413,12 +425,23 @@ func (e *itemEditor) finish(ctx context.Context, a ItemArgs) (*ItemEdited, error
 	if len(files) == 0 {
 		return e.out, nil // every field already held its value
 	}
-	if e.has(edit.UpdatedField(e.md.Frontmatter)) || toolAddsUpdated[e.s.Cfg.Tool] && e.has("created_date") { // updated, updated_date: added only as the tool adds it
+	fm := e.md.Frontmatter
+	// updated, updated_date: added only as the tool adds it; a KEP's
+	// last-updated in its kep.yaml, when the README has no frontmatter a
+	// new updated: would go into.
+	touchSide := e.sideFields.Field(edit.UpdatedField(e.sideFields)) != nil && fieldCount(fm) == 0
+	if touchSide || fm.Get(edit.UpdatedField(fm)) != nil || toolAddsUpdated[e.s.Cfg.Tool] && fm.Get("created_date") != nil {
 		e.set.Touch(e.now)
-		e.out.Updated = files[0].Updated
 	}
-	f := files[0]
-	preview, err := e.s.CheckPlanned(ctx, map[string][]byte{f.Path: f.After})
+	planned := map[string][]byte{}
+	var paths []string
+	for _, f := range files {
+		planned[f.Path], paths = f.After, append(paths, f.Path)
+		if f.Updated != "" {
+			e.out.Updated = f.Updated
+		}
+	}
+	preview, err := e.s.CheckPlanned(ctx, planned)
 	if err != nil {
 		return nil, err
 	}
@@ -433,13 +456,13 @@ func (e *itemEditor) finish(ctx context.Context, a ItemArgs) (*ItemEdited, error
 	if _, err := e.set.Apply(ctx, e.s, itemCommand(a), nil); err != nil {
 		return nil, err
 	}
-	e.out.Written = append(e.out.Written, f.Path)
+	e.out.Written = append(e.out.Written, paths...)
 	if a.Commit {
-		if e.out.Commit, err = commitItem(ctx, e.s, f.Path, e.commitMessage(a)); err != nil {
+		if e.out.Commit, err = commitItem(ctx, e.s, paths, e.commitMessage(a)); err != nil {
 			return nil, err
 		}
 	}
-	if doc, err := e.s.Store.FindOne(ctx, f.Path); err == nil {
+	if doc, err := e.s.Store.FindOne(ctx, e.doc.Path); err == nil {
 		e.out.Item = *doc
 	}
 	return e.out, nil
@@ -492,14 +515,18 @@ func (e *itemEditor) commitMessage(a ItemArgs) string {
 	return msg + " (" + itemCommand(a) + ")"
 }
 
-// commitItem commits the file at rel alone (git commit --only: whatever
-// else is staged stays staged) and returns the commit's short hash. The
-// hooks run as for any commit.
-func commitItem(ctx context.Context, s *gitsync.Session, rel, msg string) (string, error) {
-	if _, err := s.Repo.Git(ctx, "add", "--", gitsync.Literal(rel)); err != nil {
+// commitItem commits the files at rels alone (the item's, its sidecar;
+// git commit --only: whatever else is staged stays staged) and returns
+// the commit's short hash. The hooks run as for any commit.
+func commitItem(ctx context.Context, s *gitsync.Session, rels []string, msg string) (string, error) {
+	lits := make([]string, 0, len(rels))
+	for _, r := range rels {
+		lits = append(lits, gitsync.Literal(r))
+	}
+	if _, err := s.Repo.Git(ctx, append([]string{"add", "--"}, lits...)...); err != nil {
 		return "", fmt.Errorf("the item is written, but git add failed (commit it by hand): %w", err)
 	}
-	if _, err := s.Repo.Git(ctx, "commit", "-q", "--only", "--message="+msg, "--", gitsync.Literal(rel)); err != nil {
+	if _, err := s.Repo.Git(ctx, append([]string{"commit", "-q", "--only", "--message=" + msg, "--"}, lits...)...); err != nil {
 		return "", fmt.Errorf("the item is written, but git commit failed (commit it by hand): %w", err)
 	}
 	out, err := s.Repo.Git(ctx, "rev-parse", "--short", "HEAD")
@@ -517,7 +544,7 @@ func commitItem(ctx context.Context, s *gitsync.Session, rel, msg string) (strin
 // is taken here or on another ref (taken), unless a.Force.
 func Claim(ctx context.Context, s *gitsync.Session, ref, as string, a ItemArgs) (*ItemEdited, error) {
 	if strings.TrimSpace(as) == "" {
-		return nil, fmt.Errorf("%w: say who claims it with --as NAME", ErrItem)
+		return nil, fmt.Errorf("%w: say who claims it: --as NAME (MCP: as), CANON_AGENT or git's user.name", ErrItem)
 	}
 	e, err := newItemEditor(ctx, s, ref)
 	if err != nil {
@@ -583,7 +610,7 @@ func (e *itemEditor) workState(ctx context.Context, words []string, anyDone bool
 	if learned := e.learnedStates(); learned != nil {
 		return field, e.learnedState(learned, uses, words, anyDone), nil
 	}
-	if state = pickState(uses, e.s.Cfg.States.IsDone, words, anyDone); state == "" {
+	if state = pickState(uses, e.s.Cfg.States.IsDone, words, anyDone); state == "" && !learnedLifecycle(e.s.Cfg.States, uses) {
 		state = fallback(uses)
 		e.fallback = state
 	}
@@ -692,14 +719,18 @@ func (r *ItemEdited) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "%s: %s + %s\n", name, sec, human.Quote(r.Logged))
 	}
+	written := make([]string, 0, len(r.Written))
+	for _, p := range r.Written {
+		written = append(written, human.QuotePath(p))
+	}
 	var err error
 	switch {
 	case r.DryRun:
 		_, err = fmt.Fprintln(w, "dry run: nothing written")
 	case r.Commit != "":
-		_, err = fmt.Fprintf(w, "wrote %s; committed as %s\n", human.QuotePath(r.Item.Path), r.Commit)
+		_, err = fmt.Fprintf(w, "wrote %s; committed as %s\n", strings.Join(written, ", "), r.Commit)
 	case len(r.Written) > 0:
-		_, err = fmt.Fprintf(w, "wrote %s; nothing is committed (--commit commits it alone)\n", human.QuotePath(r.Item.Path))
+		_, err = fmt.Fprintf(w, "wrote %s; nothing is committed (--commit commits it alone)\n", strings.Join(written, ", "))
 	}
 	return err
 }

@@ -527,7 +527,7 @@ func (n *newItem) write(ctx context.Context, content []byte) (*ItemCreated, erro
 	out.Written = append(out.Written, n.path)
 	if n.a.Commit {
 		msg := fmt.Sprintf("%s: new %s %s (canon new)", n.id, n.kind, human.Quote(strings.TrimSpace(n.a.Title)))
-		if out.Commit, err = commitItem(ctx, n.s, n.path, msg); err != nil {
+		if out.Commit, err = commitItem(ctx, n.s, []string{n.path}, msg); err != nil {
 			return nil, err
 		}
 	}

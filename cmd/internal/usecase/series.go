@@ -66,7 +66,7 @@ func nextOfSeries(ctx context.Context, s *gitsync.Session, kind string) (string,
 		}
 		below = len(id)
 	}
-	named, err := s.Store.NamedPaths(ctx)
+	named, err := s.Store.NamedPathsOf(ctx, lp)
 	if err != nil {
 		return "", false, err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/canon-md/canon/cmd/internal/mcpserver"
+	"github.com/canon-md/canon/cmd/internal/usecase"
 	"github.com/canon-md/canon/gitsync"
 	"github.com/canon-md/canon/gitsync/watch"
 	"github.com/canon-md/canon/hooks"
@@ -52,7 +53,7 @@ func New(ctx context.Context, dir string) (*Server, error) {
 	s.OnSync(hooks.TellWorksets(nil, nil))
 	hooks.FinishWrites(ctx, s, func(msg string) { fmt.Fprintln(os.Stderr, "canon: "+msg) })
 	s.Store.UseVectors(s.Repo.VectorsPath(), s.Repo.GitDir) // as canon search does
-	m := &Server{s: s, turn: make(chan struct{}, 1), timeout: requestTimeout, me: claimant(ctx, s)}
+	m := &Server{s: s, turn: make(chan struct{}, 1), timeout: requestTimeout, me: usecase.Claimant(ctx, s, "")}
 	if w, err := watch.New(s, watch.Options{}); err == nil {
 		w.Listen()
 		m.listen = w

@@ -3,9 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
-	"os"
 	"strings"
 
 	"github.com/canon-md/canon/cmd/internal/usecase"
@@ -61,9 +59,10 @@ func (m *Server) write(w http.ResponseWriter, r *http.Request, edit func(context
 		return err
 	})
 	code, out := http.StatusOK, written{OK: err == nil}
+	msg, refused := usecase.Refusal(err)
 	switch {
-	case errors.Is(err, usecase.ErrItem):
-		code, out.Text = http.StatusUnprocessableEntity, strings.TrimPrefix(err.Error(), usecase.ErrItem.Error()+": ")
+	case refused:
+		code, out.Text = http.StatusUnprocessableEntity, msg
 	case err != nil:
 		code, out.Text = http.StatusInternalServerError, gitsync.Explain(err, "")
 	default:
@@ -74,15 +73,4 @@ func (m *Server) write(w http.ResponseWriter, r *http.Request, edit func(context
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(code)
 	_ = json.NewEncoder(w).Encode(out)
-}
-
-// claimant is who a claim from the board names when the page names no
-// one: CANON_AGENT, else git's user.name in the repository (canon claim's
-// default).
-func claimant(ctx context.Context, s *gitsync.Session) string {
-	if a := strings.TrimSpace(os.Getenv("CANON_AGENT")); a != "" {
-		return a
-	}
-	name, _ := s.Repo.GitText(ctx, "config", "user.name")
-	return strings.TrimSpace(name)
 }

@@ -282,7 +282,7 @@ func (t *FullText) Documents(ctx context.Context) (int64, error) {
 
 // PhraseHit is a section that holds a phrase (PhraseHits): the section,
 // its document's size in bytes, and how many times the phrase occurs in
-// its heading and text.
+// it, its title counted once (canon_hits).
 type PhraseHit struct {
 	RankedSection // its place and document; no score, no masks
 	Size          int64
@@ -291,8 +291,9 @@ type PhraseHit struct {
 
 // PhraseHits returns every section (under the filter) that holds the
 // phrase, by document and position, with its document's size and the
-// phrase's instances in its heading and text, not its title (canon_hits):
-// what a bm25 over whole documents counts.
+// phrase's instances in its heading and text, and in its title where the
+// heading does not repeat it (canon_hits): what a bm25 over whole
+// documents counts.
 func (t *FullText) PhraseHits(ctx context.Context, phrase string) ([]PhraseHit, error) {
 	rows, err := t.c.QueryContext(ctx, `WITH r AS MATERIALIZED (SELECT rowid AS rid, canon_hits(chunks_fts) AS hits FROM chunks_fts WHERE chunks_fts MATCH ?)
 		SELECT c.id, c.doc, c.seq, c.slug, d.key, d.generated <> '', d.size, r.hits FROM r JOIN chunks c ON c.id = r.rid JOIN docs d ON d.id = c.doc

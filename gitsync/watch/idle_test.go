@@ -1,0 +1,54 @@
+package watch
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index/indextest/hang"
+)
+
+// stopped waits for Run to return by itself and says why it did.
+func (r *running) stopped(what string) string {
+	r.t.Helper()
+	if err := hang.Wait(r.t, r.done, what); err != nil {
+		r.t.Fatal(err)
+	}
+	r.cancel()
+	r.cancel = nil // Run returned: the cleanup has nothing to wait for
+	return r.w.Stopped()
+}
+
+// A watcher with Options.Idle stops by itself when no command asked it for
+// that long, and a cookie answered puts the stop off.
+func TestIdleWatcherStops(t *testing.T) {
+	t.Parallel()
+	root := gitRepo(t, map[string]string{"items/a.md": "# A\n"})
+	r := startWatcher(t, root, Options{Idle: 300 * time.Millisecond})
+	cookie := filepath.Join(r.w.Session().Repo.GitDir, gitsync.CookiePrefix+"1-1")
+	write(t, cookie, "")
+	hang.Until(t, "the cookie was never answered", func() bool {
+		_, err := os.Lstat(cookie)
+		return os.IsNotExist(err)
+	})
+	if why := r.stopped("the idle watcher never stopped"); why != StopIdle {
+		t.Fatalf("Stopped() = %q, want %q", why, StopIdle)
+	}
+}
+
+// A watcher whose working tree is removed stops by itself.
+func TestWatcherStopsWhenTheWorktreeGoes(t *testing.T) {
+	t.Parallel()
+	root := gitRepo(t, map[string]string{"items/a.md": "# A\n"})
+	r := startWatcher(t, root, Options{})
+	gone := root + "-gone"
+	if err := os.Rename(root, gone); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Rename(gone, root) }) // TempDir removes it
+	if why := r.stopped("the watcher of a removed worktree never stopped"); why != StopGone {
+		t.Fatalf("Stopped() = %q, want %q", why, StopGone)
+	}
+}
