@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -25,6 +26,38 @@ func TestGoalTable(t *testing.T) {
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("table lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestMissTable: the tune part's judged documents that the baseline puts
+// in its first 10 and search does not are listed, with the baseline's
+// rank; one search also finds, or that the baseline ranks past 10, is not,
+// and no holdout query is shown.
+func TestMissTable(t *testing.T) {
+	ten := func(first ...string) []string {
+		out := append([]string{}, first...)
+		for len(out) < 12 {
+			out = append(out, fmt.Sprintf("other-%d.md", len(out)))
+		}
+		return out
+	}
+	q := func(id, part string, relevant, search, base []string) QueryResult {
+		return QueryResult{Repo: "r", Query: Query{ID: id, Part: part, Kind: "keyword", Text: "a | b", Relevant: relevant},
+			Answers: map[string]Answer{sysSearch: {Ranked: search}, sysBM25: {Ranked: base}}}
+	}
+	r := &Report{Part: "tune", Queries: []QueryResult{
+		q("t1", "tune", []string{"docs/found.md", "docs/missed.md", "docs/late.md"},
+			ten("docs/found.md"), append(ten("x.md", "docs/found.md", "docs/missed.md")[:10], "docs/late.md")),
+		q("h1", "holdout", []string{"docs/secret.md"}, ten(), ten("docs/secret.md")),
+	}}
+	got := missTable(r)
+	if want := "| r | t1 `a \\| b` | keyword | missed.md | 3 |\n"; !strings.Contains(got, want) {
+		t.Errorf("table lacks %q:\n%s", want, got)
+	}
+	for _, no := range []string{"found.md", "late.md", "secret", "h1"} {
+		if strings.Contains(got, no) {
+			t.Errorf("table lists %s:\n%s", no, got)
 		}
 	}
 }
