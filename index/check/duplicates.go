@@ -100,6 +100,6 @@ func (c *checker) duplicate(rule, what, val string, hs []checkreads.Holder) {
 		if what == "uid" {
 			msg = fmt.Sprintf("uid %s is also used by %s; a uid must be unique, give one of them a new one", val, strings.Join(others, ", "))
 		}
-		c.add(l.path, l.line, l.col, rule, val, msg)
+		c.addField(l.path, l.line, l.col, what, val, rule, val, msg)
 	}
 }
