@@ -113,5 +113,5 @@ func (e *itemEditor) inventsSidecarField(ctx context.Context, field string, name
 	if name == "" {
 		name = e.doc.Path
 	}
-	return fmt.Errorf("%w: %s keeps its fields in %s, and no %s here has an %s field, so canon claim wrote nothing; to record who has it, set the field the repository uses: canon set %s FIELD=NAME", ErrItem, name, e.side, path.Base(e.side), field, name)
+	return fmt.Errorf("%w: %s keeps its fields in %s, and no %s here names an assignee (%s), so canon claim wrote nothing; to record who has it, set the field the repository uses: canon set %s FIELD=NAME", ErrItem, name, e.side, path.Base(e.side), strings.Join(names, ", "), name)
 }
