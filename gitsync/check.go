@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -23,6 +24,9 @@ import (
 type side struct {
 	batch *index.Batch
 	tree  *GitTree
+	// sidecar reads the sidecar beside a README as the side has it
+	// (check.Input.ReadSidecar); nil: as the working tree has it.
+	sidecar func(readme string) (string, []byte)
 }
 
 // StagedAhead is the staged set asked of git before canon opens its index:
@@ -162,7 +166,7 @@ func (s *Session) checkStagedDocs(ctx context.Context, newOnly bool, ahead *Stag
 	if after.Empty() {
 		return &check.Result{NewOnly: newOnly}, nil
 	}
-	afterSide := side{after, &GitTree{Repo: s.Repo, Staged: stagedSet, startCat: ahead.catFile, trees: ahead.trees}}
+	afterSide := side{after, &GitTree{Repo: s.Repo, Staged: stagedSet, startCat: ahead.catFile, trees: ahead.trees}, s.sidecarIn(ctx, ahead.catFile, sides.after)}
 	if !newOnly {
 		return s.checkChange(ctx, afterSide, nil)
 	}
@@ -181,7 +185,7 @@ func (s *Session) checkStagedDocs(ctx context.Context, newOnly bool, ahead *Stag
 			}
 			b.Upserts = append(b.Upserts, l)
 		}
-		return &side{b, &GitTree{Repo: s.Repo, Rev: "HEAD", startCat: ahead.catFile, trees: ahead.trees, NoSuggest: true}}, nil
+		return &side{b, &GitTree{Repo: s.Repo, Rev: "HEAD", startCat: ahead.catFile, trees: ahead.trees, NoSuggest: true}, s.sidecarIn(ctx, ahead.catFile, sides.before)}, nil
 	}
 	return s.checkChangeLazy(ctx, afterSide, before)
 }
@@ -254,7 +258,7 @@ func (s *Session) CheckPlanned(ctx context.Context, files map[string][]byte) (*c
 	}
 	tree := &GitTree{Repo: s.Repo}
 	now := &side{tree: tree}
-	return s.checkChangeLazy(ctx, side{b, tree}, func() (*side, error) { return now, nil })
+	return s.checkChangeLazy(ctx, side{batch: b, tree: tree}, func() (*side, error) { return now, nil })
 }
 
 // CheckNewFrom validates the documents that differ between the merge base
@@ -310,7 +314,7 @@ func (s *Session) CheckNewFrom(ctx context.Context, rev string) (*check.Result, 
 	}
 	res := &check.Result{NewOnly: true, Base: base}
 	if len(paths) > 0 {
-		if res, err = s.checkChange(ctx, side{tree: &GitTree{Repo: s.Repo}, batch: nil}, &side{before, &GitTree{Repo: s.Repo, Rev: base, Cat: cat, trees: trees, NoSuggest: true}}, paths...); err != nil {
+		if res, err = s.checkChange(ctx, side{tree: &GitTree{Repo: s.Repo}, batch: nil}, &side{batch: before, tree: &GitTree{Repo: s.Repo, Rev: base, Cat: cat, trees: trees, NoSuggest: true}}, paths...); err != nil {
 			return nil, err
 		}
 		res.Base = base
@@ -393,7 +397,7 @@ func (s *Session) CheckPaths(ctx context.Context, paths []string) (*check.Result
 			b.Upserts = append(b.Upserts, l)
 		}
 	}
-	return s.checkChange(ctx, side{b, &GitTree{Repo: s.Repo}}, nil)
+	return s.checkChange(ctx, side{batch: b, tree: &GitTree{Repo: s.Repo}}, nil)
 }
 
 // documentsNamed replaces each folder among paths (repository paths; "."
@@ -579,7 +583,10 @@ func (s *Session) checkSide(ctx context.Context, sd *side, full, linkPaths []str
 				return err
 			}
 		}
-		in := check.Input{Cfg: s.Cfg, Docs: []int64{}, Tree: sd.tree, WikiLinksWork: &wiki}
+		in := check.Input{Cfg: s.Cfg, Docs: []int64{}, Tree: sd.tree, WikiLinksWork: &wiki, ReadSidecar: sd.sidecar}
+		if in.ReadSidecar == nil {
+			in.ReadSidecar = s.worktreeSidecar
+		}
 		isFull := map[string]bool{}
 		for _, p := range full {
 			isFull[p] = true
@@ -653,7 +660,7 @@ func (s *Session) CheckAll(ctx context.Context) (*check.Result, error) {
 	res := &check.Result{}
 	err := s.Store.Read(func(q index.Querier) error {
 		var err error
-		if res.Findings, err = check.Run(ctx, q, check.Input{Cfg: s.Cfg, Tree: &GitTree{Repo: s.Repo}}); err != nil {
+		if res.Findings, err = check.Run(ctx, q, check.Input{Cfg: s.Cfg, Tree: &GitTree{Repo: s.Repo}, ReadSidecar: s.worktreeSidecar}); err != nil {
 			return err
 		}
 		res.Checked, err = index.AllPaths(ctx, q)
@@ -724,7 +731,7 @@ func (s *Session) DocProblems(ctx context.Context, path string) ([]check.Finding
 		if err != nil {
 			return err
 		}
-		in := check.Input{Cfg: s.Cfg, Docs: []int64{}, Tree: &GitTree{Repo: s.Repo}}
+		in := check.Input{Cfg: s.Cfg, Docs: []int64{}, Tree: &GitTree{Repo: s.Repo}, ReadSidecar: s.worktreeSidecar}
 		if id, ok := ids[path]; ok {
 			in.Docs = append(in.Docs, int64(id))
 		} else {
@@ -737,8 +744,9 @@ func (s *Session) DocProblems(ctx context.Context, path string) ([]check.Finding
 		return nil, err
 	}
 	out := []check.Finding{}
+	mine := append([]string{path}, scan.SidecarsOf(s.Cfg, path)...) // a finding about a sidecar's field names the sidecar
 	for _, f := range fs {
-		if f.Path == path {
+		if slices.Contains(mine, f.Path) {
 			out = append(out, f)
 		}
 	}

@@ -43,7 +43,8 @@ type PackOptions struct {
 	Exclude          []string
 	IncludeGenerated bool
 	// Templates are the configuration's templates: (files to copy, not
-	// documents): left out as generated documents are.
+	// documents) and fixtures: (test fixtures' copies of documents): left
+	// out as generated documents are.
 	Templates []string
 }
 
@@ -58,10 +59,11 @@ func OptionsFrom(c config.Context) PackOptions {
 }
 
 // PackOptionsOf is OptionsFrom(cfg.Context) with the repository's
-// templates (config.Templates) left out of packs too.
+// templates and test fixtures (config.Templates, config.Fixtures) left out
+// of packs too.
 func PackOptionsOf(cfg *config.Config) PackOptions {
 	o := OptionsFrom(cfg.Context)
-	o.Templates = cfg.Templates
+	o.Templates = append(append([]string(nil), cfg.Templates...), cfg.Fixtures...)
 	return o
 }
 

@@ -367,3 +367,19 @@ func TestSearchTies(t *testing.T) {
 		}
 	}
 }
+
+// TestPackOptionsOfLeavesOutFixtures: packs leave out test fixtures'
+// copies of documents (fixtures:) as they leave out templates.
+func TestPackOptionsOfLeavesOutFixtures(t *testing.T) {
+	t.Parallel()
+	cfg := config.Default()
+	cfg.Templates = []string{"eip-template.md"}
+	cfg.Fixtures = []string{"pkg/repo/testdata/**"}
+	o := PackOptionsOf(cfg)
+	if len(o.Templates) != 2 || o.Templates[0] != "eip-template.md" || o.Templates[1] != "pkg/repo/testdata/**" {
+		t.Errorf("left out of packs: %v", o.Templates)
+	}
+	if len(cfg.Templates) != 1 {
+		t.Errorf("the configuration's templates changed: %v", cfg.Templates)
+	}
+}

@@ -17,15 +17,16 @@ type WorkOptions struct {
 	States config.States // which states are open, done and blocked
 	Work   config.Work   // the work kinds, the priority scale, the archive folders
 	Kinds  []string      // list only these kinds (none: the work kinds, Work.IsWork)
-	// IsTemplate reports a file that is a template to copy (templates:,
-	// config.IsTemplate): no work, whatever its state; nil: none is.
+	// IsTemplate reports a file that is a template to copy or a test
+	// fixture's copy of a document (templates:, fixtures:,
+	// config.LeftOut): no work, whatever its state; nil: none is.
 	IsTemplate func(path string) bool
 }
 
 // WorkOptionsOf is what a repository's configuration says about its
 // work, listing kinds (none: its work kinds).
 func WorkOptionsOf(cfg *config.Config, kinds []string) WorkOptions {
-	return WorkOptions{States: cfg.States, Work: cfg.Work, Kinds: kinds, IsTemplate: cfg.IsTemplate}
+	return WorkOptions{States: cfg.States, Work: cfg.Work, Kinds: kinds, IsTemplate: cfg.LeftOut}
 }
 
 // Item is an open work item.

@@ -98,3 +98,25 @@ func (s *Store) FieldUse(ctx context.Context, kind string, fields ...string) (ma
 	}
 	return out, err
 }
+
+// SidecarHolds reports whether some document that takes fields from a
+// sidecar (a KEP's kep.yaml, ADR-0084) has one of fields at the top level
+// (its sidecar's or its own frontmatter's): whether the repository writes
+// such a field where its sidecars are read. It stops at the first.
+func (s *Store) SidecarHolds(ctx context.Context, fields ...string) (bool, error) {
+	if len(fields) == 0 {
+		return false, nil
+	}
+	conds := make([]string, len(fields))
+	args := make([]any, len(fields))
+	for i, f := range fields {
+		conds[i] = `json_type(fm, '$."' || ? || '"') IS NOT NULL`
+		args[i] = f
+	}
+	var one int
+	err := s.h.DB.QueryRowContext(ctx, `SELECT 1 FROM docs WHERE sidecar <> '' AND fm <> '' AND json_valid(fm) AND (`+strings.Join(conds, " OR ")+`) LIMIT 1`, args...).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}

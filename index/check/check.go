@@ -52,6 +52,12 @@ type Input struct {
 	// as a commit that deletes the one note they all link to; nil: the
 	// checked state decides. Where none works, wiki-link is a warning.
 	WikiLinksWork *bool
+	// ReadSidecar reads the sidecar beside the README at a path (ADR-0084)
+	// as the checked state has it: its path and content, within
+	// config.MaxSidecarBytes; "" for none. A finding about a field the
+	// sidecar holds names the field's line there. nil: such a finding
+	// stays at the top of its document.
+	ReadSidecar func(readme string) (path string, data []byte)
 }
 
 // doc is a checked document as the rules need it.
@@ -76,6 +82,9 @@ type checker struct {
 	docs     []*doc
 	byID     map[int64]*doc
 	findings []Finding
+	// fieldOf is, per finding, the field and value it is about when it
+	// has no line of its document (beside).
+	fieldOf []fieldRef
 	// disables of documents outside the checked set, loaded when a finding
 	// lands in one (duplicate ids are reported at every location).
 	otherDisables map[string][]markdown.Disable
@@ -188,6 +197,17 @@ func (c *checker) add(path string, line, col int, rule, target, msg string) {
 		col = 1
 	}
 	c.findings = append(c.findings, Finding{Path: path, Line: line, Col: col, Rule: rule, Message: msg, Target: target})
+	c.fieldOf = append(c.fieldOf, fieldRef{})
+}
+
+// addField is add of a finding about a frontmatter field's value: one
+// with no line (line < 1) names the field's line of a sidecar when the
+// document reads the field from one (beside).
+func (c *checker) addField(path string, line, col int, field, value, rule, target, msg string) {
+	c.add(path, line, col, rule, target, msg)
+	if line < 1 {
+		c.fieldOf[len(c.fieldOf)-1] = fieldRef{field: field, value: value}
+	}
 }
 
 // addFix records a finding with the edit that resolves it.
@@ -281,8 +301,9 @@ func (c *checker) finish() ([]Finding, error) {
 		keys[d.path] = d.key
 	}
 	out := make([]Finding, 0, len(c.findings))
+	var refs []fieldRef
 	seen := map[Finding]bool{}
-	for _, f := range c.findings {
+	for i, f := range c.findings {
 		sev := c.in.Cfg.Check.Severity(f.Rule)
 		if sev == config.SeverityOff {
 			continue
@@ -321,10 +342,12 @@ func (c *checker) finish() ([]Finding, error) {
 		}
 		seen[same] = true
 		out = append(out, f)
+		refs = append(refs, c.fieldOf[i])
 	}
 	if err := c.docKeys(out, keys); err != nil {
 		return nil, err
 	}
+	c.beside(out, refs)
 	index.SortProblems(out)
 	return out, nil
 }

@@ -94,8 +94,8 @@ func (c *checker) byRepository(f Finding, keys map[string]string) (skip bool, wh
 	switch {
 	case f.Rule == markdown.RuleWikiLink && !cfg.RendersWikiLinks() && !cfg.Check.Configured[f.Rule]:
 		return true, ""
-	case cfg.IsTemplate(f.Path):
-		return true, "" // a template the configuration names (templates:): a file to copy, not a document
+	case cfg.LeftOut(f.Path):
+		return true, "" // a template or fixture the configuration names (templates:, fixtures:): a file to copy, not a document
 	case markdown.IsTemplate(f.Path) && (keys[f.Path] == "" || keys[f.Path] == f.Path):
 		return false, f.Path + " is a template: its links and values are placeholders until it is copied"
 	case f.Rule == "broken-anchor" && cfg.MakesOwnAnchors():

@@ -59,6 +59,9 @@ func (c *checker) duplicate(rule, what, val string, hs []checkreads.Holder) {
 	}
 	locs := make([]loc, 0, len(hs))
 	for _, h := range hs {
+		if c.in.Cfg.LeftOut(h.Path) {
+			continue // a template or a test fixture's copy (templates:, fixtures:) claims no id
+		}
 		l := loc{path: h.Path, line: h.Line, uid: h.UID}
 		var pm map[string][2]int
 		if err := json.Unmarshal([]byte(h.FieldPos), &pm); err == nil {
@@ -100,6 +103,6 @@ func (c *checker) duplicate(rule, what, val string, hs []checkreads.Holder) {
 		if what == "uid" {
 			msg = fmt.Sprintf("uid %s is also used by %s; a uid must be unique, give one of them a new one", val, strings.Join(others, ", "))
 		}
-		c.add(l.path, l.line, l.col, rule, val, msg)
+		c.addField(l.path, l.line, l.col, what, val, rule, val, msg)
 	}
 }

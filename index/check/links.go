@@ -171,7 +171,7 @@ func (c *checker) unresolved(l *lnk) error {
 	if err != nil {
 		return err
 	}
-	c.add(p.Path, p.Line, p.Col, p.Rule, l.field+" "+l.raw+"#"+l.anchor, p.Message)
+	c.addField(p.Path, p.Line, p.Col, l.field, l.raw, p.Rule, l.field+" "+l.raw+"#"+l.anchor, p.Message)
 	return nil
 }
 
@@ -524,7 +524,7 @@ func listSlugs(set map[string]bool) string {
 func (c *checker) graphRules(l *lnk) {
 	src := l.src
 	if l.dst == src.id {
-		c.add(src.path, l.line, l.col, "self-reference", l.field+" "+l.raw, fmt.Sprintf("%s: %s points at this document itself; remove it", l.field, l.raw))
+		c.addField(src.path, l.line, l.col, l.field, l.raw, "self-reference", l.field+" "+l.raw, fmt.Sprintf("%s: %s points at this document itself; remove it", l.field, l.raw))
 		return
 	}
 	switch l.typ {
@@ -537,7 +537,7 @@ func (c *checker) graphRules(l *lnk) {
 		if slices.Contains(allowed, l.dstKind) {
 			return
 		}
-		c.add(src.path, l.line, l.col, "parent-kind", l.raw+" "+l.dstKind, fmt.Sprintf("the parent of %s must be %s, but %s is %s; choose a parent of the right kind",
+		c.addField(src.path, l.line, l.col, l.field, l.raw, "parent-kind", l.raw+" "+l.dstKind, fmt.Sprintf("the parent of %s must be %s, but %s is %s; choose a parent of the right kind",
 			article(src.kind), article(strings.Join(allowed, " or ")), l.dstID, article(l.dstKind)))
 	case "blocks", "blocked_by":
 		c.symmetry(l)

@@ -77,7 +77,7 @@ func yamlKind(v any) string {
 // wrong is a new problem, one that stays is not.
 func (c *checker) addAt(d *doc, field, rule, value, msg string) {
 	p, _ := d.pos.get(field)
-	c.add(d.path, p[0], p[1], rule, field+"="+value, msg)
+	c.addField(d.path, p[0], p[1], field, value, rule, field+"="+value, msg)
 }
 
 // kanoID is the shape of a Kano work item's id: KB-TSK-0001, APP-EPIC-12.
@@ -142,7 +142,8 @@ func (c *checker) schema(d *doc, s *config.Schema) {
 				continue
 			}
 			if stateSynonym[f] != "" && d.state != "" {
-				c.add(d.path, 1, 1, "enum-value", f+"="+d.state, fmt.Sprintf("the written %s %q is not one of %s; use one of them, or list it in check.schemas.%s", f, d.state, strings.Join(s.States, ", "), d.kind))
+				p, _ := d.pos.get(f)
+				c.addField(d.path, p[0], p[1], f, d.state, "enum-value", f+"="+d.state, fmt.Sprintf("the written %s %q is not one of %s; use one of them, or list it in check.schemas.%s", f, d.state, strings.Join(s.States, ", "), d.kind))
 				continue
 			}
 		}

@@ -59,6 +59,12 @@ type Config struct {
 	// .github/PULL_REQUEST_TEMPLATE/*.md): indexed and searched, but left
 	// out of canon check, ready, blocked and context packs (IsTemplate).
 	Templates []string `yaml:"templates" json:"templates,omitempty"`
+	// Fixtures are paths or globs (doublestar) of test fixtures: copies of
+	// documents kept elsewhere, in a folder such as testdata/ (which Go's
+	// tools ignore), fixtures/ or __fixtures__/. Like templates they are
+	// indexed and searched but left out of canon check, ready, blocked and
+	// context packs (LeftOut).
+	Fixtures []string `yaml:"fixtures" json:"fixtures,omitempty"`
 	// Sidecars are YAML files beside a folder's README.md that hold its
 	// document's fields (kep.yaml); they shape the index (IndexHash).
 	Sidecars []Sidecar `yaml:"sidecars" json:"sidecars,omitempty"`
@@ -255,6 +261,7 @@ type fileConfig struct {
 	RepoURLs    *list             `yaml:"repo_urls"`
 	BareNumbers *list             `yaml:"bare_numbers"`
 	Templates   *list             `yaml:"templates"`
+	Fixtures    *list             `yaml:"fixtures"`
 	Sidecars    *[]Sidecar        `yaml:"sidecars"`
 	States      *States           `yaml:"states"`
 	Context     yaml.Node         `yaml:"context"`
@@ -479,6 +486,13 @@ func (c *Config) applyReferences(fc *fileConfig) error {
 			return err
 		}
 		c.Templates = t
+	}
+	if fc.Fixtures != nil {
+		t, err := checkTemplates("fixtures", *fc.Fixtures)
+		if err != nil {
+			return err
+		}
+		c.Fixtures = t
 	}
 	if fc.Sidecars != nil {
 		sc, err := checkSidecars("sidecars", *fc.Sidecars)

@@ -33,6 +33,7 @@ type Learned struct {
 	RepoURLs    []string          `yaml:"repo_urls" json:"repo_urls,omitempty"`
 	BareNumbers []string          `yaml:"bare_numbers" json:"bare_numbers,omitempty"`
 	Templates   []string          `yaml:"templates" json:"templates,omitempty"`
+	Fixtures    []string          `yaml:"fixtures" json:"fixtures,omitempty"`
 	Sidecars    []Sidecar         `yaml:"sidecars" json:"sidecars,omitempty"`
 	States      *States           `yaml:"states" json:"states,omitempty"`
 	Check       *LearnedCheck     `yaml:"check" json:"check,omitempty"`
@@ -62,7 +63,7 @@ type LearnedWork struct {
 // Empty reports whether nothing was learned.
 func (l *Learned) Empty() bool {
 	return l == nil || reflect.DeepEqual(*l, Learned{}) ||
-		(l.Tool == "" && l.Frontmatter == nil && len(l.Edges) == 0 && len(l.Prefixes) == 0 && len(l.RepoURLs) == 0 && len(l.BareNumbers) == 0 && len(l.Templates) == 0 && len(l.Sidecars) == 0 && l.States == nil && l.Check == nil && l.Work == nil)
+		(l.Tool == "" && l.Frontmatter == nil && len(l.Edges) == 0 && len(l.Prefixes) == 0 && len(l.RepoURLs) == 0 && len(l.BareNumbers) == 0 && len(l.Templates) == 0 && len(l.Fixtures) == 0 && len(l.Sidecars) == 0 && l.States == nil && l.Check == nil && l.Work == nil)
 }
 
 // Learned block markers: canon init --observe --write replaces what lies
@@ -114,6 +115,13 @@ func decodeLearned(n *yaml.Node) (*Learned, error) {
 		}
 		l.Templates = t
 	}
+	if l.Fixtures != nil {
+		t, err := checkTemplates("learned.fixtures", l.Fixtures)
+		if err != nil {
+			return nil, err
+		}
+		l.Fixtures = t
+	}
 	if l.Sidecars != nil {
 		sc, err := checkSidecars("learned.sidecars", l.Sidecars)
 		if err != nil {
@@ -158,6 +166,9 @@ func (c *Config) applyLearned(l *Learned, f *fileConfig) error {
 	}
 	if l.Templates != nil && (f == nil || f.Templates == nil) {
 		c.Templates = l.Templates
+	}
+	if l.Fixtures != nil && (f == nil || f.Fixtures == nil) {
+		c.Fixtures = l.Fixtures
 	}
 	if l.Sidecars != nil && (f == nil || f.Sidecars == nil) {
 		c.Sidecars = l.Sidecars

@@ -43,6 +43,13 @@ func checkTemplates(key string, globs []string) ([]string, error) {
 // packs leave it out.
 func (c *Config) IsTemplate(p string) bool { return MatchTemplate(c.Templates, p) }
 
+// LeftOut reports a document templates or fixtures names: a file to
+// copy, or a test fixture's copy of a document kept elsewhere. canon
+// check, ready, blocked and context packs leave it out.
+func (c *Config) LeftOut(p string) bool {
+	return MatchTemplate(c.Templates, p) || MatchTemplate(c.Fixtures, p)
+}
+
 // MatchTemplate reports a path one of globs (templates:) names.
 func MatchTemplate(globs []string, p string) bool {
 	for _, g := range globs {

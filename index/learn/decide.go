@@ -45,6 +45,7 @@ func decide(f *facts) *Result {
 		r.Evidence["repo_urls"] = strings.Join(f.repoURLWhy, "; ")
 	}
 	decideTemplates(f, r)
+	decideFixtures(f, r)
 	decideSidecars(f, r)
 	decideEdges(f, r)
 	decideStates(f, r)

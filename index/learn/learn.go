@@ -70,6 +70,9 @@ type facts struct {
 	schemaPriorities map[string]map[string]int // kind → priority → documents the schema checks
 	schemaStates     map[string]map[string]int
 	templates        []templateNote            // files to copy, not documents (templates.go)
+	fixtureDocs      map[string]int            // fixture folder → documents with an id in it (fixtures.go)
+	fixtureIDs       []fixtureCopy             // documents with an id in a fixture folder
+	idOutside        map[string]string         // id → a document outside the fixture folders that has it
 	stateFields      map[string]map[string]int // a candidate state field → value → documents (statefield.go)
 	stateDocs        int                       // documents that write state: or status:
 	root             string                    // the repository's, where sidecars are read (sidecars.go)
@@ -172,6 +175,7 @@ type docRow struct{ path, kind, typ, ident, fm string }
 // item, its states and priorities.
 func (f *facts) readDoc(g *gathered, cfg *config.Config, d docRow) {
 	f.noteNames(g, cfg, d)
+	f.noteIdent(d.path, d.ident)
 	var m map[string]json.RawMessage
 	if d.fm != "" && json.Unmarshal([]byte(d.fm), &m) != nil {
 		f.noteTemplate(d, nil) // by its name alone

@@ -40,15 +40,7 @@ func (r *Result) Block() string {
 			w.line(2, p+": "+scalar(l.Prefixes[p]))
 		}
 	}
-	if len(l.BareNumbers) > 0 {
-		w.entry(1, r.Evidence["bare_numbers"], "bare_numbers: "+flow(l.BareNumbers))
-	}
-	if len(l.RepoURLs) > 0 {
-		w.entry(1, r.Evidence["repo_urls"], "repo_urls: "+flow(l.RepoURLs))
-	}
-	if len(l.Templates) > 0 {
-		w.entry(1, r.Evidence["templates"], "templates: "+flow(l.Templates))
-	}
+	w.lists(r)
 	w.sidecars(r)
 	if len(l.Edges) > 0 {
 		w.line(1, "edges:")
@@ -194,7 +186,7 @@ func flow(xs []string) string {
 
 // Keys are the dotted keys of the learned values, in the block's order.
 func (r *Result) Keys() []string {
-	order := []string{"tool", "frontmatter.text_fields", "prefixes", "bare_numbers", "repo_urls", "templates", "sidecars"}
+	order := []string{"tool", "frontmatter.text_fields", "prefixes", "bare_numbers", "repo_urls", "templates", "fixtures", "sidecars"}
 	for _, f := range sorted(r.Learned.Edges) {
 		order = append(order, "edges."+f)
 	}
@@ -217,4 +209,18 @@ func (r *Result) Keys() []string {
 		}
 	}
 	return out
+}
+
+// lists writes the learned lists of paths and names: bare numbers, the
+// repository's addresses, templates and fixtures.
+func (w *writer) lists(r *Result) {
+	l := &r.Learned
+	for _, e := range []struct {
+		key string
+		xs  []string
+	}{{"bare_numbers", l.BareNumbers}, {"repo_urls", l.RepoURLs}, {"templates", l.Templates}, {"fixtures", l.Fixtures}} {
+		if len(e.xs) > 0 {
+			w.entry(1, r.Evidence[e.key], e.key+": "+flow(e.xs))
+		}
+	}
 }

@@ -25,6 +25,18 @@ type Sidecar struct {
 // keep no place: a problem they give is the document's, not a line of
 // the README. A sidecar that is not a mapping of fields is an error.
 func ParseSidecar(data []byte) (*Value, error) {
+	v, err := SidecarPlaces(data)
+	if err != nil {
+		return nil, err
+	}
+	forgetPlaces(v)
+	return v, nil
+}
+
+// SidecarPlaces is ParseSidecar with each field's and value's place in
+// the sidecar kept: what points a problem a sidecar's field gives at its
+// line of the sidecar (FieldPlace).
+func SidecarPlaces(data []byte) (*Value, error) {
 	res := &frontmatterResult{}
 	if err := unmarshalYAML(data, res); err != nil {
 		return nil, err
@@ -38,8 +50,57 @@ func ParseSidecar(data []byte) (*Value, error) {
 	case res.root == nil || res.root.Kind != Map:
 		return nil, errors.New("it is not a mapping of fields")
 	}
-	forgetPlaces(res.root)
+	fileLines(res.root)
 	return res.root, nil
+}
+
+// fileLines makes the places of v, read as a frontmatter's (its first
+// line the file's fmFirstLine), the sidecar's own lines: it has no
+// opening --- line.
+func fileLines(v *Value) {
+	if v == nil {
+		return
+	}
+	if v.Line > 0 {
+		v.Line -= fmFirstLine - 1
+	}
+	for _, it := range v.Items {
+		fileLines(it)
+	}
+	for i := range v.Fields {
+		if v.Fields[i].Line > 0 {
+			v.Fields[i].Line -= fmFirstLine - 1
+		}
+		fileLines(v.Fields[i].Value)
+	}
+}
+
+// FieldPlace is where the top-level field key of fields (SidecarPlaces)
+// writes value: the list item of that text, a scalar value, else the
+// field's key; 0, 0 when the field is not there.
+func FieldPlace(fields *Value, key, value string) (line, col int) {
+	if fields == nil {
+		return 0, 0
+	}
+	for _, f := range fields.Fields {
+		if f.Key != key {
+			continue
+		}
+		v := f.Value
+		if v == nil || v.Line < 1 || v.Kind == Map {
+			return f.Line, f.Col
+		}
+		for _, it := range v.Items {
+			if t, ok := it.Scalar(); ok && it.Line > 0 && strings.TrimSpace(t) == strings.TrimSpace(value) {
+				return it.Line, it.Col
+			}
+		}
+		if v.Kind == List {
+			return f.Line, f.Col
+		}
+		return v.Line, v.Col
+	}
+	return 0, 0
 }
 
 func forgetPlaces(v *Value) {

@@ -64,3 +64,29 @@ func TestSidecarBounds(t *testing.T) {
 		t.Errorf("no fields gave id %q, title %q", d.ID, d.Title)
 	}
 }
+
+// TestSidecarFieldPlace: a sidecar read with its places names each
+// field's line of the sidecar itself (no opening --- line above it), a
+// list's item by its text, and nothing for a field it does not hold.
+func TestSidecarFieldPlace(t *testing.T) {
+	t.Parallel()
+	v, err := SidecarPlaces([]byte("title: Node swap\nkep-number: 2400\nreplaces:\n  - \"/keps/a\"\n  - /keps/b\nstage: beta\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		key, value string
+		line, col  int
+	}{
+		{"kep-number", "2400", 2, 13},
+		{"replaces", "/keps/b", 5, 5},
+		{"replaces", "/keps/a", 4, 5},
+		{"replaces", "/keps/c", 3, 1},
+		{"stage", "beta", 6, 8},
+		{"owning-sig", "x", 0, 0},
+	} {
+		if line, col := FieldPlace(v, c.key, c.value); line != c.line || col != c.col {
+			t.Errorf("%s %s at %d:%d, want %d:%d", c.key, c.value, line, col, c.line, c.col)
+		}
+	}
+}

@@ -563,6 +563,9 @@ func Claim(ctx context.Context, s *gitsync.Session, ref, as string, a ItemArgs) 
 	if err != nil {
 		return nil, err
 	}
+	if err := e.inventsSidecarField(ctx, af, "assignee", "owner", "assignees"); err != nil {
+		return nil, err
+	}
 	if !a.Force {
 		if err := e.taken(ctx, af, as, st != ""); err != nil {
 			return nil, err

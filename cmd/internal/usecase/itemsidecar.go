@@ -1,7 +1,9 @@
 package usecase
 
 import (
+	"context"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/canon-md/canon/index"
@@ -91,4 +93,25 @@ func learnedLifecycle(st config.States, uses []index.StateUse) bool {
 		}
 	}
 	return false
+}
+
+// inventsSidecarField refuses a claim that would add an assignee (field,
+// the spelling of names it picked) to the item's sidecar when no
+// document that reads a sidecar holds any of names: a sidecar's fields are another tool's
+// schema (Kubernetes' KEP tooling reads kep.yaml, which has no assignee),
+// and canon must not make one up. A sidecar that has the field already,
+// or a repository whose documents name one, is written as before.
+func (e *itemEditor) inventsSidecarField(ctx context.Context, field string, names ...string) error {
+	file, err := e.fileOf(field)
+	if err != nil || e.side == "" || file != e.side || e.sideFields.Get(field) != nil {
+		return err
+	}
+	if held, err := e.s.Store.SidecarHolds(ctx, names...); err != nil || held {
+		return err
+	}
+	name := e.doc.ID
+	if name == "" {
+		name = e.doc.Path
+	}
+	return fmt.Errorf("%w: %s keeps its fields in %s, and no %s here names an assignee (%s), so canon claim wrote nothing; to record who has it, set the field the repository uses: canon set %s FIELD=NAME", ErrItem, name, e.side, path.Base(e.side), strings.Join(names, ", "), name)
 }
