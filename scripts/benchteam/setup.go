@@ -337,6 +337,15 @@ func setupReal(src, base string, maxRefs, back, near int) (*corpus, error) {
 		return nil, err
 	}
 	c.Edit = strings.Fields(out)
+	if len(c.Edit) == 0 { // not an RFC repository (a KEP one): any Markdown file
+		if out, err = git(base, "ls-files", "--", "*.md"); err != nil {
+			return nil, err
+		}
+		c.Edit = strings.Fields(out)
+	}
+	if len(c.Edit) == 0 {
+		return nil, fmt.Errorf("%s has no Markdown file to edit", src)
+	}
 	newest, err := git(base, "for-each-ref", "--sort=-committerdate", "--count=1", "--format=%(committerdate:unix)")
 	if err != nil {
 		return nil, err
