@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -332,19 +333,8 @@ func setupReal(src, base string, maxRefs, back, near int) (*corpus, error) {
 	if _, err := git(base, "gc", "-q", "--prune=now"); err != nil {
 		return nil, err
 	}
-	out, err = git(base, "ls-files", "--", "text/*.md")
-	if err != nil {
-		return nil, err
-	}
-	c.Edit = strings.Fields(out)
-	if len(c.Edit) == 0 { // not an RFC repository (a KEP one): any Markdown file
-		if out, err = git(base, "ls-files", "--", "*.md"); err != nil {
-			return nil, err
-		}
-		c.Edit = strings.Fields(out)
-	}
-	if len(c.Edit) == 0 {
-		return nil, fmt.Errorf("%s has no Markdown file to edit", src)
+	if c.Edit, err = editable(base); err != nil {
+		return nil, fmt.Errorf("%s: %w", src, err)
 	}
 	newest, err := git(base, "for-each-ref", "--sort=-committerdate", "--count=1", "--format=%(committerdate:unix)")
 	if err != nil {
@@ -487,4 +477,19 @@ func loadCorpus(file, base string) (*corpus, error) {
 	}
 	c := &corpus{base: base}
 	return c, json.Unmarshal(data, c)
+}
+
+// editable lists the documents the measured commits change in turn: an
+// RFC repository's text/*.md, else (a KEP one) every Markdown file.
+func editable(base string) ([]string, error) {
+	for _, glob := range []string{"text/*.md", "*.md"} {
+		out, err := git(base, "ls-files", "--", glob)
+		if err != nil {
+			return nil, err
+		}
+		if files := strings.Fields(out); len(files) > 0 {
+			return files, nil
+		}
+	}
+	return nil, errors.New("no Markdown file to edit")
 }
