@@ -137,6 +137,7 @@ func OpenContext(ctx context.Context, dir, who string) (*Session, error) {
 func (s *Session) useConfig(cfg *config.Config) {
 	s.Cfg = cfg
 	s.Store.Namespaces, s.Store.KnownKinds, s.Store.KnownEdges = cfg.Namespaces, cfg.KnownKinds(), cfg.KnownEdges()
+	s.Store.LeftOut = cfg.LeftOut
 	s.Scope = scan.NewScope(s.Repo.Root, cfg, s.Repo.InfoExclude())
 	s.Loader = index.NewLoader(s.Repo.Root, cfg)
 }

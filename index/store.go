@@ -53,6 +53,10 @@ type Store struct {
 	KnownKinds map[string]bool
 	// KnownEdges are the edge types the configuration names (NoEdgeType).
 	KnownEdges map[string]bool
+	// LeftOut reports a template's or a test fixture's path
+	// (config.LeftOut): FindOne prefers the one document it does not name
+	// over copies of it. The session sets it; nil names none.
+	LeftOut func(path string) bool
 	// SliceFiles is how many changed files one transaction of a large
 	// update reads and writes (ApplySlices); Open sets DefaultSliceFiles.
 	// A field, not a global, so that a test can make its own store apply
