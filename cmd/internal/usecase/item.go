@@ -213,7 +213,9 @@ func (e *itemEditor) state(ctx context.Context, value string) (string, error) {
 	}
 	names := make([]string, 0, len(uses))
 	for _, u := range uses {
-		names = append(names, u.State)
+		if !choiceList(u.State) {
+			names = append(names, u.State)
+		}
 	}
 	for _, st := range append(schemaStates(e.s.Cfg, e.doc.Kind, e.doc.ID), e.learnedStates()...) {
 		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, st) }) {
@@ -234,6 +236,11 @@ func (e *itemEditor) state(ctx context.Context, value string) (string, error) {
 	return "", fmt.Errorf("%w: %s is not a state the repository's %s documents are in or their schema lists (%s); use one of them, or set it by hand if the repository means to start using it",
 		ErrItem, human.Quote(value), e.doc.Kind, strings.Join(names, ", "))
 }
+
+// choiceList reports a value copied from a template's list of choices
+// (kubernetes' `status: provisional|implementable|implemented|...`): a
+// document holds it, but it is no state to write or to offer.
+func choiceList(v string) bool { return strings.Contains(v, "|") }
 
 // learnedStates are the values of the learned state field (states.field)
 // in their order, open then done, when the item keeps its state there.
