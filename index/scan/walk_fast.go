@@ -150,7 +150,10 @@ type entry struct {
 func (t *treeWalk) read(f *folder, sc *scratch) {
 	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
 	if f.rel != "" {
-		flags |= unix.O_NOFOLLOW // a folder swapped for a link since its parent was read
+		// The folder itself swapped for a link since its parent was read;
+		// a parent swapped meanwhile is not caught (the path is absolute),
+		// but only names and stats come out: reads go through safepath.
+		flags |= unix.O_NOFOLLOW
 	}
 	fd, err := openRetry(f.abs, flags)
 	if err != nil {
@@ -250,7 +253,11 @@ func (t *treeWalk) entries(f *folder, fd int, sc *scratch) (nested, hasIgnore bo
 	buf := sc.buf
 	ents := sc.ents[:0]
 	size := 0
-	for off := 0; off+19 < len(buf); {
+	for off := 0; off < len(buf); {
+		if off+19 >= len(buf) {
+			f.err = &fs.PathError{Op: "readdirent", Path: f.abs, Err: unix.EIO} // a fragment shorter than a record's header
+			return true, false
+		}
 		reclen := int(binary.NativeEndian.Uint16(buf[off+16:]))
 		if reclen <= 19 || off+reclen > len(buf) {
 			f.err = &fs.PathError{Op: "readdirent", Path: f.abs, Err: unix.EIO} // not a record the kernel writes
@@ -273,6 +280,7 @@ func (t *treeWalk) entries(f *folder, fd int, sc *scratch) (nested, hasIgnore bo
 		case ".git":
 			if f.rel != "" {
 				sc.ents = ents[:0]
+				f.debris = nil // another repository's files: never canon's to remove
 				return true, false
 			}
 		case ".gitignore":

@@ -61,6 +61,10 @@ func TestTreeWalkMatchesWalkDir(t *testing.T) {
 	} {
 		put(rel, content)
 	}
+	for i := range 40 { // canon's temporary names in another repository: never debris
+		put(fmt.Sprintf("nested/.n%02d.md.canon-tmp-1-1", i), "x")
+		put(fmt.Sprintf("sub/.s%02d.md.canon-tmp-1-1", i), "x")
+	}
 	for i := range 1500 { // over one getdents read
 		put(fmt.Sprintf("big/%04d_%s.md", i, strings.Repeat("n", 40)), strings.Repeat("y", i%7))
 	}
