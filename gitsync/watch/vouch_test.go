@@ -179,3 +179,35 @@ func TestListenerTakesALostLockAgain(t *testing.T) {
 		t.Fatal("the second try took no lock")
 	}
 }
+
+// canon watch's own loop answers cookies as a server's Vouch does: not
+// while a folder is unwatched or the events stopped, for an answer would
+// vouch for edits it may not have heard (a reviewer saw a search miss a
+// word written in a folder the inotify limit left unwatched).
+func TestWatchAnswersOnlyWhileHealthy(t *testing.T) {
+	w := listening(t)
+	p := filepath.Join(w.s.Repo.GitDir, gitsync.CookiePrefix+"2-1")
+	write(t, p, "")
+	w.mu.Lock()
+	w.tree.missed = true
+	w.mu.Unlock()
+	w.answer([]string{p})
+	if !exists(p) {
+		t.Fatal("a watcher missing a folder answered a cookie")
+	}
+	w.mu.Lock()
+	w.tree.missed = false
+	w.mu.Unlock()
+	w.lost()
+	w.answer([]string{p})
+	if !exists(p) {
+		t.Fatal("a watcher whose events stopped answered a cookie")
+	}
+	w.mu.Lock()
+	w.broken = false
+	w.mu.Unlock()
+	w.answer([]string{p})
+	if exists(p) {
+		t.Fatal("a healthy watcher left the cookie")
+	}
+}

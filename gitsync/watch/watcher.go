@@ -568,10 +568,16 @@ func (w *Watcher) answer(cookies []string) {
 	if len(cookies) == 0 {
 		return
 	}
-	answer(cookies)
 	w.mu.Lock()
-	at := w.askedAt
+	at, healthy := w.askedAt, !w.broken && !w.tree.missed
 	w.mu.Unlock()
+	if !healthy {
+		// A folder is not watched (the system's limit) or the events
+		// stopped: an answer would vouch for edits it may not have heard.
+		// The cookies time out and the commands walk.
+		return
+	}
+	answer(cookies)
 	w.status.Answered += len(cookies)
 	w.status.LastAskedAt = timePtr(at)
 	w.writeStatus()
