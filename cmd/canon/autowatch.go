@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,6 +66,30 @@ func autoWatchOff(getenv func(string) string) string {
 	return ""
 }
 
+// watchEnv is the started watcher's environment: the command's, without
+// git's repository-local variables (a relative GIT_DIR would name another
+// folder from the watcher's "/") and without what shapes one process's run
+// (a profile file, a frozen clock, a repository -C names already). A
+// repository found through GIT_DIR and GIT_WORK_TREE is named to the
+// watcher by their absolute paths.
+func watchEnv(repo *gitsync.Repo, getenv func(string) string) []string {
+	var env []string
+	for _, kv := range gitsync.ScrubbedEnv() {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(notInherited, name) {
+			env = append(env, kv)
+		}
+	}
+	if getenv("GIT_DIR") != "" && getenv("GIT_WORK_TREE") != "" {
+		env = append(env, "GIT_DIR="+repo.GitDir, "GIT_WORK_TREE="+repo.Root)
+	}
+	return env
+}
+
+// notInherited are canon's variables for one run that a watcher started
+// by it must not take up.
+var notInherited = []string{"CANON_CPUPROFILE", "CANON_NOW", "CANON_REPO"}
+
 // startWatch starts `canon watch --started-by-command` for repo, detached:
 // its own session (no terminal, no signal of the command's), standard
 // input from /dev/null, its output to the canon folder's watch.log. It
@@ -91,7 +116,7 @@ func startWatch(repo *gitsync.Repo) error {
 		return err
 	}
 	defer log.Close()
-	if err := spawnDetached(exe, []string{"-C", repo.Root, "watch", "--" + startedByCommand}, log); err != nil {
+	if err := spawnDetached(exe, []string{"-C", repo.Root, "watch", "--" + startedByCommand}, watchEnv(repo, os.Getenv), log); err != nil {
 		os.Remove(mark)
 		return err
 	}

@@ -11,7 +11,7 @@ var errNoDetach = errors.New("starting a watcher in the background is supported 
 
 const noFollow = 0
 
-func spawnDetached(string, []string, *os.File) error { return errNoDetach }
+func spawnDetached(string, []string, []string, *os.File) error { return errNoDetach }
 
 func signalStop(pid int) error {
 	p, err := os.FindProcess(pid)
