@@ -3,10 +3,13 @@ package watch
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/canon-md/canon/gitsync"
+	"github.com/canon-md/canon/index"
+	"github.com/canon-md/canon/index/indextest"
 	"github.com/canon-md/canon/index/indextest/hang"
 )
 
@@ -50,5 +53,27 @@ func TestWatcherStopsWhenTheWorktreeGoes(t *testing.T) {
 	t.Cleanup(func() { _ = os.Rename(gone, root) }) // TempDir removes it
 	if why := r.stopped("the watcher of a removed worktree never stopped"); why != StopGone {
 		t.Fatalf("Stopped() = %q, want %q", why, StopGone)
+	}
+}
+
+// A watcher of an older canon stops, answering nothing, once a newer one
+// migrated the index to its schema: its syncs and answers would be the
+// old code's (a reviewer's upgraded binary was answered by the old
+// watcher a command had started).
+func TestWatcherStopsWhenTheSchemaChanges(t *testing.T) {
+	t.Parallel()
+	root := gitRepo(t, map[string]string{"items/a.md": "# A\n"})
+	r := startWatcher(t, root, Options{})
+	repo := r.w.Session().Repo
+	if err := indextest.Craft(repo.IndexPath(), `PRAGMA user_version = `+strconv.Itoa(index.SchemaVersion+1)); err != nil {
+		t.Fatal(err)
+	}
+	cookie := filepath.Join(repo.GitDir, gitsync.CookiePrefix+"1-1")
+	write(t, cookie, "")
+	if why := r.stopped("the watcher of another schema's index never stopped"); why != StopSchema {
+		t.Fatalf("Stopped() = %q, want %q", why, StopSchema)
+	}
+	if _, err := os.Lstat(cookie); err != nil {
+		t.Fatal("the watcher of another schema's index answered the cookie")
 	}
 }

@@ -33,6 +33,9 @@ func (w *Watcher) Vouch(err error) {
 	w.flushed = nil
 	healthy := err == nil && !w.broken && !w.tree.missed
 	w.mu.Unlock()
+	if healthy && w.s.Store.SchemaChanged(context.Background()) {
+		healthy = false // another canon's index now: this server's catch-ups are the old code's
+	}
 	if w.closed {
 		return
 	}

@@ -57,6 +57,9 @@ type Options struct {
 const (
 	StopIdle = "idle" // Options.Idle passed with no cookie
 	StopGone = "gone" // the working tree or the git folder went away
+	// StopSchema: another canon migrated the index to its schema; this
+	// one's syncs and answers would be of the old code.
+	StopSchema = "schema"
 )
 
 // goneCheck is how often Run looks whether the working tree and the git
@@ -279,6 +282,10 @@ func (w *Watcher) Run(ctx context.Context) error {
 		}
 		w.notePending()
 		if !w.settle(ctx) {
+			return nil
+		}
+		if w.s.Store.SchemaChanged(ctx) {
+			w.stopped = StopSchema // no answer: the commands walk, with the index of their own version
 			return nil
 		}
 		w.mu.Lock()
