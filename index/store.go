@@ -359,16 +359,17 @@ func (s *Store) Refresh() error {
 	return nil
 }
 
-// SchemaChanged reports whether the index on disk is no longer of this
-// binary's schema: another canon (an upgrade, or an older one) migrated
-// it since this process opened it. A long-running watcher or server of
-// the other version must then neither write nor vouch for it.
+// SchemaChanged reports whether a newer canon (an upgrade) migrated the
+// index on disk to its schema since this process opened it: a
+// long-running watcher or server of the old version must then neither
+// write nor vouch for it. An older schema is this binary's to migrate,
+// as any open does.
 func (s *Store) SchemaChanged(ctx context.Context) bool {
 	var version int
 	if err := s.h.DB.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
 		return false // the read fails the next real query too, which says why
 	}
-	return version != SchemaVersion
+	return version > SchemaVersion
 }
 
 // Path is the database file.
