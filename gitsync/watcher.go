@@ -112,6 +112,9 @@ func AcquireWatcher(canonDir string) (*WatcherLock, error) {
 		return nil, fmt.Errorf("take the watcher lock: %w", err)
 	}
 	l := &WatcherLock{fl: fl, canonDir: canonDir, startedAt: time.Now()}
+	// A watcher that was killed left its status file: until this one
+	// writes its own, that file names a dead pid, perhaps reused since.
+	_ = os.Remove(filepath.Join(canonDir, WatcherStatusFile))
 	safepath.WriteLockNote(fl.Path(), fmt.Sprintf("%d %s\n", os.Getpid(), l.startedAt.UTC().Format(time.RFC3339Nano)))
 	return l, nil
 }
@@ -201,14 +204,20 @@ func observeWatcher(canonDir string) (*WatcherState, error) {
 		return nil, err
 	}
 	held := watcherLockHeld(filepath.Join(canonDir, WatcherLockFile))
+	var holder *WatcherBusyError
+	if held && !errors.As(watcherBusy(canonDir), &holder) {
+		holder = &WatcherBusyError{}
+	}
 	switch {
-	case held && st != nil && safepath.PIDAlive(st.PID):
+	case held && st != nil && safepath.PIDAlive(st.PID) && (holder.PID == 0 || holder.PID == st.PID):
+		// The status file is the lock holder's: canon watch --stop
+		// signals that pid and no other.
 		return &WatcherState{Running: true, Status: st}, nil
 	case held:
-		// Starting up (no status yet): the lock file names it.
-		var b *WatcherBusyError
-		if errors.As(watcherBusy(canonDir), &b) && b.PID > 0 && safepath.PIDAlive(b.PID) {
-			return &WatcherState{Running: true, Status: &WatcherStatus{PID: b.PID, StartedAt: b.Since}}, nil
+		// Starting up (no status yet, or a dead one's): the lock file
+		// names it.
+		if holder.PID > 0 && safepath.PIDAlive(holder.PID) {
+			return &WatcherState{Running: true, Status: &WatcherStatus{PID: holder.PID, StartedAt: holder.Since}}, nil
 		}
 	case st != nil:
 		return &WatcherState{StalePID: st.PID}, nil

@@ -51,3 +51,37 @@ func TestLockAndStatus(t *testing.T) {
 		t.Fatalf("after a clean stop: %+v, %v", obs, err)
 	}
 }
+
+// A status file that names another pid than the lock's holder (a killed
+// watcher's, its pid perhaps reused) is not the running watcher's: canon
+// watch --stop would signal that pid. A new watcher removes it on taking
+// the lock, and ObserveWatcher trusts only the holder's pid.
+func TestStatusOfAnotherPIDIsNotTheWatcher(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	other := os.Getppid() // alive, and not this process
+	dead, err := AcquireWatcher(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dead.Write(&WatcherStatus{PID: other, StartedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	dead.fl.Unlock() // killed: its status file stays
+	l, err := AcquireWatcher(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	obs, err := ObserveWatcher(dir)
+	if err != nil || !obs.Running || obs.Status.PID != os.Getpid() {
+		t.Fatalf("after a new watcher took the lock: %+v, %v", obs, err)
+	}
+	// A status file written over by anyone but the holder.
+	if err := l.Write(&WatcherStatus{PID: other, StartedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if obs, err = ObserveWatcher(dir); err != nil || !obs.Running || obs.Status.PID != os.Getpid() {
+		t.Fatalf("a status naming pid %d was taken for the holder's: %+v, %v", other, obs.Status, err)
+	}
+}
