@@ -207,9 +207,10 @@ func (t *tree) resync() {
 // watchGit watches where HEAD and the branch refs live: this worktree's git
 // folder (HEAD, a rebase's state), the common one (packed-refs), refs/heads
 // and everything under it (a branch ref is a file there, a/b is a folder),
-// and a reftable folder if the repository uses one.
+// a reftable folder if the repository uses one, and info/ (the exclude
+// rules, isExclude).
 func (t *tree) watchGit() {
-	for _, d := range []string{t.repo.GitDir, t.repo.CommonDir, filepath.Join(t.repo.CommonDir, "reftable")} {
+	for _, d := range []string{t.repo.GitDir, t.repo.CommonDir, filepath.Join(t.repo.CommonDir, "reftable"), filepath.Dir(t.repo.InfoExclude())} {
 		if info, err := os.Stat(d); err == nil && info.IsDir() && !t.gitDirs[d] && t.add(d) {
 			t.gitDirs[d] = true
 		}
@@ -228,6 +229,12 @@ func (t *tree) addRefTree(abs string) {
 		}
 		return nil
 	})
+}
+
+// isExclude reports an event on the repository's info/exclude: its rules
+// decide which files are documents, as a .gitignore's do.
+func (t *tree) isExclude(ev fsnotify.Event) bool {
+	return ev.Op != fsnotify.Chmod && filepath.Clean(ev.Name) == filepath.Clean(t.repo.InfoExclude())
 }
 
 // isCookie reports a command's cookie created in the git folder

@@ -507,6 +507,13 @@ func (w *Watcher) fold(ev fsnotify.Event, now time.Time) bool {
 		}
 		return true
 	}
+	if w.tree.isExclude(ev) {
+		// Which files are documents may have changed anywhere: rescope
+		// (it rereads info/exclude) and reconcile, as for a .gitignore.
+		w.tree.setConfig(w.tree.cfg)
+		w.p.markFull(TriggerIgnore, now)
+		return true
+	}
 	if isGit, moved := w.tree.gitEvent(ev); isGit {
 		if moved {
 			w.p.markGit(now)

@@ -301,3 +301,19 @@ func TestBranchMoveBringsTheOverlaysUp(t *testing.T) {
 		return len(refs) == 1 && refs[0].Name == "refs/heads/side"
 	})
 }
+
+// TestExcludeChangeIsHeard: info/exclude decides which files are documents
+// as a .gitignore does; a rule taken out brings its file in at once (a
+// reviewer's watcher kept answering without it).
+func TestExcludeChangeIsHeard(t *testing.T) {
+	t.Parallel()
+	root := gitRepo(t, map[string]string{"items/a.md": "# A\n", "d/ex.md": "# Ex\n\nquokka\n"})
+	exclude := filepath.Join(root, ".git", "info", "exclude")
+	write(t, exclude, "d/ex.md\n")
+	r := startWatcher(t, root, Options{})
+	write(t, exclude, "# nothing left out\n")
+	rep := r.waitSync(touched("d/ex.md"))
+	if rep.Trigger != TriggerIgnore {
+		t.Fatalf("trigger %s, want %s", rep.Trigger, TriggerIgnore)
+	}
+}
