@@ -155,6 +155,9 @@ func (s *Session) watcherVouches(ctx context.Context) ListenerSeen {
 	if err != nil || w == nil || (!w.Running && !w.Listening) {
 		return ListenerNone
 	}
+	if !w.Listening && w.Status != nil && w.Status.NotVouching != "" {
+		return ListenerSilent // it said it cannot answer: walk now
+	}
 	name := filepath.Join(s.Repo.GitDir, fmt.Sprintf("%s%d-%d", CookiePrefix, os.Getpid(), time.Now().UnixNano()))
 	f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {

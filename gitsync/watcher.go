@@ -55,6 +55,10 @@ type WatcherStatus struct {
 	// that did not walk the working tree), LastAskedAt the latest.
 	Answered    int        `json:"answered"`
 	LastAskedAt *time.Time `json:"last_asked_at,omitempty"`
+	// NotVouching says why the watcher answers no cookie now (a folder
+	// it could not watch, its events stopped): a command walks at once
+	// rather than wait for an answer that will not come.
+	NotVouching string `json:"not_vouching,omitempty"`
 }
 
 // Who started a watcher (WatcherStatus.StartedBy).

@@ -25,6 +25,11 @@ const (
 	// start one each while it opens the index.
 	autoWatchMark  = "watch-start"
 	autoWatchClaim = 10 * time.Second
+	// autoWatchMissed is written when a watcher a command started stopped
+	// because it could not watch every folder (the system's limit): for
+	// autoWatchRest no command starts another, which would miss them too.
+	autoWatchMissed = "watch-missed"
+	autoWatchRest   = time.Hour
 	// autoWatchLog takes what the started watcher says (its start, its
 	// errors, why it stopped); it is emptied when it grows past
 	// autoWatchLogMax at a start.
@@ -99,6 +104,9 @@ func startWatch(repo *gitsync.Repo) error {
 	canonDir := repo.CanonDir()
 	if err := os.MkdirAll(canonDir, 0o755); err != nil {
 		return err
+	}
+	if info, err := os.Lstat(filepath.Join(canonDir, autoWatchMissed)); err == nil && time.Since(info.ModTime()) < autoWatchRest {
+		return nil // the last one could not watch every folder
 	}
 	mark := filepath.Join(canonDir, autoWatchMark)
 	if info, err := os.Lstat(mark); err == nil && time.Since(info.ModTime()) < autoWatchClaim && time.Since(info.ModTime()) > -time.Minute {
@@ -184,6 +192,7 @@ func (e *env) stopWatch(c *cli.Context) error {
 		}
 	}
 	_ = os.Remove(filepath.Join(repo.CanonDir(), autoWatchMark)) // the next command may start one at once
+	_ = os.Remove(filepath.Join(repo.CanonDir(), autoWatchMissed))
 	res.Auto = autoOn(repo)
 	if c.Bool("json-events") {
 		return writeJSON(e.stdout, res)

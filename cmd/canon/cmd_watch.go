@@ -79,6 +79,10 @@ func watchCommand(e *env) *cli.Command {
 				return nil // another command's watcher won the lock: the one listener
 			case auto && err == nil && out.Stopped == "":
 				e.notef("watch: stopped (canon watch --stop or a signal)")
+			case auto && out.Stopped == watch.StopMissed:
+				// Started again it would miss the same folders: the
+				// commands walk for the next hour instead.
+				_ = writeNoFollow(filepath.Join(s.Repo.CanonDir(), autoWatchMissed), time.Now().UTC().Format(time.RFC3339)+"\n")
 			}
 			return err
 		},

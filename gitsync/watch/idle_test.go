@@ -77,3 +77,19 @@ func TestWatcherStopsWhenTheSchemaChanges(t *testing.T) {
 		t.Fatal("the watcher of another schema's index answered the cookie")
 	}
 }
+
+// A watcher a command started that cannot watch every folder stops, so
+// that the commands walk at once rather than wait for answers it will not
+// give, and the watches go back to the system (ADR-0089).
+func TestStartedWatcherStopsWhenItMissesAFolder(t *testing.T) {
+	t.Parallel()
+	root := gitRepo(t, map[string]string{"items/a.md": "# A\n"})
+	r := startWatcher(t, root, Options{StartedBy: gitsync.StartedByCommand})
+	r.w.mu.Lock()
+	r.w.tree.missed = true // as when the system's limit of watches is reached
+	r.w.mu.Unlock()
+	write(t, filepath.Join(root, "items", "a.md"), "# A again\n")
+	if why := r.stopped("the watcher missing a folder never stopped"); why != StopMissed {
+		t.Fatalf("Stopped() = %q, want %q", why, StopMissed)
+	}
+}

@@ -120,7 +120,7 @@ func (o *Output) start(root string, folders int, debounce, maxDelay, rescan time
 }
 
 func (o *Output) stop() {
-	why := map[string]string{StopIdle: "; no command asked for its idle time", StopGone: "; the worktree or its git folder is gone", StopSchema: "; another canon changed the index's schema (an upgrade)"}[o.Stopped]
+	why := map[string]string{StopIdle: "; no command asked for its idle time", StopGone: "; the worktree or its git folder is gone", StopSchema: "; another canon changed the index's schema (an upgrade)", StopMissed: "; it could not watch every folder (the system's limit of watches)"}[o.Stopped]
 	switch {
 	case o.JSON:
 		ev := map[string]any{"event": "stop", "time": stamp(time.Now()), "syncs": o.syncs}

@@ -60,6 +60,10 @@ const (
 	// StopSchema: another canon migrated the index to its schema; this
 	// one's syncs and answers would be of the old code.
 	StopSchema = "schema"
+	// StopMissed: a watcher a command started (StartedByCommand) could
+	// not watch every folder (the system's limit): it answers nothing
+	// then, so it lets the commands walk and gives the watches back.
+	StopMissed = "missed"
 )
 
 // goneCheck is how often Run looks whether the working tree and the git
@@ -288,6 +292,10 @@ func (w *Watcher) Run(ctx context.Context) error {
 			w.stopped = StopSchema // no answer: the commands walk, with the index of their own version
 			return nil
 		}
+		if w.opt.StartedBy == gitsync.StartedByCommand && w.missed() {
+			w.stopped = StopMissed
+			return nil
+		}
 		w.mu.Lock()
 		p := w.p
 		w.p = newPending()
@@ -474,6 +482,13 @@ func (w *Watcher) readEvents() {
 	}
 }
 
+// missed reports a folder it could not watch since the last resync.
+func (w *Watcher) missed() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.tree.missed
+}
+
 // lost marks the events as no longer to be trusted (the watches closed, or
 // an error fsnotify could not say more of): a listening server no longer
 // vouches.
@@ -579,12 +594,22 @@ func (w *Watcher) settle(ctx context.Context) bool {
 // for that, gitsync.Session.Current). The status counts them afterwards,
 // so that no command waits for the write.
 func (w *Watcher) answer(cookies []string) {
+	w.mu.Lock()
+	at, healthy, why := w.askedAt, !w.broken && !w.tree.missed, ""
+	switch {
+	case w.tree.missed:
+		why = "a folder is not watched (the system's limit of watches)"
+	case w.broken:
+		why = "its events stopped"
+	}
+	w.mu.Unlock()
+	if why != w.status.NotVouching {
+		w.status.NotVouching = why
+		w.writeStatus()
+	}
 	if len(cookies) == 0 {
 		return
 	}
-	w.mu.Lock()
-	at, healthy := w.askedAt, !w.broken && !w.tree.missed
-	w.mu.Unlock()
 	if !healthy {
 		// A folder is not watched (the system's limit) or the events
 		// stopped: an answer would vouch for edits it may not have heard.
