@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/canon-md/canon/gitsync/gitfile"
+	"github.com/canon-md/canon/index/indextest/damage"
 )
 
 // TestStagedInProcessAnswersAsGit stages one kind of change at a time and
@@ -191,32 +192,14 @@ func TestStagedIndexDamaged(t *testing.T) {
 	if _, err := gitfile.ParseIndex(data); err != nil {
 		t.Fatalf("the index does not read: %v", err)
 	}
-	seed := uint32(1)
-	next := func(n int) int { seed = seed*1664525 + 1013904223; return int(seed>>8) % n }
-	for i := range 400 {
-		bad := append([]byte(nil), data...)
-		if i%4 == 0 {
-			bad = bad[:next(len(bad))]
+	damage.Each(t, data, 400, func(bad []byte) {
+		if ix, err := gitfile.ParseIndex(bad); err == nil {
+			r, _ := Discover(dir)
+			rt := newRevTrees(r)
+			defer rt.Close()
+			root, _ := rt.root("HEAD")
+			w := &stagedWalk{ix: ix, rt: rt}
+			w.dir(nil, 0, ix.Len(), ix.Tree(), root)
 		}
-		for range 1 + next(4) {
-			if len(bad) > 0 {
-				bad[next(len(bad))] ^= byte(1 + next(255))
-			}
-		}
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Fatalf("damaged index %d: panic %v", i, r)
-				}
-			}()
-			if ix, err := gitfile.ParseIndex(bad); err == nil {
-				r, _ := Discover(dir)
-				rt := newRevTrees(r)
-				defer rt.Close()
-				root, _ := rt.root("HEAD")
-				w := &stagedWalk{ix: ix, rt: rt}
-				w.dir(nil, 0, ix.Len(), ix.Tree(), root)
-			}
-		}()
-	}
+	})
 }
