@@ -10,6 +10,7 @@ import (
 
 	"github.com/canon-md/canon/index/config"
 	"github.com/canon-md/canon/index/indextest/must"
+	"go.yaml.in/yaml/v4"
 )
 
 const kepYAML = "title: Node swap\nkep-number: 2400\nauthors:\n  - \"@a\"\n# the stage\nstage: beta # now\nstatus: implementable\nmilestone:\n  beta: \"v1.28\"\n"
@@ -131,5 +132,32 @@ func TestTouchSidecar(t *testing.T) {
 	}
 	if got := string(files[1].After); got != "status: implementable\n" || files[1].Updated != "" {
 		t.Errorf("without: %q (%q)", got, files[1].Updated)
+	}
+}
+
+// A value with YAML's own characters ('#', ': ', quotes, a leading '-' or
+// '@', a number or a boolean that is text) reads back unchanged from the
+// sidecar it was written into, both as a new field and over an old one.
+func TestSidecarValuesComeBackUnchanged(t *testing.T) {
+	for _, value := range []string{
+		"a #b", "x: y", `it's "quoted"`, "- item", "@owner", "'single'", "1.10", "1e3", "yes", "null", "~",
+		"{a: 1}", "[x]", "*ref", "&anchor", "% pct", "`tick`", " padded ", "a\\b", "ümlaut ✓",
+	} {
+		for _, field := range []string{"status", "note"} {
+			out, _, err := SetSidecarField([]byte(kepYAML), field, value)
+			if err != nil {
+				t.Fatalf("%s=%q: %v", field, value, err)
+			}
+			var got map[string]any
+			if err := yaml.Unmarshal(out, &got); err != nil {
+				t.Fatalf("%s=%q wrote YAML that does not parse: %v\n%s", field, value, err, out)
+			}
+			if s, ok := got[field].(string); !ok || s != value {
+				t.Errorf("%s=%q reads back as %#v\n%s", field, value, got[field], out)
+			}
+			if got["title"] != "Node swap" || got["kep-number"] != 2400 {
+				t.Errorf("%s=%q changed other fields: %v", field, value, got)
+			}
+		}
 	}
 }

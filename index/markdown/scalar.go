@@ -3,6 +3,7 @@ package markdown
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -23,8 +24,9 @@ var ErrScalar = errors.New("cannot be written as a frontmatter value")
 // KB-1@01943c8b, items/a.md), when it is letters, digits and marks, with
 // "_ . / @ + -" and single spaces inside, and the parser reads those
 // characters as that text and as neither null nor a boolean (null, ~,
-// true and False are quoted; a number or a date stays plain, canon reads
-// its text). Anything else is quoted: with quote (a single or a double
+// true and False are quoted; a date and an integer stay plain, canon reads
+// their text, and a fraction only when a number parser gives back the same
+// text: 1.5, not 1.10). Anything else is quoted: with quote (a single or a double
 // quote) when that quote can hold s (a list whose items are quoted gets
 // one more so written, even where plain would do), else in double quotes,
 // whose escapes hold any text (a tab, a newline, "\u0085").
@@ -86,10 +88,25 @@ func plainScalar(s string) bool {
 		return false
 	}
 	switch n.ShortTag() {
-	case "!!str", "!!int", "!!float", "!!timestamp":
+	case "!!str", "!!int", "!!timestamp":
 		return true
+	case "!!float":
+		return floatAsWritten(s)
 	}
 	return false
+}
+
+// floatAsWritten reports a decimal fraction another reader gives back as
+// the same text: 1.5, not 1.10 (1.1, a version's minor number lost) or
+// 1e3. canon reads either as its text, but a repository's own tools read
+// a number, so a value that would change on the way is quoted. Integers
+// stay plain as repositories write their ids (0097, ADR numbers).
+func floatAsWritten(s string) bool {
+	if strings.Trim(s, "0123456789") == "" {
+		return true // digits alone (0097, which the parser calls a float): an id
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil && strconv.FormatFloat(f, 'f', -1, 64) == s
 }
 
 // tomlInteger is a TOML decimal integer without sign or underscores.
